@@ -1,0 +1,158 @@
+"""Stable text and JSON forms for the small frozen dataclasses fracas is built on.
+
+Actions print as ``actor verb key=value ...`` (fields equal to their default
+are left out) and parse back through a per-rule-set verb table.  Events turn
+into flat JSON objects tagged with their ``kind``.  Field types are limited to
+what a log needs: ``str``, ``int``, ``float``, ``bool``, ``None`` and tuples of
+those.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+import types
+import typing
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from fracas.core.errors import ActionSyntaxError
+
+__all__ = ["from_jsonable", "parse_fields", "to_jsonable", "format_fields"]
+
+Scalar = str | int | float | bool | None
+
+
+@lru_cache(maxsize=None)
+def _field_types(cls: type) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.init}
+
+
+@lru_cache(maxsize=None)
+def _defaults(cls: type) -> dict[str, Any]:
+    return {
+        f.name: f.default for f in dataclasses.fields(cls)
+        if f.init and f.default is not dataclasses.MISSING
+    }
+
+
+def _coerce(value: Any, hint: Any, where: str) -> Any:
+    """Turn JSON or text values into the declared field type."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(hint)
+        if value is None or value == "none":
+            if type(None) in args:
+                return None
+        errors = []
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _coerce(value, arg, where)
+            except ActionSyntaxError as exc:
+                errors.append(str(exc))
+        raise ActionSyntaxError(f"{where}: {value!r} fits none of {hint}")
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if isinstance(value, str):
+            value = [v for v in value.split(",") if v != ""]
+        if not isinstance(value, list | tuple):
+            raise ActionSyntaxError(f"{where}: expected a list, got {value!r}")
+        item = args[0] if args else str
+        return tuple(_coerce(v, item, where) for v in value)
+    if origin is typing.Literal:
+        if value not in typing.get_args(hint):
+            raise ActionSyntaxError(f"{where}: {value!r} is not one of {typing.get_args(hint)}")
+        return value
+    try:
+        if hint is bool:
+            if isinstance(value, bool):
+                return value
+            if str(value).lower() in ("true", "yes", "1"):
+                return True
+            if str(value).lower() in ("false", "no", "0"):
+                return False
+            raise ValueError(value)
+        if hint is int:
+            if isinstance(value, bool):
+                raise ValueError(value)
+            return int(value)
+        if hint is float:
+            return float(value)
+        if hint is str:
+            if not isinstance(value, str):
+                raise ValueError(value)
+            return value
+    except (TypeError, ValueError):
+        name = getattr(hint, "__name__", str(hint))
+        raise ActionSyntaxError(f"{where}: expected {name}, got {value!r}") from None
+    return value
+
+
+def to_jsonable(obj: object) -> dict[str, Any]:
+    """The fields of a dataclass instance as JSON-ready values (tuples become lists)."""
+    out: dict[str, Any] = {}
+    for name in _field_types(type(obj)):
+        value = getattr(obj, name)
+        out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def from_jsonable(cls: type, data: Mapping[str, Any], where: str = "") -> Any:
+    """Build a ``cls`` instance from JSON values, checking names and types."""
+    hints = _field_types(cls)
+    unknown = set(data) - set(hints)
+    if unknown:
+        raise ActionSyntaxError(f"{where}unknown field(s) {sorted(unknown)} for {cls.__name__}")
+    kwargs = {k: _coerce(v, hints[k], f"{where}{cls.__name__}.{k}") for k, v in data.items()}
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise ActionSyntaxError(f"{where}{cls.__name__}: {exc}") from None
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, tuple):
+        return ",".join(_text(v) for v in value)
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    text = str(value)
+    return shlex.quote(text) if (not text or any(c in text for c in " '\"=")) else text
+
+
+def format_fields(obj: object, skip: tuple[str, ...] = ()) -> str:
+    """``key=value`` pairs for every field that differs from its default."""
+    defaults = _defaults(type(obj))
+    parts = []
+    for name in _field_types(type(obj)):
+        if name in skip:
+            continue
+        value = getattr(obj, name)
+        if name in defaults and defaults[name] == value:
+            continue
+        parts.append(f"{name}={_text(value)}")
+    return " ".join(parts)
+
+
+def parse_fields(cls: type, tokens: list[str], fixed: Mapping[str, Any]) -> Any:
+    """Build ``cls`` from ``key=value`` tokens plus already-known ``fixed`` fields."""
+    data: dict[str, Any] = dict(fixed)
+    for token in tokens:
+        key, sep, value = token.partition("=")
+        if not sep:
+            raise ActionSyntaxError(f"expected key=value, got {token!r}")
+        data[key] = value
+    return from_jsonable(cls, data)
+
+
+def split_words(text: str) -> list[str]:
+    """Split action text like a shell would, with a clear error on bad quoting."""
+    try:
+        return shlex.split(text)
+    except ValueError as exc:
+        raise ActionSyntaxError(f"cannot read {text!r}: {exc}") from None

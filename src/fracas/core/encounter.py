@@ -1,0 +1,209 @@
+"""The encounter: a rule set, its live state and the log of events that made it.
+
+``Encounter`` is the one object every front end drives: the CLI, the web
+console, the simulator and the tests.  It asks the rule set who decides, checks
+and resolves actions, records every event, and can undo by replaying the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from fracas.core.errors import (
+    FightOverError,
+    IllegalActionError,
+    NothingToUndoError,
+)
+from fracas.core.events import (
+    DecisionMade,
+    Event,
+    LogHeader,
+    decode_event,
+    read_log,
+    write_log,
+)
+from fracas.core.policy import DecisionRequest, Policy
+from fracas.core.rng import Rng, SeededRng
+from fracas.core.ruleset import Action, Outcome, Ruleset, find_ruleset
+
+__all__ = ["Encounter"]
+
+S = TypeVar("S")
+
+
+class Encounter(Generic[S]):
+    """A fight in progress.
+
+    Args:
+        ruleset: the rules to play by.
+        initial: the starting state (the encounter keeps its own copy).
+        rng: where dice come from; defaults to ``SeededRng(0)``.
+        header: what to write at the top of a saved log.
+        keep_log: ``False`` for bulk simulation (no undo, no replay, less memory).
+    """
+
+    def __init__(
+        self, ruleset: Ruleset[S], initial: S, *, rng: Rng | None = None,
+        header: LogHeader | None = None, keep_log: bool = True, start: bool = True,
+    ) -> None:
+        self.ruleset = ruleset
+        self.header = header
+        self.rng: Rng = rng if rng is not None else SeededRng(0)
+        self.keep_log = keep_log
+        self._initial = ruleset.clone_state(initial) if keep_log else initial
+        self.state: S = ruleset.clone_state(initial)
+        self.log: list[Event] = []
+        self._decisions: list[int] = []
+        self._redo: list[list[Event]] = []
+        if start:
+            ruleset.advance(self.state, self.rng, self.emit)
+
+    # -- construction ------------------------------------------------------
+    @classmethod
+    def replay(
+        cls, ruleset: Ruleset[S], initial: S, events: Sequence[Event],
+        header: LogHeader | None = None, rng: Rng | None = None,
+    ) -> Encounter[S]:
+        """Rebuild an encounter from its log alone: events are applied, no die is rolled."""
+        enc = cls(ruleset, initial, rng=rng, header=header, start=False)
+        for event in events:
+            enc.emit(event)
+        return enc
+
+    @classmethod
+    def load(cls, path: str | Path, rng: Rng | None = None) -> Encounter[Any]:
+        """Load a saved JSON-lines log and replay it."""
+        from fracas.scenario import build_initial_state
+
+        header, lines = read_log(path)
+        ruleset = find_ruleset(header.ruleset)
+        initial = build_initial_state(ruleset, header.scenario, source=str(path))
+        events = [decode_event(data, ruleset, f"{path}:{n}: ") for n, data in lines]
+        return Encounter.replay(ruleset, initial, events, header=header, rng=rng)
+
+    def save(self, path: str | Path) -> None:
+        """Write the header and every event as JSON lines."""
+        header = self.header or LogHeader(self.ruleset.name, {})
+        write_log(path, header, self.log)
+
+    # -- the log -----------------------------------------------------------
+    def emit(self, event: Event) -> None:
+        """Apply one event to the state and append it to the log."""
+        self.ruleset.apply_event(self.state, event)
+        if self.keep_log:
+            if type(event) is DecisionMade:
+                self._decisions.append(len(self.log))
+            self.log.append(event)
+
+    @property
+    def initial_state(self) -> S:
+        """A copy of the state the fight started from."""
+        return self.ruleset.clone_state(self._initial)
+
+    # -- decisions ---------------------------------------------------------
+    def current_actor(self) -> str | None:
+        """Who decides now: a combatant, ``"gm"``, or ``None`` when the fight is over."""
+        return self.ruleset.current_actor(self.state)
+
+    def legal_actions(self) -> Sequence[Action]:
+        """Every action the current actor may take."""
+        if self.current_actor() is None:
+            return ()
+        return self.ruleset.legal_actions(self.state)
+
+    def is_legal(self, action: Action) -> bool:
+        """True when ``action`` may be applied now."""
+        try:
+            self.check(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` (naming the rule) unless ``action`` is legal."""
+        actor = self.current_actor()
+        if actor is None:
+            raise FightOverError("the fight is over: no action can be applied")
+        if action.actor != actor:
+            raise IllegalActionError(action, "turn order", f"it is {actor}'s decision now")
+        self.ruleset.check(self.state, action)
+
+    def apply(self, action: Action, rng: Rng | None = None) -> list[Event]:
+        """Check and resolve ``action``, run the automatic steps after it, return the new events."""
+        self.check(action)
+        start = len(self.log)
+        dice = rng if rng is not None else self.rng
+        self.emit(DecisionMade(action.actor, action))
+        self.ruleset.resolve(self.state, action, dice, self.emit)
+        self.ruleset.advance(self.state, dice, self.emit)
+        self._redo.clear()
+        return self.log[start:]
+
+    def outcome(self) -> Outcome | None:
+        """The result once the fight is over, else ``None``."""
+        return self.ruleset.outcome(self.state)
+
+    # -- undo and redo -----------------------------------------------------
+    @property
+    def can_undo(self) -> bool:
+        """True when there is a decision to take back."""
+        return bool(self._decisions)
+
+    @property
+    def can_redo(self) -> bool:
+        """True when an undone decision can be restored."""
+        return bool(self._redo)
+
+    def undo(self) -> list[Event]:
+        """Take back the last decision and everything it caused; returns the removed events."""
+        if not self.keep_log:
+            raise NothingToUndoError("this encounter keeps no log, so it cannot undo")
+        if not self._decisions:
+            raise NothingToUndoError("nothing to undo: no decision has been made yet")
+        cut = self._decisions[-1]
+        removed = self.log[cut:]
+        self._rebuild(self.log[:cut])
+        self._redo.append(removed)
+        return removed
+
+    def redo(self) -> list[Event]:
+        """Restore the last undone decision with exactly the dice it had."""
+        if not self._redo:
+            raise NothingToUndoError("nothing to redo")
+        events = self._redo.pop()
+        for event in events:
+            self.emit(event)
+        return events
+
+    def _rebuild(self, events: Sequence[Event]) -> None:
+        self.state = self.ruleset.clone_state(self._initial)
+        self.log = []
+        self._decisions = []
+        for event in events:
+            self.emit(event)
+
+    # -- playing -----------------------------------------------------------
+    def request(self, rng: Rng) -> DecisionRequest:
+        """The decision request for the current actor."""
+        actor = self.current_actor()
+        if actor is None:
+            raise FightOverError("the fight is over: nobody has a decision to make")
+        return DecisionRequest(actor, self.state, self.ruleset, rng)
+
+    def play(
+        self, policies: Mapping[str, Policy] | Callable[[str], Policy], policy_rng: Rng,
+        *, max_decisions: int = 1_000_000,
+    ) -> Outcome | None:
+        """Let the policies decide until the fight ends (or ``max_decisions`` pass)."""
+        pick = policies.__getitem__ if isinstance(policies, Mapping) else policies
+        ruleset, state = self.ruleset, self.state
+        for _ in range(max_decisions):
+            actor = ruleset.current_actor(self.state)
+            if actor is None:
+                return ruleset.outcome(self.state)
+            state = self.state
+            action = pick(actor).choose(DecisionRequest(actor, state, ruleset, policy_rng))
+            self.apply(action)
+        return ruleset.outcome(self.state)

@@ -1,0 +1,183 @@
+"""Events: the append-only record of everything that happened in a fight.
+
+An event is a small frozen dataclass with a ``kind`` tag.  State is a fold over
+events, so every random result is an event too (:class:`DiceRolled` keeps the
+faces) and replaying a log never needs the dice again.  Logs are stored as JSON
+lines: a header line naming the rule set and scenario, then one event a line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from fracas.core.action import Action
+from fracas.core.codec import from_jsonable, to_jsonable
+from fracas.core.errors import ActionSyntaxError, LogFormatError
+
+if TYPE_CHECKING:
+    from fracas.core.ruleset import Ruleset
+
+__all__ = [
+    "DecisionMade",
+    "DiceRolled",
+    "Event",
+    "FightEnded",
+    "LogHeader",
+    "Note",
+    "decode_event",
+    "encode_event",
+    "event_type",
+    "read_log",
+    "write_log",
+]
+
+LOG_FORMAT = 1
+
+
+class Event:
+    """Base of every event.  Subclasses are frozen, slotted dataclasses with a ``kind``."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = "event"
+    #: Hidden events (secret GM rolls) are shown to the GM only.
+    hidden: bool
+
+
+_EVENT_TYPES: dict[str, type[Event]] = {}
+
+E = TypeVar("E", bound=type[Event])
+
+
+def event_type(cls: E) -> E:
+    """Class decorator: register an event class under its ``kind`` for decoding."""
+    if cls.kind in _EVENT_TYPES and _EVENT_TYPES[cls.kind] is not cls:
+        raise ValueError(f"event kind {cls.kind!r} registered twice")
+    _EVENT_TYPES[cls.kind] = cls
+    return cls
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class DecisionMade(Event):
+    """An actor chose an action; everything after it up to the next one is its result."""
+
+    kind: ClassVar[str] = "decision"
+    actor: str
+    action: Action
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class DiceRolled(Event):
+    """Dice were rolled: who rolled, what for, the die size and every face."""
+
+    kind: ClassVar[str] = "dice"
+    actor: str
+    purpose: str
+    sides: int
+    faces: tuple[int, ...]
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class Note(Event):
+    """Free text for the log (a ruling applied, a GM remark)."""
+
+    kind: ClassVar[str] = "note"
+    text: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class FightEnded(Event):
+    """The fight is over: the winning side (or none) and why."""
+
+    kind: ClassVar[str] = "fight_ended"
+    winner: str | None
+    reason: str
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LogHeader:
+    """First line of a stored log: enough to rebuild the starting state."""
+
+    ruleset: str
+    scenario: dict[str, Any]
+    seed: int | None = None
+    format: int = LOG_FORMAT
+
+
+def encode_event(event: Event) -> dict[str, Any]:
+    """An event as a JSON-ready dict tagged with its kind."""
+    data = to_jsonable(event)
+    if isinstance(event, DecisionMade):
+        data["action"] = str(event.action)
+    return {"type": event.kind, **data}
+
+
+def decode_event(data: dict[str, Any], ruleset: Ruleset[Any], where: str = "") -> Event:
+    """Rebuild an event from its JSON form; actions are parsed by ``ruleset``."""
+    data = dict(data)
+    kind = data.pop("type", None)
+    cls = _EVENT_TYPES.get(str(kind))
+    if cls is None:
+        raise LogFormatError(f"{where}unknown event type {kind!r}")
+    try:
+        if cls is DecisionMade:
+            action: Action = ruleset.parse_action(str(data.pop("action")))
+            return DecisionMade(actor=str(data["actor"]), action=action,
+                                hidden=bool(data.get("hidden", False)))
+        event: Event = from_jsonable(cls, data, where)
+        return event
+    except (ActionSyntaxError, KeyError) as exc:
+        raise LogFormatError(f"{where}{exc}") from None
+
+
+def write_log(path: str | Path, header: LogHeader, events: Iterable[Event]) -> None:
+    """Write a header and events as JSON lines."""
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"type": "header", **to_jsonable(header)}) + "\n")
+        for event in events:
+            fh.write(json.dumps(encode_event(event)) + "\n")
+
+
+def iter_log_lines(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (line number, decoded JSON) for each non-blank line, with clear errors."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LogFormatError(f"{path}: cannot read log: {exc.strerror}") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise LogFormatError(f"{path}:{number}: not JSON: {exc.msg}") from None
+        if not isinstance(value, dict):
+            raise LogFormatError(f"{path}:{number}: expected a JSON object")
+        yield number, value
+
+
+def read_log(path: str | Path) -> tuple[LogHeader, list[tuple[int, dict[str, Any]]]]:
+    """Read a stored log: its header and the raw event records (decoded later by rule set)."""
+    lines = list(iter_log_lines(path))
+    if not lines or lines[0][1].get("type") != "header":
+        raise LogFormatError(f"{path}:1: a fracas log starts with a header line")
+    raw = dict(lines[0][1])
+    raw.pop("type")
+    try:
+        header = LogHeader(**raw)
+    except TypeError as exc:
+        raise LogFormatError(f"{path}:1: bad header: {exc}") from None
+    if header.format != LOG_FORMAT:
+        raise LogFormatError(f"{path}:1: log format {header.format} is not supported")
+    return header, lines[1:]

@@ -1,0 +1,110 @@
+"""Sources of chance.
+
+fracas never touches the module-level ``random`` functions.  Code that needs
+chance receives an :class:`Rng`; tests pass a :class:`ScriptedRng` holding
+the exact faces they want, simulations a :class:`SeededRng`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Protocol, runtime_checkable
+
+from fracas.core.errors import ScriptExhaustedError
+
+__all__ = ["Rng", "ScriptedRng", "SeededRng", "derive_seed"]
+
+
+@runtime_checkable
+class Rng(Protocol):
+    """Anything that can roll dice and pick among choices."""
+
+    def die(self, sides: int) -> int:
+        """Roll one die with faces ``1..sides``."""
+        ...
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        """Roll ``count`` dice with faces ``1..sides``."""
+        ...
+
+    def choice_index(self, n: int) -> int:
+        """Pick an index in ``range(n)`` uniformly (for random policies)."""
+        ...
+
+
+def derive_seed(seed: int, *labels: int | str) -> int:
+    """A stable child seed: the same (seed, labels) gives the same value on every machine."""
+    h = 1469598103934665603 ^ (seed & 0xFFFFFFFFFFFFFFFF)
+    for label in labels:
+        for byte in str(label).encode():
+            h ^= byte
+            h = (h * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+        h ^= 0xFF
+        h = (h * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+class SeededRng:
+    """A reproducible pseudo-random source built on a private ``random.Random``."""
+
+    __slots__ = ("_random", "seed")
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def die(self, sides: int) -> int:
+        return int(self._random.random() * sides) + 1
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        r = self._random.random
+        return [int(r() * sides) + 1 for _ in range(count)]
+
+    def choice_index(self, n: int) -> int:
+        return int(self._random.random() * n)
+
+    def spawn(self, *labels: int | str) -> SeededRng:
+        """An independent stream derived from this one's seed and ``labels``."""
+        return SeededRng(derive_seed(self.seed, *labels))
+
+
+class ScriptedRng:
+    """Fixed faces, consumed in order: exact outcomes for tests.
+
+    Each face must fit the die asked for; a face that does not, or running out
+    of faces, raises a clear error instead of silently inventing a result.
+    """
+
+    __slots__ = ("_faces", "_pos", "fallback")
+
+    def __init__(self, faces: Iterable[int], fallback: Rng | None = None) -> None:
+        self._faces = list(faces)
+        self._pos = 0
+        self.fallback = fallback
+
+    @property
+    def remaining(self) -> int:
+        """How many scripted faces are still unused."""
+        return len(self._faces) - self._pos
+
+    def die(self, sides: int) -> int:
+        if self._pos >= len(self._faces):
+            if self.fallback is not None:
+                return self.fallback.die(sides)
+            raise ScriptExhaustedError(
+                f"scripted dice ran out after {self._pos} faces (a d{sides} was asked for)"
+            )
+        face = self._faces[self._pos]
+        if not 1 <= face <= sides:
+            raise ScriptExhaustedError(
+                f"scripted face #{self._pos + 1} is {face}, which a d{sides} cannot show"
+            )
+        self._pos += 1
+        return face
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        return [self.die(sides) for _ in range(count)]
+
+    def choice_index(self, n: int) -> int:
+        return self.die(n) - 1

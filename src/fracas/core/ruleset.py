@@ -1,0 +1,221 @@
+"""The rule-set plug-in interface and its registry.
+
+A rule set owns its state, actions, events, options and default policies.  The
+core drives it through a handful of hooks (python-chess variants override a few
+methods of one board class; here a rule set overrides the hooks of
+:class:`Ruleset`).  Rule sets register under the entry-point group
+``fracas.rulesets`` and are found by name with :func:`find_ruleset`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from fracas.core.action import Action
+from fracas.core.codec import parse_fields, split_words
+from fracas.core.errors import ActionSyntaxError, UnknownRulesetError
+from fracas.core.events import Event
+
+if TYPE_CHECKING:
+    from fracas.core.policy import Policy
+    from fracas.core.rng import Rng
+
+__all__ = [
+    "GM",
+    "Action",
+    "Emit",
+    "Outcome",
+    "Ruleset",
+    "Standing",
+    "available_rulesets",
+    "find_ruleset",
+]
+
+#: The actor name of the game master (Loremaster, DM).
+GM = "gm"
+
+S = TypeVar("S")
+Emit = Callable[[Event], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a fight ended: the winning side (``None`` for a draw) and why."""
+
+    winner: str | None
+    reason: str
+    rounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One combatant at a moment: for summaries, tables and simulations."""
+
+    name: str
+    side: str
+    status: str
+    health: float
+    health_max: float
+
+    @property
+    def standing(self) -> bool:
+        """True while the combatant is still in the fight (not dead, dying or fled)."""
+        return self.status == "ok"
+
+
+class Ruleset(ABC, Generic[S]):
+    """A game's combat rules, driven by :class:`fracas.core.encounter.Encounter`.
+
+    Subclasses set ``name``, ``scenario_model`` and ``actions`` and implement
+    the abstract hooks.  State objects are owned by the encounter and changed
+    only through :meth:`apply_event`.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str] = ""
+    scenario_model: ClassVar[type[BaseModel]]
+    #: The action classes of this rule set; their verbs must be unique.
+    actions: ClassVar[Sequence[type[Action]]] = ()
+
+    # -- setting up --------------------------------------------------------
+    @abstractmethod
+    def initial_state(self, scenario: Any) -> S:
+        """The starting state for a validated scenario model."""
+
+    @abstractmethod
+    def clone_state(self, state: S) -> S:
+        """An independent copy of ``state`` (cheap: called once per simulated fight)."""
+
+    # -- the fold ----------------------------------------------------------
+    @abstractmethod
+    def apply_event(self, state: S, event: Event) -> None:
+        """Change ``state`` in place by one event.  Must never roll dice."""
+
+    # -- decisions ---------------------------------------------------------
+    @abstractmethod
+    def current_actor(self, state: S) -> str | None:
+        """Who decides next: a combatant, :data:`GM`, or ``None`` once the fight is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> Sequence[Action]:
+        """Every action the current actor may take now."""
+
+    @abstractmethod
+    def check(self, state: S, action: Action) -> None:
+        """Raise :class:`IllegalActionError` naming the rule if ``action`` is illegal now."""
+
+    @abstractmethod
+    def resolve(self, state: S, action: Action, rng: Rng, emit: Emit) -> None:
+        """Carry out a legal action, emitting events (each is applied before the next)."""
+
+    @abstractmethod
+    def advance(self, state: S, rng: Rng, emit: Emit) -> None:
+        """Run every automatic step (rolls nobody chooses, end phases) up to the next decision."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the fight is over, else ``None``."""
+
+    # -- reading the state -------------------------------------------------
+    @abstractmethod
+    def standings(self, state: S) -> Sequence[Standing]:
+        """Every combatant's side, status and health, in scenario order."""
+
+    def round_number(self, state: S) -> int:
+        """The current round (for logs and summaries)."""
+        return int(getattr(state, "round", 0))
+
+    def view(self, state: S, side: str | None = None) -> dict[str, Any]:
+        """A JSON-ready picture of the state, as ``side`` may see it (``None``: the GM)."""
+        return {"round": self.round_number(state),
+                "standings": [_standing_dict(s) for s in self.standings(state)]}
+
+    def describe_event(self, event: Event, state: S) -> str | None:
+        """A one-line, human-readable account of ``event`` (``None`` to stay silent)."""
+        return None
+
+    # -- policies ----------------------------------------------------------
+    def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
+        """The policy called ``name`` for ``actor`` (rule sets add their own names)."""
+        from fracas.core.policy import RandomPolicy, ScriptedPolicy
+
+        if name == "random":
+            return RandomPolicy()
+        if name == "scripted":
+            return ScriptedPolicy([self.parse_action(t) for t in options.get("script", ())])
+        raise ActionSyntaxError(f"rule set {self.name} has no policy called {name!r}")
+
+    def policy_for(self, state: S, actor: str) -> Policy:
+        """The default policy of ``actor`` as the scenario set it up."""
+        return self.policy("random", actor, {})
+
+    # -- text forms --------------------------------------------------------
+    def parse_action(self, text: str) -> Action:
+        """Parse ``actor verb key=value ...`` into one of this rule set's actions."""
+        words = split_words(text)
+        if len(words) < 2:
+            raise ActionSyntaxError(f"expected 'ACTOR VERB [key=value ...]', got {text!r}")
+        table = _verb_table(type(self))
+        cls = table.get(words[1])
+        if cls is None:
+            raise ActionSyntaxError(
+                f"unknown action {words[1]!r}; {self.name} knows: {', '.join(sorted(table))}"
+            )
+        action: Action = parse_fields(cls, words[2:], {"actor": words[0]})
+        return action
+
+
+def _standing_dict(s: Standing) -> dict[str, Any]:
+    return {"name": s.name, "side": s.side, "status": s.status, "health": s.health,
+            "health_max": s.health_max}
+
+
+@cache
+def _verb_table(cls: type[Ruleset[Any]]) -> dict[str, type[Action]]:
+    table: dict[str, type[Action]] = {}
+    for action_cls in cls.actions:
+        if action_cls.verb in table:
+            raise ValueError(f"{cls.__name__}: verb {action_cls.verb!r} used twice")
+        table[action_cls.verb] = action_cls
+    return table
+
+
+_REGISTERED: dict[str, type[Ruleset[Any]]] = {}
+
+
+def register_ruleset(cls: type[Ruleset[Any]]) -> type[Ruleset[Any]]:
+    """Register a rule set class by hand (entry points do this for installed packages)."""
+    _REGISTERED[cls.name] = cls
+    return cls
+
+
+def available_rulesets() -> list[str]:
+    """Names of every registered rule set, sorted."""
+    names = set(_REGISTERED)
+    names.update(ep.name for ep in entry_points(group="fracas.rulesets"))
+    return sorted(names)
+
+
+def find_ruleset(name: str) -> Ruleset[Any]:
+    """An instance of the rule set registered as ``name``.
+
+    Raises :class:`UnknownRulesetError` listing the known names.
+    """
+    cls = _REGISTERED.get(name)
+    if cls is None:
+        for ep in entry_points(group="fracas.rulesets"):
+            if ep.name == name:
+                cls = ep.load()
+                _REGISTERED[name] = cls
+                break
+    if cls is None:
+        known = ", ".join(available_rulesets()) or "none"
+        raise UnknownRulesetError(f"unknown rule set {name!r} (known: {known})", field="ruleset")
+    return cls()

@@ -1,0 +1,1 @@
+"""Rule sets shipped with fracas, one package each."""

@@ -1,0 +1,23 @@
+"""Scenario files: YAML -> validated pydantic model -> starting state.
+
+Every error names the file, the line and the field, so a GM can fix a typo
+without reading a traceback.
+"""
+
+from fracas.scenario.loader import (
+    Scenario,
+    ScenarioBase,
+    build_initial_state,
+    load_scenario,
+    parse_scenario,
+    start_encounter,
+)
+
+__all__ = [
+    "Scenario",
+    "ScenarioBase",
+    "build_initial_state",
+    "load_scenario",
+    "parse_scenario",
+    "start_encounter",
+]

@@ -1,0 +1,164 @@
+"""Loading scenario files with errors that point at file, line and field."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from fracas.core.encounter import Encounter
+from fracas.core.errors import ScenarioError
+from fracas.core.events import LogHeader
+from fracas.core.rng import SeededRng
+from fracas.core.ruleset import Ruleset, find_ruleset
+
+__all__ = ["Scenario", "ScenarioBase", "build_initial_state", "load_scenario", "parse_scenario"]
+
+Path_ = tuple[str | int, ...]
+
+
+class ScenarioBase(BaseModel):
+    """Fields every scenario has; rule sets extend it.  Unknown fields are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ruleset: str
+    name: str = ""
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A validated scenario: its rule set, model, raw data and source file."""
+
+    ruleset: Ruleset[Any]
+    model: BaseModel
+    data: dict[str, Any]
+    source: str
+
+    def header(self, seed: int | None) -> LogHeader:
+        """The log header that lets a stored fight be rebuilt from this scenario."""
+        return LogHeader(self.ruleset.name, self.model.model_dump(mode="json"), seed)
+
+
+def _line_map(node: yaml.Node, path: Path_, out: dict[Path_, int]) -> None:
+    out[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            name = key.value
+            out[(*path, name)] = key.start_mark.line + 1
+            _line_map(value, (*path, name), out)
+            out[(*path, name)] = key.start_mark.line + 1
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _line_map(item, (*path, i), out)
+
+
+def _field_name(loc: Path_, data: Any) -> str:
+    """``combatants[1].soma`` -> ``combatants[Glaurung].soma`` when items have names."""
+    parts: list[str] = []
+    cursor = data
+    for step in loc:
+        if isinstance(step, int):
+            label = str(step)
+            if isinstance(cursor, list) and 0 <= step < len(cursor):
+                cursor = cursor[step]
+                if isinstance(cursor, Mapping) and isinstance(cursor.get("name"), str):
+                    label = cursor["name"]
+            else:
+                cursor = None
+            parts.append(f"[{label}]")
+        else:
+            cursor = cursor.get(step) if isinstance(cursor, Mapping) else None
+            parts.append(("." if parts else "") + str(step))
+    return "".join(parts)
+
+
+def _lookup_line(lines: dict[Path_, int], loc: Path_) -> int | None:
+    for cut in range(len(loc), -1, -1):
+        if loc[:cut] in lines:
+            return lines[loc[:cut]]
+    return None
+
+
+def _validation_error(exc: ValidationError, source: str, data: Any,
+                      lines: dict[Path_, int]) -> ScenarioError:
+    first = exc.errors()[0]
+    loc: Path_ = tuple(step for step in first["loc"] if isinstance(step, str | int))
+    # pydantic puts the union member or validator name in loc for tagged unions; drop
+    # steps that are not keys of the data so the line lookup still works.
+    message = first["msg"]
+    if first["type"] == "extra_forbidden":
+        message = "unknown field"
+    elif first["type"] == "missing":
+        message = "required field is missing"
+    more = len(exc.errors()) - 1
+    if more:
+        message += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return ScenarioError(message, file=source, line=_lookup_line(lines, loc),
+                         field=_field_name(loc, data) or None)
+
+
+def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
+    """Validate scenario YAML text; ``source`` is the name used in error messages."""
+    if not text.strip():
+        raise ScenarioError("the file is empty; a scenario needs at least 'ruleset:'",
+                            file=source, line=1)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        raise ScenarioError(f"YAML syntax error: {exc.problem}", file=source, line=line) from None
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"YAML error: {exc}", file=source) from None
+    if not isinstance(data, dict) or node is None:
+        raise ScenarioError("a scenario must be a mapping of fields", file=source, line=1)
+    lines: dict[Path_, int] = {}
+    _line_map(node, (), lines)
+    name = data.get("ruleset")
+    if not isinstance(name, str):
+        raise ScenarioError("required field is missing or not text", file=source,
+                            line=lines.get(("ruleset",), 1), field="ruleset")
+    try:
+        ruleset = find_ruleset(name)
+    except ScenarioError as exc:
+        raise ScenarioError(exc.reason, file=source, line=lines.get(("ruleset",)),
+                            field="ruleset") from None
+    try:
+        model = ruleset.scenario_model.model_validate(data)
+    except ValidationError as exc:
+        raise _validation_error(exc, source, data, lines) from None
+    return Scenario(ruleset, model, data, source)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"cannot read the file: {exc.strerror}", file=str(path)) from None
+    except UnicodeDecodeError:
+        raise ScenarioError("the file is not UTF-8 text", file=str(path)) from None
+    return parse_scenario(text, str(path))
+
+
+def build_initial_state(ruleset: Ruleset[Any], data: Mapping[str, Any], source: str) -> Any:
+    """Validate stored scenario data (a log header's) and build the starting state."""
+    try:
+        model = ruleset.scenario_model.model_validate(dict(data))
+    except ValidationError as exc:
+        raise _validation_error(exc, source, data, {}) from None
+    return ruleset.initial_state(model)
+
+
+def start_encounter(scenario: Scenario, seed: int = 0, *, keep_log: bool = True) -> Encounter[Any]:
+    """A fresh encounter for ``scenario`` with dice seeded by ``seed``."""
+    ruleset = scenario.ruleset
+    return Encounter(ruleset, ruleset.initial_state(scenario.model),
+                     rng=SeededRng(seed), header=scenario.header(seed), keep_log=keep_log)
