@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import toy_ruleset  # noqa: E402,F401  (registers the "toy" rule set)
+import toy_ruleset  # noqa: F401  (registers the "toy" rule set)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -14,23 +14,23 @@ import shlex
 import types
 import typing
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from fracas.core.errors import ActionSyntaxError
 
-__all__ = ["from_jsonable", "parse_fields", "to_jsonable", "format_fields"]
+__all__ = ["format_fields", "from_jsonable", "parse_fields", "to_jsonable"]
 
 Scalar = str | int | float | bool | None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _field_types(cls: type) -> dict[str, Any]:
     hints = typing.get_type_hints(cls)
     return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.init}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _defaults(cls: type) -> dict[str, Any]:
     return {
         f.name: f.default for f in dataclasses.fields(cls)
@@ -43,9 +43,8 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         args = typing.get_args(hint)
-        if value is None or value == "none":
-            if type(None) in args:
-                return None
+        if (value is None or value == "none") and type(None) in args:
+            return None
         errors = []
         for arg in args:
             if arg is type(None):
@@ -92,10 +91,15 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
     return value
 
 
+def _cls(obj: object) -> type:
+    cls: type = type(obj)
+    return cls
+
+
 def to_jsonable(obj: object) -> dict[str, Any]:
     """The fields of a dataclass instance as JSON-ready values (tuples become lists)."""
     out: dict[str, Any] = {}
-    for name in _field_types(type(obj)):
+    for name in _field_types(_cls(obj)):
         value = getattr(obj, name)
         out[name] = list(value) if isinstance(value, tuple) else value
     return out
@@ -127,9 +131,9 @@ def _text(value: Any) -> str:
 
 def format_fields(obj: object, skip: tuple[str, ...] = ()) -> str:
     """``key=value`` pairs for every field that differs from its default."""
-    defaults = _defaults(type(obj))
+    defaults = _defaults(_cls(obj))
     parts = []
-    for name in _field_types(type(obj)):
+    for name in _field_types(_cls(obj)):
         if name in skip:
             continue
         value = getattr(obj, name)

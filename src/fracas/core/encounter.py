@@ -141,6 +141,11 @@ class Encounter(Generic[S]):
         self._redo.clear()
         return self.log[start:]
 
+    @property
+    def is_over(self) -> bool:
+        """True once nobody has a decision left to make."""
+        return self.ruleset.current_actor(self.state) is None
+
     def outcome(self) -> Outcome | None:
         """The result once the fight is over, else ``None``."""
         return self.ruleset.outcome(self.state)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -137,9 +138,25 @@ class Ruleset(ABC, Generic[S]):
         return {"round": self.round_number(state),
                 "standings": [_standing_dict(s) for s in self.standings(state)]}
 
+    def table(self, state: S) -> tuple[list[str], list[list[str]]]:
+        """Column names and rows for a table of the combatants (positions, health, conditions)."""
+        rows = [[s.name, s.side, s.status, f"{s.health:g}/{s.health_max:g}"]
+                for s in self.standings(state)]
+        return ["name", "side", "status", "health"], rows
+
     def describe_event(self, event: Event, state: S) -> str | None:
         """A one-line, human-readable account of ``event`` (``None`` to stay silent)."""
         return None
+
+    # -- exact odds --------------------------------------------------------
+    def odds(self, question: str) -> dict[int, Fraction]:
+        """The exact distribution of one of this rule set's own rolls, described by ``question``.
+
+        Each rule set documents its question syntax (for example an Age of Dragons
+        attack or a One Ring test).  Raises :class:`ActionSyntaxError` when the
+        question cannot be read.
+        """
+        raise ActionSyntaxError(f"rule set {self.name} answers no odds questions")
 
     # -- policies ----------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:

@@ -1,0 +1,1 @@
+"""The ``fracas`` command line (needs the ``cli`` extra: Typer and Rich)."""

@@ -1,0 +1,151 @@
+"""The ``fracas`` command: run, play, validate and replay fights.
+
+Commands from other modules register themselves on :data:`app` when imported
+at the bottom of this file.  Every :class:`FracasError` becomes a one-line
+message on stderr and the error's exit code; no traceback reaches a user.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any
+
+try:
+    import click
+    import typer
+    from rich.console import Console
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise SystemExit(
+        "the fracas command line needs its extra: pip install 'fracas[cli]'"
+    ) from exc
+
+from fracas.core.encounter import Encounter
+from fracas.core.errors import FracasError
+from fracas.core.events import encode_event
+from fracas.core.rng import SeededRng
+from fracas.scenario import load_scenario, start_encounter
+
+app = typer.Typer(
+    name="fracas", no_args_is_help=True, add_completion=False,
+    help="fracas: play tabletop RPG fights by the rule book.",
+)
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+ScenarioArg = Annotated[Path, typer.Argument(help="A scenario YAML file.")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Seed for the dice and the AI.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
+
+
+def policies_for(enc: Encounter[Any], humans_play: bool = False) -> Any:
+    """Each actor's policy as the scenario set it up (cached per actor)."""
+    cache: dict[str, Any] = {}
+
+    def pick(actor: str) -> Any:
+        if actor not in cache:
+            cache[actor] = enc.ruleset.policy_for(enc.state, actor)
+        return cache[actor]
+
+    return pick
+
+
+@app.command()
+def validate(scenario: ScenarioArg) -> None:
+    """Check a scenario file and say what is wrong, with file, line and field."""
+    loaded = load_scenario(scenario)
+    console.print(f"[green]ok[/green] {scenario}: a valid {loaded.ruleset.name} scenario")
+
+
+@app.command()
+def run(
+    scenario: ScenarioArg, seed: SeedOpt = 0, as_json: JsonOpt = False,
+    save: Annotated[Path | None, typer.Option(help="Write the event log (JSON lines).")] = None,
+) -> None:
+    """Play one fight with the scenario's policies and print it round by round."""
+    from fracas.cli.render import print_event, print_outcome, print_table
+
+    loaded = load_scenario(scenario)
+    enc = start_encounter(loaded, seed)
+    policy_rng = SeededRng(seed).spawn("policy")
+    shown = 0
+    if not as_json:
+        print_table(console, enc)
+    pick = policies_for(enc)
+    while not enc.is_over:
+        request = enc.request(policy_rng)
+        enc.apply(pick(request.actor).choose(request))
+        if not as_json:
+            for event in enc.log[shown:]:
+                print_event(console, enc, event)
+        shown = len(enc.log)
+    if as_json:
+        for event in enc.log:
+            sys.stdout.write(json.dumps(encode_event(event)) + "\n")
+        outcome = enc.outcome()
+        summary = asdict(outcome) if outcome else {"winner": None, "reason": "unfinished"}
+        sys.stdout.write(json.dumps({"type": "outcome", **summary}) + "\n")
+    else:
+        for event in enc.log[shown:]:
+            print_event(console, enc, event)
+        print_table(console, enc)
+        print_outcome(console, enc)
+    if save is not None:
+        enc.save(save)
+
+
+@app.command()
+def play(
+    scenario: ScenarioArg, seed: SeedOpt = 0,
+    save: Annotated[Path | None, typer.Option(help="Write the event log (JSON lines).")] = None,
+) -> None:
+    """Play a fight at the terminal: you choose for the combatants marked 'human'."""
+    from fracas.cli.interactive import play_interactively
+
+    loaded = load_scenario(scenario)
+    play_interactively(console, start_encounter(loaded, seed), seed, save)
+
+
+@app.command()
+def replay(
+    log: Annotated[Path, typer.Argument(help="A saved event log (JSON lines).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Rebuild a fight from its log (no dice are rolled) and print it."""
+    from fracas.cli.render import print_event, print_outcome, print_table
+
+    enc = Encounter.load(log)
+    if as_json:
+        console.print_json(json.dumps(enc.ruleset.view(enc.state)))
+        return
+    shadow = Encounter(enc.ruleset, enc.initial_state, start=False)
+    for event in enc.log:
+        shadow.emit(event)
+        print_event(console, shadow, event)
+    print_table(console, enc)
+    print_outcome(console, enc)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``fracas`` console script."""
+    try:
+        app(args=argv, standalone_mode=False)
+    except FracasError as exc:
+        err_console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        err_console.print("aborted")
+        sys.exit(130)
+    except click.exceptions.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        sys.exit(130)
+    sys.exit(0)
+
+
+# Commands defined in other modules register themselves on `app` when imported.
+# (Add one import line per command module below.)

@@ -1,0 +1,90 @@
+"""Terminal play: a numbered list of legal actions for each human decision; 'u' undoes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.prompt import Prompt
+
+from fracas.core.encounter import Encounter
+from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToUndoError
+from fracas.core.policy import HumanPolicy
+from fracas.core.rng import SeededRng
+
+__all__ = ["play_interactively"]
+
+HELP = "number or action text; u = undo, r = redo, t = table, a = let the AI choose, q = quit"
+
+
+def _human_choice(console: Console, enc: Encounter[Any], actor: str) -> str:
+    actions = list(enc.legal_actions())
+    console.print(f"[bold cyan]{actor}[/bold cyan] decides ({HELP}):")
+    for i, action in enumerate(actions, start=1):
+        console.print(f"  {i:>3}. {action}")
+    return Prompt.ask("choice", console=console).strip()
+
+
+def play_interactively(console: Console, enc: Encounter[Any], seed: int,
+                       save: Path | None) -> None:
+    """Let a person decide for ``human`` actors; the scenario's policies play the rest."""
+    from fracas.cli.render import print_event, print_outcome, print_table
+
+    policy_rng = SeededRng(seed).spawn("policy")
+    policies: dict[str, Any] = {}
+    shown = 0
+    print_table(console, enc)
+    while not enc.is_over:
+        request = enc.request(policy_rng)
+        actor = request.actor
+        policy = policies.setdefault(actor, enc.ruleset.policy_for(enc.state, actor))
+        if not isinstance(policy, HumanPolicy):
+            enc.apply(policy.choose(request))
+        else:
+            answer = _human_choice(console, enc, actor)
+            try:
+                if answer in ("q", "quit"):
+                    break
+                if answer in ("u", "undo"):
+                    _undo_to_human(enc, policies)
+                    shown = len(enc.log)
+                    print_table(console, enc, "after undo")
+                    continue
+                if answer in ("r", "redo"):
+                    enc.redo()
+                elif answer == "t":
+                    print_table(console, enc)
+                    continue
+                elif answer == "a":
+                    enc.apply(enc.ruleset.policy("heuristic", actor, {}).choose(request))
+                elif answer.isdigit():
+                    actions = list(enc.legal_actions())
+                    index = int(answer) - 1
+                    if not 0 <= index < len(actions):
+                        console.print(f"[red]choose 1 to {len(actions)}[/red]")
+                        continue
+                    enc.apply(actions[index])
+                else:
+                    enc.apply(enc.ruleset.parse_action(answer if answer.startswith(actor + " ")
+                                                       else f"{actor} {answer}"))
+            except (ActionSyntaxError, IllegalActionError, NothingToUndoError) as exc:
+                console.print(f"[red]{exc}[/red]")
+                continue
+        for event in enc.log[shown:]:
+            print_event(console, enc, event)
+        shown = len(enc.log)
+    print_table(console, enc)
+    print_outcome(console, enc)
+    if save is not None:
+        enc.save(save)
+        console.print(f"log saved to {save}")
+
+
+def _undo_to_human(enc: Encounter[Any], policies: dict[str, Any]) -> None:
+    """Undo decisions until the last one a human made has been taken back."""
+    while True:
+        removed = enc.undo()
+        actor = getattr(removed[0], "actor", None)
+        if isinstance(policies.get(str(actor)), HumanPolicy) or not enc.can_undo:
+            return
