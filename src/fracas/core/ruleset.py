@@ -10,7 +10,8 @@ methods of one board class; here a rule set overrides the hooks of
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+import json
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -147,6 +148,17 @@ class Ruleset(ABC, Generic[S]):
     def describe_event(self, event: Event, state: S) -> str | None:
         """A one-line, human-readable account of ``event`` (``None`` to stay silent)."""
         return None
+
+    def state_key(self, state: S) -> Hashable:
+        """A hashable summary of everything that matters for the rest of the fight.
+
+        Two states with equal keys must play on identically (same legal actions, same
+        odds).  Counters that do not change the rules (the round number, the log) are
+        left out, so an exact solver can merge states.  The default uses :meth:`view`.
+        """
+        picture = self.view(state)
+        picture.pop("round", None)
+        return json.dumps(picture, sort_keys=True, default=str)
 
     # -- exact odds --------------------------------------------------------
     def odds(self, question: str) -> dict[int, Fraction]:
