@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest venv clean
+.PHONY: demo test lint typecheck pytest venv clean browser
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,8 +24,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) browser
 	$(BIN)/pytest
+
+## Debian's Chromium for the Playwright browser tests (`playwright install` cannot download one).
+browser:
+	test -x /usr/bin/chromium || { apt-get update && apt-get install -y --no-install-recommends chromium; }
 
 ## Set up and pass every check: lint, types, tests.
 test: lint typecheck pytest

@@ -1,0 +1,45 @@
+"""``fracas serve``: run the GM console on one SQLite file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from fracas.cli.app import app, console
+
+__all__ = ["serve"]
+
+
+@app.command()
+def serve(
+    db: Annotated[Path, typer.Option(help="The SQLite file holding every encounter.")] = Path(
+        "fracas.sqlite"),
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    examples: Annotated[list[Path] | None, typer.Option(
+        help="A folder of scenario files to offer as bundled (repeatable).")] = None,
+    max_body: Annotated[int, typer.Option(help="Largest request body accepted, in bytes.")] = (
+        2 * 1024 * 1024),
+) -> None:
+    """Serve the GM console in the browser; prints the GM's secret link."""
+    try:
+        import uvicorn
+
+        from fracas.store import EventStore
+        from fracas.web import create_app
+    except ImportError as exc:
+        raise typer.BadParameter(f"{exc}: install the extra with pip install 'fracas[web]'") \
+            from None
+    dirs = examples if examples else [p for p in [Path("examples")] if p.is_dir()]
+    store = EventStore(db)
+    web = create_app(store, dirs, max_body=max_body)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    console.print(f"fracas GM console on http://{shown}:{port}/")
+    console.print(f"GM link (keep it secret): http://{shown}:{port}/gm/{web.state.admin_key}",
+                  soft_wrap=True)
+    try:
+        uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False)
+    finally:
+        store.close()

@@ -1,0 +1,23 @@
+"""The durable event store: encounters and their logs in one SQLite file (WAL)."""
+
+from fracas.store.sqlite import (
+    EncounterInfo,
+    EventStore,
+    Link,
+    LogEntry,
+    StaleRevisionError,
+    UnknownEncounterError,
+    decision_rng,
+    parse_log_text,
+)
+
+__all__ = [
+    "EncounterInfo",
+    "EventStore",
+    "Link",
+    "LogEntry",
+    "StaleRevisionError",
+    "UnknownEncounterError",
+    "decision_rng",
+    "parse_log_text",
+]

@@ -1,0 +1,559 @@
+"""A durable event store for encounters: one SQLite file in WAL mode.
+
+Each encounter is stored as its log header (rule set, scenario, seed) and the
+events of its log, in order.  The live :class:`~fracas.core.encounter.Encounter`
+is never stored: it is rebuilt by replaying the events (``Encounter.replay``)
+and kept in a small LRU cache.  Every change to a log (an applied action with
+all its events, an undo, a redo) is one SQLite transaction guarded by the
+encounter's *revision*: the sequence number of changes the caller last saw.
+A caller holding an old revision is refused with :class:`StaleRevisionError`,
+so two clients can never both decide the same turn.
+
+Dice for a web decision come from a stream derived from the encounter's seed
+and the length of its log, so the store keeps no random-generator state and a
+restarted server rolls exactly what the old one would have.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from hmac import compare_digest
+from pathlib import Path
+from typing import Any
+
+from fracas.core.encounter import Encounter
+from fracas.core.errors import FracasError, LogFormatError, NothingToUndoError
+from fracas.core.events import (
+    LOG_FORMAT,
+    DecisionMade,
+    Event,
+    LogHeader,
+    decode_event,
+    encode_event,
+)
+from fracas.core.rng import SeededRng, derive_seed
+from fracas.core.ruleset import Action, Ruleset, find_ruleset
+from fracas.scenario import Scenario, build_initial_state
+from fracas.store.text import describe
+
+__all__ = [
+    "EncounterInfo",
+    "EventStore",
+    "Link",
+    "LogEntry",
+    "StaleRevisionError",
+    "UnknownEncounterError",
+]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS encounters (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    ruleset TEXT NOT NULL,
+    header TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    archived INTEGER NOT NULL DEFAULT 0,
+    revision INTEGER NOT NULL DEFAULT 0,
+    length INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS events (
+    encounter_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    hidden INTEGER NOT NULL,
+    payload TEXT NOT NULL,
+    text TEXT,
+    PRIMARY KEY (encounter_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS redo (
+    encounter_id TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (encounter_id, depth)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS links (
+    encounter_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    side TEXT NOT NULL,
+    token TEXT NOT NULL,
+    PRIMARY KEY (encounter_id, role, side)
+) WITHOUT ROWID;
+"""
+
+#: Roles a link can carry.
+ROLES = ("gm", "player", "spectator")
+
+
+class UnknownEncounterError(FracasError, LookupError):
+    """No encounter is stored under the requested id."""
+
+    exit_code = 2
+
+
+class StaleRevisionError(FracasError):
+    """The log changed since the caller looked at it: somebody else acted first."""
+
+    exit_code = 3
+
+    def __init__(self, expected: int, actual: int) -> None:
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"the fight moved on (you saw revision {expected}, it is now {actual}): "
+            "somebody else acted first; here is the fresh view"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterInfo:
+    """One stored encounter as listed: no events, no state."""
+
+    id: str
+    title: str
+    ruleset: str
+    seed: int
+    created: float
+    updated: float
+    archived: bool
+    revision: int
+    length: int
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A secret link to an encounter: the GM's, one side's players', or spectators'."""
+
+    encounter_id: str
+    role: str
+    side: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One stored event with its position, hidden flag and readable text."""
+
+    seq: int
+    kind: str
+    hidden: bool
+    text: str
+    data: dict[str, Any]
+
+
+@dataclass(slots=True)
+class _Live:
+    revision: int
+    encounter: Encounter[Any]
+
+
+def decision_rng(seed: int, length: int, purpose: str = "dice") -> SeededRng:
+    """The dice for the decision made when the log has ``length`` events.
+
+    Deriving the stream from the seed and the log position keeps the store free
+    of generator state: a restarted server rolls the same dice, and undoing a
+    decision then taking it again does not give fresh dice (no re-rolling by undo).
+    """
+    return SeededRng(derive_seed(seed, purpose, length))
+
+
+def _info(row: sqlite3.Row) -> EncounterInfo:
+    return EncounterInfo(row["id"], row["title"], row["ruleset"], row["seed"], row["created"],
+                         row["updated"], bool(row["archived"]), row["revision"], row["length"],
+                         row["status"])
+
+
+def _status(enc: Encounter[Any]) -> str:
+    outcome = enc.outcome()
+    if outcome is None:
+        actor = enc.current_actor()
+        return f"round {enc.ruleset.round_number(enc.state)}, {actor} to decide"
+    return f"over: {outcome.winner or 'nobody'} wins ({outcome.reason})"
+
+
+class EventStore:
+    """Encounters and their event logs in one SQLite file (WAL, full sync).
+
+    Args:
+        path: the database file (created when missing).
+        cache_size: how many live encounters to keep rebuilt in memory.
+
+    The store is safe to share between threads: one lock serialises its
+    connection and cache.  Several processes may share the file; the revision
+    check in each transaction keeps them from overwriting each other.
+    """
+
+    def __init__(self, path: str | Path, *, cache_size: int = 64) -> None:
+        self.path = str(path)
+        self.cache_size = cache_size
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                   timeout=30.0)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(SCHEMA)
+        self._cache: OrderedDict[str, _Live] = OrderedDict()
+
+    def close(self) -> None:
+        """Close the database connection."""
+        with self._lock:
+            self._cache.clear()
+            self._db.close()
+
+    # -- plumbing ----------------------------------------------------------
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def secret(self, key: str) -> str:
+        """A long random value kept in the database (created on first use)."""
+        with self._lock, self._transaction() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                return str(row["value"])
+            value = secrets.token_urlsafe(32)
+            db.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
+            return value
+
+    # -- creating ----------------------------------------------------------
+    def create(self, scenario: Scenario, seed: int = 0, title: str = "") -> EncounterInfo:
+        """Start a fight from a validated scenario and store it with fresh links."""
+        ruleset = scenario.ruleset
+        header = scenario.header(seed)
+        enc = Encounter(ruleset, ruleset.initial_state(scenario.model), rng=SeededRng(seed),
+                        header=header)
+        name = title or str(getattr(scenario.model, "name", "")) or Path(scenario.source).stem
+        return self._insert(enc, header, name)
+
+    def import_log(self, text: str, source: str = "<import>", title: str = "") -> EncounterInfo:
+        """Store a fight from an exported log (JSON lines); the log is checked by replaying it."""
+        header, records = parse_log_text(text, source)
+        ruleset = find_ruleset(header.ruleset)
+        initial = build_initial_state(ruleset, header.scenario, source=source)
+        events = [decode_event(data, ruleset, f"{source}:{n}: ") for n, data in records]
+        enc = Encounter.replay(ruleset, initial, events, header=header)
+        name = title or str(header.scenario.get("name") or "") or "imported fight"
+        return self._insert(enc, header, name)
+
+    def _insert(self, enc: Encounter[Any], header: LogHeader, title: str) -> EncounterInfo:
+        texts = _describe_all(enc.ruleset, enc.initial_state, enc.log)
+        sides = sorted({s.side for s in enc.ruleset.standings(enc.state)})
+        now = time.time()
+        with self._lock:
+            enc_id = self._new_id()
+            with self._transaction() as db:
+                db.execute(
+                    "INSERT INTO encounters (id, title, ruleset, header, seed, created, updated,"
+                    " revision, length, status) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+                    (enc_id, title, header.ruleset, _header_json(header), header.seed or 0, now,
+                     now, len(enc.log), _status(enc)))
+                self._write_events(db, enc_id, 0, enc.log, texts)
+                links = [("gm", ""), ("spectator", "")] + [("player", s) for s in sides]
+                db.executemany(
+                    "INSERT INTO links (encounter_id, role, side, token) VALUES (?, ?, ?, ?)",
+                    [(enc_id, role, side, secrets.token_urlsafe(32)) for role, side in links])
+            self._remember(enc_id, _Live(0, enc))
+            return self.info(enc_id)
+
+    def _new_id(self) -> str:
+        while True:
+            enc_id = secrets.token_hex(4)
+            row = self._db.execute("SELECT 1 FROM encounters WHERE id = ?", (enc_id,)).fetchone()
+            if row is None:
+                return enc_id
+
+    @staticmethod
+    def _write_events(db: sqlite3.Connection, enc_id: str, start: int, events: Sequence[Event],
+                      texts: Sequence[str]) -> None:
+        db.executemany(
+            "INSERT INTO events (encounter_id, seq, kind, hidden, payload, text)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(enc_id, start + i, e.kind, int(e.hidden), json.dumps(encode_event(e)), t)
+             for i, (e, t) in enumerate(zip(events, texts, strict=True))])
+
+    # -- reading -----------------------------------------------------------
+    def encounters(self, include_archived: bool = False) -> list[EncounterInfo]:
+        """Every stored encounter, newest first (archived ones only when asked)."""
+        query = "SELECT * FROM encounters"
+        if not include_archived:
+            query += " WHERE archived = 0"
+        with self._lock:
+            rows = self._db.execute(query + " ORDER BY created DESC, id").fetchall()
+        return [_info(r) for r in rows]
+
+    def info(self, enc_id: str) -> EncounterInfo:
+        """The listing of one encounter; raises :class:`UnknownEncounterError`."""
+        with self._lock:
+            row = self._db.execute("SELECT * FROM encounters WHERE id = ?", (enc_id,)).fetchone()
+        if row is None:
+            raise UnknownEncounterError(f"no encounter {enc_id!r} is stored")
+        return _info(row)
+
+    def links(self, enc_id: str) -> list[Link]:
+        """The secret links of an encounter: GM, spectators, one per side."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM links WHERE encounter_id = ? ORDER BY role, side",
+                (enc_id,)).fetchall()
+        return [Link(r["encounter_id"], r["role"], r["side"], r["token"]) for r in rows]
+
+    def find_link(self, enc_id: str, token: str) -> Link | None:
+        """The link of ``enc_id`` whose token is ``token``, compared in constant time."""
+        found = None
+        for link in self.links(enc_id):
+            if compare_digest(link.token.encode(), token.encode()):
+                found = link
+        return found
+
+    def entries(self, enc_id: str, start: int = 0) -> list[LogEntry]:
+        """The stored events from position ``start`` on, with their readable text."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, kind, hidden, payload, text FROM events"
+                " WHERE encounter_id = ? AND seq >= ? ORDER BY seq", (enc_id, start)).fetchall()
+        return [LogEntry(r["seq"], r["kind"], bool(r["hidden"]), r["text"] or "",
+                         json.loads(r["payload"])) for r in rows]
+
+    def export_log(self, enc_id: str) -> str:
+        """The fight as JSON lines: a header line then one event a line (GM's full log)."""
+        with self._lock:
+            row = self._db.execute("SELECT header FROM encounters WHERE id = ?",
+                                   (enc_id,)).fetchone()
+            if row is None:
+                raise UnknownEncounterError(f"no encounter {enc_id!r} is stored")
+            payloads = [r["payload"] for r in self._db.execute(
+                "SELECT payload FROM events WHERE encounter_id = ? ORDER BY seq", (enc_id,))]
+        return "".join(line + "\n" for line in [row["header"], *payloads])
+
+    def can_redo(self, enc_id: str) -> bool:
+        """True when an undone decision is waiting to be restored."""
+        with self._lock:
+            row = self._db.execute("SELECT 1 FROM redo WHERE encounter_id = ? LIMIT 1",
+                                   (enc_id,)).fetchone()
+        return row is not None
+
+    def set_archived(self, enc_id: str, archived: bool) -> EncounterInfo:
+        """Archive (hide from the list) or restore an encounter; its log is kept."""
+        with self._lock, self._transaction() as db:
+            cur = db.execute("UPDATE encounters SET archived = ? WHERE id = ?",
+                             (int(archived), enc_id))
+            if cur.rowcount == 0:
+                raise UnknownEncounterError(f"no encounter {enc_id!r} is stored")
+        return self.info(enc_id)
+
+    # -- the live encounter -----------------------------------------------
+    @contextmanager
+    def live(self, enc_id: str) -> Iterator[tuple[Encounter[Any], int]]:
+        """Hold the store lock and yield the live encounter and its revision (read only!)."""
+        with self._lock:
+            yield self._live(enc_id)
+
+    def _live(self, enc_id: str) -> tuple[Encounter[Any], int]:
+        row = self._db.execute("SELECT revision, header FROM encounters WHERE id = ?",
+                               (enc_id,)).fetchone()
+        if row is None:
+            raise UnknownEncounterError(f"no encounter {enc_id!r} is stored")
+        live = self._cache.get(enc_id)
+        if live is not None and live.revision == row["revision"]:
+            self._cache.move_to_end(enc_id)
+            return live.encounter, live.revision
+        enc = self._rebuild(enc_id, row["header"])
+        self._remember(enc_id, _Live(row["revision"], enc))
+        return enc, row["revision"]
+
+    def _rebuild(self, enc_id: str, header_text: str) -> Encounter[Any]:
+        header = _header_from_json(header_text, f"encounter {enc_id}")
+        ruleset = find_ruleset(header.ruleset)
+        initial = build_initial_state(ruleset, header.scenario, source=f"encounter {enc_id}")
+        rows = self._db.execute("SELECT seq, payload FROM events WHERE encounter_id = ?"
+                                " ORDER BY seq", (enc_id,)).fetchall()
+        events = [decode_event(json.loads(r["payload"]), ruleset,
+                               f"encounter {enc_id} event {r['seq']}: ") for r in rows]
+        return Encounter.replay(ruleset, initial, events, header=header)
+
+    def _remember(self, enc_id: str, live: _Live) -> None:
+        self._cache[enc_id] = live
+        self._cache.move_to_end(enc_id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    # -- changing ----------------------------------------------------------
+    def apply(self, enc_id: str, expected_revision: int,
+              choose: Callable[[Encounter[Any]], Action]) -> int:
+        """Apply the action ``choose`` picks, with all its events, in one transaction.
+
+        Raises :class:`StaleRevisionError` when the encounter is no longer at
+        ``expected_revision``, and whatever ``choose`` or the rules raise
+        (an :class:`~fracas.core.errors.IllegalActionError` names the rule);
+        in every failure case nothing is written.  Returns the new revision.
+        """
+        with self._lock:
+            enc, revision = self._live(enc_id)
+            if revision != expected_revision:
+                raise StaleRevisionError(expected_revision, revision)
+            action = choose(enc)
+            start = len(enc.log)
+            before = enc.ruleset.clone_state(enc.state)
+            seed = enc.header.seed if enc.header and enc.header.seed is not None else 0
+            try:
+                events = enc.apply(action, rng=decision_rng(seed, start))
+                texts = _describe_all(enc.ruleset, before, events)
+                return self._commit(enc_id, enc, revision, start, events, texts, clear_redo=True)
+            except BaseException:
+                if len(enc.log) != start:
+                    self._cache.pop(enc_id, None)
+                raise
+
+    def undo(self, enc_id: str, expected_revision: int) -> int:
+        """Take back the last decision and everything it caused (kept for redo)."""
+        with self._lock:
+            enc, revision = self._live(enc_id)
+            if revision != expected_revision:
+                raise StaleRevisionError(expected_revision, revision)
+            if not enc.can_undo:
+                raise NothingToUndoError("nothing to undo: no decision has been made yet")
+            cut = max(i for i, e in enumerate(enc.log) if isinstance(e, DecisionMade))
+            removed = enc.log[cut:]
+            texts = [e.text for e in self.entries(enc_id, cut)]
+            try:
+                enc.undo()
+                with self._transaction() as db:
+                    self._bump(db, enc_id, enc, revision)
+                    db.execute("DELETE FROM events WHERE encounter_id = ? AND seq >= ?",
+                               (enc_id, cut))
+                    depth = db.execute("SELECT COALESCE(MAX(depth), 0) + 1 FROM redo"
+                                       " WHERE encounter_id = ?", (enc_id,)).fetchone()[0]
+                    payload = [[encode_event(e), t] for e, t in zip(removed, texts, strict=True)]
+                    db.execute("INSERT INTO redo (encounter_id, depth, payload) VALUES (?, ?, ?)",
+                               (enc_id, depth, json.dumps(payload)))
+            except BaseException:
+                self._cache.pop(enc_id, None)
+                raise
+            self._remember(enc_id, _Live(revision + 1, enc))
+            return revision + 1
+
+    def redo(self, enc_id: str, expected_revision: int) -> int:
+        """Restore the last undone decision with exactly the dice it had."""
+        with self._lock:
+            enc, revision = self._live(enc_id)
+            if revision != expected_revision:
+                raise StaleRevisionError(expected_revision, revision)
+            row = self._db.execute("SELECT depth, payload FROM redo WHERE encounter_id = ?"
+                                   " ORDER BY depth DESC LIMIT 1", (enc_id,)).fetchone()
+            if row is None:
+                raise NothingToUndoError("nothing to redo")
+            pairs = json.loads(row["payload"])
+            events = [decode_event(data, enc.ruleset, f"encounter {enc_id} redo: ")
+                      for data, _ in pairs]
+            start = len(enc.log)
+            try:
+                for event in events:
+                    enc.emit(event)
+                with self._transaction() as db:
+                    db.execute("DELETE FROM redo WHERE encounter_id = ? AND depth = ?",
+                               (enc_id, row["depth"]))
+                    self._bump(db, enc_id, enc, revision)
+                    self._write_events(db, enc_id, start, events, [t for _, t in pairs])
+            except BaseException:
+                self._cache.pop(enc_id, None)
+                raise
+            self._remember(enc_id, _Live(revision + 1, enc))
+            return revision + 1
+
+    def _commit(self, enc_id: str, enc: Encounter[Any], revision: int, start: int,
+                events: Sequence[Event], texts: Sequence[str], *, clear_redo: bool) -> int:
+        with self._transaction() as db:
+            self._bump(db, enc_id, enc, revision)
+            if clear_redo:
+                db.execute("DELETE FROM redo WHERE encounter_id = ?", (enc_id,))
+            self._write_events(db, enc_id, start, events, texts)
+        self._remember(enc_id, _Live(revision + 1, enc))
+        return revision + 1
+
+    @staticmethod
+    def _bump(db: sqlite3.Connection, enc_id: str, enc: Encounter[Any], revision: int) -> None:
+        """The optimistic check: move to ``revision + 1`` only if nobody else did first."""
+        cur = db.execute(
+            "UPDATE encounters SET revision = revision + 1, length = ?, status = ?, updated = ?"
+            " WHERE id = ? AND revision = ?",
+            (len(enc.log), _status(enc), time.time(), enc_id, revision))
+        if cur.rowcount != 1:
+            actual = db.execute("SELECT revision FROM encounters WHERE id = ?",
+                                (enc_id,)).fetchone()
+            raise StaleRevisionError(revision, int(actual[0]) if actual else -1)
+
+
+def _describe_all(ruleset: Ruleset[Any], before: Any, events: Sequence[Event]) -> list[str]:
+    """Readable text for each event, each described in the state just after it."""
+    shadow = ruleset.clone_state(before)
+    texts = []
+    for event in events:
+        ruleset.apply_event(shadow, event)
+        texts.append(describe(ruleset, event, shadow))
+    return texts
+
+
+def _header_json(header: LogHeader) -> str:
+    return json.dumps({"type": "header", "ruleset": header.ruleset, "scenario": header.scenario,
+                       "seed": header.seed, "format": header.format})
+
+
+def _header_from_json(text: str, where: str) -> LogHeader:
+    raw = json.loads(text)
+    raw.pop("type", None)
+    try:
+        return LogHeader(**raw)
+    except TypeError as exc:
+        raise LogFormatError(f"{where}: bad header: {exc}") from None
+
+
+def parse_log_text(text: str, source: str) -> tuple[LogHeader, list[tuple[int, dict[str, Any]]]]:
+    """Read exported JSON lines: the header and raw event records, with clear errors."""
+    records: list[tuple[int, dict[str, Any]]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise LogFormatError(f"{source}:{number}: not JSON: {exc.msg}") from None
+        if not isinstance(value, dict):
+            raise LogFormatError(f"{source}:{number}: expected a JSON object")
+        records.append((number, value))
+    if not records or records[0][1].get("type") != "header":
+        raise LogFormatError(f"{source}:1: a fracas log starts with a header line")
+    raw = dict(records[0][1])
+    raw.pop("type")
+    try:
+        header = LogHeader(**raw)
+    except TypeError as exc:
+        raise LogFormatError(f"{source}:1: bad header: {exc}") from None
+    if header.format != LOG_FORMAT:
+        raise LogFormatError(f"{source}:1: log format {header.format} is not supported")
+    if not isinstance(header.scenario, dict) or not isinstance(header.ruleset, str):
+        raise LogFormatError(f"{source}:1: the header needs a rule set name and a scenario")
+    return header, records[1:]
+
+
+def decision_count(entries: Sequence[LogEntry]) -> int:
+    """How many decisions a stored log holds."""
+    return sum(1 for e in entries if e.kind == DecisionMade.kind)

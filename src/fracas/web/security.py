@@ -1,0 +1,125 @@
+"""Access rules of the GM console: who may see and do what, CSRF tokens, body-size cap.
+
+* The GM link can do everything; a player link may decide only for its own
+  side's combatants and sees what its side would see; a spectator link only
+  watches.  Links are long random tokens compared in constant time.
+* Every state change is a POST carrying a CSRF token derived from the link
+  (an HMAC under the server's secret), sent by htmx as a header or by a plain
+  form as a field.  Requests a browser marks as cross-site are refused.
+* Request bodies above a cap are refused before they are read whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["CSRF_HEADER", "Access", "BodySizeLimit", "csrf_ok", "csrf_token"]
+
+CSRF_HEADER = "x-csrf-token"
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """What a link lets its holder do."""
+
+    role: str
+    side: str
+
+    @property
+    def is_gm(self) -> bool:
+        """The GM sees everything and may decide for anyone."""
+        return self.role == "gm"
+
+    @property
+    def view_side(self) -> str | None:
+        """The side whose eyes the rule set's ``view`` should use (``None``: the GM's)."""
+        if self.role == "gm":
+            return None
+        return self.side if self.role == "player" else "spectator"
+
+    def may_act_for(self, actor: str | None, sides: Mapping[str, str]) -> bool:
+        """The GM acts for anyone; a player only for combatants of its own side."""
+        if actor is None or self.role == "spectator":
+            return False
+        if self.role == "gm":
+            return True
+        return sides.get(actor) == self.side
+
+    @property
+    def sees_hidden(self) -> bool:
+        """Only the GM sees hidden events (secret rolls)."""
+        return self.role == "gm"
+
+
+def csrf_token(secret: str, scope: str) -> str:
+    """The CSRF token for one link (or the GM home): an HMAC of ``scope`` under ``secret``."""
+    return hmac.new(secret.encode(), b"csrf:" + scope.encode(), hashlib.sha256).hexdigest()
+
+
+def csrf_ok(secret: str, scope: str, offered: str | None) -> bool:
+    """True when ``offered`` is the CSRF token of ``scope`` (constant-time comparison)."""
+    if not offered:
+        return False
+    return hmac.compare_digest(csrf_token(secret, scope).encode(), offered.encode())
+
+
+class BodySizeLimit:
+    """ASGI middleware: answer 413 when a request body is larger than ``max_bytes``.
+
+    A declared ``Content-Length`` over the cap is refused at once; a streamed
+    body is counted as it arrives and cut off when it passes the cap.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await _too_large(send, self.max_bytes)
+            return
+        seen = 0
+        started = False
+
+        async def counted_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise _BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counted_receive, tracking_send)
+        except _BodyTooLarge:
+            if not started:
+                await _too_large(send, self.max_bytes)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send, max_bytes: int) -> None:
+    body = f"request body too large (the limit is {max_bytes} bytes)\n".encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,134 @@
+"""The table view: a plain picture of an encounter as one link's holder may see it.
+
+Everything the page needs is copied out of the live encounter while the store
+is locked, so rendering never touches a state another request may be changing.
+The GM sees the rule set's full ``view`` and ``table``; players see
+``view(state, side)`` and the log without hidden events; spectators see what an
+outsider would (``view(state, "spectator")``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fracas.core.encounter import Encounter
+from fracas.store import EncounterInfo, EventStore, LogEntry
+from fracas.web.security import Access
+
+__all__ = ["TableView", "snapshot"]
+
+#: How many log entries the page shows (newest last).
+LOG_TAIL = 150
+_LIST_KEYS = ("combatants", "standings", "units", "heroes", "adversaries")
+
+
+@dataclass(slots=True)
+class TableView:
+    """Everything one page render needs, copied out of the store."""
+
+    info: EncounterInfo
+    revision: int
+    access: Access
+    round: int
+    actor: str | None
+    can_act: bool
+    actions: list[str]
+    columns: list[str]
+    rows: list[list[str]]
+    view: dict[str, Any]
+    sides: dict[str, str]
+    order: list[str]
+    log: list[LogEntry]
+    last_dice: list[LogEntry]
+    outcome: str | None
+    can_undo: bool
+    can_redo: bool
+    log_length: int
+    message: str = ""
+    message_kind: str = "info"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON form served to scripts (``state.json``)."""
+        return {"id": self.info.id, "ruleset": self.info.ruleset, "revision": self.revision,
+                "round": self.round, "actor": self.actor, "can_act": self.can_act,
+                "actions": self.actions, "view": self.view, "outcome": self.outcome,
+                "log_length": self.log_length, "role": self.access.role,
+                "side": self.access.side}
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list | tuple):
+        return ", ".join(_scalar(v) for v in value)
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_scalar(v)}" for k, v in value.items())
+    return str(value)
+
+
+def view_table(view: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """A table of combatants taken from a ``view`` (only what the view already shows)."""
+    for key in _LIST_KEYS:
+        items = view.get(key)
+        if isinstance(items, list) and items and all(isinstance(i, dict) for i in items):
+            columns: list[str] = []
+            for item in items:
+                columns.extend(k for k in item if k not in columns)
+            rows = [[_scalar(item.get(c)) for c in columns] for item in items]
+            return columns, rows
+    return [], []
+
+
+def snapshot(store: EventStore, enc_id: str, access: Access) -> TableView:
+    """Copy out what ``access`` may see of encounter ``enc_id``."""
+    info = store.info(enc_id)
+    with store.live(enc_id) as (enc, revision):
+        picture = _picture(enc, access)
+        actor = enc.current_actor()
+        sides = picture["sides"]
+        can_act = access.may_act_for(actor, sides)
+        actions = [str(a) for a in enc.legal_actions()] if can_act else []
+        can_undo = access.is_gm and enc.can_undo
+        log_length = len(enc.log)
+    entries = store.entries(enc_id)
+    if not access.sees_hidden:
+        entries = [e for e in entries if not e.hidden]
+    last_decision = max((i for i, e in enumerate(entries) if e.kind == "decision"), default=0)
+    last_dice = [e for e in entries[last_decision:] if e.kind == "dice"]
+    return TableView(
+        info=info, revision=revision, access=access, round=picture["round"], actor=actor,
+        can_act=can_act, actions=actions, columns=picture["columns"], rows=picture["rows"],
+        view=picture["view"], sides=sides, order=picture["order"], log=entries[-LOG_TAIL:],
+        last_dice=last_dice, outcome=picture["outcome"], can_undo=can_undo,
+        can_redo=access.is_gm and store.can_redo(enc_id), log_length=log_length)
+
+
+def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
+    ruleset, state = enc.ruleset, enc.state
+    standings = list(ruleset.standings(state))
+    view = ruleset.view(state, access.view_side)
+    if access.is_gm:
+        columns, rows = ruleset.table(state)
+    else:
+        columns, rows = view_table(view)
+        if not columns:
+            columns = ["name", "side", "status"]
+            rows = [[s.name, s.side, s.status] for s in standings]
+    order = view.get("order")
+    outcome = enc.outcome()
+    return {
+        "view": view, "columns": list(columns), "rows": [list(r) for r in rows],
+        "sides": {s.name: s.side for s in standings},
+        "order": [str(o) for o in order] if isinstance(order, list) else
+                 [s.name for s in standings],
+        "round": ruleset.round_number(state),
+        "outcome": None if outcome is None else
+                   f"{outcome.winner or 'nobody'} wins after {outcome.rounds} round(s): "
+                   f"{outcome.reason}",
+    }
