@@ -1,0 +1,211 @@
+"""``fracas simulate`` and ``fracas sweep``: odds before the fight, by Monte Carlo."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from fracas.cli.app import ScenarioArg, SeedOpt, app, console, err_console
+from fracas.scenario import load_scenario
+from fracas.sim.executors import make_executor
+from fracas.sim.runner import SimulationResult, simulate_many, spec_from_log, spec_from_scenario
+from fracas.sim.sweep import SweepResult, parse_variation, sweep
+
+__all__ = ["simulate_command", "sweep_command"]
+
+RunsOpt = Annotated[int, typer.Option("--runs", "-n", help="How many fights to simulate.")]
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", "-w", help="Local worker processes (default: one per core).")]
+ExecutorOpt = Annotated[str, typer.Option(
+    "--executor", help="Where fights run: 'local' processes or a 'dask' cluster.")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", help="Dask scheduler address, e.g. tcp://127.0.0.1:8786.")]
+PlotOpt = Annotated[Path | None, typer.Option(
+    "--plot", help="Write a plot (.png, .svg or .pdf).")]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+
+
+class _RateColumn(ProgressColumn):
+    """Fights per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} fights/s" if speed else "- fights/s", style="cyan")
+
+
+@contextmanager
+def _progress(total: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
+    if quiet:
+        yield None
+        return
+    columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
+               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    with Progress(*columns, console=err_console, transient=True) as bar:
+        task = bar.add_task("fights", total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def print_simulation(result: SimulationResult) -> None:
+    """The Rich report of one simulation."""
+    report = result.to_json()
+    sides = Table(title=f"{report['scenario']}: {report['runs']:,} fights, seed {report['seed']}")
+    for column in ("side", "wins", "win rate", "95% interval"):
+        sides.add_column(column, justify="left" if column == "side" else "right")
+    for side, info in report["sides"].items():
+        low, high = info["ci95"]
+        sides.add_row(side, f"{info['wins']:,}", _pct(info["win_rate"]),
+                      f"{_pct(low)} - {_pct(high)}")
+    sides.add_row("draw", f"{report['draws']:,}", _pct(report["draw_rate"]), "")
+    if report["unfinished"]:
+        sides.add_row("unfinished", f"{report['unfinished']:,}",
+                      _pct(report["unfinished"] / report["runs"]), "")
+    console.print(sides)
+    rounds = report["rounds"]
+    console.print(f"rounds: mean {rounds['mean']:.2f}, median {rounds['median']:g}")
+    hist = Table(title="fight length")
+    hist.add_column("rounds", justify="right")
+    hist.add_column("fights", justify="right")
+    hist.add_column("")
+    peak = max(rounds["histogram"].values(), default=1)
+    for r, count in rounds["histogram"].items():
+        hist.add_row(r, f"{count:,}", "#" * max(1, round(30 * count / peak)))
+    console.print(hist)
+    people = Table(title="combatants")
+    for column in ("name", "side", "survival", "mean health left"):
+        people.add_column(column, justify="left" if column in ("name", "side") else "right")
+    for name, info in report["combatants"].items():
+        people.add_row(name, info["side"], _pct(info["survival_rate"]),
+                       f"{info['mean_health_left']:.2f}")
+    console.print(people)
+    console.print(f"{report['seconds']:.2f} s on {report['workers']} {report['executor']} "
+                  f"worker(s): {report['fights_per_second']:,.0f} fights/s")
+
+
+@app.command("simulate")
+def simulate_command(
+    scenario: Annotated[Path | None, typer.Argument(
+        help="A scenario YAML file (or use --from LOG).")] = None,
+    runs: RunsOpt = 1000,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    executor: ExecutorOpt = "local",
+    scheduler: SchedulerOpt = None,
+    as_json: JsonFlag = False,
+    plot: PlotOpt = None,
+    from_log: Annotated[Path | None, typer.Option(
+        "--from", help="Continue a saved fight (a JSON-lines log) instead of starting fresh.")
+    ] = None,
+    from_round: Annotated[int | None, typer.Option(
+        "--round", help="With --from: continue from the first decision of this round.")
+    ] = None,
+) -> None:
+    """Simulate many fights and report win rates with 95% Wilson intervals."""
+    from fracas.core.errors import ScenarioError
+
+    if (scenario is None) == (from_log is None):
+        raise ScenarioError("give either a SCENARIO file or --from LOG (not both)",
+                            file="simulate")
+    if from_round is not None and from_log is None:
+        raise ScenarioError("--round needs --from LOG", file="simulate")
+    if scenario is not None:
+        spec = spec_from_scenario(load_scenario(scenario))
+    else:
+        spec = spec_from_log(Path(str(from_log)), from_round)
+    with make_executor(executor, workers, scheduler) as ex, \
+            _progress(runs, as_json) as progress:
+        result = simulate_many([spec], runs, seed, ex, progress)[0]
+    if plot is not None:
+        from fracas.sim.plots import plot_simulation
+
+        plot_simulation(result, plot)
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+        return
+    print_simulation(result)
+    if plot is not None:
+        console.print(f"plot written to {plot}")
+
+
+def print_sweep(result: SweepResult) -> None:
+    """The Rich table of a sweep: one row per variant."""
+    first = result.variants[0][1]
+    table = Table(title=f"{first.spec.source.split(' [')[0]}: {first.runs:,} fights per "
+                        f"variant, seed {first.seed}")
+    for path in result.paths:
+        table.add_column(path)
+    for side in first.sides:
+        table.add_column(f"{side} wins", justify="right")
+        table.add_column("95% interval", justify="right")
+    table.add_column("draws", justify="right")
+    table.add_column("mean rounds", justify="right")
+    for values, sim in result.variants:
+        report = sim.to_json(timing=False)
+        row = [str(values[p]) for p in result.paths]
+        for side in first.sides:
+            info = report["sides"].get(side, {"win_rate": 0.0, "ci95": [0.0, 1.0]})
+            row += [_pct(info["win_rate"]),
+                    f"{_pct(info['ci95'][0])} - {_pct(info['ci95'][1])}"]
+        row += [_pct(report["draw_rate"]), f"{report['rounds']['mean']:.2f}"]
+        table.add_row(*row)
+    console.print(table)
+    console.print(f"{result.seconds:.2f} s")
+
+
+@app.command("sweep")
+def sweep_command(
+    scenario: ScenarioArg,
+    vary: Annotated[list[str], typer.Option(
+        "--vary", help="PATH=V1,V2,... (repeat for a grid); list items by index or name.")],
+    runs: RunsOpt = 1000,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    executor: ExecutorOpt = "local",
+    scheduler: SchedulerOpt = None,
+    as_json: JsonFlag = False,
+    plot: PlotOpt = None,
+) -> None:
+    """Simulate every variant of a grid and compare their win rates."""
+    loaded = load_scenario(scenario)
+    variations = [parse_variation(v) for v in vary]
+    grid = 1
+    for v in variations:
+        grid *= len(v.values)
+    with make_executor(executor, workers, scheduler) as ex, \
+            _progress(runs * grid, as_json) as progress:
+        result = sweep(loaded, variations, runs, seed, ex, progress)
+    if plot is not None:
+        from fracas.sim.plots import plot_sweep
+
+        plot_sweep(result, plot)
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_json(), default=_jsonable) + "\n")
+        return
+    print_sweep(result)
+    if plot is not None:
+        console.print(f"plot written to {plot}")
+
+
+def _jsonable(value: Any) -> Any:
+    return str(value)
