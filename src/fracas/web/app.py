@@ -310,7 +310,9 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
         t.message, t.message_kind = message, kind
         if "application/json" in request.headers.get("accept", ""):
             return JSONResponse({"ok": status < 400, "error": message if status >= 400 else "",
-                                 "revision": t.revision, "log_length": t.log_length}, status)
+                                 "revision": t.revision, "log_length": t.log_length,
+                                 "actor": t.actor, "actions": t.actions,
+                                 "outcome": t.outcome}, status)
         if request.headers.get("hx-request"):
             return html("panel.html", status, **panel_context(t, token))
         if status < 400:
