@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from fracas.core.codec import format_fields
+from fracas.core.codec import format_fields, quote
 
 __all__ = ["Action"]
 
@@ -23,4 +23,4 @@ class Action:
 
     def __str__(self) -> str:
         fields = format_fields(self, skip=("actor",))
-        return f"{self.actor} {self.verb}" + (f" {fields}" if fields else "")
+        return f"{quote(self.actor)} {self.verb}" + (f" {fields}" if fields else "")

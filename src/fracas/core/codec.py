@@ -129,6 +129,11 @@ def _text(value: Any) -> str:
     return shlex.quote(text) if (not text or any(c in text for c in " '\"=")) else text
 
 
+def quote(text: str) -> str:
+    """``text`` as one word of an action's text form (quoted when it holds spaces)."""
+    return _text(text)
+
+
 def format_fields(obj: object, skip: tuple[str, ...] = ()) -> str:
     """``key=value`` pairs for every field that differs from its default."""
     defaults = _defaults(_cls(obj))

@@ -146,7 +146,11 @@ class Ruleset(ABC, Generic[S]):
         return ["name", "side", "status", "health"], rows
 
     def describe_event(self, event: Event, state: S) -> str | None:
-        """A one-line, human-readable account of ``event`` (``None`` to stay silent)."""
+        """A one-line, human-readable account of ``event``.
+
+        Return ``""`` to keep the event out of a readable log, ``None`` to let the
+        front end use its generic wording.
+        """
         return None
 
     def state_key(self, state: S) -> Hashable:

@@ -1,0 +1,166 @@
+"""The Age of Dragons rule set: the plug-in class tying state, rules and policies together."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from fracas.core.action import Action
+from fracas.core.errors import ActionSyntaxError
+from fracas.core.events import Event
+from fracas.core.policy import HumanPolicy, Policy, RandomPolicy, ScriptedPolicy
+from fracas.core.rng import Rng
+from fracas.core.ruleset import GM, Emit, Outcome, Ruleset, Standing
+from fracas.rules.age_of_dragons import actions as act
+from fracas.rules.age_of_dragons import fold, legality, odds, resolution, text
+from fracas.rules.age_of_dragons.model import (
+    ALTITUDES,
+    RANGES,
+    Fighter,
+    Profile,
+    RangedAttack,
+    RerollAbility,
+    State,
+    Task,
+    pair,
+)
+from fracas.rules.age_of_dragons.policies import ClawAllPolicy, HeuristicPolicy
+from fracas.rules.age_of_dragons.scenario import AgeOfDragonsScenario
+
+__all__ = ["AgeOfDragons"]
+
+
+def _profile(spec: Any) -> Profile:
+    policy, script = (spec.policy, ()) if isinstance(spec.policy, str) else \
+        ("scripted", tuple(spec.policy))
+    return Profile(
+        spec.name, spec.side, spec.soma, spec.sophis, spec.pneuma, spec.pd, spec.pr,
+        spec.flies, policy, script,
+        tuple(RerollAbility(x.name, x.resource, x.cost, x.sphere, x.per_turn)
+              for x in spec.rerolls),
+        tuple(RangedAttack(w.name, w.sphere, RANGES.index(w.reach), w.damage_bonus, w.area)
+              for w in spec.ranged),
+    )
+
+
+class AgeOfDragons(Ruleset[State]):
+    """Age of Dragons skirmish combat: d6 pools, range bands and altitude, tooth and claw."""
+
+    name = "age_of_dragons"
+    title = "Age of Dragons skirmish combat"
+    scenario_model = AgeOfDragonsScenario
+    actions = (act.RollPool, act.Reroll, act.Spot, act.Attack, act.Shoot, act.Grapple,
+               act.BreakOut, act.UseTask, act.DeclareFall, act.EndTurn, act.Defend)
+
+    def initial_state(self, scenario: Any) -> State:
+        """Build the starting state from a validated :class:`AgeOfDragonsScenario`."""
+        s: AgeOfDragonsScenario = scenario
+        fighters = {
+            c.name: Fighter(_profile(c), c.pr, c.pd, ALTITUDES.index(c.altitude),
+                            dict(c.resources))
+            for c in s.combatants
+        }
+        places = [*fighters, *(m.name for m in s.landmarks)]
+        default = RANGES.index(s.default_range)
+        ranges = {pair(a, b): default for i, a in enumerate(places) for b in places[i + 1:]
+                  if a in fighters or b in fighters}
+        for spec in s.ranges:
+            ranges[pair(*spec.between)] = RANGES.index(spec.range)
+        return State(
+            fighters=fighters, ranges=ranges, grapples=set(),
+            landmarks={m.name: m.ground for m in s.landmarks},
+            tasks={t.name: Task(t.name, t.difficulty, t.sphere, t.threshold, t.description)
+                   for t in s.tasks},
+            aggressor=s.aggressor, initiative_sphere=s.initiative_sphere, ground=s.ground,
+            max_rounds=s.max_rounds, spot_consumes_dice=s.options.spot_consumes_dice,
+        )
+
+    def clone_state(self, state: State) -> State:
+        return state.copy()
+
+    def apply_event(self, state: State, event: Event) -> None:
+        fold.apply_event(state, event)
+
+    def current_actor(self, state: State) -> str | None:
+        if state.result is not None:
+            return None
+        if state.pending is not None:
+            return state.pending.defenders[0]
+        return state.turn.actor if state.turn is not None else None
+
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        return legality.legal_actions(state)
+
+    def check(self, state: State, action: Action) -> None:
+        legality.check(state, action)
+
+    def resolve(self, state: State, action: Action, rng: Rng, emit: Emit) -> None:
+        resolution.resolve(state, action, rng, emit)
+
+    def advance(self, state: State, rng: Rng, emit: Emit) -> None:
+        resolution.advance(state, rng, emit)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.result is None:
+            return None
+        return Outcome(state.result[0], state.result[1], state.round)
+
+    def standings(self, state: State) -> Sequence[Standing]:
+        return [Standing(f.name, f.profile.side,
+                         "dead" if f.dead else "dying" if f.dying else "ok",
+                         f.pr, f.profile.pr_max) for f in state.fighters.values()]
+
+    def view(self, state: State, side: str | None = None) -> dict[str, Any]:
+        return text.view(state)
+
+    def table(self, state: State) -> tuple[list[str], list[list[str]]]:
+        return text.table(state)
+
+    def describe_event(self, event: Event, state: State) -> str | None:
+        return text.describe_event(event, state)
+
+    def state_key(self, state: State) -> Hashable:
+        """Everything that shapes the rest of the fight, without the round counter."""
+        turn, pending = state.turn, state.pending
+        return (
+            tuple((f.pr, f.pd, f.altitude, tuple(sorted(f.resources.items())), f.dead,
+                   f.stunned, f.wing, f.tail, tuple(f.limbs), f.falling_rounds,
+                   f.fell_this_round, f.chose_fall) for f in state.fighters.values()),
+            tuple(sorted(state.ranges.items())), tuple(sorted(state.grapples)),
+            state.order, state.turn_index,
+            None if turn is None else (turn.actor, turn.step, turn.spheres,
+                                       tuple(sorted(zip(turn.pool, turn.spotted, turn.expended,
+                                                        strict=True))),
+                                       tuple(sorted(turn.aims.items())),
+                                       tuple(sorted(turn.rerolls_used.items()))),
+            None if pending is None else (pending.attacker, pending.kind,
+                                          tuple(pending.defenders), pending.hits, pending.tn,
+                                          pending.damage_bonus, pending.sixes, pending.called),
+            state.result,
+        )
+
+    def odds(self, question: str) -> dict[int, Fraction]:
+        """Exact odds of one attack; see :mod:`fracas.rules.age_of_dragons.odds`."""
+        values, measure = odds.parse_question(question)
+        return odds.attack_distribution(values["pool"], values["pd"], values["tn"],
+                                         values["bonus"], values["threshold"], measure)
+
+    def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
+        if name == "heuristic":
+            return HeuristicPolicy()
+        if name == "claw_all":
+            return ClawAllPolicy()
+        if name == "human":
+            return HumanPolicy()
+        if name == "random":
+            return RandomPolicy()
+        if name == "scripted":
+            return ScriptedPolicy([self.parse_action(t) for t in options.get("script", ())])
+        raise ActionSyntaxError(f"age_of_dragons has no policy called {name!r}")
+
+    def policy_for(self, state: State, actor: str) -> Policy:
+        if actor == GM or actor not in state.fighters:
+            return HeuristicPolicy()
+        profile = state.fighters[actor].profile
+        return self.policy(profile.policy, actor, {"script": profile.script})

@@ -1,0 +1,245 @@
+"""Age of Dragons: the vocabulary of the rules and the mutable state of a fight.
+
+Positions follow the seed's descriptive system.  Range is kept per pair of
+combatants (and per combatant and landmark) as one of five bands; altitude is
+one of five levels.  Everything a fight changes lives in :class:`State` and is
+changed only by :meth:`AgeOfDragons.apply_event`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+# -- spheres -------------------------------------------------------------------
+SPHERES: Final = ("soma", "sophis", "pneuma")
+
+# -- range bands (index order matters: one manoeuvre moves one step) ------------
+ZERO, CLOSE, MIDDLE, LONG, DISENGAGED = range(5)
+RANGES: Final = ("zero", "close", "middle", "long", "disengaged")
+
+# -- altitude levels: grounded 0, strafing low 0.5, normal 1, flying high 2, ceiling 3 --
+GROUNDED, STRAFING_LOW, NORMAL, FLYING_HIGH, CEILING = range(5)
+ALTITUDES: Final = ("grounded", "strafing_low", "normal", "flying_high", "ceiling")
+#: Altitude in half levels, for the ranged-attack limit of one level of difference.
+ALTITUDE_HALVES: Final = (0, 1, 2, 4, 6)
+#: Melee height: grounded and strafing low count as one level (strafing low exists to
+#: strike at the ground).
+MELEE_LEVEL: Final = (0, 0, 1, 2, 3)
+
+# -- thresholds (the seed's default variant) -------------------------------------
+SPOT_THRESHOLDS: Final = {
+    "alter_range_flying": 3,
+    "lose_altitude": 4,
+    "gain_altitude": 5,
+    "take_off": 5,
+    "alter_range_ground": 6,
+    "evade": 3,
+    "aim": 3,
+}
+ATTACK_THRESHOLD: Final = 4
+
+# -- attack styles and called shots ------------------------------------------------
+#: Non-claw attacks: (TN modifier, damage bonus).  A claw is the standard attack.
+STYLES: Final = {"claw": (0, 0), "bite": (3, 6), "wing": (-3, -6), "tail": (-3, -6)}
+LIMBS: Final = ("fore_left", "fore_right", "hind_left", "hind_right")
+#: Called shot locations: (TN modifier, damage bonus).
+CALLED: Final = {
+    "wing": (3, 0), "torso": (3, 0),
+    "fore_left": (6, 0), "fore_right": (6, 0), "hind_left": (6, 0), "hind_right": (6, 0),
+    "tail": (6, 0),
+    "neck": (9, 9), "head": (9, 6),
+}
+BREAK_OUT_TN: Final = 3
+
+# -- ground under a forced landing: extra d6 ---------------------------------------
+GROUNDS: Final = {"soft": 0, "bare_rock": 1, "jagged_rock": 2, "spikes": 3}
+
+# -- condition of a body part --------------------------------------------------------
+OK, MAULED, RIPPED = 0, 1, 2
+PART_STATES: Final = ("ok", "mauled", "ripped")
+
+
+@dataclass(frozen=True, slots=True)
+class RerollAbility:
+    """A reroll effect: costs ``cost`` of ``resource`` per die; needs ``sphere`` in the pool."""
+
+    name: str
+    resource: str
+    cost: int
+    sphere: str | None = None
+    per_turn: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RangedAttack:
+    """A ranged weapon or power: its sphere, its reach, its damage bonus, area or not."""
+
+    name: str
+    sphere: str = "soma"
+    reach: int = MIDDLE
+    damage_bonus: int = 0
+    area: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A non-attack battle action the GM has set up: hits needed on a sphere."""
+
+    name: str
+    difficulty: int
+    sphere: str = "soma"
+    threshold: int = 4
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """What does not change during a fight: ratings, abilities, policy."""
+
+    name: str
+    side: str
+    soma: int
+    sophis: int
+    pneuma: int
+    passive_pd: int
+    pr_max: int
+    flies: bool
+    policy: str
+    script: tuple[str, ...] = ()
+    rerolls: tuple[RerollAbility, ...] = ()
+    ranged: tuple[RangedAttack, ...] = ()
+
+    def rating(self, sphere: str) -> int:
+        """The rating of one sphere."""
+        if sphere == "soma":
+            return self.soma
+        return self.sophis if sphere == "sophis" else self.pneuma
+
+
+@dataclass(slots=True)
+class Fighter:
+    """A combatant's changing condition."""
+
+    profile: Profile
+    pr: int
+    pd: int
+    altitude: int
+    resources: dict[str, int]
+    dead: bool = False
+    stunned: bool = False
+    wing: int = OK
+    tail: int = OK
+    limbs: list[int] = field(default_factory=lambda: [OK, OK, OK, OK])
+    falling_rounds: int = 0
+    fell_this_round: bool = False
+    chose_fall: bool = False
+
+    @property
+    def name(self) -> str:
+        """The combatant's name."""
+        return self.profile.name
+
+    @property
+    def dying(self) -> bool:
+        """Physical Resilience at 0 or below, not yet dead."""
+        return self.pr <= 0 and not self.dead
+
+    @property
+    def active(self) -> bool:
+        """Able to act: neither dead nor dying."""
+        return self.pr > 0 and not self.dead
+
+    @property
+    def can_fly(self) -> bool:
+        """Has wings that work: a flyer whose wing is neither mauled nor ripped."""
+        return self.profile.flies and self.wing == OK
+
+    @property
+    def airborne(self) -> bool:
+        """Above the ground (altitude greater than 0)."""
+        return self.altitude > GROUNDED
+
+    def copy(self) -> Fighter:
+        """An independent copy (the profile is shared: it never changes)."""
+        return Fighter(self.profile, self.pr, self.pd, self.altitude, dict(self.resources),
+                       self.dead, self.stunned, self.wing, self.tail, list(self.limbs),
+                       self.falling_rounds, self.fell_this_round, self.chose_fall)
+
+
+@dataclass(slots=True)
+class Turn:
+    """The combatant whose turn it is, and the dice of that turn."""
+
+    actor: str
+    step: str = "pool"  # pool -> reroll -> spot -> expend
+    spheres: tuple[str, ...] = ()
+    pool: list[int] = field(default_factory=list)
+    spotted: list[bool] = field(default_factory=list)
+    expended: list[bool] = field(default_factory=list)
+    aims: dict[str, int] = field(default_factory=dict)
+    rerolls_used: dict[str, int] = field(default_factory=dict)
+
+    def copy(self) -> Turn:
+        """An independent copy."""
+        return Turn(self.actor, self.step, self.spheres, list(self.pool), list(self.spotted),
+                    list(self.expended), dict(self.aims), dict(self.rerolls_used))
+
+
+@dataclass(slots=True)
+class Pending:
+    """An attack waiting for its defenders to choose how much Physical Defence to spend."""
+
+    attacker: str
+    kind: str  # attack | shoot | grapple | break_out
+    defenders: list[str]
+    hits: int
+    tn: int
+    damage_bonus: int
+    sixes: int
+    style: str = "claw"
+    called: str | None = None
+    weapon: str | None = None
+
+    def copy(self) -> Pending:
+        """An independent copy."""
+        return Pending(self.attacker, self.kind, list(self.defenders), self.hits, self.tn,
+                       self.damage_bonus, self.sixes, self.style, self.called, self.weapon)
+
+
+@dataclass(slots=True)
+class State:
+    """Everything about an Age of Dragons fight that can change, plus its fixed set-up."""
+
+    fighters: dict[str, Fighter]
+    ranges: dict[tuple[str, str], int]
+    grapples: set[tuple[str, str]]
+    landmarks: dict[str, str | None]
+    tasks: dict[str, Task]
+    aggressor: str | None
+    initiative_sphere: str
+    ground: str
+    max_rounds: int
+    spot_consumes_dice: bool
+    order: tuple[str, ...] = ()
+    round: int = 0
+    turn_index: int = 0
+    turn: Turn | None = None
+    pending: Pending | None = None
+    result: tuple[str | None, str] | None = None
+
+    def copy(self) -> State:
+        """An independent copy for a new fight or a replay (cheap: no deepcopy)."""
+        return State(
+            {n: f.copy() for n, f in self.fighters.items()}, dict(self.ranges),
+            set(self.grapples), self.landmarks, self.tasks, self.aggressor,
+            self.initiative_sphere, self.ground, self.max_rounds, self.spot_consumes_dice,
+            self.order, self.round, self.turn_index,
+            self.turn.copy() if self.turn else None,
+            self.pending.copy() if self.pending else None, self.result,
+        )
+
+
+def pair(a: str, b: str) -> tuple[str, str]:
+    """The key of a pair of names in ``State.ranges`` and ``State.grapples``."""
+    return (a, b) if a < b else (b, a)

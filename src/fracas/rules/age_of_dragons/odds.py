@@ -1,0 +1,83 @@
+"""Exact odds of an Age of Dragons attack.
+
+Question syntax: ``key=value`` words, all optional but ``pool``::
+
+    pool=9 pd=2 tn=3 bonus=6 threshold=4 measure=damage
+
+The attacker rolls ``pool`` d6 and expends every die showing ``threshold`` or more
+(default 4); the defender spends up to ``pd`` points, as many as there are hits
+(the most it can usefully spend); ``tn`` is the TN modifier and ``bonus`` the
+damage bonus.  ``measure`` picks what is counted: ``damage`` (default: damage to
+Physical Resilience, 0 on a miss), ``hits`` (dice expended), ``margin`` (hits less
+PD spent and TN), ``sixes`` (sixes among the expended dice of a successful attack,
+0 on a failure: the count that drives called-shot effects).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+from fracas.core.errors import ActionSyntaxError
+from fracas.rules.age_of_dragons.rules import damage_dealt, margin
+
+__all__ = ["attack_distribution", "parse_question"]
+
+_KEYS = {"pool": 0, "pd": 0, "tn": 0, "bonus": 0, "threshold": 4}
+_MEASURES = ("damage", "hits", "margin", "sixes")
+
+
+def parse_question(question: str) -> tuple[dict[str, int], str]:
+    """Read ``key=value`` words; errors name the word and what was expected."""
+    values = dict(_KEYS)
+    measure = "damage"
+    seen_pool = False
+    for position, word in enumerate(question.split(), start=1):
+        key, sep, raw = word.partition("=")
+        if not sep:
+            raise ActionSyntaxError(f"word {position} ({word!r}): expected key=value")
+        if key == "measure":
+            if raw not in _MEASURES:
+                raise ActionSyntaxError(f"word {position}: measure is one of {_MEASURES}")
+            measure = raw
+            continue
+        if key not in values:
+            raise ActionSyntaxError(f"word {position}: unknown key {key!r}; known: "
+                                    f"{', '.join([*_KEYS, 'measure'])}")
+        try:
+            values[key] = int(raw.lstrip("+"))
+        except ValueError:
+            raise ActionSyntaxError(f"word {position}: {key} needs a whole number, got {raw!r}")\
+                from None
+        seen_pool |= key == "pool"
+    if not seen_pool or not 0 <= values["pool"] <= 60:
+        raise ActionSyntaxError("give pool=N with 0 <= N <= 60 dice")
+    if not 1 <= values["threshold"] <= 6 or values["pd"] < 0:
+        raise ActionSyntaxError("threshold is 1 to 6 and pd is not negative")
+    return values, measure
+
+
+def attack_distribution(pool: int, pd: int, tn: int, bonus: int, threshold: int = 4,
+                        measure: str = "damage") -> dict[int, Fraction]:
+    """The exact distribution of one attack's ``measure`` (see the module docstring)."""
+    p_hit = Fraction(7 - threshold, 6)
+    p_six_given_hit = Fraction(1, 7 - threshold)
+    out: dict[int, Fraction] = {}
+    for hits in range(pool + 1):
+        p = comb(pool, hits) * p_hit**hits * (1 - p_hit) ** (pool - hits)
+        m = margin(hits, min(pd, hits), tn)
+        if measure == "hits":
+            out[hits] = out.get(hits, Fraction(0)) + p
+        elif measure == "margin":
+            out[m] = out.get(m, Fraction(0)) + p
+        elif measure == "damage":
+            d = damage_dealt(m, bonus)
+            out[d] = out.get(d, Fraction(0)) + p
+        elif m < 1:
+            out[0] = out.get(0, Fraction(0)) + p
+        else:
+            for sixes in range(hits + 1):
+                q = comb(hits, sixes) * p_six_given_hit**sixes * \
+                    (1 - p_six_given_hit) ** (hits - sixes)
+                out[sixes] = out.get(sixes, Fraction(0)) + p * q
+    return {k: v for k, v in sorted(out.items()) if v}

@@ -1,0 +1,174 @@
+"""Age of Dragons policies: a sensible heuristic and the fixed ``claw_all``.
+
+The heuristic closes to melee (matching altitude, then range), aims and evades with
+its spare spots, bites or claws for the most damage a defender cannot stop, goes for
+the neck when it has two sixes to spare, grapples a weaker flyer to drag it down,
+breaks out when a grapple goes against it, and spends just enough Physical Defence
+to turn an attack aside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fracas.core.action import Action
+from fracas.core.errors import IllegalActionError
+from fracas.core.policy import DecisionRequest
+from fracas.rules.age_of_dragons import actions as act
+from fracas.rules.age_of_dragons import rules as r
+from fracas.rules.age_of_dragons.legality import check
+from fracas.rules.age_of_dragons.model import (
+    ATTACK_THRESHOLD,
+    CLOSE,
+    MELEE_LEVEL,
+    NORMAL,
+    Fighter,
+    State,
+    pair,
+)
+
+__all__ = ["ClawAllPolicy", "HeuristicPolicy"]
+
+
+def _melee_target(state: State, me: str) -> str | None:
+    """The first living enemy in melee reach, preferring those still able to act."""
+    found = [f for f in r.enemies(state, me) if r.in_melee_reach(state, me, f.name)]
+    found.sort(key=lambda f: not f.active)
+    return found[0].name if found else None
+
+
+class ClawAllPolicy:
+    """Roll Soma, expend every 4+ die on a claw at the first foe in reach; never spot or defend."""
+
+    def choose(self, request: DecisionRequest) -> Action:
+        state: State = request.state
+        me = request.actor
+        if state.pending is not None:
+            return act.Defend(me, 0)
+        turn = state.turn
+        if turn is not None and turn.step == "pool":
+            return act.RollPool(me, ("soma",))
+        hits = len(r.qualifying_dice(turn, ATTACK_THRESHOLD)) if turn else 0
+        target = _melee_target(state, me) if hits else None
+        if target is not None and r.can_claw(state.fighters[me]):
+            return act.Attack(me, target, hits)
+        return act.EndTurn(me)
+
+
+class HeuristicPolicy:
+    """A sensible default for non-human combatants (see the module docstring)."""
+
+    def choose(self, request: DecisionRequest) -> Action:
+        state: State = request.state
+        me = request.actor
+        if state.pending is not None:
+            return act.Defend(me, self._defence(state, me))
+        for action in self._wishes(state, me):
+            try:
+                check(state, action)
+            except IllegalActionError:
+                continue
+            return action
+        return act.EndTurn(me)
+
+    # -- defence ----------------------------------------------------------------
+    @staticmethod
+    def _defence(state: State, me: str) -> int:
+        pending = state.pending
+        have = r.available_pd(state, me)
+        if pending is None or have == 0:
+            return 0
+        needed = pending.hits - pending.tn  # spend this much and the margin is 0
+        if needed <= 0:
+            return 0
+        if needed <= have:
+            return needed
+        return have if pending.kind in ("attack", "shoot") else 0
+
+    # -- the turn ------------------------------------------------------------------
+    def _wishes(self, state: State, me: str) -> Iterator[Action]:
+        turn = state.turn
+        if turn is None:
+            return
+        fighter = state.fighters[me]
+        target = self._target(state, me)
+        if turn.step == "pool":
+            yield act.RollPool(me, self._spheres(state, fighter, target))
+            return
+        if turn.step == "reroll":
+            low = sorted((face, i) for i, face in enumerate(turn.pool) if face < ATTACK_THRESHOLD)
+            for _, i in low[:1]:
+                for ability in fighter.profile.rerolls:
+                    yield act.Reroll(me, i, ability.name)
+        if turn.step in ("reroll", "spot") and target is not None:
+            yield from self._spots(state, fighter, target)
+        yield from self._expends(state, fighter, target)
+
+    @staticmethod
+    def _target(state: State, me: str) -> str | None:
+        foes = [f for f in r.enemies(state, me) if f.active] or list(r.enemies(state, me))
+        if not foes:
+            return None
+        held = set(r.partners(state, me))
+        foes.sort(key=lambda f: (f.name not in held, state.ranges[pair(me, f.name)],
+                                 abs(f.altitude - state.fighters[me].altitude), f.pr))
+        return foes[0].name
+
+    @staticmethod
+    def _spheres(state: State, fighter: Fighter, target: str | None) -> tuple[str, ...]:
+        if target is not None and not r.in_melee_reach(state, fighter.name, target):
+            for weapon in fighter.profile.ranged:
+                if weapon.sphere != "soma" and fighter.profile.rating(weapon.sphere) > 0:
+                    return tuple(s for s in ("soma", "sophis", "pneuma")
+                                 if s in ("soma", weapon.sphere))
+        return ("soma",)
+
+    @staticmethod
+    def _spots(state: State, fighter: Fighter, target: str) -> Iterator[Action]:
+        me = fighter.name
+        foe = state.fighters[target]
+        mine, theirs = MELEE_LEVEL[fighter.altitude], MELEE_LEVEL[foe.altitude]
+        if mine > theirs:
+            yield act.Spot(me, "lose_altitude")
+        elif mine < theirs:
+            yield act.Spot(me, "gain_altitude" if fighter.airborne else "take_off")
+        if state.ranges[pair(me, target)] > CLOSE:
+            yield act.Spot(me, "alter_range", target, True)
+        if state.spot_consumes_dice:
+            return  # spare dice are worth more as hits
+        if foe.pd - (state.turn.aims.get(target, 0) if state.turn else 0) > 0:
+            yield act.Spot(me, "aim", target)
+        yield act.Spot(me, "evade")
+
+    @staticmethod
+    def _expends(state: State, fighter: Fighter, target: str | None) -> Iterator[Action]:
+        turn = state.turn
+        if turn is None:
+            return
+        me = fighter.name
+        dice = r.qualifying_dice(turn, ATTACK_THRESHOLD)
+        hits = len(dice)
+        if hits == 0:
+            return
+        held_by = [p for p in r.partners(state, me)
+                   if state.fighters[p].profile.side != fighter.profile.side]
+        if held_by and (fighter.airborne or fighter.pr < max(state.fighters[p].pr
+                                                             for p in held_by)):
+            yield act.BreakOut(me, hits)
+        if target is None:
+            return
+        foe = state.fighters[target]
+        pd = r.available_pd(state, target)
+        sixes = sum(1 for i in dice if turn.pool[i] == 6)
+        if foe.airborne and foe.altitude >= NORMAL and fighter.pr >= foe.pr + 5 and \
+                hits > pd and not r.is_locked(state, target):
+            yield act.Grapple(me, target, hits)
+        if sixes >= 2 and hits - pd - 9 >= 1:
+            yield act.Attack(me, target, hits, "claw", "neck")
+        if hits - pd - 3 >= 1:
+            yield act.Attack(me, target, hits, "bite")
+        if hits - pd >= 1:
+            yield act.Attack(me, target, hits)
+        for weapon in fighter.profile.ranged:
+            if hits - pd + weapon.damage_bonus >= 1:
+                yield act.Shoot(me, target, hits, weapon.name)

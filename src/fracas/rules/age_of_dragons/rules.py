@@ -1,0 +1,224 @@
+"""Age of Dragons rules as small pure functions over the state.
+
+Each function implements one rule of the seed (see docs/rules/age_of_dragons.md
+for the table from rule to function to test).  Nothing here changes the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fracas.rules.age_of_dragons.model import (
+    ALTITUDE_HALVES,
+    CALLED,
+    CLOSE,
+    MAULED,
+    MELEE_LEVEL,
+    OK,
+    RIPPED,
+    SPOT_THRESHOLDS,
+    STYLES,
+    Fighter,
+    Profile,
+    State,
+    Turn,
+    pair,
+)
+
+__all__ = [
+    "attack_numbers",
+    "available_pd",
+    "can_claw",
+    "choose_expend_dice",
+    "damage_dealt",
+    "enemies",
+    "grapple_group",
+    "in_melee_reach",
+    "in_ranged_reach",
+    "is_locked",
+    "margin",
+    "partners",
+    "pool_size",
+    "qualifying_dice",
+    "range_between",
+    "spot_dice_needed",
+    "spot_threshold",
+]
+
+
+# -- the pool --------------------------------------------------------------------
+def pool_size(profile: Profile, spheres: tuple[str, ...]) -> int:
+    """Nominating several spheres rolls only the lowest of their ratings."""
+    return min(profile.rating(s) for s in spheres)
+
+
+def qualifying_dice(turn: Turn, threshold: int, unspotted: bool = False) -> list[int]:
+    """Indices of the dice still in the pool showing ``threshold`` or more, lowest first."""
+    pool, expended, spotted = turn.pool, turn.expended, turn.spotted
+    found = [i for i in range(len(pool))
+             if not expended[i] and pool[i] >= threshold and not (unspotted and spotted[i])]
+    found.sort(key=pool.__getitem__)
+    return found
+
+
+def choose_expend_dice(turn: Turn, count: int, threshold: int, sixes_first: bool) -> list[int]:
+    """Which dice an expend uses: sixes first for a called shot, else the lowest that qualify.
+
+    Only the number of dice and of sixes matters to the rules, so the engine picks the
+    dice: a called shot wants its sixes counted; any other expend keeps the sixes for later.
+    """
+    found = qualifying_dice(turn, threshold)
+    if sixes_first:
+        found.sort(key=lambda i: -turn.pool[i])
+    return found[:count]
+
+
+# -- position ----------------------------------------------------------------------
+def range_between(state: State, a: str, b: str) -> int:
+    """The range band between two names."""
+    return state.ranges[pair(a, b)]
+
+
+def partners(state: State, name: str) -> list[str]:
+    """Everyone ``name`` is grappling with (direct links)."""
+    return [b if a == name else a for a, b in state.grapples if name in (a, b)]
+
+
+def is_locked(state: State, name: str) -> bool:
+    """A combatant in any grapple is locked."""
+    return any(name in link for link in state.grapples)
+
+
+def grapple_group(state: State, name: str) -> set[str]:
+    """Everyone joined to ``name`` through grapple links (``name`` included)."""
+    group, frontier = {name}, [name]
+    while frontier:
+        for other in partners(state, frontier.pop()):
+            if other not in group:
+                group.add(other)
+                frontier.append(other)
+    return group
+
+
+def enemies(state: State, name: str) -> Iterator[Fighter]:
+    """Combatants of other sides that are not dead, in scenario order."""
+    side = state.fighters[name].profile.side
+    for fighter in state.fighters.values():
+        if fighter.profile.side != side and not fighter.dead:
+            yield fighter
+
+
+def in_melee_reach(state: State, attacker: str, target: str) -> bool:
+    """Melee needs close quarters (or zero range) and the same height.
+
+    Grounded and strafing low count as one height for melee.  A locked attacker may
+    strike only those it grapples.
+    """
+    fighters = state.fighters
+    if MELEE_LEVEL[fighters[attacker].altitude] != MELEE_LEVEL[fighters[target].altitude]:
+        return False
+    if state.ranges[pair(attacker, target)] > CLOSE:
+        return False
+    return not state.grapples or not is_locked(state, attacker) or \
+        pair(attacker, target) in state.grapples
+
+
+def in_ranged_reach(state: State, attacker: str, target: str, reach: int) -> bool:
+    """Ranged attacks: within the weapon's reach and at most one altitude level apart."""
+    fighters = state.fighters
+    halves = abs(ALTITUDE_HALVES[fighters[attacker].altitude]
+                 - ALTITUDE_HALVES[fighters[target].altitude])
+    if halves > 2 or state.ranges[pair(attacker, target)] > reach:
+        return False
+    return not is_locked(state, attacker) or pair(attacker, target) in state.grapples
+
+
+# -- manoeuvres and strategies ----------------------------------------------------------
+def spot_threshold(fighter: Fighter, effect: str) -> int:
+    """The die face a spot effect needs: alter range is 3+ in flight but 6+ on the ground."""
+    if effect == "alter_range":
+        return SPOT_THRESHOLDS["alter_range_flying" if fighter.airborne
+                               else "alter_range_ground"]
+    return SPOT_THRESHOLDS[effect]
+
+
+def spot_dice_needed(fighter: Fighter, effect: str) -> int:
+    """Dice one use of an effect takes: two for a ground range step with a ripped limb."""
+    if effect == "alter_range" and not fighter.airborne and RIPPED in fighter.limbs:
+        return 2
+    return 1
+
+
+# -- attacks ------------------------------------------------------------------------------
+def attack_numbers(style: str, called: str | None) -> tuple[int, int]:
+    """TN modifier and damage bonus of a melee attack: style and called shot add up."""
+    tn, bonus = STYLES[style]
+    if called is not None:
+        extra_tn, extra_bonus = CALLED[called]
+        tn += extra_tn
+        bonus += extra_bonus
+    return tn, bonus
+
+
+def margin(hits: int, pd_spent: int, tn: int) -> int:
+    """Hits expended, less PD spent and the TN modifier: the attack succeeds at 1 or more."""
+    return hits - pd_spent - tn
+
+
+def damage_dealt(attack_margin: int, damage_bonus: int) -> int:
+    """Damage of a successful damaging attack: the margin plus its bonus, never negative."""
+    if attack_margin < 1:
+        return 0
+    return max(0, attack_margin + damage_bonus)
+
+
+def available_pd(state: State, defender: str) -> int:
+    """Physical Defence the defender can spend now: 0 while dying, less the attacker's Aim."""
+    fighter = state.fighters[defender]
+    if not fighter.active:
+        return 0
+    aim = state.turn.aims.get(defender, 0) if state.turn is not None else 0
+    return max(0, fighter.pd - aim)
+
+
+def can_claw(fighter: Fighter) -> bool:
+    """Claw attacks need at least one limb that is not mauled or ripped."""
+    return OK in fighter.limbs
+
+
+def part_usable(fighter: Fighter, style: str) -> bool:
+    """Whether the body part a style strikes with still works (tail attacks need the tail)."""
+    if style == "claw":
+        return can_claw(fighter)
+    if style == "tail":
+        return fighter.tail == OK
+    return True
+
+
+def called_shot_allowed(target: Fighter, called: str) -> bool:
+    """A called shot needs the part to be there: no shot at a ripped-off wing, limb or tail."""
+    if called == "wing":
+        return target.wing != RIPPED
+    if called == "tail":
+        return target.tail != RIPPED
+    if called in ("fore_left", "fore_right", "hind_left", "hind_right"):
+        limbs = ("fore_left", "fore_right", "hind_left", "hind_right")
+        return target.limbs[limbs.index(called)] != RIPPED
+    return True
+
+
+def called_effect(called: str, sixes: int) -> tuple[str, int] | None:
+    """What a successful called shot does with its sixes: (effect, severity) or nothing.
+
+    Wing, limbs and tail: one six mauls, two rip.  Head: one six stuns, two kill.
+    Neck: two sixes kill.  Torso: nothing special.
+    """
+    if sixes < 1 or called == "torso":
+        return None
+    if called == "neck":
+        return ("kill", 2) if sixes >= 2 else None
+    if called == "head":
+        return ("kill", 2) if sixes >= 2 else ("stun", 1)
+    return (called, RIPPED if sixes >= 2 else MAULED)
+
+

@@ -1,0 +1,158 @@
+"""The Age of Dragons scenario file: combatants, landmarks, ranges, options."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from fracas.scenario import ScenarioBase
+
+__all__ = ["AgeOfDragonsScenario", "CombatantSpec"]
+
+Sphere = Literal["soma", "sophis", "pneuma"]
+RangeName = Literal["zero", "close", "middle", "long", "disengaged"]
+AltitudeName = Literal["grounded", "strafing_low", "normal", "flying_high", "ceiling"]
+Ground = Literal["soft", "bare_rock", "jagged_rock", "spikes"]
+_NUMERIC_ALTITUDES = {0: "grounded", 0.5: "strafing_low", 1: "normal", 2: "flying_high",
+                      3: "ceiling"}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RerollSpec(_Strict):
+    """A reroll ability: each use rerolls one die and costs ``cost`` of ``resource``."""
+
+    name: str
+    resource: str
+    cost: int = Field(ge=0)
+    sphere: Sphere | None = None
+    per_turn: int | None = Field(default=None, ge=1)
+
+
+class RangedSpec(_Strict):
+    """A ranged weapon or power (an area power strikes every member of a grapple)."""
+
+    name: str
+    sphere: Sphere = "soma"
+    reach: Literal["close", "middle", "long"] = "middle"
+    damage_bonus: int = 0
+    area: bool = False
+
+
+class TaskSpec(_Strict):
+    """A non-attack battle action the GM sets up: hits needed on dice of a sphere."""
+
+    name: str
+    difficulty: int = Field(ge=1)
+    sphere: Sphere = "soma"
+    threshold: int = Field(default=4, ge=1, le=6)
+    description: str = ""
+
+
+class LandmarkSpec(_Strict):
+    """A fixed point of reference; ``ground`` sets how hard a forced landing near it is."""
+
+    name: str
+    ground: Ground | None = None
+    description: str = ""
+
+
+class RangeSpec(_Strict):
+    """The range band between two combatants, or a combatant and a landmark."""
+
+    between: tuple[str, str]
+    range: RangeName
+
+
+class CombatantSpec(_Strict):
+    """One combatant: ratings, Physical Defence and Resilience, position, abilities, policy."""
+
+    name: str
+    side: str
+    soma: int = Field(ge=0, le=30)
+    sophis: int = Field(default=0, ge=0, le=30)
+    pneuma: int = Field(default=0, ge=0, le=30)
+    pd: int = Field(default=0, ge=0, le=50, description="passive Physical Defence")
+    pr: int = Field(ge=1, le=500, description="Physical Resilience")
+    altitude: AltitudeName = "grounded"
+    flies: bool = True
+    policy: str | list[str] = "heuristic"
+    resources: dict[str, int] = Field(default_factory=dict)
+    rerolls: list[RerollSpec] = Field(default_factory=list)
+    ranged: list[RangedSpec] = Field(default_factory=list)
+
+    @field_validator("altitude", mode="before")
+    @classmethod
+    def _numeric_altitude(cls, value: object) -> object:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if value not in _NUMERIC_ALTITUDES:
+                raise ValueError("altitude must be 0, 0.5, 1, 2 or 3 (or a level's name)")
+            return _NUMERIC_ALTITUDES[value]
+        return value
+
+    @field_validator("policy")
+    @classmethod
+    def _known_policy(cls, value: str | list[str]) -> str | list[str]:
+        known = ("heuristic", "claw_all", "random", "human")
+        if isinstance(value, str) and value not in known:
+            raise ValueError(f"unknown policy {value!r}; use one of {', '.join(known)} "
+                             "or a list of actions")
+        return value
+
+    @model_validator(mode="after")
+    def _grounded_if_wingless(self) -> CombatantSpec:
+        if not self.flies and self.altitude != "grounded":
+            raise ValueError("a combatant that cannot fly must start grounded")
+        return self
+
+
+class OptionsSpec(_Strict):
+    """Named variants of the rules (see docs/rules/age_of_dragons.md)."""
+
+    spot_consumes_dice: bool = False
+
+
+class AgeOfDragonsScenario(ScenarioBase):
+    """An Age of Dragons skirmish."""
+
+    ruleset: Literal["age_of_dragons"]
+    combatants: list[CombatantSpec] = Field(min_length=2)
+    landmarks: list[LandmarkSpec] = Field(default_factory=list)
+    ranges: list[RangeSpec] = Field(default_factory=list)
+    default_range: RangeName = "middle"
+    aggressor: str | None = None
+    initiative_sphere: Sphere = "soma"
+    ground: Ground = "soft"
+    max_rounds: int = Field(default=100, ge=1, le=10_000)
+    tasks: list[TaskSpec] = Field(default_factory=list)
+    options: OptionsSpec = Field(default_factory=OptionsSpec)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> AgeOfDragonsScenario:
+        names = [c.name for c in self.combatants]
+        places = names + [m.name for m in self.landmarks]
+        duplicates = {n for n in places if places.count(n) > 1}
+        if duplicates:
+            raise ValueError(f"names must be unique: {', '.join(sorted(duplicates))} repeated")
+        if len({c.side for c in self.combatants}) < 2:
+            raise ValueError("a fight needs combatants on at least two sides")
+        if self.aggressor is not None and self.aggressor not in {c.side for c in self.combatants}:
+            raise ValueError(f"aggressor {self.aggressor!r} is not a side of any combatant")
+        altitude = {c.name: c.altitude for c in self.combatants}
+        for spec in self.ranges:
+            a, b = spec.between
+            for name in spec.between:
+                if name not in places:
+                    raise ValueError(f"range names {name!r}, which is no combatant or landmark")
+            if a == b:
+                raise ValueError(f"a range needs two different names, got {a!r} twice")
+            if a not in altitude and b not in altitude:
+                raise ValueError(f"range between two landmarks ({a}, {b}) is not tracked")
+            if spec.range == "zero":
+                raise ValueError(f"{a} and {b} cannot start at zero range: only a grapple "
+                                 "brings combatants there")
+        return self
+
