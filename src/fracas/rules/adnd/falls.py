@@ -1,0 +1,122 @@
+"""Falling: losing one's hold, dragging a foe along, hanging on, and hitting the bottom.
+
+A fall that may drag a foe waits for the faller's decision (grab or plummet);
+the rest happens at once.  Falling damage is the usual d6 per ten feet, at
+most 20d6.
+"""
+
+from __future__ import annotations
+
+from fracas.core.rng import Rng
+from fracas.core.ruleset import Emit
+from fracas.rules.adnd import mechanics as m
+from fracas.rules.adnd import terrain as t
+from fracas.rules.adnd.checks import climbing_check, dexterity_check, roll_d20, roll_dice
+from fracas.rules.adnd.state import (
+    AdndState,
+    AttackRolled,
+    FallBegan,
+    Grabbed,
+    GrappleEnded,
+    Landed,
+    Regained,
+    Slain,
+    WeaponDropped,
+    Wounded,
+)
+
+__all__ = ["begin_fall", "body_drops", "grab", "land", "regain"]
+
+
+def begin_fall(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
+    """``name`` loses his hold or footing.
+
+    If he was fighting a foe at close quarters he gets one chance to grab him
+    (his decision comes next); otherwise he falls at once.
+    """
+    choices = t.drag_choices(state, name)
+    if choices:
+        emit(FallBegan(name, choices))
+    else:
+        land(state, name, rng, emit)
+
+
+def land(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
+    """``name`` falls to the bottom, taking 1d6 per ten feet (at most 20d6).
+
+    From a wall he lands at its foot and fights on; from a ledge or bridge he
+    drops out of the fight.  Grappled fallers separate; anyone hanging from him
+    falls too.
+    """
+    f = state.fighters[name]
+    p = state.profile(name)
+    feet = f.alt
+    hangers = [h for h in state.setup.order if state.fighters[h].hanging_on == name]
+    count = m.fall_dice(feet)
+    if count:
+        emit(Wounded(name, roll_dice(rng, emit, name, "falling damage", count, 6), "fall"))
+    _separate(state, name, emit)
+    emit(Landed(name, feet, p.kind in ("ledge", "bridge")))
+    if state.fighters[name].hp <= 0:
+        emit(Slain(name, "fall"))
+    for hanger in hangers:
+        land(state, hanger, rng, emit)
+
+
+def _separate(state: AdndState, name: str, emit: Emit) -> None:
+    f = state.fighters[name]
+    if f.holding is not None:
+        emit(GrappleEnded(name, f.holding))
+    if f.held_by is not None:
+        emit(GrappleEnded(f.held_by, name))
+
+
+def body_drops(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
+    """A slain fighter lets go of everything: holds end, a dead climber's body drops.
+
+    Whoever hung from him falls.
+    """
+    f = state.fighters[name]
+    p = state.profile(name)
+    hangers = [h for h in state.setup.order if state.fighters[h].hanging_on == name]
+    _separate(state, name, emit)
+    if t.on_sheer_surface(p, f) or f.hanging_on is not None:
+        emit(Landed(name, f.alt, p.kind in ("ledge", "bridge")))
+    for hanger in hangers:
+        land(state, hanger, rng, emit)
+
+
+def grab(state: AdndState, faller: str, target: str, rng: Rng, emit: Emit) -> None:
+    """The falling fighter drops his weapon and grabs at ``target``.
+
+    The roll is THAC0 against AC 10 less the target's Dexterity part, with no
+    magic.  A hit makes the target check (climbing on a wall, Dexterity on a
+    ledge or bridge): success leaves the faller hanging from him; failure sends
+    both down.  A miss: the faller falls alone.
+    """
+    f = state.fighters[faller]
+    if f.wielding != "fist":
+        emit(WeaponDropped(faller, f.wielding))
+    pf, pt = state.profile(faller), state.profile(target)
+    needed = m.grab_number(pf.thac0, pt.dex_ac)
+    total = roll_d20(rng, emit, faller, "grab")
+    hit = total >= needed
+    emit(AttackRolled(faller, target, "grab", total, needed, hit))
+    if not hit:
+        land(state, faller, rng, emit)
+        return
+    if pt.kind == "wall":
+        kept = climbing_check(state, target, 0, rng, emit)
+    else:
+        kept = dexterity_check(state, target, 0, rng, emit)
+    if kept:
+        emit(Grabbed(faller, target))
+    else:
+        land(state, faller, rng, emit)
+        land(state, target, rng, emit)
+
+
+def regain(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
+    """A hanging fighter tries a climbing check at -20% to regain his own place."""
+    if climbing_check(state, name, m.HANGING_PENALTY, rng, emit):
+        emit(Regained(name))

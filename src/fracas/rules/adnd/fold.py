@@ -1,0 +1,160 @@
+"""Applying events to the state: the only place an AD&D underground state changes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fracas.core.events import Event, FightEnded
+from fracas.rules.adnd.state import (
+    AdndState,
+    BoulderSpent,
+    Breath,
+    Climbed,
+    FallBegan,
+    FrontRank,
+    GmDone,
+    Grabbed,
+    GrappleBegan,
+    GrappleEnded,
+    Landed,
+    Regained,
+    RoundBegan,
+    Secured,
+    Slain,
+    Turned,
+    TurnEnded,
+    TurnOrder,
+    WeaponDropped,
+    Wielded,
+    Wounded,
+)
+
+__all__ = ["apply_event"]
+
+
+def _round(s: AdndState, e: RoundBegan) -> None:
+    s.round = e.round
+
+
+def _front(s: AdndState, e: FrontRank) -> None:
+    s.front[e.side] = e.names
+
+
+def _order(s: AdndState, e: TurnOrder) -> None:
+    s.queue = e.names
+    s.turn = 0
+    s.phase = "gm"
+
+
+def _gm_done(s: AdndState, e: GmDone) -> None:
+    s.phase = "turns"
+
+
+def _turn_ended(s: AdndState, e: TurnEnded) -> None:
+    s.turn += 1
+
+
+def _wounded(s: AdndState, e: Wounded) -> None:
+    s.fighters[e.target].hp -= e.amount
+
+
+def _slain(s: AdndState, e: Slain) -> None:
+    s.fighters[e.name].status = "drowned" if e.cause == "drowned" else "dead"
+
+
+def _climbed(s: AdndState, e: Climbed) -> None:
+    f = s.fighters[e.name]
+    f.alt = e.alt
+    f.secure = False
+
+
+def _turned(s: AdndState, e: Turned) -> None:
+    s.fighters[e.name].facing_wall = e.facing_wall
+
+
+def _secured(s: AdndState, e: Secured) -> None:
+    s.fighters[e.name].secure = e.secure
+
+
+def _boulder(s: AdndState, e: BoulderSpent) -> None:
+    s.fighters[e.name].boulders -= 1
+
+
+def _wielded(s: AdndState, e: Wielded) -> None:
+    s.fighters[e.name].wielding = e.weapon
+
+
+def _dropped(s: AdndState, e: WeaponDropped) -> None:
+    f = s.fighters[e.name]
+    f.dropped = (*f.dropped, e.weapon)
+    f.wielding = "fist"
+
+
+def _fall_began(s: AdndState, e: FallBegan) -> None:
+    s.falling = e.name
+    s.grab_choices = e.choices
+
+
+def _grabbed(s: AdndState, e: Grabbed) -> None:
+    s.falling = None
+    s.grab_choices = ()
+    s.fighters[e.faller].hanging_on = e.holder
+
+
+def _landed(s: AdndState, e: Landed) -> None:
+    f = s.fighters[e.name]
+    f.alt = 0.0
+    f.hanging_on = None
+    f.secure = False
+    if s.falling == e.name:
+        s.falling = None
+        s.grab_choices = ()
+    if e.out and f.status == "ok":
+        f.status = "fallen"
+
+
+def _regained(s: AdndState, e: Regained) -> None:
+    s.fighters[e.name].hanging_on = None
+
+
+def _grapple_began(s: AdndState, e: GrappleBegan) -> None:
+    holder, victim = s.fighters[e.holder], s.fighters[e.victim]
+    holder.holding = e.victim
+    victim.held_by = e.holder
+    holder.under = victim.under = e.under
+
+
+def _grapple_ended(s: AdndState, e: GrappleEnded) -> None:
+    for f in (s.fighters[e.holder], s.fighters[e.victim]):
+        f.holding = f.held_by = None
+        f.under = False
+        f.breath_free = f.con_checks = 0
+
+
+def _breath(s: AdndState, e: Breath) -> None:
+    f = s.fighters[e.name]
+    f.breath_free = e.free
+    f.con_checks = e.checks
+
+
+def _ended(s: AdndState, e: FightEnded) -> None:
+    s.result = (e.winner, e.reason)
+
+
+_HANDLERS: dict[type, Callable[[AdndState, Any], None]] = {
+    RoundBegan: _round, FrontRank: _front, TurnOrder: _order, GmDone: _gm_done,
+    TurnEnded: _turn_ended, Wounded: _wounded, Slain: _slain,
+    Climbed: _climbed, Turned: _turned, Secured: _secured, BoulderSpent: _boulder,
+    Wielded: _wielded, WeaponDropped: _dropped, FallBegan: _fall_began,
+    Grabbed: _grabbed, Landed: _landed, Regained: _regained,
+    GrappleBegan: _grapple_began, GrappleEnded: _grapple_ended, Breath: _breath,
+    FightEnded: _ended,
+}
+
+
+def apply_event(state: AdndState, event: Event) -> None:
+    """Change ``state`` by one event; events that only report (rolls, checks) change nothing."""
+    handler = _HANDLERS.get(type(event))
+    if handler is not None:
+        handler(state, event)

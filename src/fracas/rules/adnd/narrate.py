@@ -1,0 +1,160 @@
+"""Pictures of the fight for people: the JSON view, the CLI table and one line per event.
+
+These run only for front ends, never in bulk simulation, so they may build strings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.core.events import DecisionMade, Event
+from fracas.rules.adnd import terrain as t
+from fracas.rules.adnd.state import (
+    AdndState,
+    AttackRolled,
+    Breath,
+    CheckRolled,
+    Climbed,
+    FallBegan,
+    Fighter,
+    FrontRank,
+    Grabbed,
+    GrappleBegan,
+    GrappleEnded,
+    Landed,
+    Proceed,
+    Profile,
+    Regained,
+    RoundBegan,
+    SaveRolled,
+    Secured,
+    Slain,
+    Turned,
+    TurnOrder,
+    WeaponDropped,
+    Wounded,
+)
+
+__all__ = ["describe", "table_of", "view_of"]
+
+
+def _terrain(p: Profile, f: Fighter) -> str:
+    if p.kind == "wall":
+        if f.alt <= 0:
+            return "foot of the wall"
+        face = "facing it" if f.facing_wall else "back to it"
+        return f"wall, {face}" + (", secure" if f.secure else "")
+    if p.kind in ("ledge", "bridge"):
+        return f"{p.kind}, edge {p.edge_ft:g} ft, {p.behind} behind"
+    if p.kind == "water":
+        return f"water {p.depth_ft:g} ft"
+    return "open"
+
+
+def _conditions(state: AdndState, name: str) -> list[str]:
+    f = state.fighters[name]
+    out = []
+    if state.falling == name:
+        out.append("falling")
+    if f.hanging_on:
+        out.append(f"hanging from {f.hanging_on}")
+    if f.holding:
+        out.append(f"holding {f.holding}")
+    if f.held_by:
+        out.append(f"held by {f.held_by}")
+    if f.under:
+        out.append(f"under water (breath: {f.breath_free} free, {f.con_checks} checks)")
+    if f.dropped:
+        out.append("dropped " + ", ".join(f.dropped))
+    if f.boulders:
+        out.append(f"{f.boulders} boulders")
+    if state.setup.bottleneck_ft is not None and t.in_front(state, name) and f.up:
+        out.append("front rank")
+    return out
+
+
+def view_of(state: AdndState, side: str | None) -> dict[str, Any]:
+    """JSON-ready state; for a side, foes' hit points and breath are hidden."""
+    combatants = []
+    for name, f in state.fighters.items():
+        p = state.profile(name)
+        secret = side is not None and p.side != side
+        combatants.append({
+            "name": name, "side": p.side, "status": f.status,
+            "hp": None if secret else f.hp, "hp_max": None if secret else p.hp_max,
+            "terrain": p.kind, "alt_ft": f.alt, "facing_wall": f.facing_wall,
+            "secure": f.secure, "edge_ft": p.edge_ft, "behind": p.behind,
+            "depth_ft": p.depth_ft, "wielding": f.wielding, "dropped": list(f.dropped),
+            "boulders": f.boulders, "hanging_on": f.hanging_on, "holding": f.holding,
+            "held_by": f.held_by, "under": f.under,
+            "breath_free": None if secret else f.breath_free,
+            "con_checks": None if secret else f.con_checks,
+        })
+    return {"round": state.round, "phase": state.phase, "queue": list(state.queue),
+            "turn": state.turn, "falling": state.falling, "grab_choices": list(state.grab_choices),
+            "front": {k: list(v) for k, v in sorted(state.front.items())},
+            "result": list(state.result) if state.result else None, "combatants": combatants}
+
+
+def table_of(state: AdndState) -> tuple[list[str], list[list[str]]]:
+    """Name, side, status, hit points, terrain, height and conditions of everyone."""
+    rows = []
+    for name, f in state.fighters.items():
+        p = state.profile(name)
+        rows.append([name, p.side, f.status, f"{f.hp}/{p.hp_max}", _terrain(p, f),
+                     f"{f.alt:g} ft", "; ".join(_conditions(state, name))])
+    return ["name", "side", "status", "hp", "terrain", "height", "conditions"], rows
+
+
+def describe(event: Event, state: AdndState) -> str | None:
+    """One readable line for an event (None: let the core describe it; "": stay silent)."""
+    return _line(event)
+
+
+def _line(e: Event) -> str | None:
+    if isinstance(e, DecisionMade) and isinstance(e.action, Proceed):
+        return ""
+    if isinstance(e, RoundBegan):
+        return f"[bold]round {e.round}[/bold]"
+    if isinstance(e, TurnOrder):
+        return "  initiative: " + " then ".join(e.sides)
+    if isinstance(e, FrontRank):
+        return f"  front rank of {e.side}: {', '.join(e.names) or 'nobody'}"
+    if isinstance(e, AttackRolled):
+        verdict = "hits" if e.hit else "misses"
+        return f"  {e.attacker} ({e.weapon}) {verdict} {e.target}: {e.total} against {e.needed}"
+    if isinstance(e, Wounded):
+        return f"  {e.target} loses {e.amount} hp ({e.cause})"
+    if isinstance(e, CheckRolled):
+        verdict = "succeeds" if e.success else "fails"
+        return f"  {e.name} {verdict} a {e.check} check: {e.roll} against {e.target}"
+    if isinstance(e, SaveRolled):
+        verdict = "saves" if e.success else "fails to save"
+        return f"  {e.name} {verdict} vs {e.category}: {e.total} against {e.needed}"
+    if isinstance(e, Slain):
+        return f"  [red]{e.name} dies ({e.cause})[/red]"
+    if isinstance(e, FallBegan):
+        return f"  {e.name} loses his hold and may grab {', '.join(e.choices)}"
+    if isinstance(e, Grabbed):
+        return f"  {e.faller} hangs from {e.holder}"
+    if isinstance(e, Landed):
+        where = "out of the fight" if e.out else "at the foot of the wall"
+        return f"  {e.name} falls {e.feet:g} ft, {where}"
+    if isinstance(e, Regained):
+        return f"  {e.name} regains his hold"
+    if isinstance(e, GrappleBegan):
+        under = ", and both go under the water" if e.under else ""
+        return f"  {e.holder} grapples {e.victim}{under}"
+    if isinstance(e, GrappleEnded):
+        return f"  the hold of {e.holder} on {e.victim} ends"
+    if isinstance(e, Breath):
+        return f"  {e.name}: breath {e.free} free round(s), {e.checks} check(s) passed"
+    if isinstance(e, Climbed):
+        return f"  {e.name} climbs to {e.alt:g} ft"
+    if isinstance(e, Turned):
+        return f"  {e.name} turns {'to face' if e.facing_wall else 'his back to'} the wall"
+    if isinstance(e, Secured):
+        return f"  the DM rules {e.name} secure: no wall penalties"
+    if isinstance(e, WeaponDropped):
+        return f"  {e.name} drops his {e.weapon}"
+    return None

@@ -1,0 +1,177 @@
+"""Exact odds of the AD&D underground rolls, asked as short questions.
+
+A question is a kind followed by ``key=value`` words::
+
+    hit thac0=15 ac=5 [mod=-2]         attack roll: {1: hits, 0: misses}
+    boulder thac0=15 [hurl=no] [mod=0] boulder at AC 10, -8 unless hurled
+    grab thac0=15 [dexac=0]            grab while falling: AC 10 less Dexterity
+    climb rating=80 [damage=5 hp=10] [hanging=no]
+                                       struck climber: {1: holds on, 0: falls}
+    footing dex=12 [feet=0] [push=0]   struck on a ledge: {1: keeps his feet, 0: falls}
+    save number=14 [clinging=no]       saving throw: {1: saves, 0: fails}
+    damage dice=1d8 [mod=0]            damage of a hit, never under 1
+    fall feet=40                       falling damage (d6 per ten feet, at most 20d6)
+    breath con=12 [exert=yes] [breath=yes]
+                                       round in which a held breath gives out
+
+Unknown kinds, unknown or missing keys and bad numbers raise
+:class:`ActionSyntaxError` naming the column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import NoReturn
+
+from fracas.core.dice import distribution
+from fracas.core.errors import ActionSyntaxError, DiceSyntaxError
+from fracas.rules.adnd import mechanics as m
+
+__all__ = ["answer"]
+
+Dist = dict[int, Fraction]
+
+
+def _yes_no(p: Fraction) -> Dist:
+    return {1: p, 0: 1 - p}
+
+
+class _Question:
+    """The parsed words of a question, with the column of each value for error messages."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.kind = ""
+        self.values: dict[str, tuple[str, int]] = {}
+        self.used: set[str] = set()
+        pos = 0
+        for word in text.split():
+            col = text.index(word, pos)
+            pos = col + len(word)
+            if not self.kind:
+                self.kind = word.lower()
+                self.kind_col = col
+                continue
+            key, sep, value = word.partition("=")
+            if not sep or not key or not value:
+                self.fail(col, f"expected key=value, got {word!r}")
+            self.values[key.lower()] = (value, col + len(key) + 1)
+        if not self.kind:
+            self.fail(0, "expected a kind of roll (hit, boulder, grab, climb, footing, save, "
+                         "damage, fall, breath)")
+
+    def fail(self, col: int, message: str) -> NoReturn:
+        raise ActionSyntaxError(f"odds question {self.text!r}, column {col + 1}: {message}")
+
+    def number(self, key: str, default: int | None = None) -> int:
+        self.used.add(key)
+        if key not in self.values:
+            if default is None:
+                self.fail(len(self.text), f"missing {key}=")
+            return default
+        value, col = self.values[key]
+        try:
+            return int(value)
+        except ValueError:
+            self.fail(col, f"{key} must be a whole number, got {value!r}")
+
+    def flag(self, key: str, default: bool) -> bool:
+        self.used.add(key)
+        if key not in self.values:
+            return default
+        value, col = self.values[key]
+        if value.lower() in ("yes", "true", "1"):
+            return True
+        if value.lower() in ("no", "false", "0"):
+            return False
+        self.fail(col, f"{key} must be yes or no, got {value!r}")
+
+    def text_value(self, key: str) -> tuple[str, int]:
+        self.used.add(key)
+        if key not in self.values:
+            self.fail(len(self.text), f"missing {key}=")
+        return self.values[key]
+
+    def finish(self) -> None:
+        for key, (_, col) in self.values.items():
+            if key not in self.used:
+                self.fail(col - len(key) - 1, f"{self.kind} takes no {key}=")
+
+
+def _hit(q: _Question) -> Dist:
+    needed = m.hit_number(q.number("thac0"), q.number("ac"))
+    return _yes_no(m.d20_at_least(needed - q.number("mod", 0)))
+
+
+def _boulder(q: _Question) -> Dist:
+    bonus = q.number("mod", 0) + (0 if q.flag("hurl", False) else m.DROP_PENALTY)
+    return _yes_no(m.d20_at_least(m.hit_number(q.number("thac0"), m.BOULDER_AC) - bonus))
+
+
+def _grab(q: _Question) -> Dist:
+    return _yes_no(m.d20_at_least(m.grab_number(q.number("thac0"), q.number("dexac", 0))))
+
+
+def _climb(q: _Question) -> Dist:
+    rating = q.number("rating")
+    if q.flag("hanging", False):
+        return _yes_no(m.d100_at_most(rating + m.HANGING_PENALTY))
+    damage, hp = q.number("damage", 0), q.number("hp", 1)
+    if hp < 1:
+        q.fail(q.values["hp"][1], "hp must be at least 1")
+    target = m.climb_check_target(rating, damage, hp) if damage > 0 else rating
+    return _yes_no(m.d100_at_most(target))
+
+
+def _footing(q: _Question) -> Dist:
+    return _yes_no(m.d20_at_most(m.dex_check_target(q.number("dex"), q.number("feet", 0),
+                                                     q.number("push", 0))))
+
+
+def _save(q: _Question) -> Dist:
+    modifier = m.CLIMBER_PENALTY if q.flag("clinging", False) else 0
+    return _yes_no(m.d20_at_least(q.number("number") - modifier))
+
+
+def _damage(q: _Question) -> Dist:
+    dice, col = q.text_value("dice")
+    modifier = q.number("mod", 0)
+    try:
+        raw = distribution(dice)
+    except DiceSyntaxError as exc:
+        q.fail(col + exc.position, f"bad dice: expected {exc.expected}")
+    out: Dist = {}
+    for total, p in raw.items():
+        key = max(1, total + modifier)
+        out[key] = out.get(key, Fraction(0)) + p
+    return dict(sorted(out.items()))
+
+
+def _fall(q: _Question) -> Dist:
+    count = m.fall_dice(q.number("feet"))
+    return {0: Fraction(1)} if count == 0 else distribution(f"{count}d6")
+
+
+def _breath(q: _Question) -> Dist:
+    con = q.number("con")
+    if not 1 <= con <= 25:
+        q.fail(q.values["con"][1], "con must be 1 to 25")
+    return m.breath_failure_distribution(con, q.flag("exert", True), q.flag("breath", True))
+
+
+_KINDS: dict[str, Callable[[_Question], Dist]] = {
+    "hit": _hit, "boulder": _boulder, "grab": _grab, "climb": _climb, "footing": _footing,
+    "save": _save, "damage": _damage, "fall": _fall, "breath": _breath,
+}
+
+
+def answer(question: str) -> Dist:
+    """The exact distribution asked for by ``question`` (see the module docstring)."""
+    q = _Question(question)
+    handler = _KINDS.get(q.kind)
+    if handler is None:
+        q.fail(q.kind_col, f"unknown kind {q.kind!r}; known: {', '.join(sorted(_KINDS))}")
+    result = handler(q)
+    q.finish()
+    return result

@@ -1,0 +1,129 @@
+"""The default AI: fight, climb to advantage, push foes toward the drop-off, drag when falling.
+
+It scores each attack by expected damage plus the chance the blow throws the
+target off a wall, ledge or bridge (worth the fall damage, or the whole foe
+when the drop takes him out of the fight).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fracas.core.action import Action
+from fracas.core.policy import DecisionRequest
+from fracas.core.ruleset import GM
+from fracas.rules.adnd import mechanics as m
+from fracas.rules.adnd import terrain as t
+from fracas.rules.adnd.state import (
+    AdndState,
+    Attack,
+    Boulder,
+    BreakFree,
+    Climb,
+    Grab,
+    Grapple,
+    Plummet,
+    Proceed,
+    Regain,
+    Wait,
+    Weapon,
+)
+from fracas.rules.adnd.water import deep_enough
+
+__all__ = ["HeuristicPolicy"]
+
+
+def _mean_damage(weapon: Weapon, modifier: int) -> float:
+    return max(1.0, weapon.count * (weapon.sides + 1) / 2 + weapon.bonus + weapon.magic + modifier)
+
+
+def _fall_value(state: AdndState, target: str, damage: float, melee: bool,
+                flanking: bool) -> float:
+    """Chance the blow makes ``target`` fall, times what the fall is worth."""
+    p, f = state.profile(target), state.fighters[target]
+    if t.on_sheer_surface(p, f):
+        keep = m.d100_at_most(m.climb_check_target(p.climbing, round(damage), p.hp_max))
+        return float(1 - keep) * (3.5 * m.fall_dice(f.alt))
+    if p.kind in ("ledge", "bridge"):
+        push = m.push_modifier(p.kind, p.behind, melee, flanking)
+        keep = m.d20_at_most(m.dex_check_target(p.dexterity, p.edge_ft, push))
+        return float(1 - keep) * max(f.hp, 1)
+    return 0.0
+
+
+def score_attack(state: AdndState, action: Attack) -> float:
+    """Expected hit points taken plus the expected worth of knocking the target down."""
+    actor, target = action.actor, action.target
+    weapon = next(w for w in t.usable_weapons(state, actor) if w.name == action.weapon)
+    needed = m.hit_number(state.profile(actor).thac0, t.effective_ac_of(state, target))
+    p_hit = float(m.d20_at_least(needed - t.attack_bonus(state, actor, target, weapon.magic)))
+    damage = _mean_damage(weapon, t.damage_modifier(state, actor))
+    fall = _fall_value(state, target, damage, not weapon.missile, state.profile(actor).flanking)
+    return p_hit * (min(damage, state.fighters[target].hp) + fall)
+
+
+def score_boulder(state: AdndState, action: Boulder) -> float:
+    """Expected worth of a boulder (2d8, AC 10, -8 when dropped)."""
+    pa = state.profile(action.actor)
+    bonus = t.attack_bonus(state, action.actor, action.target, 0)
+    bonus += 0 if pa.can_hurl else m.DROP_PENALTY
+    p_hit = float(m.d20_at_least(m.hit_number(pa.thac0, m.BOULDER_AC) - bonus))
+    damage = max(1.0, 9.0 + t.damage_modifier(state, action.actor))
+    fall = _fall_value(state, action.target, damage, False, False)
+    return p_hit * (min(damage, state.fighters[action.target].hp) + fall)
+
+
+def score_grapple(state: AdndState, action: Grapple) -> float:
+    """Only worth it in deep water against a foe who is not at home there."""
+    if not deep_enough(state, action.actor, action.target):
+        return 0.0
+    if state.profile(action.target).at_home_in_water:
+        return 0.0
+    return 2.0 * state.fighters[action.target].hp / 3
+
+
+class HeuristicPolicy:
+    """A sensible fighter and a DM who lets the rules run as written."""
+
+    def choose(self, request: DecisionRequest) -> Action:
+        """The best-scoring legal action for ``request.actor``."""
+        legal = request.legal_actions()
+        state: AdndState = request.state
+        actor = request.actor
+        if actor == GM:
+            return next(a for a in legal if isinstance(a, Proceed))
+        for preferred in (Grab, Regain, BreakFree):
+            found = next((a for a in legal if isinstance(a, preferred)), None)
+            if found is not None:
+                return found
+        if any(isinstance(a, Plummet) for a in legal):
+            return next(a for a in legal if isinstance(a, Plummet))
+        best: Action | None = None
+        best_score = 0.0
+        for action in legal:
+            score = 0.0
+            if isinstance(action, Attack):
+                score = score_attack(state, action)
+            elif isinstance(action, Boulder):
+                score = score_boulder(state, action)
+            elif isinstance(action, Grapple):
+                score = score_grapple(state, action)
+            if score > best_score:
+                best, best_score = action, score
+        if best is not None:
+            return best
+        climb = self._climb(state, actor, legal)
+        return climb if climb is not None else next(a for a in legal if isinstance(a, Wait))
+
+    @staticmethod
+    def _climb(state: AdndState, actor: str, legal: Sequence[Action]) -> Action | None:
+        """Climb toward the nearest standing foe's height, preferring to end up above him."""
+        me = state.fighters[actor]
+        side = state.profile(actor).side
+        foes = [f.alt for n, f in state.fighters.items()
+                if f.up and state.profile(n).side != side]
+        if not foes:
+            return None
+        goal = min(foes, key=lambda alt: abs(alt - me.alt))
+        direction = "up" if goal >= me.alt else "down"
+        return next((a for a in legal if isinstance(a, Climb) and a.direction == direction), None)

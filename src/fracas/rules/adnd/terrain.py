@@ -1,0 +1,151 @@
+"""Where combatants stand and what that allows: walls, ledges, bridges, water, bottlenecks.
+
+Queries only: these functions read the state and never change it.
+"""
+
+from __future__ import annotations
+
+from fracas.rules.adnd import mechanics as m
+from fracas.rules.adnd.state import FIST, AdndState, Fighter, Profile, Weapon
+
+__all__ = [
+    "attack_bonus",
+    "clinging",
+    "damage_modifier",
+    "drag_choices",
+    "effective_ac_of",
+    "in_front",
+    "melee_allowed",
+    "on_sheer_surface",
+    "usable_weapons",
+    "weapon_in_hand",
+]
+
+
+def on_sheer_surface(p: Profile, f: Fighter) -> bool:
+    """Off the ground on a wall or cliff face (at its foot he is on the floor)."""
+    return p.kind == "wall" and f.alt > 0
+
+
+def clinging(p: Profile, f: Fighter) -> bool:
+    """On a sheer surface and not ruled secure by the DM: the wall penalties apply."""
+    return p.kind == "wall" and f.alt > 0 and not f.secure
+
+
+def wall_fight(pa: Profile, pt: Profile) -> bool:
+    """The higher/lower modifiers apply when either fighter is on a sheer surface."""
+    return pa.kind == "wall" or pt.kind == "wall"
+
+
+def effective_ac_of(state: AdndState, name: str) -> int:
+    """Armor Class with shield and Dexterity parts lost while clinging."""
+    p = state.profile(name)
+    return m.effective_ac(p.ac, p.shield_ac, p.dex_ac, clinging(p, state.fighters[name]))
+
+
+def water_modifier(p: Profile) -> int:
+    """The attack and damage penalty water gives this combatant where he stands."""
+    if p.kind != "water":
+        return 0
+    return m.water_penalty(m.water_band(p.depth_ft, p.height_ft), p.at_home_in_water)
+
+
+def rear_attack(state: AdndState, attacker: str, target: str) -> bool:
+    """A climber facing the wall shows his back to all but those beside him on the wall."""
+    pt, ft = state.profile(target), state.fighters[target]
+    return clinging(pt, ft) and ft.facing_wall and not on_sheer_surface(
+        state.profile(attacker), state.fighters[attacker])
+
+
+def attack_bonus(state: AdndState, attacker: str, target: str, magic: int,
+                 weaponless: bool = False) -> int:
+    """Every modifier to an attack roll from the underground rules.
+
+    The climber's -2, +2/-2 for the higher/lower fighter on a wall, +2 against a
+    climber's back, the weapon's magic and, unless the attack is weaponless, the
+    water penalty.
+    """
+    pa, fa = state.profile(attacker), state.fighters[attacker]
+    pt, ft = state.profile(target), state.fighters[target]
+    bonus = magic
+    if clinging(pa, fa):
+        bonus += m.CLIMBER_PENALTY
+    if wall_fight(pa, pt):
+        bonus += m.height_modifier(fa.alt, ft.alt)
+    if rear_attack(state, attacker, target):
+        bonus += m.REAR_BONUS
+    if not weaponless:
+        bonus += water_modifier(pa)
+    return bonus
+
+
+def damage_modifier(state: AdndState, attacker: str) -> int:
+    """Damage modifiers: -2 for a clinging attacker, the water penalty."""
+    pa, fa = state.profile(attacker), state.fighters[attacker]
+    return (m.CLIMBER_PENALTY if clinging(pa, fa) else 0) + water_modifier(pa)
+
+
+def in_front(state: AdndState, name: str) -> bool:
+    """True when there is no bottleneck or ``name`` stands in his side's frontage."""
+    if state.setup.bottleneck_ft is None:
+        return True
+    return name in state.front.get(state.profile(name).side, ())
+
+
+def weapon_in_hand(state: AdndState, name: str) -> Weapon:
+    """The weapon ``name`` fights with now (fists once everything is dropped)."""
+    f = state.fighters[name]
+    return state.profile(name).weapon(f.wielding) or FIST
+
+
+def melee_allowed(state: AdndState, attacker: str, target: str,
+                  weapon: Weapon) -> tuple[str, str] | None:
+    """(rule, reason) why ``attacker`` cannot strike ``target`` with ``weapon``, or None."""
+    pa, fa = state.profile(attacker), state.fighters[attacker]
+    pt, ft = state.profile(target), state.fighters[target]
+    if pa.across_gap or pt.across_gap:
+        return "reach", "a gap lies between them: no melee"
+    if not m.in_reach(fa.alt, ft.alt, weapon.length_ft):
+        return "reach", "out of reach at that height"
+    if not (in_front(state, attacker) and in_front(state, target)):
+        return "bottleneck", "only the front rank fights across the bottleneck"
+    if clinging(pa, fa) and fa.facing_wall and ft.alt < fa.alt and not on_sheer_surface(pt, ft):
+        return "sheer surfaces", "facing the wall, he cannot strike foes below and behind him"
+    if ft.under and pa.kind != "water":
+        return "grappling in water", "the target is under the water"
+    if fa.holding is not None and fa.holding != target:
+        return "grappling", "a holder can strike only the one he holds"
+    if fa.holding == target and not weapon.short:
+        return "grappling", "a holder can strike the one he holds only with a weapon under two feet"
+    return None
+
+
+def usable_weapons(state: AdndState, name: str) -> tuple[Weapon, ...]:
+    """Weapons not dropped; fists when no melee weapon is left."""
+    p, f = state.profile(name), state.fighters[name]
+    kept = tuple(w for w in p.weapons if w.name not in f.dropped)
+    if any(not w.missile for w in kept):
+        return kept
+    return (*kept, FIST)
+
+
+def drag_choices(state: AdndState, faller: str) -> tuple[str, ...]:
+    """Foes a falling fighter may try to grab.
+
+    Only those fighting him at close quarters: within five feet of his height,
+    and either of the two fights with a weapon under two feet, or they grapple.
+    """
+    pf, ff = state.profile(faller), state.fighters[faller]
+    mine = weapon_in_hand(state, faller)
+    out = []
+    for name in state.setup.order:
+        fo = state.fighters[name]
+        po = state.profile(name)
+        if po.side == pf.side or not fo.up or fo.hanging_on is not None or name == state.falling:
+            continue
+        if abs(fo.alt - ff.alt) > 5.0 or po.kind not in ("wall", "ledge", "bridge"):
+            continue
+        grappling = ff.holding == name or ff.held_by == name
+        if grappling or mine.short or weapon_in_hand(state, name).short:
+            out.append(name)
+    return tuple(out)

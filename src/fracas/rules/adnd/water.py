@@ -1,0 +1,113 @@
+"""Grappling, and grappling in water: pulling a foe under, breath and drowning.
+
+The breath clock follows the core rules fixed in RULINGS.md: a breath lasts a
+third of Constitution in rounds (rounded up), half that while exerting; after
+that a Constitution check each round, each one 2 harder than the last.
+"""
+
+from __future__ import annotations
+
+from fracas.core.rng import Rng
+from fracas.core.ruleset import Emit
+from fracas.rules.adnd import mechanics as m
+from fracas.rules.adnd import terrain as t
+from fracas.rules.adnd.checks import roll_d20
+from fracas.rules.adnd.falls import body_drops
+from fracas.rules.adnd.state import (
+    AdndState,
+    AttackRolled,
+    Breath,
+    CheckRolled,
+    GrappleBegan,
+    GrappleEnded,
+    SaveRolled,
+    Slain,
+)
+
+__all__ = [
+    "break_free",
+    "breath_round",
+    "deep_enough",
+    "grapple",
+    "saving_throw",
+]
+
+
+def deep_enough(state: AdndState, holder: str, victim: str) -> bool:
+    """Both in water at least a third of the victim's height deep: the grapple goes under."""
+    ph, pv = state.profile(holder), state.profile(victim)
+    return ph.kind == "water" and pv.kind == "water" and pv.depth_ft >= pv.height_ft / 3
+
+
+def grapple(state: AdndState, holder: str, victim: str, rng: Rng, emit: Emit) -> None:
+    """A bare-handed grapple: an attack roll against the victim's AC without water penalties.
+
+    In deep enough water both go under: the holder has taken a deep breath, the
+    victim gets one only with a saving throw against paralyzation.
+    """
+    ph = state.profile(holder)
+    bonus = t.attack_bonus(state, holder, victim, 0, weaponless=True)
+    needed = m.hit_number(ph.thac0, t.effective_ac_of(state, victim))
+    total = roll_d20(rng, emit, holder, "grapple") + bonus
+    hit = total >= needed
+    emit(AttackRolled(holder, victim, "grapple", total, needed, hit))
+    if not hit:
+        return
+    under = deep_enough(state, holder, victim)
+    emit(GrappleBegan(holder, victim, under))
+    if under:
+        pv = state.profile(victim)
+        emit(Breath(holder, m.breath_free_rounds(ph.constitution, True), 0))
+        breathed = saving_throw(state, victim, "paralyzation", rng, emit)
+        emit(Breath(victim, m.breath_free_rounds(pv.constitution, True) if breathed else 0, 0))
+
+
+def saving_throw(state: AdndState, name: str, category: str, rng: Rng, emit: Emit,
+                 hidden: bool = False) -> bool:
+    """d20 (with -2 for a climber) at or above the save number of ``category``."""
+    p, f = state.profile(name), state.fighters[name]
+    modifier = m.CLIMBER_PENALTY if t.clinging(p, f) else 0
+    needed = p.saves[category]
+    total = roll_d20(rng, emit, name, f"save vs {category}") + modifier
+    ok = total >= needed
+    emit(SaveRolled(name, category, total, needed, ok, hidden))
+    return ok
+
+
+def break_free(state: AdndState, victim: str, rng: Rng, emit: Emit) -> None:
+    """Our ruling for breaking a hold: each rolls d20 plus level; the held one must beat the holder.
+
+    A broken hold under water brings both to the surface.
+    """
+    holder = state.fighters[victim].held_by
+    if holder is None:
+        return
+    mine = roll_d20(rng, emit, victim, "break free") + state.profile(victim).level
+    theirs = roll_d20(rng, emit, holder, "keep hold") + state.profile(holder).level
+    freed = mine > theirs
+    emit(AttackRolled(victim, holder, "break free", mine, theirs + 1, freed))
+    if freed:
+        emit(GrappleEnded(holder, victim))
+
+
+def breath_round(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
+    """One round under water on ``name``'s breath.
+
+    A free round is spent; past them a Constitution check.  A failed check
+    drowns the one held under, and forces the holder up for air (the hold ends).
+    """
+    f = state.fighters[name]
+    if f.breath_free > 0:
+        emit(Breath(name, f.breath_free - 1, f.con_checks))
+        return
+    target = m.con_check_target(state.profile(name).constitution, f.con_checks)
+    roll = roll_d20(rng, emit, name, "constitution check")
+    ok = roll <= target
+    emit(CheckRolled(name, "constitution", roll, target, ok))
+    if ok:
+        emit(Breath(name, 0, f.con_checks + 1))
+    elif f.held_by is not None:
+        emit(Slain(name, "drowned"))
+        body_drops(state, name, rng, emit)
+    elif f.holding is not None:
+        emit(GrappleEnded(name, f.holding))
