@@ -1,0 +1,207 @@
+"""Engagement: who fights whom at close quarters, rebuilt every round.
+
+This module is the seed's engagement procedure on its own, so property tests
+can drive it with any Company and any host of enemies.  A :class:`Board` holds
+one round's pairings; :func:`next_step` says which decision comes next, who
+makes it and what the choices are.  The rule set turns each step into a
+decision of the Loremaster (``gm``) or of a hero.
+
+Two regimes, fixed when the round's engagement begins:
+
+* **Loremaster regime** (more enemies than heroes): the Loremaster first gives
+  each unengaged hero in a close-combat stance one opponent of his own, then
+  decides for every remaining foe whether it joins a hero who is already
+  engaged or stands back.
+* **Players regime** (heroes outnumber or match the enemies): each hero in a
+  close-combat stance picks an adversary nobody faces yet, from those the
+  Loremaster made eligible; only when none is free does he join a foe someone
+  else already faces.  Spare foes are then the Loremaster's to place, as above.
+
+Limits (our reading of the seed's sizes): a hero carries at most
+:data:`HERO_CAPACITY` weight of opponents, a human-sized foe weighing 2 and a
+large one 3, so three human-sized or two large foes fill him (a large and a
+human-sized foe together also fit).  A human-sized foe takes at most three
+heroes, a large one at most six.  Heroes in the Rearward stance are never
+engaged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = [
+    "HERO_CAPACITY",
+    "LOREMASTER",
+    "PLAYERS",
+    "Board",
+    "Step",
+    "heroes_allowed_on",
+    "next_step",
+    "regime_for",
+    "weight",
+]
+
+#: The regime where enemies outnumber the heroes: the Loremaster engages.
+LOREMASTER = "loremaster"
+#: The regime where heroes outnumber or match the enemies: the players engage.
+PLAYERS = "players"
+HUMAN_WEIGHT = 2
+LARGE_WEIGHT = 3
+#: Weight of opponents one hero can face: 3 human-sized (3 x 2) or 2 large (2 x 3).
+HERO_CAPACITY = 6
+HEROES_ON_HUMAN = 3
+HEROES_ON_LARGE = 6
+
+
+def weight(large: bool) -> int:
+    """How much of a hero's engagement capacity a foe of this size uses."""
+    return LARGE_WEIGHT if large else HUMAN_WEIGHT
+
+
+def heroes_allowed_on(large: bool) -> int:
+    """How many heroes may engage one foe: three on a human-sized one, six on a larger one."""
+    return HEROES_ON_LARGE if large else HEROES_ON_HUMAN
+
+
+def regime_for(heroes: int, foes: int) -> str:
+    """The seed's regime: Loremaster when enemies outnumber heroes, else the players."""
+    return LOREMASTER if foes > heroes else PLAYERS
+
+
+@dataclass(slots=True)
+class Board:
+    """One round's engagements.
+
+    Attributes:
+        heroes: the heroes in the fight this round, in scenario order (Rearward included).
+        close: those of them in a close-combat stance (Forward, Open, Defensive).
+        foes: the adversaries still fighting, in scenario order.
+        large: the foes larger than human-sized.
+        eligible: the foes the Loremaster offers as targets in the players regime.
+        regime: :data:`LOREMASTER` or :data:`PLAYERS`.
+        pairs: (hero, foe) engagements.
+        stood_back: foes that stand back (possibly to shoot).
+        passed: close-combat heroes who found nobody they could engage.
+    """
+
+    heroes: tuple[str, ...] = ()
+    close: frozenset[str] = frozenset()
+    foes: tuple[str, ...] = ()
+    large: frozenset[str] = frozenset()
+    eligible: frozenset[str] = frozenset()
+    regime: str = PLAYERS
+    pairs: set[tuple[str, str]] = field(default_factory=set)
+    stood_back: set[str] = field(default_factory=set)
+    passed: set[str] = field(default_factory=set)
+
+    def clone(self) -> Board:
+        """An independent copy (the sets are copied, the rest is immutable)."""
+        return Board(self.heroes, self.close, self.foes, self.large, self.eligible, self.regime,
+                     set(self.pairs), set(self.stood_back), set(self.passed))
+
+    # -- reading ---------------------------------------------------------
+    def foes_of(self, hero: str) -> list[str]:
+        """The foes engaging ``hero``, in scenario order."""
+        return [f for f in self.foes if (hero, f) in self.pairs]
+
+    def heroes_on(self, foe: str) -> list[str]:
+        """The heroes engaging ``foe``, in scenario order."""
+        return [h for h in self.heroes if (h, foe) in self.pairs]
+
+    def is_engaged(self, name: str) -> bool:
+        """True when ``name`` (hero or foe) is in at least one engagement."""
+        return any(name in pair for pair in self.pairs)
+
+    def hero_load(self, hero: str) -> int:
+        """The weight of the foes engaging ``hero``."""
+        return sum(weight(f in self.large) for h, f in self.pairs if h == hero)
+
+    def can_engage(self, hero: str, foe: str) -> bool:
+        """True when ``hero`` and ``foe`` may be paired without breaking a limit."""
+        if hero not in self.close or foe not in self.foes or (hero, foe) in self.pairs:
+            return False
+        if self.hero_load(hero) + weight(foe in self.large) > HERO_CAPACITY:
+            return False
+        on_foe = sum(1 for _, f in self.pairs if f == foe)
+        return on_foe < heroes_allowed_on(foe in self.large)
+
+    def free_foes(self) -> list[str]:
+        """Foes neither engaged nor standing back."""
+        return [f for f in self.foes if f not in self.stood_back and not self.is_engaged(f)]
+
+    # -- changing --------------------------------------------------------
+    def engage(self, hero: str, foe: str) -> None:
+        """Pair ``hero`` with ``foe`` (a foe that stood back steps in)."""
+        self.pairs.add((hero, foe))
+        self.stood_back.discard(foe)
+
+    def stand_back(self, foe: str) -> None:
+        """``foe`` keeps out of close combat this round."""
+        self.stood_back.add(foe)
+
+    def pass_hero(self, hero: str) -> None:
+        """``hero`` found nobody to engage within the limits."""
+        self.passed.add(hero)
+
+    def disengage(self, name: str) -> None:
+        """Remove every engagement of ``name`` (it fell, fled or moved away)."""
+        self.pairs = {p for p in self.pairs if name not in p}
+
+    def remove(self, name: str) -> None:
+        """``name`` has left the fight: it is no longer engaged or on the board."""
+        self.disengage(name)
+        self.stood_back.discard(name)
+        if name in self.foes:
+            self.foes = tuple(f for f in self.foes if f != name)
+        elif name in self.heroes:
+            self.heroes = tuple(h for h in self.heroes if h != name)
+            self.close = self.close - {name}
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The next engagement decision.
+
+    Attributes:
+        kind: ``assign`` (Loremaster gives a hero his first opponent), ``choose`` (a hero
+            picks an adversary) or ``spare`` (the Loremaster places a remaining foe).
+        decider: ``gm`` or the hero who chooses.
+        subject: the hero being engaged (assign, choose) or the foe being placed (spare).
+        options: foes to pick (assign, choose) or heroes the foe may join (spare).
+        may_stand_back: True for ``spare`` steps.
+    """
+
+    kind: str
+    decider: str
+    subject: str
+    options: tuple[str, ...]
+    may_stand_back: bool = False
+
+
+def _unengaged_close(board: Board) -> str | None:
+    for hero in board.heroes:
+        if hero in board.close and hero not in board.passed and not board.is_engaged(hero):
+            return hero
+    return None
+
+
+def next_step(board: Board, gm: str = "gm") -> Step | None:
+    """The next engagement decision in the seed's order, or ``None`` when engagement is done.
+
+    A step may have no options (a hero nobody can engage within the limits; a spare
+    foe no hero has room for): the caller then passes the hero or stands the foe back.
+    """
+    hero = _unengaged_close(board)
+    if hero is not None:
+        if board.regime == LOREMASTER:
+            return Step("assign", gm, hero, tuple(board.free_foes()))
+        free = [f for f in board.free_foes() if f in board.eligible]
+        if not free:
+            free = [f for f in board.foes if f in board.eligible and board.is_engaged(f)
+                    and board.can_engage(hero, f)]
+        return Step("choose", hero, hero, tuple(free))
+    for foe in board.free_foes():
+        options = tuple(h for h in board.heroes
+                        if board.is_engaged(h) and board.can_engage(h, foe))
+        return Step("spare", gm, foe, options, True)
+    return None

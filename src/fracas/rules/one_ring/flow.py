@@ -1,0 +1,275 @@
+"""The combat sequence: opening volleys, then rounds of stance, engagement and actions.
+
+:func:`advance` runs every automatic step (phase changes, skipped turns, hits that
+need no decision) until someone has a decision to make or the fight is over.
+:func:`resolve` carries out one decision.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fracas.core.action import Action
+from fracas.core.events import FightEnded
+from fracas.core.ruleset import GM, Emit
+from fracas.rules.one_ring import events as ev
+from fracas.rules.one_ring.actions import (
+    Advance,
+    Attack,
+    Carry,
+    Draw,
+    Drop,
+    Engage,
+    Escape,
+    Hold,
+    Knockback,
+    Locate,
+    Move,
+    Recover,
+    Retreat,
+    Retrieve,
+    SetVolleys,
+    Special,
+    StandBack,
+    TakeStance,
+    Task,
+)
+from fracas.rules.one_ring.combat import (
+    do_escape,
+    do_task,
+    finish_hit,
+    foe_attack,
+    hero_attack,
+    knockback_due,
+    special_amount,
+)
+from fracas.rules.one_ring.engagement import next_step, regime_for
+from fracas.rules.one_ring.rules import foe_targets
+from fracas.rules.one_ring.state import (
+    CLOSE_STANCES,
+    COMPANY,
+    ENEMIES,
+    STANCES,
+    OneRingState,
+)
+
+if TYPE_CHECKING:
+    from fracas.core.rng import Rng
+
+__all__ = ["action_order", "advance", "resolve", "volley_order"]
+
+
+# -- orders --------------------------------------------------------------------
+def volley_order(state: OneRingState, volley: int) -> tuple[str, ...]:
+    """Who shoots in a volley: heroes first unless the scenario favours the enemy.
+
+    Only bows shoot; thrown spears join in the first volley only.
+    """
+    heroes = [h for h in state.standing_heroes() if state.ranged_weapon(h, volley) is not None]
+    foes = [f for f in state.standing_foes()
+            if state.roster.foes[f].ranged_weapon(volley) is not None]
+    first, second = (foes, heroes) if state.roster.enemy_volleys_first else (heroes, foes)
+    return (*first, *second)
+
+
+def action_order(state: OneRingState) -> tuple[str, ...]:
+    """Heroes by stance (Forward, Open, Defensive, Rearward), then adversaries in the stance
+    order of the heroes they fight (their earliest one), then foes standing back to shoot."""
+    heroes = sorted(state.standing_heroes(), key=lambda h: STANCES.index(state.heroes[h].stance))
+    board = state.board
+    engaged: list[tuple[int, str]] = []
+    shooters: list[str] = []
+    for foe in state.standing_foes():
+        on = board.heroes_on(foe)
+        if on:
+            engaged.append((min(STANCES.index(state.heroes[h].stance) for h in on), foe))
+        elif state.roster.foes[foe].ranged_weapon() is not None:
+            shooters.append(foe)
+    engaged.sort(key=lambda pair: pair[0])
+    return (*heroes, *(f for _, f in engaged), *shooters)
+
+
+# -- automatic steps ------------------------------------------------------------
+def _fight_over(state: OneRingState, emit: Emit) -> bool:
+    if not state.standing_heroes():
+        emit(FightEnded(ENEMIES, "the Company is out of the fight"))
+        return True
+    if not state.standing_foes():
+        emit(FightEnded(COMPANY, "every adversary is out of the fight"))
+        return True
+    return False
+
+
+def _begin_volley(state: OneRingState, number: int, emit: Emit) -> None:
+    if number > (state.volleys or 0):
+        _begin_round(state, 1, emit)
+    else:
+        emit(ev.PhaseBegan("volley", 0, volley_order(state, number), volley=number))
+
+
+def _begin_round(state: OneRingState, number: int, emit: Emit) -> None:
+    if number > state.roster.max_rounds:
+        emit(FightEnded(None, "the round limit was reached"))
+    else:
+        emit(ev.PhaseBegan("stance", number, tuple(state.standing_heroes())))
+
+
+def _turn_over(state: OneRingState, name: str) -> bool:
+    h = state.heroes.get(name)
+    if h is not None:
+        return h.status != "ok" or h.main_done
+    f = state.foes[name]
+    return f.status != "ok" or f.attacks_left <= 0
+
+
+def _step_phase(state: OneRingState, emit: Emit) -> bool:
+    """One automatic step; True when a decision is awaited."""
+    phase = state.phase
+    if phase in ("start", "volleys_choice"):
+        if state.volleys is None:
+            if state.roster.volleys is not None:
+                emit(ev.VolleysSet(state.roster.volleys))
+            elif state.roster.max_volleys == 0:
+                emit(ev.VolleysSet(0))
+            elif phase == "start":
+                emit(ev.PhaseBegan("volleys_choice", 0))
+            else:
+                return True
+        else:
+            _begin_volley(state, 1, emit)
+        return False
+    if phase == "engagement":
+        step = next_step(state.board, GM)
+        if step is None:
+            emit(ev.PhaseBegan("action", state.round, action_order(state)))
+        elif step.options:
+            return True
+        elif step.kind == "spare":
+            emit(ev.StoodBack(step.subject))
+        else:
+            emit(ev.HeroPassed(step.subject))
+        return False
+    if state.cursor >= len(state.order):
+        if phase == "volley":
+            _begin_volley(state, state.volley + 1, emit)
+        elif phase == "stance":
+            regime = regime_for(len(state.standing_heroes()), len(state.standing_foes()))
+            emit(ev.PhaseBegan("engagement", state.round, regime=regime))
+        else:
+            _begin_round(state, state.round + 1, emit)
+        return False
+    name = state.order[state.cursor]
+    if phase == "stance":
+        if state.heroes[name].status != "ok":
+            emit(ev.TurnEnded(name))
+            return False
+        return True
+    if _turn_over(state, name):
+        emit(ev.TurnEnded(name))
+        return False
+    f = state.foes.get(name)
+    if f is not None and phase == "action":
+        if f.thrust_back:
+            emit(ev.ThrustLost(name))
+            return False
+        if not foe_targets(state, name):
+            emit(ev.TurnEnded(name))
+            return False
+    return True
+
+
+def advance(state: OneRingState, rng: Rng, emit: Emit) -> None:
+    """Run automatic steps until a decision is needed or the fight ends."""
+    while state.result is None:
+        p = state.pending
+        if p is not None:
+            if p.tengwars > 0 or knockback_due(state):
+                return
+            finish_hit(state, rng, emit)
+            continue
+        if _fight_over(state, emit):
+            return
+        if _step_phase(state, emit):
+            return
+
+
+# -- decisions ---------------------------------------------------------------------
+def _ready_weapon(state: OneRingState, hero: str, stance: str) -> str | None:
+    """Taking a close-combat stance readies a close weapon if none is in hand."""
+    h = state.heroes[hero]
+    if stance not in CLOSE_STANCES or state.close_weapon(hero) is not None:
+        return h.wielded
+    for w in state.roster.heroes[hero].weapons:
+        if not w.ranged and w.name not in h.dropped:
+            return w.name
+    return h.wielded
+
+
+def _shift(stance: str, step: int) -> str:
+    i = CLOSE_STANCES.index(stance) + step
+    return CLOSE_STANCES[max(0, min(len(CLOSE_STANCES) - 1, i))]
+
+
+def resolve(state: OneRingState, action: Action, rng: Rng, emit: Emit) -> None:
+    """Carry out one legal decision."""
+    actor = action.actor
+    if isinstance(action, Attack):
+        if actor == GM:
+            foe_attack(state, action.foe, action.target, rng, emit)
+        else:
+            hero_attack(state, actor, action.target, action.hope, rng, emit)
+    elif isinstance(action, Special):
+        emit(ev.SpecialChosen(action.special, special_amount(state, action.special)))
+    elif isinstance(action, Knockback):
+        emit(ev.KnockbackChosen(actor, action.accept))
+    elif isinstance(action, Hold):
+        emit(ev.MainActionTaken(action.foe or actor))
+    elif isinstance(action, TakeStance):
+        emit(ev.StanceTaken(actor, action.stance, _ready_weapon(state, actor, action.stance)))
+        emit(ev.TurnEnded(actor))
+    elif isinstance(action, Engage):
+        emit(ev.Engaged(action.hero or actor, action.foe))
+    elif isinstance(action, StandBack):
+        emit(ev.StoodBack(action.foe))
+    elif isinstance(action, SetVolleys):
+        emit(ev.VolleysSet(action.count))
+    elif isinstance(action, Task):
+        do_task(state, actor, action.companion, action.hope, rng, emit)
+    elif isinstance(action, Escape):
+        do_escape(state, actor, action.foe, rng, emit)
+    else:
+        _resolve_other(state, action, emit)
+
+
+def _resolve_other(state: OneRingState, action: Action, emit: Emit) -> None:
+    """The main actions other than attacks and the secondary actions."""
+    actor = action.actor
+    h = state.heroes[actor]
+    if isinstance(action, Recover | Retrieve | Carry | Move):
+        emit(ev.MainActionTaken(actor))
+        if isinstance(action, Recover):
+            emit(ev.Recovered(actor))
+        elif isinstance(action, Retrieve):
+            dropped = tuple(i for i in h.dropped if i != action.item)
+            weapon = state.roster.heroes[actor].weapon(action.item)
+            wielded = h.wielded
+            if wielded is None and weapon is not None and not weapon.ranged:
+                wielded = action.item
+            emit(ev.GearChanged(actor, wielded, dropped))
+        elif isinstance(action, Carry):
+            emit(ev.Carried(actor, action.comrade))
+        else:
+            emit(ev.Disengaged(actor))
+            emit(ev.Engaged(actor, action.target))
+        return
+    emit(ev.SecondaryTaken(actor))
+    if isinstance(action, Advance | Retreat):
+        step = -1 if isinstance(action, Advance) else 1
+        emit(ev.StanceTaken(actor, _shift(h.stance, step), h.wielded))
+    elif isinstance(action, Locate):
+        emit(ev.Located(actor, action.other))
+    elif isinstance(action, Draw):
+        emit(ev.GearChanged(actor, action.weapon, h.dropped))
+    elif isinstance(action, Drop):
+        wielded = None if h.wielded == action.item else h.wielded
+        emit(ev.GearChanged(actor, wielded, (*h.dropped, action.item)))

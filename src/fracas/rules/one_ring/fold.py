@@ -1,0 +1,224 @@
+"""Applying events to a One Ring state.  Never rolls dice, never reads the clock."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from fracas.core.events import Event, FightEnded
+from fracas.rules.one_ring import events as ev
+from fracas.rules.one_ring.engagement import Board
+from fracas.rules.one_ring.state import CLOSE_STANCES, OneRingState, Pending
+
+__all__ = ["apply_event"]
+
+Handler = Callable[[OneRingState, Any], None]
+HEAVY, PIERCE, FEND_OFF, SHIELD_THRUST, NONE = (
+    "heavy_blow", "pierce", "fend_off", "shield_thrust", "none")
+
+
+def _volleys_set(s: OneRingState, e: ev.VolleysSet) -> None:
+    s.volleys = e.count
+
+
+def _phase(s: OneRingState, e: ev.PhaseBegan) -> None:
+    s.phase = e.phase
+    s.round = e.round
+    s.order = e.order
+    s.cursor = 0
+    s.volley = e.volley
+    if e.phase == "volley":
+        for f in s.foes.values():
+            f.attacks_left = 1
+    elif e.phase == "stance":
+        for h in s.heroes.values():
+            h.fend_off = False
+            h.protected = False
+            h.stance = "" if h.status == "ok" else h.stance
+    elif e.phase == "engagement":
+        heroes = tuple(s.standing_heroes())
+        foes = tuple(s.standing_foes())
+        cards = s.roster.foes
+        s.board = Board(
+            heroes=heroes,
+            close=frozenset(h for h in heroes if s.heroes[h].stance in CLOSE_STANCES),
+            foes=foes,
+            large=frozenset(f for f in foes if cards[f].large),
+            eligible=frozenset(f for f in foes if cards[f].eligible),
+            regime=e.regime,
+        )
+    elif e.phase == "action":
+        for name, f in s.foes.items():
+            f.attacks_left = s.roster.foes[name].might
+
+
+def _turn_ended(s: OneRingState, e: ev.TurnEnded) -> None:
+    s.cursor += 1
+    h = s.heroes.get(e.actor)
+    if h is not None:
+        h.main_done = False
+        h.secondary_used = False
+
+
+def _stance(s: OneRingState, e: ev.StanceTaken) -> None:
+    h = s.heroes[e.hero]
+    h.stance = e.stance
+    h.wielded = e.wielded
+    board = s.board
+    if e.hero in board.heroes:
+        close = e.stance in CLOSE_STANCES
+        board.close = board.close | {e.hero} if close else board.close - {e.hero}
+
+
+def _engaged(s: OneRingState, e: ev.Engaged) -> None:
+    s.board.engage(e.hero, e.foe)
+
+
+def _stood_back(s: OneRingState, e: ev.StoodBack) -> None:
+    s.board.stand_back(e.foe)
+
+
+def _passed(s: OneRingState, e: ev.HeroPassed) -> None:
+    s.board.pass_hero(e.hero)
+
+
+def _disengaged(s: OneRingState, e: ev.Disengaged) -> None:
+    s.board.disengage(e.name)
+
+
+def _main(s: OneRingState, e: ev.MainActionTaken) -> None:
+    h = s.heroes.get(e.actor)
+    if h is not None:
+        h.main_done = True
+    else:
+        s.foes[e.actor].attacks_left -= 1
+
+
+def _secondary(s: OneRingState, e: ev.SecondaryTaken) -> None:
+    s.heroes[e.hero].secondary_used = True
+
+
+def _hope(s: OneRingState, e: ev.HopeSpent) -> None:
+    s.heroes[e.hero].hope -= 1
+
+
+def _bonus_used(s: OneRingState, e: ev.BonusUsed) -> None:
+    setattr(s.heroes[e.hero], e.bonus, False)
+
+
+def _hit(s: OneRingState, e: ev.HitPending) -> None:
+    s.pending = Pending(e.attacker, e.target, e.hero_attacks, e.close, e.damage, e.injury,
+                        e.rank, e.tengwars, e.decider)
+
+
+def _special(s: OneRingState, e: ev.SpecialChosen) -> None:
+    p = s.pending
+    if p is None:
+        return
+    if e.special == NONE:
+        s.pending = dataclasses.replace(p, tengwars=0)
+        return
+    if e.special == HEAVY:
+        p = dataclasses.replace(p, heavy=p.heavy + e.amount)
+    elif e.special == PIERCE:
+        p = dataclasses.replace(p, pierce=p.pierce + e.amount)
+    elif e.special == FEND_OFF:
+        s.heroes[p.attacker].fend_off = True
+    elif e.special == SHIELD_THRUST:
+        s.foes[p.target].thrust_back = True
+    s.pending = dataclasses.replace(p, tengwars=p.tengwars - 1)
+
+
+def _knockback(s: OneRingState, e: ev.KnockbackChosen) -> None:
+    if s.pending is not None:
+        s.pending = dataclasses.replace(s.pending, knockback=e.accept)
+    if e.accept:
+        s.heroes[e.hero].knocked_back = True
+
+
+def _endurance(s: OneRingState, e: ev.EnduranceLost) -> None:
+    c = s.heroes.get(e.target) or s.foes[e.target]
+    c.endurance = max(0, c.endurance - e.amount)
+
+
+def _wounded(s: OneRingState, e: ev.Wounded) -> None:
+    c = s.heroes.get(e.target) or s.foes[e.target]
+    c.wounds += 1
+
+
+def _resolved(s: OneRingState, e: ev.HitResolved) -> None:
+    s.pending = None
+
+
+def _out(s: OneRingState, e: ev.TakenOut) -> None:
+    c = s.heroes.get(e.name) or s.foes[e.name]
+    c.status = e.status
+    s.board.remove(e.name)
+
+
+def _hate(s: OneRingState, e: ev.HateLost) -> None:
+    f = s.foes[e.foe]
+    f.hate = max(0, f.hate - e.amount)
+
+
+def _task(s: OneRingState, e: ev.TaskSucceeded) -> None:
+    if e.task == "rally":
+        for name, h in s.heroes.items():
+            if name != e.hero and h.status == "ok":
+                h.rallied = True
+    elif e.task == "protect":
+        s.heroes[e.companion].protected = True
+    elif e.task == "prepare":
+        s.heroes[e.hero].prepared = True
+
+
+def _thrust_lost(s: OneRingState, e: ev.ThrustLost) -> None:
+    f = s.foes[e.foe]
+    f.thrust_back = False
+    f.attacks_left -= 1
+
+
+def _recovered(s: OneRingState, e: ev.Recovered) -> None:
+    s.heroes[e.hero].knocked_back = False
+
+
+def _gear(s: OneRingState, e: ev.GearChanged) -> None:
+    h = s.heroes[e.hero]
+    h.wielded = e.wielded
+    h.dropped = e.dropped
+
+
+def _located(s: OneRingState, e: ev.Located) -> None:
+    h = s.heroes[e.hero]
+    if e.other not in h.located:
+        h.located = (*h.located, e.other)
+
+
+def _carried(s: OneRingState, e: ev.Carried) -> None:
+    s.heroes[e.comrade].status = "safe"
+
+
+def _ended(s: OneRingState, e: FightEnded) -> None:
+    s.result = (e.winner, e.reason)
+    s.phase = "over"
+
+
+_HANDLERS: dict[type[Event], Handler] = {
+    ev.VolleysSet: _volleys_set, ev.PhaseBegan: _phase, ev.TurnEnded: _turn_ended,
+    ev.StanceTaken: _stance, ev.Engaged: _engaged, ev.StoodBack: _stood_back,
+    ev.HeroPassed: _passed, ev.Disengaged: _disengaged, ev.MainActionTaken: _main,
+    ev.SecondaryTaken: _secondary, ev.HopeSpent: _hope, ev.BonusUsed: _bonus_used,
+    ev.HitPending: _hit, ev.SpecialChosen: _special, ev.KnockbackChosen: _knockback,
+    ev.EnduranceLost: _endurance, ev.Wounded: _wounded, ev.HitResolved: _resolved,
+    ev.TakenOut: _out, ev.HateLost: _hate, ev.TaskSucceeded: _task,
+    ev.ThrustLost: _thrust_lost, ev.Recovered: _recovered, ev.GearChanged: _gear,
+    ev.Located: _located, ev.Carried: _carried, FightEnded: _ended,
+}
+
+
+def apply_event(state: OneRingState, event: Event) -> None:
+    """Change ``state`` by one event (events this rule set does not know change nothing)."""
+    handler = _HANDLERS.get(type(event))
+    if handler is not None:
+        handler(state, event)

@@ -1,0 +1,170 @@
+"""The One Ring scenario file: the Company, the adversaries and how the fight opens."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from fracas.rules.one_ring.catalogue import CATEGORIES, FoeWeapon, catalogue
+from fracas.scenario import ScenarioBase
+
+__all__ = ["AdversarySpec", "HeroSpec", "OneRingScenario", "PolicyChoice"]
+
+PolicyChoice = Literal["heuristic", "random", "human"] | list[str]
+SKILLS: tuple[str, ...] = ("awe", "enhearten", "athletics", "scan")
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class HeroSpec(_Spec):
+    """A player-hero: attributes, Endurance, Hope, Parry, gear, proficiencies and skills."""
+
+    name: str = Field(min_length=1)
+    strength: int = Field(ge=1, le=12)
+    heart: int = Field(ge=1, le=12)
+    wits: int = Field(ge=1, le=12)
+    endurance: int = Field(ge=1, le=200)
+    hope: int = Field(default=10, ge=0, le=50)
+    shadow: int = Field(default=0, ge=0, le=50)
+    parry: int | None = Field(default=None, ge=0, le=40)
+    armour: str = "none"
+    helm: bool = False
+    shield: str | None = None
+    weapons: list[str] = Field(min_length=1)
+    proficiencies: dict[str, int] = Field(default_factory=dict)
+    skills: dict[str, int] = Field(default_factory=dict)
+    aware: bool = True
+    weary: bool = False
+    miserable: bool = False
+    wounds: int = Field(default=0, ge=0, le=1)
+    fatigue: int = Field(default=0, ge=0, le=60)
+    policy: PolicyChoice = "heuristic"
+
+    @field_validator("armour")
+    @classmethod
+    def _known_armour(cls, value: str) -> str:
+        known = catalogue().armour
+        if value not in known:
+            raise ValueError(f"unknown armour {value!r}; known: {', '.join(sorted(known))}")
+        return value
+
+    @field_validator("shield")
+    @classmethod
+    def _known_shield(cls, value: str | None) -> str | None:
+        known = catalogue().shields
+        if value is not None and value not in known:
+            raise ValueError(f"unknown shield {value!r}; known: {', '.join(sorted(known))}")
+        return value
+
+    @field_validator("weapons")
+    @classmethod
+    def _known_weapons(cls, value: list[str]) -> list[str]:
+        known = catalogue().weapons
+        for name in value:
+            if name not in known:
+                raise ValueError(f"unknown weapon {name!r}; known: {', '.join(sorted(known))}")
+        if len(set(value)) != len(value):
+            raise ValueError("a weapon is listed twice")
+        return value
+
+    @field_validator("proficiencies")
+    @classmethod
+    def _proficiencies(cls, value: dict[str, int]) -> dict[str, int]:
+        return _ratings(value, CATEGORIES, "proficiency")
+
+    @field_validator("skills")
+    @classmethod
+    def _skills(cls, value: dict[str, int]) -> dict[str, int]:
+        return _ratings(value, SKILLS, "skill")
+
+
+def _ratings(value: dict[str, int], allowed: tuple[str, ...], what: str) -> dict[str, int]:
+    for key, rating in value.items():
+        if key not in allowed:
+            raise ValueError(f"unknown {what} {key!r}; known: {', '.join(allowed)}")
+        if not 0 <= rating <= 6:
+            raise ValueError(f"{what} {key} must be between 0 and 6, got {rating}")
+    return value
+
+
+class AdversarySpec(_Spec):
+    """Adversaries: a catalogue ``kind`` (with optional overrides) or full stats; ``count`` copies.
+
+    With ``count`` above 1 the copies are named ``<name>-1``, ``<name>-2``, ...
+    """
+
+    name: str = Field(min_length=1)
+    kind: str | None = None
+    count: int = Field(default=1, ge=1, le=50)
+    attribute_level: int | None = Field(default=None, ge=1, le=20)
+    endurance: int | None = Field(default=None, ge=1, le=300)
+    might: int | None = Field(default=None, ge=1, le=10)
+    hate: int | None = Field(default=None, ge=0, le=50)
+    hate_label: Literal["hate", "resolve"] | None = None
+    parry: int | None = Field(default=None, ge=0, le=20)
+    armour: int | None = Field(default=None, ge=0, le=10)
+    size: Literal["human", "large"] | None = None
+    weapons: list[FoeWeapon] | None = None
+    eligible: bool = True
+
+    @model_validator(mode="after")
+    def _kind_or_stats(self) -> AdversarySpec:
+        if self.kind is not None:
+            known = catalogue().adversaries
+            if self.kind not in known:
+                raise ValueError(
+                    f"unknown adversary kind {self.kind!r}; known: {', '.join(sorted(known))}")
+            return self
+        missing = [f for f in ("attribute_level", "endurance", "might", "hate", "parry",
+                               "armour", "weapons") if getattr(self, f) is None]
+        if missing:
+            raise ValueError(f"without a 'kind' these fields are needed: {', '.join(missing)}")
+        if not self.weapons:
+            raise ValueError("an adversary needs at least one weapon")
+        return self
+
+    def names(self) -> list[str]:
+        """The names of the adversaries this entry stands for."""
+        if self.count == 1:
+            return [self.name]
+        return [f"{self.name}-{i}" for i in range(1, self.count + 1)]
+
+
+class OneRingScenario(ScenarioBase):
+    """A One Ring fight: Company, adversaries, the opening volleys and the policies.
+
+    ``volleys`` is a number, or ``gm`` to let the Loremaster decide (at most
+    ``max_volleys``; the heuristic Loremaster allows two at ``long`` distance).
+    """
+
+    heroes: list[HeroSpec] = Field(min_length=1)
+    adversaries: list[AdversarySpec] = Field(min_length=1)
+    volleys: int | Literal["gm"] = 1
+    max_volleys: int = Field(default=3, ge=0, le=10)
+    distance: Literal["close", "long"] = "close"
+    enemy_volleys_first: bool = False
+    max_rounds: int = Field(default=30, ge=1, le=500)
+    gm_policy: PolicyChoice = "heuristic"
+    gm_rolls_hidden: bool = False
+
+    @field_validator("volleys")
+    @classmethod
+    def _volleys(cls, value: int | str) -> int | str:
+        if isinstance(value, int) and not 0 <= value <= 10:
+            raise ValueError(f"volleys must be between 0 and 10 (or 'gm'), got {value}")
+        return value
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> OneRingScenario:
+        seen: set[str] = {"gm"}
+        for name in [h.name for h in self.heroes] + [
+                n for a in self.adversaries for n in a.names()]:
+            if name in seen:
+                raise ValueError(f"the name {name!r} is used twice (or is the reserved 'gm')")
+            if any(c in name for c in " =,'\""):
+                raise ValueError(f"the name {name!r} may not contain spaces, '=', ',' or quotes")
+            seen.add(name)
+        return self

@@ -1,0 +1,270 @@
+"""The One Ring fight state: fixed cards for every combatant and what changes."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
+from fracas.rules.one_ring.engagement import Board
+
+__all__ = [
+    "CLOSE_STANCES",
+    "STANCES",
+    "FoeCard",
+    "FoeState",
+    "HeroCard",
+    "HeroState",
+    "OneRingState",
+    "Pending",
+    "Roster",
+]
+
+FORWARD, OPEN, DEFENSIVE, REARWARD = "forward", "open", "defensive", "rearward"
+#: Stances in the order their heroes act.
+STANCES: tuple[str, ...] = (FORWARD, OPEN, DEFENSIVE, REARWARD)
+CLOSE_STANCES: tuple[str, ...] = (FORWARD, OPEN, DEFENSIVE)
+COMPANY, ENEMIES = "company", "enemies"
+HELM, SHIELD = "helm", "shield"
+
+
+@dataclass(frozen=True, slots=True)
+class HeroCard:
+    """What does not change about a hero during a fight."""
+
+    name: str
+    strength: int
+    heart: int
+    wits: int
+    endurance_max: int
+    hope_max: int
+    shadow: int
+    parry: int
+    armour_dice: int
+    helm_dice: int
+    shield_bonus: int
+    base_load: int
+    weapons: tuple[Weapon, ...]
+    item_loads: dict[str, int]
+    proficiencies: dict[str, int]
+    skills: dict[str, int]
+    aware: bool
+    always_weary: bool
+    always_miserable: bool
+    policy: str | tuple[str, ...]
+
+    def weapon(self, name: str) -> Weapon | None:
+        """The hero's weapon called ``name``."""
+        for w in self.weapons:
+            if w.name == name:
+                return w
+        return None
+
+    def rating(self, category: str) -> int:
+        """The hero's combat proficiency for a weapon category (0 when untrained)."""
+        return self.proficiencies.get(category, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class FoeCard:
+    """What does not change about an adversary during a fight."""
+
+    name: str
+    kind: str
+    attribute_level: int
+    endurance_max: int
+    might: int
+    hate_max: int
+    hate_label: str
+    parry: int
+    armour: int
+    large: bool
+    eligible: bool
+    weapons: tuple[FoeWeapon, ...]
+
+    def close_weapon(self) -> FoeWeapon | None:
+        """The adversary's best close-combat attack (highest rating, first listed on ties)."""
+        best: FoeWeapon | None = None
+        for w in self.weapons:
+            if not w.ranged and (best is None or w.rating > best.rating):
+                best = w
+        return best
+
+    def ranged_weapon(self, volley: int = 0) -> FoeWeapon | None:
+        """A bow; in the first opening volley a thrown spear also serves."""
+        for w in self.weapons:
+            if w.ranged:
+                return w
+        if volley == 1:
+            for w in self.weapons:
+                if w.thrown:
+                    return w
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """Every combatant's card and the scenario's settings; shared between state copies."""
+
+    heroes: dict[str, HeroCard]
+    foes: dict[str, FoeCard]
+    hero_order: tuple[str, ...]
+    foe_order: tuple[str, ...]
+    volleys: int | None
+    max_volleys: int
+    long_distance: bool
+    enemy_volleys_first: bool
+    max_rounds: int
+    gm_policy: str | tuple[str, ...]
+    gm_hidden: bool
+
+
+@dataclass(slots=True)
+class HeroState:
+    """A hero's changing values."""
+
+    endurance: int
+    hope: int
+    wounds: int = 0
+    status: str = "ok"
+    stance: str = ""
+    wielded: str | None = None
+    dropped: tuple[str, ...] = ()
+    located: tuple[str, ...] = ()
+    knocked_back: bool = False
+    fend_off: bool = False
+    protected: bool = False
+    rallied: bool = False
+    prepared: bool = False
+    main_done: bool = False
+    secondary_used: bool = False
+
+
+@dataclass(slots=True)
+class FoeState:
+    """An adversary's changing values."""
+
+    endurance: int
+    hate: int
+    wounds: int = 0
+    status: str = "ok"
+    attacks_left: int = 0
+    thrust_back: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A hit waiting for decisions (special damage, knockback) before it lands.
+
+    ``tengwars`` counts special results still to spend; ``decider`` chooses them.
+    """
+
+    attacker: str
+    target: str
+    hero_attacks: bool
+    close: bool
+    damage: int
+    injury: int
+    rank: int
+    tengwars: int
+    decider: str
+    heavy: int = 0
+    pierce: int = 0
+    knockback: bool | None = None
+
+
+@dataclass(slots=True)
+class OneRingState:
+    """The whole fight: cards, changing values, the phase and whose turn it is."""
+
+    roster: Roster
+    heroes: dict[str, HeroState]
+    foes: dict[str, FoeState]
+    phase: str = "start"
+    round: int = 0
+    volleys: int | None = None
+    volley: int = 0
+    order: tuple[str, ...] = ()
+    cursor: int = 0
+    board: Board = field(default_factory=Board)
+    pending: Pending | None = None
+    result: tuple[str | None, str] | None = None
+
+    def clone(self) -> OneRingState:
+        """A cheap independent copy: cards are shared, changing values copied."""
+        return OneRingState(
+            self.roster,
+            {k: dataclasses.replace(v) for k, v in self.heroes.items()},
+            {k: dataclasses.replace(v) for k, v in self.foes.items()},
+            self.phase, self.round, self.volleys, self.volley, self.order, self.cursor,
+            self.board.clone(), self.pending, self.result,
+        )
+
+    # -- derived values ----------------------------------------------------
+    def standing_heroes(self) -> list[str]:
+        """Heroes still in the fight, in scenario order."""
+        return [h for h in self.roster.hero_order if self.heroes[h].status == "ok"]
+
+    def standing_foes(self) -> list[str]:
+        """Adversaries still in the fight, in scenario order."""
+        return [f for f in self.roster.foe_order if self.foes[f].status == "ok"]
+
+    def load(self, hero: str) -> int:
+        """A hero's Load: armour and fatigue plus every item not dropped."""
+        card = self.roster.heroes[hero]
+        dropped = self.heroes[hero].dropped
+        return card.base_load + sum(v for k, v in card.item_loads.items() if k not in dropped)
+
+    def weary(self, hero: str) -> bool:
+        """Weary: set by the scenario, or Endurance at or below Load (the game's rule)."""
+        h = self.heroes[hero]
+        return self.roster.heroes[hero].always_weary or h.endurance <= self.load(hero)
+
+    def miserable(self, hero: str) -> bool:
+        """Miserable: set by the scenario, or Hope at or below Shadow (the game's rule)."""
+        card = self.roster.heroes[hero]
+        return card.always_miserable or self.heroes[hero].hope <= card.shadow
+
+    def foe_weary(self, foe: str) -> bool:
+        """An adversary with no Hate (or Resolve) left is Weary."""
+        return self.foes[foe].hate <= 0
+
+    def parry(self, hero: str, volley: bool = False) -> int:
+        """A hero's Parry: base plus a carried shield (doubled in a volley when aware) and
+        +2 after a Fend Off this round."""
+        card = self.roster.heroes[hero]
+        h = self.heroes[hero]
+        bonus = card.shield_bonus if SHIELD not in h.dropped else 0
+        if volley and card.aware:
+            bonus *= 2
+        return card.parry + bonus + (2 if h.fend_off else 0)
+
+    def protection(self, hero: str) -> int:
+        """A hero's Protection dice: armour plus a worn helm."""
+        card = self.roster.heroes[hero]
+        helm = card.helm_dice if HELM not in self.heroes[hero].dropped else 0
+        return card.armour_dice + helm
+
+    def ranged_weapon(self, hero: str, volley: int = 0) -> Weapon | None:
+        """A carried bow; in the first opening volley a thrown spear also serves."""
+        card = self.roster.heroes[hero]
+        dropped = self.heroes[hero].dropped
+        for w in card.weapons:
+            if w.ranged and w.name not in dropped:
+                return w
+        if volley == 1:
+            for w in card.weapons:
+                if w.thrown and w.name not in dropped:
+                    return w
+        return None
+
+    def close_weapon(self, hero: str) -> Weapon | None:
+        """The wielded close-combat weapon, if the hero holds one."""
+        h = self.heroes[hero]
+        if h.wielded is None:
+            return None
+        return self.roster.heroes[hero].weapon(h.wielded)
+
+    def side_of(self, name: str) -> str:
+        """``company`` for heroes, ``enemies`` for adversaries."""
+        return COMPANY if name in self.heroes else ENEMIES
