@@ -1,0 +1,8 @@
+"""Puts this folder on the import path so tests can share ``adnd_helpers``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
