@@ -1,0 +1,189 @@
+"""Fighting: melee, missile fire, damage to figures, morale and breaking formation.
+
+The compact core (ours) rolls one d10 per figure in contact (melee) or in the
+first two ranks (missiles); each roll at or above the Attack Rating is a hit
+worth the unit's damage dice.  Dice then fall on the target's figures by the
+Hit Dice rule, with the seed's 10% wounded threshold on narrow frontages.
+"""
+
+from __future__ import annotations
+
+from fracas.core.events import DiceRolled
+from fracas.core.rng import Rng
+from fracas.core.ruleset import Emit
+from fracas.rules.battlesystem.events import FormationChanged, MoraleResult, Routed
+from fracas.rules.battlesystem.hazards import record_damage, stress_area
+from fracas.rules.battlesystem.movement import in_command, may_take_formation
+from fracas.rules.battlesystem.rules import (
+    DARK_AC_PENALTY,
+    DARK_ATTACK_PENALTY,
+    attack_rating,
+    breaks_to_open,
+    can_melee,
+    damage_figures,
+    expansion_room,
+    lit_target_modifier,
+    missile_figures,
+    morale_target,
+    narrow_frontage,
+    wound_threshold,
+)
+from fracas.rules.battlesystem.state import (
+    BsState,
+    Unit,
+    blind,
+    carries_light,
+    unit_footprint,
+    used_surface,
+)
+
+__all__ = [
+    "apply_dice",
+    "fire",
+    "force_open",
+    "melee_attack_rating",
+    "melee_phase",
+    "morale_check",
+    "start_rout",
+]
+
+#: A charging unit's Attack Rating improves by one in the melee that follows (core, ours).
+CHARGE_BONUS = 1
+
+
+def in_contact(state: BsState, unit: Unit) -> int:
+    """Figures of ``unit`` that can strike or be struck: its first rank where it stands."""
+    shape = unit_footprint(unit, state.board.areas[unit.area])
+    return min(shape.abreast, unit.figures)
+
+
+def melee_attack_rating(state: BsState, attacker: Unit, target: Unit) -> int:
+    """Attack Rating of a melee attack: darkness and charge modifiers included.
+
+    An attacker fighting blind worsens by 6; a blind target's Armor Class is 4
+    worse against melee; a charge improves the rating by 1 (ours).
+    """
+    ac = target.stats.ac + (DARK_AC_PENALTY if blind(state, target) else 0)
+    modifier = (DARK_ATTACK_PENALTY if blind(state, attacker) else 0) - (
+        CHARGE_BONUS if attacker.charging else 0)
+    return attack_rating(attacker.stats.thac0, ac, modifier)
+
+
+def missile_attack_rating(state: BsState, shooter: Unit, target: Unit) -> int:
+    """Attack Rating of missile fire: blind shooters worsen by 6; lit targets are easier."""
+    modifier = (DARK_ATTACK_PENALTY if blind(state, shooter) else 0) + lit_target_modifier(
+        carries_light(target), target.formation)
+    return attack_rating(shooter.stats.thac0, target.stats.ac, modifier)
+
+
+def apply_dice(state: BsState, name: str, dice: int, narrow: bool, cause: str,
+               emit: Emit) -> None:
+    """Deliver ``dice`` dice of damage to unit ``name`` by the figure Hit Dice rule."""
+    unit = state.units[name]
+    if not unit.on_field or dice < 1:
+        return
+    hit = damage_figures(unit.figures, unit.wounded, unit.stats.hd, dice,
+                         wound_threshold(narrow))
+    record_damage(emit, unit, dice, hit.figures, hit.wounded, cause)
+
+
+def melee_phase(state: BsState, rng: Rng, emit: Emit) -> None:
+    """Every unit in good order strikes the first enemy it can reach in its area.
+
+    Blows are simultaneous: all dice are rolled first, then damage is dealt.
+    Melee beside fragile formations stresses them once per area.
+    """
+    strikes: list[tuple[str, int, bool]] = []
+    fought: list[tuple[str, bool]] = []
+    for area in state.board.order:
+        here = state.in_area(area)
+        if len({u.side for u in here}) < 2:
+            continue
+        for unit in here:
+            if unit.status != "ok":
+                continue
+            foes = [e for e in state.enemies_in(unit, area)
+                    if can_melee(unit.altitude, e.altitude)]
+            if not foes:
+                continue
+            target = foes[0]
+            figures = in_contact(state, unit)
+            faces = tuple(rng.dice(figures, 10))
+            emit(DiceRolled(unit.name, "melee", 10, faces))
+            rating = melee_attack_rating(state, unit, target)
+            hits = sum(1 for f in faces if f >= rating)
+            narrow = narrow_frontage(figures, in_contact(state, target))
+            strikes.append((target.name, hits * unit.stats.damage, narrow))
+        if state.board.areas[area].features:
+            fought.append((area, any(u.stats.heavy for u in here)))
+    for name, dice, narrow in strikes:
+        apply_dice(state, name, dice, narrow, "melee", emit)
+    for area, heavy in fought:
+        stress_area(state, area, heavy, False, rng, emit)
+
+
+def fire(state: BsState, shooter: Unit, target: Unit, rng: Rng, emit: Emit) -> None:
+    """Missile fire: the first two ranks shoot at ``target`` (standard 25% wound threshold)."""
+    shape = unit_footprint(shooter, state.board.areas[shooter.area])
+    figures = missile_figures(shooter.figures, shape.abreast)
+    faces = tuple(rng.dice(figures, 10))
+    emit(DiceRolled(shooter.name, "missiles", 10, faces))
+    rating = missile_attack_rating(state, shooter, target)
+    hits = sum(1 for f in faces if f >= rating)
+    apply_dice(state, target.name, hits * shooter.stats.missile_damage, False, "missiles", emit)
+
+
+def start_rout(state: BsState, unit: Unit, cause: str, emit: Emit) -> None:
+    """Put ``unit`` to rout, spread in open formation where it fits, else single file."""
+    if unit.formation == "closed":
+        for axis in ("width", "length"):
+            if may_take_formation(state, unit, "open", axis):
+                emit(FormationChanged(unit.name, "open", axis))
+                break
+        else:
+            emit(FormationChanged(unit.name, "column", unit.axis))
+    emit(Routed(unit.name, cause))
+
+
+def force_open(state: BsState, unit: Unit, emit: Emit) -> None:
+    """A closed unit must break into open formation: it expands or, without room, routs.
+
+    It may spread to the sides or to the front or rear; if neither has room
+    for the full expansion the unit routs automatically.
+    """
+    info = state.board.areas[unit.area]
+    closed = unit_footprint(unit, info, "closed")
+    free = info.surface - used_surface(state, unit.area, unit.name) - closed.surface
+    axis = expansion_room(closed, info.width, info.length, free)
+    if axis is None:
+        start_rout(state, unit, "no room to open", emit)
+    else:
+        emit(FormationChanged(unit.name, "open", axis))
+
+
+def morale_check(state: BsState, unit: Unit, rng: Rng, emit: Emit) -> bool:
+    """Roll d20 at or under the morale target; a failure breaks or routs the unit.
+
+    Closed units break into open formation (routing only if there is no room);
+    open, skirmish and column units (column counts as open for morale) rout.
+    """
+    roll = rng.die(20)
+    emit(DiceRolled(unit.name, "morale", 20, (roll,)))
+    target = morale_target(unit.stats.morale, not in_command(state, unit),
+                           2 * unit.figures <= unit.stats.start_figures)
+    passed = roll <= target
+    emit(MoraleResult(unit.name, target, passed))
+    if not passed:
+        if breaks_to_open(unit.formation):
+            force_open(state, unit, emit)
+        else:
+            start_rout(state, unit, "morale", emit)
+    return passed
+
+
+def morale_phase(state: BsState, rng: Rng, emit: Emit) -> None:
+    """Units in good order that lost figures this turn check morale (core, ours)."""
+    for unit in list(state.units.values()):
+        if unit.status == "ok" and unit.lost_this_turn > 0:
+            morale_check(state, unit, rng, emit)
+

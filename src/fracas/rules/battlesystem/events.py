@@ -1,0 +1,372 @@
+"""Actions and events of the BATTLESYSTEM underground rule set.
+
+Actions are the orders a unit (or the GM) gives; events are every change to
+the battle, each small, frozen and applied by ``Battlesystem.apply_event``.
+Values are absolute (figures left, area entered) so a log replays exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from fracas.core.action import Action
+from fracas.core.events import Event, event_type
+
+__all__ = [
+    "AltitudeChanged",
+    "CaveIn",
+    "CeilingCollapsed",
+    "Charge",
+    "Damaged",
+    "FeatureCollapsed",
+    "Fire",
+    "Fly",
+    "Form",
+    "FormationChanged",
+    "FragileChecked",
+    "GasEnded",
+    "GasMoved",
+    "GasReleased",
+    "GmEffectUsed",
+    "Hold",
+    "MoraleResult",
+    "Move",
+    "ObstacleSprung",
+    "Pass",
+    "PhaseStarted",
+    "ReleaseGas",
+    "Routed",
+    "StrikeFeature",
+    "Torches",
+    "TorchesChanged",
+    "TurnSkipped",
+    "TurnStarted",
+    "UnitLeft",
+    "UnitMoved",
+]
+
+
+# -- unit orders ------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """March toward an area along the shortest open path."""
+
+    verb: ClassVar[str] = "move"
+    actor: str
+    to: str
+
+
+@dataclass(frozen=True, slots=True)
+class Charge(Action):
+    """Charge a visible enemy unit within this turn's movement."""
+
+    verb: ClassVar[str] = "charge"
+    actor: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(Action):
+    """Stand still this phase."""
+
+    verb: ClassVar[str] = "hold"
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class Form(Action):
+    """Change formation (closed, open, column, skirmish); open spreads along ``axis``."""
+
+    verb: ClassVar[str] = "form"
+    actor: str
+    formation: str
+    axis: str = "width"
+
+
+@dataclass(frozen=True, slots=True)
+class Torches(Action):
+    """Light or put out the unit's light sources."""
+
+    verb: ClassVar[str] = "torches"
+    actor: str
+    lit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Fly(Action):
+    """A flying unit changes altitude band."""
+
+    verb: ClassVar[str] = "fly"
+    actor: str
+    altitude: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fire(Action):
+    """Shoot missiles at a visible enemy unit in range."""
+
+    verb: ClassVar[str] = "fire"
+    actor: str
+    target: str
+
+
+# -- GM decisions -------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """The GM lets the turn run without a special effect."""
+
+    verb: ClassVar[str] = "pass"
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class CaveIn(Action):
+    """The GM brings down a prepared ceiling collapse (earthquake, transmute rock to mud)."""
+
+    verb: ClassVar[str] = "cave_in"
+    actor: str
+    area: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseGas(Action):
+    """The GM releases a prepared gaseous spell in an area."""
+
+    verb: ClassVar[str] = "release_gas"
+    actor: str
+    area: str
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeFeature(Action):
+    """The GM aims a prepared explosive spell at a fragile formation."""
+
+    verb: ClassVar[str] = "strike"
+    actor: str
+    feature: str
+
+
+# -- events ---------------------------------------------------------------------------
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    """A new turn begins (its account is the map of unit positions)."""
+
+    kind: ClassVar[str] = "bs.turn"
+    turn: int
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class PhaseStarted(Event):
+    """A phase begins; ``queue`` lists who decides in it, in order."""
+
+    kind: ClassVar[str] = "bs.phase"
+    phase: str
+    queue: tuple[str, ...]
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class UnitMoved(Event):
+    """A unit now stands in ``area`` with ``rear`` behind it and movement carried to ``goal``."""
+
+    kind: ClassVar[str] = "bs.moved"
+    unit: str
+    area: str
+    rear: str | None
+    progress: float
+    goal: str | None
+    charging: bool = False
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class FormationChanged(Event):
+    """A unit stands in a new formation."""
+
+    kind: ClassVar[str] = "bs.formation"
+    unit: str
+    formation: str
+    axis: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class TorchesChanged(Event):
+    """A unit lit or put out its lights."""
+
+    kind: ClassVar[str] = "bs.torches"
+    unit: str
+    lit: bool
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class AltitudeChanged(Event):
+    """A flying unit is now at ``altitude``."""
+
+    kind: ClassVar[str] = "bs.altitude"
+    unit: str
+    altitude: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class Damaged(Event):
+    """A unit took ``dice`` dice of damage and now has these figures and wounded figures."""
+
+    kind: ClassVar[str] = "bs.damaged"
+    unit: str
+    dice: int
+    figures: int
+    wounded: int
+    cause: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class MoraleResult(Event):
+    """A morale check was passed or failed against ``target`` (d20 at or under)."""
+
+    kind: ClassVar[str] = "bs.morale"
+    unit: str
+    target: int
+    passed: bool
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class Routed(Event):
+    """A unit routs (``cause`` says why: morale, no room to open, blocking a rout)."""
+
+    kind: ClassVar[str] = "bs.routed"
+    unit: str
+    cause: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class UnitLeft(Event):
+    """A unit leaves the battle: fled, surrendered, destroyed or fell."""
+
+    kind: ClassVar[str] = "bs.left"
+    unit: str
+    status: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class FragileChecked(Event):
+    """The GM's secret collapse check of a fragile formation."""
+
+    kind: ClassVar[str] = "bs.fragile"
+    feature: str
+    roll: int
+    chance: int
+    collapsed: bool
+    base_after: int
+    hidden: bool = True
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class FeatureCollapsed(Event):
+    """A fragile formation fell."""
+
+    kind: ClassVar[str] = "bs.feature_collapsed"
+    feature: str
+    area: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class CeilingCollapsed(Event):
+    """The ceiling of an area came down (rock or mud)."""
+
+    kind: ClassVar[str] = "bs.cave_in"
+    area: str
+    material: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class GmEffectUsed(Event):
+    """A prepared GM effect has been spent."""
+
+    kind: ClassVar[str] = "bs.gm_used"
+    effect: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class GasReleased(Event):
+    """A gas cloud appears with its duration already adjusted for the underground."""
+
+    kind: ClassVar[str] = "bs.gas"
+    area: str
+    diameter: float
+    dice: int
+    turns: int
+    carried: bool
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class GasMoved(Event):
+    """Wind carried a gas cloud into ``area`` (or it has ``turns_left`` after a turn)."""
+
+    kind: ClassVar[str] = "bs.gas_moved"
+    gas: int
+    area: str
+    turns_left: int
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class ObstacleSprung(Event):
+    """A blind unit blundered into an unseen obstacle; its side now knows where it is."""
+
+    kind: ClassVar[str] = "bs.obstacle"
+    side: str
+    area: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class TurnSkipped(Event):
+    """The next unit in the phase can no longer act (destroyed or routed) and is passed over."""
+
+    kind: ClassVar[str] = "bs.skipped"
+    unit: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class GasEnded(Event):
+    """A gas cloud dispersed."""
+
+    kind: ClassVar[str] = "bs.gas_ended"
+    gas: int
+    hidden: bool = False

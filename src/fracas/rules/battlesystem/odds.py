@@ -1,0 +1,100 @@
+"""Exact odds of the rule set's own rolls.
+
+Question syntax: a kind, then ``key=value`` words (flags take ``yes``/``no``)::
+
+    attack figures=4 rating=7 damage=2     dice of damage dealt (d10 per figure, hit on rating+)
+    saves figures=10 need=14 blind=yes     figures that save (d20 per figure, -4 when blind)
+    morale target=12                       1 = the d20 check passes (at or under target)
+    fragile chance=13 heavy=yes explosive=no   1 = the formation collapses (d100 at or under)
+
+Every answer maps outcomes to exact :class:`~fractions.Fraction` probabilities.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+from fracas.core.errors import ActionSyntaxError
+from fracas.rules.battlesystem.rules import DARK_SAVE_PENALTY, fragile_chance
+
+__all__ = ["answer"]
+
+_KEYS: dict[str, dict[str, type]] = {
+    "attack": {"figures": int, "rating": int, "damage": int},
+    "saves": {"figures": int, "need": int, "blind": bool},
+    "morale": {"target": int},
+    "fragile": {"chance": int, "heavy": bool, "explosive": bool},
+}
+_DEFAULTS: dict[str, int | bool] = {"damage": 1, "blind": False, "heavy": False,
+                                    "explosive": False}
+_LIMITS = {"figures": (0, 500), "rating": (1, 10), "damage": (0, 100), "need": (1, 30),
+           "target": (0, 20), "chance": (0, 100)}
+
+
+def _parse(question: str) -> tuple[str, dict[str, int | bool]]:
+    words = question.split()
+    if not words:
+        raise ActionSyntaxError("an odds question starts with one of: " + ", ".join(_KEYS))
+    kind = words[0]
+    if kind not in _KEYS:
+        raise ActionSyntaxError(f"word 1 {kind!r}: expected one of {', '.join(_KEYS)}")
+    keys = _KEYS[kind]
+    values: dict[str, int | bool] = {}
+    for position, word in enumerate(words[1:], start=2):
+        key, sep, text = word.partition("=")
+        if not sep or key not in keys:
+            raise ActionSyntaxError(
+                f"word {position} {word!r}: expected key=value with key one of {', '.join(keys)}")
+        values[key] = _value(key, text, keys[key], position)
+    for key in keys:
+        if key not in values:
+            if key not in _DEFAULTS:
+                raise ActionSyntaxError(f"{kind}: {key}= is missing")
+            values[key] = _DEFAULTS[key]
+    return kind, values
+
+
+def _value(key: str, text: str, kind: type, position: int) -> int | bool:
+    if kind is bool:
+        if text.lower() in ("yes", "true", "1"):
+            return True
+        if text.lower() in ("no", "false", "0"):
+            return False
+        raise ActionSyntaxError(f"word {position}: {key} takes yes or no, not {text!r}")
+    try:
+        number = int(text)
+    except ValueError:
+        raise ActionSyntaxError(f"word {position}: {key} takes a whole number, "
+                                f"not {text!r}") from None
+    low, high = _LIMITS[key]
+    if not low <= number <= high:
+        raise ActionSyntaxError(f"word {position}: {key} must lie in {low}..{high}")
+    return number
+
+
+def _binomial(n: int, p: Fraction, scale: int = 1) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for k in range(n + 1):
+        out[k * scale] = out.get(k * scale, Fraction(0)) + comb(n, k) * p**k * (1 - p) ** (n - k)
+    return out
+
+
+def _bernoulli(p: Fraction) -> dict[int, Fraction]:
+    return {0: 1 - p, 1: p}
+
+
+def answer(question: str) -> dict[int, Fraction]:
+    """The exact distribution asked for by ``question`` (see the module docstring)."""
+    kind, v = _parse(question)
+    if kind == "attack":
+        p = Fraction(11 - int(v["rating"]), 10)
+        return _binomial(int(v["figures"]), p, int(v["damage"]))
+    if kind == "saves":
+        need = int(v["need"]) + (DARK_SAVE_PENALTY if v["blind"] else 0)
+        p = Fraction(min(20, max(0, 21 - need)), 20)
+        return _binomial(int(v["figures"]), p)
+    if kind == "morale":
+        return _bernoulli(Fraction(min(20, max(0, int(v["target"]))), 20))
+    chance = fragile_chance(int(v["chance"]), bool(v["heavy"]), bool(v["explosive"]))
+    return _bernoulli(Fraction(min(100, chance), 100))

@@ -1,0 +1,192 @@
+"""Reading a battle: the text map, log lines, the CLI table and the JSON view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.core.events import Event
+from fracas.rules.battlesystem.events import (
+    AltitudeChanged,
+    CeilingCollapsed,
+    Damaged,
+    FeatureCollapsed,
+    FormationChanged,
+    FragileChecked,
+    GasEnded,
+    GasMoved,
+    GasReleased,
+    MoraleResult,
+    ObstacleSprung,
+    PhaseStarted,
+    Routed,
+    TorchesChanged,
+    TurnStarted,
+    UnitLeft,
+    UnitMoved,
+)
+from fracas.rules.battlesystem.movement import in_command
+from fracas.rules.battlesystem.state import Area, BsState, Unit, can_see, unit_footprint
+
+__all__ = ["battle_map", "describe", "table", "view"]
+
+
+def _inches(x: float) -> str:
+    return f"{x:g}" if x == int(x) else f"{x:.2f}".rstrip("0")
+
+
+def _unit_line(state: BsState, unit: Unit) -> str:
+    info = state.board.areas[unit.area]
+    shape = unit_footprint(unit, info)
+    bits = [f"{unit.figures} fig"]
+    if unit.wounded:
+        bits.append(f"{unit.wounded} wounded")
+    bits.append(unit.formation + (" squeezed" if shape.squeezed else ""))
+    bits.append(f"{_inches(shape.width)}x{_inches(shape.length)} in")
+    if unit.altitude != "ground":
+        bits.append(f"flying {unit.altitude}")
+    if unit.lit:
+        bits.append("torches")
+    if unit.status != "ok":
+        bits.append(unit.status.upper())
+    return f"      {unit.side}: {unit.name} ({', '.join(bits)})"
+
+
+def _area_line(state: BsState, area: Area) -> str:
+    light = "lit" if area.lit else "dark"
+    air = area.airflow + (f" to {area.wind_to}" if area.wind_to else "")
+    notes = []
+    if area.name in state.gone:
+        notes.append("FALLEN")
+    if area.name in state.caved:
+        notes.append("caved in")
+    for name in area.features:
+        notes.append(f"{state.features[name].kind} {name}"
+                     + (" (collapsed)" if state.features[name].collapsed else ""))
+    notes.extend(f"gas cloud {g.turns_left} turns" for g in state.gases if g.area == area.name)
+    links = ", ".join(lk.to + (" (bend)" if lk.bend else "")
+                      for lk in state.board.links[area.name])
+    text = (f"  {area.name}: {area.kind} {_inches(area.width)} x {_inches(area.length)} in, "
+            f"ceiling {_inches(area.ceiling)} ft, {light}, {air}")
+    if notes:
+        text += "; " + "; ".join(notes)
+    return text + f"\n    exits: {links or 'none'}"
+
+
+def battle_map(state: BsState) -> str:
+    """A multi-line text map: every area in map order with the units standing in it."""
+    lines = [f"=== turn {state.turn} map (1 inch = 10 yards) ==="]
+    for name in state.board.order:
+        lines.append(_area_line(state, state.board.areas[name]))
+        lines.extend(_unit_line(state, u) for u in state.in_area(name))
+    gone = [u for u in state.units.values() if not u.on_field]
+    if gone:
+        lines.append("  off the field: " + ", ".join(f"{u.name} ({u.status})" for u in gone))
+    return "\n".join(lines)
+
+
+def describe(event: Event, state: BsState) -> str | None:
+    """One readable account of ``event`` (a new turn gives the whole map)."""
+    if isinstance(event, TurnStarted):
+        return battle_map(state)
+    if isinstance(event, PhaseStarted):
+        return f"-- {event.phase} phase" if event.queue or event.phase != "gm" else None
+    if isinstance(event, UnitMoved):
+        verb = "charges into" if event.charging else "moves to"
+        if event.progress:
+            return (f"  {event.unit} stands in {event.area} "
+                    f"({_inches(round(event.progress, 2))} in of march carried)")
+        return f"  {event.unit} {verb} {event.area}"
+    if isinstance(event, Damaged):
+        return (f"  {event.unit} takes {event.dice} dice of {event.cause} damage: "
+                f"{event.figures} figures left ({event.wounded} wounded)")
+    if isinstance(event, MoraleResult):
+        return f"  {event.unit} {'passes' if event.passed else 'FAILS'} morale " \
+               f"(needs {event.target} or less)"
+    if isinstance(event, Routed):
+        return f"  {event.unit} ROUTS ({event.cause})"
+    if isinstance(event, UnitLeft):
+        return f"  {event.unit} leaves the battle: {event.status}"
+    if isinstance(event, FormationChanged):
+        return f"  {event.unit} forms {event.formation}"
+    if isinstance(event, TorchesChanged):
+        return f"  {event.unit} {'lights' if event.lit else 'puts out'} its torches"
+    if isinstance(event, AltitudeChanged):
+        return f"  {event.unit} flies at {event.altitude} altitude"
+    if isinstance(event, FragileChecked):
+        result = "COLLAPSES" if event.collapsed else "holds"
+        return (f"  (secret) GM checks {event.feature}: d100 {event.roll} against "
+                f"{event.chance}%: {result}; base chance now {event.base_after}%")
+    if isinstance(event, FeatureCollapsed):
+        return f"  the {event.feature} in {event.area} COLLAPSES"
+    if isinstance(event, CeilingCollapsed):
+        return f"  the ceiling of {event.area} caves in ({event.material})"
+    if isinstance(event, GasReleased):
+        if event.turns == 0:
+            return f"  gas released in {event.area} is scattered by the wind"
+        how = ", carried by the wind" if event.carried else ""
+        return f"  gas cloud released in {event.area}: lasts {event.turns} turns{how}"
+    if isinstance(event, GasMoved):
+        return f"  gas cloud {event.gas} in {event.area}, {event.turns_left} turns left"
+    if isinstance(event, GasEnded):
+        return f"  gas cloud {event.gas} disperses"
+    if isinstance(event, ObstacleSprung):
+        return f"  an unseen obstacle in {event.area} catches the first rank of {event.side}"
+    return None
+
+
+def table(state: BsState) -> tuple[list[str], list[list[str]]]:
+    """Columns and rows for the CLI table of units."""
+    rows = []
+    for unit in state.units.values():
+        rows.append([unit.name, unit.side, unit.area if unit.on_field else "-",
+                     unit.formation, f"{unit.figures}/{unit.stats.start_figures}",
+                     str(unit.wounded), unit.status, unit.altitude,
+                     "yes" if unit.lit else "no"])
+    return ["unit", "side", "area", "formation", "figures", "wounded", "status", "altitude",
+            "torches"], rows
+
+
+def _visible(state: BsState, unit: Unit, side: str | None) -> bool:
+    if side is None or unit.side == side:
+        return True
+    if not unit.on_field:
+        return True
+    return any(can_see(state, own, unit) for own in state.units.values()
+               if own.side == side and own.on_field)
+
+
+def view(state: BsState, side: str | None = None) -> dict[str, Any]:
+    """JSON-ready picture; for a side, unseen enemies and secret collapse chances are hidden."""
+    areas = []
+    for name in state.board.order:
+        a = state.board.areas[name]
+        areas.append({
+            "name": name, "kind": a.kind, "width": a.width, "length": a.length,
+            "ceiling": a.ceiling, "airflow": a.airflow, "wind_to": a.wind_to, "lit": a.lit,
+            "links": [{"to": lk.to, "bend": lk.bend} for lk in state.board.links[name]],
+            "fallen": name in state.gone, "caved": name in state.caved,
+            "features": [{"name": f, "kind": state.features[f].kind,
+                          "collapsed": state.features[f].collapsed,
+                          **({"chance": state.features[f].chance} if side is None else {})}
+                         for f in a.features],
+        })
+    units = []
+    for unit in state.units.values():
+        if not _visible(state, unit, side):
+            continue
+        entry: dict[str, Any] = {
+            "name": unit.name, "side": unit.side, "area": unit.area, "status": unit.status,
+            "figures": unit.figures, "wounded": unit.wounded, "formation": unit.formation,
+            "axis": unit.axis, "altitude": unit.altitude, "torches": unit.lit,
+        }
+        if side is None or unit.side == side:
+            entry.update(progress=unit.progress, goal=unit.goal, rear=unit.rear,
+                         in_command=in_command(state, unit) if unit.on_field else False)
+        units.append(entry)
+    return {
+        "round": state.turn, "phase": state.phase, "queue": list(state.queue),
+        "areas": areas, "units": units,
+        "gases": [{"area": g.area, "turns_left": g.turns_left, "carried": g.carried}
+                  for g in state.gases],
+        "result": list(state.result) if state.result else None,
+    }

@@ -1,0 +1,104 @@
+"""Routing movement and the chain reaction of routs through friendly units.
+
+A routing unit runs its full movement toward its side's line of retreat and
+leaves the battle when it gets there.  If friendly units block every way back
+(no route with room for it avoids them), the friendly units in the first
+blocked area rout too, and run first; they may in turn rout the units
+blocking them, for as long as it takes to clear a path; then the first
+router runs as far as the room made allows.  Every unit joins a
+chain at most once, so a chain always ends.  A routing unit whose every way
+back is held by enemies or gone surrenders (ours).
+"""
+
+from __future__ import annotations
+
+from fracas.core.rng import Rng
+from fracas.core.ruleset import Emit
+from fracas.rules.battlesystem.combat import start_rout
+from fracas.rules.battlesystem.events import FormationChanged, UnitLeft, UnitMoved
+from fracas.rules.battlesystem.movement import settle_altitude, step_price
+from fracas.rules.battlesystem.rules import movement_allowance
+from fracas.rules.battlesystem.state import BsState, Unit, blind, fits_width, room_for
+
+__all__ = ["flee", "rout_phase"]
+
+
+def rout_phase(state: BsState, rng: Rng, emit: Emit) -> None:
+    """Every routing unit makes its routing move, in scenario order."""
+    moved: set[str] = set()
+    for unit in list(state.units.values()):
+        if unit.status == "routing" and unit.name not in moved:
+            flee(state, unit, rng, emit, moved)
+
+
+def _enemy_areas(state: BsState, unit: Unit) -> frozenset[str]:
+    return frozenset(u.area for u in state.units.values()
+                     if u.on_field and u.side != unit.side and u.area != unit.area)
+
+
+def _full_areas(state: BsState, unit: Unit) -> frozenset[str]:
+    return frozenset(a for a in state.board.areas if a != unit.area
+                     and not room_for(state, unit, a, _rout_shape(unit, state, a)))
+
+
+def _rout_shape(unit: Unit, state: BsState, area: str) -> str:
+    """Routers keep their open order where it fits across, else go single file (ours)."""
+    if fits_width(unit, state.board.areas[area]):
+        return unit.formation
+    return "column"
+
+
+def flee(state: BsState, unit: Unit, rng: Rng, emit: Emit, moved: set[str]) -> None:
+    """Make ``unit``'s routing move, routing friendly units that block every way back.
+
+    ``moved`` holds the units that already made their move this phase; each
+    unit is added before anything else happens, which is what ends a chain.
+    """
+    moved.add(unit.name)
+    goal = state.side(unit.side).retreat
+    budget = movement_allowance(unit.stats.movement, blind(state, unit))
+    hostile = _enemy_areas(state, unit) | frozenset(state.gone)
+    while unit.status == "routing":
+        if unit.area == goal:
+            emit(UnitLeft(unit.name, "fled"))
+            return
+        open_route = state.board.path(unit.area, goal, hostile | _full_areas(state, unit))
+        if open_route:
+            budget = _run(state, unit, open_route, budget, emit)
+            if budget <= 0 or unit.area != goal:
+                return
+            continue
+        route = state.board.path(unit.area, goal, hostile)
+        if not route:
+            emit(UnitLeft(unit.name, "surrendered"))
+            return
+        blocked = next(a for a in route
+                       if not room_for(state, unit, a, _rout_shape(unit, state, a)))
+        blockers = [u for u in state.in_area(blocked)
+                    if u.side == unit.side and u.name not in moved]
+        if not blockers:
+            # Nobody left to clear the way: run as far as there is room.
+            _run(state, unit, route, budget, emit)
+            return
+        for friend in blockers:
+            if friend.status == "ok":
+                start_rout(state, friend, "blocking a rout", emit)
+            flee(state, friend, rng, emit, moved)
+
+
+def _run(state: BsState, unit: Unit, route: list[str], budget: float, emit: Emit) -> float:
+    """Step along ``route`` while movement lasts; returns the movement left (0 if stopped)."""
+    here, rear = unit.area, unit.rear
+    for there in route:
+        price = step_price(state, unit, here, there, rear)
+        shape = _rout_shape(unit, state, there)
+        if budget + 1e-9 < price or not room_for(state, unit, there, shape):
+            return 0.0
+        if shape != unit.formation:
+            emit(FormationChanged(unit.name, shape, unit.axis))
+        budget -= price
+        emit(UnitMoved(unit.name, there, here, 0.0, None))
+        if unit.stats.flyer:
+            settle_altitude(state, unit, emit)
+        here, rear = there, here
+    return budget

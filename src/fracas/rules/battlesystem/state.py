@@ -1,0 +1,305 @@
+"""State of a BATTLESYSTEM underground battle: a fixed battlefield and mutable units.
+
+The battlefield (areas, links, distances) never changes during a fight, so it
+is held in frozen values shared between clones; units, fragile features and
+gas clouds are small mutable dataclasses changed only by ``apply_event``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+from dataclasses import dataclass
+
+from fracas.rules.battlesystem.rules import (
+    Footprint,
+    darkness_applies,
+    footprint,
+)
+
+__all__ = ["Area", "Battlefield", "BsState", "Feature", "Gas", "Link", "Side", "Unit",
+           "UnitStats"]
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A passage from one area to a neighbour."""
+
+    to: str
+    bend: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Area:
+    """One tunnel, corridor or cavern."""
+
+    name: str
+    kind: str
+    width: float
+    length: float
+    ceiling: float
+    airflow: str
+    wind_to: str | None
+    lit: bool
+    obstacle_kind: str | None
+    obstacle_dice: int
+    obstacle_halts: bool
+    features: tuple[str, ...]
+
+    @property
+    def surface(self) -> float:
+        """Square inches of floor."""
+        return self.width * self.length
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """An army's fixed facts."""
+
+    name: str
+    retreat: str
+    leader: str | None
+    command_radius: float
+
+
+@dataclass(frozen=True, slots=True)
+class UnitStats:
+    """A unit's fixed statistics."""
+
+    name: str
+    side: str
+    hd: int
+    creatures: int
+    base: float
+    ac: int
+    thac0: int
+    damage: int
+    movement: float
+    morale: int
+    save: int
+    frontage: int
+    infravision: bool
+    lights: int
+    missile_range: float
+    missile_damage: int
+    flyer: bool
+    heavy: bool
+    gas_immune: bool
+    hold: bool
+    start_figures: int
+
+
+@dataclass(slots=True)
+class Unit:
+    """A unit's changing condition."""
+
+    stats: UnitStats
+    area: str
+    figures: int
+    formation: str
+    rear: str | None = None
+    wounded: int = 0
+    axis: str = "width"
+    progress: float = 0.0
+    goal: str | None = None
+    status: str = "ok"
+    altitude: str = "ground"
+    lit: bool = False
+    lost_this_turn: int = 0
+    charging: bool = False
+
+    @property
+    def name(self) -> str:
+        """The unit's name."""
+        return self.stats.name
+
+    @property
+    def side(self) -> str:
+        """The unit's army."""
+        return self.stats.side
+
+    @property
+    def on_field(self) -> bool:
+        """True while the unit stands on the battlefield (in good order or routing)."""
+        return self.status in ("ok", "routing")
+
+
+@dataclass(slots=True)
+class Feature:
+    """A fragile formation: its area, kind, current base chance and whether it fell."""
+
+    name: str
+    area: str
+    kind: str
+    chance: int
+    collapsed: bool = False
+
+
+@dataclass(slots=True)
+class Gas:
+    """A gas cloud: where it is, how big, how many turns are left and whether wind carries it."""
+
+    id: int
+    area: str
+    diameter: float
+    dice: int
+    turns_left: int
+    carried: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Battlefield:
+    """The map: areas, neighbours and centre-to-centre distances."""
+
+    areas: dict[str, Area]
+    links: dict[str, tuple[Link, ...]]
+    order: tuple[str, ...]
+
+    def link(self, a: str, b: str) -> Link | None:
+        """The passage from ``a`` to ``b``, if they meet."""
+        for link in self.links[a]:
+            if link.to == b:
+                return link
+        return None
+
+    def step_cost(self, a: str, b: str) -> float:
+        """Inches from the centre of ``a`` to the centre of neighbour ``b``."""
+        return (self.areas[a].length + self.areas[b].length) / 2
+
+    def distances(self, start: str, blocked: frozenset[str] = frozenset()) -> dict[str, float]:
+        """Shortest centre-to-centre distance from ``start`` to every reachable area."""
+        best = {start: 0.0}
+        heap = [(0.0, start)]
+        while heap:
+            dist, here = heapq.heappop(heap)
+            if dist > best[here]:
+                continue
+            for link in self.links[here]:
+                if link.to in blocked:
+                    continue
+                nd = dist + self.step_cost(here, link.to)
+                if nd < best.get(link.to, float("inf")):
+                    best[link.to] = nd
+                    heapq.heappush(heap, (nd, link.to))
+        return best
+
+    def path(self, start: str, goal: str, blocked: frozenset[str] = frozenset()) -> list[str]:
+        """The areas after ``start`` on a shortest path to ``goal`` (empty if none)."""
+        if start == goal:
+            return []
+        dist = self.distances(goal, blocked - {start})
+        if start not in dist:
+            return []
+        route, here = [], start
+        while here != goal:
+            options = [(self.step_cost(here, lk.to) + dist[lk.to], lk.to)
+                       for lk in self.links[here] if lk.to in dist]
+            here = min(options)[1]
+            route.append(here)
+        return route
+
+
+@dataclass(slots=True)
+class BsState:
+    """Everything about a battle in progress."""
+
+    board: Battlefield
+    sides: tuple[Side, ...]
+    units: dict[str, Unit]
+    features: dict[str, Feature]
+    max_turns: int
+    gm_cave_ins: tuple[tuple[str, str, int | None], ...]
+    gm_gases: tuple[tuple[str, float, int, int, int | None], ...]
+    gm_strikes: tuple[tuple[str, int | None], ...]
+    policies: dict[str, str | tuple[str, ...]]
+    gm_used: set[str] = dataclasses.field(default_factory=set)
+    gases: list[Gas] = dataclasses.field(default_factory=list)
+    next_gas: int = 0
+    caved: set[str] = dataclasses.field(default_factory=set)
+    gone: set[str] = dataclasses.field(default_factory=set)
+    known_obstacles: set[tuple[str, str]] = dataclasses.field(default_factory=set)
+    turn: int = 0
+    phase: str = "setup"
+    queue: list[str] = dataclasses.field(default_factory=list)
+    result: tuple[str | None, str] | None = None
+
+    @property
+    def round(self) -> int:
+        """The turn number (the core calls it a round)."""
+        return self.turn
+
+    def side(self, name: str) -> Side:
+        """The fixed facts of side ``name``."""
+        for side in self.sides:
+            if side.name == name:
+                return side
+        raise KeyError(name)
+
+    def in_area(self, area: str) -> list[Unit]:
+        """Units standing in ``area``, in scenario order."""
+        return [u for u in self.units.values() if u.area == area and u.on_field]
+
+    def enemies_in(self, unit: Unit, area: str) -> list[Unit]:
+        """Enemy units on the field in ``area``."""
+        return [u for u in self.in_area(area) if u.side != unit.side]
+
+
+# -- derived facts used by several modules ----------------------------------------
+
+def unit_footprint(unit: Unit, area: Area, formation: str | None = None,
+                   axis: str | None = None) -> Footprint:
+    """The space ``unit`` needs in ``area`` (in ``formation`` if given)."""
+    return footprint(unit.figures, unit.stats.base, formation or unit.formation,
+                     unit.stats.frontage, axis or unit.axis, area.width)
+
+
+def fits_width(unit: Unit, area: Area, formation: str | None = None) -> bool:
+    """True when the formation is no wider than the area (columns always fit, squeezed)."""
+    form = formation or unit.formation
+    if form == "column":
+        return True
+    return unit_footprint(unit, area, form).width <= area.width + 1e-9
+
+
+def used_surface(state: BsState, area: str, skip: str | None = None) -> float:
+    """Floor covered in ``area`` by units other than ``skip``."""
+    info = state.board.areas[area]
+    return sum(unit_footprint(u, info).surface for u in state.in_area(area) if u.name != skip)
+
+
+def room_for(state: BsState, unit: Unit, area: str, formation: str | None = None) -> bool:
+    """True when ``unit`` fits into ``area``: not wider than it and enough free floor."""
+    info = state.board.areas[area]
+    if area in state.gone or not fits_width(unit, info, formation):
+        return False
+    need = unit_footprint(unit, info, formation).surface
+    return used_surface(state, area, unit.name) + need <= info.surface + 1e-9
+
+
+def blind(state: BsState, unit: Unit) -> bool:
+    """True when ``unit`` suffers the darkness penalties where it stands."""
+    s = unit.stats
+    return darkness_applies(state.board.areas[unit.area].lit, s.infravision, s.lights,
+                            unit.lit, unit.figures)
+
+
+def carries_light(unit: Unit) -> bool:
+    """True when the unit has its torches or magical lights burning."""
+    return unit.lit and unit.stats.lights > 0
+
+
+def can_see(state: BsState, viewer: Unit, target: Unit) -> bool:
+    """Whether ``viewer`` can see ``target`` (core, ours).
+
+    Lit areas and units carrying light are seen from anywhere; otherwise a unit
+    sees into its own area with infravision or its own light, and infravision
+    reaches 2 inches (60 feet) into the next area.
+    """
+    if state.board.areas[target.area].lit or carries_light(target):
+        return True
+    if viewer.area == target.area:
+        return viewer.stats.infravision or carries_light(viewer)
+    if viewer.stats.infravision:
+        link = state.board.link(viewer.area, target.area)
+        return link is not None and state.board.step_cost(viewer.area, target.area) <= 2
+    return False
