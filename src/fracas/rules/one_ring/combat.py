@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from fracas.core.ruleset import GM, Emit
 from fracas.rules.one_ring import events as ev
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
-from fracas.rules.one_ring.dice import GOOD, TestResult, net_dice, roll_test
+from fracas.rules.one_ring.dice import GOOD, RollResult, net_dice, roll_test
 from fracas.rules.one_ring.fold import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
 from fracas.rules.one_ring.state import (
     DEFENSIVE,
@@ -63,7 +63,7 @@ def _hero_weapon(state: OneRingState, hero: str, ranged: bool) -> Weapon | None:
 
 
 def _hero_roll(state: OneRingState, hero: str, target: str, weapon: Weapon, ranged: bool,
-               hope: bool, purpose: str, rng: Rng, emit: Emit) -> TestResult:
+               hope: bool, purpose: str, rng: Rng, emit: Emit) -> RollResult:
     """A hero's attack roll: proficiency dice and stance modifiers against Strength TN + Parry."""
     card = state.roster.heroes[hero]
     h = state.heroes[hero]

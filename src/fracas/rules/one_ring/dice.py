@@ -26,7 +26,7 @@ __all__ = [
     "GOOD",
     "RUNE_FACE",
     "SUCCESS_SIDES",
-    "TestResult",
+    "RollResult",
     "feat_rank",
     "keep_feat",
     "net_dice",
@@ -82,7 +82,7 @@ def net_dice(base: int, bonus: int, penalty: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class TestResult:
+class RollResult:
     """A read roll: the kept Feat rank, the total, success and tengwars on a success."""
 
     rank: int
@@ -92,7 +92,7 @@ class TestResult:
 
 
 def read_test(rank: int, success_faces: tuple[int, ...] | list[int], tn: int, *,
-              weary: bool = False, miserable: bool = False) -> TestResult:
+              weary: bool = False, miserable: bool = False) -> RollResult:
     """Read a roll against a target number.
 
     The total is the Feat number (special faces count 0) plus the Success dice;
@@ -111,12 +111,12 @@ def read_test(rank: int, success_faces: tuple[int, ...] | list[int], tn: int, *,
             dice_total += face
     total = numeric + dice_total
     success = not (rank == BAD and miserable) and (rank == GOOD or total >= tn)
-    return TestResult(rank, total, success, sixes if success else 0)
+    return RollResult(rank, total, success, sixes if success else 0)
 
 
 def roll_test(rng: Rng, emit: Emit, actor: str, purpose: str, dice: int, tn: int, *,
               adversary: bool = False, favoured: bool = False, ill_favoured: bool = False,
-              weary: bool = False, miserable: bool = False, hidden: bool = False) -> TestResult:
+              weary: bool = False, miserable: bool = False, hidden: bool = False) -> RollResult:
     """Roll the Feat die (two when favoured or ill-favoured) and ``dice`` Success dice.
 
     Every face is recorded in a :class:`DiceRolled` event before it is used.

@@ -32,6 +32,7 @@ def _phase(s: OneRingState, e: ev.PhaseBegan) -> None:
         for f in s.foes.values():
             f.attacks_left = 1
     elif e.phase == "stance":
+        s.board = Board()
         for h in s.heroes.values():
             h.fend_off = False
             h.protected = False
