@@ -103,10 +103,10 @@ def damage_figures(figures: int, wounded: int, hd: int, dice: int,
     """Apply ``dice`` of damage to a unit's figures, front figure first (core + seed).
 
     Each full figure's Hit Dice of damage removes one figure (wounded figures go
-    first; ours).  The rest falls on the next figure: under one die it does
-    nothing; at or above ``threshold`` of the Hit Dice it wounds the figure, and
-    a second wound removes an already wounded figure (ours).  Less than the
-    threshold has no effect.
+    first; ours).  The rest falls on the next figure: under one die, or under
+    ``threshold`` of the Hit Dice, it does nothing; otherwise it wounds the
+    figure, and a wound falling on an already wounded figure removes it
+    (ours: wounds land on the wounded front figure first).
     """
     removed = min(figures, dice // hd)
     wounded_left = max(0, wounded - removed)
@@ -114,13 +114,13 @@ def damage_figures(figures: int, wounded: int, hd: int, dice: int,
     rest = dice - removed * hd
     newly = 0
     if figures_left and rest >= 1 and rest >= threshold * hd:
-        if wounded_left < figures_left:
-            wounded_left += 1
-            newly = 1
-        else:
+        if wounded_left:
             figures_left -= 1
             wounded_left -= 1
             removed += 1
+        else:
+            wounded_left = 1
+            newly = 1
     return FigureDamage(figures_left, wounded_left, removed, newly)
 
 
