@@ -10,14 +10,18 @@ first foe standing) or ``wait`` (never strike).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from toy_ruleset import Strike, Toy, ToyScenario, ToyState, Wait
+import pytest
 
+from fracas.cli.app import main
+from fracas.core.errors import ActionSyntaxError
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.ruleset import Action, register_ruleset
+from toy_ruleset import Strike, Toy, ToyScenario, ToyState, Wait
 
 
 class ToyExactScenario(ToyScenario):
@@ -67,3 +71,27 @@ class ToyExact(Toy):
 
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
         return super().policy(name, actor, options)
+
+
+def _strike_odds(self: ToyExact, question: str) -> dict[int, Fraction]:
+    """The toy's only roll: a strike deals 1d6."""
+    if question.strip() != "strike":
+        raise ActionSyntaxError(f"toy_exact only answers 'strike', not {question!r}")
+    return {face: Fraction(1, 6) for face in range(1, 7)}
+
+
+ToyExact.odds = _strike_odds  # type: ignore[method-assign]
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[[list[str]], tuple[int, str, str]]:
+    """``cli(args)`` -> exit code, stdout, stderr of ``fracas ARGS``, run in this process."""
+
+    def run(args: list[str]) -> tuple[int, str, str]:
+        with pytest.raises(SystemExit) as exit_info:
+            main(args)
+        captured = capsys.readouterr()
+        code = exit_info.value.code
+        return (code if isinstance(code, int) else 1), captured.out, captured.err
+
+    return run

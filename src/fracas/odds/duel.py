@@ -62,6 +62,7 @@ DEFAULT_MAX_LEAVES = 20_000_000
 MAX_OUTCOMES_PER_ROLL = 100_000
 _DENSE_LIMIT = 1_500
 _TOLERANCE = 1e-12
+_CHAIN_LIMIT = 64
 
 
 class DuelError(FracasError):
@@ -245,6 +246,26 @@ class _Explorer:
             self.edges.append({})
         return node
 
+    def settle(self, state: Any) -> Any:
+        """Play on through decisions that involve no chance; the state where chance is next.
+
+        Only states just before a chance point (or the end) become nodes of the graph,
+        so positions that differ only in, say, the faces of a pool already spent never
+        multiply.  A chain of chance-free decisions is cut after a fixed length, so a
+        loop without chance (both sides waiting forever) still closes through a node.
+        """
+        rs = self.rs
+        for _ in range(_CHAIN_LIMIT):
+            if rs.current_actor(state) is None:
+                break
+            trial = rs.clone_state(state)
+            try:
+                self.decide(trial, _ForcingRng(()))
+            except _Branch:
+                break
+            state = trial
+        return state
+
     def expand(self, state: Any, step: _Step) -> dict[int, float]:
         """Every result of one ``step`` from ``state``, with its probability."""
         rs = self.rs
@@ -258,6 +279,7 @@ class _Explorer:
             except _Branch as branch:
                 stack.extend(((*prefix, i), p * q) for i, (_, q) in enumerate(branch.outcomes))
                 continue
+            s = self.settle(s)
             self.leaves += 1
             if self.leaves > self.max_leaves:
                 raise StateSpaceTooLargeError(
@@ -273,7 +295,7 @@ class _Explorer:
                 progress: Callable[[int], None] | None) -> int:
         """Build the whole graph; returns the root's target index."""
         if started:
-            root = self.target(self.rs.clone_state(initial))
+            root = self.target(self.settle(self.rs.clone_state(initial)))
         else:
             first = self.expand(initial, self.start)
             root = len(self.states)

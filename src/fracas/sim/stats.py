@@ -40,7 +40,10 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 or n successes the exact bound is 0 or 1; rounding must not move it.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
 
 
 def histogram_mean(hist: Mapping[Any, int]) -> float:

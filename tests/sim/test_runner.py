@@ -1,0 +1,161 @@
+"""The Monte Carlo runner: seeded fights, compact summaries, same results on any worker count."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from fracas.core.encounter import Encounter
+from fracas.core.policy import RandomPolicy
+from fracas.core.rng import SeededRng, derive_seed
+from fracas.scenario import load_scenario, start_encounter
+from fracas.sim import (
+    FightSpec,
+    InlineExecutor,
+    LocalExecutor,
+    SimulationError,
+    run_chunk,
+    simulate,
+    spec_from_log,
+    spec_from_scenario,
+)
+from fracas.sim.runner import chunk_ranges
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def duel_spec() -> FightSpec:
+    return spec_from_scenario(load_scenario(DATA / "toy_duel.yaml"))
+
+
+def test_same_seed_gives_identical_json_with_one_and_two_workers(duel_spec: FightSpec) -> None:
+    with LocalExecutor(1) as one:
+        a = simulate(duel_spec, 3000, seed=11, executor=one)
+    with LocalExecutor(2) as two:
+        b = simulate(duel_spec, 3000, seed=11, executor=two)
+    assert json.dumps(a.to_json(timing=False)) == json.dumps(b.to_json(timing=False))
+    assert a.workers == 1 and b.workers == 2
+
+
+def test_another_seed_gives_other_fights(duel_spec: FightSpec) -> None:
+    a = simulate(duel_spec, 500, seed=1, executor=InlineExecutor())
+    b = simulate(duel_spec, 500, seed=2, executor=InlineExecutor())
+    assert a.summary != b.summary
+
+
+def test_fight_i_is_played_with_dice_seeded_from_seed_and_i(duel_spec: FightSpec) -> None:
+    scenario = load_scenario(DATA / "toy_duel.yaml")
+    enc = start_encounter(scenario, derive_seed(42, 7), keep_log=False)
+    outcome = enc.play(lambda actor: RandomPolicy(), SeededRng(derive_seed(42, 7, "policy")))
+    assert outcome is not None
+    summary = run_chunk(duel_spec, 42, 7, 8)
+    assert summary.fights == 1
+    if outcome.winner is None:
+        assert summary.draws == 1
+    else:
+        assert summary.wins[outcome.winner] == 1
+    assert summary.rounds == {outcome.rounds: 1}
+    for s in enc.ruleset.standings(enc.state):
+        assert summary.health[s.name] == {s.health: 1}
+
+
+def test_summaries_do_not_depend_on_how_the_fights_are_chunked(duel_spec: FightSpec) -> None:
+    whole = run_chunk(duel_spec, 5, 0, 400)
+    parts = run_chunk(duel_spec, 5, 0, 123)
+    parts.merge(run_chunk(duel_spec, 5, 123, 400))
+    assert whole == parts
+
+
+def test_chunks_cover_every_fight_once() -> None:
+    ranges = chunk_ranges(10_001, workers=2)
+    assert ranges[0][0] == 0 and ranges[-1][1] == 10_001
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(ranges))
+    assert chunk_ranges(0, 4) == []
+    assert chunk_ranges(5, 1, chunk_size=2) == [(0, 2), (2, 4), (4, 5)]
+
+
+def test_report_has_every_key_the_issue_names(duel_spec: FightSpec) -> None:
+    report = simulate(duel_spec, 400, seed=3, executor=InlineExecutor()).to_json()
+    assert {"runs", "seed", "sides", "draws", "rounds", "combatants", "seconds"} <= set(report)
+    assert report["runs"] == 400 and report["seed"] == 3
+    for side in ("red", "blue"):
+        info = report["sides"][side]
+        low, high = info["ci95"]
+        assert low <= info["win_rate"] <= high
+        assert info["win_rate"] == info["wins"] / 400
+    assert {"mean", "median", "histogram"} <= set(report["rounds"])
+    for name in ("Ash", "Birch"):
+        assert {"survival_rate", "mean_health_left"} <= set(report["combatants"][name])
+    wins = sum(info["wins"] for info in report["sides"].values())
+    assert wins + report["draws"] + report["unfinished"] == 400
+    assert sum(report["rounds"]["histogram"].values()) == 400 - report["unfinished"]
+
+
+def test_toy_duel_has_draws_at_the_round_limit(duel_spec: FightSpec) -> None:
+    report = simulate(duel_spec, 2000, seed=3, executor=InlineExecutor()).to_json()
+    assert report["draws"] > 0
+    assert max(int(r) for r in report["rounds"]["histogram"]) == 7  # limit 6, ends in round 7
+
+
+def test_fights_past_the_decision_limit_count_as_unfinished() -> None:
+    # Oak (9 health) cannot fall to one 1d6 strike, so no fight ends in one decision.
+    scenario = load_scenario(DATA / "toy_skirmish.yaml")
+    spec = spec_from_scenario(scenario, max_decisions=1)
+    report = simulate(spec, 50, seed=0, executor=InlineExecutor()).to_json()
+    assert report["unfinished"] == 50
+    assert report["rounds"]["histogram"] == {}
+
+
+def _saved_fight(tmp_path: Path) -> Path:
+    scenario = load_scenario(DATA / "toy_skirmish.yaml")
+    enc = start_encounter(scenario, 4)
+    enc.play(lambda actor: RandomPolicy(), SeededRng(9))
+    path = tmp_path / "fight.jsonl"
+    enc.save(path)
+    return path
+
+
+def test_continuations_start_from_the_saved_round(tmp_path: Path) -> None:
+    path = _saved_fight(tmp_path)
+    spec = spec_from_log(path, from_round=3)
+    enc = Encounter.load(path)
+    ruleset = enc.ruleset
+    cut = Encounter.replay(ruleset, enc.initial_state, [])
+    from fracas.core.events import decode_event
+
+    for data in spec.events:
+        cut.emit(decode_event(dict(data), ruleset))
+    assert ruleset.round_number(cut.state) == 3
+    assert cut.current_actor() is not None
+    start_health = {s.name: s.health for s in ruleset.standings(cut.state)}
+    result = simulate(spec, 300, seed=1, executor=InlineExecutor())
+    report = result.to_json()
+    assert report["continued_from_log"] is True
+    assert min(int(r) for r in report["rounds"]["histogram"]) >= 3
+    for name, info in report["combatants"].items():
+        # toy damage only ever lowers health
+        assert max(float(h) for h in info["health_histogram"]) <= start_health[name]
+
+
+def test_a_finished_fight_cannot_be_continued(tmp_path: Path) -> None:
+    path = _saved_fight(tmp_path)
+    with pytest.raises(SimulationError, match="already over"):
+        spec_from_log(path)
+
+
+def test_memory_stays_flat_as_runs_grow(duel_spec: FightSpec) -> None:
+    def peak(runs: int) -> int:
+        tracemalloc.start()
+        simulate(duel_spec, runs, seed=0, executor=InlineExecutor())
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return top
+
+    peak(100)  # warm caches
+    small, large = peak(300), peak(3000)
+    assert large < small * 1.5 + 64_000
