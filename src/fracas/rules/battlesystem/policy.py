@@ -16,6 +16,7 @@ from fracas.rules.battlesystem.events import (
     CaveIn,
     Charge,
     Fire,
+    Fly,
     Form,
     Hold,
     Move,
@@ -26,7 +27,12 @@ from fracas.rules.battlesystem.events import (
 )
 from fracas.rules.battlesystem.movement import engaged, may_take_formation
 from fracas.rules.battlesystem.orders import gm_options, targets_in_range
-from fracas.rules.battlesystem.rules import movement_allowance
+from fracas.rules.battlesystem.rules import (
+    ALTITUDES,
+    allowed_altitudes,
+    can_melee,
+    movement_allowance,
+)
 from fracas.rules.battlesystem.state import BsState, Unit, blind, can_see, fits_width
 
 __all__ = ["HeuristicPolicy"]
@@ -88,6 +94,11 @@ def _order(state: BsState, unit: Unit) -> Action:
     if not foes:
         return Hold(me)
     foe = min(foes, key=lambda e: (distances[e.area], e.name))
+    if s.flyer and not can_melee(unit.altitude, foe.altitude):
+        step = 1 if ALTITUDES.index(foe.altitude) > ALTITUDES.index(unit.altitude) else -1
+        band = ALTITUDES[ALTITUDES.index(unit.altitude) + step]
+        if band in allowed_altitudes(state.board.areas[unit.area].ceiling) and band != "ground":
+            return Fly(me, band)
     if foe.area == unit.area:
         return Hold(me)
     route = state.board.path(unit.area, foe.area, frozenset(state.gone))

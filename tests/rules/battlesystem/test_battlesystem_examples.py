@@ -1,0 +1,43 @@
+"""Every BATTLESYSTEM example runs through the conformance kit and `fracas run`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fracas.cli.app import app, main
+from fracas.testing import check_ruleset
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "battlesystem")
+                  .glob("*.yaml"))
+
+
+def test_there_are_four_examples() -> None:
+    names = {p.stem for p in EXAMPLES}
+    assert {"dwarf_column_ambush", "cavern_flyers", "chasm_bridge", "gas_on_the_wind"} <= names
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_passes_the_conformance_kit(path: Path) -> None:
+    report = check_ruleset("battlesystem", path, seeds=range(3))
+    assert report.fights == 3
+    assert report.decisions > 0
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_runs_in_the_cli_and_prints_a_map_each_turn(path: Path) -> None:
+    result = CliRunner().invoke(app, ["run", str(path), "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    turns = result.output.count("map (1 inch = 10 yards)")
+    assert turns >= 2
+    assert "wins" in result.output or "draw" in result.output
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_exits_zero_through_main(path: Path) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["run", str(path), "--seed", "2", "--json"])
+    assert stop.value.code == 0
