@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from fracas.core.encounter import Encounter
@@ -10,6 +11,8 @@ from fracas.core.rng import ScriptedRng, SeededRng
 from fracas.core.ruleset import Action
 from fracas.rules.adnd import AdndScenario, AdndState, AdndUnderground
 from fracas.rules.adnd.state import Proceed
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "adnd").glob("*.yaml"))
 
 
 def fighter(name: str, side: str, **kw: Any) -> dict[str, Any]:

@@ -45,7 +45,7 @@ def test_falling_fighter_with_a_short_weapon_may_grab_his_foe() -> None:
 
 
 def test_with_only_long_weapons_and_no_grapple_he_falls_at_once() -> None:
-    enc, events = _knocked_off([{"name": "sword", "damage": "1d8", "length_ft": 3.5}],)
+    _enc, events = _knocked_off([{"name": "sword", "damage": "1d8", "length_ft": 3.5}],)
     assert not of(events, FallBegan)
     assert of(events, Landed)[0].name == "A"
 

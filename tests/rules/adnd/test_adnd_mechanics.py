@@ -104,7 +104,8 @@ def _brute_breath(con: int, free: int) -> dict[int, Fraction]:
     for rolls in itertools.product(range(1, 21), repeat=min(checks, 3)):
         for k, roll in enumerate(rolls):
             if roll > con - 2 * k:
-                out[free + k + 1] = out.get(free + k + 1, Fraction(0)) + Fraction(1, 20 ** len(rolls))
+                weight = Fraction(1, 20 ** len(rolls))
+                out[free + k + 1] = out.get(free + k + 1, Fraction(0)) + weight
                 break
     return out
 

@@ -135,7 +135,7 @@ def test_a_fall_from_great_height_is_capped_at_twenty_dice() -> None:
                  fighter("B", "y", hp=200, climbing=50,
                          terrain={"kind": "wall", "alt_ft": 250, "facing_wall": False})])
     events = act(enc, "A attack target=B weapon=sword", 15, 3, 99, *([1] * 20))
-    fall = [e for e in of(events, DiceRolled) if e.purpose == "falling damage"][0]
+    fall = next(e for e in of(events, DiceRolled) if e.purpose == "falling damage")
     assert len(fall.faces) == 20
 
 

@@ -145,7 +145,9 @@ def drag_choices(state: AdndState, faller: str) -> tuple[str, ...]:
             continue
         if abs(fo.alt - ff.alt) > 5.0 or po.kind not in ("wall", "ledge", "bridge"):
             continue
-        if po.across_gap or pf.across_gap or not (in_front(state, faller) and in_front(state, name)):
+        if po.across_gap or pf.across_gap:
+            continue
+        if not (in_front(state, faller) and in_front(state, name)):
             continue
         grappling = ff.holding == name or ff.held_by == name
         if grappling or mine.short or weapon_in_hand(state, name).short:

@@ -1,0 +1,83 @@
+"""Every example plays through the conformance kit and ``fracas run``; bad files fail cleanly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from adnd_helpers import EXAMPLES
+
+from fracas.cli.app import main
+from fracas.core.errors import ScenarioError
+from fracas.scenario import load_scenario, parse_scenario
+from fracas.testing import check_ruleset
+
+
+def test_there_are_the_four_promised_examples() -> None:
+    assert {p.stem for p in EXAMPLES} == {"cliff_boulders", "bridge_duel", "lake_ambush",
+                                          "bottleneck"}
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_passes_the_conformance_kit(path: Path) -> None:
+    report = check_ruleset("adnd", path, seeds=range(3))
+    assert report.fights == 3
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_runs_from_the_command_line(path: Path, capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["run", str(path), "--seed", "3", "--save", str(tmp_path / "log.jsonl")])
+    assert done.value.code == 0
+    assert "wins" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        main(["replay", str(tmp_path / "log.jsonl")])
+    assert done.value.code == 0
+
+
+def test_examples_validate() -> None:
+    for path in EXAMPLES:
+        assert load_scenario(path).ruleset.name == "adnd"
+
+
+BAD = """ruleset: adnd
+combatants:
+  - name: A
+    side: x
+    hp: 10
+    terrain: {kind: ledge, alt_ft: 20, edge_ft: 7}
+  - name: B
+    side: y
+    hp: 10
+"""
+
+
+def test_bad_value_names_file_line_and_field() -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(BAD, "bad.yaml")
+    message = str(info.value)
+    assert message.startswith("bad.yaml:6:")
+    assert "combatants[A].terrain.edge_ft" in message
+
+
+@pytest.mark.parametrize(("patch", "words"), [
+    ("hp: 10\n    terrain: {kind: water}", "depth_ft"),
+    ("hp: 0", "hp"),
+    ("hp: 10\n    climbing: 120", "climbing"),
+    ("hp: 10\n    ac: 2\n    shield_ac: 5\n    dex_ac: 5", "shield"),
+])
+def test_out_of_range_values_are_refused(patch: str, words: str) -> None:
+    text = BAD.replace("hp: 10\n    terrain: {kind: ledge, alt_ft: 20, edge_ft: 7}", patch)
+    with pytest.raises(ScenarioError, match=words):
+        parse_scenario(text, "bad.yaml")
+
+
+def test_bad_scenario_exits_with_code_two_and_no_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(BAD, encoding="utf-8")
+    with pytest.raises(SystemExit) as done:
+        main(["run", str(path)])
+    assert done.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err

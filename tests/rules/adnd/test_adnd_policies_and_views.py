@@ -1,0 +1,94 @@
+"""The default AI, the scenario's choice of policies, and what each side may see."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from adnd_helpers import EXAMPLES, act, fighter, start
+
+from fracas.core.encounter import Encounter
+from fracas.core.policy import DecisionRequest, HumanPolicy, RandomPolicy, ScriptedPolicy
+from fracas.core.rng import SeededRng
+from fracas.rules.adnd import AdndUnderground
+from fracas.rules.adnd.state import Attack, Climb, Grab, Proceed
+from fracas.scenario import load_scenario, start_encounter
+
+DAGGER = {"name": "dagger", "damage": "1d4", "length_ft": 1.2}
+
+
+def _choose(enc: Any) -> Any:
+    actor = enc.current_actor()
+    policy = enc.ruleset.policy("heuristic", actor, {})
+    return policy.choose(DecisionRequest(actor, enc.state, enc.ruleset, SeededRng(1)))
+
+
+def test_heuristic_dm_lets_the_round_run() -> None:
+    enc = start([fighter("A", "x"), fighter("B", "y")], proceed=False)
+    assert _choose(enc) == Proceed("gm")
+
+
+def test_heuristic_pushes_the_foe_with_the_drop_at_his_back() -> None:
+    ledge = {"kind": "ledge", "alt_ft": 50, "edge_ft": 0}
+    enc = start([fighter("A", "x", terrain={"alt_ft": 50}),
+                 fighter("W", "y", terrain={**ledge, "behind": "wall"}),
+                 fighter("D", "y", terrain={**ledge, "behind": "drop"})])
+    assert _choose(enc) == Attack("A", "D", "sword")
+
+
+def test_heuristic_climbs_toward_foes_out_of_reach() -> None:
+    enc = start([fighter("A", "x", terrain={"kind": "wall", "alt_ft": 10, "top_ft": 40}),
+                 fighter("B", "y", terrain={"alt_ft": 40})])
+    assert _choose(enc) == Climb("A", "up")
+
+
+def test_heuristic_drags_his_foe_when_falling() -> None:
+    wall = {"kind": "wall", "alt_ft": 30}
+    enc = start([fighter("A", "x", climbing=10, weapons=[DAGGER], terrain=wall),
+                 fighter("B", "y", terrain=wall)], init=(2, 1))
+    act(enc, "B attack target=A weapon=sword", 15, 3, 99)
+    assert _choose(enc) == Grab("A", "B")
+
+
+def test_scenario_chooses_each_actors_policy() -> None:
+    enc = start([fighter("A", "x", policy="random"), fighter("B", "y", policy="human"),
+                 fighter("C", "y", policy=["C wait"])], gm_policy="heuristic")
+    rs: AdndUnderground = enc.ruleset  # type: ignore[assignment]
+    assert isinstance(rs.policy_for(enc.state, "A"), RandomPolicy)
+    assert isinstance(rs.policy_for(enc.state, "B"), HumanPolicy)
+    assert isinstance(rs.policy_for(enc.state, "C"), ScriptedPolicy)
+    assert type(rs.policy_for(enc.state, "gm")).__name__ == "HeuristicPolicy"
+
+
+def test_a_side_does_not_see_its_foes_hit_points_or_breath() -> None:
+    enc = start([fighter("A", "x"), fighter("B", "y")])
+    rs = enc.ruleset
+    full = {c["name"]: c for c in rs.view(enc.state)["combatants"]}
+    mine = {c["name"]: c for c in rs.view(enc.state, "x")["combatants"]}
+    assert full["B"]["hp"] == 20 and mine["B"]["hp"] is None and mine["B"]["breath_free"] is None
+    assert mine["A"]["hp"] == 20
+    json.dumps(rs.view(enc.state, "y"))
+
+
+def test_table_and_log_lines_read_like_the_game() -> None:
+    enc = start([fighter("A", "x", terrain={"alt_ft": 20}),
+                 fighter("B", "y", climbing=50,
+                         terrain={"kind": "wall", "alt_ft": 20, "facing_wall": False})])
+    events = act(enc, "A attack target=B weapon=sword", 15, 3, 60, 2, 2)
+    lines = [enc.ruleset.describe_event(e, enc.state) for e in events]
+    assert "  A (sword) hits B: 15 against 10" in lines
+    assert "  B fails a climbing check: 60 against 50" in lines
+    assert "  B falls 20 ft, at the foot of the wall" in lines
+    columns, rows = enc.ruleset.table(enc.state)
+    assert columns[:4] == ["name", "side", "status", "hp"]
+    assert rows[1][3] == "13/20"
+
+
+def test_heuristic_fights_finish_quickly_and_are_reproducible() -> None:
+    for path in EXAMPLES:
+        outcomes = []
+        for _ in range(2):
+            enc: Encounter[Any] = start_encounter(load_scenario(path), 11, keep_log=False)
+            outcomes.append(enc.play(lambda a, e=enc: e.ruleset.policy_for(e.state, a),
+                                     SeededRng(11)))
+        assert outcomes[0] == outcomes[1] and outcomes[0] is not None
