@@ -71,3 +71,21 @@ def test_fighting_from_a_ledge_carries_no_attack_penalty() -> None:
     enc = start([fighter("B", "y", terrain=ledge(0, "drop")), fighter("A", "x", hp=40,
                                                                        terrain={"alt_ft": 60})])
     assert of(act(enc, "B attack target=A weapon=sword", 9), AttackRolled)[0].total == 9
+
+
+def test_loss_of_consciousness_on_a_ledge_calls_for_the_dexterity_check() -> None:
+    enc = start([fighter("A", "x"), fighter("B", "y", dexterity=10, terrain=ledge(1, "drop"))],
+                proceed=False)
+    events = act(enc, "gm knock_out target=B", 13, *([1] * 6))
+    check = of(events, CheckRolled)[0]
+    assert (check.target, check.success) == (12, False)
+    assert of(events, Landed)[0].out
+    assert enc.state.fighters["B"].status == "unconscious"
+
+
+def test_unconscious_climber_lets_go_of_the_wall() -> None:
+    enc = start([fighter("A", "x"),
+                 fighter("B", "y", terrain={"kind": "wall", "alt_ft": 20})], proceed=False)
+    events = act(enc, "gm knock_out target=B", 1, 1)
+    assert not of(events, CheckRolled)
+    assert of(events, Landed)[0].feet == 20

@@ -21,11 +21,12 @@ from fracas.rules.adnd.state import (
     Landed,
     Regained,
     Slain,
+    Unconscious,
     WeaponDropped,
     Wounded,
 )
 
-__all__ = ["begin_fall", "body_drops", "grab", "land", "regain"]
+__all__ = ["begin_fall", "body_drops", "grab", "knock_out", "land", "regain"]
 
 
 def begin_fall(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
@@ -120,3 +121,21 @@ def regain(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
     """A hanging fighter tries a climbing check at -20% to regain his own place."""
     if climbing_check(state, name, m.HANGING_PENALTY, rng, emit):
         emit(Regained(name))
+
+
+def knock_out(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
+    """Loss of consciousness threatens a fall like a wound does.
+
+    On a ledge or bridge the victim checks Dexterity (our ruling: the usual feet
+    to the edge, no push) or goes over; a climber, or one hanging from a foe,
+    simply lets go (he cannot grab anyone).  Holds he had end.
+    """
+    f = state.fighters[name]
+    p = state.profile(name)
+    emit(Unconscious(name))
+    _separate(state, name, emit)
+    falls = f.hanging_on is not None or t.on_sheer_surface(p, f)
+    if not falls and p.kind in ("ledge", "bridge"):
+        falls = not dexterity_check(state, name, 0, rng, emit)
+    if falls:
+        land(state, name, rng, emit)

@@ -25,6 +25,7 @@ from fracas.rules.adnd.state import (
     Turned,
     TurnEnded,
     TurnOrder,
+    Unconscious,
     WeaponDropped,
     Wielded,
     Wounded,
@@ -61,6 +62,10 @@ def _wounded(s: AdndState, e: Wounded) -> None:
 
 def _slain(s: AdndState, e: Slain) -> None:
     s.fighters[e.name].status = "drowned" if e.cause == "drowned" else "dead"
+
+
+def _unconscious(s: AdndState, e: Unconscious) -> None:
+    s.fighters[e.name].status = "unconscious"
 
 
 def _climbed(s: AdndState, e: Climbed) -> None:
@@ -149,7 +154,7 @@ _HANDLERS: dict[type, Callable[[AdndState, Any], None]] = {
     Wielded: _wielded, WeaponDropped: _dropped, FallBegan: _fall_began,
     Grabbed: _grabbed, Landed: _landed, Regained: _regained,
     GrappleBegan: _grapple_began, GrappleEnded: _grapple_ended, Breath: _breath,
-    FightEnded: _ended,
+    FightEnded: _ended, Unconscious: _unconscious,
 }
 
 

@@ -21,6 +21,7 @@ from fracas.rules.adnd.state import (
     Climb,
     Grab,
     Grapple,
+    KnockOut,
     Plummet,
     Proceed,
     Regain,
@@ -69,11 +70,11 @@ def _gm_problem(state: AdndState, action: Action) -> Problem:
         if not f.up or not t.clinging(p, f):
             return "secure places", f"{action.target} is not clinging to a sheer surface"
         return None
-    if isinstance(action, CallSave):
+    if isinstance(action, CallSave | KnockOut):
         if action.target not in state.fighters or not state.fighters[action.target].up:
             return "targets", f"{action.target} is not in the fight"
         return None
-    return "turn order", "the DM may only proceed, secure a climber or call for a save"
+    return "turn order", "the DM may proceed, secure a climber, call a save or knock out"
 
 
 def _bound_problem(state: AdndState, action: Action) -> Problem | bool:
@@ -212,6 +213,8 @@ def candidates(state: AdndState) -> Iterator[Action]:
         yield Proceed(GM)
         for name in state.setup.order:
             yield Secure(GM, name)
+        for name in state.setup.order:
+            yield KnockOut(GM, name)
         for name in state.setup.order:
             for category in SAVE_CATEGORIES:
                 yield CallSave(GM, name, category)  # type: ignore[arg-type]

@@ -31,6 +31,7 @@ from fracas.rules.adnd.state import (
     Slain,
     Turned,
     TurnOrder,
+    Unconscious,
     WeaponDropped,
     Wounded,
 )
@@ -131,6 +132,8 @@ def _line(e: Event) -> str | None:
     if isinstance(e, SaveRolled):
         verdict = "saves" if e.success else "fails to save"
         return f"  {e.name} {verdict} vs {e.category}: {e.total} against {e.needed}"
+    if isinstance(e, Unconscious):
+        return f"  {e.name} is knocked unconscious"
     if isinstance(e, Slain):
         return f"  [red]{e.name} dies ({e.cause})[/red]"
     if isinstance(e, FallBegan):

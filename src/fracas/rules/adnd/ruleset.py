@@ -34,6 +34,7 @@ from fracas.rules.adnd.state import (
     Grab,
     Grapple,
     GrappleEnded,
+    KnockOut,
     Plummet,
     Profile,
     Regain,
@@ -167,6 +168,8 @@ class AdndUnderground(Ruleset[AdndState]):
             emit(Secured(action.target, True))
         elif isinstance(action, CallSave):
             water.saving_throw(state, action.target, action.category, rng, emit, hidden=True)
+        elif isinstance(action, KnockOut):
+            falls.knock_out(state, action.target, rng, emit)
         emit(GmDone())
 
     def _attack(self, state: AdndState, action: Attack, rng: Rng, emit: Emit) -> None:

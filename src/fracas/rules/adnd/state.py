@@ -113,7 +113,7 @@ class Setup:
 
 
 # -- changing data -------------------------------------------------------------
-Status = Literal["ok", "dead", "fallen", "drowned"]
+Status = Literal["ok", "dead", "fallen", "drowned", "unconscious"]
 
 
 @dataclass(slots=True)
@@ -283,6 +283,15 @@ class CallSave(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class KnockOut(Action):
+    """The DM rules that magic (a sleep spell, say) has left a combatant unconscious."""
+
+    verb: ClassVar[str] = "knock_out"
+    actor: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class Proceed(Action):
     """The DM lets the round run."""
 
@@ -291,7 +300,8 @@ class Proceed(Action):
 
 
 ACTIONS: tuple[type[Action], ...] = (Attack, Boulder, Climb, Turn, Grapple, BreakFree, Release,
-                                      Regain, Grab, Plummet, Wait, Secure, CallSave, Proceed)
+                                      Regain, Grab, Plummet, Wait, Secure, CallSave, KnockOut,
+                                      Proceed)
 
 
 # -- events --------------------------------------------------------------------
@@ -409,6 +419,16 @@ class Slain(Event):
     kind: ClassVar[str] = "adnd.slain"
     name: str
     cause: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class Unconscious(Event):
+    """A combatant is knocked senseless: out of the fight."""
+
+    kind: ClassVar[str] = "adnd.unconscious"
+    name: str
     hidden: bool = False
 
 
