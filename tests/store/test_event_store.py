@@ -23,6 +23,7 @@ from fracas.core.ruleset import Action
 from fracas.scenario import Scenario
 from fracas.store import EventStore, StaleRevisionError, UnknownEncounterError, decision_rng
 from fracas.store.sqlite import parse_log_text
+from fracas.store.text import plain
 
 GOLDEN = Path(__file__).parent / "data" / "toy_duel_v1.jsonl"
 
@@ -343,3 +344,20 @@ def test_a_stored_fight_from_format_1_still_replays_to_the_same_state(
         faces = [f for e in events if isinstance(e, DiceRolled) for f in e.faces]
         replayed = Encounter.replay(enc.ruleset, enc.initial_state, events)
         assert replayed.state == enc.state and sum(faces) == 40
+
+
+def test_events_nobody_describes_are_logged_with_their_kind_and_fields(
+        store: EventStore, duel: Scenario) -> None:
+    info = store.create(duel, seed=1)
+    store.apply(info.id, 0, act("ann strike target=bob"))
+    wounded = store.entries(info.id)[2]
+    assert wounded.text == f"toy.wounded target=bob amount={wounded.data['amount']}"
+
+
+@pytest.mark.parametrize(("markup", "text"), [
+    ("[bold]round 2[/bold] begins", "round 2 begins"),
+    ("[bold red]Azure[/] falls", "Azure falls"),
+    ("[Azure] keeps [1, 2]", "[Azure] keeps [1, 2]"),
+])
+def test_rich_style_tags_are_removed_from_stored_text(markup: str, text: str) -> None:
+    assert plain(markup) == text

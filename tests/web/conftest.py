@@ -13,36 +13,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 import web_secret_ruleset  # noqa: F401  (registers "toy_secret")
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from web_helpers import Console
+from web_helpers import SCENARIOS, Console
 
 from fracas.store import EventStore
 from fracas.web import create_app
-
-SCENARIOS = {
-    "duel.yaml": """\
-ruleset: toy
-name: Duel at dawn
-fighters:
-  - {name: ann, side: red, hp: 30}
-  - {name: bob, side: blue, hp: 30}
-""",
-    "secret.yaml": """\
-ruleset: toy_secret
-name: Ambush
-fighters:
-  - {name: ann, side: red, hp: 30}
-  - {name: bob, side: blue, hp: 30}
-""",
-    "skirmish.yaml": """\
-ruleset: toy
-name: Skirmish
-fighters:
-  - {name: ann, side: red, hp: 8}
-  - {name: cid, side: red, hp: 8}
-  - {name: bob, side: blue, hp: 8}
-  - {name: dee, side: blue, hp: 8}
-""",
-}
 
 
 @pytest.fixture

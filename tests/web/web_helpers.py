@@ -8,6 +8,32 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+SCENARIOS = {
+    "duel.yaml": """\
+ruleset: toy
+name: Duel at dawn
+fighters:
+  - {name: ann, side: red, hp: 30}
+  - {name: bob, side: blue, hp: 30}
+""",
+    "secret.yaml": """\
+ruleset: toy_secret
+name: Ambush
+fighters:
+  - {name: ann, side: red, hp: 30}
+  - {name: bob, side: blue, hp: 30}
+""",
+    "skirmish.yaml": """\
+ruleset: toy
+name: Skirmish
+fighters:
+  - {name: ann, side: red, hp: 8}
+  - {name: cid, side: red, hp: 8}
+  - {name: bob, side: blue, hp: 8}
+  - {name: dee, side: blue, hp: 8}
+""",
+}
+
 
 @dataclass
 class Console:

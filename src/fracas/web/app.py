@@ -65,9 +65,19 @@ def find_bundled(dirs: Sequence[Path]) -> dict[str, Path]:
         if not root.is_dir():
             continue
         for path in sorted([*root.rglob("*.yaml"), *root.rglob("*.yml")]):
-            key = f"{root.name}/{path.relative_to(root).as_posix()}"
-            found.setdefault(key, path)
+            if _names_a_ruleset(path):
+                key = f"{root.name}/{path.relative_to(root).as_posix()}"
+                found.setdefault(key, path)
     return found
+
+
+def _names_a_ruleset(path: Path) -> bool:
+    """A cheap test that a YAML file is a scenario (data files of rule sets are not)."""
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return any(line.startswith("ruleset:") for line in fh)
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _ai_policy(enc: Encounter[Any], actor: str) -> Policy:

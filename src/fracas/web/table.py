@@ -20,7 +20,7 @@ __all__ = ["TableView", "snapshot"]
 
 #: How many log entries the page shows (newest last).
 LOG_TAIL = 150
-_LIST_KEYS = ("combatants", "standings", "units", "heroes", "adversaries")
+_LIST_KEYS = ("combatants", "fighters", "standings", "units", "heroes", "adversaries")
 
 
 @dataclass(slots=True)
@@ -48,6 +48,17 @@ class TableView:
     message: str = ""
     message_kind: str = "info"
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def action_groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """The legal actions grouped by verb: (verb, [(full text, text without the actor)])."""
+        groups: dict[str, list[tuple[str, str]]] = {}
+        for text in self.actions:
+            words = text.split(" ", 2)
+            verb = words[1] if len(words) > 1 else text
+            label = " ".join(words[1:]) if len(words) > 1 else text
+            groups.setdefault(verb, []).append((text, label))
+        return list(groups.items())
 
     def as_json(self) -> dict[str, Any]:
         """The JSON form served to scripts (``state.json``)."""

@@ -1,0 +1,242 @@
+"""The GM console in a real browser: Debian's Chromium driven by Playwright.
+
+The server is the real app under uvicorn on 127.0.0.1 and a free port.  Chromium
+is installed by ``make browser``; without it these tests are skipped.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from live_server import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from web_helpers import SCENARIOS
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+SHOTS = ROOT / "artifacts" / "screenshots"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                       reason="Debian's chromium is not installed (run `make browser`)"),
+]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    folder = tmp_path_factory.mktemp("browser") / "scenarios"
+    folder.mkdir()
+    for name, text in SCENARIOS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    live = LiveServer(folder.parent / "browser.sqlite", [folder, EXAMPLES])
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                      args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    opened.set_default_timeout(10_000)
+    yield opened
+    context.close()
+
+
+def revision(page: Any) -> int:
+    return int(page.get_attribute("#live", "data-revision"))
+
+
+def wait_revision(page: Any, value: int, timeout: float = 10_000) -> None:
+    page.wait_for_selector(f'#live[data-revision="{value}"]', timeout=timeout)
+
+
+def create(page: Any, server: LiveServer, bundled: str, seed: int = 1) -> None:
+    page.goto(server.home)
+    page.select_option("#bundled", bundled)
+    page.fill("input[name=seed]", str(seed))
+    page.click("#create")
+    page.wait_for_selector("#live, .flash.error")
+    if page.locator(".flash.error").count():
+        pytest.fail(f"creating {bundled} failed: {page.inner_text('.flash.error')}")
+
+
+def links(page: Any) -> dict[str, str]:
+    found = {}
+    for anchor in page.query_selector_all(".links a[class^=link-]"):
+        found[anchor.get_attribute("class").removeprefix("link-")] = anchor.get_attribute("href")
+    return found
+
+
+def click_first_action(page: Any) -> None:
+    before = revision(page)
+    page.locator("#decide button.action:visible").first.click()
+    wait_revision(page, before + 1)
+
+
+def picture(page: Any) -> dict[str, str]:
+    """What the GM reads off the table view."""
+    return {key: page.inner_text(sel) for key, sel in
+            (("round", "#round"), ("order", "#order"), ("table", "#table"),
+             ("battlefield", "#battlefield"), ("log", "#log"), ("decide", "#decide"))}
+
+
+def play_three_turns_undo_one_and_reload(page: Any, server: LiveServer, bundled: str) -> None:
+    create(page, server, bundled)
+    start = revision(page)
+    actors = []
+    for _ in range(3):
+        actors.append(page.inner_text("#actor"))
+        click_first_action(page)
+    assert revision(page) == start + 3
+    after_two_log = None
+    page.click("#undo")
+    wait_revision(page, start + 4)
+    assert "undone" in page.inner_text("#flash")
+    after_two_log = page.inner_text("#log")
+    seen = picture(page)
+    page.reload()
+    page.wait_for_selector("#live")
+    assert revision(page) == start + 4
+    assert picture(page) == seen
+    assert page.inner_text("#log") == after_two_log
+    assert page.inner_text("#actor") == actors[2]
+
+
+def test_gm_plays_three_turns_by_clicking_undoes_one_and_reloads_to_the_same_state(
+        page: Any, server: LiveServer) -> None:
+    play_three_turns_undo_one_and_reload(page, server, "scenarios/duel.yaml")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("fracas.rules.age_of_dragons") is None
+                    or not (EXAMPLES / "age_of_dragons" / "claw_duel.yaml").exists(),
+                    reason="the Age of Dragons rule set or its claw_duel example is missing")
+def test_gm_plays_an_age_of_dragons_fight_by_clicking_undoes_and_reloads(
+        page: Any, server: LiveServer) -> None:
+    play_three_turns_undo_one_and_reload(page, server, "examples/age_of_dragons/claw_duel.yaml")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "age_of_dragons_after_undo.png"), full_page=True)
+
+
+def test_a_player_link_cannot_act_for_an_enemy_nor_see_a_hidden_roll(
+        browser: Any, page: Any, server: LiveServer) -> None:
+    create(page, server, "scenarios/secret.yaml", seed=5)
+    urls = links(page)
+    player = browser.new_context().new_page()
+    player.goto(server.url + urls["player-blue"])
+    assert player.locator("#decide button.action").count() == 0
+    assert "Waiting for ann" in player.inner_text("#decide")
+    # Forge the enemy's move from the player's own page, with its own valid CSRF token.
+    status = player.evaluate("""async () => {
+        const token = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRF-Token'];
+        const body = new URLSearchParams({action: 'ann strike target=bob', rev: '0', csrf: token});
+        const answer = await fetch(location.pathname + '/act', {method: 'POST', body,
+            headers: {'Accept': 'application/json'}});
+        return answer.status;
+    }""")
+    assert status == 403
+    assert revision(page) == 0
+    page.locator("#decide button.action", has_text="strike target=bob").click()
+    wait_revision(page, 1)
+    assert "secret ambush check" in page.inner_text("#log")
+    wait_revision(player, 1, timeout=5_000)
+    assert "ambush" not in player.inner_text("#live")
+    assert "ambush" not in player.content()
+    assert player.locator("#decide button.action").count() == 2  # bob's own turn now
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    player.screenshot(path=str(SHOTS / "toy_secret_player_blue.png"), full_page=True)
+    player.context.close()
+
+
+def test_two_pages_see_each_others_actions_within_a_second_or_two(
+        browser: Any, page: Any, server: LiveServer) -> None:
+    create(page, server, "scenarios/duel.yaml")
+    urls = links(page)
+    other = browser.new_context().new_page()
+    other.goto(server.url + urls["gm"])
+    started = time.monotonic()
+    click_first_action(page)
+    wait_revision(other, 1, timeout=5_000)
+    first_delay = time.monotonic() - started
+    started = time.monotonic()
+    click_first_action(other)
+    wait_revision(page, 2, timeout=5_000)
+    second_delay = time.monotonic() - started
+    assert page.inner_text("#log") == other.inner_text("#log")
+    # Polling is every second; allow for a busy shared machine.
+    assert first_delay < 3.0 and second_delay < 3.0
+    other.context.close()
+
+
+def test_the_loser_of_a_race_in_the_browser_gets_a_clear_message(
+        browser: Any, page: Any, server: LiveServer) -> None:
+    create(page, server, "scenarios/duel.yaml")
+    other = browser.new_context().new_page()
+    # The other page's polling is cut, so it keeps its old view; then both act on revision 0.
+    other.route("**/panel?*", lambda route: route.abort())
+    other.goto(server.url + links(page)["gm"])
+    click_first_action(page)
+    other.locator("#decide button.action").first.click()
+    other.wait_for_selector("#flash")
+    assert "somebody else acted first" in other.inner_text("#flash")
+    assert revision(other) == 1
+    other.context.close()
+
+
+RULESETS = ["age_of_dragons", "one_ring", "adnd", "battlesystem"]
+
+
+def _example(ruleset: str) -> Path | None:
+    folder = EXAMPLES / ruleset
+    files = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    return files[0] if files else None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_screenshot_of_the_table_view(page: Any, server: LiveServer, ruleset: str) -> None:
+    from fracas.core.errors import FracasError
+    from fracas.core.ruleset import find_ruleset
+
+    try:
+        find_ruleset(ruleset)
+    except (FracasError, ImportError) as exc:
+        pytest.skip(f"rule set {ruleset} is not available yet: {exc}")
+    example = _example(ruleset)
+    if example is None:
+        pytest.skip(f"no example scenario in examples/{ruleset}/")
+    create(page, server, f"examples/{ruleset}/{example.name}", seed=2)
+    for _ in range(4):
+        if page.locator("#ai").count() == 0:
+            break
+        before = revision(page)
+        page.click("#ai")
+        wait_revision(page, before + 1)
+    assert page.locator("#battlefield").is_visible()
+    assert page.inner_text("#table").strip()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{ruleset}.png"), full_page=True)
+
+
+def test_screenshot_of_the_toy_table_view(page: Any, server: LiveServer) -> None:
+    create(page, server, "scenarios/skirmish.yaml", seed=3)
+    for _ in range(3):
+        click_first_action(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "toy.png"), full_page=True)
+    assert (SHOTS / "toy.png").stat().st_size > 10_000
