@@ -1,0 +1,77 @@
+"""Builders for BATTLESYSTEM test battles: small maps, units with sensible defaults."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fracas.core.events import Event
+from fracas.rules.battlesystem import Battlesystem, BattlesystemScenario
+from fracas.rules.battlesystem.state import BsState, Unit
+
+
+class Battle:
+    """A state built from a scenario dict, with an ``emit`` that applies and records events."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.ruleset = Battlesystem()
+        self.model = BattlesystemScenario.model_validate(data)
+        self.state: BsState = self.ruleset.initial_state(self.model)
+        self.log: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.ruleset.apply_event(self.state, event)
+        self.log.append(event)
+
+    def unit(self, name: str) -> Unit:
+        return self.state.units[name]
+
+    def of(self, cls: type) -> list[Any]:
+        return [e for e in self.log if isinstance(e, cls)]
+
+
+def area(name: str, width: float = 10, length: float = 10, **more: Any) -> dict[str, Any]:
+    """An area, lit unless ``lit=False`` is given (so darkness stays out of unrelated tests)."""
+    return {"name": name, "width": width, "length": length, "lit": True, **more}
+
+
+def unit(name: str, side: str, where: str, figures: int = 4, **more: Any) -> dict[str, Any]:
+    base = {"name": name, "side": side, "area": where, "figures": figures, "hd": 1,
+            "policy": "heuristic"}
+    base.update(more)
+    return base
+
+
+def scenario(areas: list[dict[str, Any]], units: list[dict[str, Any]],
+             links: list[tuple[str, str] | tuple[str, str, bool]] | None = None,
+             sides: list[dict[str, Any]] | None = None, **more: Any) -> dict[str, Any]:
+    first = areas[0]["name"]
+    return {
+        "ruleset": "battlesystem",
+        "areas": areas,
+        "links": [{"a": lk[0], "b": lk[1], "bend": bool(lk[2]) if len(lk) > 2 else False}
+                  for lk in (links or [])],
+        "sides": sides or [{"name": "red", "retreat": first}, {"name": "blue",
+                                                                 "retreat": areas[-1]["name"]}],
+        "units": units,
+        **more,
+    }
+
+
+class Kit:
+    """The builders, handed to tests by the ``kit`` fixture."""
+
+    area = staticmethod(area)
+    unit = staticmethod(unit)
+    scenario = staticmethod(scenario)
+
+    @staticmethod
+    def battle(*args: Any, **kwargs: Any) -> Battle:
+        return Battle(scenario(*args, **kwargs))
+
+
+@pytest.fixture
+def kit() -> type[Kit]:
+    """Builders for small test battles."""
+    return Kit
