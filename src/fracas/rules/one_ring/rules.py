@@ -150,11 +150,9 @@ def _hero_turn(state: OneRingState, hero: str) -> list[Action]:
             out.extend(Task(hero, hope=hope) for hope in hopes)
         out.extend(Escape(hero, foe) for foe in _escape_options(state, hero))
         out.extend(Retrieve(hero, item) for item in h.dropped)
+        out.extend(Carry(hero, c) for c in h.located
+                   if state.heroes[c].status in ("unconscious", "dying"))
         board = state.board
-        if not board.is_engaged(hero):
-            out.extend(Carry(hero, c) for c in h.located
-                       if c in state.heroes and state.heroes[c].status in ("unconscious",
-                                                                           "dying"))
         if h.stance in CLOSE_STANCES:
             out.extend(Move(hero, f) for f in board.foes
                        if f not in board.foes_of(hero) and _can_move(state, hero, f))
@@ -301,8 +299,7 @@ def _why_not_turn(state: OneRingState, action: Action) -> tuple[str, str]:
             return "escape", ("escape is free from Rearward; from Defensive it takes a harmless "
                               "attack on an engaging foe; other stances cannot escape")
         if isinstance(action, Carry):
-            return "carry a fallen comrade", ("locate a fallen comrade first, and be free of "
-                                              "engagement to carry him")
+            return "carry a fallen comrade", "only a fallen comrade the hero has located"
         if isinstance(action, Task):
             return "combat tasks", "Protect Companion (Defensive) names another standing hero"
         return "main and secondary actions", "not possible now"

@@ -66,7 +66,9 @@ def _foe_cards(spec: AdversarySpec) -> list[FoeCard]:
 
     def pick(field: str) -> Any:
         value = getattr(spec, field)
-        return value if value is not None else getattr(base, field)
+        if value is not None or base is None:
+            return value
+        return getattr(base, field)
 
     weapons = tuple(spec.weapons) if spec.weapons is not None else pick("weapons")
     return [FoeCard(
