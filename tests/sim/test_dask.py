@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,3 +53,16 @@ def test_dask_executor_without_an_address_says_so() -> None:
 
     with pytest.raises(FracasError, match="--scheduler"):
         DaskExecutor()
+
+
+def test_simulate_command_runs_on_a_dask_scheduler(client: Any, cli: Any) -> None:
+    address = client.scheduler.address
+    args = ["simulate", str(DATA / "toy_duel.yaml"), "-n", "600", "--seed", "4", "--json"]
+    code, out, err = cli([*args, "--executor", "dask", "--scheduler", address])
+    assert code == 0, err
+    code, here, _ = cli([*args, "-w", "1"])
+    timing = ("seconds", "fights_per_second", "workers", "executor")
+    on_dask = {k: v for k, v in json.loads(out).items() if k not in timing}
+    local = {k: v for k, v in json.loads(here).items() if k not in timing}
+    assert on_dask == local
+    assert json.loads(out)["executor"] == "dask"

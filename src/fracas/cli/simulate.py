@@ -152,21 +152,20 @@ def print_sweep(result: SweepResult) -> None:
     """The Rich table of a sweep: one row per variant."""
     first = result.variants[0][1]
     table = Table(title=f"{first.spec.source.split(' [')[0]}: {first.runs:,} fights per "
-                        f"variant, seed {first.seed}")
+                        f"variant, seed {first.seed}; win rates with 95% intervals")
     for path in result.paths:
-        table.add_column(path)
+        table.add_column(path, overflow="fold")
     for side in first.sides:
-        table.add_column(f"{side} wins", justify="right")
-        table.add_column("95% interval", justify="right")
+        table.add_column(f"{side} wins (95%)", justify="right")
     table.add_column("draws", justify="right")
-    table.add_column("mean rounds", justify="right")
+    table.add_column("rounds", justify="right")
     for values, sim in result.variants:
         report = sim.to_json(timing=False)
         row = [str(values[p]) for p in result.paths]
         for side in first.sides:
             info = report["sides"].get(side, {"win_rate": 0.0, "ci95": [0.0, 1.0]})
-            row += [_pct(info["win_rate"]),
-                    f"{_pct(info['ci95'][0])} - {_pct(info['ci95'][1])}"]
+            low, high = info["ci95"]
+            row.append(f"{_pct(info['win_rate'])} ({100 * low:.1f}-{100 * high:.1f})")
         row += [_pct(report["draw_rate"]), f"{report['rounds']['mean']:.2f}"]
         table.add_row(*row)
     console.print(table)
