@@ -107,7 +107,8 @@ def snapshot(store: EventStore, enc_id: str, access: Access) -> TableView:
         actions = [str(a) for a in enc.legal_actions()] if can_act else []
         can_undo = access.is_gm and enc.can_undo
         log_length = len(enc.log)
-    entries = store.entries(enc_id)
+    # Only the tail of the log is shown; read a margin for hidden events a player skips.
+    entries = store.entries(enc_id, max(0, log_length - 4 * LOG_TAIL))
     if not access.sees_hidden:
         entries = [e for e in entries if not e.hidden]
     last_decision = max((i for i, e in enumerate(entries) if e.kind == "decision"), default=0)
