@@ -1,0 +1,86 @@
+"""Every example runs through the conformance kit and the CLI; bad scenarios fail clearly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fracas.cli.app import app, main
+from fracas.core.errors import ScenarioError
+from fracas.scenario import parse_scenario
+from fracas.testing import check_ruleset
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "one_ring").glob("*.yaml"))
+
+
+def test_there_are_three_examples() -> None:
+    assert [p.name for p in EXAMPLES] == ["ambush.yaml", "company_vs_orcs.yaml",
+                                          "troll_and_orcs.yaml"]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_example_passes_the_conformance_kit(path: Path) -> None:
+    report = check_ruleset("one_ring", path, seeds=range(3))
+    assert report.fights == 3 and report.decisions > 0
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_example_runs_with_fracas_run(path: Path) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["run", str(path), "--seed", "3"])
+    assert info.value.code == 0
+
+
+def test_fracas_run_json_reports_an_outcome() -> None:
+    result = CliRunner().invoke(app, ["run", str(EXAMPLES[0]), "--json"])
+    assert result.exit_code == 0
+    assert '"type": "outcome"' in result.stdout.splitlines()[-1]
+
+
+GOOD = """\
+ruleset: one_ring
+heroes:
+  - name: Beran
+    strength: 6
+    heart: 4
+    wits: 4
+    endurance: 24
+    weapons: [sword]
+adversaries:
+  - name: orc
+    kind: orc_soldier
+"""
+
+
+def test_a_good_scenario_validates() -> None:
+    assert parse_scenario(GOOD, "ok.yaml").ruleset.name == "one_ring"
+
+
+@pytest.mark.parametrize(("old", "new", "where"), [
+    ("strength: 6", "strength: 0", "bad.yaml:4: heroes[Beran].strength:"),
+    ("weapons: [sword]", "weapons: [lightsaber]", "bad.yaml:8: heroes[Beran].weapons:"),
+    ("kind: orc_soldier", "kind: balrog", "bad.yaml:10: adversaries[orc]:"),
+    ("name: orc", "name: Beran", "bad.yaml:"),
+    ("ruleset: one_ring", "ruleset: one_ring\nvolleys: 11", "bad.yaml:2: volleys:"),
+    ("endurance: 24", "endurance: 24\n    stance: forward", "bad.yaml:8: heroes[Beran].stance:"),
+])
+def test_a_bad_scenario_names_file_line_and_field(old: str, new: str, where: str) -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(GOOD.replace(old, new), "bad.yaml")
+    assert str(info.value).startswith(where), str(info.value)
+
+
+def test_an_adversary_without_kind_needs_its_stats() -> None:
+    text = GOOD.replace("kind: orc_soldier", "endurance: 10")
+    with pytest.raises(ScenarioError, match="without a 'kind'"):
+        parse_scenario(text, "bad.yaml")
+
+
+def test_fracas_validate_reports_a_bad_value_without_a_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(GOOD.replace("strength: 6", "strength: 99"))
+    with pytest.raises(SystemExit) as info:
+        main(["validate", str(bad)])
+    assert info.value.code == 2
