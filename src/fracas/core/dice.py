@@ -194,18 +194,19 @@ class _Parser:
                 raise self.fail("')'")
             return inner
         count: int | None = None
+        start = self.pos
         if self.pos < len(self.text) and self.text[self.pos].isdigit():
             count = self.integer("a number")
         if not self.take("d"):
             if count is None:
                 raise self.fail("a number, a die such as d6, or '('")
             return Const(count)
+        if count is not None and not 1 <= count <= MAX_DICE:
+            self.pos = start
+            raise self.fail(f"a dice count between 1 and {MAX_DICE}")
         return self.dice(1 if count is None else count)
 
     def dice(self, count: int) -> DiceTerm:
-        if count < 1 or count > MAX_DICE:
-            self.pos -= 1
-            raise self.fail(f"a dice count between 1 and {MAX_DICE}")
         sides = 100 if self.take("%") else self.integer("a die size after 'd'")
         if not 1 < sides <= MAX_SIDES:
             raise self.fail(f"a die size between 2 and {MAX_SIDES}")

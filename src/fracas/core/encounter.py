@@ -30,6 +30,9 @@ from fracas.core.ruleset import Action, Outcome, Ruleset, find_ruleset
 
 __all__ = ["Encounter"]
 
+#: Take a private snapshot of the state every this many decisions (for fast undo).
+SNAPSHOT_EVERY = 32
+
 S = TypeVar("S")
 
 
@@ -57,6 +60,8 @@ class Encounter(Generic[S]):
         self.log: list[Event] = []
         self._decisions: list[int] = []
         self._redo: list[list[Event]] = []
+        # Private snapshots (log length -> state) so undo replays a short tail, not the fight.
+        self._snapshots: dict[int, S] = {}
         if start:
             ruleset.advance(self.state, self.rng, self.emit)
 
@@ -96,6 +101,10 @@ class Encounter(Generic[S]):
             if type(event) is DecisionMade:
                 self._decisions.append(len(self.log))
             self.log.append(event)
+
+    def _snapshot(self) -> None:
+        if self.keep_log and len(self._decisions) % SNAPSHOT_EVERY == 0:
+            self._snapshots[len(self.log)] = self.ruleset.clone_state(self.state)
 
     @property
     def initial_state(self) -> S:
@@ -139,6 +148,7 @@ class Encounter(Generic[S]):
         self.ruleset.resolve(self.state, action, dice, self.emit)
         self.ruleset.advance(self.state, dice, self.emit)
         self._redo.clear()
+        self._snapshot()
         return self.log[start:]
 
     @property
@@ -169,7 +179,7 @@ class Encounter(Generic[S]):
             raise NothingToUndoError("nothing to undo: no decision has been made yet")
         cut = self._decisions[-1]
         removed = self.log[cut:]
-        self._rebuild(self.log[:cut])
+        self._rebuild(cut)
         self._redo.append(removed)
         return removed
 
@@ -180,13 +190,19 @@ class Encounter(Generic[S]):
         events = self._redo.pop()
         for event in events:
             self.emit(event)
+        self._snapshot()
         return events
 
-    def _rebuild(self, events: Sequence[Event]) -> None:
-        self.state = self.ruleset.clone_state(self._initial)
-        self.log = []
-        self._decisions = []
-        for event in events:
+    def _rebuild(self, cut: int) -> None:
+        """Drop the log from index ``cut`` on and rebuild the state from the nearest snapshot."""
+        self._snapshots = {n: snap for n, snap in self._snapshots.items() if n <= cut}
+        start = max(self._snapshots, default=0)
+        base = self._snapshots[start] if start else self._initial
+        tail = self.log[start:cut]
+        self.state = self.ruleset.clone_state(base)
+        self.log = self.log[:start]
+        self._decisions = [i for i in self._decisions if i < start]
+        for event in tail:
             self.emit(event)
 
     # -- playing -----------------------------------------------------------

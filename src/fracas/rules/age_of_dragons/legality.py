@@ -309,44 +309,67 @@ def legal_actions(state: State) -> list[Action]:
 
 
 def _candidates(state: State, turn: Turn) -> list[Action]:
+    """Actions worth checking: spots and rerolls by name, expends built from reach."""
     me = turn.actor
     fighter = state.fighters[me]
     out: list[Action] = []
     if turn.step == "reroll":
         out += [act.Reroll(me, i, ability.name) for ability in fighter.profile.rerolls
                 for i in range(len(turn.pool))]
+    foes = [f.name for f in r.enemies(state, me)]
     if turn.step in ("reroll", "spot"):
         others = [n for n in state.fighters if n != me] + list(state.landmarks)
-        foes = [f.name for f in r.enemies(state, me)]
         out += [act.Spot(me, e) for e in ("lose_altitude", "gain_altitude", "take_off", "evade")]
         out += [act.Spot(me, "aim", f) for f in foes]
         out += [act.Spot(me, "alter_range", o, closer) for o in others for closer in (True, False)]
-    foes = [f.name for f in r.enemies(state, me)]
-    most = len(r.qualifying_dice(turn, ATTACK_THRESHOLD))
-    for k in range(1, most + 1):
-        for foe in foes:
-            out += [act.Attack(me, foe, k, style, called) for style in STYLES
-                    for called in (None, *CALLED)]
-            out += [act.Shoot(me, foe, k, w.name) for w in fighter.profile.ranged]
-            out.append(act.Grapple(me, foe, k))
-        out.append(act.BreakOut(me, k))
     for task in state.tasks.values():
         out += [act.UseTask(me, task.name, k)
                 for k in range(1, len(r.qualifying_dice(turn, task.threshold)) + 1)]
+    return [a for a in out if _fits(state, a)] + _expends(state, turn, foes)
+
+
+def _expends(state: State, turn: Turn, foes: list[str]) -> list[Action]:
+    """Every attack, shot, grapple and break-out, built only where the rules allow them.
+
+    The conformance kit checks each of these against :func:`check`, so this shortcut
+    cannot drift from the rules without a failing test.
+    """
+    me = turn.actor
+    fighter = state.fighters[me]
+    most = len(r.qualifying_dice(turn, ATTACK_THRESHOLD))
+    if most == 0:
+        return []
+    out: list[Action] = []
+    dice = range(1, most + 1)
+    melee = "soma" in turn.spheres
+    locked = r.is_locked(state, me)
+    styles = [s for s in STYLES if r.part_usable(fighter, s)]
+    for foe in foes:
+        target = state.fighters[foe]
+        if melee and r.in_melee_reach(state, me, foe):
+            called = [None, *(c for c in CALLED if r.called_shot_allowed(target, c))]
+            out += [act.Attack(me, foe, k, s, c) for k in dice for s in styles for c in called]
+            if not locked:
+                out += [act.Grapple(me, foe, k) for k in dice]
+        for w in fighter.profile.ranged:
+            if w.sphere in turn.spheres and r.in_ranged_reach(state, me, foe, w.reach):
+                out += [act.Shoot(me, foe, k, w.name) for k in dice]
+    side = fighter.profile.side
+    if melee and any(state.fighters[p].profile.side != side for p in r.partners(state, me)):
+        out += [act.BreakOut(me, k) for k in dice]
     return out
 
 
 def turn_has_options(state: State) -> bool:
-    """Whether the acting combatant could still do anything but end its turn.
+    """Whether the acting combatant could still do anything but end its turn (or fall).
 
     A cheap test first (no die could be used), the full list only when in doubt.
     """
     turn = state.turn
     if turn is None or turn.step == "pool":
         return True
+    # Choosing to fall alone does not hold a turn open: declare it before the last action.
     fighter = state.fighters[turn.actor]
-    if fighter.airborne and not fighter.chose_fall:
-        return True
     pool, expended, spotted = turn.pool, turn.expended, turn.spotted
     if turn.step != "expend" and "soma" in turn.spheres and any(
             face >= 3 and not spotted[i] and not expended[i] for i, face in enumerate(pool)):

@@ -313,12 +313,20 @@ def _landing_ground(state: State, name: str) -> str:
 
 def _fight_over(state: State) -> tuple[str | None, str] | None:
     """At most one side can still act, everyone is disengaged, or the round limit passed."""
-    able = {f.profile.side for f in state.fighters.values() if f.active}
-    if len(able) <= 1:
-        winner = next(iter(able), None)
-        return winner, ("the other side is down" if winner else "no side can act")
+    first: str | None = None
+    for f in state.fighters.values():
+        if f.pr > 0 and not f.dead:
+            side = f.profile.side
+            if first is None:
+                first = side
+            elif side != first:
+                break
+    else:
+        return first, ("the other side is down" if first else "no side can act")
     if state.round > state.max_rounds:
         return None, f"round limit ({state.max_rounds}) reached"
+    if DISENGAGED not in state.ranges.values():
+        return None
     fighters = list(state.fighters.values())
     for i, a in enumerate(fighters):
         for b in fighters[i + 1:]:
@@ -326,5 +334,3 @@ def _fight_over(state: State) -> tuple[str | None, str] | None:
                     state.ranges[pair(a.name, b.name)] != DISENGAGED:
                 return None
     return None, "every combatant is disengaged from every enemy"
-
-

@@ -1,0 +1,49 @@
+"""Sources of chance: seeded streams are reproducible; scripted dice fail loudly."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.core.errors import ScriptExhaustedError
+from fracas.core.rng import ScriptedRng, SeededRng, derive_seed
+
+
+def test_same_seed_same_dice() -> None:
+    assert SeededRng(5).dice(20, 6) == SeededRng(5).dice(20, 6)
+    assert SeededRng(5).dice(20, 6) != SeededRng(6).dice(20, 6)
+
+
+def test_faces_stay_on_the_die() -> None:
+    faces = SeededRng(1).dice(5000, 6)
+    assert set(faces) == {1, 2, 3, 4, 5, 6}
+
+
+def test_spawned_streams_are_stable_and_independent() -> None:
+    assert SeededRng(3).spawn("policy").dice(5, 6) == SeededRng(3).spawn("policy").dice(5, 6)
+    assert derive_seed(3, "policy") != derive_seed(3, "dice")
+    assert derive_seed(3, 1) == derive_seed(3, "1")
+
+
+def test_scripted_dice_come_in_order() -> None:
+    rng = ScriptedRng([3, 1, 6])
+    assert rng.dice(2, 6) == [3, 1]
+    assert rng.die(6) == 6
+    assert rng.remaining == 0
+
+
+def test_scripted_dice_running_out_is_a_clear_error() -> None:
+    rng = ScriptedRng([2])
+    rng.die(6)
+    with pytest.raises(ScriptExhaustedError, match="ran out after 1 faces"):
+        rng.die(6)
+
+
+def test_scripted_face_too_big_for_the_die_is_refused() -> None:
+    with pytest.raises(ScriptExhaustedError, match="a d6 cannot show"):
+        ScriptedRng([7]).die(6)
+
+
+def test_scripted_dice_can_fall_back_to_a_seeded_stream() -> None:
+    rng = ScriptedRng([6], fallback=SeededRng(0))
+    assert rng.die(6) == 6
+    assert 1 <= rng.die(6) <= 6
