@@ -1,0 +1,218 @@
+"""The turn sequence, victory, policies, the views and the scenario file's checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.core.encounter import Encounter
+from fracas.core.errors import IllegalActionError, ScenarioError
+from fracas.core.events import FightEnded
+from fracas.core.policy import DecisionRequest, HumanPolicy, RandomPolicy, ScriptedPolicy
+from fracas.core.rng import ScriptedRng, SeededRng
+from fracas.core.ruleset import find_ruleset
+from fracas.rules.battlesystem import Battlesystem
+from fracas.rules.battlesystem.events import Form, Hold, Move, PhaseStarted, TurnStarted
+from fracas.rules.battlesystem.policy import HeuristicPolicy
+from fracas.rules.battlesystem.render import battle_map
+from fracas.scenario import parse_scenario
+
+
+def _encounter(kit, b, faces=()):
+    return Encounter(b.ruleset, b.state, rng=ScriptedRng(list(faces), fallback=SeededRng(1)))
+
+
+def test_the_rule_set_is_registered_as_battlesystem() -> None:
+    assert isinstance(find_ruleset("battlesystem"), Battlesystem)
+
+
+def test_a_turn_runs_gm_movement_missile_melee_morale_and_end_phases(kit) -> None:
+    b = kit.battle([kit.area("a"), kit.area("b")],
+                   [kit.unit("x", "red", "a", 2), kit.unit("y", "blue", "b", 2)],
+                   links=[("a", "b")], gm={"cave_ins": [{"area": "b"}]})
+    enc = _encounter(kit, b)
+    assert enc.current_actor() == "gm"
+    enc.apply(b.ruleset.parse_action("gm pass"))
+    assert enc.current_actor() == "x"
+    enc.apply(Hold("x"))
+    enc.apply(Hold("y"))
+    phases = [e.phase for e in enc.log if isinstance(e, PhaseStarted)]
+    assert phases[:7] == ["gm", "move", "missile", "melee", "morale", "end", "gm"]
+    assert [e.turn for e in enc.log if isinstance(e, TurnStarted)] == [1, 2]
+
+
+def test_orders_out_of_turn_or_phase_are_refused_with_the_rule(kit) -> None:
+    b = kit.battle([kit.area("a"), kit.area("b")],
+                   [kit.unit("x", "red", "a", 2), kit.unit("y", "blue", "b", 2)],
+                   links=[("a", "b")])
+    enc = _encounter(kit, b)
+    with pytest.raises(IllegalActionError) as refused:
+        enc.apply(Hold("y"))
+    assert refused.value.rule == "turn order"
+    with pytest.raises(IllegalActionError) as refused:
+        enc.apply(b.ruleset.parse_action("x fire target=y"))
+    assert refused.value.rule == "turn sequence"
+    with pytest.raises(IllegalActionError) as refused:
+        enc.apply(Form("x", "wedge"))
+    assert refused.value.rule == "formations"
+
+
+def test_the_battle_ends_when_an_army_has_no_unit_in_good_order(kit) -> None:
+    b = kit.battle([kit.area("a")], [kit.unit("x", "red", "a", 1, damage=20, thac0=10),
+                                     kit.unit("y", "blue", "a", 1, morale=2)])
+    enc = _encounter(kit, b, faces=[10, 1])
+    enc.apply(Hold("x"))
+    enc.apply(Hold("y"))
+    assert enc.outcome() is not None
+    assert enc.outcome().winner == "red"
+
+
+def test_at_the_turn_limit_the_army_with_more_figures_in_good_order_wins(kit) -> None:
+    b = kit.battle([kit.area("a"), kit.area("b")],
+                   [kit.unit("x", "red", "a", 3), kit.unit("y", "blue", "b", 2)],
+                   links=[("a", "b")], max_turns=1)
+    enc = _encounter(kit, b)
+    enc.apply(Hold("x"))
+    enc.apply(Hold("y"))
+    ended = [e for e in enc.log if isinstance(e, FightEnded)]
+    assert [(e.winner, e.reason) for e in ended] == [("red", "turn limit reached")]
+
+
+def test_policies_come_from_the_scenario(kit) -> None:
+    b = kit.battle([kit.area("a")], [kit.unit("x", "red", "a", 1, policy="human"),
+                                     kit.unit("y", "blue", "a", 1, policy=["y hold"]),
+                                     kit.unit("z", "blue", "a", 1, policy="random")],
+                   gm={"policy": "heuristic"})
+    rs = b.ruleset
+    assert isinstance(rs.policy_for(b.state, "x"), HumanPolicy)
+    assert isinstance(rs.policy_for(b.state, "y"), ScriptedPolicy)
+    assert isinstance(rs.policy_for(b.state, "z"), RandomPolicy)
+    assert isinstance(rs.policy_for(b.state, "gm"), HeuristicPolicy)
+
+
+def test_heuristic_forms_column_before_a_passage_too_narrow_for_its_line(kit) -> None:
+    b = kit.battle([kit.area("hall"), kit.area("crack", width=0.5, length=20),
+                    kit.area("den")],
+                   [kit.unit("x", "red", "hall", 4, frontage=4),
+                    kit.unit("y", "blue", "den", 2)],
+                   links=[("hall", "crack"), ("crack", "den")])
+    enc = _encounter(kit, b)
+    request = DecisionRequest("x", enc.state, b.ruleset, SeededRng(0))
+    assert HeuristicPolicy().choose(request) == Form("x", "column")
+    enc.apply(Form("x", "column"))
+    enc.apply(Hold("y"))
+    assert enc.state.units["x"].formation == "column"
+    assert enc.current_actor() == "x"
+    order = HeuristicPolicy().choose(DecisionRequest("x", enc.state, b.ruleset, SeededRng(0)))
+    assert order == Move("x", "den")
+
+
+def test_heuristic_gm_uses_prepared_effects_on_their_turn(kit) -> None:
+    b = kit.battle([kit.area("a"), kit.area("b")],
+                   [kit.unit("x", "red", "a", 2), kit.unit("y", "blue", "b", 2)],
+                   links=[("a", "b")], gm={"gases": [{"area": "b", "diameter": 2,
+                                                      "duration": 1, "dice": 1, "turn": 2}]})
+    enc = _encounter(kit, b)
+    ask = DecisionRequest("gm", enc.state, b.ruleset, SeededRng(0))
+    assert str(HeuristicPolicy().choose(ask)) == "gm pass"
+    enc.apply(b.ruleset.parse_action("gm pass"))
+    enc.apply(Hold("x"))
+    enc.apply(Hold("y"))
+    ask = DecisionRequest("gm", enc.state, b.ruleset, SeededRng(0))
+    assert str(HeuristicPolicy().choose(ask)) == "gm release_gas area=b"
+
+
+def test_move_order_is_refused_while_locked_in_melee(kit) -> None:
+    b = kit.battle([kit.area("a"), kit.area("b")],
+                   [kit.unit("x", "red", "a", 2), kit.unit("y", "blue", "a", 2)],
+                   links=[("a", "b")])
+    enc = _encounter(kit, b)
+    with pytest.raises(IllegalActionError) as refused:
+        enc.apply(Move("x", "b"))
+    assert refused.value.rule == "melee"
+
+
+def test_each_turn_starts_with_a_text_map_of_unit_positions(kit) -> None:
+    b = kit.battle([kit.area("gate"), kit.area("crack", width=0.4, length=12)],
+                   [kit.unit("file", "red", "crack", 4, formation="column"),
+                    kit.unit("y", "blue", "gate", 2)],
+                   links=[("gate", "crack")])
+    enc = _encounter(kit, b)
+    first = next(e for e in enc.log if isinstance(e, TurnStarted))
+    text = b.ruleset.describe_event(first, enc.state)
+    assert text == battle_map(enc.state)
+    lines = text.splitlines()
+    assert lines[0].startswith("=== turn 1 map")
+    assert any("file (4 fig, column squeezed, 0.4x6 in)" in line for line in lines)
+    assert "[" not in text  # nothing Rich could mistake for markup
+
+
+def test_a_side_sees_only_the_enemies_its_units_can_see(kit) -> None:
+    b = kit.battle([kit.area("a", lit=False), kit.area("b", lit=False)],
+                   [kit.unit("x", "red", "a", 2), kit.unit("y", "blue", "b", 2, lights=2,
+                                                          lit=True),
+                    kit.unit("z", "blue", "b", 2)],
+                   links=[("a", "b")])
+    seen = {u["name"] for u in b.ruleset.view(b.state, "red")["units"]}
+    assert seen == {"x", "y"}
+    assert {u["name"] for u in b.ruleset.view(b.state)["units"]} == {"x", "y", "z"}
+
+
+def test_sides_do_not_see_the_secret_collapse_chances(kit) -> None:
+    b = kit.battle([kit.area("a", features=[{"name": "arch", "kind": "arch", "chance": 7}])],
+                   [kit.unit("x", "red", "a", 2), kit.unit("y", "blue", "a", 2)])
+    assert b.ruleset.view(b.state)["areas"][0]["features"][0]["chance"] == 7
+    assert "chance" not in b.ruleset.view(b.state, "red")["areas"][0]["features"][0]
+
+
+def test_table_lists_every_unit(kit) -> None:
+    b = kit.battle([kit.area("a")], [kit.unit("x", "red", "a", 2), kit.unit("y", "blue", "a", 3)])
+    columns, rows = b.ruleset.table(b.state)
+    assert columns[0] == "unit"
+    assert [row[0] for row in rows] == ["x", "y"]
+
+
+def _yaml(body: str) -> str:
+    return "ruleset: battlesystem\n" + body
+
+
+GOOD = """areas:
+  - {name: a, width: 10, length: 10}
+sides:
+  - {name: red, retreat: a}
+  - {name: blue, retreat: a}
+units:
+  - {name: x, side: red, area: a, figures: 2}
+  - {name: y, side: blue, area: a, figures: 2}
+"""
+
+
+def test_a_good_scenario_validates() -> None:
+    assert parse_scenario(_yaml(GOOD), "good.yaml").ruleset.name == "battlesystem"
+
+
+def test_a_bad_base_width_is_refused_with_file_line_and_field() -> None:
+    text = _yaml(GOOD.replace("figures: 2}\n  - {name: y", "figures: 2, base: 0.6}\n  - {name: y"))
+    with pytest.raises(ScenarioError) as bad:
+        parse_scenario(text, "bad.yaml")
+    assert str(bad.value).startswith("bad.yaml:")
+    assert "units[x].base" in str(bad.value)
+    assert "0.5, 0.75 or 1 inch" in str(bad.value)
+
+
+def test_an_out_of_range_morale_is_refused() -> None:
+    text = _yaml(GOOD.replace("figures: 2}\n  - {name: y", "figures: 2, morale: 25}\n  - {name: y"))
+    with pytest.raises(ScenarioError, match="morale"):
+        parse_scenario(text, "bad.yaml")
+
+
+def test_a_unit_placed_wider_than_its_tunnel_is_refused() -> None:
+    text = _yaml(GOOD.replace("width: 10, length: 10", "width: 1, length: 10"))
+    with pytest.raises(ScenarioError, match="place it in column"):
+        parse_scenario(text, "bad.yaml")
+
+
+def test_unknown_areas_are_refused() -> None:
+    text = _yaml(GOOD.replace("area: a, figures: 2}\n  - {name: y", "area: q, figures: 2}\n"
+                              "  - {name: y"))
+    with pytest.raises(ScenarioError, match="unknown area"):
+        parse_scenario(text, "bad.yaml")
