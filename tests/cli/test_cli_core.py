@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fracas.cli.app import app, main
-
 from conftest import EXAMPLES  # type: ignore[import-not-found]
+from fracas.cli.app import app, main
 
 DUEL = EXAMPLES / "age_of_dragons" / "claw_duel.yaml"
 GOOD = DUEL.read_text()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from toy_ruleset import Strike, Wait, Wounded
 
 from fracas.core.encounter import Encounter
 from fracas.core.errors import (
@@ -20,6 +19,7 @@ from fracas.core.policy import RandomPolicy, ScriptedPolicy
 from fracas.core.rng import ScriptedRng, SeededRng
 from fracas.scenario import parse_scenario, start_encounter
 from fracas.testing import ConformanceError, check_ruleset
+from toy_ruleset import Strike, Wait, Wounded
 
 TOY = """
 ruleset: toy

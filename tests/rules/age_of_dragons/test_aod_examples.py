@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from conftest import EXAMPLES  # type: ignore[import-not-found]
 from fracas.cli.app import app
 from fracas.testing import check_ruleset
-
-from conftest import EXAMPLES  # type: ignore[import-not-found]
 
 SCENARIOS = sorted((EXAMPLES / "age_of_dragons").glob("*.yaml"))
 

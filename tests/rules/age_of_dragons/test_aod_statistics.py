@@ -8,12 +8,11 @@ from math import comb
 
 import pytest
 
+from conftest import EXAMPLES  # type: ignore[import-not-found]
 from fracas.core.encounter import Encounter
 from fracas.core.rng import SeededRng, derive_seed
 from fracas.rules.age_of_dragons.policies import ClawAllPolicy
 from fracas.scenario import load_scenario
-
-from conftest import EXAMPLES  # type: ignore[import-not-found]
 
 POOL, PR = 9, 20
 #: Chance of exactly h hits: every Soma die showing 4+ is expended on the claw.
