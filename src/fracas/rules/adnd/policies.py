@@ -14,6 +14,7 @@ from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
 from fracas.rules.adnd import mechanics as m
 from fracas.rules.adnd import terrain as t
+from fracas.rules.adnd.legality import candidates, problem
 from fracas.rules.adnd.state import (
     AdndState,
     Attack,
@@ -86,21 +87,27 @@ class HeuristicPolicy:
     """A sensible fighter and a DM who lets the rules run as written."""
 
     def choose(self, request: DecisionRequest) -> Action:
-        """The best-scoring legal action for ``request.actor``."""
-        legal = request.legal_actions()
+        """The best-scoring legal action for ``request.actor``.
+
+        Only the actions worth scoring are checked, so the AI stays cheap in bulk
+        simulation; each one it returns passes the rule set's legality check.
+        """
         state: AdndState = request.state
         actor = request.actor
         if actor == GM:
-            return next(a for a in legal if isinstance(a, Proceed))
-        for preferred in (Grab, Regain, BreakFree):
-            found = next((a for a in legal if isinstance(a, preferred)), None)
-            if found is not None:
-                return found
-        if any(isinstance(a, Plummet) for a in legal):
-            return next(a for a in legal if isinstance(a, Plummet))
+            return Proceed(GM)
+        if state.falling == actor:
+            choices = state.grab_choices
+            return Grab(actor, choices[0]) if choices else Plummet(actor)
+        me = state.fighters[actor]
+        if me.hanging_on is not None:
+            return Regain(actor)
+        if me.held_by is not None:
+            return BreakFree(actor)
         best: Action | None = None
         best_score = 0.0
-        for action in legal:
+        options = [a for a in self._worth_checking(state, actor) if problem(state, a) is None]
+        for action in options:
             score = 0.0
             if isinstance(action, Attack):
                 score = score_attack(state, action)
@@ -112,8 +119,21 @@ class HeuristicPolicy:
                 best, best_score = action, score
         if best is not None:
             return best
-        climb = self._climb(state, actor, legal)
-        return climb if climb is not None else next(a for a in legal if isinstance(a, Wait))
+        climb = self._climb(state, actor, options)
+        return climb if climb is not None else Wait(actor)
+
+    @staticmethod
+    def _worth_checking(state: AdndState, actor: str) -> list[Action]:
+        """Attacks, plus boulders, grapples and climbs only where they can matter."""
+        p, me = state.profile(actor), state.fighters[actor]
+        wanted: tuple[type, ...] = (Attack,)
+        if me.boulders:
+            wanted += (Boulder,)
+        if p.kind == "water":
+            wanted += (Grapple,)
+        if p.kind == "wall":
+            wanted += (Climb,)
+        return [a for a in candidates(state) if isinstance(a, wanted)]
 
     @staticmethod
     def _climb(state: AdndState, actor: str, legal: Sequence[Action]) -> Action | None:

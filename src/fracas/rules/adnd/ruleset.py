@@ -70,7 +70,7 @@ def _profile(c: CombatantSpec, top: float) -> Profile:
         can_hurl=c.can_hurl, flanking=c.flanking,
         top_ft=terrain.top_ft if terrain.top_ft is not None else max(top, terrain.alt_ft),
         kind=terrain.kind, edge_ft=terrain.edge_ft, behind=behind, depth_ft=terrain.depth_ft,
-        across_gap=terrain.across_gap)
+        across_gap=terrain.across_gap, has_melee=any(not w.missile for w in weapons))
 
 
 class AdndUnderground(Ruleset[AdndState]):

@@ -90,6 +90,7 @@ class Profile:
     behind: str | None
     depth_ft: float
     across_gap: bool = False
+    has_melee: bool = True
 
     def weapon(self, name: str) -> Weapon | None:
         """The weapon called ``name`` (fists always exist)."""

@@ -123,6 +123,8 @@ def melee_allowed(state: AdndState, attacker: str, target: str,
 def usable_weapons(state: AdndState, name: str) -> tuple[Weapon, ...]:
     """Weapons not dropped; fists when no melee weapon is left."""
     p, f = state.profile(name), state.fighters[name]
+    if not f.dropped and p.has_melee:
+        return p.weapons
     kept = tuple(w for w in p.weapons if w.name not in f.dropped)
     if any(not w.missile for w in kept):
         return kept
