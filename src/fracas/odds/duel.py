@@ -225,46 +225,51 @@ class _Explorer:
         self.rs.advance(state, rng, lambda event: self.rs.apply_event(state, event))
 
     def target(self, state: Any) -> int:
-        """Node index (>= 0) of a decision state, or ``-1 - label`` for an ended fight."""
-        rs = self.rs
-        actor = rs.current_actor(state)
-        if actor is None:
-            outcome = rs.outcome(state)
-            return -1 - self.label(outcome.winner if outcome is not None else None)
-        key = (actor, rs.state_key(state))
-        node = self.index.get(key)
-        if node is None:
-            if len(self.states) >= self.max_states:
-                raise StateSpaceTooLargeError(
-                    f"the fight has more than {self.max_states:,} distinct states; it is too "
-                    "large to solve exactly (raise --max-states, or estimate it with "
-                    "'fracas simulate')"
-                )
-            node = len(self.states)
-            self.index[key] = node
-            self.states.append(state)
-            self.edges.append({})
-        return node
+        """Where ``state`` lands in the graph, after the decisions that involve no chance.
 
-    def settle(self, state: Any) -> Any:
-        """Play on through decisions that involve no chance; the state where chance is next.
-
-        Only states just before a chance point (or the end) become nodes of the graph,
-        so positions that differ only in, say, the faces of a pool already spent never
-        multiply.  A chain of chance-free decisions is cut after a fixed length, so a
-        loop without chance (both sides waiting forever) still closes through a node.
+        Returns a node index (>= 0) or ``-1 - label`` for an ended fight.  Only states
+        just before a chance point (or the end) become nodes, so positions that differ
+        only in, say, the faces of a pool already spent never multiply.  The walk stops
+        early at a state that is already a node, and a chain of chance-free decisions
+        is cut after a fixed length, so a loop without chance (both sides waiting
+        forever) still closes through a node.
         """
         rs = self.rs
         for _ in range(_CHAIN_LIMIT):
-            if rs.current_actor(state) is None:
-                break
+            actor = rs.current_actor(state)
+            if actor is None:
+                outcome = rs.outcome(state)
+                return -1 - self.label(outcome.winner if outcome is not None else None)
+            key = (actor, rs.state_key(state))
+            node = self.index.get(key)
+            if node is not None:
+                return node
             trial = rs.clone_state(state)
             try:
                 self.decide(trial, _ForcingRng(()))
             except _Branch:
-                break
+                return self.new_node(key, state)
             state = trial
-        return state
+        actor = rs.current_actor(state)
+        if actor is None:
+            return self.target(state)
+        key = (actor, rs.state_key(state))
+        node = self.index.get(key)
+        return node if node is not None else self.new_node(key, state)
+
+    def new_node(self, key: Hashable, state: Any) -> int:
+        """Add a decision state to the graph (within the state limit)."""
+        if len(self.states) >= self.max_states:
+            raise StateSpaceTooLargeError(
+                f"the fight has more than {self.max_states:,} distinct states; it is too "
+                "large to solve exactly (raise --max-states, or estimate it with "
+                "'fracas simulate')"
+            )
+        node = len(self.states)
+        self.index[key] = node
+        self.states.append(state)
+        self.edges.append({})
+        return node
 
     def expand(self, state: Any, step: _Step) -> dict[int, float]:
         """Every result of one ``step`` from ``state``, with its probability."""
@@ -279,7 +284,6 @@ class _Explorer:
             except _Branch as branch:
                 stack.extend(((*prefix, i), p * q) for i, (_, q) in enumerate(branch.outcomes))
                 continue
-            s = self.settle(s)
             self.leaves += 1
             if self.leaves > self.max_leaves:
                 raise StateSpaceTooLargeError(
@@ -295,7 +299,7 @@ class _Explorer:
                 progress: Callable[[int], None] | None) -> int:
         """Build the whole graph; returns the root's target index."""
         if started:
-            root = self.target(self.settle(self.rs.clone_state(initial)))
+            root = self.target(self.rs.clone_state(initial))
         else:
             first = self.expand(initial, self.start)
             root = len(self.states)

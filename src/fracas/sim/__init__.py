@@ -1,8 +1,28 @@
 """Monte Carlo simulation: many seeded fights summarised with intervals, sweeps and plots.
 
-Works for every registered rule set through the core API only.  Fight ``i`` of a
-run uses dice seeded from ``(seed, i)``, so the report is the same whatever the
-number of workers or the executor (local processes by default, or Dask).
+Works for every registered rule set through the core API only (scenario loading,
+``Encounter(keep_log=False)``, ``policy_for``, ``standings`` and ``outcome``).
+
+How a run is counted (the rulings this package takes):
+
+* Fight ``i`` of a run with seed ``s`` rolls dice from ``derive_seed(s, i)`` and
+  feeds its policies from ``derive_seed(s, i, "policy")``: the report is the same
+  whatever the number of workers or the executor (local processes or Dask).  Only
+  the timing keys (``seconds``, ``fights_per_second``, ``workers``, ``executor``)
+  differ.
+* Workers get chunks of fight indices and return counts and histograms, never
+  fights; means and medians are computed from the merged histograms.
+* A fight still going after ``max_decisions`` decisions (100,000 by default) is
+  *unfinished*: neither a win nor a draw, but it counts in the number of runs,
+  so win rates are shares of all fights run.
+* A combatant *survives* when its final standing is ``ok`` (not down, dying, dead
+  or fled); *health left* is the rule set's health figure at the end, which may
+  be below zero.  The rounds of a fight are the rule set's ``Outcome.rounds``.
+* Win-rate intervals are 95% Wilson score intervals.
+* ``--from LOG --round N`` replays a saved fight up to the first decision of round
+  ``N`` and plays every continuation from there with fresh seeds.
+* The variants of a sweep use the same fight seeds (common random numbers), so
+  differences between variants are not blurred by different dice.
 """
 
 from fracas.sim.executors import (
