@@ -1,0 +1,150 @@
+"""The end phase: falling out of the sky and forced landings."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from aod_helpers import act, dragon, fight, of, refused, roll, who
+
+from fracas.core.events import DiceRolled
+from fracas.rules.age_of_dragons import events as ev
+from fracas.rules.age_of_dragons.actions import Attack, DeclareFall, EndTurn, Grapple
+from fracas.rules.age_of_dragons.model import FLYING_HIGH, GROUNDED, NORMAL, STRAFING_LOW
+
+
+def falls(events: list[Any]) -> dict[str, tuple[int, int, str]]:
+    """Who fell in these events: name -> (new altitude, rounds falling, cause)."""
+    return {e.actor: (e.altitude, e.rounds, e.cause) for e in of(events, ev.Fell)}
+
+
+def test_locked_flyers_fall_one_level_per_round_then_land_hard() -> None:
+    enc = fight([dragon("A", "red", soma=2), dragon("B", "blue", soma=2)], 4, 1)
+    act(enc, Grapple("A", "B", 1))
+    events = roll(enc, 1, 1)  # B's turn ends, then the end phase
+    assert falls(events) == {"A": (STRAFING_LOW, 1, "locked"), "B": (STRAFING_LOW, 1, "locked")}
+    assert not of(events, ev.LandedHard)
+    roll(enc, 1, 1)
+    # Round 2: both reach the ground, each taking 2d6 (two rounds of falling).
+    events = roll(enc, 1, 1, 3, 4, 5, 6)
+    assert falls(events) == {"A": (GROUNDED, 2, "locked"), "B": (GROUNDED, 2, "locked")}
+    assert {e.actor: e.damage for e in of(events, ev.LandedHard)} == {"A": 7, "B": 11}
+    assert (who(enc, "A").pr, who(enc, "B").pr) == (13, 9)
+    assert not who(enc, "A").airborne
+
+
+def test_a_dying_flyer_falls() -> None:
+    enc = fight([dragon("A", "red", soma=4), dragon("B", "blue", soma=2, pr=1),
+                 dragon("D", "blue", soma=1)], 4, 4, 4, 1)
+    act(enc, Attack("A", "B", 3), 4, 4)  # B's death check passes at -2
+    events = roll(enc, 1)  # D ends round 1
+    assert falls(events) == {"B": (STRAFING_LOW, 1, "dying")}
+
+
+def test_a_flyer_that_lost_the_use_of_a_wing_falls() -> None:
+    enc = fight([dragon("A", "red", soma=5), dragon("B", "blue", soma=1, pr=30)],
+                6, 5, 5, 5, 1)
+    act(enc, Attack("A", "B", 4, "claw", "wing"))
+    events = roll(enc, 1)
+    assert falls(events) == {"B": (STRAFING_LOW, 1, "cannot fly")}
+
+
+def test_a_flyer_may_choose_to_fall_and_stops_falling_when_it_stops_choosing() -> None:
+    enc = fight([dragon("A", "red", soma=2, altitude="ceiling"), dragon("B", "blue", soma=1)],
+                3, 1, ranges=[{"between": ["A", "B"], "range": "long"}])
+    act(enc, DeclareFall("A"))
+    act(enc, EndTurn("A"))
+    events = roll(enc, 1)
+    assert falls(events) == {"A": (FLYING_HIGH, 1, "chose to fall")}
+    assert who(enc, "A").falling_rounds == 1
+    roll(enc, 3, 1)
+    act(enc, EndTurn("A"))
+    events = roll(enc, 1)
+    assert falls(events) == {}
+    assert who(enc, "A").falling_rounds == 0 and not who(enc, "A").chose_fall
+
+
+def test_falling_is_declared_once_a_round_and_only_in_the_air() -> None:
+    enc = fight([dragon("A", "red", soma=2), dragon("B", "blue", soma=2, altitude="grounded")],
+                3, 1, ranges=[{"between": ["A", "B"], "range": "long"}])
+    act(enc, DeclareFall("A"))
+    assert refused(enc, DeclareFall("A")) == "falling"
+    act(enc, EndTurn("A"))
+    roll(enc, 6, 1)
+    assert refused(enc, DeclareFall("B")) == "falling"
+
+
+def test_flyers_that_can_stay_up_do_not_fall() -> None:
+    enc = fight([dragon("A", "red", soma=1), dragon("B", "blue", soma=1)], 1)
+    events = roll(enc, 1)
+    assert falls(events) == {}
+    assert who(enc, "A").altitude == who(enc, "B").altitude == NORMAL
+
+
+def _landing(ground: str | None = None, **extra: Any) -> list[Any]:
+    """A chooses to fall from strafing low; returns the events of the end phase."""
+    if ground is not None:
+        extra["ground"] = ground
+    enc = fight([dragon("A", "red", soma=2, altitude="strafing_low", pd=5),
+                 dragon("B", "blue", soma=1, altitude="grounded")], 3, 1, **extra)
+    act(enc, DeclareFall("A"))
+    act(enc, EndTurn("A"))
+    dice = 1 + {"soft": 0, "bare_rock": 1, "jagged_rock": 2, "spikes": 3}[ground or "soft"]
+    return roll(enc, 1, *([6] * dice))
+
+
+@pytest.mark.parametrize(("ground", "dice"), [
+    ("soft", 1), ("bare_rock", 2), ("jagged_rock", 3), ("spikes", 4),
+])
+def test_a_forced_landing_deals_a_d6_per_round_falling_plus_the_grounds_dice(
+        ground: str, dice: int) -> None:
+    events = _landing(ground)
+    landed = of(events, ev.LandedHard)[0]
+    assert (landed.damage, landed.ground) == (6 * dice, ground)
+    landing_rolls = [e for e in of(events, DiceRolled) if e.purpose == ev.LANDING]
+    assert [len(e.faces) for e in landing_rolls] == [dice]
+
+
+def test_physical_defence_does_not_soften_a_forced_landing() -> None:
+    events = _landing("soft")
+    assert of(events, ev.LandedHard)[0].damage == 6
+    assert not of(events, ev.AttackResolved)
+
+
+def test_a_landmarks_ground_applies_to_a_forced_landing_at_close_quarters() -> None:
+    spire = [{"name": "Spire", "ground": "spikes"}]
+    enc = fight([dragon("A", "red", soma=2, altitude="strafing_low"),
+                 dragon("B", "blue", soma=1, altitude="grounded")], 3, 1, landmarks=spire,
+                ranges=[{"between": ["A", "Spire"], "range": "close"}])
+    act(enc, DeclareFall("A"))
+    act(enc, EndTurn("A"))
+    events = roll(enc, 1, 1, 2, 3, 4)
+    landed = of(events, ev.LandedHard)[0]
+    assert (landed.damage, landed.ground) == (10, "spikes")
+
+
+def test_a_landmark_at_middle_distance_does_not_change_the_ground() -> None:
+    spire = [{"name": "Spire", "ground": "spikes"}]
+    enc = fight([dragon("A", "red", soma=2, altitude="strafing_low"),
+                 dragon("B", "blue", soma=1, altitude="grounded")], 3, 1, landmarks=spire,
+                ground="bare_rock", ranges=[{"between": ["A", "Spire"], "range": "middle"}])
+    act(enc, DeclareFall("A"))
+    act(enc, EndTurn("A"))
+    events = roll(enc, 1, 2, 3)
+    landed = of(events, ev.LandedHard)[0]
+    assert (landed.damage, landed.ground) == (5, "bare_rock")
+
+
+def test_the_dead_do_not_fall() -> None:
+    enc = fight([dragon("A", "red", soma=12), dragon("B", "blue", soma=1, pr=50),
+                 dragon("D", "blue", soma=1)], 6, 6, *[5] * 8, 1, 1)
+    act(enc, Attack("A", "B", 10, "claw", "neck"))
+    assert who(enc, "B").dead
+    events = roll(enc, 1)  # D ends the round
+    assert falls(events) == {}
+    assert who(enc, "B").altitude == NORMAL
