@@ -93,11 +93,13 @@ class Board:
     pairs: set[tuple[str, str]] = field(default_factory=set)
     stood_back: set[str] = field(default_factory=set)
     passed: set[str] = field(default_factory=set)
+    #: How many engagements each combatant is in (kept in step with ``pairs``).
+    links: dict[str, int] = field(default_factory=dict)
 
     def clone(self) -> Board:
         """An independent copy (the sets are copied, the rest is immutable)."""
         return Board(self.heroes, self.close, self.foes, self.large, self.eligible, self.regime,
-                     set(self.pairs), set(self.stood_back), set(self.passed))
+                     set(self.pairs), set(self.stood_back), set(self.passed), dict(self.links))
 
     # -- reading ---------------------------------------------------------
     def foes_of(self, hero: str) -> list[str]:
@@ -110,7 +112,7 @@ class Board:
 
     def is_engaged(self, name: str) -> bool:
         """True when ``name`` (hero or foe) is in at least one engagement."""
-        return any(name in pair for pair in self.pairs)
+        return self.links.get(name, 0) > 0
 
     def hero_load(self, hero: str) -> int:
         """The weight of the foes engaging ``hero``."""
@@ -132,7 +134,10 @@ class Board:
     # -- changing --------------------------------------------------------
     def engage(self, hero: str, foe: str) -> None:
         """Pair ``hero`` with ``foe`` (a foe that stood back steps in)."""
-        self.pairs.add((hero, foe))
+        if (hero, foe) not in self.pairs:
+            self.pairs.add((hero, foe))
+            self.links[hero] = self.links.get(hero, 0) + 1
+            self.links[foe] = self.links.get(foe, 0) + 1
         self.stood_back.discard(foe)
 
     def stand_back(self, foe: str) -> None:
@@ -145,7 +150,10 @@ class Board:
 
     def disengage(self, name: str) -> None:
         """Remove every engagement of ``name`` (it fell, fled or moved away)."""
-        self.pairs = {p for p in self.pairs if name not in p}
+        for pair in [p for p in self.pairs if name in p]:
+            self.pairs.discard(pair)
+            for member in pair:
+                self.links[member] -= 1
 
     def remove(self, name: str) -> None:
         """``name`` has left the fight: it is no longer engaged or on the board."""
