@@ -81,3 +81,12 @@ def test_bad_scenario_exits_with_code_two_and_no_traceback(
         main(["run", str(path)])
     assert done.value.code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_scripted_policy_line_must_be_the_actors_own_action() -> None:
+    text = BAD.replace("edge_ft: 7}", "edge_ft: 2}\n    policy: [B wait]")
+    with pytest.raises(ScenarioError, match="must start with 'A'"):
+        parse_scenario(text, "bad.yaml")
+    text = BAD.replace("edge_ft: 7}", "edge_ft: 2}\n    policy: [A dance]")
+    with pytest.raises(ScenarioError, match="unknown action 'dance'"):
+        parse_scenario(text, "bad.yaml")

@@ -224,3 +224,9 @@ def test_boulders_need_a_boulder_at_hand_and_a_foe_below() -> None:
                  fighter("V", "y", terrain=wall(20))])
     with pytest.raises(IllegalActionError, match="not below"):
         enc.check(enc.ruleset.parse_action("T boulder target=V"))
+
+
+def test_dms_called_save_is_a_hidden_roll() -> None:
+    enc = start([fighter("A", "x"), fighter("B", "y")], proceed=False)
+    events = act(enc, "gm call_save target=A category=breath", 18)
+    assert all(e.hidden for e in of(events, DiceRolled))

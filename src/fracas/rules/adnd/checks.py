@@ -14,10 +14,10 @@ from fracas.rules.adnd.state import AdndState, CheckRolled
 __all__ = ["climbing_check", "dexterity_check", "roll_d20", "roll_dice"]
 
 
-def roll_d20(rng: Rng, emit: Emit, who: str, purpose: str) -> int:
-    """Roll and record one d20."""
+def roll_d20(rng: Rng, emit: Emit, who: str, purpose: str, hidden: bool = False) -> int:
+    """Roll and record one d20 (``hidden`` for the DM's secret rolls)."""
     face = rng.die(20)
-    emit(DiceRolled(who, purpose, 20, (face,)))
+    emit(DiceRolled(who, purpose, 20, (face,), hidden))
     return face
 
 

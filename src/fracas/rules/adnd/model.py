@@ -125,7 +125,23 @@ class CombatantSpec(_Frozen):
                              "parts must be included in ac")
         if self.two_weapons and sum(not w.missile for w in self.weapons) < 2:
             raise ValueError("two_weapons needs two melee weapons")
+        if isinstance(self.policy, list):
+            _check_script(self.policy, self.name)
         return self
+
+
+def _check_script(lines: list[str], actor: str) -> None:
+    """A scripted policy: each line must be one of ``actor``'s own actions."""
+    from fracas.rules.adnd.state import ACTIONS
+
+    verbs = {cls.verb for cls in ACTIONS}
+    for number, line in enumerate(lines, start=1):
+        words = line.split()
+        if len(words) < 2 or words[0] != actor:
+            raise ValueError(f"script line {number} {line!r} must start with {actor!r} and a verb")
+        if words[1] not in verbs:
+            raise ValueError(f"script line {number}: unknown action {words[1]!r}; known: "
+                             + ", ".join(sorted(verbs)))
 
 
 class BottleneckSpec(_Frozen):
@@ -152,4 +168,6 @@ class AdndScenario(ScenarioBase):
             raise ValueError("'gm' is the Dungeon Master's name; pick another")
         if len({c.side for c in self.combatants}) < 2:
             raise ValueError("a fight needs at least two sides")
+        if isinstance(self.gm_policy, list):
+            _check_script(self.gm_policy, "gm")
         return self

@@ -68,7 +68,7 @@ def saving_throw(state: AdndState, name: str, category: str, rng: Rng, emit: Emi
     p, f = state.profile(name), state.fighters[name]
     modifier = m.CLIMBER_PENALTY if t.clinging(p, f) else 0
     needed = p.saves[category]
-    total = roll_d20(rng, emit, name, f"save vs {category}") + modifier
+    total = roll_d20(rng, emit, name, f"save vs {category}", hidden) + modifier
     ok = total >= needed
     emit(SaveRolled(name, category, total, needed, ok, hidden))
     return ok
