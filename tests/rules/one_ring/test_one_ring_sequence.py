@@ -175,3 +175,25 @@ def test_the_round_limit_ends_the_fight_in_a_draw(tor: SimpleNamespace) -> None:
     f.do("gm attack foe=X target=A", [1, 1, 1])
     outcome = f.enc.outcome()
     assert outcome is not None and outcome.winner is None
+
+
+def test_any_close_combat_stance_is_free_to_take(tor: SimpleNamespace) -> None:
+    f = tor.Fight([tor.hero("A"), tor.hero("B")], [tor.foe(n) for n in "XYZ"])
+    assert f.legal() == ["A stance stance=forward", "A stance stance=open",
+                         "A stance stance=defensive"]
+
+
+def test_a_free_hero_may_not_join_a_foe_already_facing_three(tor: SimpleNamespace) -> None:
+    f = tor.Fight([tor.hero(n) for n in "ABCDE"], [tor.foe("X"), tor.foe("Y", endurance=4)])
+    f.stances(A="open", B="forward", C="open", D="open", E="defensive")
+    for text in ("A engage foe=X", "B engage foe=Y", "C engage foe=X", "D engage foe=X"):
+        f.do(text)
+    assert f.legal() == ["E engage foe=Y"], "X already faces three heroes"
+    f.do("E engage foe=Y")
+    f.do("B attack target=Y", [8, 4, 4, 1])  # Forward: 3 dice; Y falls
+    for hero in "ACD":
+        f.do(f"{hero} attack target=X", [1, 1, 1])
+    assert f.enc.current_actor() == "E" and not f.state.board.is_engaged("E")
+    with pytest.raises(IllegalActionError) as info:
+        f.do("E attack target=X", [1, 1])
+    assert info.value.rule == "engagement limits"
