@@ -96,4 +96,4 @@ def test_console_script_runs_the_demo_fight() -> None:
     result = subprocess.run([sys.executable, "-m", "fracas", "run", str(DUEL), "--seed", "7"],
                             capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr
-    assert "wins after" in result.stdout
+    assert "won after" in result.stdout

@@ -32,7 +32,8 @@ app = typer.Typer(
     name="fracas", no_args_is_help=True, add_completion=False,
     help="fracas: play tabletop RPG fights by the rule book.",
 )
-console = Console(highlight=False)
+# Piped output (logs, CI) gets a fixed, roomy width instead of Rich's 80-column default.
+console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
 err_console = Console(stderr=True, highlight=False)
 
 ScenarioArg = Annotated[Path, typer.Argument(help="A scenario YAML file.")]
@@ -65,22 +66,21 @@ def run(
     save: Annotated[Path | None, typer.Option(help="Write the event log (JSON lines).")] = None,
 ) -> None:
     """Play one fight with the scenario's policies and print it round by round."""
-    from fracas.cli.render import print_event, print_outcome, print_table
+    from fracas.cli.render import LogPrinter, print_outcome, print_table
 
     loaded = load_scenario(scenario)
     enc = start_encounter(loaded, seed)
     policy_rng = SeededRng(seed).spawn("policy")
-    shown = 0
-    if not as_json:
+    printer = None if as_json else LogPrinter(console, enc)
+    if printer is not None:
         print_table(console, enc)
+        printer.feed(enc)
     pick = policies_for(enc)
     while not enc.is_over:
         request = enc.request(policy_rng)
         enc.apply(pick(request.actor).choose(request))
-        if not as_json:
-            for event in enc.log[shown:]:
-                print_event(console, enc, event)
-        shown = len(enc.log)
+        if printer is not None:
+            printer.feed(enc)
     if as_json:
         for event in enc.log:
             sys.stdout.write(json.dumps(encode_event(event)) + "\n")
@@ -88,9 +88,7 @@ def run(
         summary = asdict(outcome) if outcome else {"winner": None, "reason": "unfinished"}
         sys.stdout.write(json.dumps({"type": "outcome", **summary}) + "\n")
     else:
-        for event in enc.log[shown:]:
-            print_event(console, enc, event)
-        print_table(console, enc)
+        print_table(console, enc, "after the fight")
         print_outcome(console, enc)
     if save is not None:
         enc.save(save)
@@ -114,17 +112,14 @@ def replay(
     as_json: JsonOpt = False,
 ) -> None:
     """Rebuild a fight from its log (no dice are rolled) and print it."""
-    from fracas.cli.render import print_event, print_outcome, print_table
+    from fracas.cli.render import LogPrinter, print_outcome, print_table
 
     enc = Encounter.load(log)
     if as_json:
         console.print_json(json.dumps(enc.ruleset.view(enc.state)))
         return
-    shadow = Encounter(enc.ruleset, enc.initial_state, start=False)
-    for event in enc.log:
-        shadow.emit(event)
-        print_event(console, shadow, event)
-    print_table(console, enc)
+    LogPrinter(console, enc).feed(enc)
+    print_table(console, enc, "after the fight" if enc.is_over else None)
     print_outcome(console, enc)
 
 

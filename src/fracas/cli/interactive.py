@@ -29,12 +29,13 @@ def _human_choice(console: Console, enc: Encounter[Any], actor: str) -> str:
 def play_interactively(console: Console, enc: Encounter[Any], seed: int,
                        save: Path | None) -> None:
     """Let a person decide for ``human`` actors; the scenario's policies play the rest."""
-    from fracas.cli.render import print_event, print_outcome, print_table
+    from fracas.cli.render import LogPrinter, print_outcome, print_table
 
     policy_rng = SeededRng(seed).spawn("policy")
     policies: dict[str, Any] = {}
-    shown = 0
+    printer = LogPrinter(console, enc)
     print_table(console, enc)
+    printer.feed(enc)
     while not enc.is_over:
         request = enc.request(policy_rng)
         actor = request.actor
@@ -48,7 +49,7 @@ def play_interactively(console: Console, enc: Encounter[Any], seed: int,
                     break
                 if answer in ("u", "undo"):
                     _undo_to_human(enc, policies)
-                    shown = len(enc.log)
+                    printer.feed(enc)
                     print_table(console, enc, "after undo")
                     continue
                 if answer in ("r", "redo"):
@@ -71,9 +72,7 @@ def play_interactively(console: Console, enc: Encounter[Any], seed: int,
             except (ActionSyntaxError, IllegalActionError, NothingToUndoError) as exc:
                 console.print(f"[red]{exc}[/red]")
                 continue
-        for event in enc.log[shown:]:
-            print_event(console, enc, event)
-        shown = len(enc.log)
+        printer.feed(enc)
     print_table(console, enc)
     print_outcome(console, enc)
     if save is not None:

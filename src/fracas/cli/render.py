@@ -10,7 +10,7 @@ from rich.table import Table
 from fracas.core.encounter import Encounter
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
 
-__all__ = ["describe", "print_event", "print_outcome", "print_table"]
+__all__ = ["LogPrinter", "describe", "print_event", "print_outcome", "print_table"]
 
 
 def describe(enc: Encounter[Any], event: Event) -> str | None:
@@ -26,7 +26,7 @@ def describe(enc: Encounter[Any], event: Event) -> str | None:
     if isinstance(event, Note):
         return f"  [italic]{event.text}[/italic]"
     if isinstance(event, FightEnded):
-        return f"[bold]fight over[/bold]: {event.winner or 'nobody'} wins ({event.reason})"
+        return f"[bold]fight over[/bold]: {event.winner or 'nobody'} won ({event.reason})"
     return None
 
 
@@ -35,6 +35,39 @@ def print_event(console: Console, enc: Encounter[Any], event: Event) -> None:
     text = describe(enc, event)
     if text:
         console.print(text)
+
+
+class LogPrinter:
+    """Prints events one by one against a shadow copy of the fight.
+
+    Each line is worded from the state right after its own event (not the state at the
+    end of a batch), and a table of positions is printed whenever a new round begins.
+    """
+
+    def __init__(self, console: Console, enc: Encounter[Any], tables: bool = True) -> None:
+        self.console = console
+        self.shadow: Encounter[Any] = Encounter(enc.ruleset, enc.initial_state, start=False)
+        self.tables = tables
+        self.printed = 0
+        self.round = enc.ruleset.round_number(self.shadow.state)
+
+    def feed(self, enc: Encounter[Any]) -> None:
+        """Print every event of ``enc`` not printed yet (after an undo, start over)."""
+        if self.printed > len(enc.log):
+            self.__init__(self.console, enc, self.tables)  # type: ignore[misc]
+            for event in enc.log:
+                self.shadow.emit(event)
+            self.printed = len(enc.log)
+            self.round = enc.ruleset.round_number(self.shadow.state)
+            return
+        for event in enc.log[self.printed:]:
+            self.shadow.emit(event)
+            round_now = enc.ruleset.round_number(self.shadow.state)
+            if self.tables and round_now != self.round and not self.shadow.is_over:
+                print_table(self.console, self.shadow)
+            self.round = round_now
+            print_event(self.console, self.shadow, event)
+        self.printed = len(enc.log)
 
 
 def print_table(console: Console, enc: Encounter[Any], title: str | None = None) -> None:
@@ -55,5 +88,5 @@ def print_outcome(console: Console, enc: Encounter[Any]) -> None:
         console.print("[yellow]the fight is not over[/yellow]")
         return
     winner = outcome.winner or "nobody (a draw)"
-    console.print(f"[bold green]{winner}[/bold green] wins after {outcome.rounds} round(s): "
+    console.print(f"[bold green]{winner}[/bold green] won after {outcome.rounds} round(s): "
                   f"{outcome.reason}")

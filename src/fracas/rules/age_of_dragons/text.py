@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
-from fracas.rules.age_of_dragons import actions as act
 from fracas.rules.age_of_dragons import events as ev
 from fracas.rules.age_of_dragons.model import (
     ALTITUDES,
@@ -46,14 +45,15 @@ def _alt(level: int) -> str:
 
 
 def table(state: State) -> tuple[list[str], list[list[str]]]:
-    """One row per combatant: side, Physical Resilience and Defence, altitude, ranges, state."""
+    """One row per combatant: side, PR, PD, altitude, conditions and a line per range."""
+    places = [*state.fighters, *state.landmarks]
     rows = []
     for f in state.fighters.values():
         ranges = [f"{o}: {RANGES[state.ranges[(f.name, o) if f.name < o else (o, f.name)]]}"
-                  for o in (*state.fighters, *state.landmarks) if o != f.name]
+                  for o in places if o != f.name]
         rows.append([f.name, f.profile.side, f"{f.pr}/{f.profile.pr_max}",
-                     f"{f.pd}/{f.profile.passive_pd}", _alt(f.altitude), "; ".join(ranges),
-                     ", ".join(conditions(state, f)) or "-"])
+                     f"{f.pd}/{f.profile.passive_pd}", _alt(f.altitude), "\n".join(ranges),
+                     "\n".join(conditions(state, f)) or "-"])
     return ["combatant", "side", "PR", "PD", "altitude", "ranges", "conditions"], rows
 
 
@@ -108,11 +108,9 @@ def describe_event(event: Event, state: State) -> str | None:
         return (f"[bold]round {e.round}[/bold] · {e.actor}'s turn (PR {f.pr}, PD {f.pd}, "
                 f"{_alt(f.altitude)})")
     if isinstance(e, DecisionMade):
-        if isinstance(e.action, act.Defend | act.EndTurn | act.RollPool):
-            return ""  # the dice and the result that follow say it better
-        return f"  {e.actor} chooses: {e.action}"
+        return ""  # the dice and the results that follow tell the story
     if isinstance(e, DiceRolled):
-        return f"  {e.actor} rolls {e.purpose}: {_faces(e.faces)}"
+        return "" if e.purpose == ev.REROLL else f"  {e.actor} rolls {e.purpose}: {_faces(e.faces)}"
     if isinstance(e, ev.DieRerolled):
         return f"  {e.actor} rerolls die #{e.die} with {e.ability}: now {e.face}"
     if isinstance(e, ev.DieSpotted):
@@ -162,5 +160,5 @@ def describe_event(event: Event, state: State) -> str | None:
     if isinstance(e, ev.OrderFixed):
         return f"initiative ({e.reason}): {', '.join(e.order)}"
     if isinstance(e, FightEnded):
-        return f"[bold]the fight is over[/bold]: {e.winner or 'nobody'} wins ({e.reason})"
+        return f"[bold]the fight is over[/bold]: {e.winner or 'nobody'} won ({e.reason})"
     return None
