@@ -5,8 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fracas.core.encounter import Encounter
 from fracas.core.policy import DecisionRequest, RandomPolicy
-from fracas.core.rng import SeededRng
+from fracas.core.rng import ScriptedRng, SeededRng
+from fracas.rules.one_ring import OneRing
 from fracas.rules.one_ring.engagement import (
     HERO_CAPACITY,
     LOREMASTER,
@@ -17,6 +19,7 @@ from fracas.rules.one_ring.engagement import (
     regime_for,
     weight,
 )
+from fracas.rules.one_ring.scenario import OneRingScenario
 from fracas.scenario import load_scenario, start_encounter
 
 
@@ -194,3 +197,49 @@ def test_random_fights_never_break_the_limits() -> None:
                 assert_limits(board)
                 for hero, _ in board.pairs:
                     assert enc.state.heroes[hero].stance != "rearward"
+
+
+@st.composite
+def company_and_host(draw: st.DrawFn) -> tuple[int, list[bool], st.DataObject]:
+    return (draw(st.integers(1, 6)), draw(st.lists(st.booleans(), min_size=1, max_size=10)),
+            draw(st.data()))
+
+
+@settings(max_examples=60, deadline=None)
+@given(company_and_host())
+def test_the_rule_set_keeps_the_stance_quota_and_engagement_rules(
+        case: tuple[int, list[bool], st.DataObject]) -> None:
+    """Random Companies and hosts played through the rule set, stances and engagement
+    choices drawn from the legal actions: the Rearward quota holds, the limits hold, and
+    the regime decides who chooses."""
+    heroes, large, data = case
+    blade = {"name": "blade", "rating": 2, "damage": 4, "injury": 14}
+    model = OneRingScenario.model_validate({
+        "ruleset": "one_ring", "volleys": 0,
+        "heroes": [{"name": f"h{i}", "strength": 5, "heart": 4, "wits": 4, "endurance": 20,
+                    "weapons": ["sword", "bow"]} for i in range(heroes)],
+        "adversaries": [{"name": f"f{i}", "attribute_level": 3, "endurance": 10, "might": 1,
+                         "hate": 2, "parry": 1, "armour": 1, "weapons": [blade],
+                         "size": "large" if big else "human"} for i, big in enumerate(large)],
+    })
+    ruleset = OneRing()
+    enc = Encounter(ruleset, ruleset.initial_state(model), rng=ScriptedRng([]))
+    while enc.state.phase != "action":
+        actor = enc.current_actor()
+        legal = list(enc.legal_actions())
+        if enc.state.phase == "engagement":
+            expected = "gm" if len(large) > heroes else None
+            assert actor == expected or (expected is None and actor in ("gm", *enc.state.heroes))
+        enc.apply(data.draw(st.sampled_from(legal)))
+        assert_limits(enc.state.board)
+    stances = [h.stance for h in enc.state.heroes.values()]
+    rear = stances.count("rearward")
+    assert 2 * rear <= len(stances) - rear
+    if rear:
+        assert len(large) <= 2 * heroes
+    board = enc.state.board
+    assert board.regime == regime_for(heroes, len(large))
+    capacity = sum(heroes_allowed_on(f in board.large) for f in board.foes)
+    close = [h for h in board.heroes if h in board.close]
+    if board.regime == LOREMASTER or len(close) <= capacity:
+        assert all(board.is_engaged(h) for h in close)
