@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,12 @@ def test_example_runs_from_the_command_line(path: Path, capsys: pytest.CaptureFi
     with pytest.raises(SystemExit) as done:
         main(["run", str(path), "--seed", "3", "--save", str(tmp_path / "log.jsonl")])
     assert done.value.code == 0
-    assert "wins" in capsys.readouterr().out
+    assert "round 1" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        main(["run", str(path), "--seed", "3", "--json"])
+    assert done.value.code == 0
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert last["type"] == "outcome" and last["reason"]
     with pytest.raises(SystemExit) as done:
         main(["replay", str(tmp_path / "log.jsonl")])
     assert done.value.code == 0

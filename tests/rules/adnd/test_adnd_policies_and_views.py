@@ -92,3 +92,13 @@ def test_heuristic_fights_finish_quickly_and_are_reproducible() -> None:
             outcomes.append(enc.play(lambda a, e=enc: e.ruleset.policy_for(e.state, a),
                                      SeededRng(11)))
         assert outcomes[0] == outcomes[1] and outcomes[0] is not None
+
+
+def test_heuristic_climbs_to_advantage_when_a_higher_foe_is_hard_to_hit() -> None:
+    wall = {"kind": "wall", "alt_ft": 20, "top_ft": 40, "facing_wall": False}
+    enc = start([fighter("A", "x", thac0=19, terrain=wall),
+                 fighter("B", "y", ac=2, terrain={"alt_ft": 25})])
+    assert _choose(enc) == Climb("A", "up")
+    enc = start([fighter("A", "x", thac0=6, terrain=wall),
+                 fighter("B", "y", ac=2, terrain={"alt_ft": 25})])
+    assert _choose(enc) == Attack("A", "B", "sword")

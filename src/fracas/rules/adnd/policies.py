@@ -52,12 +52,19 @@ def _fall_value(state: AdndState, target: str, damage: float, melee: bool,
     return 0.0
 
 
+def hit_chance(state: AdndState, action: Attack) -> float:
+    """The chance ``action`` hits, with every modifier of the moment."""
+    actor, target = action.actor, action.target
+    weapon = next(w for w in t.usable_weapons(state, actor) if w.name == action.weapon)
+    needed = m.hit_number(state.profile(actor).thac0, t.effective_ac_of(state, target))
+    return float(m.d20_at_least(needed - t.attack_bonus(state, actor, target, weapon.magic)))
+
+
 def score_attack(state: AdndState, action: Attack) -> float:
     """Expected hit points taken plus the expected worth of knocking the target down."""
     actor, target = action.actor, action.target
     weapon = next(w for w in t.usable_weapons(state, actor) if w.name == action.weapon)
-    needed = m.hit_number(state.profile(actor).thac0, t.effective_ac_of(state, target))
-    p_hit = float(m.d20_at_least(needed - t.attack_bonus(state, actor, target, weapon.magic)))
+    p_hit = hit_chance(state, action)
     damage = _mean_damage(weapon, t.damage_modifier(state, actor))
     fall = _fall_value(state, target, damage, not weapon.missile, state.profile(actor).flanking)
     return p_hit * (min(damage, state.fighters[target].hp) + fall)
@@ -118,7 +125,7 @@ class HeuristicPolicy:
             if score > best_score:
                 best, best_score = action, score
         if best is not None:
-            return best
+            return self._advantage(state, best, options) or best
         climb = self._climb(state, actor, options)
         return climb if climb is not None else Wait(actor)
 
@@ -136,8 +143,22 @@ class HeuristicPolicy:
         return [a for a in candidates(state) if isinstance(a, wanted)]
 
     @staticmethod
+    def _advantage(state: AdndState, best: Action, legal: Sequence[Action]) -> Action | None:
+        """Climb to advantage: a climber below his target, hitting less than half the time,
+        climbs a step first if the target stays in reach (trading -2 for +2)."""
+        if not isinstance(best, Attack):
+            return None
+        up = next((a for a in legal if isinstance(a, Climb) and a.direction == "up"), None)
+        me, foe = state.fighters[best.actor], state.fighters[best.target]
+        if up is None or foe.alt <= me.alt or hit_chance(state, best) >= 0.5:
+            return None
+        weapon = next(w for w in t.usable_weapons(state, best.actor) if w.name == best.weapon)
+        step = state.setup.climb_step_ft
+        return up if m.in_reach(me.alt + step, foe.alt, weapon.length_ft) else None
+
+    @staticmethod
     def _climb(state: AdndState, actor: str, legal: Sequence[Action]) -> Action | None:
-        """Climb toward the nearest standing foe's height, preferring to end up above him."""
+        """Climb toward the nearest standing foe's height (up when level with him)."""
         me = state.fighters[actor]
         side = state.profile(actor).side
         foes = [f.alt for n, f in state.fighters.items()
