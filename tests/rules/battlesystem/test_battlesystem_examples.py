@@ -19,7 +19,6 @@ def test_there_are_four_examples() -> None:
     assert {"dwarf_column_ambush", "cavern_flyers", "chasm_bridge", "gas_on_the_wind"} <= names
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_example_passes_the_conformance_kit(path: Path) -> None:
     report = check_ruleset("battlesystem", path, seeds=range(3))

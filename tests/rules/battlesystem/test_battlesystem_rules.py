@@ -251,6 +251,6 @@ def test_a_roll_under_25_that_holds_makes_the_feature_4_percent_weaker_cumulativ
     assert r.fragile_check(13, 25, False, False) == (False, 13)
 
 
-def test_unknown_flight_band_values_are_finite_only_for_capped_ceilings() -> None:
+def test_normal_flight_high_band_is_capped_by_the_ceiling() -> None:
     assert r.NORMAL_BANDS[-1].top == math.inf
     assert r.flight_bands(500)[-1].top == 500
