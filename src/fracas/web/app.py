@@ -316,9 +316,10 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
             message, kind, status = str(exc), "error", 403
         except (NothingToUndoError, FightOverError) as exc:
             message, kind, status = str(exc), "error", 409
-        t = snapshot(store, enc_id, access)
+        wants_json = "application/json" in request.headers.get("accept", "")
+        t = snapshot(store, enc_id, access, with_log=not wants_json)
         t.message, t.message_kind = message, kind
-        if "application/json" in request.headers.get("accept", ""):
+        if wants_json:
             return JSONResponse({"ok": status < 400, "error": message if status >= 400 else "",
                                  "revision": t.revision, "log_length": t.log_length,
                                  "actor": t.actor, "actions": t.actions,

@@ -96,8 +96,9 @@ def view_table(view: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return [], []
 
 
-def snapshot(store: EventStore, enc_id: str, access: Access) -> TableView:
-    """Copy out what ``access`` may see of encounter ``enc_id``."""
+def snapshot(store: EventStore, enc_id: str, access: Access, *,
+             with_log: bool = True) -> TableView:
+    """Copy out what ``access`` may see of encounter ``enc_id`` (the log only if asked)."""
     info = store.info(enc_id)
     with store.live(enc_id) as (enc, revision):
         picture = _picture(enc, access)
@@ -108,7 +109,7 @@ def snapshot(store: EventStore, enc_id: str, access: Access) -> TableView:
         can_undo = access.is_gm and enc.can_undo
         log_length = len(enc.log)
     # Only the tail of the log is shown; read a margin for hidden events a player skips.
-    entries = store.entries(enc_id, max(0, log_length - 4 * LOG_TAIL))
+    entries = store.entries(enc_id, max(0, log_length - 2 * LOG_TAIL)) if with_log else []
     if not access.sees_hidden:
         entries = [e for e in entries if not e.hidden]
     last_decision = max((i for i, e in enumerate(entries) if e.kind == "decision"), default=0)

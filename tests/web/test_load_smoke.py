@@ -1,0 +1,34 @@
+"""The load benchmark itself works: a short, small run against a real server process."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "web_load.py"
+SCENARIO = ROOT / "examples" / "age_of_dragons" / "claw_duel.yaml"
+
+pytestmark = pytest.mark.slow
+
+
+def load_benchmark() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("web_load", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not SCENARIO.exists(), reason="the Age of Dragons claw_duel example is missing")
+def test_a_short_load_run_acts_without_errors_and_stops_on_its_own() -> None:
+    bench = load_benchmark()
+    result = bench.run_load(clients=3, seconds=2.0, scenario=SCENARIO, max_actions=60)
+    assert result["errors"] == []
+    assert result["conflicts"] == 0  # every client owns its encounter
+    assert 0 < result["actions"] <= 60
+    assert result["seconds"] < 15
+    assert 0 < result["p50_ms"] <= result["p95_ms"]
