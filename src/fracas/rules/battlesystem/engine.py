@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from fracas.core.action import Action
@@ -189,7 +190,7 @@ class Battlesystem(Ruleset[BsState]):
 
         return describe(event, state)
 
-    def odds(self, question: str) -> dict[int, Any]:
+    def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of this rule set's own rolls (see :mod:`.odds` for the syntax)."""
         from fracas.rules.battlesystem.odds import answer
 
