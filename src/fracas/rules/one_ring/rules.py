@@ -32,7 +32,7 @@ from fracas.rules.one_ring.combat import (
     knockback_due,
     special_options,
 )
-from fracas.rules.one_ring.engagement import Step, next_step
+from fracas.rules.one_ring.engagement import Step, heroes_allowed_on, next_step
 from fracas.rules.one_ring.state import (
     CLOSE_STANCES,
     DEFENSIVE,
@@ -172,9 +172,10 @@ def _hero_turn(state: OneRingState, hero: str) -> list[Action]:
 
 
 def _can_move(state: OneRingState, hero: str, foe: str) -> bool:
-    board = state.board.clone()
-    board.disengage(hero)
-    return board.can_engage(hero, foe)
+    """After leaving his own foes the hero has room for anyone; the foe must have room."""
+    board = state.board
+    return hero in board.close and \
+        len(board.heroes_on(foe)) < heroes_allowed_on(foe in board.large)
 
 
 def _escape_options(state: OneRingState, hero: str) -> list[str]:
