@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from aod_helpers import act, dragon, fight, of, refused, roll, who
 
-from fracas.core.events import DiceRolled
+from fracas.core.events import DiceRolled, FightEnded
 from fracas.rules.age_of_dragons import events as ev
 from fracas.rules.age_of_dragons.actions import Attack, DeclareFall, EndTurn, Grapple
 from fracas.rules.age_of_dragons.model import FLYING_HIGH, GROUNDED, NORMAL, STRAFING_LOW
@@ -148,3 +148,13 @@ def test_the_dead_do_not_fall() -> None:
     events = roll(enc, 1)  # D ends the round
     assert falls(events) == {}
     assert who(enc, "B").altitude == NORMAL
+
+
+def test_a_landing_that_fells_both_sides_ends_the_fight_with_no_winner() -> None:
+    low = {"altitude": "strafing_low", "pr": 2, "soma": 2}
+    enc = fight([dragon("A", "red", **low), dragon("B", "blue", **low)], 4, 1)
+    act(enc, Grapple("A", "B", 1))
+    events = roll(enc, 1, 1, 3, 2)  # B's turn, then the end phase: both land on soft ground
+    assert {e.actor: e.damage for e in of(events, ev.LandedHard)} == {"A": 3, "B": 2}
+    ended = of(events, FightEnded)[0]
+    assert (ended.winner, ended.reason) == (None, "no side can act")
