@@ -156,7 +156,10 @@ def _visible(state: BsState, unit: Unit, side: str | None) -> bool:
 
 
 def view(state: BsState, side: str | None = None) -> dict[str, Any]:
-    """JSON-ready picture; for a side, unseen enemies and secret collapse chances are hidden."""
+    """JSON-ready picture; for a side, unseen enemies and secret collapse chances are hidden.
+
+    Units that left the battle have ``area`` None.
+    """
     areas = []
     for name in state.board.order:
         a = state.board.areas[name]
@@ -175,7 +178,8 @@ def view(state: BsState, side: str | None = None) -> dict[str, Any]:
         if not _visible(state, unit, side):
             continue
         entry: dict[str, Any] = {
-            "name": unit.name, "side": unit.side, "area": unit.area, "status": unit.status,
+            "name": unit.name, "side": unit.side, "status": unit.status,
+            "area": unit.area if unit.on_field else None,
             "figures": unit.figures, "wounded": unit.wounded, "formation": unit.formation,
             "axis": unit.axis, "altitude": unit.altitude, "torches": unit.lit,
         }
