@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -303,3 +305,21 @@ def test_a_battle_action_uses_its_own_threshold_and_sphere() -> None:
 def test_a_battle_action_must_be_one_the_gm_set_up() -> None:
     enc = duel(hits(2), tasks=HOLD)
     assert refused(enc, UseTask("A", "dance", 1)) == "non-attack battle actions"
+
+
+# -- a property over many pools ------------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(faces=st.lists(st.integers(1, 6), min_size=1, max_size=8), pd=st.integers(0, 4),
+       spend=st.integers(0, 4))
+def test_any_claw_deals_its_hits_less_the_pd_spent(faces: list[int], pd: int,
+                                                   spend: int) -> None:
+    k = sum(f >= 4 for f in faces)
+    assume(k >= 1)
+    enc = duel(tuple(faces), b=dragon("B", "blue", pd=pd, pr=50), tasks=HOLD)
+    events = act(enc, Attack("A", "B", k))
+    if pd:
+        events = act(enc, Defend("B", min(spend, pd)))
+    result = resolved(events)
+    d = min(spend, pd) if pd else 0
+    assert (result.margin, result.damage) == (k - d, max(0, k - d))
+    assert who(enc, "B").pr == 50 - max(0, k - d)

@@ -158,3 +158,10 @@ def test_a_landing_that_fells_both_sides_ends_the_fight_with_no_winner() -> None
     assert {e.actor: e.damage for e in of(events, ev.LandedHard)} == {"A": 3, "B": 2}
     ended = of(events, FightEnded)[0]
     assert (ended.winner, ended.reason) == (None, "no side can act")
+
+
+def test_a_fall_may_be_declared_before_the_roll() -> None:
+    enc = fight([dragon("B", "blue", soma=1), dragon("A", "red", soma=1)], 1)
+    act(enc, DeclareFall("A"))
+    events = roll(enc, 2)  # nothing to use: A's turn ends by itself, then the end phase
+    assert falls(events) == {"A": (STRAFING_LOW, 1, "chose to fall")}
