@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -19,6 +20,7 @@ def load_benchmark() -> ModuleType:
     spec = importlib.util.spec_from_file_location("web_load", SCRIPT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules["web_load"] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
