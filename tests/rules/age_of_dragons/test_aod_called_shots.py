@@ -58,7 +58,7 @@ def test_a_hit_without_a_six_only_deals_damage(called: str) -> None:
 
 
 # -- wing ---------------------------------------------------------------------------------------
-def test_one_six_on_a_wing_mauls_it_and_the_dragon_can_no_longer_fly() -> None:
+def test_one_six_on_a_wing_mauls_it_and_ends_its_flying() -> None:
     enc, events = shot("wing", 1, tasks=HOLD)
     assert [(e.part, e.severity) for e in of(events, ev.PartInjured)] == [("wing", MAULED)]
     assert not who(enc, "B").can_fly
