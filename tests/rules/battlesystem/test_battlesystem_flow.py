@@ -216,3 +216,17 @@ def test_unknown_areas_are_refused() -> None:
                               "  - {name: y"))
     with pytest.raises(ScenarioError, match="unknown area"):
         parse_scenario(text, "bad.yaml")
+
+
+def test_wind_must_blow_into_a_linked_area() -> None:
+    text = _yaml(GOOD.replace("{name: a, width: 10, length: 10}",
+                              "{name: a, width: 10, length: 10, airflow: windy, wind_to: b}\n"
+                              "  - {name: b, width: 10, length: 10}"))
+    with pytest.raises(ScenarioError, match="wind_to must name a linked area"):
+        parse_scenario(text, "bad.yaml")
+
+
+def test_a_leader_must_be_one_of_its_own_units() -> None:
+    text = _yaml(GOOD.replace("{name: red, retreat: a}", "{name: red, retreat: a, leader: y}"))
+    with pytest.raises(ScenarioError, match="leader must be one of its own units"):
+        parse_scenario(text, "bad.yaml")

@@ -12,7 +12,7 @@ import pytest
 from fracas.core.errors import ActionSyntaxError
 from fracas.core.rng import SeededRng
 from fracas.rules.battlesystem import Battlesystem
-from fracas.rules.battlesystem.combat import morale_check
+from fracas.rules.battlesystem.combat import melee_phase, morale_check
 from fracas.rules.battlesystem.hazards import saves, stress_feature
 
 RS = Battlesystem()
@@ -100,3 +100,20 @@ def test_morale_checks_pass_at_the_exact_rate(kit) -> None:
                                          kit.unit("y", "blue", "a", 1)])
         passed += morale_check(b.state, b.unit("x"), rng, b.emit)
     assert _within_four_standard_errors(passed, n, p)
+
+
+def test_melee_hits_follow_the_exact_attack_odds(kit) -> None:
+    # Each hit (2 dice) removes exactly one 2-Hit-Dice defender figure, so losses count hits.
+    rng = SeededRng(5)
+    exact = RS.odds("attack figures=4 rating=7 damage=1")
+    mean = float(sum(k * p for k, p in exact.items()))
+    var = float(sum((k - mean) ** 2 * p for k, p in exact.items()))
+    n, total = 1500, 0
+    for _ in range(n):
+        b = kit.battle([kit.area("a")],
+                       [kit.unit("men", "red", "a", 4, frontage=4, thac0=19, damage=2),
+                        kit.unit("foe", "blue", "a", 40, frontage=4, ac=6, hd=2,
+                                 creatures_per_figure=1)])
+        melee_phase(b.state, rng, b.emit)
+        total += 40 - b.unit("foe").figures
+    assert abs(total / n - mean) <= 4 * (var / n) ** 0.5

@@ -74,6 +74,14 @@ def test_a_lit_unit_moves_at_its_normal_rate(kit) -> None:
     assert b.unit("men").area == "pit-road"
 
 
+def test_a_unit_carrying_enough_light_fights_and_saves_normally(kit) -> None:
+    b = _dark(kit, lights=6, lit=True)
+    men, orcs = b.unit("men"), b.unit("orcs")
+    assert melee_attack_rating(b.state, men, orcs) == 7
+    assert melee_attack_rating(b.state, orcs, men) == 7
+    assert saves(b.state, men, ScriptedRng([12, 11, 1, 1, 1, 1]), b.emit, "x") == 1
+
+
 def test_a_blind_unit_walks_its_whole_first_rank_into_an_unseen_pit(kit) -> None:
     b = _dark(kit, lights=0)
     b.unit("men").progress, b.unit("men").goal = 6, "far"

@@ -183,9 +183,11 @@ class BattlesystemScenario(ScenarioBase):
             for end in (link.a, link.b):
                 if end not in areas:
                     raise ValueError(f"link names unknown area {end!r}")
+        linked = {(lk.a, lk.b) for lk in self.links} | {(lk.b, lk.a) for lk in self.links}
         for area in self.areas:
-            if area.wind_to is not None and area.wind_to not in areas:
-                raise ValueError(f"area {area.name}: wind_to names unknown area {area.wind_to!r}")
+            if area.wind_to is not None and (area.name, area.wind_to) not in linked:
+                raise ValueError(f"area {area.name}: wind_to must name a linked area, "
+                                 f"not {area.wind_to!r}")
         features = [f.name for a in self.areas for f in a.features]
         if len(set(features)) != len(features):
             raise ValueError("feature names must be unique")
@@ -196,8 +198,10 @@ class BattlesystemScenario(ScenarioBase):
         for side in self.sides:
             if side.retreat not in areas:
                 raise ValueError(f"side {side.name}: retreat names unknown area {side.retreat!r}")
-            if side.leader is not None and side.leader not in names:
-                raise ValueError(f"side {side.name}: leader names unknown unit {side.leader!r}")
+            leaders = [u.name for u in self.units if u.side == side.name]
+            if side.leader is not None and side.leader not in leaders:
+                raise ValueError(f"side {side.name}: leader must be one of its own units, "
+                                 f"not {side.leader!r}")
         for unit in self.units:
             if unit.side not in sides:
                 raise ValueError(f"unit {unit.name}: unknown side {unit.side!r}")
