@@ -147,3 +147,11 @@ def test_grappled_fighters_separate_when_they_fall() -> None:
     a, b = enc.state.fighters["A"], enc.state.fighters["B"]
     assert a.holding is None and b.held_by is None
     assert (a.status, b.status) == ("fallen", "fallen")
+
+
+def test_when_the_holder_is_knocked_senseless_the_hanging_fighter_falls() -> None:
+    enc = _hanging()
+    act(enc, "A wait", 1, 2)
+    # B is on the wall: knocked out, he lets go and both fall.
+    events = act(enc, "gm knock_out target=B", 1, 1, 1, 1, 1, 1)
+    assert sorted(e.name for e in of(events, Landed)) == ["A", "B"]

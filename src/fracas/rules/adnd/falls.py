@@ -128,7 +128,8 @@ def knock_out(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
 
     On a ledge or bridge the victim checks Dexterity (our ruling: the usual feet
     to the edge, no push) or goes over; a climber, or one hanging from a foe,
-    simply lets go (he cannot grab anyone).  Holds he had end.
+    simply lets go (he cannot grab anyone).  Holds he had end, and whoever hung
+    from him falls (our ruling, as for a slain holder).
     """
     f = state.fighters[name]
     p = state.profile(name)
@@ -139,3 +140,6 @@ def knock_out(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
         falls = not dexterity_check(state, name, 0, rng, emit)
     if falls:
         land(state, name, rng, emit)
+        return
+    for hanger in [h for h in state.setup.order if state.fighters[h].hanging_on == name]:
+        land(state, hanger, rng, emit)
