@@ -155,3 +155,17 @@ def test_when_the_holder_is_knocked_senseless_the_hanging_fighter_falls() -> Non
     # B is on the wall: knocked out, he lets go and both fall.
     events = act(enc, "gm knock_out target=B", 1, 1, 1, 1, 1, 1)
     assert sorted(e.name for e in of(events, Landed)) == ["A", "B"]
+
+
+def test_a_holder_knocked_senseless_on_a_ledge_drops_the_one_hanging_from_him() -> None:
+    enc = start([fighter("A", "x", weapons=[DAGGER],
+                         terrain={"kind": "ledge", "alt_ft": 30, "edge_ft": 0, "behind": "drop"}),
+                 fighter("B", "y",
+                         terrain={"kind": "ledge", "alt_ft": 30, "edge_ft": 5, "behind": "wall"})],
+                init=(2, 1))
+    assert of(act(enc, "B attack target=A weapon=sword", 15, 3, 9), FallBegan)
+    assert of(act(enc, "A grab target=B", 5, 1), Grabbed)
+    act(enc, "A wait", 1, 2)
+    events = act(enc, "gm knock_out target=B", 1, 1, 1, 1)
+    assert of(events, CheckRolled)[0].success
+    assert [e.name for e in of(events, Landed)] == ["A"]
