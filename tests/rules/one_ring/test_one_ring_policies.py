@@ -130,3 +130,14 @@ def test_hero_hit_rate_matches_the_exact_odds(tor: SimpleNamespace) -> None:
         resolve(state, action, rng, lambda e, s=state: apply_event(s, e))
         hits += state.pending is not None
     assert abs(hits / n - p) <= 4 * math.sqrt(p * (1 - p) / n)
+
+
+def test_heuristic_hero_near_weary_drops_a_weapon_he_does_not_use(tor: SimpleNamespace) -> None:
+    f = tor.Fight([tor.hero("A", weapons=["sword", "great_axe"], armour="mail_shirt",
+                            endurance=16)], [tor.foe("X")])
+    f.do("A stance stance=open")
+    f.do("A engage foe=X")
+    assert f.state.load("A") == 9 + 2 + 4
+    assert choose(f, "A") == "A drop item=great_axe"
+    f.do("A drop item=great_axe")
+    assert choose(f, "A") == "A attack target=X", "one secondary action, then the attack"

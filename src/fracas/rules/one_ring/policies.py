@@ -9,6 +9,7 @@ from fracas.core.policy import DecisionRequest
 from fracas.rules.one_ring.actions import (
     Attack,
     Draw,
+    Drop,
     Engage,
     Knockback,
     Move,
@@ -99,6 +100,9 @@ class HeroHeuristic:
         draws = _first(legal, Draw)
         if draws and state.close_weapon(me) is None and state.heroes[me].stance != REARWARD:
             return draws[0]
+        drop = _spare_gear(state, me, legal)
+        if drop is not None:
+            return drop
         attacks = [a for a in legal if isinstance(a, Attack) and not a.hope]
         if attacks:
             return _best_attack(state, me, attacks)
@@ -113,6 +117,24 @@ class HeroHeuristic:
                 return next(a for a in tasks if a.companion == pick)
             return tasks[0]
         return legal[0]
+
+
+def _spare_gear(state: OneRingState, me: str, legal: Sequence[Action]) -> Action | None:
+    """Near or at Weary, drop the heaviest weapon not in use (a Rearward archer keeps his bow)."""
+    h = state.heroes[me]
+    if h.endurance > state.load(me) + 2:
+        return None
+    card = state.roster.heroes[me]
+    best: tuple[int, Action] | None = None
+    for action in legal:
+        if not isinstance(action, Drop) or action.item == h.wielded:
+            continue
+        weapon = card.weapon(action.item)
+        if weapon is None or weapon.load == 0 or (weapon.ranged and h.stance == REARWARD):
+            continue
+        if best is None or weapon.load > best[0]:
+            best = (weapon.load, action)
+    return best[1] if best else None
 
 
 def _best_attack(state: OneRingState, me: str, options: Sequence[Attack | Move]) -> Action:
