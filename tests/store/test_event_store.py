@@ -361,3 +361,31 @@ def test_events_nobody_describes_are_logged_with_their_kind_and_fields(
 ])
 def test_rich_style_tags_are_removed_from_stored_text(markup: str, text: str) -> None:
     assert plain(markup) == text
+
+
+def test_a_seed_outside_what_sqlite_stores_is_a_scenario_error(
+        store: EventStore, duel: Scenario) -> None:
+    with pytest.raises(ScenarioError, match="seed"):
+        store.create(duel, seed=2**63)
+    with pytest.raises(ScenarioError, match="seed"):
+        store.create(duel, seed=-1)
+
+
+def test_an_import_with_a_bad_seed_is_refused(store: EventStore, duel: Scenario) -> None:
+    info = store.create(duel)
+    lines = store.export_log(info.id).splitlines()
+    header = json.loads(lines[0])
+    header["seed"] = "abc"
+    with pytest.raises(LogFormatError, match="seed"):
+        store.import_log(json.dumps(header) + "\n", "fight.jsonl")
+
+
+def test_an_import_whose_events_break_the_fold_is_a_clear_error(
+        store: EventStore, duel: Scenario) -> None:
+    info = store.create(duel)
+    text = store.export_log(info.id)
+    text += json.dumps({"type": "toy.wounded", "target": "nobody", "amount": 3,
+                        "hidden": False}) + "\n"
+    with pytest.raises(LogFormatError, match="do not replay on this scenario"):
+        store.import_log(text, "fight.jsonl")
+    assert len(store.encounters()) == 1

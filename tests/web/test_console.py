@@ -343,3 +343,17 @@ def test_state_json_is_valid_json_for_scripts(console: Console) -> None:
     gm = console.create("duel.yaml")["gm"]
     body = json.loads(console.client.get(f"{gm}/state.json").text)
     assert body["role"] == "gm" and body["actions"] == ["ann strike target=bob", "ann wait"]
+
+
+def test_long_titles_are_cut_and_huge_seeds_refused(console: Console) -> None:
+    answer = console.client.post(
+        f"{console.home}/create", follow_redirects=False,
+        data={"csrf": console.admin_csrf(), "bundled": f"{console.folder}/duel.yaml",
+              "title": "T" * 500})
+    assert answer.status_code == 303
+    assert "T" * 120 + "<" in console.client.get(answer.headers["location"]).text
+    answer = console.client.post(
+        f"{console.home}/create",
+        data={"csrf": console.admin_csrf(), "bundled": f"{console.folder}/duel.yaml",
+              "seed": str(2**70)})
+    assert answer.status_code == 400 and "seed" in answer.text

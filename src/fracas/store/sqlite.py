@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.core.encounter import Encounter
-from fracas.core.errors import FracasError, LogFormatError, NothingToUndoError
+from fracas.core.errors import FracasError, LogFormatError, NothingToUndoError, ScenarioError
 from fracas.core.events import (
     LOG_FORMAT,
     DecisionMade,
@@ -91,6 +91,9 @@ CREATE TABLE IF NOT EXISTS links (
     PRIMARY KEY (encounter_id, role, side)
 ) WITHOUT ROWID;
 """
+
+#: Seeds are stored as SQLite integers (signed 64-bit).
+MAX_SEED = 2**63
 
 #: Roles a link can carry.
 ROLES = ("gm", "player", "spectator")
@@ -237,6 +240,9 @@ class EventStore:
     # -- creating ----------------------------------------------------------
     def create(self, scenario: Scenario, seed: int = 0, title: str = "") -> EncounterInfo:
         """Start a fight from a validated scenario and store it with fresh links."""
+        if not 0 <= seed < MAX_SEED:
+            raise ScenarioError("the seed must be a whole number from 0 to 2**63-1",
+                                file=scenario.source, field="seed")
         ruleset = scenario.ruleset
         header = scenario.header(seed)
         enc = Encounter(ruleset, ruleset.initial_state(scenario.model), rng=SeededRng(seed),
@@ -250,7 +256,13 @@ class EventStore:
         ruleset = find_ruleset(header.ruleset)
         initial = build_initial_state(ruleset, header.scenario, source=source)
         events = [decode_event(data, ruleset, f"{source}:{n}: ") for n, data in records]
-        enc = Encounter.replay(ruleset, initial, events, header=header)
+        try:
+            enc = Encounter.replay(ruleset, initial, events, header=header)
+        except FracasError:
+            raise
+        except Exception as exc:  # an uploaded log is untrusted input: say so, do not crash
+            raise LogFormatError(f"{source}: the events do not replay on this scenario "
+                                 f"({type(exc).__name__}: {exc})") from None
         name = title or str(header.scenario.get("name") or "") or "imported fight"
         return self._insert(enc, header, name)
 
@@ -551,6 +563,9 @@ def parse_log_text(text: str, source: str) -> tuple[LogHeader, list[tuple[int, d
         raise LogFormatError(f"{source}:1: log format {header.format} is not supported")
     if not isinstance(header.scenario, dict) or not isinstance(header.ruleset, str):
         raise LogFormatError(f"{source}:1: the header needs a rule set name and a scenario")
+    if header.seed is not None and not (isinstance(header.seed, int)
+                                        and 0 <= header.seed < MAX_SEED):
+        raise LogFormatError(f"{source}:1: the seed must be a whole number from 0 to 2**63-1")
     return header, records[1:]
 
 

@@ -44,6 +44,8 @@ __all__ = ["DEFAULT_MAX_BODY", "create_app", "find_bundled"]
 HERE = Path(__file__).parent
 #: Request bodies larger than this (bytes) are refused with 413.
 DEFAULT_MAX_BODY = 2 * 1024 * 1024
+#: Longest encounter title kept.
+MAX_TITLE = 120
 #: "Play to the end" stops after this many decisions or seconds.
 AUTO_DECISIONS = 5000
 AUTO_SECONDS = 20.0
@@ -226,7 +228,7 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
                 if choice not in bundled:
                     return home_page(key, "choose a bundled scenario or upload one", 400)
                 scenario = load_scenario(bundled[choice])
-            info = store.create(scenario, seed, str(form.get("title") or ""))
+            info = store.create(scenario, seed, str(form.get("title") or "")[:MAX_TITLE])
         except FracasError as exc:
             return home_page(key, str(exc), 400)
         gm = next(link for link in store.links(info.id) if link.role == "gm")
