@@ -91,7 +91,8 @@ def test_the_round_limit_ends_the_fight_as_a_draw() -> None:
     act(enc, "A wait")
     events = act(enc, "B wait")
     assert of(events, FightEnded)[0].winner is None
-    assert enc.outcome() is not None and enc.outcome().reason == "round limit"  # type: ignore[union-attr]
+    outcome = enc.outcome()
+    assert outcome is not None and outcome.reason == "round limit"
 
 
 def test_the_dead_lose_their_turn() -> None:

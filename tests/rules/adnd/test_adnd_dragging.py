@@ -29,7 +29,8 @@ def wall(alt: float = 30) -> dict[str, Any]:
     return {"kind": "wall", "alt_ft": alt, "top_ft": 40}
 
 
-def _knocked_off(a_weapons: list[dict[str, Any]] | None = None, extra: list[Any] = ()) -> Any:
+def _knocked_off(a_weapons: list[dict[str, Any]] | None = None,
+                 extra: tuple[Any, ...] = ()) -> Any:
     """B (who acts first) strikes A off the wall; returns the encounter and events."""
     a = fighter("A", "x", climbing=50, terrain=wall(), weapons=a_weapons or [DAGGER])
     b = fighter("B", "y", climbing=60, dex_ac=2, ac=3, terrain=wall())
@@ -84,7 +85,7 @@ def test_missed_grab_means_he_falls_alone() -> None:
 
 
 def _hanging() -> Encounter[Any]:
-    enc, _ = _knocked_off()
+    enc: Encounter[Any] = _knocked_off()[0]
     act(enc, "A grab target=B", 7, 60)
     return enc
 
@@ -122,7 +123,7 @@ def test_hit_on_the_hanging_fighter_calls_for_minus_twenty_check_or_he_falls_alo
 
 def test_when_the_holder_falls_both_fall() -> None:
     helper = fighter("C", "x", climbing=50, terrain=wall())
-    enc, _ = _knocked_off(extra=[helper])
+    enc, _ = _knocked_off(extra=(helper,))
     act(enc, "A grab target=B", 7, 60)
     act(enc, "A wait")
     events = act(enc, "C attack target=B weapon=sword", 15, 3, 61, 1, 1, 1, 1, 1, 1)

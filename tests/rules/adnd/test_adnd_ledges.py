@@ -54,7 +54,8 @@ def test_failed_dexterity_check_sends_him_over_the_edge_out_of_the_fight() -> No
     assert (landed.feet, landed.out) == (60, True)
     assert [w.amount for w in of(events, Wounded)] == [3, 6]
     assert enc.state.fighters["B"].status == "fallen"
-    assert enc.outcome() is not None and enc.outcome().winner == "x"  # type: ignore[union-attr]
+    outcome = enc.outcome()
+    assert outcome is not None and outcome.winner == "x"
 
 
 def test_a_miss_calls_for_no_check() -> None:

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from adnd_helpers import EXAMPLES, act, fighter, start
 
 from fracas.core.encounter import Encounter
-from fracas.core.policy import DecisionRequest, HumanPolicy, RandomPolicy, ScriptedPolicy
+from fracas.core.policy import (
+    DecisionRequest,
+    HumanPolicy,
+    Policy,
+    RandomPolicy,
+    ScriptedPolicy,
+)
 from fracas.core.rng import SeededRng
 from fracas.rules.adnd import AdndUnderground
 from fracas.rules.adnd.state import Attack, Climb, Grab, Proceed
@@ -84,13 +91,19 @@ def test_table_and_log_lines_read_like_the_game() -> None:
     assert rows[1][3] == "13/20"
 
 
+def _policies(enc: Encounter[Any]) -> Callable[[str], Policy]:
+    def pick(actor: str) -> Policy:
+        return enc.ruleset.policy_for(enc.state, actor)
+
+    return pick
+
+
 def test_heuristic_fights_finish_quickly_and_are_reproducible() -> None:
     for path in EXAMPLES:
         outcomes = []
         for _ in range(2):
             enc: Encounter[Any] = start_encounter(load_scenario(path), 11, keep_log=False)
-            outcomes.append(enc.play(lambda a, e=enc: e.ruleset.policy_for(e.state, a),
-                                     SeededRng(11)))
+            outcomes.append(enc.play(_policies(enc), SeededRng(11)))
         assert outcomes[0] == outcomes[1] and outcomes[0] is not None
 
 

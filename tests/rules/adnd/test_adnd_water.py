@@ -109,7 +109,8 @@ def test_breath_clock_then_constitution_checks_two_harder_each_round_until_he_dr
     assert of(events, CheckRolled)[0].target == 8
     assert of(events, Slain)[0].cause == "drowned"
     assert enc.state.fighters["V"].status == "drowned"
-    assert enc.outcome() is not None and enc.outcome().winner == "x"  # type: ignore[union-attr]
+    outcome = enc.outcome()
+    assert outcome is not None and outcome.winner == "x"
 
 
 def test_holder_out_of_breath_must_let_go() -> None:
