@@ -96,3 +96,12 @@ def test_a_scripted_policy_line_must_be_the_actors_own_action() -> None:
     text = BAD.replace("edge_ft: 7}", "edge_ft: 2}\n    policy: [A dance]")
     with pytest.raises(ScenarioError, match="unknown action 'dance'"):
         parse_scenario(text, "bad.yaml")
+
+
+def test_the_scenario_reference_in_the_docs_is_a_valid_scenario() -> None:
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "rules" / "adnd.md").read_text(
+        encoding="utf-8")
+    block = doc.split("```yaml\n", 1)[1].split("```", 1)[0].replace("name: ...", "name: doc")
+    block += "  - {name: B, side: foes, hp: 5}\n"
+    scenario = parse_scenario(block, "adnd.md")
+    assert scenario.ruleset.name == "adnd"
