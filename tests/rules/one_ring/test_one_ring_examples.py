@@ -65,6 +65,12 @@ def test_a_good_scenario_validates() -> None:
     ("name: orc", "name: Beran", "bad.yaml:"),
     ("ruleset: one_ring", "ruleset: one_ring\nvolleys: 11", "bad.yaml:2: volleys:"),
     ("endurance: 24", "endurance: 24\n    stance: forward", "bad.yaml:8: heroes[Beran].stance:"),
+    ("endurance: 24", "endurance: 24\n    policy: ['Beran charge']",
+     "bad.yaml:8: heroes[Beran].policy:"),
+    ("endurance: 24", "endurance: 24\n    policy: ['gm volleys count=1']",
+     "bad.yaml:8: heroes[Beran].policy:"),
+    ("ruleset: one_ring", "ruleset: one_ring\ngm_policy: ['gm volleys count=x']",
+     "bad.yaml:2: gm_policy:"),
 ])
 def test_a_bad_scenario_names_file_line_and_field(old: str, new: str, where: str) -> None:
     with pytest.raises(ScenarioError) as info:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from fracas.rules.one_ring.catalogue import CATEGORIES, FoeWeapon, catalogue
 from fracas.scenario import ScenarioBase
@@ -68,6 +75,13 @@ class HeroSpec(_Spec):
                 raise ValueError(f"unknown weapon {name!r}; known: {', '.join(sorted(known))}")
         if len(set(value)) != len(value):
             raise ValueError("a weapon is listed twice")
+        return value
+
+    @field_validator("policy")
+    @classmethod
+    def _script(cls, value: PolicyChoice, info: ValidationInfo) -> PolicyChoice:
+        if isinstance(value, list):
+            _check_script(str(info.data.get("name", "")), value)
         return value
 
     @field_validator("proficiencies")
@@ -157,6 +171,13 @@ class OneRingScenario(ScenarioBase):
             raise ValueError(f"volleys must be between 0 and 10 (or 'gm'), got {value}")
         return value
 
+    @field_validator("gm_policy")
+    @classmethod
+    def _gm_script(cls, value: PolicyChoice) -> PolicyChoice:
+        if isinstance(value, list):
+            _check_script("gm", value)
+        return value
+
     @model_validator(mode="after")
     def _unique_names(self) -> OneRingScenario:
         seen: set[str] = {"gm"}
@@ -168,3 +189,17 @@ class OneRingScenario(ScenarioBase):
                 raise ValueError(f"the name {name!r} may not contain spaces, '=', ',' or quotes")
             seen.add(name)
         return self
+
+
+def _check_script(actor: str, texts: list[str]) -> None:
+    """Every scripted decision must parse and be the actor's own."""
+    from fracas.core.errors import ActionSyntaxError
+    from fracas.rules.one_ring.ruleset import OneRing
+
+    for i, text in enumerate(texts, start=1):
+        try:
+            action = OneRing().parse_action(text)
+        except ActionSyntaxError as exc:
+            raise ValueError(f"scripted decision {i} of {actor}: {exc}") from None
+        if action.actor != actor:
+            raise ValueError(f"scripted decision {i} of {actor} is for {action.actor!r}")
