@@ -97,3 +97,12 @@ def test_console_script_runs_the_demo_fight() -> None:
                             capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr
     assert "won after" in result.stdout
+
+
+def test_error_messages_keep_square_brackets(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(GOOD.replace("policy: claw_all}\n  - {name: Ash",
+                                 "policy: claw_all, wings: 3}\n  - {name: Ash"))
+    code, _, err = run_main(["validate", str(path)], capsys)
+    assert code == 2 and "combatants[Ember].wings" in err

@@ -17,6 +17,7 @@ try:
     import click
     import typer
     from rich.console import Console
+    from rich.markup import escape
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise SystemExit(
         "the fracas command line needs its extra: pip install 'fracas[cli]'"
@@ -57,7 +58,8 @@ def policies_for(enc: Encounter[Any], humans_play: bool = False) -> Any:
 def validate(scenario: ScenarioArg) -> None:
     """Check a scenario file and say what is wrong, with file, line and field."""
     loaded = load_scenario(scenario)
-    console.print(f"[green]ok[/green] {scenario}: a valid {loaded.ruleset.name} scenario")
+    console.print(f"[green]ok[/green] {escape(str(scenario))}: a valid {loaded.ruleset.name} "
+                  "scenario")
 
 
 @app.command()
@@ -128,7 +130,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         app(args=argv, standalone_mode=False)
     except FracasError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:
         err_console.print("aborted")

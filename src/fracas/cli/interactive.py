@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.prompt import Prompt
 
 from fracas.core.encounter import Encounter
@@ -22,7 +23,7 @@ def _human_choice(console: Console, enc: Encounter[Any], actor: str) -> str:
     actions = list(enc.legal_actions())
     console.print(f"[bold cyan]{actor}[/bold cyan] decides ({HELP}):")
     for i, action in enumerate(actions, start=1):
-        console.print(f"  {i:>3}. {action}")
+        console.print(f"  {i:>3}. {escape(str(action))}")
     return Prompt.ask("choice", console=console).strip()
 
 
@@ -70,7 +71,7 @@ def play_interactively(console: Console, enc: Encounter[Any], seed: int,
                     enc.apply(enc.ruleset.parse_action(answer if answer.startswith(actor + " ")
                                                        else f"{actor} {answer}"))
             except (ActionSyntaxError, IllegalActionError, NothingToUndoError) as exc:
-                console.print(f"[red]{exc}[/red]")
+                console.print(f"[red]{escape(str(exc))}[/red]")
                 continue
         printer.feed(enc)
     print_table(console, enc)
