@@ -77,8 +77,8 @@ def _gm_problem(state: AdndState, action: Action) -> Problem:
     return "turn order", "the DM may proceed, secure a climber, call a save or knock out"
 
 
-def _bound_problem(state: AdndState, action: Action) -> Problem | bool:
-    """Rules for a fighter who is hanging from a foe or held; False when neither applies."""
+def _bound_problem(state: AdndState, action: Action) -> Problem:
+    """Rules for a fighter who is hanging from a foe or held, then the free fighter's rules."""
     f = state.fighters[action.actor]
     if f.hanging_on is not None:
         if isinstance(action, Regain | Wait):
@@ -92,7 +92,7 @@ def _bound_problem(state: AdndState, action: Action) -> Problem | bool:
         return "grappling", "held fast, he can only try to break free"
     if isinstance(action, BreakFree):
         return "grappling", "nobody holds him"
-    return False
+    return _free_problem(state, action)
 
 
 def problem(state: AdndState, action: Action) -> Problem:
@@ -112,10 +112,7 @@ def problem(state: AdndState, action: Action) -> Problem:
         return "falls", "he is falling: he may only grab a foe or fall"
     if isinstance(action, Grab | Plummet):
         return "falls", "he is not falling"
-    bound = _bound_problem(state, action)
-    if bound is not False:
-        return bound  # type: ignore[return-value]
-    return _free_problem(state, action)
+    return _bound_problem(state, action)
 
 
 def _free_problem(state: AdndState, action: Action) -> Problem:
