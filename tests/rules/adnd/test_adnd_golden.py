@@ -14,6 +14,7 @@ import pytest
 from adnd_helpers import EXAMPLES
 
 from fracas.core.events import encode_event
+from fracas.core.policy import Policy
 from fracas.core.rng import SeededRng
 from fracas.scenario import load_scenario, start_encounter
 
@@ -23,14 +24,14 @@ SEED = 2
 
 def _transcript(path: Path) -> list[str]:
     enc = start_encounter(load_scenario(path), SEED)
-    cache: dict[str, object] = {}
+    cache: dict[str, Policy] = {}
 
-    def pick(actor: str) -> object:
+    def pick(actor: str) -> Policy:
         if actor not in cache:
             cache[actor] = enc.ruleset.policy_for(enc.state, actor)
         return cache[actor]
 
-    enc.play(pick, SeededRng(SEED).spawn("policy"))  # type: ignore[arg-type]
+    enc.play(pick, SeededRng(SEED).spawn("policy"))
     lines = [json.dumps(encode_event(e), sort_keys=True) for e in enc.log]
     outcome = enc.outcome()
     lines.append(json.dumps({"outcome": None if outcome is None else

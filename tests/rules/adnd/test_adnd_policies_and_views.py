@@ -60,7 +60,8 @@ def test_heuristic_drags_his_foe_when_falling() -> None:
 def test_scenario_chooses_each_actors_policy() -> None:
     enc = start([fighter("A", "x", policy="random"), fighter("B", "y", policy="human"),
                  fighter("C", "y", policy=["C wait"])], gm_policy="heuristic")
-    rs: AdndUnderground = enc.ruleset  # type: ignore[assignment]
+    rs = enc.ruleset
+    assert isinstance(rs, AdndUnderground)
     assert isinstance(rs.policy_for(enc.state, "A"), RandomPolicy)
     assert isinstance(rs.policy_for(enc.state, "B"), HumanPolicy)
     assert isinstance(rs.policy_for(enc.state, "C"), ScriptedPolicy)

@@ -13,6 +13,7 @@ from fracas.core.action import Action
 from fracas.core.ruleset import GM
 from fracas.rules.adnd import terrain as t
 from fracas.rules.adnd.state import (
+    SAVE_CATEGORIES,
     AdndState,
     Attack,
     Boulder,
@@ -33,7 +34,6 @@ from fracas.rules.adnd.state import (
 
 __all__ = ["SAVE_CATEGORIES", "candidates", "current_actor", "problem"]
 
-SAVE_CATEGORIES = ("paralyzation", "rod", "petrification", "breath", "spell")
 Problem = tuple[str, str] | None
 
 
@@ -214,7 +214,7 @@ def candidates(state: AdndState) -> Iterator[Action]:
             yield KnockOut(GM, name)
         for name in state.setup.order:
             for category in SAVE_CATEGORIES:
-                yield CallSave(GM, name, category)  # type: ignore[arg-type]
+                yield CallSave(GM, name, category)
         return
     if state.falling == actor:
         for name in state.grab_choices:

@@ -273,6 +273,11 @@ class Secure(Action):
     target: str
 
 
+SaveCategory = Literal["paralyzation", "rod", "petrification", "breath", "spell"]
+SAVE_CATEGORIES: tuple[SaveCategory, ...] = ("paralyzation", "rod", "petrification", "breath",
+                                             "spell")
+
+
 @dataclass(frozen=True, slots=True)
 class CallSave(Action):
     """The DM calls for a saving throw against some hazard."""
@@ -280,7 +285,7 @@ class CallSave(Action):
     verb: ClassVar[str] = "call_save"
     actor: str
     target: str
-    category: Literal["paralyzation", "rod", "petrification", "breath", "spell"]
+    category: SaveCategory
 
 
 @dataclass(frozen=True, slots=True)
