@@ -180,7 +180,7 @@ def test_two_pages_see_each_others_actions_within_a_second_or_two(
     second_delay = time.monotonic() - started
     assert page.inner_text("#log") == other.inner_text("#log")
     # Polling is every second; allow for a busy shared machine.
-    assert first_delay < 3.0 and second_delay < 3.0
+    assert first_delay < 4.0 and second_delay < 4.0
     other.context.close()
 
 

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 from web_helpers import Console
@@ -357,3 +358,31 @@ def test_long_titles_are_cut_and_huge_seeds_refused(console: Console) -> None:
         data={"csrf": console.admin_csrf(), "bundled": f"{console.folder}/duel.yaml",
               "seed": str(2**70)})
     assert answer.status_code == 400 and "seed" in answer.text
+
+
+def test_a_players_table_is_built_from_every_list_their_view_holds() -> None:
+    from fracas.web.table import view_table
+
+    view = {"round": 2, "heroes": [{"name": "Dori", "stance": "open", "endurance": 20}],
+            "adversaries": [{"name": "orc", "status": "ok"}], "notes": "ignored"}
+    columns, rows = view_table(view)
+    assert columns == ["name", "stance", "endurance", "status"]
+    assert rows == [["Dori", "open", "20", ""], ["orc", "", "", "ok"]]
+
+
+def test_the_one_ring_company_does_not_see_adversary_endurance(console: Console) -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "one_ring" / "ambush.yaml"
+    if not example.exists():
+        pytest.skip("the One Ring ambush example is missing")
+    answer = console.client.post(
+        f"{console.home}/create", follow_redirects=False, data={"csrf": console.admin_csrf()},
+        files={"scenario": ("ambush.yaml", example.read_bytes(), "application/x-yaml")})
+    assert answer.status_code == 303, answer.text
+    page = console.client.get(answer.headers["location"]).text
+    company = re.search(r'class="link-player-company" href="([^"]+)"', page)
+    assert company is not None
+    state = console.state(company.group(1))
+    adversaries = state["view"]["adversaries"]
+    assert adversaries and all("endurance" not in a for a in adversaries)
+    table = console.client.get(company.group(1)).text.split('id="table"')[1].split("</table>")[0]
+    assert "hate" not in table and "endurance_max" in table  # heroes' own columns only

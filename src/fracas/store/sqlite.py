@@ -95,10 +95,6 @@ CREATE TABLE IF NOT EXISTS links (
 #: Seeds are stored as SQLite integers (signed 64-bit).
 MAX_SEED = 2**63
 
-#: Roles a link can carry.
-ROLES = ("gm", "player", "spectator")
-
-
 class UnknownEncounterError(FracasError, LookupError):
     """No encounter is stored under the requested id."""
 
@@ -568,7 +564,3 @@ def parse_log_text(text: str, source: str) -> tuple[LogHeader, list[tuple[int, d
         raise LogFormatError(f"{source}:1: the seed must be a whole number from 0 to 2**63-1")
     return header, records[1:]
 
-
-def decision_count(entries: Sequence[LogEntry]) -> int:
-    """How many decisions a stored log holds."""
-    return sum(1 for e in entries if e.kind == DecisionMade.kind)

@@ -84,16 +84,22 @@ def _scalar(value: Any) -> str:
 
 
 def view_table(view: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """A table of combatants taken from a ``view`` (only what the view already shows)."""
+    """A table of combatants taken from a ``view`` (only what the view already shows).
+
+    Every list of records under a known key (``combatants``, ``fighters``,
+    ``heroes`` and ``adversaries``, ``units``, ...) becomes rows; the columns are
+    the union of their fields in order of appearance.
+    """
+    items: list[dict[str, Any]] = []
     for key in _LIST_KEYS:
-        items = view.get(key)
-        if isinstance(items, list) and items and all(isinstance(i, dict) for i in items):
-            columns: list[str] = []
-            for item in items:
-                columns.extend(k for k in item if k not in columns)
-            rows = [[_scalar(item.get(c)) for c in columns] for item in items]
-            return columns, rows
-    return [], []
+        found = view.get(key)
+        if isinstance(found, list) and all(isinstance(i, dict) for i in found):
+            items.extend(found)
+    columns: list[str] = []
+    for item in items:
+        columns.extend(k for k in item if k not in columns)
+    rows = [[_scalar(item.get(c)) for c in columns] for item in items]
+    return columns, rows
 
 
 def snapshot(store: EventStore, enc_id: str, access: Access, *,
