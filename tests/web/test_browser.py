@@ -127,9 +127,28 @@ def test_gm_plays_three_turns_by_clicking_undoes_one_and_reloads_to_the_same_sta
 @pytest.mark.skipif(importlib.util.find_spec("fracas.rules.age_of_dragons") is None
                     or not (EXAMPLES / "age_of_dragons" / "claw_duel.yaml").exists(),
                     reason="the Age of Dragons rule set or its claw_duel example is missing")
-def test_gm_plays_an_age_of_dragons_fight_by_clicking_undoes_and_reloads(
+def test_gm_plays_three_age_of_dragons_turns_by_clicking_undoes_and_reloads(
         page: Any, server: LiveServer) -> None:
-    play_three_turns_undo_one_and_reload(page, server, "examples/age_of_dragons/claw_duel.yaml")
+    """Each turn: roll the pool (the first button), then end the turn."""
+    create(page, server, "examples/age_of_dragons/claw_duel.yaml", seed=4)
+    owners = []
+    for _ in range(3):
+        owner = page.inner_text("#actor")
+        owners.append(owner)
+        assert page.locator("#decide button.action", has_text="roll").count() >= 1
+        click_first_action(page)
+        before = revision(page)
+        page.locator("#decide button.action", has_text="end").first.click()
+        wait_revision(page, before + 1)
+        assert page.inner_text("#actor") != owner
+    assert owners[0] != owners[1] and owners[0] == owners[2]  # a duel: turns alternate
+    page.click("#undo")
+    wait_revision(page, 7)  # six decisions, then the undo
+    assert page.inner_text("#actor") == owners[2]  # back inside the third turn
+    seen = picture(page)
+    page.reload()
+    page.wait_for_selector("#live")
+    assert revision(page) == 7 and picture(page) == seen
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "age_of_dragons_after_undo.png"), full_page=True)
 
