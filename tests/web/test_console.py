@@ -386,3 +386,13 @@ def test_the_one_ring_company_does_not_see_adversary_endurance(console: Console)
     assert adversaries and all("endurance" not in a for a in adversaries)
     table = console.client.get(company.group(1)).text.split('id="table"')[1].split("</table>")[0]
     assert "hate" not in table and "endurance_max" in table  # heroes' own columns only
+
+
+def test_players_are_not_told_how_many_hidden_events_there_are(console: Console) -> None:
+    links = console.create("secret.yaml", seed=3)
+    console.post(links["gm"], "act", action="ann strike target=bob")
+    assert console.state(links["gm"])["log_length"] == 5
+    blue = console.state(links["player-blue"])
+    assert blue["log_length"] is None and len(blue["log"]) == 4
+    page = console.client.get(links["player-blue"]).text
+    assert " events</span>" not in page and 'value="' not in page.split('id="log"')[1]

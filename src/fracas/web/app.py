@@ -323,7 +323,8 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
         t.message, t.message_kind = message, kind
         if wants_json:
             return JSONResponse({"ok": status < 400, "error": message if status >= 400 else "",
-                                 "revision": t.revision, "log_length": t.log_length,
+                                 "revision": t.revision,
+                                 "log_length": t.log_length if access.sees_hidden else None,
                                  "actor": t.actor, "actions": t.actions,
                                  "outcome": t.outcome}, status)
         if request.headers.get("hx-request"):

@@ -65,7 +65,9 @@ class TableView:
         return {"id": self.info.id, "ruleset": self.info.ruleset, "revision": self.revision,
                 "round": self.round, "actor": self.actor, "can_act": self.can_act,
                 "actions": self.actions, "view": self.view, "outcome": self.outcome,
-                "log_length": self.log_length, "role": self.access.role,
+                # Players are not told how many events (hidden ones included) exist.
+                "log_length": self.log_length if self.access.sees_hidden else None,
+                "role": self.access.role,
                 "side": self.access.side}
 
 
