@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import EXAMPLES  # type: ignore[import-not-found]
 from fracas.cli.app import app, main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 DUEL = EXAMPLES / "age_of_dragons" / "claw_duel.yaml"
 GOOD = DUEL.read_text()

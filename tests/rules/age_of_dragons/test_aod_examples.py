@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import EXAMPLES  # type: ignore[import-not-found]
 from fracas.cli.app import app
 from fracas.testing import check_ruleset
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 SCENARIOS = sorted((EXAMPLES / "age_of_dragons").glob("*.yaml"))
 

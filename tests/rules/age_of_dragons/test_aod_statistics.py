@@ -5,14 +5,16 @@ from __future__ import annotations
 import math
 from functools import cache
 from math import comb
+from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES  # type: ignore[import-not-found]
 from fracas.core.encounter import Encounter
 from fracas.core.rng import SeededRng, derive_seed
 from fracas.rules.age_of_dragons.policies import ClawAllPolicy
 from fracas.scenario import load_scenario
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 POOL, PR = 9, 20
 #: Chance of exactly h hits: every Soma die showing 4+ is expended on the claw.
