@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from live_server import CHROMIUM, CHROMIUM_ARGS, LiveServer
 from web_helpers import SCENARIOS
+from web_live_server import CHROMIUM, CHROMIUM_ARGS, LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"

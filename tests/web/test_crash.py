@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_process import ServerProcess
+from web_server_process import ServerProcess
 
 from fracas.core.encounter import Encounter
 from fracas.core.events import decode_event

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import httpx
-from live_server import free_port
+from web_live_server import free_port
 
 SERVE = Path(__file__).resolve().parent / "serve_toy.py"
 
