@@ -19,20 +19,24 @@ import pytest
 
 from fracas.cli.app import main
 from fracas.core.errors import ActionSyntaxError
+from fracas.core.events import DiceRolled
 from fracas.core.policy import DecisionRequest, Policy
-from fracas.core.ruleset import Action, register_ruleset
-from toy_ruleset import Strike, Toy, ToyScenario, ToyState, Wait
+from fracas.core.rng import Rng
+from fracas.core.ruleset import Action, Emit, register_ruleset
+from toy_ruleset import Strike, Toy, ToyScenario, ToyState, TurnPassed, Wait, Wounded
 
 
 class ToyExactScenario(ToyScenario):
     policy: str = "random"
     key_rounds: bool = True
+    exploding: bool = False
 
 
 @dataclass
 class ToyExactState(ToyState):
     policy: str = "random"
     key_rounds: bool = True
+    exploding: bool = False
 
 
 class StrikeFirst:
@@ -54,7 +58,23 @@ class ToyExact(Toy):
     def initial_state(self, scenario: ToyExactScenario) -> ToyExactState:  # type: ignore[override]
         base = super().initial_state(scenario)
         return ToyExactState(**{f.name: getattr(base, f.name) for f in dataclasses.fields(base)},
-                             policy=scenario.policy, key_rounds=scenario.key_rounds)
+                             policy=scenario.policy, key_rounds=scenario.key_rounds,
+                             exploding=scenario.exploding)
+
+    def resolve(self, state: ToyState, action: Action, rng: Rng, emit: Emit) -> None:
+        """With ``exploding``, a strike's d6 is rolled again and added on every 6."""
+        if not (getattr(state, "exploding", False) and isinstance(action, Strike)):
+            super().resolve(state, action, rng, emit)
+            return
+        total = 0
+        while True:
+            face = rng.die(6)
+            emit(DiceRolled(action.actor, "damage", 6, (face,)))
+            total += face
+            if face < 6:
+                break
+        emit(Wounded(action.target, total))
+        emit(TurnPassed())
 
     def state_key(self, state: ToyState) -> Hashable:
         assert isinstance(state, ToyExactState)

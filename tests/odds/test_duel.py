@@ -12,7 +12,13 @@ import pytest
 
 from fracas.core.encounter import Encounter
 from fracas.core.rng import ScriptedRng
-from fracas.odds import DuelError, StateSpaceTooLargeError, dice_outcomes, solve_duel
+from fracas.odds import (
+    DuelError,
+    DuelLimits,
+    StateSpaceTooLargeError,
+    dice_outcomes,
+    solve_duel,
+)
 from fracas.odds.duel import solve_from_state
 from fracas.scenario import load_scenario, parse_scenario
 
@@ -88,9 +94,9 @@ def test_solving_mid_fight_agrees_with_the_law_of_total_probability() -> None:
 
 def test_too_many_states_stop_the_solver_with_advice() -> None:
     with pytest.raises(StateSpaceTooLargeError, match=r"more than 10 distinct states.*simulate"):
-        solve_duel(load_scenario(DATA / "toy_brawl.yaml"), max_states=10)
+        solve_duel(load_scenario(DATA / "toy_brawl.yaml"), limits=DuelLimits(max_states=10))
     with pytest.raises(StateSpaceTooLargeError, match="more than 50 resolutions"):
-        solve_duel(load_scenario(DATA / "toy_brawl.yaml"), max_leaves=50)
+        solve_duel(load_scenario(DATA / "toy_brawl.yaml"), limits=DuelLimits(max_leaves=50))
 
 
 @pytest.mark.parametrize(("policy", "message"), [("scripted", "follows a script")])
@@ -98,3 +104,42 @@ def test_policies_that_remember_the_fight_are_refused(policy: str, message: str)
     text = (DATA / "toy_brawl.yaml").read_text().replace("policy: strike", f"policy: {policy}")
     with pytest.raises(DuelError, match=message):
         solve_duel(parse_scenario(text, "brawl.yaml"))
+
+
+def _red_wins_exploding(red: int, blue: int, red_to_move: bool) -> float:
+    """Exploding d6 damage d: P(d = 6k + f) = 6**-(k+1) for f in 1..5, k >= 0.
+
+    Twelve sixes in a row (damage above 72) fell anyone here: that tail counts whole.
+    """
+
+    @cache
+    def win(red: int, blue: int, red_to_move: bool) -> float:
+        total = 6.0**-12 if red_to_move else 0.0
+        for k in range(12):
+            for face in range(1, 6):
+                p, damage = 6.0 ** -(k + 1), 6 * k + face
+                if red_to_move:
+                    total += p * (1.0 if blue <= damage else win(red, blue - damage, False))
+                else:
+                    total += p * (0.0 if red <= damage else win(red - damage, blue, True))
+        return total
+
+    return win(red, blue, red_to_move)
+
+
+def test_exploding_dice_are_followed_until_the_path_is_vanishingly_unlikely() -> None:
+    odds = solve_duel(load_scenario(DATA / "exploding_brawl.yaml"))
+    assert 0.0 < odds.pruned < 1e-9
+    assert odds.sides["red"] == pytest.approx(_red_wins_exploding(9, 10, True), abs=1e-9)
+    total = odds.sides["red"] + odds.sides["blue"] + odds.pruned + odds.unresolved
+    assert total == pytest.approx(1.0, abs=1e-12)
+
+
+def test_the_solver_reports_progress_and_gives_up_after_its_time_limit() -> None:
+    seen: list[tuple[int, int, int]] = []
+    solve_duel(load_scenario(DATA / "toy_random_duel.yaml"),
+               progress=lambda *counts: seen.append(counts))
+    assert seen[-1][0] == seen[-1][1] > 100
+    assert all(a[0] < b[0] and a[2] <= b[2] for a, b in itertools.pairwise(seen))
+    with pytest.raises(StateSpaceTooLargeError, match=r"gave up after 0 s"):
+        solve_duel(load_scenario(DATA / "toy_brawl.yaml"), limits=DuelLimits(max_seconds=0))

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from fracas.cli.app import app, console
+from fracas.cli.app import app, console, err_console
 from fracas.core.errors import ActionSyntaxError
-from fracas.odds.duel import DEFAULT_MAX_STATES, DuelOdds, solve_duel
+from fracas.odds.duel import DEFAULT_MAX_STATES, DuelLimits, DuelOdds, Progress, solve_duel
 from fracas.odds.questions import OddsResult, answer
 from fracas.scenario import load_scenario
 
@@ -39,6 +42,25 @@ def print_odds(result: OddsResult) -> None:
     console.print(f"mean {float(result.mean):.4f}")
 
 
+@contextmanager
+def _solver_status(quiet: bool) -> Iterator[Progress | None]:
+    """A live line on stderr: states solved and found, resolutions run."""
+    if quiet:
+        yield None
+        return
+    with err_console.status("solving") as status:
+        last = [0.0]
+
+        def show(done: int, found: int, leaves: int) -> None:
+            now = time.monotonic()
+            if now - last[0] > 0.2:
+                last[0] = now
+                status.update(f"solving: {done:,} of {found:,} states, "
+                              f"{leaves:,} resolutions")
+
+        yield show
+
+
 def print_duel(source: Path, odds: DuelOdds) -> None:
     """Exact win chances per side, draws, and the size of the solved state space."""
     table = Table(title=f"{source}: exact odds")
@@ -49,6 +71,8 @@ def print_duel(source: Path, odds: DuelOdds) -> None:
     table.add_row("draw", f"{100 * odds.draw:.6f}%")
     if odds.unresolved > 1e-9:
         table.add_row("never ends", f"{100 * odds.unresolved:.6f}%")
+    if odds.pruned > 0:
+        table.add_row("not followed (too unlikely)", f"{100 * odds.pruned:.2e}%")
     console.print(table)
     console.print(f"{odds.states:,} states, {odds.leaves:,} resolutions, {odds.seconds:.2f} s")
 
@@ -62,13 +86,18 @@ def odds_command(
     max_states: Annotated[int, typer.Option(
         "--max-states", help="With duel: give up beyond this many fight states.")
     ] = DEFAULT_MAX_STATES,
+    max_seconds: Annotated[float, typer.Option(
+        "--max-seconds", help="With duel: give up after this many seconds.")
+    ] = 600.0,
 ) -> None:
     """Exact odds: of a dice roll, of a rule set's own roll, or of a whole duel."""
     if question and question[0] == "duel":
         if len(question) != 2:
             raise ActionSyntaxError("usage: fracas odds duel SCENARIO")
         source = Path(question[1])
-        odds = solve_duel(load_scenario(source), max_states=max_states)
+        limits = DuelLimits(max_states=max_states, max_seconds=max_seconds)
+        with _solver_status(as_json) as progress:
+            odds = solve_duel(load_scenario(source), limits=limits, progress=progress)
         if as_json:
             sys.stdout.write(json.dumps({"scenario": str(source), **odds.to_json()}) + "\n")
         else:

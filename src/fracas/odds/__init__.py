@@ -6,6 +6,7 @@ Nothing here samples: dice questions are answered with exact fractions, and
 
 from fracas.odds.duel import (
     DuelError,
+    DuelLimits,
     DuelOdds,
     StateSpaceTooLargeError,
     dice_outcomes,
@@ -16,6 +17,7 @@ from fracas.odds.questions import OddsResult, answer
 
 __all__ = [
     "DuelError",
+    "DuelLimits",
     "DuelOdds",
     "OddsResult",
     "StateSpaceTooLargeError",

@@ -48,7 +48,9 @@ from fracas.scenario import Scenario
 __all__ = [
     "DEFAULT_MAX_LEAVES",
     "DEFAULT_MAX_STATES",
+    "MIN_PATH_PROBABILITY",
     "DuelError",
+    "DuelLimits",
     "DuelOdds",
     "StateSpaceTooLargeError",
     "dice_outcomes",
@@ -58,6 +60,9 @@ __all__ = [
 
 DEFAULT_MAX_STATES = 200_000
 DEFAULT_MAX_LEAVES = 20_000_000
+#: A chance path less likely than this is not followed (its mass is reported as pruned);
+#: this keeps rules that reroll ties until they differ from branching forever.
+MIN_PATH_PROBABILITY = 1e-15
 #: Largest number of chance outcomes one roll may branch into.
 MAX_OUTCOMES_PER_ROLL = 100_000
 _DENSE_LIMIT = 1_500
@@ -164,6 +169,8 @@ class DuelOdds:
         sides: side -> probability that it wins.
         draw: probability that the fight ends with no winner.
         unresolved: probability that it never ends (a loop nobody can leave).
+        pruned: probability of the chance paths too unlikely to follow (below
+            :data:`MIN_PATH_PROBABILITY` each); 0 unless a rule can reroll without end.
         states: distinct decision states explored.
         leaves: complete decision resolutions the solver ran.
         seconds: wall time.
@@ -172,6 +179,7 @@ class DuelOdds:
     sides: dict[str, float]
     draw: float
     unresolved: float
+    pruned: float
     states: int
     leaves: int
     seconds: float
@@ -179,28 +187,51 @@ class DuelOdds:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of the result."""
         return {"sides": dict(self.sides), "draw": self.draw, "unresolved": self.unresolved,
-                "states": self.states, "leaves": self.leaves, "seconds": self.seconds}
+                "pruned": self.pruned, "states": self.states, "leaves": self.leaves,
+                "seconds": self.seconds}
 
 
 # --------------------------------------------------------------------------- exploring
 _Step = Callable[[Any, Any], None]
+#: Progress callback: (states expanded, states found, single-decision resolutions run).
+Progress = Callable[[int, int, int], None]
+#: The label of pruned chance paths (no side can have this name: it is not text).
+_PRUNED = object()
+
+
+@dataclass(frozen=True, slots=True)
+class DuelLimits:
+    """When the solver gives up (each with a message saying which limit was hit).
+
+    Attributes:
+        max_states: distinct decision states.
+        max_leaves: single-decision resolutions run (the chance trees' leaves).
+        max_seconds: wall time; ``None`` for no limit.
+    """
+
+    max_states: int = DEFAULT_MAX_STATES
+    max_leaves: int = DEFAULT_MAX_LEAVES
+    max_seconds: float | None = None
 
 
 class _Explorer:
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
-                 max_states: int, max_leaves: int) -> None:
+                 limits: DuelLimits) -> None:
         self.rs = ruleset
         self.pick = policies
-        self.max_states = max_states
-        self.max_leaves = max_leaves
-        self.labels: list[str | None] = []
-        self.label_index: dict[str | None, int] = {}
+        self.max_states = limits.max_states
+        self.max_leaves = limits.max_leaves
+        self.deadline = (None if limits.max_seconds is None
+                         else time.perf_counter() + limits.max_seconds)
+        self.max_seconds = limits.max_seconds
+        self.labels: list[object] = []
+        self.label_index: dict[object, int] = {}
         self.index: dict[Hashable, int] = {}
         self.states: list[Any] = []
         self.edges: list[dict[int, float]] = []
         self.leaves = 0
 
-    def label(self, winner: str | None) -> int:
+    def label(self, winner: object) -> int:
         if winner not in self.label_index:
             self.label_index[winner] = len(self.labels)
             self.labels.append(winner)
@@ -282,7 +313,12 @@ class _Explorer:
             try:
                 step(s, _ForcingRng(prefix))
             except _Branch as branch:
-                stack.extend(((*prefix, i), p * q) for i, (_, q) in enumerate(branch.outcomes))
+                for i, (_, q) in enumerate(branch.outcomes):
+                    if p * q >= MIN_PATH_PROBABILITY:
+                        stack.append(((*prefix, i), p * q))
+                    else:
+                        pruned = -1 - self.label(_PRUNED)
+                        out[pruned] = out.get(pruned, 0.0) + p * q
                 continue
             self.leaves += 1
             if self.leaves > self.max_leaves:
@@ -295,8 +331,7 @@ class _Explorer:
             out[node] = out.get(node, 0.0) + p
         return out
 
-    def explore(self, initial: Any, started: bool,
-                progress: Callable[[int], None] | None) -> int:
+    def explore(self, initial: Any, started: bool, progress: Progress | None) -> int:
         """Build the whole graph; returns the root's target index."""
         if started:
             root = self.target(self.rs.clone_state(initial))
@@ -311,8 +346,15 @@ class _Explorer:
                 self.edges[done] = self.expand(self.states[done], self.decide)
                 self.states[done] = None  # keep memory to the graph
             done += 1
-            if progress is not None and done % 256 == 0:
-                progress(done)
+            if progress is not None:
+                progress(done, len(self.states), self.leaves)
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise StateSpaceTooLargeError(
+                    f"gave up after {self.max_seconds:g} s with {done:,} of the "
+                    f"{len(self.states):,} states found so far solved ({self.leaves:,} "
+                    "resolutions): the fight is too large to solve exactly in that time; "
+                    "allow more time or estimate it with 'fracas simulate'"
+                )
         return root
 
 
@@ -453,8 +495,7 @@ def _fixed_policies(ruleset: Ruleset[Any], state: Any) -> Callable[[str], Policy
 
 def solve_from_state(
     ruleset: Ruleset[Any], initial: Any, *, started: bool = False,
-    max_states: int = DEFAULT_MAX_STATES, max_leaves: int = DEFAULT_MAX_LEAVES,
-    progress: Callable[[int], None] | None = None,
+    limits: DuelLimits | None = None, progress: Progress | None = None,
 ) -> DuelOdds:
     """Exact outcome probabilities of the fight starting at ``initial``.
 
@@ -463,16 +504,17 @@ def solve_from_state(
         initial: the starting state (not changed).
         started: ``False`` for a fresh scenario state (the rule set's ``advance`` runs
             first, as when an encounter starts); ``True`` for a state at a decision.
-        max_states: refuse fights with more distinct decision states than this.
-        max_leaves: refuse fights needing more single-decision resolutions than this.
-        progress: called now and then with the number of states expanded.
+        limits: when to give up (:class:`DuelLimits`; by default on states and
+            resolutions, not on time).
+        progress: called after each state is expanded with (states expanded,
+            states found, resolutions run).
 
     Raises:
         StateSpaceTooLargeError: the fight is too large; the message says which limit.
         DuelError: a combatant is played by a human or by a script.
     """
     began = time.perf_counter()
-    explorer = _Explorer(ruleset, _fixed_policies(ruleset, initial), max_states, max_leaves)
+    explorer = _Explorer(ruleset, _fixed_policies(ruleset, initial), limits or DuelLimits())
     sides = list(dict.fromkeys(s.side for s in ruleset.standings(initial)))
     for side in sides:
         explorer.label(side)
@@ -485,15 +527,15 @@ def solve_from_state(
         chances = _solve(explorer.edges, len(explorer.labels))[root]
     result = {label: float(chances[i]) for i, label in enumerate(explorer.labels)}
     draw = result.pop(None)
+    pruned = result.pop(_PRUNED, 0.0)
     wins = {str(k): v for k, v in result.items()}
-    unresolved = max(0.0, 1.0 - draw - sum(wins.values()))
-    return DuelOdds(wins, draw, unresolved, explorer.index.__len__(), explorer.leaves,
+    unresolved = max(0.0, 1.0 - draw - pruned - sum(wins.values()))
+    return DuelOdds(wins, draw, unresolved, pruned, len(explorer.index), explorer.leaves,
                     time.perf_counter() - began)
 
 
 def solve_duel(
-    scenario: Scenario, *, max_states: int = DEFAULT_MAX_STATES,
-    max_leaves: int = DEFAULT_MAX_LEAVES, progress: Callable[[int], None] | None = None,
+    scenario: Scenario, *, limits: DuelLimits | None = None, progress: Progress | None = None,
 ) -> DuelOdds:
     """Exact win probabilities of a loaded scenario under the policies it names.
 
@@ -501,4 +543,4 @@ def solve_duel(
     """
     ruleset = scenario.ruleset
     return solve_from_state(ruleset, ruleset.initial_state(scenario.model), started=False,
-                            max_states=max_states, max_leaves=max_leaves, progress=progress)
+                            limits=limits, progress=progress)
