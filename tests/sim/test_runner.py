@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import itertools
 import json
+import subprocess
+import sys
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from fracas.core.encounter import Encounter
-from fracas.core.policy import RandomPolicy
+from fracas.core.policy import DecisionRequest, RandomPolicy
 from fracas.core.rng import SeededRng, derive_seed
+from fracas.core.ruleset import Action
 from fracas.scenario import load_scenario, start_encounter
 from fracas.sim import (
     FightSpec,
@@ -24,8 +28,10 @@ from fracas.sim import (
     spec_from_scenario,
 )
 from fracas.sim.runner import chunk_ranges
+from toy_ruleset import Strike, Toy
 
 DATA = Path(__file__).parent / "data"
+CliRun = Callable[[list[str]], tuple[int, str, str]]
 
 
 @pytest.fixture(scope="module")
@@ -48,20 +54,36 @@ def test_another_seed_gives_other_fights(duel_spec: FightSpec) -> None:
     assert a.summary != b.summary
 
 
-def test_fight_i_is_played_with_dice_seeded_from_seed_and_i(duel_spec: FightSpec) -> None:
-    scenario = load_scenario(DATA / "toy_duel.yaml")
-    enc = start_encounter(scenario, derive_seed(42, 7), keep_log=False)
-    outcome = enc.play(lambda actor: RandomPolicy(), SeededRng(derive_seed(42, 7, "policy")))
-    assert outcome is not None
+def test_fight_i_is_the_fight_fracas_run_plays_with_its_fight_seed(
+    duel_spec: FightSpec, cli: CliRun
+) -> None:
+    fight_seed = derive_seed(42, 7)
+    code, out, _ = cli(["run", str(DATA / "toy_duel.yaml"), "--seed", str(fight_seed),
+                        "--json"])
+    assert code == 0
+    outcome = json.loads(out.splitlines()[-1])
     summary = run_chunk(duel_spec, 42, 7, 8)
     assert summary.fights == 1
-    if outcome.winner is None:
+    if outcome["winner"] is None:
         assert summary.draws == 1
     else:
-        assert summary.wins[outcome.winner] == 1
-    assert summary.rounds == {outcome.rounds: 1}
-    for s in enc.ruleset.standings(enc.state):
-        assert summary.health[s.name] == {s.health: 1}
+        assert summary.wins[outcome["winner"]] == 1
+    assert summary.rounds == {outcome["rounds"]: 1}
+
+
+class _StrikeNobody:
+    def choose(self, request: DecisionRequest) -> Action:
+        return Strike(request.actor, "Nobody")
+
+
+def test_a_failing_fight_names_its_seed_and_how_to_replay_it(
+    duel_spec: FightSpec, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Toy, "policy_for", lambda self, state, actor: _StrikeNobody())
+    pattern = (r"fight 3 of the run \(fight seed \d+\) failed: IllegalActionError: .*"
+               r"no combatant Nobody.*fracas run .*toy_duel.yaml --seed \d+")
+    with pytest.raises(SimulationError, match=pattern):
+        run_chunk(duel_spec, 0, 3, 4)
 
 
 def test_summaries_do_not_depend_on_how_the_fights_are_chunked(duel_spec: FightSpec) -> None:
@@ -159,3 +181,11 @@ def test_memory_stays_flat_as_runs_grow(duel_spec: FightSpec) -> None:
     peak(100)  # warm caches
     small, large = peak(300), peak(3000)
     assert large < small * 1.5 + 64_000
+
+
+def test_the_simulator_imports_without_dask_or_matplotlib() -> None:
+    code = ("import sys, fracas.sim, fracas.odds; "
+            "print(sorted(m for m in ('distributed', 'dask', 'matplotlib') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"

@@ -5,11 +5,11 @@ Works for every registered rule set through the core API only (scenario loading,
 
 How a run is counted (the rulings this package takes):
 
-* Fight ``i`` of a run with seed ``s`` rolls dice from ``derive_seed(s, i)`` and
-  feeds its policies from ``derive_seed(s, i, "policy")``: the report is the same
-  whatever the number of workers or the executor (local processes or Dask).  Only
-  the timing keys (``seconds``, ``fights_per_second``, ``workers``, ``executor``)
-  differ.
+* Fight ``i`` of a run with seed ``s`` is the fight ``fracas run SCENARIO --seed
+  F`` plays, with the fight seed ``F = derive_seed(s, i)``: the report is the same
+  whatever the number of workers or the executor (local processes or Dask), and a
+  fight that fails names ``F`` so it can be replayed.  Only the timing keys
+  (``seconds``, ``fights_per_second``, ``workers``, ``executor``) differ.
 * Workers get chunks of fight indices and return counts and histograms, never
   fights; means and medians are computed from the merged histograms.
 * A fight still going after ``max_decisions`` decisions (100,000 by default) is

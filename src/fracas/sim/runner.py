@@ -1,12 +1,13 @@
 """Monte Carlo runs: many seeded fights of one scenario, summarised.
 
-Fight ``i`` of a run with seed ``s`` rolls its dice from
-``SeededRng(derive_seed(s, i))`` and feeds its policies from
-``SeededRng(derive_seed(s, i, "policy"))``, so the fight is the same whichever
-worker plays it.  Workers receive a :class:`FightSpec` (plain data: rule-set
-name, scenario data, optionally the events of a saved fight to continue from)
-and a range of fight indices; they build the starting state once per process
-and send back a :class:`~fracas.sim.stats.ChunkSummary`.
+Fight ``i`` of a run with seed ``s`` has the *fight seed* ``derive_seed(s, i)`` and
+is played exactly as ``fracas run SCENARIO --seed <fight seed>`` plays it (dice from
+``SeededRng(fight seed)``, policies from its ``spawn("policy")`` stream), so the
+fight is the same whichever worker plays it and any one of them can be replayed.
+Workers receive a :class:`FightSpec` (plain data: rule-set name, scenario data,
+optionally the events of a saved fight to continue from) and a range of fight
+indices; they build the starting state once per process and send back a
+:class:`~fracas.sim.stats.ChunkSummary`.
 """
 
 from __future__ import annotations
@@ -197,11 +198,22 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
         survived.setdefault(s.name, 0)
         health.setdefault(s.name, {})
     for i in range(start, stop):
-        enc = Encounter(ruleset, initial, rng=SeededRng(derive_seed(seed, i)),
-                        keep_log=False, start=prepared.fresh)
-        outcome = enc.play(_policies(ruleset, enc.state),
-                           SeededRng(derive_seed(seed, i, "policy")),
-                           max_decisions=spec.max_decisions)
+        fight_seed = derive_seed(seed, i)
+        dice = SeededRng(fight_seed)
+        try:
+            enc = Encounter(ruleset, initial, rng=dice, keep_log=False, start=prepared.fresh)
+            outcome = enc.play(_policies(ruleset, enc.state), dice.spawn("policy"),
+                               max_decisions=spec.max_decisions)
+        except SimulationError:
+            raise
+        except Exception as exc:
+            # Re-raised as a plain message: it crosses process boundaries intact, and
+            # says how to replay the fight that failed.
+            raise SimulationError(
+                f"fight {i} of the run (fight seed {fight_seed}) failed: "
+                f"{type(exc).__name__}: {exc}; replay it with "
+                f"'fracas run {spec.source} --seed {fight_seed}'"
+            ) from exc
         summary.fights += 1
         if outcome is None:
             summary.unfinished += 1
