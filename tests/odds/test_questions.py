@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from math import comb
 
@@ -81,3 +83,22 @@ def test_age_of_dragons_attack_odds_when_the_rule_set_is_installed() -> None:
     pytest.importorskip("fracas.rules.age_of_dragons")
     hits = answer("age_of_dragons: pool=9 measure=hits")
     assert hits.distribution == answer("9d6>=4").distribution
+
+
+@pytest.mark.parametrize(("module", "question"), [
+    ("age_of_dragons", "pool=9 pd=2 tn=3 bonus=6"),
+    ("one_ring", "3d vs 14 favoured weary"),
+    ("adnd", "hit thac0=15 ac=5 mod=-2"),
+    ("battlesystem", "attack figures=4 rating=7 damage=2"),
+])
+def test_each_installed_rule_set_answers_its_own_question_through_fracas_odds(
+    module: str, question: str, cli: Callable[[list[str]], tuple[int, str, str]]
+) -> None:
+    pytest.importorskip(f"fracas.rules.{module}")
+    code, out, err = cli(["odds", f"{module}: {question}", "--json"])
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["expression"] == f"{module}: {question}"
+    assert sum(data["distribution"].values()) == pytest.approx(1.0)
+    exact = sum((Fraction(p) for p in data["exact"].values()), Fraction(0))
+    assert exact == 1
