@@ -2,7 +2,8 @@
 
 Usage::
 
-    .venv/bin/python benchmarks/sim_bench.py [--quick] [--skip-exact] [--json FILE]
+    .venv/bin/python benchmarks/sim_bench.py [--quick] [--skip-exact] [--only PART]
+                                             [--json FILE]
 
 Reports, on ``examples/age_of_dragons/claw_duel.yaml`` (two dragons, Soma 9, PD 0,
 PR 20, both playing ``claw_all``) unless said otherwise:
@@ -32,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fracas.odds import solve_duel
+from fracas.odds import DuelLimits, solve_duel
 from fracas.scenario import load_scenario
 from fracas.sim import InlineExecutor, LocalExecutor, simulate, spec_from_scenario
 
@@ -121,7 +122,7 @@ def exact_vs_simulation(path: Path, sim_runs: int) -> dict[str, Any]:
     """``odds duel`` time against the simulation time for a given precision."""
     scenario = load_scenario(path)
     started = time.perf_counter()
-    exact = solve_duel(scenario, max_states=1_000_000, max_leaves=50_000_000)
+    exact = solve_duel(scenario, limits=DuelLimits(max_states=1_000_000, max_leaves=50_000_000))
     exact_seconds = time.perf_counter() - started
     with LocalExecutor(2) as two:
         result = simulate(spec_from_scenario(scenario), sim_runs, 5, two)
@@ -174,23 +175,29 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="small runs, to check the script")
     parser.add_argument("--skip-exact", action="store_true", help="skip the full exact duel")
     parser.add_argument("--json", type=Path, help="also write the report to this file")
+    parser.add_argument("--only", choices=["scaling", "engine", "exact", "memory"],
+                        action="append", help="run only these parts (repeatable)")
     args = parser.parse_args()
+    parts = set(args.only or ["scaling", "engine", "exact", "memory"])
     scale = 10 if args.quick else 1
     report: dict[str, Any] = {"machine_note": "2 shared cores; other jobs were running"}
-    report["scaling"] = scaling(20_000 // scale, 3)
-    print(json.dumps({"scaling": report["scaling"]}, indent=2), flush=True)
-    report["engine_vs_hand"] = engine_vs_hand(20_000 // scale, 3)
-    print(json.dumps({"engine_vs_hand": report["engine_vs_hand"]}, indent=2), flush=True)
-    report["exact_small"] = exact_vs_simulation(SMALL, 40_000 // scale)
-    print(json.dumps({"exact_small": report["exact_small"]}, indent=2), flush=True)
-    if not args.skip_exact:
-        report["exact_full"] = exact_vs_simulation(CLAW, 40_000 // scale)
-        print(json.dumps({"exact_full": report["exact_full"]}, indent=2), flush=True)
-    report["memory"] = peak_memory([10_000 // scale, 100_000 // scale], 2)
-    print(json.dumps({"memory": report["memory"]}, indent=2), flush=True)
+
+    def record(name: str, value: dict[str, Any]) -> None:
+        report[name] = value
+        print(json.dumps({name: value}, indent=2), flush=True)
+
+    if "scaling" in parts:
+        record("scaling", scaling(20_000 // scale, 3))
+    if "engine" in parts:
+        record("engine_vs_hand", engine_vs_hand(20_000 // scale, 3))
+    if "exact" in parts:
+        record("exact_small", exact_vs_simulation(SMALL, 40_000 // scale))
+        if not args.skip_exact:
+            record("exact_full", exact_vs_simulation(CLAW, 40_000 // scale))
+    if "memory" in parts:
+        record("memory", peak_memory([10_000 // scale, 100_000 // scale], 2))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
-
 
 if __name__ == "__main__":
     main()
