@@ -9,6 +9,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fracas.core.encounter import Encounter
 from fracas.core.rng import ScriptedRng
@@ -143,3 +145,14 @@ def test_the_solver_reports_progress_and_gives_up_after_its_time_limit() -> None
     assert all(a[0] < b[0] and a[2] <= b[2] for a, b in itertools.pairwise(seen))
     with pytest.raises(StateSpaceTooLargeError, match=r"gave up after 0 s"):
         solve_duel(load_scenario(DATA / "toy_brawl.yaml"), limits=DuelLimits(max_seconds=0))
+
+
+@given(st.integers(0, 7), st.integers(2, 8))
+def test_pool_outcomes_are_every_sorted_multiset_once_and_sum_to_one(
+    count: int, sides: int
+) -> None:
+    outcomes = dice_outcomes(count, sides)
+    faces = [f for f, _ in outcomes]
+    assert len(faces) == len(set(faces)) == math.comb(count + sides - 1, sides - 1)
+    assert all(list(f) == sorted(f) and len(f) == count for f in faces)
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0, abs=1e-12)

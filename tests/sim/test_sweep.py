@@ -86,3 +86,13 @@ def test_a_sweep_needs_a_variation() -> None:
     scenario = load_scenario(DATA / "toy_skirmish.yaml")
     with pytest.raises(ScenarioError, match="--vary"):
         sweep(scenario, [], 10, 0, InlineExecutor())
+
+
+def test_variants_share_the_fight_seeds_so_an_unchanged_variant_equals_the_plain_run() -> None:
+    from fracas.sim import simulate, spec_from_scenario
+
+    scenario = load_scenario(DATA / "toy_skirmish.yaml")
+    result = sweep(scenario, [parse_variation("max_rounds=10,3")], 300, 21, InlineExecutor())
+    plain = simulate(spec_from_scenario(scenario), 300, 21, InlineExecutor())
+    assert result.variants[0][1].summary == plain.summary
+    assert result.variants[1][1].summary != plain.summary
