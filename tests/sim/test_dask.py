@@ -22,7 +22,7 @@ DATA = Path(__file__).parent / "data"
 def client() -> Iterator[Any]:
     # Threads in this process: the toy rule set, registered by hand, is known to the workers.
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as dask_client:
         yield dask_client
 
@@ -66,3 +66,15 @@ def test_simulate_command_runs_on_a_dask_scheduler(client: Any, cli: Any) -> Non
     local = {k: v for k, v in json.loads(here).items() if k not in timing}
     assert on_dask == local
     assert json.loads(out)["executor"] == "dask"
+
+
+def test_dask_worker_processes_give_the_local_results_for_an_installed_rule_set() -> None:
+    pytest.importorskip("fracas.rules.age_of_dragons")
+    claw = Path(__file__).resolve().parents[2] / "examples" / "age_of_dragons" / "claw_duel.yaml"
+    spec = spec_from_scenario(load_scenario(claw))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as process_client:
+        on_dask = simulate(spec, 600, seed=3, executor=DaskExecutor(client=process_client))
+    here = simulate(spec, 600, seed=3, executor=InlineExecutor())
+    assert on_dask.to_json(timing=False) == here.to_json(timing=False)
