@@ -95,3 +95,10 @@ def test_sweep_with_a_path_that_does_not_exist_exits_2(cli: CliRun) -> None:
     code, _, err = cli(["sweep", DUEL, "--vary", "fighters.Nobody.hp=1,2", "-n", "10"])
     assert code == 2
     assert "no item named 'Nobody'" in err
+
+
+def test_a_plot_file_of_unknown_type_is_refused_before_simulating(cli: CliRun) -> None:
+    code, _, err = cli(["simulate", DUEL, "-n", "10", "--plot", "fights.bmp"])
+    assert code == 2 and ".png" in err
+    code, _, err = cli(["sweep", DUEL, "--vary", "max_rounds=1,2", "--plot", "/no/such/x.svg"])
+    assert code == 2 and "does not exist" in err

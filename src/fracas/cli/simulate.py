@@ -26,6 +26,7 @@ from rich.text import Text
 from fracas.cli.app import ScenarioArg, SeedOpt, app, console, err_console
 from fracas.scenario import load_scenario
 from fracas.sim.executors import make_executor
+from fracas.sim.plots import check_plot_path
 from fracas.sim.runner import SimulationResult, simulate_many, spec_from_log, spec_from_scenario
 from fracas.sim.sweep import SweepResult, parse_variation, sweep
 
@@ -124,6 +125,8 @@ def simulate_command(
     """Simulate many fights and report win rates with 95% Wilson intervals."""
     from fracas.core.errors import ScenarioError
 
+    if plot is not None:
+        check_plot_path(plot)
     if (scenario is None) == (from_log is None):
         raise ScenarioError("give either a SCENARIO file or --from LOG (not both)",
                             file="simulate")
@@ -186,6 +189,8 @@ def sweep_command(
     plot: PlotOpt = None,
 ) -> None:
     """Simulate every variant of a grid and compare their win rates."""
+    if plot is not None:
+        check_plot_path(plot)
     loaded = load_scenario(scenario)
     variations = [parse_variation(v) for v in vary]
     grid = 1

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from fracas.sim.runner import SimulationResult
     from fracas.sim.sweep import SweepResult
 
-__all__ = ["PlotError", "plot_simulation", "plot_sweep"]
+__all__ = ["PlotError", "check_plot_path", "plot_simulation", "plot_sweep"]
 
 _FORMATS = {".png", ".svg", ".pdf"}
 
@@ -26,9 +26,18 @@ class PlotError(FracasError):
     exit_code = 2
 
 
+def check_plot_path(path: str | Path) -> Path:
+    """Refuse, before any work is done, a plot file of an unknown type or in a missing folder."""
+    out = Path(path)
+    if out.suffix.lower() not in _FORMATS:
+        raise PlotError(f"{out}: plots are written as {', '.join(sorted(_FORMATS))}")
+    if not out.parent.is_dir():
+        raise PlotError(f"{out}: the folder {out.parent} does not exist")
+    return out
+
+
 def _pyplot(path: Path) -> Any:
-    if path.suffix.lower() not in _FORMATS:
-        raise PlotError(f"{path}: plots are written as {', '.join(sorted(_FORMATS))}")
+    check_plot_path(path)
     try:
         import matplotlib
     except ImportError as exc:
