@@ -9,7 +9,7 @@ lines: a header line naming the rule set and scenario, then one event a line.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -31,6 +31,7 @@ __all__ = [
     "decode_event",
     "encode_event",
     "event_type",
+    "parse_log_text",
     "read_log",
     "write_log",
 ]
@@ -149,35 +150,50 @@ def write_log(path: str | Path, header: LogHeader, events: Iterable[Event]) -> N
             fh.write(json.dumps(encode_event(event)) + "\n")
 
 
-def iter_log_lines(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (line number, decoded JSON) for each non-blank line, with clear errors."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise LogFormatError(f"{path}: cannot read log: {exc.strerror}") from None
+#: Seeds are stored as SQLite integers and JSON numbers: 0 to 2**63 - 1.
+MAX_SEED = 2**63
+
+
+def parse_log_text(text: str, source: str) -> tuple[LogHeader, list[tuple[int, dict[str, Any]]]]:
+    """Read a JSON-lines log: its header and the raw event records (decoded later by rule set).
+
+    Every error names ``source`` and the line.
+    """
+    records: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             value = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise LogFormatError(f"{path}:{number}: not JSON: {exc.msg}") from None
+            raise LogFormatError(f"{source}:{number}: not JSON: {exc.msg}") from None
         if not isinstance(value, dict):
-            raise LogFormatError(f"{path}:{number}: expected a JSON object")
-        yield number, value
-
-
-def read_log(path: str | Path) -> tuple[LogHeader, list[tuple[int, dict[str, Any]]]]:
-    """Read a stored log: its header and the raw event records (decoded later by rule set)."""
-    lines = list(iter_log_lines(path))
-    if not lines or lines[0][1].get("type") != "header":
-        raise LogFormatError(f"{path}:1: a fracas log starts with a header line")
-    raw = dict(lines[0][1])
+            raise LogFormatError(f"{source}:{number}: expected a JSON object")
+        records.append((number, value))
+    if not records or records[0][1].get("type") != "header":
+        raise LogFormatError(f"{source}:1: a fracas log starts with a header line")
+    raw = dict(records[0][1])
     raw.pop("type")
     try:
         header = LogHeader(**raw)
     except TypeError as exc:
-        raise LogFormatError(f"{path}:1: bad header: {exc}") from None
+        raise LogFormatError(f"{source}:1: bad header: {exc}") from None
     if header.format != LOG_FORMAT:
-        raise LogFormatError(f"{path}:1: log format {header.format} is not supported")
-    return header, lines[1:]
+        raise LogFormatError(f"{source}:1: log format {header.format} is not supported")
+    if not isinstance(header.scenario, dict) or not isinstance(header.ruleset, str):
+        raise LogFormatError(f"{source}:1: the header needs a rule set name and a scenario")
+    if header.seed is not None and not (isinstance(header.seed, int)
+                                        and 0 <= header.seed < MAX_SEED):
+        raise LogFormatError(f"{source}:1: the seed must be a whole number from 0 to 2**63-1")
+    return header, records[1:]
+
+
+def read_log(path: str | Path) -> tuple[LogHeader, list[tuple[int, dict[str, Any]]]]:
+    """Read a stored log file: its header and the raw event records."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LogFormatError(f"{path}: cannot read log: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise LogFormatError(f"{path}: the log is not UTF-8 text") from None
+    return parse_log_text(text, str(path))

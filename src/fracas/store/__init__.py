@@ -1,5 +1,6 @@
 """The durable event store: encounters and their logs in one SQLite file (WAL)."""
 
+from fracas.core.events import parse_log_text
 from fracas.store.sqlite import (
     EncounterInfo,
     EventStore,
@@ -8,7 +9,6 @@ from fracas.store.sqlite import (
     StaleRevisionError,
     UnknownEncounterError,
     decision_rng,
-    parse_log_text,
 )
 
 __all__ = [

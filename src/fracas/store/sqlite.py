@@ -32,12 +32,13 @@ from typing import Any
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError, LogFormatError, NothingToUndoError, ScenarioError
 from fracas.core.events import (
-    LOG_FORMAT,
+    MAX_SEED,
     DecisionMade,
     Event,
     LogHeader,
     decode_event,
     encode_event,
+    parse_log_text,
 )
 from fracas.core.rng import SeededRng, derive_seed
 from fracas.core.ruleset import Action, Ruleset, find_ruleset
@@ -91,9 +92,6 @@ CREATE TABLE IF NOT EXISTS links (
     PRIMARY KEY (encounter_id, role, side)
 ) WITHOUT ROWID;
 """
-
-#: Seeds are stored as SQLite integers (signed 64-bit).
-MAX_SEED = 2**63
 
 class UnknownEncounterError(FracasError, LookupError):
     """No encounter is stored under the requested id."""
@@ -533,34 +531,4 @@ def _header_from_json(text: str, where: str) -> LogHeader:
     except TypeError as exc:
         raise LogFormatError(f"{where}: bad header: {exc}") from None
 
-
-def parse_log_text(text: str, source: str) -> tuple[LogHeader, list[tuple[int, dict[str, Any]]]]:
-    """Read exported JSON lines: the header and raw event records, with clear errors."""
-    records: list[tuple[int, dict[str, Any]]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LogFormatError(f"{source}:{number}: not JSON: {exc.msg}") from None
-        if not isinstance(value, dict):
-            raise LogFormatError(f"{source}:{number}: expected a JSON object")
-        records.append((number, value))
-    if not records or records[0][1].get("type") != "header":
-        raise LogFormatError(f"{source}:1: a fracas log starts with a header line")
-    raw = dict(records[0][1])
-    raw.pop("type")
-    try:
-        header = LogHeader(**raw)
-    except TypeError as exc:
-        raise LogFormatError(f"{source}:1: bad header: {exc}") from None
-    if header.format != LOG_FORMAT:
-        raise LogFormatError(f"{source}:1: log format {header.format} is not supported")
-    if not isinstance(header.scenario, dict) or not isinstance(header.ruleset, str):
-        raise LogFormatError(f"{source}:1: the header needs a rule set name and a scenario")
-    if header.seed is not None and not (isinstance(header.seed, int)
-                                        and 0 <= header.seed < MAX_SEED):
-        raise LogFormatError(f"{source}:1: the seed must be a whole number from 0 to 2**63-1")
-    return header, records[1:]
 
