@@ -11,7 +11,7 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 try:
     import click
@@ -26,6 +26,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError
 from fracas.core.events import encode_event
+from fracas.core.policy import scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.scenario import load_scenario, start_encounter
 
@@ -40,18 +41,6 @@ err_console = Console(stderr=True, highlight=False)
 ScenarioArg = Annotated[Path, typer.Argument(help="A scenario YAML file.")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Seed for the dice and the AI.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
-
-
-def policies_for(enc: Encounter[Any], humans_play: bool = False) -> Any:
-    """Each actor's policy as the scenario set it up (cached per actor)."""
-    cache: dict[str, Any] = {}
-
-    def pick(actor: str) -> Any:
-        if actor not in cache:
-            cache[actor] = enc.ruleset.policy_for(enc.state, actor)
-        return cache[actor]
-
-    return pick
 
 
 @app.command()
@@ -77,7 +66,7 @@ def run(
     if printer is not None:
         print_table(console, enc)
         printer.feed(enc)
-    pick = policies_for(enc)
+    pick = scenario_policies(enc.ruleset, enc.state)
     while not enc.is_over:
         request = enc.request(policy_rng)
         enc.apply(pick(request.actor).choose(request))

@@ -7,7 +7,7 @@ tests, rule-set heuristics, the terminal prompt and the web console.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -15,7 +15,14 @@ from fracas.core.errors import ScriptExhaustedError
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Action, Ruleset
 
-__all__ = ["DecisionRequest", "HumanPolicy", "Policy", "RandomPolicy", "ScriptedPolicy"]
+__all__ = [
+    "DecisionRequest",
+    "HumanPolicy",
+    "Policy",
+    "RandomPolicy",
+    "ScriptedPolicy",
+    "scenario_policies",
+]
 
 
 @dataclass(slots=True)
@@ -73,3 +80,26 @@ class HumanPolicy:
 
     def choose(self, request: DecisionRequest) -> Action:
         raise ScriptExhaustedError(f"{request.actor} is played by a human; ask the front end")
+
+
+def scenario_policies(
+    ruleset: Ruleset[Any], state: Any,
+    vet: Callable[[str, Policy], None] | None = None,
+) -> Callable[[str], Policy]:
+    """Each actor's policy as the scenario set it up, made once per actor and kept.
+
+    ``vet(actor, policy)`` may raise to refuse a policy (a simulator refuses
+    humans, an exact solver also refuses scripts).
+    """
+    table: dict[str, Policy] = {}
+
+    def pick(actor: str) -> Policy:
+        policy = table.get(actor)
+        if policy is None:
+            policy = ruleset.policy_for(state, actor)
+            if vet is not None:
+                vet(actor, policy)
+            table[actor] = policy
+        return policy
+
+    return pick

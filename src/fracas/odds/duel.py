@@ -41,7 +41,13 @@ import numpy as np
 
 from fracas.core.errors import FracasError
 from fracas.core.events import DecisionMade, Event
-from fracas.core.policy import DecisionRequest, HumanPolicy, Policy, ScriptedPolicy
+from fracas.core.policy import (
+    DecisionRequest,
+    HumanPolicy,
+    Policy,
+    ScriptedPolicy,
+    scenario_policies,
+)
 from fracas.core.ruleset import Ruleset
 from fracas.scenario import Scenario
 
@@ -475,22 +481,16 @@ def _solve_component(m: int, rhs: np.ndarray[Any, Any], rows: np.ndarray[Any, An
 
 
 # --------------------------------------------------------------------------- entry points
+def _refuse_unfixed(actor: str, policy: Policy) -> None:
+    if isinstance(policy, HumanPolicy):
+        raise DuelError(f"{actor} is played by a human; exact odds need fixed policies")
+    if isinstance(policy, ScriptedPolicy):
+        raise DuelError(f"{actor} follows a script, which depends on the fight's "
+                        "history; exact odds need policies that depend on the state only")
+
+
 def _fixed_policies(ruleset: Ruleset[Any], state: Any) -> Callable[[str], Policy]:
-    cache: dict[str, Policy] = {}
-
-    def pick(actor: str) -> Policy:
-        policy = cache.get(actor)
-        if policy is None:
-            policy = ruleset.policy_for(state, actor)
-            if isinstance(policy, HumanPolicy):
-                raise DuelError(f"{actor} is played by a human; exact odds need fixed policies")
-            if isinstance(policy, ScriptedPolicy):
-                raise DuelError(f"{actor} follows a script, which depends on the fight's "
-                                "history; exact odds need policies that depend on the state only")
-            cache[actor] = policy
-        return policy
-
-    return pick
+    return scenario_policies(ruleset, state, _refuse_unfixed)
 
 
 def solve_from_state(

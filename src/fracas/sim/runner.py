@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError
 from fracas.core.events import DecisionMade, Event, decode_event, encode_event, read_log
-from fracas.core.policy import HumanPolicy, Policy
+from fracas.core.policy import HumanPolicy, Policy, scenario_policies
 from fracas.core.rng import SeededRng, derive_seed
 from fracas.core.ruleset import Ruleset, find_ruleset
 from fracas.scenario import Scenario, build_initial_state
@@ -167,21 +167,15 @@ def _prepare(spec: FightSpec) -> _Prepared:
     return prepared
 
 
+def _refuse_humans(actor: str, policy: Policy) -> None:
+    if isinstance(policy, HumanPolicy):
+        raise SimulationError(
+            f"{actor} is played by a human; give it a computer policy to simulate"
+        )
+
+
 def _policies(ruleset: Ruleset[Any], state: Any) -> Callable[[str], Policy]:
-    cache: dict[str, Policy] = {}
-
-    def pick(actor: str) -> Policy:
-        policy = cache.get(actor)
-        if policy is None:
-            policy = ruleset.policy_for(state, actor)
-            if isinstance(policy, HumanPolicy):
-                raise SimulationError(
-                    f"{actor} is played by a human; give it a computer policy to simulate"
-                )
-            cache[actor] = policy
-        return policy
-
-    return pick
+    return scenario_policies(ruleset, state, _refuse_humans)
 
 
 def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary:
