@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
 
 import pytest
+from typer.testing import CliRunner
 
+from fracas.cli.app import app
 from fracas.core.errors import ActionSyntaxError
 from fracas.rules.one_ring import OneRing
 from fracas.rules.one_ring.dice import feat_dice_count, feat_rank, keep_feat, read_test
@@ -69,3 +72,10 @@ def test_a_hero_always_succeeds_on_the_rune_so_no_tn_is_hopeless() -> None:
 def test_unreadable_questions_say_where(question: str, where: str) -> None:
     with pytest.raises(ActionSyntaxError, match=where):
         OneRing().odds(question)
+
+
+def test_fracas_odds_answers_a_one_ring_question() -> None:
+    result = CliRunner().invoke(app, ["odds", "one_ring: 3d vs 14 favoured", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data["exact"]) == {"0", "1", "2", "3"}
