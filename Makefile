@@ -16,7 +16,7 @@ venv: $(STAMP)
 
 ## Set up and play a sample fight on the embedded defaults.
 demo: $(STAMP)
-	$(BIN)/fracas run examples/age_of_dragons/claw_duel.yaml --seed 7
+	$(BIN)/fracas run examples/age_of_dragons/aerial_2v2.yaml --seed 3
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
