@@ -176,3 +176,10 @@ def test_conformance_kit_catches_state_that_is_not_a_fold_of_the_log(tmp_path: P
     path.write_text(TOY.replace("ruleset: toy", "ruleset: toy_cheat"))
     with pytest.raises(ConformanceError):
         check_ruleset("toy_cheat", path, seeds=range(3))
+
+
+def test_is_legal_answers_without_raising() -> None:
+    enc = toy([6])
+    assert enc.is_legal(Strike("a", "b")) and not enc.is_legal(Strike("b", "a"))
+    enc.apply(Strike("a", "b"))
+    assert not enc.is_legal(Wait("b"))  # the fight is over

@@ -126,7 +126,7 @@ class Encounter(Generic[S]):
         """True when ``action`` may be applied now."""
         try:
             self.check(action)
-        except IllegalActionError:
+        except (IllegalActionError, FightOverError):
             return False
         return True
 
