@@ -15,11 +15,13 @@ from fracas.rules.battlesystem.events import (
     FragileChecked,
     GasEnded,
     GasMoved,
+    Routed,
     StrikeFeature,
     UnitLeft,
 )
 from fracas.rules.battlesystem.movement import march
 from fracas.rules.battlesystem.orders import carry_out, check_order
+from fracas.rules.battlesystem.rout import rout_phase
 
 
 def _windway(kit, width: float = 2, airflow: str = "windy"):
@@ -186,3 +188,36 @@ def test_the_gm_may_only_use_effects_prepared_in_the_scenario(kit) -> None:
     with pytest.raises(IllegalActionError) as refused:
         check_order(b.state, CaveIn("gm", "hall"), "gm")
     assert refused.value.rule == "GM prepared effects"
+
+
+def test_routing_heavy_cavalry_stresses_a_fragile_bridge_it_flees_across(kit) -> None:
+    b = kit.battle([kit.area("west"), kit.area("span", width=3, length=8, kind="bridge",
+                                               features=[{"name": "arch", "kind": "bridge",
+                                                          "chance": 13}]),
+                    kit.area("east")],
+                   [kit.unit("lancers", "red", "east", 3, frontage=3, base=1.0, heavy=True,
+                             movement=15),
+                    kit.unit("goblins", "blue", "east", 2, base=0.5)],
+                   links=[("west", "span"), ("span", "east")],
+                   sides=[{"name": "red", "retreat": "west"}, {"name": "blue",
+                                                                "retreat": "east"}])
+    b.emit(Routed("lancers", "morale"))
+    rout_phase(b.state, ScriptedRng([26]), b.emit)
+    assert [(c.roll, c.chance, c.collapsed) for c in b.of(FragileChecked)] == [(26, 26, True)]
+    assert [(e.unit, e.status) for e in b.of(UnitLeft)] == [("lancers", "fell")]
+
+
+def test_a_blind_unit_routing_into_an_unseen_pit_loses_its_first_rank(kit) -> None:
+    b = kit.battle([kit.area("home", lit=False),
+                    kit.area("pit-road", width=10, length=4, lit=False,
+                             obstacle={"kind": "pit", "dice": 10, "halts": True}),
+                    kit.area("hall", lit=False)],
+                   [kit.unit("men", "red", "hall", 6, frontage=3, movement=45),
+                    kit.unit("orcs", "blue", "hall", 6, infravision=True)],
+                   links=[("home", "pit-road"), ("pit-road", "hall")])
+    b.emit(Routed("men", "morale"))
+    rout_phase(b.state, ScriptedRng([]), b.emit)
+    # A third of 45 inches would carry them through the pit road (7) and home (7 more),
+    # but the pit catches their first rank of three and halts them.
+    assert [(d.cause, d.figures) for d in b.of(Damaged)] == [("obstacle", 3)]
+    assert (b.unit("men").area, b.unit("men").status) == ("pit-road", "routing")

@@ -225,3 +225,24 @@ def test_routing_unit_moves_toward_its_retreat(kit) -> None:
     rout_phase(b.state, ScriptedRng([]), b.emit)
     assert [e.area for e in b.of(UnitMoved)] == ["mid"]
     assert not b.of(FormationChanged)
+
+
+def test_a_friend_beyond_this_turns_routing_move_is_not_routed(kit) -> None:
+    # The van (12 inches) can reach t2 (10 inches) but not t1 (20): the friends in t1 do not
+    # stop this turn's routing move, so they stay in good order and the van runs to t2.
+    areas = [kit.area("gate", width=10, length=10), kit.area("t1", width=0.4, length=10),
+             kit.area("t2", width=0.4, length=10), kit.area("hall", width=10, length=10),
+             kit.area("far", width=10, length=10)]
+    units = [kit.unit("middle", "red", "t1", 6, formation="column", movement=12),
+             kit.unit("van", "red", "hall", 6, formation="column", movement=12),
+             kit.unit("foe", "blue", "far", 2)]
+    b = kit.battle(areas, units, links=[("gate", "t1"), ("t1", "t2"), ("t2", "hall"),
+                                        ("hall", "far")])
+    b.emit(Routed("van", "morale"))
+    rout_phase(b.state, ScriptedRng([]), b.emit)
+    assert [e.unit for e in b.of(Routed)] == ["van"]
+    assert (b.unit("middle").status, b.unit("middle").area) == ("ok", "t1")
+    assert b.unit("van").area == "t2"
+    # Next turn the van stands against them: now they block its move and are routed.
+    rout_phase(b.state, ScriptedRng([]), b.emit)
+    assert [(e.unit, e.cause) for e in b.of(Routed)][1:] == [("middle", "blocking a rout")]

@@ -2,12 +2,15 @@
 
 A routing unit runs its full movement toward its side's line of retreat and
 leaves the battle when it gets there.  If friendly units block every way back
-(no route with room for it avoids them), the friendly units in the first
-blocked area rout too, and run first; they may in turn rout the units
-blocking them, for as long as it takes to clear a path; then the first
-router runs as far as the room made allows.  Every unit joins a
-chain at most once, so a chain always ends.  A routing unit whose every way
-back is held by enemies or gone surrenders (ours).
+(no route with room for it avoids them) and this turn's routing move would
+carry it into their area, the friendly units in that first blocked area rout
+too, and run first; they may in turn rout the units blocking them, for as
+long as it takes to clear a path; then the first router runs as far as the
+room made allows.  Friends farther away than this turn's move do not stop it:
+it runs toward them and stops short.  Every unit joins a chain at most once,
+so a chain always ends.  A routing unit whose every way back is held by
+enemies or gone surrenders (ours).  Routing is marching: it stresses fragile
+formations and blind routers blunder into unseen obstacles like any march.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
 from fracas.rules.battlesystem.combat import start_rout
 from fracas.rules.battlesystem.events import FormationChanged, UnitLeft, UnitMoved
+from fracas.rules.battlesystem.hazards import spring_obstacle, stress_area
 from fracas.rules.battlesystem.movement import settle_altitude, step_price
 from fracas.rules.battlesystem.rules import movement_allowance
 from fracas.rules.battlesystem.state import BsState, Unit, blind, fits_width, room_for
@@ -64,7 +68,7 @@ def flee(state: BsState, unit: Unit, rng: Rng, emit: Emit, moved: set[str]) -> N
             return
         open_route = state.board.path(unit.area, goal, hostile | _full_areas(state, unit))
         if open_route:
-            budget = _run(state, unit, open_route, budget, emit)
+            budget = _run(state, unit, open_route, budget, rng, emit)
             if budget <= 0 or unit.area != goal:
                 return
             continue
@@ -72,13 +76,14 @@ def flee(state: BsState, unit: Unit, rng: Rng, emit: Emit, moved: set[str]) -> N
         if not route:
             emit(UnitLeft(unit.name, "surrendered"))
             return
-        blocked = next(a for a in route
-                       if not room_for(state, unit, a, _rout_shape(unit, state, a)))
-        blockers = [u for u in state.in_area(blocked)
+        at = next(i for i, a in enumerate(route)
+                  if not room_for(state, unit, a, _rout_shape(unit, state, a)))
+        blockers = [u for u in state.in_area(route[at])
                     if u.side == unit.side and u.name not in moved]
-        if not blockers:
-            # Nobody left to clear the way: run as far as there is room.
-            _run(state, unit, route, budget, emit)
+        if not blockers or _price(state, unit, route[:at + 1]) > budget + 1e-9:
+            # Nobody left to clear the way, or the blocked area lies beyond this turn's
+            # routing move: run as far as there is room and movement.
+            _run(state, unit, route, budget, rng, emit)
             return
         for friend in blockers:
             if friend.status == "ok":
@@ -86,8 +91,22 @@ def flee(state: BsState, unit: Unit, rng: Rng, emit: Emit, moved: set[str]) -> N
             flee(state, friend, rng, emit, moved)
 
 
-def _run(state: BsState, unit: Unit, route: list[str], budget: float, emit: Emit) -> float:
-    """Step along ``route`` while movement lasts; returns the movement left (0 if stopped)."""
+def _price(state: BsState, unit: Unit, route: list[str]) -> float:
+    """Movement needed to walk ``route`` from where ``unit`` stands."""
+    total, here, rear = 0.0, unit.area, unit.rear
+    for there in route:
+        total += step_price(state, unit, here, there, rear)
+        here, rear = there, here
+    return total
+
+
+def _run(state: BsState, unit: Unit, route: list[str], budget: float, rng: Rng,
+         emit: Emit) -> float:
+    """Step along ``route`` while movement lasts; returns the movement left (0 if stopped).
+
+    Each area entered on the ground stresses its fragile formations; a blind router
+    entering an unseen obstacle is caught by it like any marching unit.
+    """
     here, rear = unit.area, unit.rear
     for there in route:
         price = step_price(state, unit, here, there, rear)
@@ -101,4 +120,10 @@ def _run(state: BsState, unit: Unit, route: list[str], budget: float, emit: Emit
         if unit.stats.flyer:
             settle_altitude(state, unit, emit)
         here, rear = there, here
+        if unit.altitude == "ground":
+            stress_area(state, there, unit.stats.heavy, False, rng, emit)
+        if not unit.on_field:
+            return 0.0
+        if spring_obstacle(state, unit, emit) or not unit.on_field:
+            return 0.0
     return budget
