@@ -170,3 +170,12 @@ def test_a_holder_knocked_senseless_on_a_ledge_drops_the_one_hanging_from_him() 
     events = act(enc, "gm knock_out target=B", 1, 1, 1, 1)
     assert of(events, CheckRolled)[0].success
     assert [e.name for e in of(events, Landed)] == ["A"]
+
+
+def test_a_foe_standing_at_the_foot_of_the_wall_cannot_be_dragged() -> None:
+    a = fighter("A", "x", climbing=50, terrain=wall(5), weapons=[DAGGER])
+    b = fighter("B", "y", terrain=wall(0))
+    enc = start([a, b], init=(2, 1))
+    events = act(enc, "B attack target=A weapon=sword", 15, 3, 80)
+    assert not of(events, FallBegan)
+    assert of(events, Landed)[0].name == "A"

@@ -72,6 +72,9 @@ def test_bad_value_names_file_line_and_field() -> None:
     ("hp: 0", "hp"),
     ("hp: 10\n    climbing: 120", "climbing"),
     ("hp: 10\n    ac: 2\n    shield_ac: 5\n    dex_ac: 5", "shield"),
+    ("hp: 10\n    weapons: [{name: claw, damage: 1d0}]", "damage"),
+    ("hp: 10\n    weapons: [{name: claw, damage: 0d4}]", "damage"),
+    ("hp: 10\n    weapons: [{name: claw, damage: 500d6}]", "damage"),
 ])
 def test_out_of_range_values_are_refused(patch: str, words: str) -> None:
     text = BAD.replace("hp: 10\n    terrain: {kind: ledge, alt_ft: 20, edge_ft: 7}", patch)
@@ -95,6 +98,12 @@ def test_a_scripted_policy_line_must_be_the_actors_own_action() -> None:
         parse_scenario(text, "bad.yaml")
     text = BAD.replace("edge_ft: 7}", "edge_ft: 2}\n    policy: [A dance]")
     with pytest.raises(ScenarioError, match="unknown action 'dance'"):
+        parse_scenario(text, "bad.yaml")
+    text = BAD.replace("edge_ft: 7}", "edge_ft: 2}\n    policy: [A attack target=B]")
+    with pytest.raises(ScenarioError, match=r"script line 1.*weapon"):
+        parse_scenario(text, "bad.yaml")
+    text = BAD.replace("edge_ft: 7}", "edge_ft: 2}\n    policy: [A climb direction=sideways]")
+    with pytest.raises(ScenarioError, match=r"script line 1.*sideways"):
         parse_scenario(text, "bad.yaml")
 
 

@@ -18,7 +18,7 @@ from fracas.core.policy import (
 )
 from fracas.core.rng import SeededRng
 from fracas.rules.adnd import AdndUnderground
-from fracas.rules.adnd.state import Attack, Climb, Grab, Proceed
+from fracas.rules.adnd.state import Attack, Climb, Grab, Proceed, Turn
 from fracas.scenario import load_scenario, start_encounter
 
 DAGGER = {"name": "dagger", "damage": "1d4", "length_ft": 1.2}
@@ -116,3 +116,9 @@ def test_heuristic_climbs_to_advantage_when_a_higher_foe_is_hard_to_hit() -> Non
     enc = start([fighter("A", "x", thac0=6, terrain=wall),
                  fighter("B", "y", ac=2, terrain={"alt_ft": 25})])
     assert _choose(enc) == Attack("A", "B", "sword")
+
+
+def test_heuristic_turns_his_back_to_the_wall_to_strike_a_foe_off_it() -> None:
+    enc = start([fighter("A", "x", terrain={"kind": "wall", "alt_ft": 20, "top_ft": 20}),
+                 fighter("B", "y", terrain={"kind": "ledge", "alt_ft": 20, "edge_ft": 2})])
+    assert _choose(enc) == Turn("A")

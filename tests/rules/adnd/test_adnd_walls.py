@@ -230,3 +230,42 @@ def test_dms_called_save_is_a_hidden_roll() -> None:
     enc = start([fighter("A", "x"), fighter("B", "y")], proceed=False)
     events = act(enc, "gm call_save target=A category=breath", 18)
     assert all(e.hidden for e in of(events, DiceRolled))
+
+
+DARTS = {"name": "darts", "damage": "1d3", "length_ft": 0.5, "missile": True}
+
+
+@pytest.mark.parametrize("foe_terrain", [
+    {"kind": "ledge", "alt_ft": 20, "edge_ft": 2},
+    {"alt_ft": 25},
+])
+def test_climber_facing_the_wall_cannot_strike_any_foe_off_the_wall(
+        foe_terrain: dict[str, Any]) -> None:
+    # Every attacker off the wall is at his back, level with him or above him too.
+    enc = start([fighter("A", "x", weapons=[SWORD, DARTS], terrain=wall(20)),
+                 fighter("B", "y", terrain=foe_terrain)], init=(1, 2))
+    for text in ("A attack target=B weapon=sword", "A attack target=B weapon=darts"):
+        with pytest.raises(IllegalActionError) as info:
+            enc.check(enc.ruleset.parse_action(text))
+        assert info.value.rule == "sheer surfaces"
+    act(enc, "A turn")
+    act(enc, "B wait", 1, 2)
+    act(enc, "gm proceed")
+    enc.check(enc.ruleset.parse_action("A attack target=B weapon=sword"))
+    enc.check(enc.ruleset.parse_action("A attack target=B weapon=darts"))
+
+
+def test_climber_facing_the_wall_still_strikes_a_foe_beside_him_on_it() -> None:
+    enc = start([fighter("A", "x", terrain=wall(20)),
+                 fighter("B", "y", terrain=wall(25, facing_wall=False))])
+    enc.check(enc.ruleset.parse_action("A attack target=B weapon=sword"))
+
+
+def test_at_the_foot_of_the_wall_there_is_no_higher_or_lower_modifier() -> None:
+    enc = start([fighter("A", "x", terrain=wall(0)), fighter("B", "y", terrain={"alt_ft": 5})])
+    assert of(act(enc, "A attack target=B weapon=sword", 15, 1), AttackRolled)[0].total == 15
+    # A boulder dropped on a climber already knocked to the foot: -8 only.
+    enc = start([fighter("T", "x", thac0=16, boulders=1,
+                         terrain={"kind": "ledge", "alt_ft": 40, "edge_ft": 3}),
+                 fighter("V", "y", ac=0, terrain=wall(0, facing_wall=False))])
+    assert of(act(enc, "T boulder target=V", 14, 1, 1), AttackRolled)[0].total == 6

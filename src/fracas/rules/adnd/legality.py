@@ -159,6 +159,8 @@ def _attack_problem(state: AdndState, action: Attack) -> Problem:
     if t.clinging(p, f) and weapon.hands == 2:
         return "sheer surfaces", "one hand holds the wall: no two-handed weapons"
     if weapon.missile:
+        if t.faces_away(state, actor, action.target):
+            return "sheer surfaces", "facing the wall, he can shoot only foes beside him on it"
         if state.fighters[action.target].under:
             return "grappling in water", "the target is under the water"
         if f.holding is not None:

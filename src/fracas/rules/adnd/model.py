@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from fracas.core.codec import parse_fields, split_words
+from fracas.core.errors import ActionSyntaxError
 from fracas.scenario import ScenarioBase
 
 __all__ = [
@@ -25,6 +27,9 @@ TerrainKind = Literal["open", "wall", "ledge", "bridge", "water"]
 Behind = Literal["wall", "drop", "open"]
 Nature = Literal["natural_climber", "sure_footed", "ordinary", "clumsy"]
 PolicyName = Literal["heuristic", "random", "human"]
+#: Bounds on a weapon's damage dice.
+MAX_DAMAGE_DICE = 100
+MAX_DIE = 100
 
 
 class _Frozen(BaseModel):
@@ -40,6 +45,15 @@ class WeaponSpec(_Frozen):
     magic: int = Field(default=0, ge=0, le=5)
     hands: Literal[1, 2] = 1
     missile: bool = False
+
+    @model_validator(mode="after")
+    def _dice(self) -> WeaponSpec:
+        count, _, sides = self.damage.partition("d")
+        sides = sides.replace("-", "+").split("+")[0]
+        if not 1 <= int(count or 1) <= MAX_DAMAGE_DICE or not 2 <= int(sides) <= MAX_DIE:
+            raise ValueError(f"damage {self.damage!r}: 1 to {MAX_DAMAGE_DICE} dice of "
+                             f"2 to {MAX_DIE} sides")
+        return self
 
 
 class SavesSpec(_Frozen):
@@ -134,7 +148,8 @@ def _check_script(lines: list[str], actor: str) -> None:
     """A scripted policy: each line must be one of ``actor``'s own actions."""
     from fracas.rules.adnd.state import ACTIONS
 
-    verbs = {cls.verb for cls in ACTIONS}
+    by_verb = {cls.verb: cls for cls in ACTIONS}
+    verbs = set(by_verb)
     for number, line in enumerate(lines, start=1):
         words = line.split()
         if len(words) < 2 or words[0] != actor:
@@ -142,6 +157,10 @@ def _check_script(lines: list[str], actor: str) -> None:
         if words[1] not in verbs:
             raise ValueError(f"script line {number}: unknown action {words[1]!r}; known: "
                              + ", ".join(sorted(verbs)))
+        try:
+            parse_fields(by_verb[words[1]], split_words(line)[2:], {"actor": actor})
+        except ActionSyntaxError as exc:
+            raise ValueError(f"script line {number} {line!r}: {exc}") from None
 
 
 class BottleneckSpec(_Frozen):

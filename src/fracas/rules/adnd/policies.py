@@ -26,6 +26,7 @@ from fracas.rules.adnd.state import (
     Plummet,
     Proceed,
     Regain,
+    Turn,
     Wait,
     Weapon,
 )
@@ -126,6 +127,8 @@ class HeuristicPolicy:
                 best, best_score = action, score
         if best is not None:
             return self._advantage(state, best, options) or best
+        if self._should_turn(state, actor):
+            return Turn(actor)
         climb = self._climb(state, actor, options)
         return climb if climb is not None else Wait(actor)
 
@@ -155,6 +158,23 @@ class HeuristicPolicy:
         weapon = next(w for w in t.usable_weapons(state, best.actor) if w.name == best.weapon)
         step = state.setup.climb_step_ft
         return up if m.in_reach(me.alt + step, foe.alt, weapon.length_ft) else None
+
+    @staticmethod
+    def _should_turn(state: AdndState, actor: str) -> bool:
+        """Facing the wall, turn when a foe off it stands within reach of his longest weapon."""
+        p, me = state.profile(actor), state.fighters[actor]
+        if not (t.clinging(p, me) and me.facing_wall) or p.across_gap:
+            return False
+        reach = max((w.length_ft for w in t.usable_weapons(state, actor) if not w.missile),
+                    default=0.0)
+        for name, foe in state.fighters.items():
+            pf = state.profile(name)
+            if (foe.up and pf.side != p.side and not pf.across_gap and not foe.under
+                    and t.faces_away(state, actor, name)
+                    and m.in_reach(me.alt, foe.alt, reach)
+                    and t.in_front(state, actor) and t.in_front(state, name)):
+                return True
+        return False
 
     @staticmethod
     def _climb(state: AdndState, actor: str, legal: Sequence[Action]) -> Action | None:

@@ -14,6 +14,7 @@ __all__ = [
     "damage_modifier",
     "drag_choices",
     "effective_ac_of",
+    "faces_away",
     "in_front",
     "melee_allowed",
     "on_sheer_surface",
@@ -32,9 +33,12 @@ def clinging(p: Profile, f: Fighter) -> bool:
     return p.kind == "wall" and f.alt > 0 and not f.secure
 
 
-def wall_fight(pa: Profile, pt: Profile) -> bool:
-    """The higher/lower modifiers apply when either fighter is on a sheer surface."""
-    return pa.kind == "wall" or pt.kind == "wall"
+def wall_fight(pa: Profile, fa: Fighter, pt: Profile, ft: Fighter) -> bool:
+    """The higher/lower modifiers apply when either fighter is on a sheer surface.
+
+    At the foot of a wall a fighter stands on the floor: no wall rule applies.
+    """
+    return on_sheer_surface(pa, fa) or on_sheer_surface(pt, ft)
 
 
 def effective_ac_of(state: AdndState, name: str) -> int:
@@ -57,6 +61,17 @@ def rear_attack(state: AdndState, attacker: str, target: str) -> bool:
         state.profile(attacker), state.fighters[attacker])
 
 
+def faces_away(state: AdndState, attacker: str, target: str) -> bool:
+    """A climber facing the wall can face only foes beside him on it; the rest are at his back.
+
+    One hanging from him clings to his own body, so he can still strike him.
+    """
+    pa, fa = state.profile(attacker), state.fighters[attacker]
+    pt, ft = state.profile(target), state.fighters[target]
+    return (clinging(pa, fa) and fa.facing_wall and not on_sheer_surface(pt, ft)
+            and ft.hanging_on != attacker)
+
+
 def attack_bonus(state: AdndState, attacker: str, target: str, magic: int,
                  weaponless: bool = False) -> int:
     """Every modifier to an attack roll from the underground rules.
@@ -70,7 +85,7 @@ def attack_bonus(state: AdndState, attacker: str, target: str, magic: int,
     bonus = magic
     if clinging(pa, fa):
         bonus += m.CLIMBER_PENALTY
-    if wall_fight(pa, pt):
+    if wall_fight(pa, fa, pt, ft):
         bonus += m.height_modifier(fa.alt, ft.alt)
     if rear_attack(state, attacker, target):
         bonus += m.REAR_BONUS
@@ -109,8 +124,8 @@ def melee_allowed(state: AdndState, attacker: str, target: str,
         return "reach", "out of reach at that height"
     if not (in_front(state, attacker) and in_front(state, target)):
         return "bottleneck", "only the front rank fights across the bottleneck"
-    if clinging(pa, fa) and fa.facing_wall and ft.alt < fa.alt and not on_sheer_surface(pt, ft):
-        return "sheer surfaces", "facing the wall, he cannot strike foes below and behind him"
+    if faces_away(state, attacker, target):
+        return "sheer surfaces", "facing the wall, he can strike only foes beside him on it"
     if ft.under and pa.kind != "water":
         return "grappling in water", "the target is under the water"
     if fa.holding is not None and fa.holding != target:
@@ -145,7 +160,9 @@ def drag_choices(state: AdndState, faller: str) -> tuple[str, ...]:
         po = state.profile(name)
         if po.side == pf.side or not fo.up or fo.hanging_on is not None or name == state.falling:
             continue
-        if abs(fo.alt - ff.alt) > 5.0 or po.kind not in ("wall", "ledge", "bridge"):
+        if abs(fo.alt - ff.alt) > 5.0:
+            continue
+        if not (on_sheer_surface(po, fo) or po.kind in ("ledge", "bridge")):
             continue
         if po.across_gap or pf.across_gap:
             continue
