@@ -84,6 +84,21 @@ def test_an_adversary_without_kind_needs_its_stats() -> None:
         parse_scenario(text, "bad.yaml")
 
 
+def test_an_adversary_kind_with_an_empty_weapon_list_is_refused_at_load(tmp_path: Path) -> None:
+    """An empty ``weapons`` list beside a ``kind`` once passed validation and crashed the
+    fight at the adversary's first attack (IndexError); it is now a file:line error."""
+    text = GOOD.replace("kind: orc_soldier", "kind: orc_soldier\n    weapons: []")
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(text, "bad.yaml")
+    assert str(info.value).startswith("bad.yaml:10: adversaries[orc]:"), str(info.value)
+    assert "at least one weapon" in str(info.value)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["run", str(bad), "--seed", "1"])
+    assert exit_info.value.code == 2
+
+
 def test_fracas_validate_reports_a_bad_value_without_a_traceback(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(GOOD.replace("strength: 6", "strength: 99"))

@@ -126,6 +126,8 @@ class AdversarySpec(_Spec):
 
     @model_validator(mode="after")
     def _kind_or_stats(self) -> AdversarySpec:
+        if self.weapons is not None and not self.weapons:
+            raise ValueError("an adversary needs at least one weapon")
         if self.kind is not None:
             known = catalogue().adversaries
             if self.kind not in known:
@@ -136,8 +138,6 @@ class AdversarySpec(_Spec):
                                "armour", "weapons") if getattr(self, f) is None]
         if missing:
             raise ValueError(f"without a 'kind' these fields are needed: {', '.join(missing)}")
-        if not self.weapons:
-            raise ValueError("an adversary needs at least one weapon")
         return self
 
     def names(self) -> list[str]:
