@@ -196,7 +196,16 @@ def test_a_bad_base_width_is_refused_with_file_line_and_field() -> None:
         parse_scenario(text, "bad.yaml")
     assert str(bad.value).startswith("bad.yaml:")
     assert "units[x].base" in str(bad.value)
-    assert "0.5, 0.75 or 1 inch" in str(bad.value)
+    assert "0.5, 0.75, 1 or 1.5 inch" in str(bad.value)
+
+
+def test_a_one_and_a_half_inch_figure_holds_a_gap_of_its_own_width(kit) -> None:
+    # The seed's bottleneck case names figures 1.5 inch wide as well as 0.75 inch ones.
+    b = kit.battle([kit.area("gap", width=1.5, length=4)],
+                   [kit.unit("ogre", "red", "gap", 1, hd=4, base=1.5, frontage=1),
+                    kit.unit("orcs", "blue", "gap", 1, base=0.75, formation="column")])
+    assert b.unit("ogre").stats.base == 1.5
+    assert b.unit("ogre").formation == "closed"
 
 
 def test_an_out_of_range_morale_is_refused() -> None:

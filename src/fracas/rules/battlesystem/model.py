@@ -118,7 +118,7 @@ class UnitModel(_Strict):
     @classmethod
     def _base_width(cls, value: float) -> float:
         if value not in BASE_WIDTHS:
-            raise ValueError("a figure's base is 0.5, 0.75 or 1 inch wide")
+            raise ValueError("a figure's base is 0.5, 0.75, 1 or 1.5 inch wide")
         return value
 
     @model_validator(mode="after")

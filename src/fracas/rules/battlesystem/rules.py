@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 #: The base widths a figure may have, in inches.
-BASE_WIDTHS = (0.5, 0.75, 1.0)
+BASE_WIDTHS = (0.5, 0.75, 1.0, 1.5)
 
 #: Formations a unit may stand in.
 FORMATIONS = ("closed", "open", "column", "skirmish")
