@@ -124,6 +124,27 @@ def test_the_eye_hits_and_pierces_for_an_adversary_and_a_second_wound_takes_a_he
     assert f.enc.outcome() is not None and f.enc.outcome().winner == "enemies"
 
 
+def test_a_piercing_blow_that_drops_a_hero_to_zero_still_calls_for_protection(
+        tor: SimpleNamespace) -> None:
+    """RULINGS 3: every Piercing Blow makes the target roll Protection.  A hero already
+    Wounded, dropped to 0 by a Feat 10, fails it and takes his second Wound: dying."""
+    f = duel(tor, hero={"endurance": 4, "wounds": 1})
+    f.do("A attack target=X", MISS)
+    f.do("gm attack foe=X target=A", [10, 3, 3])
+    f.do("A knockback accept=no", [2])  # no armour: the Feat die alone vs Injury 14
+    protection = rolls(f, "protection")[-1]
+    assert (protection.actor, protection.tn, protection.success) == ("A", 14, False)
+    assert (f.state.heroes["A"].endurance, f.state.heroes["A"].wounds) == (0, 2)
+    assert f.state.heroes["A"].status == "dying"
+
+
+def test_an_adversary_killed_by_a_piercing_blow_rolls_no_protection(tor: SimpleNamespace
+                                                                    ) -> None:
+    f = duel(tor, foe={"endurance": 4})
+    f.do("A attack target=X", [10, 3, 3])
+    assert not rolls(f, "protection") and f.state.foes["X"].status == "dead"
+
+
 def test_a_hero_at_zero_endurance_is_unconscious(tor: SimpleNamespace) -> None:
     f = duel(tor, hero={"endurance": 4})
     f.do("A attack target=X", MISS)

@@ -221,8 +221,9 @@ def finish_hit(state: OneRingState, rng: Rng, emit: Emit) -> None:
     if loss:
         emit(ev.EnduranceLost(p.target, loss))
     hero_target = not p.hero_attacks
-    target = state.heroes[p.target] if hero_target else state.foes[p.target]
-    if _piercing(p) and target.endurance > 0:
+    # A hero always rolls Protection against a Piercing Blow, even one that dropped him to
+    # Endurance 0 (a Wound still counts); an adversary at 0 is dead, so its roll is skipped.
+    if _piercing(p) and (hero_target or state.foes[p.target].endurance > 0):
         if hero_target:
             result = roll_test(rng, emit, p.target, PROTECTION, state.protection(p.target),
                                p.injury, weary=state.weary(p.target),
