@@ -91,6 +91,37 @@ def test_spare_foes_left_by_rearward_heroes_are_the_loremasters(tor: SimpleNames
     assert f.state.order == ("A", "B", "C", "X", "Y", "W"), "standing-back shooters act last"
 
 
+def test_a_foe_standing_back_with_a_bow_may_shoot_any_hero_rearward_too(tor: SimpleNamespace
+                                                                        ) -> None:
+    bow = {"name": "bow", "category": "bows", "rating": 2, "damage": 3, "injury": 14,
+           "ranged": True}
+    blade = tor.foe("W")["weapons"][0]
+    archer = {"weapons": ["sword", "bow"], "proficiencies": {"swords": 2, "bows": 2}}
+    f = tor.Fight([tor.hero("A"), tor.hero("B"), tor.hero("C", **archer)],
+                  [tor.foe("X"), tor.foe("Y"), tor.foe("W", weapons=[blade, bow])])
+    f.stances(A="open", B="open", C="rearward")
+    f.do("A engage foe=X")
+    f.do("B engage foe=Y")
+    f.do("gm stand_back foe=W")
+    for text in ("A attack target=X", "B attack target=Y", "C attack target=X",
+                 "gm attack foe=X target=A", "gm attack foe=Y target=B"):
+        f.do(text, [1, 1, 1])
+    assert f.enc.current_actor() == "gm"
+    assert [a for a in f.legal() if "attack" in a] == [
+        "gm attack target=A foe=W", "gm attack target=B foe=W", "gm attack target=C foe=W"]
+    f.do("gm attack foe=W target=C", [8, 4, 4])  # a shot: the bow's Damage 3, no knockback
+    assert f.state.heroes["C"].endurance == 20 - 3
+    assert not f.state.board.is_engaged("C") and not f.state.board.is_engaged("W")
+
+
+def test_rearward_allowed_when_the_enemies_are_exactly_twice_the_company(tor: SimpleNamespace
+                                                                         ) -> None:
+    f = tor.Fight([tor.hero(n) for n in "ABC"], [tor.foe(f"x{i}") for i in range(6)])
+    assert "A stance stance=rearward" in f.legal()
+    f.do("A stance stance=rearward")
+    assert f.state.heroes["A"].stance == "rearward"
+
+
 def test_action_order_follows_stances_then_the_foes_heroes(tor: SimpleNamespace) -> None:
     bow = {"name": "bow", "category": "bows", "rating": 2, "damage": 3, "injury": 14,
            "ranged": True}
