@@ -179,3 +179,16 @@ def test_a_foe_standing_at_the_foot_of_the_wall_cannot_be_dragged() -> None:
     events = act(enc, "B attack target=A weapon=sword", 15, 3, 80)
     assert not of(events, FallBegan)
     assert of(events, Landed)[0].name == "A"
+
+
+def test_the_one_hanging_hangs_at_his_holders_level_and_falls_from_there() -> None:
+    a = fighter("A", "x", climbing=50, terrain=wall(30), weapons=[DAGGER])
+    b = fighter("B", "y", climbing=60, dex_ac=2, ac=3, terrain=wall(25))
+    c = fighter("C", "x", terrain={"alt_ft": 25})
+    enc = start([a, b, c], init=(2, 1))
+    act(enc, "B attack target=A weapon=sword", 15, 3, 80)
+    act(enc, "A grab target=B", 7, 60)
+    assert enc.state.fighters["A"].alt == 25
+    act(enc, "A wait")
+    events = act(enc, "C attack target=B weapon=sword", 15, 3, 61, 1, 1, 1, 1)
+    assert [(e.name, e.feet) for e in of(events, Landed)] == [("B", 25), ("A", 25)]

@@ -198,6 +198,8 @@ def test_dropped_boulder_is_minus_eight_against_ac_ten_for_2d8() -> None:
     # needs 16 - 10 = 6; +2 for the higher fighter, -8 for a dropped boulder.
     assert (rolled.total, rolled.needed, rolled.hit) == (7, 6, True)
     assert of(events, Wounded)[0].amount == 9
+    damage = next(e for e in of(events, DiceRolled) if e.purpose == "damage")
+    assert (damage.sides, damage.faces) == (8, (4, 5))
     assert enc.state.fighters["T"].boulders == 0
 
 

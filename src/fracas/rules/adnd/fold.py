@@ -104,7 +104,9 @@ def _fall_began(s: AdndState, e: FallBegan) -> None:
 def _grabbed(s: AdndState, e: Grabbed) -> None:
     s.falling = None
     s.grab_choices = ()
-    s.fighters[e.faller].hanging_on = e.holder
+    faller = s.fighters[e.faller]
+    faller.hanging_on = e.holder
+    faller.alt = s.fighters[e.holder].alt
 
 
 def _landed(s: AdndState, e: Landed) -> None:
