@@ -156,3 +156,35 @@ def test_flyers_change_altitude_one_band_a_turn(kit) -> None:
     check_order(b.state, Fly("bats", "medium"), "move")
     with pytest.raises(IllegalActionError):
         check_order(b.state, Fly("bats", "low"), "move")
+
+
+def test_torch_bearing_skirmishers_light_up_an_enemy_for_the_formation_behind(kit) -> None:
+    areas = [kit.area("cave", width=10, length=4, lit=False),
+             kit.area("den", width=10, length=4, lit=False)]
+    units = [kit.unit("men", "red", "cave", 6, **{**MEN, "movement": 12}),  # 4 inches blind
+             kit.unit("scouts", "red", "den", 2, formation="skirmish", lights=2, lit=True),
+             kit.unit("orcs", "blue", "den", 6, infravision=True, ac=6)]
+    b = kit.battle(areas, units, links=[("cave", "den")])
+    # the men cannot see into the dark den, but the scouts' torches show them the orcs there
+    check_order(b.state, Charge("men", "orcs"), "move")
+    b.unit("scouts").lit = False
+    with pytest.raises(IllegalActionError) as refused:
+        check_order(b.state, Charge("men", "orcs"), "move")
+    assert refused.value.rule == "darkness: charge"
+
+
+def test_an_obstacle_seen_by_torch_bearers_is_marked_for_the_units_that_follow(kit) -> None:
+    b = _dark(kit)
+    b.state.units["scouts"] = type(b.unit("men"))(
+        type(b.unit("men").stats)(**{**{f: getattr(b.unit("men").stats, f)
+                                        for f in b.unit("men").stats.__slots__},
+                                     "name": "scouts", "lights": 2, "start_figures": 2}),
+        "cave", 2, "skirmish", lit=True)
+    march(b.state, b.unit("scouts"), "pit-road", ScriptedRng([]), b.emit)
+    assert b.unit("scouts").area == "pit-road"
+    assert b.of(Damaged) == []
+    # the blind men come the same way and, warned, step around the pit
+    b.unit("men").progress, b.unit("men").goal = 6, "far"
+    march(b.state, b.unit("men"), "far", ScriptedRng([]), b.emit)
+    assert b.of(Damaged) == []
+    assert b.unit("men").area == "pit-road"

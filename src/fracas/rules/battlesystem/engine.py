@@ -40,6 +40,7 @@ from fracas.rules.battlesystem.events import (
     GmEffectUsed,
     Hold,
     Move,
+    ObstacleMarked,
     ObstacleSprung,
     Pass,
     PhaseStarted,
@@ -291,7 +292,7 @@ def _gm_used(state: BsState, e: GmEffectUsed) -> None:
     state.gm_used.add(e.effect)
 
 
-def _obstacle(state: BsState, e: ObstacleSprung) -> None:
+def _obstacle(state: BsState, e: ObstacleSprung | ObstacleMarked) -> None:
     state.known_obstacles.add((e.side, e.area))
 
 
@@ -322,6 +323,7 @@ _APPLY: dict[type, Callable[[BsState, Any], None]] = {
     FormationChanged: _formation, TorchesChanged: _torches, AltitudeChanged: _altitude,
     Routed: _routed, UnitLeft: _left, FragileChecked: _fragile, FeatureCollapsed: _collapsed,
     CeilingCollapsed: _caved, GmEffectUsed: _gm_used, ObstacleSprung: _obstacle,
+    ObstacleMarked: _obstacle,
     GasReleased: _gas, GasMoved: _gas_moved, GasEnded: _gas_ended, FightEnded: _ended,
 }
 

@@ -32,6 +32,7 @@ __all__ = [
     "Hold",
     "MoraleResult",
     "Move",
+    "ObstacleMarked",
     "ObstacleSprung",
     "Pass",
     "PhaseStarted",
@@ -347,6 +348,17 @@ class ObstacleSprung(Event):
     """A blind unit blundered into an unseen obstacle; its side now knows where it is."""
 
     kind: ClassVar[str] = "bs.obstacle"
+    side: str
+    area: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class ObstacleMarked(Event):
+    """A unit that can see came upon an obstacle and marked it; its side now knows where it is."""
+
+    kind: ClassVar[str] = "bs.obstacle_marked"
     side: str
     area: str
     hidden: bool = False

@@ -18,6 +18,7 @@ from fracas.rules.battlesystem.events import (
     GasEnded,
     GasMoved,
     GasReleased,
+    ObstacleMarked,
     ObstacleSprung,
     UnitLeft,
 )
@@ -201,10 +202,14 @@ def spring_obstacle(state: BsState, unit: Unit, emit: Emit) -> bool:
 
     Returns True when the obstacle halts the unit.  Units that can see, flyers
     off the ground, and sides that already found the obstacle are not caught.
+    A unit on the ground that can see marks the obstacle for the rest of its side.
     """
     info = state.board.areas[unit.area]
     if (info.obstacle_kind is None or unit.altitude != "ground"
-            or (unit.side, unit.area) in state.known_obstacles or not blind(state, unit)):
+            or (unit.side, unit.area) in state.known_obstacles):
+        return False
+    if not blind(state, unit):
+        emit(ObstacleMarked(unit.side, unit.area))
         return False
     rank = unit_footprint(unit, info).abreast
     hit = damage_each(unit.figures, unit.wounded, unit.stats.hd, rank, info.obstacle_dice)

@@ -16,6 +16,7 @@ from fracas.rules.battlesystem.events import (
     GasMoved,
     GasReleased,
     MoraleResult,
+    ObstacleMarked,
     ObstacleSprung,
     PhaseStarted,
     Routed,
@@ -129,6 +130,8 @@ def describe(event: Event, state: BsState) -> str | None:
         return f"  gas cloud {event.gas} in {event.area}, {event.turns_left} turns left"
     if isinstance(event, GasEnded):
         return f"  gas cloud {event.gas} disperses"
+    if isinstance(event, ObstacleMarked):
+        return f"  {event.side} see and mark an obstacle in {event.area}"
     if isinstance(event, ObstacleSprung):
         return f"  an unseen obstacle in {event.area} catches the first rank of {event.side}"
     return None

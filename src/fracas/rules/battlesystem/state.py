@@ -291,11 +291,13 @@ def carries_light(unit: Unit) -> bool:
 def can_see(state: BsState, viewer: Unit, target: Unit) -> bool:
     """Whether ``viewer`` can see ``target`` (core, ours).
 
-    Lit areas and units carrying light are seen from anywhere; otherwise a unit
-    sees into its own area with infravision or its own light, and infravision
-    reaches 2 inches (60 feet) into the next area.
+    Lit areas and units carrying light are seen from anywhere, and so is a unit
+    standing where an enemy carries light (torch-bearers light up the enemy
+    they reach); otherwise a unit sees into its own area with infravision
+    or its own light, and infravision reaches 2 inches (60 feet) into the next area.
     """
-    if state.board.areas[target.area].lit or carries_light(target):
+    if state.board.areas[target.area].lit or carries_light(target) or any(
+            u.side != target.side and carries_light(u) for u in state.in_area(target.area)):
         return True
     if viewer.area == target.area:
         return viewer.stats.infravision or carries_light(viewer)
