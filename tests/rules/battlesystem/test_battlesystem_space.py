@@ -246,3 +246,18 @@ def test_a_friend_beyond_this_turns_routing_move_is_not_routed(kit) -> None:
     # Next turn the van stands against them: now they block its move and are routed.
     rout_phase(b.state, ScriptedRng([]), b.emit)
     assert [(e.unit, e.cause) for e in b.of(Routed)][1:] == [("middle", "blocking a rout")]
+
+
+def test_routing_flyers_under_a_high_ceiling_cannot_fly_up_and_away(kit) -> None:
+    # A 300-foot cavern allows normal flight, but a routing flyer still leaves the field only
+    # along the map's passages: with its one way back held by the enemy it surrenders.
+    b = kit.battle([kit.area("home", ceiling=300), kit.area("pass", ceiling=300),
+                    kit.area("vault", ceiling=300)],
+                   [kit.unit("wyverns", "red", "vault", 2, hd=7, flyer=True, altitude="high",
+                             movement=30),
+                    kit.unit("foe", "blue", "pass", 4)],
+                   links=[("home", "pass"), ("pass", "vault")])
+    b.emit(Routed("wyverns", "morale"))
+    rout_phase(b.state, ScriptedRng([]), b.emit)
+    assert not b.of(UnitMoved)
+    assert b.unit("wyverns").status == "surrendered"
