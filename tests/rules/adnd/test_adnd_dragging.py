@@ -143,8 +143,8 @@ def test_grappled_fighters_separate_when_they_fall() -> None:
     act(enc, "B wait")
     events = act(enc, "C attack target=A weapon=bow", 12, 2, 9)
     assert of(events, FallBegan)[0].choices == ("B",)
-    events = act(enc, "A grab target=B", 5, 11, *([1] * 10))
-    assert of(events, GrappleEnded)
+    assert of(events, GrappleEnded)  # at once, before the grab
+    act(enc, "A grab target=B", 5, 11, *([1] * 10))
     a, b = enc.state.fighters["A"], enc.state.fighters["B"]
     assert a.holding is None and b.held_by is None
     assert (a.status, b.status) == ("fallen", "fallen")
@@ -192,3 +192,25 @@ def test_the_one_hanging_hangs_at_his_holders_level_and_falls_from_there() -> No
     act(enc, "A wait")
     events = act(enc, "C attack target=B weapon=sword", 15, 3, 61, 1, 1, 1, 1)
     assert [(e.name, e.feet) for e in of(events, Landed)] == [("B", 25), ("A", 25)]
+
+
+def test_a_grapple_ends_as_the_fall_begins_even_if_the_faller_then_hangs_on() -> None:
+    on_ledge = {"kind": "ledge", "alt_ft": 50, "edge_ft": 0, "behind": "drop"}
+    enc = start([fighter("A", "x", terrain=on_ledge),
+                 fighter("B", "y", terrain={**on_ledge, "edge_ft": 5, "behind": "wall"}),
+                 fighter("C", "y", weapons=[BOW],
+                         terrain={"kind": "ledge", "alt_ft": 50, "across_gap": True})])
+    act(enc, "A grapple target=B", 10)
+    act(enc, "B wait")
+    act(enc, "C wait", 2, 1)
+    act(enc, "gm proceed")
+    act(enc, "B wait")
+    events = act(enc, "C attack target=A weapon=bow", 12, 2, 9)
+    assert of(events, FallBegan)[0].choices == ("B",)
+    assert of(events, GrappleEnded)
+    assert of(act(enc, "A grab target=B", 5, 3), Grabbed)
+    a, b = enc.state.fighters["A"], enc.state.fighters["B"]
+    assert (a.hanging_on, a.holding, b.held_by) == ("B", None, None)
+    act(enc, "A wait", 2, 1)
+    act(enc, "gm proceed")
+    enc.check(enc.ruleset.parse_action("B attack target=A weapon=sword"))

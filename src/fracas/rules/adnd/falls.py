@@ -33,9 +33,11 @@ def begin_fall(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
     """``name`` loses his hold or footing.
 
     If he was fighting a foe at close quarters he gets one chance to grab him
-    (his decision comes next); otherwise he falls at once.
+    (his decision comes next); otherwise he falls at once.  A grapple he was in
+    ends as the fall begins (the grapple still lets him grab his foe).
     """
     choices = t.drag_choices(state, name)
+    _separate(state, name, emit)
     if choices:
         emit(FallBegan(name, choices))
     else:
