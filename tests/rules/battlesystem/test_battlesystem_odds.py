@@ -56,6 +56,7 @@ def test_fragile_odds_double_for_heavy_units() -> None:
     ("volley figures=3", "word 1"),
     ("attack figures=three rating=7", "word 2"),
     ("attack figures=3 rating=11", "word 3"),
+    ("attack figures=3 rating=1", "word 3"),  # a rolled 1 always misses: ratings run 2..10
     ("attack figures=3", "rating= is missing"),
     ("fragile chance=5 heavy=maybe", "word 3"),
     ("morale 12", "word 2"),

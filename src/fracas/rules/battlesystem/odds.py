@@ -2,7 +2,8 @@
 
 Question syntax: a kind, then ``key=value`` words (flags take ``yes``/``no``)::
 
-    attack figures=4 rating=7 damage=2     dice of damage dealt (d10 per figure, hit on rating+)
+    attack figures=4 rating=7 damage=2     dice of damage dealt (d10 per figure, hit on rating+,
+                                           rating 2..10 as in play)
     saves figures=10 need=14 blind=yes     figures that save (d20 per figure, -4 when blind)
     morale target=12                       1 = the d20 check passes (at or under target)
     fragile chance=13 heavy=yes explosive=no   1 = the formation collapses (d100 at or under)
@@ -28,7 +29,7 @@ _KEYS: dict[str, dict[str, type]] = {
 }
 _DEFAULTS: dict[str, int | bool] = {"damage": 1, "blind": False, "heavy": False,
                                     "explosive": False}
-_LIMITS = {"figures": (0, 500), "rating": (1, 10), "damage": (0, 100), "need": (1, 30),
+_LIMITS = {"figures": (0, 500), "rating": (2, 10), "damage": (0, 100), "need": (1, 30),
            "target": (0, 20), "chance": (0, 100)}
 
 
