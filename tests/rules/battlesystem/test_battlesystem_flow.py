@@ -239,3 +239,16 @@ def test_a_leader_must_be_one_of_its_own_units() -> None:
     text = _yaml(GOOD.replace("{name: red, retreat: a}", "{name: red, retreat: a, leader: y}"))
     with pytest.raises(ScenarioError, match="leader must be one of its own units"):
         parse_scenario(text, "bad.yaml")
+
+
+def test_side_names_must_be_unique() -> None:
+    text = _yaml(GOOD.replace("  - {name: blue, retreat: a}\n",
+                              "  - {name: blue, retreat: a}\n  - {name: red, retreat: a}\n"))
+    with pytest.raises(ScenarioError, match="side names must be unique"):
+        parse_scenario(text, "bad.yaml")
+
+
+def test_a_link_must_join_two_different_areas() -> None:
+    text = _yaml(GOOD.replace("sides:", "links:\n  - {a: a, b: a}\nsides:"))
+    with pytest.raises(ScenarioError, match="joins an area to itself"):
+        parse_scenario(text, "bad.yaml")

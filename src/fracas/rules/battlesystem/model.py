@@ -183,6 +183,8 @@ class BattlesystemScenario(ScenarioBase):
             for end in (link.a, link.b):
                 if end not in areas:
                     raise ValueError(f"link names unknown area {end!r}")
+            if link.a == link.b:
+                raise ValueError(f"a link joins an area to itself ({link.a!r})")
         linked = {(lk.a, lk.b) for lk in self.links} | {(lk.b, lk.a) for lk in self.links}
         for area in self.areas:
             if area.wind_to is not None and (area.name, area.wind_to) not in linked:
@@ -192,6 +194,8 @@ class BattlesystemScenario(ScenarioBase):
         if len(set(features)) != len(features):
             raise ValueError("feature names must be unique")
         sides = {s.name for s in self.sides}
+        if len(sides) != len(self.sides):
+            raise ValueError("side names must be unique")
         names = [u.name for u in self.units]
         if len(set(names)) != len(names) or "gm" in names:
             raise ValueError("unit names must be unique and not 'gm'")
