@@ -63,6 +63,26 @@ def test_protect_companion_must_name_another_hero(tor: SimpleNamespace) -> None:
     assert info.value.rule == "combat tasks"
 
 
+def test_each_task_rolls_against_twenty_minus_its_attribute(tor: SimpleNamespace) -> None:
+    """Intimidate and Rally use Heart, Protect Companion Strength, Prepare Shot Wits."""
+    attrs = {"strength": 7, "heart": 3, "wits": 5}
+    tns = {}
+    for stance in ("forward", "open", "defensive"):
+        f = pair(tor, stance, "open", **attrs)
+        if stance == "defensive":
+            f.do("B attack target=Y", MISS)  # Open acts before Defensive
+            f.do("A task companion=B", [1])  # no skill dice: the Feat die alone
+        else:
+            f.do("A task", [1])
+        tns[stance] = [e for e in f.events(ev.RollRead) if e.purpose == "task"][-1].tn
+    f = rearward_trio(tor, **attrs)
+    f.do("B attack target=X", MISS)
+    f.do("C attack target=X", MISS)
+    f.do("A task", [1])
+    tns["rearward"] = [e for e in f.events(ev.RollRead) if e.purpose == "task"][-1].tn
+    assert tns == {"forward": 17, "open": 17, "defensive": 13, "rearward": 15}
+
+
 def rearward_trio(tor: SimpleNamespace, **hero: Any) -> Any:
     f = tor.Fight([tor.hero("A", **{**BOW, **hero}), tor.hero("B"), tor.hero("C")],
                   [tor.foe("X")])
