@@ -99,6 +99,14 @@ def test_an_adversary_kind_with_an_empty_weapon_list_is_refused_at_load(tmp_path
     assert exit_info.value.code == 2
 
 
+@pytest.mark.parametrize("name", ['"or\\tc"', '"Be\\nran"', "or c", "'o=c'"])
+def test_a_name_with_blanks_or_action_syntax_is_refused(name: str) -> None:
+    """Names are written into action text; a tab or line break once passed validation and
+    made the saved log unreadable by ``fracas replay``."""
+    with pytest.raises(ScenarioError, match="may not contain spaces or other blanks"):
+        parse_scenario(GOOD.replace("name: orc", f"name: {name}"), "bad.yaml")
+
+
 def test_fracas_validate_reports_a_bad_value_without_a_traceback(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(GOOD.replace("strength: 6", "strength: 99"))

@@ -185,8 +185,9 @@ class OneRingScenario(ScenarioBase):
                 n for a in self.adversaries for n in a.names()]:
             if name in seen:
                 raise ValueError(f"the name {name!r} is used twice (or is the reserved 'gm')")
-            if any(c in name for c in " =,'\""):
-                raise ValueError(f"the name {name!r} may not contain spaces, '=', ',' or quotes")
+            if any(c.isspace() or c in "=,'\"" for c in name):
+                raise ValueError(
+                    f"the name {name!r} may not contain spaces or other blanks, '=', ',' or quotes")
             seen.add(name)
         return self
 
