@@ -85,6 +85,19 @@ def test_attacks_target_living_enemies_only() -> None:
     enc = fight([dragon("A", "red", soma=2), dragon("C", "red"), dragon("B", "blue")], 4, 4)
     assert refused(enc, Attack("A", "C", 1)) == "targets"
     assert refused(enc, Attack("A", "Nobody", 1)) == "targets"
+    enc = fight([dragon("A", "red", soma=2), dragon("B", "blue"), dragon("D", "blue")], 4, 4,
+                tasks=HOLD)
+    who(enc, "B").dead = True
+    assert refused(enc, Attack("A", "B", 1)) == "targets"
+    enc.check(Attack("A", "D", 1))
+
+
+def test_pd_spent_refills_to_passive_at_the_start_of_the_defenders_own_turn() -> None:
+    enc = duel(hits(2), b=dragon("B", "blue", pd=3))
+    act(enc, Attack("A", "B", 2))
+    act(enc, Defend("B", 2))  # A has nothing left: its turn ends and B's begins
+    assert enc.state.turn is not None and enc.state.turn.actor == "B"
+    assert who(enc, "B").pd == 3
 
 
 # -- Physical Defence -------------------------------------------------------------------------

@@ -10,12 +10,18 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from aod_helpers import act, dragon, fight, of, refused, roll, who
+from aod_helpers import HOLD, act, dragon, fight, of, refused, roll, who
 
 from fracas.core.events import DiceRolled, FightEnded
 from fracas.rules.age_of_dragons import events as ev
-from fracas.rules.age_of_dragons.actions import Attack, DeclareFall, EndTurn, Grapple
-from fracas.rules.age_of_dragons.model import FLYING_HIGH, GROUNDED, NORMAL, STRAFING_LOW
+from fracas.rules.age_of_dragons.actions import Attack, DeclareFall, EndTurn, Grapple, Spot
+from fracas.rules.age_of_dragons.model import (
+    FLYING_HIGH,
+    GROUNDED,
+    MAULED,
+    NORMAL,
+    STRAFING_LOW,
+)
 
 
 def falls(events: list[Any]) -> dict[str, tuple[int, int, str]]:
@@ -145,6 +151,7 @@ def test_the_dead_do_not_fall() -> None:
                  dragon("D", "blue", soma=1)], 6, 6, *[5] * 8, 1, 1)
     act(enc, Attack("A", "B", 10, "claw", "neck"))
     assert who(enc, "B").dead
+    who(enc, "B").wing = MAULED  # alive, this would make B fall: the dead stay put
     events = roll(enc, 1)  # D ends the round
     assert falls(events) == {}
     assert who(enc, "B").altitude == NORMAL
@@ -165,3 +172,23 @@ def test_a_fall_may_be_declared_before_the_roll() -> None:
     act(enc, DeclareFall("A"))
     events = roll(enc, 2)  # nothing to use: A's turn ends by itself, then the end phase
     assert falls(events) == {"A": (STRAFING_LOW, 1, "chose to fall")}
+
+
+def test_a_fall_after_a_forced_landing_counts_its_rounds_afresh() -> None:
+    enc = fight([dragon("A", "red", soma=2, altitude="strafing_low", pr=40),
+                 dragon("B", "blue", soma=1, altitude="grounded")], 3, 1, tasks=HOLD,
+                ranges=[{"between": ["A", "B"], "range": "long"}])
+    act(enc, DeclareFall("A"))
+    act(enc, EndTurn("A"))
+    roll(enc, 1)
+    events = act(enc, EndTurn("B"), 6)  # round 1 ends: A lands after one round of falling
+    assert [e.damage for e in of(events, ev.LandedHard)] == [6]
+    assert who(enc, "A").falling_rounds == 0
+    roll(enc, 5, 1)  # round 2: A takes off again and chooses to fall at once
+    act(enc, Spot("A", "take_off"))
+    act(enc, DeclareFall("A"))
+    act(enc, EndTurn("A"))
+    roll(enc, 1)
+    events = act(enc, EndTurn("B"), 4)  # a new fall, one round long: one d6, not two
+    assert falls(events) == {"A": (GROUNDED, 1, "chose to fall")}
+    assert [e.damage for e in of(events, ev.LandedHard)] == [4]

@@ -89,6 +89,15 @@ def test_a_dragon_that_recovers_above_zero_acts_again_from_its_next_turn() -> No
     assert enc.state.turn is not None and enc.state.turn.step == "pool"
 
 
+def test_the_dead_get_no_turn() -> None:
+    enc = fight([dragon("A", "red", soma=12), dragon("B", "blue", soma=1, pr=50),
+                 dragon("D", "blue", soma=1)], 6, 6, *[5] * 8, 1, 1)
+    events = act(enc, Attack("A", "B", 10, "claw", "neck"))  # B is killed, PR still above 0
+    assert who(enc, "B").dead and who(enc, "B").pr > 0
+    assert enc.current_actor() == "D"
+    assert "B" not in [e.actor for e in of(events, ev.TurnStarted)]
+
+
 def test_a_death_check_below_zero_needs_a_success_per_point() -> None:
     enc = brawl(1, 4, 4, 4, 4, 1)
     events = act(enc, Attack("A", "B", 4), 4, 4, 4, 1, 1, 1)

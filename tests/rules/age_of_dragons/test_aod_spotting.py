@@ -219,6 +219,18 @@ def test_evade_adds_one_pd_per_spot_until_the_evaders_next_turn() -> None:
     assert who(enc, "A").pd == 0  # back to passive PD at the start of A's turn
 
 
+def test_evade_bonus_lapses_at_the_start_of_the_evaders_next_turn() -> None:
+    enc = _spot_fight(3, 3, 1, a=dragon("A", "red", pd=1))
+    act(enc, Spot("A", "evade"))
+    act(enc, Spot("A", "evade"))
+    assert who(enc, "A").pd == 3
+    act(enc, EndTurn("A"))
+    act(enc, "B roll", 1, 1, 1, 1, 1, 1)
+    act(enc, EndTurn("B"))
+    assert enc.state.turn is not None and enc.state.turn.actor == "A"
+    assert who(enc, "A").pd == 1
+
+
 # -- Aim -----------------------------------------------------------------------------------------
 def test_aim_lowers_one_enemys_pd_by_one_per_spot() -> None:
     enc = fight([A, dragon("B", "blue", pd=3)], 3, 3, 4, 4, 1, 1)

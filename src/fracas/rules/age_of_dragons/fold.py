@@ -168,7 +168,9 @@ def _evaded(state: State, e: ev.Evaded) -> None:
 
 
 def _landed(state: State, e: ev.LandedHard) -> None:
-    state.fighters[e.actor].pr -= e.damage
+    fighter = state.fighters[e.actor]
+    fighter.pr -= e.damage
+    fighter.falling_rounds = 0  # the fall is over: a later fall counts its rounds afresh
 
 
 def _ended(state: State, e: FightEnded) -> None:
