@@ -134,6 +134,19 @@ def test_a_landmarks_ground_applies_to_a_forced_landing_at_close_quarters() -> N
     assert (landed.damage, landed.ground) == (10, "spikes")
 
 
+def test_between_two_landmarks_at_close_quarters_the_harder_ground_counts() -> None:
+    marks = [{"name": "Scree", "ground": "bare_rock"}, {"name": "Spire", "ground": "spikes"},
+             {"name": "Ledge", "ground": "jagged_rock"}]
+    enc = fight([dragon("A", "red", soma=2, altitude="strafing_low"),
+                 dragon("B", "blue", soma=1, altitude="grounded")], 3, 1, landmarks=marks,
+                ranges=[{"between": ["A", "Scree"], "range": "close"},
+                        {"between": ["A", "Spire"], "range": "close"}])
+    act(enc, DeclareFall("A"))
+    act(enc, EndTurn("A"))
+    events = roll(enc, 1, 1, 1, 1, 1)
+    assert of(events, ev.LandedHard)[0].ground == "spikes"
+
+
 def test_a_landmark_at_middle_distance_does_not_change_the_ground() -> None:
     spire = [{"name": "Spire", "ground": "spikes"}]
     enc = fight([dragon("A", "red", soma=2, altitude="strafing_low"),

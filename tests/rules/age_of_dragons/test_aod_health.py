@@ -130,6 +130,15 @@ def test_the_fight_ends_when_everyone_is_disengaged_from_every_enemy() -> None:
     assert (ended.winner, ended.reason) == (None, "every combatant is disengaged from every enemy")
 
 
+def test_a_dead_enemy_left_nearby_does_not_keep_the_fight_going() -> None:
+    enc = fight([dragon("A", "red", soma=2), dragon("B", "blue"), dragon("C", "blue")], 3, 1,
+                tasks=HOLD, ranges=[{"between": ["A", "B"], "range": "long"}])
+    who(enc, "C").dead = True  # C lies dead at close quarters
+    events = act(enc, Spot("A", "alter_range", "B", False))
+    ended = of(events, FightEnded)[0]
+    assert (ended.winner, ended.reason) == (None, "every combatant is disengaged from every enemy")
+
+
 def test_the_fight_goes_on_while_one_enemy_pair_is_engaged() -> None:
     enc = fight([dragon("A", "red", soma=2), dragon("B", "blue"), dragon("C", "blue")], 3, 1,
                 tasks=HOLD, ranges=[{"between": ["A", "B"], "range": "long"},

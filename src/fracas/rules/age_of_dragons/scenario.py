@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from fracas.core.ruleset import GM
 from fracas.scenario import ScenarioBase
 
 __all__ = ["AgeOfDragonsScenario", "CombatantSpec"]
@@ -108,6 +109,16 @@ class CombatantSpec(_Strict):
             raise ValueError("a combatant that cannot fly must start grounded")
         return self
 
+    @model_validator(mode="after")
+    def _unique_abilities(self) -> CombatantSpec:
+        # Actions name a reroll ability or a weapon: two of one name would be ambiguous.
+        for what, names in (("reroll abilities", [x.name for x in self.rerolls]),
+                            ("ranged weapons", [w.name for w in self.ranged])):
+            repeated = sorted({n for n in names if names.count(n) > 1})
+            if repeated:
+                raise ValueError(f"{what} need unique names: {', '.join(repeated)} repeated")
+        return self
+
 
 class OptionsSpec(_Strict):
     """Named variants of the rules (see docs/rules/age_of_dragons.md)."""
@@ -133,6 +144,12 @@ class AgeOfDragonsScenario(ScenarioBase):
     @model_validator(mode="after")
     def _consistent(self) -> AgeOfDragonsScenario:
         names = [c.name for c in self.combatants]
+        if GM in names:
+            raise ValueError(f"{GM!r} names the game master; choose another combatant name")
+        tasks = [t.name for t in self.tasks]
+        repeated = sorted({t for t in tasks if tasks.count(t) > 1})
+        if repeated:
+            raise ValueError(f"tasks need unique names: {', '.join(repeated)} repeated")
         places = names + [m.name for m in self.landmarks]
         duplicates = {n for n in places if places.count(n) > 1}
         if duplicates:

@@ -1,0 +1,50 @@
+"""The scenario file: what it refuses, with a message naming the problem."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from aod_helpers import RULESET, dragon
+
+
+def _validate(combatants: list[dict[str, Any]], **extra: Any) -> None:
+    data: dict[str, Any] = {"ruleset": "age_of_dragons", "name": "t", "combatants": combatants}
+    data.update(extra)
+    RULESET.scenario_model.model_validate(data)
+
+
+FOCUS = {"name": "focus", "resource": "mental_energy", "cost": 2}
+BREATH = {"name": "breath"}
+
+
+@pytest.mark.parametrize(("combatants", "extra", "message"), [
+    ([dragon("A", "red", rerolls=[FOCUS, dict(FOCUS, cost=1)]), dragon("B", "blue")], {},
+     "reroll abilities need unique names: focus repeated"),
+    ([dragon("A", "red", ranged=[BREATH, dict(BREATH, reach="long")]), dragon("B", "blue")], {},
+     "ranged weapons need unique names: breath repeated"),
+    ([dragon("A", "red"), dragon("B", "blue")],
+     {"tasks": [{"name": "gate", "difficulty": 1}, {"name": "gate", "difficulty": 4}]},
+     "tasks need unique names: gate repeated"),
+    ([dragon("gm", "red"), dragon("B", "blue")], {}, "names the game master"),
+    ([dragon("A", "red", flies=False), dragon("B", "blue")], {},
+     "cannot fly must start grounded"),
+    ([dragon("A", "red"), dragon("B", "blue")],
+     {"ranges": [{"between": ["A", "B"], "range": "zero"}]}, "cannot start at zero range"),
+])
+def test_bad_scenarios_are_refused_with_a_clear_message(
+        combatants: list[dict[str, Any]], extra: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        _validate(combatants, **extra)
+
+
+def test_distinct_names_are_accepted() -> None:
+    _validate([dragon("A", "red", rerolls=[FOCUS, dict(FOCUS, name="luck")],
+                      ranged=[BREATH, dict(BREATH, name="spit")]), dragon("B", "blue")],
+              tasks=[{"name": "gate", "difficulty": 1}, {"name": "wall", "difficulty": 2}])
