@@ -34,9 +34,9 @@ def test_valid_expressions_parse_and_print_back(text: str) -> None:
     ("2d6+", 5, "a number, a die such as d6"),
     ("2x6", 2, "'+', '-', a comparison or the end"),
     ("", 1, "a dice expression"),
-    ("3d6kh4", 7, "between 1 and 3"),
+    ("3d6kh4", 6, "between 1 and 3"),  # the caret sits on the number refused
     ("0d6", 1, "a dice count"),
-    ("2d1", 4, "a die size between 2"),
+    ("2d1", 3, "a die size between 2"),
     ("(2d6", 5, "')'"),
     ("9d6>=", 6, "a target number"),
 ])

@@ -25,7 +25,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError
-from fracas.core.events import encode_event
+from fracas.core.events import MAX_SEED, check_log_path, encode_event
 from fracas.core.policy import scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.scenario import load_scenario, start_encounter
@@ -39,7 +39,9 @@ console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
 err_console = Console(stderr=True, highlight=False)
 
 ScenarioArg = Annotated[Path, typer.Argument(help="A scenario YAML file.")]
-SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Seed for the dice and the AI.")]
+SeedOpt = Annotated[int, typer.Option(
+    "--seed", "-s", min=0, max=MAX_SEED - 1,
+    help="Seed for the dice and the AI (0 to 2**63-1, what a saved log can hold).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
 
 
@@ -59,6 +61,8 @@ def run(
     """Play one fight with the scenario's policies and print it round by round."""
     from fracas.cli.render import LogPrinter, print_outcome, print_table
 
+    if save is not None:
+        check_log_path(save)
     loaded = load_scenario(scenario)
     enc = start_encounter(loaded, seed)
     policy_rng = SeededRng(seed).spawn("policy")
@@ -93,6 +97,8 @@ def play(
     """Play a fight at the terminal: you choose for the combatants marked 'human'."""
     from fracas.cli.interactive import play_interactively
 
+    if save is not None:
+        check_log_path(save)
     loaded = load_scenario(scenario)
     play_interactively(console, start_encounter(loaded, seed), seed, save)
 
@@ -114,23 +120,36 @@ def replay(
     print_outcome(console, enc)
 
 
+# Usage errors and aborts: Click's own classes, and since typer 0.20 its vendored copies.
+_USAGE_ERRORS: tuple[type[BaseException], ...] = (click.exceptions.ClickException,)
+_ABORTS: tuple[type[BaseException], ...] = (click.exceptions.Abort, typer.Abort)
+if isinstance(getattr(typer, "TyperException", None), type):
+    _USAGE_ERRORS += (typer.TyperException,)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``fracas`` console script."""
     try:
-        app(args=argv, standalone_mode=False)
+        code = app(args=argv, standalone_mode=False)
     except FracasError as exc:
         err_console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
+    except _ABORTS:
         err_console.print("aborted")
         sys.exit(130)
-    except click.exceptions.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
+    except _USAGE_ERRORS as exc:
+        show = getattr(exc, "show", None)
+        if callable(show):
+            show()
+        else:  # pragma: no cover - a bare TyperException
+            err_console.print(f"error: {escape(str(exc))}", soft_wrap=True)
+        sys.exit(int(getattr(exc, "exit_code", 2)))
     except KeyboardInterrupt:
         err_console.print("interrupted")
         sys.exit(130)
-    sys.exit(0)
+    # Without standalone mode, Click returns the code of an explicit exit (--help: 0,
+    # Ctrl-C inside the command: 130) instead of raising it.
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 # Commands defined in other modules register themselves on `app` when imported.

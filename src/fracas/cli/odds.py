@@ -77,7 +77,7 @@ def print_duel(source: Path, odds: DuelOdds) -> None:
     console.print(f"{odds.states:,} states, {odds.leaves:,} resolutions, {odds.seconds:.2f} s")
 
 
-@app.command("odds")
+@app.command("odds", context_settings={"ignore_unknown_options": True})
 def odds_command(
     question: Annotated[list[str], typer.Argument(
         help="Dice notation ('9d6>=4', '2d8+3', '1d20+5>=15', '4d6kh3'), "
@@ -91,6 +91,10 @@ def odds_command(
     ] = 600.0,
 ) -> None:
     """Exact odds: of a dice roll, of a rule set's own roll, or of a whole duel."""
+    for word in question:  # options are let through so that '-1d6+10' reads as dice
+        if word.startswith("--"):
+            raise ActionSyntaxError(f"no such option: {word} (options: --json, --max-states, "
+                                    "--max-seconds; see fracas odds --help)")
     if question and question[0] == "duel":
         if len(question) != 2:
             raise ActionSyntaxError("usage: fracas odds duel SCENARIO")

@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
-from fracas.core.errors import DiceSyntaxError
+from fracas.core.errors import DiceSyntaxError, OddsTooLargeError
 from fracas.core.rng import Rng
 
 __all__ = [
@@ -43,6 +43,11 @@ __all__ = [
 
 MAX_DICE = 1000
 MAX_SIDES = 10_000
+#: Parentheses nest at most this deep (deeper input is refused, not a RecursionError).
+MAX_NESTING = 100
+#: Exact odds are refused beyond about this many arithmetic steps (some seconds of work).
+MAX_ODDS_STEPS = 10_000_000
+_DIGITS = frozenset("0123456789")
 
 _OPS: dict[str, Callable[[int, int], bool]] = {
     ">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "=": operator.eq,
@@ -130,6 +135,7 @@ class _Parser:
         self.original = text
         self.text = text.lower()
         self.pos = 0
+        self.depth = 0
 
     def fail(self, expected: str) -> DiceSyntaxError:
         return DiceSyntaxError(self.original, self.pos, expected)
@@ -151,7 +157,7 @@ class _Parser:
     def integer(self, expected: str) -> int:
         self.skip()
         start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos].isdigit():
+        while self.pos < len(self.text) and self.text[self.pos] in _DIGITS:
             self.pos += 1
         if start == self.pos:
             raise self.fail(expected)
@@ -188,14 +194,19 @@ class _Parser:
 
     def term(self) -> Const | DiceTerm | Sum:
         self.skip()
-        if self.take("("):
+        if self.peek("("):
+            if self.depth >= MAX_NESTING:
+                raise self.fail(f"at most {MAX_NESTING} nested parentheses")
+            self.take("(")
+            self.depth += 1
             inner = self.sum(grouped=True)
             if not self.take(")"):
                 raise self.fail("')'")
+            self.depth -= 1
             return inner
         count: int | None = None
         start = self.pos
-        if self.pos < len(self.text) and self.text[self.pos].isdigit():
+        if self.pos < len(self.text) and self.text[self.pos] in _DIGITS:
             count = self.integer("a number")
         if not self.take("d"):
             if count is None:
@@ -207,13 +218,19 @@ class _Parser:
         return self.dice(1 if count is None else count)
 
     def dice(self, count: int) -> DiceTerm:
+        self.skip()
+        start = self.pos
         sides = 100 if self.take("%") else self.integer("a die size after 'd'")
         if not 1 < sides <= MAX_SIDES:
+            self.pos = start
             raise self.fail(f"a die size between 2 and {MAX_SIDES}")
         for token, highest in (("kh", True), ("kl", False)):
             if self.take(token):
+                self.skip()
+                start = self.pos
                 keep = self.integer(f"how many dice to keep after '{token}'")
                 if not 1 <= keep <= count:
+                    self.pos = start
                     raise self.fail(f"a number of dice to keep between 1 and {count}")
                 return DiceTerm(count, sides, keep, highest)
         return DiceTerm(count, sides)
@@ -299,7 +316,27 @@ def roll(expression: str | Expression, rng: Rng) -> RollRecord:
 Distribution = dict[int, Fraction]
 
 
-def _convolve(a: Mapping[int, int], b: Mapping[int, int]) -> dict[int, int]:
+class _Budget:
+    """Counts the steps of an exact computation and refuses one that would take too long."""
+
+    __slots__ = ("expression", "left")
+
+    def __init__(self, expression: str) -> None:
+        self.expression = expression
+        self.left = MAX_ODDS_STEPS
+
+    def spend(self, steps: int) -> None:
+        self.left -= steps
+        if self.left < 0:
+            raise OddsTooLargeError(
+                f"exact odds of {self.expression!r} need too much work (over "
+                f"{MAX_ODDS_STEPS:,} steps); use fewer dice or smaller dice")
+
+
+def _convolve(a: Mapping[int, int], b: Mapping[int, int],
+              budget: _Budget | None = None) -> dict[int, int]:
+    if budget is not None:
+        budget.spend(len(a) * len(b))
     out: dict[int, int] = {}
     for x, wx in a.items():
         for y, wy in b.items():
@@ -307,7 +344,8 @@ def _convolve(a: Mapping[int, int], b: Mapping[int, int]) -> dict[int, int]:
     return out
 
 
-def _kept_counts(term: DiceTerm, value: Callable[[int], int]) -> dict[int, int]:
+def _kept_counts(term: DiceTerm, value: Callable[[int], int],
+                 budget: _Budget | None = None) -> dict[int, int]:
     """Ways (out of sides**count) for each total of ``value`` over the kept dice.
 
     Walks the faces from the most to the least preferred, deciding how many dice
@@ -316,8 +354,12 @@ def _kept_counts(term: DiceTerm, value: Callable[[int], int]) -> dict[int, int]:
     keep = term.count if term.keep is None else term.keep
     faces = range(term.sides, 0, -1) if term.keep_highest else range(1, term.sides + 1)
     states: dict[tuple[int, int], int] = {(0, 0): 1}
+    # Each step multiplies numbers of about count * log2(sides) bits: weigh it by their size.
+    weight = 1 + term.count * term.sides.bit_length() // 256
     for face in faces:
         nxt: dict[tuple[int, int], int] = {}
+        if budget is not None:
+            budget.spend(len(states) * (term.count + 1) * weight)
         v = value(face)
         for (placed, total), ways in states.items():
             left = term.count - placed
@@ -329,7 +371,23 @@ def _kept_counts(term: DiceTerm, value: Callable[[int], int]) -> dict[int, int]:
     return {total: ways for (placed, total), ways in states.items() if placed == term.count}
 
 
-def _sum_counts(node: Sum, value: Callable[[int], int] | None) -> tuple[dict[int, int], int]:
+def _plain_counts(count: int, sides: int, budget: _Budget | None) -> dict[int, int]:
+    """Ways of each total of ``count`` plain dice: one running window sum per die."""
+    if budget is not None:  # the exact number of steps below, refused before any is taken
+        budget.spend(count * (count - 1) // 2 * (sides - 1) + count * (sides + 1))
+    ways = [1]  # ways[j]: ways to total (dice so far) + j
+    for _ in range(count):
+        prefix = [0]
+        for w in ways:
+            prefix.append(prefix[-1] + w)
+        size = len(ways)
+        ways = [prefix[min(j + 1, size)] - prefix[max(0, j - sides + 1)]
+                for j in range(size + sides - 1)]
+    return {count + j: w for j, w in enumerate(ways)}
+
+
+def _sum_counts(node: Sum, value: Callable[[int], int] | None,
+                budget: _Budget | None = None) -> tuple[dict[int, int], int]:
     """Integer weights of each total and the denominator they are out of."""
     acc: dict[int, int] = {0: 1}
     denominator = 1
@@ -337,36 +395,38 @@ def _sum_counts(node: Sum, value: Callable[[int], int] | None) -> tuple[dict[int
         if isinstance(term, Const):
             part, den = {term.value: 1}, 1
         elif isinstance(term, Sum):
-            part, den = _sum_counts(term, None)
+            part, den = _sum_counts(term, None, budget)
         elif term.keep is None and value is None:
-            single = {f: 1 for f in range(1, term.sides + 1)}
-            part = {0: 1}
-            for _ in range(term.count):
-                part = _convolve(part, single)
+            part = _plain_counts(term.count, term.sides, budget)
             den = term.sides**term.count
         else:
-            part = _kept_counts(term, value or (lambda f: f))
+            part = _kept_counts(term, value or (lambda f: f), budget)
             den = term.sides**term.count
         if sign < 0:
             part = {-k: w for k, w in part.items()}
-        acc = _convolve(acc, part)
+        acc = _convolve(acc, part, budget)
         denominator *= den
     return acc, denominator
 
 
 def distribution(expression: str | Expression) -> Distribution:
-    """The exact probability of every result of ``expression``, as fractions."""
+    """The exact probability of every result of ``expression``, as fractions.
+
+    Raises:
+        OddsTooLargeError: the exact answer would take more than some seconds of work.
+    """
     node = parse(expression) if isinstance(expression, str) else expression
+    budget = _Budget(str(node))
     if isinstance(node, Compare):
         op, target = _OPS[node.op], node.target
         if node.per_die:
-            counts, den = _sum_counts(node.operand, lambda f: int(op(f, target)))
+            counts, den = _sum_counts(node.operand, lambda f: int(op(f, target)), budget)
         else:
-            totals, den = _sum_counts(node.operand, None)
+            totals, den = _sum_counts(node.operand, None, budget)
             hit = sum(w for t, w in totals.items() if op(t, target))
             counts = {1: hit, 0: den - hit}
     else:
-        counts, den = _sum_counts(node, None)
+        counts, den = _sum_counts(node, None, budget)
     return {k: Fraction(w, den) for k, w in sorted(counts.items()) if w}
 
 

@@ -55,6 +55,12 @@ class DiceSyntaxError(FracasError, ValueError):
         )
 
 
+class OddsTooLargeError(FracasError, ValueError):
+    """Exact odds were asked of a roll too big to work out in reasonable time."""
+
+    exit_code = 2
+
+
 class ActionSyntaxError(FracasError, ValueError):
     """The text form of an action (or event) cannot be parsed."""
 
@@ -87,6 +93,12 @@ class NothingToUndoError(FracasError):
 
 class LogFormatError(FracasError, ValueError):
     """A stored event log is malformed: the message names file and line."""
+
+    exit_code = 2
+
+
+class OutputFileError(FracasError):
+    """A file fracas was asked to write (a log, a plot) cannot be written there."""
 
     exit_code = 2
 

@@ -9,6 +9,7 @@ lines: a header line naming the rule set and scenario, then one event a line.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from fracas.core.action import Action
 from fracas.core.codec import from_jsonable, to_jsonable
-from fracas.core.errors import ActionSyntaxError, LogFormatError
+from fracas.core.errors import ActionSyntaxError, LogFormatError, OutputFileError
 
 if TYPE_CHECKING:
     from fracas.core.ruleset import Ruleset
@@ -28,6 +29,7 @@ __all__ = [
     "FightEnded",
     "LogHeader",
     "Note",
+    "check_log_path",
     "decode_event",
     "encode_event",
     "event_type",
@@ -142,12 +144,29 @@ def decode_event(data: dict[str, Any], ruleset: Ruleset[Any], where: str = "") -
         raise LogFormatError(f"{where}{exc}") from None
 
 
+def check_log_path(path: str | Path) -> Path:
+    """Refuse, before any work is done, a log file that could not be written."""
+    out = Path(path)
+    if out.is_dir():
+        raise OutputFileError(f"{out}: cannot write the log: it is a folder")
+    if not out.parent.is_dir():
+        raise OutputFileError(f"{out}: cannot write the log: the folder {out.parent} "
+                              "does not exist")
+    if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise OutputFileError(f"{out}: cannot write the log: permission denied")
+    return out
+
+
 def write_log(path: str | Path, header: LogHeader, events: Iterable[Event]) -> None:
     """Write a header and events as JSON lines."""
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(json.dumps({"type": "header", **to_jsonable(header)}) + "\n")
-        for event in events:
-            fh.write(json.dumps(encode_event(event)) + "\n")
+    lines = [json.dumps({"type": "header", **to_jsonable(header)})]
+    lines += [json.dumps(encode_event(event)) for event in events]
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(lines) + "\n")
+    except OSError as exc:
+        raise OutputFileError(f"{path}: cannot write the log: "
+                              f"{exc.strerror or exc}") from None
 
 
 #: Seeds are stored as SQLite integers and JSON numbers: 0 to 2**63 - 1.

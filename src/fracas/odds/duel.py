@@ -219,6 +219,14 @@ class DuelLimits:
     max_leaves: int = DEFAULT_MAX_LEAVES
     max_seconds: float | None = None
 
+    def __post_init__(self) -> None:
+        for name in ("max_states", "max_leaves"):
+            if getattr(self, name) < 1:
+                raise DuelError(f"--{name.replace('_', '-')} must be at least 1, "
+                                f"got {getattr(self, name)}")
+        if self.max_seconds is not None and not self.max_seconds >= 0:  # refuses NaN too
+            raise DuelError(f"--max-seconds must be 0 or more, got {self.max_seconds:g}")
+
 
 class _Explorer:
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
@@ -236,6 +244,17 @@ class _Explorer:
         self.states: list[Any] = []
         self.edges: list[dict[int, float]] = []
         self.leaves = 0
+        self.done = 0
+
+    def check_deadline(self) -> None:
+        """Give up once the time limit has passed (checked inside long expansions too)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise StateSpaceTooLargeError(
+                f"gave up after {self.max_seconds:g} s with {self.done:,} of the "
+                f"{len(self.states):,} states found so far solved ({self.leaves:,} "
+                "resolutions): the fight is too large to solve exactly in that time; "
+                "allow more time or estimate it with 'fracas simulate'"
+            )
 
     def label(self, winner: object) -> int:
         if winner not in self.label_index:
@@ -313,7 +332,11 @@ class _Explorer:
         rs = self.rs
         out: dict[int, float] = {}
         stack: list[tuple[tuple[int, ...], float]] = [((), 1.0)]
+        steps = 0
         while stack:
+            steps += 1
+            if steps % 256 == 0:
+                self.check_deadline()
             prefix, p = stack.pop()
             s = rs.clone_state(state)
             try:
@@ -346,21 +369,15 @@ class _Explorer:
             root = len(self.states)
             self.states.append(None)
             self.edges.append(first)
-        done = 0
-        while done < len(self.states):
+        while self.done < len(self.states):
+            done = self.done
             if self.states[done] is not None:
                 self.edges[done] = self.expand(self.states[done], self.decide)
                 self.states[done] = None  # keep memory to the graph
-            done += 1
+            self.done = done + 1
             if progress is not None:
-                progress(done, len(self.states), self.leaves)
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise StateSpaceTooLargeError(
-                    f"gave up after {self.max_seconds:g} s with {done:,} of the "
-                    f"{len(self.states):,} states found so far solved ({self.leaves:,} "
-                    "resolutions): the fight is too large to solve exactly in that time; "
-                    "allow more time or estimate it with 'fracas simulate'"
-                )
+                progress(self.done, len(self.states), self.leaves)
+            self.check_deadline()
         return root
 
 

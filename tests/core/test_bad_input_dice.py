@@ -1,0 +1,72 @@
+"""Bad dice notation and oversized rolls: project errors that point at the column, never a crash."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fracas.core.dice import MAX_NESTING, distribution, parse
+from fracas.core.errors import DiceSyntaxError, FracasError, OddsTooLargeError
+
+
+@pytest.mark.parametrize(("text", "column", "got"), [
+    ("1d6kh0", 6, "'0'"),     # the caret is on the keep count refused, not past it
+    ("1d6 kh 9", 8, "'9'"),
+    ("1d0", 3, "'0'"),        # and on the die size refused
+    ("2d 1", 4, "'1'"),
+])
+def test_out_of_range_numbers_are_pointed_at(text: str, column: int, got: str) -> None:
+    with pytest.raises(DiceSyntaxError) as info:
+        parse(text)
+    assert info.value.position + 1 == column
+    assert f"got {got}" in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["²d6", "1d²", "1d6>=²", "١d6", "1d6kh١"])
+def test_digits_of_other_scripts_are_a_syntax_error_not_a_value_error(text: str) -> None:
+    # str.isdigit() accepts '²' and Arabic-Indic digits; int() refuses the first.
+    with pytest.raises(DiceSyntaxError):
+        parse(text)
+
+
+def test_deep_parentheses_are_refused_with_a_column() -> None:
+    deep = "(" * 5000 + "1" + ")" * 5000
+    with pytest.raises(DiceSyntaxError) as info:
+        parse(deep)
+    assert info.value.position == MAX_NESTING
+    assert "nested parentheses" in str(info.value)
+    fine = "(" * MAX_NESTING + "1d6" + ")" * MAX_NESTING
+    assert distribution(fine) == distribution("1d6")
+
+
+@pytest.mark.parametrize("text", ["1000d1000", "100d20kh50", "1000d6>=4", "1000d6kh1",
+                                  "1000d6+1000d6"])
+def test_exact_odds_of_huge_rolls_are_refused_in_seconds(text: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(OddsTooLargeError) as info:
+        distribution(text)
+    assert time.perf_counter() - start < 15
+    assert "too much work" in str(info.value) and info.value.exit_code == 2
+
+
+def test_big_plain_rolls_are_exact_and_fast() -> None:
+    start = time.perf_counter()
+    dist = distribution("200d20")
+    assert time.perf_counter() - start < 10
+    assert sum(dist.values()) == 1 and min(dist) == 200 and max(dist) == 4000
+    assert distribution("3d6")[10] * 216 == 27
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789dDkhl%()+-<>= \t²x.", max_size=25))
+def test_any_text_parses_or_raises_a_dice_syntax_error(text: str) -> None:
+    try:
+        node = parse(text)
+    except DiceSyntaxError:
+        return
+    with contextlib.suppress(FracasError):
+        distribution(node)
