@@ -178,6 +178,8 @@ def test_a_landing_that_fells_both_sides_ends_the_fight_with_no_winner() -> None
     assert {e.actor: e.damage for e in of(events, ev.LandedHard)} == {"A": 3, "B": 2}
     ended = of(events, FightEnded)[0]
     assert (ended.winner, ended.reason) == (None, "no side can act")
+    outcome = enc.outcome()
+    assert outcome is not None and outcome.rounds == 1  # it ended in round 1's end phase
 
 
 def test_a_fall_may_be_declared_before_the_roll() -> None:

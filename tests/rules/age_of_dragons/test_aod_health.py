@@ -157,3 +157,4 @@ def test_the_fight_ends_at_the_round_limit(limit: int) -> None:
     outcome = enc.outcome()
     assert outcome is not None
     assert (outcome.winner, outcome.reason) == (None, f"round limit ({limit}) reached")
+    assert outcome.rounds == limit

@@ -104,7 +104,11 @@ class AgeOfDragons(Ruleset[State]):
     def outcome(self, state: State) -> Outcome | None:
         if state.result is None:
             return None
-        return Outcome(state.result[0], state.result[1], state.round)
+        # A fight that ends in an end phase (a landing, the round limit) has already moved
+        # the counter on to a round that never began.
+        between = state.turn is None and state.turn_index == 0 and state.round > 1
+        rounds = state.round - 1 if between else state.round
+        return Outcome(state.result[0], state.result[1], rounds)
 
     def standings(self, state: State) -> Sequence[Standing]:
         return [Standing(f.name, f.profile.side,
