@@ -16,7 +16,9 @@ from fracas.core.events import DiceRolled
 from fracas.rules.age_of_dragons import events as ev
 from fracas.rules.age_of_dragons.actions import (
     Attack,
+    BreakOut,
     EndTurn,
+    Grapple,
     Reroll,
     RollPool,
     Shoot,
@@ -72,6 +74,17 @@ def test_a_claw_is_refused_from_a_sophis_only_pool() -> None:
     enc = fight([SAGE, FOE], 6, 6, 6, 6, 6, 6, spheres=("sophis",), tasks=RIDDLE)
     with pytest.raises(IllegalActionError) as err:
         enc.check(Attack("Sage", "Foe", 1))
+    assert err.value.rule == "dice pools"
+
+
+def test_grapples_and_break_outs_are_refused_from_a_sophis_only_pool() -> None:
+    enc = fight([SAGE, FOE], 6, 6, 6, 6, 6, 6, spheres=("sophis",), tasks=RIDDLE)
+    with pytest.raises(IllegalActionError) as err:
+        enc.check(Grapple("Sage", "Foe", 1))
+    assert err.value.rule == "dice pools"
+    enc.state.grapples.add(("Foe", "Sage"))  # Sage is held by Foe
+    with pytest.raises(IllegalActionError) as err:
+        enc.check(BreakOut("Sage", 1))
     assert err.value.rule == "dice pools"
 
 
