@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from aod_helpers import HOLD, act, dragon, fight, of, pd_choices, refused, who
+from aod_helpers import HOLD, RULESET, act, dragon, fight, of, pd_choices, refused, who
 
 from fracas.core.encounter import Encounter
 from fracas.rules.age_of_dragons import events as ev
@@ -296,6 +296,13 @@ def test_a_battle_action_succeeds_with_as_many_hits_as_the_gms_difficulty() -> N
     events = act(enc, UseTask("A", "smash the gate", 3))
     done = of(events, ev.TaskAttempted)[0]
     assert (done.hits, done.difficulty, done.success) == (3, 3, True)
+
+
+def test_a_battle_action_is_logged_with_the_gms_description() -> None:
+    enc = duel(hits(3), tasks=[GATE])
+    done = of(act(enc, UseTask("A", "smash the gate", 3)), ev.TaskAttempted)[0]
+    line = RULESET.describe_event(done, enc.state)
+    assert line is not None and "smash the gate (batter the castle gate)" in line
 
 
 def test_a_battle_action_with_too_few_hits_fails() -> None:

@@ -144,7 +144,9 @@ def describe_event(event: Event, state: State) -> str | None:
         return f"  {e.a} and {e.b} are no longer grappling ({e.reason})"
     if isinstance(e, ev.TaskAttempted):
         verdict = "succeeds" if e.success else "fails"
-        return f"  {e.actor} attempts {e.task}: {e.hits}/{e.difficulty} hits, {verdict}"
+        task = state.tasks.get(e.task)
+        what = f" ({task.description})" if task is not None and task.description else ""
+        return f"  {e.actor} attempts {e.task}{what}: {e.hits}/{e.difficulty} hits, {verdict}"
     if isinstance(e, ev.DeathChecked):
         verdict = "survives and heals 1" if e.passed else "fails"
         return f"  death check for {e.actor}: {e.successes}/{e.needed} -> {verdict}"
