@@ -117,9 +117,14 @@ def test_a_forced_landing_deals_a_d6_per_round_falling_plus_the_grounds_dice(
 
 
 def test_physical_defence_does_not_soften_a_forced_landing() -> None:
-    events = _landing("soft")
+    enc = fight([dragon("A", "red", soma=2, altitude="strafing_low", pd=5),
+                 dragon("B", "blue", soma=1, altitude="grounded")], 3, 1)
+    act(enc, DeclareFall("A"))
+    act(enc, EndTurn("A"))
+    events = roll(enc, 1, 6)
     assert of(events, ev.LandedHard)[0].damage == 6
     assert not of(events, ev.AttackResolved)
+    assert who(enc, "A").pr == 20 - 6 and who(enc, "A").pd == 5
 
 
 def test_a_landmarks_ground_applies_to_a_forced_landing_at_close_quarters() -> None:

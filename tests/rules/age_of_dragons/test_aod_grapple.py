@@ -79,6 +79,15 @@ def test_a_locked_combatant_cannot_manoeuvre_range_or_altitude() -> None:
     assert who(enc, "B").pd == 1
 
 
+def test_a_locked_grounded_combatant_cannot_take_off() -> None:
+    enc = fight([dragon("A", "red", altitude="grounded"), dragon("B", "blue", altitude="grounded")],
+                4, 3, 3, 3, 1, 1, tasks=HOLD)
+    act(enc, Grapple("A", "B", 1))
+    act(enc, EndTurn("A"))
+    roll(enc, 6, 6, 6, 5, 4, 3)
+    assert refused(enc, Spot("B", "take_off")) == "grappling"
+
+
 def test_a_locked_combatant_may_strike_only_those_it_grapples() -> None:
     enc = grappled(extra=[dragon("C", "blue")])
     act(enc, EndTurn("A"))
