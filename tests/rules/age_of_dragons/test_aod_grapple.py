@@ -130,6 +130,14 @@ def test_an_area_attack_on_a_locked_combatant_strikes_every_member_of_the_grappl
     assert results == {"B": 2, "A": 3}
 
 
+def test_an_area_attack_by_a_member_of_the_grapple_spares_the_attacker() -> None:
+    storm = {"name": "firestorm", "area": True}
+    enc = fight([dragon("A", "red", ranged=[storm]), dragon("B", "blue")], 4, 4, 1, 1, 1, 1)
+    act(enc, Grapple("A", "B", 1))
+    events = act(enc, Shoot("A", "B", 1, "firestorm"))
+    assert of(events, ev.AttackDeclared)[0].defenders == ("B",)
+
+
 def test_a_plain_ranged_attack_on_a_locked_combatant_strikes_only_its_target() -> None:
     bow = {"name": "bow"}
     enc = grappled(extra=[dragon("C", "red", ranged=[bow])])
