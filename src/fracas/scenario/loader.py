@@ -20,6 +20,10 @@ __all__ = ["Scenario", "ScenarioBase", "build_initial_state", "load_scenario", "
 
 Path_ = tuple[str | int, ...]
 
+#: A scenario holds at most this many YAML values, aliases expanded (a "billion laughs"
+#: file is refused instead of being expanded for minutes).
+MAX_YAML_NODES = 100_000
+
 
 class ScenarioBase(BaseModel):
     """Fields every scenario has; rule sets extend it.  Unknown fields are errors."""
@@ -45,17 +49,49 @@ class Scenario:
         return LogHeader(self.ruleset.name, self.model.model_dump(mode="json"), seed)
 
 
-def _line_map(node: yaml.Node, path: Path_, out: dict[Path_, int]) -> None:
-    out[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            name = key.value
-            out[(*path, name)] = key.start_mark.line + 1
-            _line_map(value, (*path, name), out)
-            out[(*path, name)] = key.start_mark.line + 1
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            _line_map(item, (*path, i), out)
+class _LineMap:
+    """Walks the YAML node tree: the line of every path, and the shapes YAML allows but a
+    scenario must not have (duplicate keys, an alias inside itself, alias explosions)."""
+
+    def __init__(self, source: str, data: Any) -> None:
+        self.source = source
+        self.data = data
+        self.lines: dict[Path_, int] = {}
+        self.count = 0
+        self.active: set[int] = set()
+
+    def fail(self, message: str, node: yaml.Node, path: Path_) -> ScenarioError:
+        return ScenarioError(message, file=self.source, line=node.start_mark.line + 1,
+                             field=_field_name(path, self.data) or None)
+
+    def walk(self, node: yaml.Node, path: Path_) -> None:
+        self.count += 1
+        if self.count > MAX_YAML_NODES:
+            raise ScenarioError(f"the scenario has more than {MAX_YAML_NODES:,} values once "
+                                "its YAML aliases are expanded", file=self.source,
+                                line=self.lines.get(path[:1]), field=_field_name(path[:1], {}))
+        if id(node) in self.active:
+            raise self.fail("a YAML alias refers to a value that contains it", node, path)
+        self.active.add(id(node))
+        self.lines[path] = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            first: dict[object, int] = {}
+            for key, value in node.value:
+                name = key.value
+                line = key.start_mark.line + 1
+                if isinstance(key, yaml.ScalarNode) and name != "<<":
+                    if name in first:
+                        raise self.fail(f"duplicate key '{name}' (first given on line "
+                                        f"{first[name]}); YAML would keep only the last",
+                                        key, (*path, name))
+                    first[name] = line
+                self.lines[(*path, name)] = line
+                self.walk(value, (*path, name))
+                self.lines[(*path, name)] = line
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                self.walk(item, (*path, i))
+        self.active.discard(id(node))
 
 
 def _field_name(loc: Path_, data: Any) -> str:
@@ -92,6 +128,8 @@ def _validation_error(exc: ValidationError, source: str, data: Any,
     # pydantic puts the union member or validator name in loc for tagged unions; drop
     # steps that are not keys of the data so the line lookup still works.
     message = first["msg"]
+    for prefix in ("Value error, ", "Assertion failed, "):  # pydantic's, not ours
+        message = message.removeprefix(prefix)
     if first["type"] == "extra_forbidden":
         message = "unknown field"
     elif first["type"] == "missing":
@@ -117,10 +155,13 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         raise ScenarioError(f"YAML syntax error: {exc.problem}", file=source, line=line) from None
     except yaml.YAMLError as exc:
         raise ScenarioError(f"YAML error: {exc}", file=source) from None
+    except RecursionError:
+        raise ScenarioError("lists or mappings are nested too deeply", file=source) from None
     if not isinstance(data, dict) or node is None:
         raise ScenarioError("a scenario must be a mapping of fields", file=source, line=1)
-    lines: dict[Path_, int] = {}
-    _line_map(node, (), lines)
+    line_map = _LineMap(source, data)
+    line_map.walk(node, ())
+    lines = line_map.lines
     name = data.get("ruleset")
     if not isinstance(name, str):
         raise ScenarioError("required field is missing or not text", file=source,
