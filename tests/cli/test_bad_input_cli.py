@@ -52,12 +52,24 @@ def test_a_usage_error_through_the_console_script_has_no_traceback() -> None:
     assert "Traceback" not in result.stderr and "╭" not in result.stderr
 
 
-@pytest.mark.parametrize("seed", ["-5", str(2**63), "99999999999999999999999999"])
+@pytest.mark.parametrize("seed", ["-5", str(2**64), "99999999999999999999999999"])
 @pytest.mark.parametrize("command", ["run", "play", "simulate"])
-def test_seeds_a_log_cannot_hold_are_refused_up_front(
+def test_seeds_out_of_range_are_refused_up_front(
         command: str, seed: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_main([command, str(DUEL), "--seed", seed], capsys)
     assert code == 2 and "'--seed'" in err
+
+
+@pytest.mark.parametrize("command", ["run", "play"])
+def test_a_seed_a_log_cannot_hold_is_refused_before_the_fight_when_saving(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "fight.jsonl"
+    code, out, err = run_main([command, str(DUEL), "--seed", str(2**63), "--save", str(log)],
+                              capsys)
+    assert code == 2 and "holds seeds from 0 to 2**63-1" in err
+    assert "won after" not in out and not log.exists()
+    code, _, _ = run_main(["run", str(DUEL), "--seed", str(2**64 - 1)], capsys)
+    assert code == 0
 
 
 def test_the_largest_seed_saves_a_log_that_replays(

@@ -24,7 +24,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from fracas.core.encounter import Encounter
-from fracas.core.errors import FracasError
+from fracas.core.errors import FracasError, OutputFileError
 from fracas.core.events import MAX_SEED, check_log_path, encode_event
 from fracas.core.policy import scenario_policies
 from fracas.core.rng import SeededRng
@@ -39,9 +39,18 @@ console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
 err_console = Console(stderr=True, highlight=False)
 
 ScenarioArg = Annotated[Path, typer.Argument(help="A scenario YAML file.")]
+# Seeds are 64-bit (the simulator's per-fight seeds are); a saved log holds 0 to 2**63-1.
 SeedOpt = Annotated[int, typer.Option(
-    "--seed", "-s", min=0, max=MAX_SEED - 1,
-    help="Seed for the dice and the AI (0 to 2**63-1, what a saved log can hold).")]
+    "--seed", "-s", min=0, max=2**64 - 1, help="Seed for the dice and the AI (0 to 2**64-1).")]
+
+
+def _check_save(save: Path | None, seed: int) -> None:
+    """Refuse, before the fight, a log that could not be written or read back."""
+    if save is None:
+        return
+    if seed >= MAX_SEED:
+        raise OutputFileError(f"{save}: a saved log holds seeds from 0 to 2**63-1, not {seed}")
+    check_log_path(save)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
 
 
@@ -61,8 +70,7 @@ def run(
     """Play one fight with the scenario's policies and print it round by round."""
     from fracas.cli.render import LogPrinter, print_outcome, print_table
 
-    if save is not None:
-        check_log_path(save)
+    _check_save(save, seed)
     loaded = load_scenario(scenario)
     enc = start_encounter(loaded, seed)
     policy_rng = SeededRng(seed).spawn("policy")
@@ -97,8 +105,7 @@ def play(
     """Play a fight at the terminal: you choose for the combatants marked 'human'."""
     from fracas.cli.interactive import play_interactively
 
-    if save is not None:
-        check_log_path(save)
+    _check_save(save, seed)
     loaded = load_scenario(scenario)
     play_interactively(console, start_encounter(loaded, seed), seed, save)
 

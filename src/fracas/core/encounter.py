@@ -13,7 +13,9 @@ from typing import Any, Generic, TypeVar
 
 from fracas.core.errors import (
     FightOverError,
+    FracasError,
     IllegalActionError,
+    LogFormatError,
     NothingToUndoError,
 )
 from fracas.core.events import (
@@ -78,15 +80,50 @@ class Encounter(Generic[S]):
         return enc
 
     @classmethod
+    def replay_checked(
+        cls, ruleset: Ruleset[S], initial: S, events: Sequence[Event], *,
+        header: LogHeader | None = None, rng: Rng | None = None, source: str = "<log>",
+        lines: Sequence[int] | None = None,
+    ) -> Encounter[S]:
+        """Rebuild an encounter from an untrusted log (a file, an upload).
+
+        Like :meth:`replay`, but every decision must be legal where it stands (so a
+        reordered, duplicated or hand-edited log is refused), and an event the rule set
+        cannot apply is a :class:`LogFormatError` naming ``source`` and the line.
+        """
+        enc = cls(ruleset, initial, rng=rng, header=header, start=False)
+        for i, event in enumerate(events):
+            where = f"{source}:{lines[i]}" if lines is not None else f"{source}: event {i + 1}"
+            try:
+                if type(event) is DecisionMade:
+                    if event.actor != event.action.actor:
+                        raise IllegalActionError(event.action, "log", f"it is recorded as "
+                                                 f"{event.actor}'s decision")
+                    enc.check(event.action)
+                enc.emit(event)
+            except (IllegalActionError, FightOverError) as exc:
+                raise LogFormatError(f"{where}: the events do not replay on this scenario: this "
+                                     "decision cannot follow the events before it (was the log "
+                                     f"reordered or edited?): {exc}") from None
+            except FracasError:
+                raise
+            except Exception as exc:  # an untrusted log must not crash the rule set's code
+                raise LogFormatError(f"{where}: the events do not replay on this scenario: "
+                                     f"this event cannot apply at this point "
+                                     f"({type(exc).__name__}: {exc})") from None
+        return enc
+
+    @classmethod
     def load(cls, path: str | Path, rng: Rng | None = None) -> Encounter[Any]:
-        """Load a saved JSON-lines log and replay it."""
+        """Load a saved JSON-lines log and replay it, checking every decision."""
         from fracas.scenario import build_initial_state
 
         header, lines = read_log(path)
         ruleset = find_ruleset(header.ruleset)
         initial = build_initial_state(ruleset, header.scenario, source=str(path))
         events = [decode_event(data, ruleset, f"{path}:{n}: ") for n, data in lines]
-        return Encounter.replay(ruleset, initial, events, header=header, rng=rng)
+        return Encounter.replay_checked(ruleset, initial, events, header=header, rng=rng,
+                                        source=str(path), lines=[n for n, _ in lines])
 
     def save(self, path: str | Path) -> None:
         """Write the header and every event as JSON lines."""

@@ -140,8 +140,12 @@ def decode_event(data: dict[str, Any], ruleset: Ruleset[Any], where: str = "") -
                                 hidden=bool(data.get("hidden", False)))
         event: Event = from_jsonable(cls, data, where)
         return event
-    except (ActionSyntaxError, KeyError) as exc:
-        raise LogFormatError(f"{where}{exc}") from None
+    except KeyError as exc:
+        raise LogFormatError(f"{where}{kind} event without its field {exc}") from None
+    except ActionSyntaxError as exc:
+        text = str(exc)  # field errors already say where
+        raise LogFormatError(text if where and text.startswith(where.rstrip(": ")) else
+                             f"{where}{text}") from None
 
 
 def check_log_path(path: str | Path) -> Path:
@@ -201,7 +205,7 @@ def parse_log_text(text: str, source: str) -> tuple[LogHeader, list[tuple[int, d
         raise LogFormatError(f"{source}:1: log format {header.format} is not supported")
     if not isinstance(header.scenario, dict) or not isinstance(header.ruleset, str):
         raise LogFormatError(f"{source}:1: the header needs a rule set name and a scenario")
-    if header.seed is not None and not (isinstance(header.seed, int)
+    if header.seed is not None and not (type(header.seed) is int
                                         and 0 <= header.seed < MAX_SEED):
         raise LogFormatError(f"{source}:1: the seed must be a whole number from 0 to 2**63-1")
     return header, records[1:]
