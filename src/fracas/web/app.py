@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -32,6 +33,7 @@ from fracas.core.errors import (
     NothingToUndoError,
     ScenarioError,
 )
+from fracas.core.events import MAX_SEED
 from fracas.core.policy import HumanPolicy, Policy, RandomPolicy
 from fracas.core.ruleset import Action
 from fracas.scenario import load_scenario, parse_scenario
@@ -168,6 +170,16 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
     async def not_found(request: Request, exc: UnknownEncounterError) -> Response:
         return html("error.html", 404, message=str(exc), csrf="")
 
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> Response:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'request'}: {e.get('msg', '')}"
+            for e in exc.errors())
+        message = f"bad request: {problems}"
+        if "application/json" in request.headers.get("accept", ""):
+            return JSONResponse({"ok": False, "error": message}, 400)
+        return html("error.html", 400, message=message, csrf="")
+
     @app.exception_handler(Forbidden)
     async def forbidden(request: Request, exc: Forbidden) -> Response:
         if "application/json" in request.headers.get("accept", ""):
@@ -210,9 +222,11 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
         admin(key)
         form = await post_form(request, "admin")
         try:
-            seed = int(str(form.get("seed") or 0))
+            seed = int(str(form.get("seed") or 0).strip())
         except ValueError:
-            return home_page(key, "the seed must be a whole number", 400)
+            seed = -1
+        if not 0 <= seed < MAX_SEED:
+            return home_page(key, "the seed must be a whole number from 0 to 2**63-1", 400)
         upload = form.get("scenario")
         try:
             if isinstance(upload, UploadFile) and upload.filename:

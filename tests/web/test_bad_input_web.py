@@ -1,0 +1,33 @@
+"""The console's answers to junk form fields and query strings: plain messages, no JSON dumps."""
+
+from __future__ import annotations
+
+import pytest
+from web_helpers import Console
+
+
+@pytest.mark.parametrize("seed", ["abc", "-5", str(2**63), "9" * 40, "1e5"])
+def test_a_bad_seed_says_which_seeds_are_allowed(console: Console, seed: str) -> None:
+    answer = console.client.post(
+        f"{console.home}/create", follow_redirects=False,
+        data={"csrf": console.admin_csrf(), "bundled": f"{console.folder}/duel.yaml",
+              "seed": seed})
+    assert answer.status_code == 400
+    assert "the seed must be a whole number from 0 to 2**63-1" in answer.text
+    assert "duel.yaml: seed" not in answer.text  # not blamed on the scenario file
+
+
+def test_the_largest_seed_is_accepted(console: Console) -> None:
+    links = console.create("duel.yaml", seed=2**63 - 1)
+    assert console.state(links["gm"])["revision"] == 0
+
+
+def test_a_junk_query_parameter_is_a_plain_400(console: Console) -> None:
+    answer = console.client.get(f"{console.home}?archived=abc")
+    assert answer.status_code == 400
+    assert "bad request: archived:" in answer.text and '"detail"' not in answer.text
+    gm = console.create("duel.yaml")["gm"]
+    answer = console.client.get(f"{gm}/panel?rev=abc", headers={"accept": "application/json"})
+    assert answer.status_code == 400
+    assert answer.json() == {"ok": False, "error": answer.json()["error"]}
+    assert answer.json()["error"].startswith("bad request: rev:")
