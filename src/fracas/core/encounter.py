@@ -93,25 +93,33 @@ class Encounter(Generic[S]):
         """
         enc = cls(ruleset, initial, rng=rng, header=header, start=False)
         for i, event in enumerate(events):
-            where = f"{source}:{lines[i]}" if lines is not None else f"{source}: event {i + 1}"
-            try:
-                if type(event) is DecisionMade:
-                    if event.actor != event.action.actor:
-                        raise IllegalActionError(event.action, "log", f"it is recorded as "
-                                                 f"{event.actor}'s decision")
-                    enc.check(event.action)
-                enc.emit(event)
-            except (IllegalActionError, FightOverError) as exc:
-                raise LogFormatError(f"{where}: the events do not replay on this scenario: this "
-                                     "decision cannot follow the events before it (was the log "
-                                     f"reordered or edited?): {exc}") from None
-            except FracasError:
-                raise
-            except Exception as exc:  # an untrusted log must not crash the rule set's code
-                raise LogFormatError(f"{where}: the events do not replay on this scenario: "
-                                     f"this event cannot apply at this point "
-                                     f"({type(exc).__name__}: {exc})") from None
+            enc.emit_checked(event, f"{source}:{lines[i]}" if lines is not None
+                             else f"{source}: event {i + 1}")
         return enc
+
+    def emit_checked(self, event: Event, where: str) -> None:
+        """:meth:`emit` one event of an untrusted log; ``where`` (file:line) names it in errors.
+
+        A decision must be legal where it stands; an event the rule set cannot apply is a
+        :class:`LogFormatError`, never a crash in the rule set's code.
+        """
+        try:
+            if type(event) is DecisionMade:
+                if event.actor != event.action.actor:
+                    raise IllegalActionError(event.action, "log", f"it is recorded as "
+                                             f"{event.actor}'s decision")
+                self.check(event.action)
+            self.emit(event)
+        except (IllegalActionError, FightOverError) as exc:
+            raise LogFormatError(f"{where}: the events do not replay on this scenario: this "
+                                 "decision cannot follow the events before it (was the log "
+                                 f"reordered or edited?): {exc}") from None
+        except FracasError:
+            raise
+        except Exception as exc:  # an untrusted log must not crash the rule set's code
+            raise LogFormatError(f"{where}: the events do not replay on this scenario: "
+                                 f"this event cannot apply at this point "
+                                 f"({type(exc).__name__}: {exc})") from None
 
     @classmethod
     def load(cls, path: str | Path, rng: Rng | None = None) -> Encounter[Any]:

@@ -22,9 +22,27 @@ from fracas.core.errors import FracasError
 from fracas.sim.runner import FightSpec, run_chunk
 from fracas.sim.stats import ChunkSummary
 
-__all__ = ["DaskExecutor", "Executor", "InlineExecutor", "LocalExecutor", "make_executor"]
+__all__ = [
+    "MAX_WORKERS",
+    "DaskExecutor",
+    "Executor",
+    "ExecutorError",
+    "InlineExecutor",
+    "LocalExecutor",
+    "make_executor",
+]
 
 Task = tuple[FightSpec, int, int, int]
+
+
+#: More local worker processes than this is a typo, not a machine.
+MAX_WORKERS = 256
+
+
+class ExecutorError(FracasError):
+    """The executor asked for cannot be set up (bad worker count, unknown kind, no scheduler)."""
+
+    exit_code = 2
 
 
 class Executor(Protocol):
@@ -66,8 +84,9 @@ class LocalExecutor:
 
     def __init__(self, workers: int | None = None) -> None:
         count = workers if workers is not None else (os.cpu_count() or 1)
-        if count < 1:
-            raise FracasError(f"the number of workers must be at least 1, got {count}")
+        if not 1 <= count <= MAX_WORKERS:
+            raise ExecutorError(f"the number of workers must be from 1 to {MAX_WORKERS}, "
+                                f"got {count}")
         self.workers = count
         self._pool: ProcessPoolExecutor | None = None
 
@@ -129,17 +148,17 @@ class DaskExecutor:
         try:
             from distributed import Client
         except ImportError as exc:
-            raise FracasError(
+            raise ExecutorError(
                 "the Dask executor needs its extra: pip install 'fracas[dask]'"
             ) from exc
         self._owns_client = client is None
         if client is None:
             if not scheduler:
-                raise FracasError("the Dask executor needs --scheduler ADDRESS")
+                raise ExecutorError("the Dask executor needs --scheduler ADDRESS")
             try:
                 client = Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]
             except OSError as exc:
-                raise FracasError(
+                raise ExecutorError(
                     f"cannot reach the Dask scheduler at {scheduler}: {exc}"
                 ) from None
         self.client = client
@@ -174,4 +193,4 @@ def make_executor(kind: str, workers: int | None = None,
         return LocalExecutor(workers)
     if kind == "dask":
         return DaskExecutor(scheduler)
-    raise FracasError(f"unknown executor {kind!r}: use 'local' or 'dask'")
+    raise ExecutorError(f"unknown executor {kind!r}: use 'local' or 'dask'")

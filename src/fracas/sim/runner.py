@@ -56,6 +56,10 @@ __all__ = [
 DEFAULT_MAX_DECISIONS = 100_000
 
 
+#: Fights per simulation at most (a billion: about a day on one machine).
+MAX_RUNS = 10**9
+
+
 class SimulationError(FracasError):
     """A simulation cannot run as asked (a human-played combatant, a finished fight, ...)."""
 
@@ -116,17 +120,21 @@ def spec_from_log(path: str | Path, from_round: int | None = None,
     Raises:
         SimulationError: the fight is already over at the chosen point.
     """
+    if from_round is not None and from_round < 1:
+        raise SimulationError(f"--round must be 1 or more, got {from_round}")
     header, lines = read_log(path)
     ruleset = find_ruleset(header.ruleset)
-    state = build_initial_state(ruleset, header.scenario, source=str(path))
+    initial = build_initial_state(ruleset, header.scenario, source=str(path))
+    enc = Encounter(ruleset, initial, start=False)  # a log is untrusted: checked event by event
     kept: list[Mapping[str, Any]] = []
     for number, data in lines:
         event = decode_event(data, ruleset, f"{path}:{number}: ")
         if (from_round is not None and isinstance(event, DecisionMade)
-                and ruleset.round_number(state) >= from_round):
+                and ruleset.round_number(enc.state) >= from_round):
             break
-        ruleset.apply_event(state, event)
+        enc.emit_checked(event, f"{path}:{number}")
         kept.append(encode_event(event))
+    state = enc.state
     if ruleset.current_actor(state) is None:
         where = f"at round {from_round}" if from_round is not None else "at the end of the log"
         raise SimulationError(f"{path}: the fight is already over {where}; nothing to simulate")
@@ -326,8 +334,8 @@ def simulate_many(
         executor: where the chunks run (see :mod:`fracas.sim.executors`).
         progress: called with the number of fights just finished, as chunks complete.
     """
-    if runs < 1:
-        raise SimulationError(f"the number of runs must be at least 1, got {runs}")
+    if not 1 <= runs <= MAX_RUNS:
+        raise SimulationError(f"the number of runs must be from 1 to {MAX_RUNS:,}, got {runs}")
     rosters = [_roster(spec) for spec in specs]  # fails early, in this process, on bad input
     ranges = chunk_ranges(runs, executor.workers)
     tasks = [(k, spec, seed, a, b) for k, spec in enumerate(specs) for a, b in ranges]

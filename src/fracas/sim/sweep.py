@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,9 @@ from fracas.sim.executors import Executor
 from fracas.sim.runner import DEFAULT_MAX_DECISIONS, FightSpec, SimulationResult, simulate_many
 
 __all__ = ["SweepResult", "Variation", "make_variants", "parse_variation", "set_path", "sweep"]
+
+#: Variants in one sweep at most (every one is simulated in full).
+MAX_VARIANTS = 10_000
 
 _TOKEN = re.compile(r"\[([^\]]+)\]|([^.\[\]]+)")
 
@@ -163,6 +167,10 @@ def sweep(scenario: Scenario, variations: Sequence[Variation], runs: int, seed: 
     """
     if not variations:
         raise ScenarioError("a sweep needs at least one --vary PATH=V1,V2,...", file="--vary")
+    grid = math.prod(len(v.values) for v in variations)
+    if grid > MAX_VARIANTS:
+        raise ScenarioError(f"the grid has {grid:,} variants; a sweep takes at most "
+                            f"{MAX_VARIANTS:,}", file="--vary")
     variants = make_variants(scenario, variations)
     results = simulate_many([spec for _, spec in variants], runs, seed, executor, progress)
     seconds = max((r.seconds for r in results), default=0.0)
