@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,11 @@ from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToUndoError
 from fracas.core.policy import HumanPolicy
 from fracas.core.rng import SeededRng
+from fracas.core.ruleset import GM
 
 __all__ = ["play_interactively"]
 
+_NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: '²'.isdigit() is True
 HELP = "number or action text; u = undo, r = redo, t = table, a = let the AI choose, q = quit"
 
 
@@ -24,7 +27,21 @@ def _human_choice(console: Console, enc: Encounter[Any], actor: str) -> str:
     console.print(f"[bold cyan]{actor}[/bold cyan] decides ({HELP}):")
     for i, action in enumerate(actions, start=1):
         console.print(f"  {i:>3}. {escape(str(action))}")
-    return Prompt.ask("choice", console=console).strip()
+    try:
+        return Prompt.ask("choice", console=console).strip()
+    except (EOFError, KeyboardInterrupt):
+        # End of input or Ctrl-C at the prompt: stop as 'q' does, so --save keeps the fight.
+        console.print("\n[yellow]input ended: stopping the fight here[/yellow]")
+        return "q"
+
+
+def _other_actor(enc: Encounter[Any], actor: str, answer: str) -> str | None:
+    """The name of someone else when ``answer`` starts with it (a decision out of turn)."""
+    names = {s.name for s in enc.ruleset.standings(enc.state)} | {GM}
+    for name in sorted(names, key=len, reverse=True):
+        if name != actor and (answer == name or answer.startswith(name + " ")):
+            return name
+    return None
 
 
 def play_interactively(console: Console, enc: Encounter[Any], seed: int,
@@ -60,13 +77,21 @@ def play_interactively(console: Console, enc: Encounter[Any], seed: int,
                     continue
                 elif answer == "a":
                     enc.apply(enc.ruleset.policy("heuristic", actor, {}).choose(request))
-                elif answer.isdigit():
+                elif _NUMBER.fullmatch(answer):
                     actions = list(enc.legal_actions())
                     index = int(answer) - 1
                     if not 0 <= index < len(actions):
                         console.print(f"[red]choose 1 to {len(actions)}[/red]")
                         continue
                     enc.apply(actions[index])
+                elif not answer:
+                    console.print(f"[red]type a number from 1 to {len(enc.legal_actions())} or an "
+                                  "action[/red]")
+                    continue
+                elif (other := _other_actor(enc, actor, answer)) is not None:
+                    console.print(f"[red]it is {escape(actor)}'s decision now, not "
+                                  f"{escape(other)}'s[/red]")
+                    continue
                 else:
                     enc.apply(enc.ruleset.parse_action(answer if answer.startswith(actor + " ")
                                                        else f"{actor} {answer}"))

@@ -114,7 +114,7 @@ def from_jsonable(cls: type, data: Mapping[str, Any], where: str = "") -> Any:
     kwargs = {k: _coerce(v, hints[k], f"{where}{cls.__name__}.{k}") for k, v in data.items()}
     try:
         return cls(**kwargs)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:  # untrusted text or JSON: a syntax error, not a crash
         raise ActionSyntaxError(f"{where}{cls.__name__}: {exc}") from None
 
 
@@ -156,6 +156,20 @@ def parse_fields(cls: type, tokens: list[str], fixed: Mapping[str, Any]) -> Any:
         if not sep:
             raise ActionSyntaxError(f"expected key=value, got {token!r}")
         data[key] = value
+    # Name the action by its verb and its fields by key=, as they are typed.
+    verb = str(getattr(cls, "verb", cls.__name__))
+    hints = _field_types(cls)
+    unknown = [k for k in data if k not in hints]
+    if unknown:
+        fields = [k for k in hints if k not in fixed]
+        raise ActionSyntaxError(
+            f"unknown field {', '.join(repr(k) for k in unknown)} for '{verb}'; its fields: "
+            f"{', '.join(f'{k}=' for k in fields) or 'none'}")
+    missing = [f.name for f in dataclasses.fields(cls)
+               if f.init and f.name not in data and f.default is dataclasses.MISSING
+               and f.default_factory is dataclasses.MISSING]
+    if missing:
+        raise ActionSyntaxError(f"'{verb}' needs {' '.join(f'{k}=...' for k in missing)}")
     return from_jsonable(cls, data)
 
 

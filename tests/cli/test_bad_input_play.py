@@ -1,0 +1,51 @@
+"""Junk at the 'fracas play' prompt: a plain line and the prompt again; end of input saves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fracas.cli.app import app
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+GOOD = (EXAMPLES / "age_of_dragons" / "claw_duel.yaml").read_text()
+
+
+@pytest.fixture
+def human(tmp_path: Path) -> Path:
+    path = tmp_path / "human.yaml"
+    path.write_text(GOOD.replace("policy: claw_all}", "policy: human}", 1))
+    return path
+
+
+def play(scenario: Path, answers: str, *extra: str) -> str:
+    result = CliRunner().invoke(app, ["play", str(scenario), "--seed", "1", *extra],
+                                input=answers)
+    assert result.exit_code == 0, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(("answer", "says"), [
+    ("²", "unknown action '²'"),            # isdigit() is True for '²', int() refuses it
+    ("-1", "choose 1 to 3"),
+    ("99999999999999999999999", "choose 1 to 3"),
+    ("", "type a number from 1 to 3 or an action"),
+    ("Ash roll", "it is Ember's decision now, not Ash's"),
+    ("attack", "'attack' needs target=... dice=..."),
+    ("roll extra=1", "unknown field 'extra' for 'roll'; its fields: spheres="),
+])
+def test_junk_answers_get_a_plain_message(human: Path, answer: str, says: str) -> None:
+    output = play(human, f"{answer}\nq\n")
+    assert says in output and "Traceback" not in output
+
+
+def test_end_of_input_stops_the_fight_and_keeps_the_log(human: Path, tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    output = play(human, "1\n", "--save", str(log))  # one choice, then the input ends
+    assert "input ended" in output and "log saved" in output
+    kinds = [json.loads(line)["type"] for line in log.read_text().splitlines()]
+    assert kinds[0] == "header" and "decision" in kinds
