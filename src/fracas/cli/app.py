@@ -24,9 +24,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from fracas.core.encounter import Encounter
-from fracas.core.errors import FracasError, OutputFileError
+from fracas.core.errors import FracasError, OutputFileError, ScenarioError
 from fracas.core.events import MAX_SEED, check_log_path, encode_event
-from fracas.core.policy import scenario_policies
+from fracas.core.policy import HumanPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.scenario import load_scenario, start_encounter
 
@@ -78,7 +78,7 @@ def run(
     if printer is not None:
         print_table(console, enc)
         printer.feed(enc)
-    pick = scenario_policies(enc.ruleset, enc.state)
+    pick = scenario_policies(enc.ruleset, enc.state, _computer_only)
     while not enc.is_over:
         request = enc.request(policy_rng)
         enc.apply(pick(request.actor).choose(request))
@@ -95,6 +95,13 @@ def run(
         print_outcome(console, enc)
     if save is not None:
         enc.save(save)
+
+
+def _computer_only(actor: str, policy: object) -> None:
+    if isinstance(policy, HumanPolicy):
+        raise ScenarioError(f"{actor} is played by a human (policy: human); 'fracas run' plays "
+                            "computer policies only: use 'fracas play' to choose for them",
+                            file="run")
 
 
 @app.command()

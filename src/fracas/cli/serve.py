@@ -2,14 +2,38 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from fracas.cli.app import app, console
+from fracas.core.errors import FracasError
 
 __all__ = ["serve"]
+
+
+class ServeError(FracasError):
+    """The console cannot be served as asked (no such folder, address in use)."""
+
+    exit_code = 2
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse, before the database is opened, an address this machine cannot listen on."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise ServeError(f"--host {host}: not an address of this machine ({exc})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise ServeError(f"cannot listen on {host}:{port}: "
+                             f"{exc.strerror or exc}") from None
 
 
 @app.command()
@@ -17,11 +41,11 @@ def serve(
     db: Annotated[Path, typer.Option(help="The SQLite file holding every encounter.")] = Path(
         "fracas.sqlite"),
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     examples: Annotated[list[Path] | None, typer.Option(
         help="A folder of scenario files to offer as bundled (repeatable).")] = None,
-    max_body: Annotated[int, typer.Option(help="Largest request body accepted, in bytes.")] = (
-        2 * 1024 * 1024),
+    max_body: Annotated[int, typer.Option(
+        min=1024, help="Largest request body accepted, in bytes.")] = 2 * 1024 * 1024,
 ) -> None:
     """Serve the GM console in the browser; prints the GM's secret link."""
     try:
@@ -33,6 +57,10 @@ def serve(
         raise typer.BadParameter(f"{exc}: install the extra with pip install 'fracas[web]'") \
             from None
     dirs = examples if examples else [p for p in [Path("examples")] if p.is_dir()]
+    for folder in dirs:
+        if not folder.is_dir():
+            raise ServeError(f"--examples {folder}: no such folder")
+    _check_address(host, port)
     store = EventStore(db)
     web = create_app(store, dirs, max_body=max_body)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

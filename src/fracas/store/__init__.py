@@ -7,6 +7,7 @@ from fracas.store.sqlite import (
     Link,
     LogEntry,
     StaleRevisionError,
+    StoreOpenError,
     UnknownEncounterError,
     decision_rng,
 )
@@ -17,6 +18,7 @@ __all__ = [
     "Link",
     "LogEntry",
     "StaleRevisionError",
+    "StoreOpenError",
     "UnknownEncounterError",
     "decision_rng",
     "parse_log_text",

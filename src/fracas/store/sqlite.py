@@ -93,6 +93,12 @@ CREATE TABLE IF NOT EXISTS links (
 ) WITHOUT ROWID;
 """
 
+class StoreOpenError(FracasError):
+    """The database file cannot be opened or is not a fracas store."""
+
+    exit_code = 2
+
+
 class UnknownEncounterError(FracasError, LookupError):
     """No encounter is stored under the requested id."""
 
@@ -196,12 +202,17 @@ class EventStore:
         self.path = str(path)
         self.cache_size = cache_size
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                   timeout=30.0)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        if Path(self.path).is_dir():
+            raise StoreOpenError(f"{self.path}: cannot open the database: it is a folder")
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None,
+                                       check_same_thread=False, timeout=30.0)
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            raise StoreOpenError(f"{self.path}: cannot open the database: {exc}") from None
         self._cache: OrderedDict[str, _Live] = OrderedDict()
 
     def close(self) -> None:
