@@ -109,3 +109,17 @@ def test_a_log_cut_at_a_line_end_is_an_unfinished_fight(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, _ = replay(records[:12], tmp_path, capsys)
     assert code == 0
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ("[" * 100_000 + "]" * 100_000, "lists or objects nested too deeply"),
+    ('{"type": "dice", "faces": [' + "9" * 5000 + "]}", "a number of more than 4,300 digits"),
+])
+def test_json_python_refuses_to_read_is_a_log_error(
+        line: str, says: str, records: list[dict[str, object]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "odd.jsonl"
+    path.write_text(json.dumps(records[0]) + "\n" + line + "\n")
+    code, out, err = run_main(["replay", str(path)], capsys)
+    assert code == 2 and f"odd.jsonl:2: {says}" in " ".join(err.split())
+    assert "Traceback" not in out + err

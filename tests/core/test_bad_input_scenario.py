@@ -88,3 +88,15 @@ def test_unicode_names_with_spaces_quotes_and_brackets_are_fine(name: str) -> No
     text = GOOD.replace("name: Ash", f'name: "{name}"').replace("[Ember, Ash]",
                                                                  f'[Ember, "{name}"]')
     assert parse_scenario(text, "fight.yaml").ruleset.name == "age_of_dragons"
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ("9" * 5000, "(YAML int): a number of more than 4,300 digits"),
+    ("2001-13-45", "(YAML timestamp): month must be in 1..12"),
+    ('!!timestamp "x"', "(YAML timestamp): not a valid timestamp"),
+    ('!!int "x"', "(YAML int)"),
+    ('!!float "x"', "(YAML float)"),
+])
+def test_scalars_yaml_cannot_construct_are_named_by_line(value: str, says: str) -> None:
+    error = error_for(GOOD + f"max_rounds: {value}\n")
+    assert error.line == 8 and says in error.reason

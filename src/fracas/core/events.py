@@ -190,6 +190,12 @@ def parse_log_text(text: str, source: str) -> tuple[LogHeader, list[tuple[int, d
             value = json.loads(line)
         except json.JSONDecodeError as exc:
             raise LogFormatError(f"{source}:{number}: not JSON: {exc.msg}") from None
+        except ValueError:  # Python refuses to read integers of more than 4,300 digits
+            raise LogFormatError(f"{source}:{number}: a number of more than 4,300 digits") \
+                from None
+        except RecursionError:
+            raise LogFormatError(f"{source}:{number}: lists or objects nested too deeply") \
+                from None
         if not isinstance(value, dict):
             raise LogFormatError(f"{source}:{number}: expected a JSON object")
         records.append((number, value))

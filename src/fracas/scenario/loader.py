@@ -141,6 +141,33 @@ def _validation_error(exc: ValidationError, source: str, data: Any,
                          field=_field_name(loc, data) or None)
 
 
+def _bad_value(text: str, exc: Exception, source: str) -> ScenarioError:
+    """The scalar YAML could not turn into a value (``2001-13-45``, ``!!int x``), by line."""
+    loader = yaml.SafeLoader("")
+    stack = [yaml.compose(text, Loader=yaml.SafeLoader)]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            try:
+                loader.construct_object(node, deep=True)
+            except Exception as problem:
+                kind = node.tag.rsplit(":", 1)[-1]
+                detail = str(problem) if isinstance(problem, ValueError) else f"not a valid {kind}"
+                if "Exceeds the limit" in detail:
+                    detail = "a number of more than 4,300 digits"
+                return ScenarioError(f"cannot read {node.value[:40]!r} (YAML {kind}): {detail}",
+                                     file=source, line=node.start_mark.line + 1)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(item for pair in reversed(node.value) for item in reversed(pair))
+    return ScenarioError(f"YAML value error: {exc}", file=source)
+
+
 def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     """Validate scenario YAML text; ``source`` is the name used in error messages."""
     if not text.strip():
@@ -157,6 +184,8 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         raise ScenarioError(f"YAML error: {exc}", file=source) from None
     except RecursionError:
         raise ScenarioError("lists or mappings are nested too deeply", file=source) from None
+    except Exception as exc:  # PyYAML's constructors raise ValueError and more on odd scalars
+        raise _bad_value(text, exc, source) from None
     if not isinstance(data, dict) or node is None:
         raise ScenarioError("a scenario must be a mapping of fields", file=source, line=1)
     line_map = _LineMap(source, data)
