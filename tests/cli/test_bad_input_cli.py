@@ -136,3 +136,20 @@ def test_odds_reads_a_leading_minus_as_dice_not_an_option(
     code, out, err = run_main(["odds", "--json", "-1d6+10"], capsys)
     assert code == 0, err
     assert '"mean": 6.5' in out
+
+
+def test_a_bug_is_one_line_without_traceback_unless_debugging(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import fracas.cli.app as cli_app
+
+    def broken(path: object) -> object:
+        raise KeyError("boom")
+
+    monkeypatch.setattr(cli_app, "load_scenario", broken)
+    monkeypatch.delenv("FRACAS_DEBUG", raising=False)
+    code, out, err = run_main(["validate", str(DUEL)], capsys)
+    assert code == 1 and "internal error: KeyError: 'boom'" in err
+    assert "Traceback" not in out + err and "FRACAS_DEBUG=1" in err
+    monkeypatch.setenv("FRACAS_DEBUG", "1")
+    with pytest.raises(KeyError):
+        main(["validate", str(DUEL)])

@@ -8,6 +8,7 @@ message on stderr and the error's exit code; no traceback reaches a user.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -161,6 +162,15 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         err_console.print("interrupted")
         sys.exit(130)
+    except Exception as exc:
+        # A bug, not bad input: still no traceback for the user unless asked for.
+        if os.environ.get("FRACAS_DEBUG"):
+            raise
+        err_console.print(f"[red]internal error:[/red] {escape(type(exc).__name__)}: "
+                          f"{escape(str(exc))}\nThis is a bug in fracas; please report it with "
+                          "the command line (FRACAS_DEBUG=1 shows the traceback).",
+                          soft_wrap=True)
+        sys.exit(1)
     # Without standalone mode, Click returns the code of an explicit exit (--help: 0,
     # Ctrl-C inside the command: 130) instead of raising it.
     sys.exit(code if isinstance(code, int) else 0)
