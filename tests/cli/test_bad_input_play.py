@@ -49,3 +49,15 @@ def test_end_of_input_stops_the_fight_and_keeps_the_log(human: Path, tmp_path: P
     assert "input ended" in output and "log saved" in output
     kinds = [json.loads(line)["type"] for line in log.read_text().splitlines()]
     assert kinds[0] == "header" and "decision" in kinds
+
+
+@pytest.mark.parametrize("typed", ["roll", "Left Twin roll", "'Left Twin' roll"])
+def test_typed_actions_work_for_a_name_with_a_space(typed: str, tmp_path: Path) -> None:
+    text = (EXAMPLES / "age_of_dragons" / "grapple_brawl.yaml").read_text()
+    path = tmp_path / "twins.yaml"
+    twin = "{name: Left Twin, side: blue, soma: 7, pd: 2, pr: 16, altitude: flying_high"
+    assert twin in text
+    path.write_text(text.replace(twin, twin + ", policy: human", 1))
+    output = play(path, f"{typed}\nq\n")
+    assert "Left Twin decides" in output and "unknown action" not in output
+    assert "Left Twin rolls" in output or "Left Twin roll" in output.split("choice:")[1]

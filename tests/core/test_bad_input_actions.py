@@ -74,3 +74,16 @@ def test_any_action_text_raises_only_project_errors(path: Path, data: st.DataObj
         enc.check(action)
     except FracasError:
         pass
+
+
+@pytest.mark.parametrize(("typed", "full"), [
+    ("roll", "'Left Twin' roll"),
+    ("Left Twin roll", "'Left Twin' roll"),
+    ("'Left Twin' roll", "'Left Twin' roll"),
+    ("Brutus roll", "Brutus roll"),
+    ("  roll  ", "'Left Twin' roll"),
+])
+def test_typed_text_gets_its_actor_quoted(typed: str, full: str) -> None:
+    from fracas.core.codec import with_actor
+
+    assert with_actor(typed, "Left Twin", ["Left Twin", "Right Twin", "Brutus", "gm"]) == full

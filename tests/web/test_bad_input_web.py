@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from web_helpers import Console
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.mark.parametrize("seed", ["abc", "-5", str(2**63), "9" * 40, "1e5"])
@@ -31,3 +35,25 @@ def test_a_junk_query_parameter_is_a_plain_400(console: Console) -> None:
     assert answer.status_code == 400
     assert answer.json() == {"ok": False, "error": answer.json()["error"]}
     assert answer.json()["error"].startswith("bad request: rev:")
+
+
+def test_typed_actions_work_for_a_name_with_a_space(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from fracas.store import EventStore
+    from fracas.web import create_app
+
+    store = EventStore(tmp_path / "db.sqlite")
+    app = create_app(store, [EXAMPLES])
+    console = Console(TestClient(app), app.state.admin_key, EXAMPLES.name)
+    try:
+        gm = console.create("age_of_dragons/grapple_brawl.yaml", seed=1)["gm"]
+        while console.state(gm)["actor"] != "Left Twin":
+            assert console.post(gm, "ai").status_code == 200
+        for typed in ("roll", "Left Twin roll", "'Left Twin' roll"):
+            answer = console.post(gm, "act", action=typed)
+            assert answer.status_code in (200, 422), answer.text
+            assert "unknown action 'Twin'" not in answer.json()["error"]
+        assert console.state(gm)["actor"] == "Left Twin"  # rolled once; then 'already rolled'
+    finally:
+        store.close()

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.prompt import Prompt
 
+from fracas.core.codec import with_actor
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToUndoError
 from fracas.core.policy import HumanPolicy
@@ -93,8 +94,8 @@ def play_interactively(console: Console, enc: Encounter[Any], seed: int,
                                   f"{escape(other)}'s[/red]")
                     continue
                 else:
-                    enc.apply(enc.ruleset.parse_action(answer if answer.startswith(actor + " ")
-                                                       else f"{actor} {answer}"))
+                    names = {s.name for s in enc.ruleset.standings(enc.state)} | {GM}
+                    enc.apply(enc.ruleset.parse_action(with_actor(answer, actor, names)))
             except (ActionSyntaxError, IllegalActionError, NothingToUndoError) as exc:
                 console.print(f"[red]{escape(str(exc))}[/red]")
                 continue

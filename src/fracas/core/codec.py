@@ -13,13 +13,13 @@ import dataclasses
 import shlex
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
 from fracas.core.errors import ActionSyntaxError
 
-__all__ = ["format_fields", "from_jsonable", "parse_fields", "to_jsonable"]
+__all__ = ["format_fields", "from_jsonable", "parse_fields", "to_jsonable", "with_actor"]
 
 Scalar = str | int | float | bool | None
 
@@ -171,6 +171,25 @@ def parse_fields(cls: type, tokens: list[str], fixed: Mapping[str, Any]) -> Any:
     if missing:
         raise ActionSyntaxError(f"'{verb}' needs {' '.join(f'{k}=...' for k in missing)}")
     return from_jsonable(cls, data)
+
+
+def with_actor(text: str, actor: str, names: Iterable[str]) -> str:
+    """Typed action text with its actor in front, quoted, as ``parse_action`` reads it.
+
+    ``text`` may start with a name (quoted or not: ``'Left Twin' roll`` and
+    ``Left Twin roll`` both work) or leave it out (``roll``: then it is ``actor``'s).
+    """
+    stripped = text.strip()
+    try:
+        first = shlex.split(stripped)[:1]
+    except ValueError:
+        first = []
+    if first and first[0] in set(names) and stripped[:1] in "'\"":
+        return stripped
+    for name in sorted(names, key=len, reverse=True):
+        if stripped == name or stripped.startswith(name + " "):
+            return quote(name) + stripped[len(name):]
+    return f"{quote(actor)} {stripped}"
 
 
 def split_words(text: str) -> list[str]:

@@ -24,6 +24,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.datastructures import UploadFile
 from starlette.responses import Response
 
+from fracas.core.codec import with_actor
 from fracas.core.encounter import Encounter
 from fracas.core.errors import (
     ActionSyntaxError,
@@ -35,7 +36,7 @@ from fracas.core.errors import (
 )
 from fracas.core.events import MAX_SEED
 from fracas.core.policy import HumanPolicy, Policy, RandomPolicy
-from fracas.core.ruleset import Action
+from fracas.core.ruleset import GM, Action
 from fracas.scenario import load_scenario, parse_scenario
 from fracas.store import EventStore, Link, StaleRevisionError, UnknownEncounterError, decision_rng
 from fracas.web.security import CSRF_HEADER, Access, BodySizeLimit, csrf_ok, csrf_token
@@ -364,12 +365,9 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
 
             def choose(enc: Encounter[Any]) -> Action:
                 # The actor may be left out of typed text: it is the one deciding now.
-                actor = enc.current_actor()
-                if actor is not None and text.split()[0] not in _names(enc):
-                    text_ = f"{actor} {text}"
-                else:
-                    text_ = text
-                return checked(access, enc, enc.ruleset.parse_action(text_))
+                actor = enc.current_actor() or GM
+                full = with_actor(text, actor, _names(enc))
+                return checked(access, enc, enc.ruleset.parse_action(full))
 
             store.apply(enc_id, rev, choose)
             return ""
@@ -422,7 +420,5 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
 
 
 def _names(enc: Encounter[Any]) -> set[str]:
-    from fracas.core.ruleset import GM
-
     return {s.name for s in enc.ruleset.standings(enc.state)} | {GM}
 
