@@ -100,3 +100,14 @@ def test_unicode_names_with_spaces_quotes_and_brackets_are_fine(name: str) -> No
 def test_scalars_yaml_cannot_construct_are_named_by_line(value: str, says: str) -> None:
     error = error_for(GOOD + f"max_rounds: {value}\n")
     assert error.line == 8 and says in error.reason
+
+
+def test_a_whole_scenario_check_points_at_the_value_it_quotes() -> None:
+    error = error_for(GOOD.replace("between: [Ember, Ash]", "between: [Ember, Nobody]"))
+    assert "'Nobody'" in error.reason
+    assert error.line == 7 and error.field == "ranges[0].between[1]"
+
+
+def test_a_whole_scenario_check_without_a_quote_keeps_the_top_line() -> None:
+    error = error_for(GOOD.replace("name: Ash", "name: Ember"))
+    assert error.line == 1 and error.field is None

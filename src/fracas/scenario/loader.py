@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,8 +138,29 @@ def _validation_error(exc: ValidationError, source: str, data: Any,
     more = len(exc.errors()) - 1
     if more:
         message += f" (and {more} more problem{'s' if more > 1 else ''})"
+    if not loc:
+        # A check of the whole scenario: point at the value its message quotes, if any.
+        pairs = re.findall(r"'([^']+)'|\"([^\"]+)\"", message)
+        quoted = {text for pair in pairs for text in pair if len(text) > 1}
+        loc = _find_value(data, quoted) or ()
     return ScenarioError(message, file=source, line=_lookup_line(lines, loc),
                          field=_field_name(loc, data) or None)
+
+
+def _find_value(data: Any, wanted: set[str], path: Path_ = ()) -> Path_ | None:
+    """The path of the first text value in ``data`` that is one of ``wanted``."""
+    if isinstance(data, str):
+        return path if data in wanted else None
+    items: list[tuple[str | int, Any]] = []
+    if isinstance(data, Mapping):
+        items = [(k, v) for k, v in data.items() if isinstance(k, str | int)]
+    elif isinstance(data, list):
+        items = list(enumerate(data))
+    for key, value in items:
+        found = _find_value(value, wanted, (*path, key))
+        if found is not None:
+            return found
+    return None
 
 
 def _bad_value(text: str, exc: Exception, source: str) -> ScenarioError:
