@@ -104,6 +104,21 @@ def test_hidden_gm_rolls_are_marked_hidden(tor: SimpleNamespace) -> None:
     assert foe_rolls and all(e.hidden for e in foe_rolls)
 
 
+def test_hidden_gm_rolls_keep_a_foes_pending_special_results_from_the_company(
+        tor: SimpleNamespace) -> None:
+    f = tor.Fight([tor.hero("A")], [tor.foe("X")], gm_rolls_hidden=True)
+    f.do("A stance stance=open")
+    f.do("A engage foe=X")
+    f.do("A attack target=X", [1, 1, 1])
+    events = f.do("gm attack foe=X target=A", [10, 6, 6])
+    hits = [e for e in events if isinstance(e, ev.HitPending)]
+    assert hits and all(e.hidden for e in hits)
+    assert f.state.pending is not None  # the Loremaster still has special results to spend
+    company = f.ruleset.view(f.state, "company")["pending"]
+    assert "tengwars" not in company and "pierce" not in company
+    assert f.ruleset.view(f.state)["pending"]["tengwars"] == 2
+
+
 def test_table_and_event_lines_read_well(tor: SimpleNamespace) -> None:
     f = tor.Fight([tor.hero("A")], [tor.foe("X")])
     f.do("A stance stance=forward")

@@ -153,8 +153,9 @@ def foe_attack(state: OneRingState, foe: str, target: str, rng: Rng, emit: Emit)
     emit(ev.RollRead(foe, ATTACK, target, tn, result.total, result.success, result.rank,
                      result.tengwars, hidden))
     if result.success:
+        # With hidden Loremaster rolls the hit's rank and special results stay his until used.
         emit(ev.HitPending(foe, target, False, close, weapon.damage, weapon.injury,
-                           result.rank, result.tengwars, GM))
+                           result.rank, result.tengwars, GM, hidden))
 
 
 def special_options(state: OneRingState) -> tuple[str, ...]:

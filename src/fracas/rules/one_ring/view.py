@@ -57,9 +57,10 @@ def view(state: OneRingState, side: str | None = None) -> dict[str, Any]:
     pending = None
     if state.pending is not None:
         p = state.pending
-        pending = {"attacker": p.attacker, "target": p.target, "tengwars": p.tengwars,
-                   "damage": p.damage, "heavy": p.heavy, "pierce": p.pierce,
+        pending = {"attacker": p.attacker, "target": p.target, "damage": p.damage,
                    "knockback": p.knockback}
+        if not (secret and state.roster.gm_hidden and not p.hero_attacks):
+            pending.update(tengwars=p.tengwars, heavy=p.heavy, pierce=p.pierce)
     return {
         "round": state.round, "phase": state.phase, "volley": state.volley,
         "volleys": state.volleys, "regime": board.regime if state.phase == "engagement" else "",
