@@ -7,17 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from fracas.cli.app import main
+from fracas_cli import run_fracas
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GOOD = (EXAMPLES / "age_of_dragons" / "claw_duel.yaml").read_text()
 
 
 def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(args)
-    out, err = capsys.readouterr()
-    return int(info.value.code or 0), out, " ".join(err.split())
+    return run_fracas(args, capsys, flat=True)
 
 
 @pytest.fixture

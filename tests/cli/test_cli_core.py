@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fracas.cli.app import app, main
+from fracas.cli.app import app
+from fracas_cli import run_fracas
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -18,10 +19,7 @@ GOOD = DUEL.read_text()
 
 
 def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(args)
-    out, err = capsys.readouterr()
-    return int(info.value.code or 0), out, err
+    return run_fracas(args, capsys)
 
 
 @pytest.mark.parametrize(("name", "text", "where"), [

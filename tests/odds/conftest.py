@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from fracas.cli.app import main
 from fracas.core.errors import ActionSyntaxError
 from fracas.core.events import DiceRolled
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Action, Emit, register_ruleset
+from fracas_cli import run_fracas
 from toy_ruleset import Strike, Toy, ToyScenario, ToyState, TurnPassed, Wait, Wounded
 
 
@@ -108,10 +108,6 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[[list[str]], tuple[int, 
     """``cli(args)`` -> exit code, stdout, stderr of ``fracas ARGS``, run in this process."""
 
     def run(args: list[str]) -> tuple[int, str, str]:
-        with pytest.raises(SystemExit) as exit_info:
-            main(args)
-        captured = capsys.readouterr()
-        code = exit_info.value.code
-        return (code if isinstance(code, int) else 1), captured.out, captured.err
+        return run_fracas(args, capsys)
 
     return run

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from fracas.cli.app import main
+from fracas_cli import run_fracas
 
 CliRun = Callable[[list[str]], tuple[int, str, str]]
 
@@ -16,10 +16,6 @@ def cli(capsys: pytest.CaptureFixture[str]) -> CliRun:
     """``cli(args)`` -> exit code, stdout, stderr of ``fracas ARGS``, run in this process."""
 
     def run(args: list[str]) -> tuple[int, str, str]:
-        with pytest.raises(SystemExit) as exit_info:
-            main(args)
-        captured = capsys.readouterr()
-        code = exit_info.value.code
-        return (code if isinstance(code, int) else 1), captured.out, captured.err
+        return run_fracas(args, capsys)
 
     return run
