@@ -7,10 +7,11 @@ and resolves actions, records every event, and can undo by replaying the log.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from fracas.core.decision import Options, Value, has_options, options
 from fracas.core.errors import (
     FightOverError,
     FracasError,
@@ -161,11 +162,34 @@ class Encounter(Generic[S]):
         """Who decides now: a combatant, ``"gm"``, or ``None`` when the fight is over."""
         return self.ruleset.current_actor(self.state)
 
-    def legal_actions(self) -> Sequence[Action]:
-        """Every action the current actor may take."""
+    def options(self, chosen: Sequence[Value] = ()) -> Options:
+        """The next step of the current decision, given the values ``chosen`` so far.
+
+        With nothing chosen the step is the verb; each chosen value fills the next field
+        the rule set asks for.  Once the values form a whole action, ``Options.action``
+        is that action (legal now) and ``Options.step`` is ``None``.  Raises
+        :class:`IllegalActionError` naming the rule when a chosen value cannot lead to a
+        legal action, :class:`FightOverError` when nobody has a decision.
+        """
+        actor = self.current_actor()
+        if actor is None:
+            raise FightOverError("the fight is over: nobody has a decision to make")
+        return options(self.ruleset, self.state, actor, chosen)
+
+    def has_options(self) -> bool:
+        """True while the current actor has any legal action (stops at the first found)."""
+        actor = self.current_actor()
+        return actor is not None and has_options(self.ruleset, self.state, actor)
+
+    def legal_actions(self) -> Iterator[Action]:
+        """Every action the current actor may take, generated lazily over the steps.
+
+        Tools that want everything may list it; the steps (:meth:`options`) are the way
+        to offer a decision.
+        """
         if self.current_actor() is None:
-            return ()
-        return self.ruleset.legal_actions(self.state)
+            return iter(())
+        return iter(self.ruleset.legal_actions(self.state))
 
     def is_legal(self, action: Action) -> bool:
         """True when ``action`` may be applied now."""
@@ -184,9 +208,15 @@ class Encounter(Generic[S]):
             raise IllegalActionError(action, "turn order", f"it is {actor}'s decision now")
         self.ruleset.check(self.state, action)
 
-    def apply(self, action: Action, rng: Rng | None = None) -> list[Event]:
-        """Check and resolve ``action``, run the automatic steps after it, return the new events."""
-        self.check(action)
+    def apply(self, action: Action, rng: Rng | None = None, *,
+              checked: bool = False) -> list[Event]:
+        """Check and resolve ``action``, run the automatic steps after it, return the new events.
+
+        ``checked=True`` skips the check: only for an action just found legal in this
+        very state (a built-in policy's pick from the offered steps).
+        """
+        if not checked:
+            self.check(action)
         start = len(self.log)
         dice = rng if rng is not None else self.rng
         self.emit(DecisionMade(action.actor, action))
@@ -264,12 +294,12 @@ class Encounter(Generic[S]):
     ) -> Outcome | None:
         """Let the policies decide until the fight ends (or ``max_decisions`` pass)."""
         pick = policies.__getitem__ if isinstance(policies, Mapping) else policies
-        ruleset, state = self.ruleset, self.state
+        ruleset = self.ruleset
         for _ in range(max_decisions):
             actor = ruleset.current_actor(self.state)
             if actor is None:
                 return ruleset.outcome(self.state)
-            state = self.state
-            action = pick(actor).choose(DecisionRequest(actor, state, ruleset, policy_rng))
-            self.apply(action)
+            request = DecisionRequest(actor, self.state, ruleset, policy_rng)
+            action = pick(actor).choose(request)
+            self.apply(action, checked=request.vetted(action))
         return ruleset.outcome(self.state)

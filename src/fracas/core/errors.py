@@ -76,7 +76,14 @@ class IllegalActionError(FracasError, ValueError):
         self.action = action
         self.rule = rule
         self.reason = reason
-        super().__init__(f"illegal action '{action}': {reason} (rule: {rule})")
+        super().__init__()
+
+    def __str__(self) -> str:
+        # Worded on demand: the steps of a decision build many refusals nobody reads.
+        return f"illegal action '{self.action}': {self.reason} (rule: {self.rule})"
+
+    def __reduce__(self) -> tuple[type, tuple[object, str, str]]:
+        return type(self), (self.action, self.rule, self.reason)
 
 
 class ScriptExhaustedError(FracasError):

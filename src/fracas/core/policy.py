@@ -1,8 +1,8 @@
-"""Policies: who chooses among the legal actions.
+"""Policies: who decides, step by step.
 
 The engine never waits for input.  At each decision it asks the actor's
-:class:`Policy`; the same legal-action list feeds the random policy, scripted
-tests, rule-set heuristics, the terminal prompt and the web console.
+:class:`Policy`; the same steps (:mod:`fracas.core.decision`) feed the random
+policy, rule-set heuristics, the terminal prompt and the web console.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from fracas.core.errors import ScriptExhaustedError
+from fracas.core.decision import Options, Value, options
+from fracas.core.errors import IllegalActionError, ScriptExhaustedError
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Action, Ruleset
 
@@ -34,11 +35,32 @@ class DecisionRequest:
     ruleset: Ruleset[Any]
     rng: Rng
     _legal: Sequence[Action] | None = field(default=None, repr=False)
+    _vetted: Action | None = field(default=None, repr=False)
+
+    def options(self, chosen: Sequence[Value] = ()) -> Options:
+        """The next step of this decision after ``chosen`` (see :meth:`Encounter.options`)."""
+        found = options(self.ruleset, self.state, self.actor, chosen)
+        if found.action is not None:
+            self._vetted = found.action
+        return found
+
+    def is_legal(self, action: Action) -> bool:
+        """True when ``action`` is legal now (a policy may then return it unchecked)."""
+        try:
+            self.ruleset.check(self.state, action)
+        except IllegalActionError:
+            return False
+        self._vetted = action
+        return True
+
+    def vetted(self, action: Action) -> bool:
+        """True when ``action`` is the one this request last found legal (no second check)."""
+        return action is self._vetted and action.actor == self.actor
 
     def legal_actions(self) -> Sequence[Action]:
-        """The legal actions, computed on first use (fast policies may never ask)."""
+        """Every legal action, listed on first use (prefer the steps: :meth:`options`)."""
         if self._legal is None:
-            self._legal = self.ruleset.legal_actions(self.state)
+            self._legal = list(self.ruleset.legal_actions(self.state))
         return self._legal
 
 
@@ -51,11 +73,26 @@ class Policy(Protocol):
 
 
 class RandomPolicy:
-    """Uniformly random among the legal actions."""
+    """Uniformly random at each step: a verb, then each field among the legal values.
+
+    This is not uniform over whole actions: a verb with few variants is as likely as
+    one with many (end the turn as often as attack), as a person choosing would be.
+    """
 
     def choose(self, request: DecisionRequest) -> Action:
-        actions = request.legal_actions()
-        return actions[request.rng.choice_index(len(actions))]
+        rng = request.rng
+        found = request.options()
+        chosen: list[Value] = []
+        while found.action is None:
+            step = found.step
+            if step is None:
+                raise ScriptExhaustedError(f"{request.actor} has no legal action")
+            if step.span is not None:
+                chosen.append(step.span.low + rng.choice_index(step.span.high - step.span.low + 1))
+            else:
+                chosen.append(step.choices[rng.choice_index(len(step.choices))].value)
+            found = request.options(chosen)
+        return found.action
 
 
 class ScriptedPolicy:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -26,6 +26,8 @@ from fracas.core.errors import ActionSyntaxError, UnknownRulesetError
 from fracas.core.events import Event
 
 if TYPE_CHECKING:
+    from fracas.core.decision import Menu, Partial, Span
+    from fracas.core.errors import IllegalActionError
     from fracas.core.policy import Policy
     from fracas.core.rng import Rng
 
@@ -105,13 +107,49 @@ class Ruleset(ABC, Generic[S]):
     def current_actor(self, state: S) -> str | None:
         """Who decides next: a combatant, :data:`GM`, or ``None`` once the fight is over."""
 
-    @abstractmethod
-    def legal_actions(self, state: S) -> Sequence[Action]:
-        """Every action the current actor may take now."""
+    def why_not(self, state: S, partial: Partial) -> IllegalActionError | None:
+        """Why the action being put together cannot be taken now, or ``None``.
 
-    @abstractmethod
+        ``partial`` holds the verb and the fields chosen so far (all of them for a
+        whole action).  Judge only what it holds and return
+        ``partial.refuse(rule, reason)`` naming the rule.  The steps offered, the
+        check and :meth:`legal_actions` all derive from this hook and :meth:`step`
+        (see :mod:`fracas.core.decision`).
+        """
+        return _legacy_why_not(self, state, partial)
+
+    def step(self, state: S, partial: Partial, field: str) -> Menu | Span | None:
+        """The candidate values for ``field`` of ``partial``, or ``None`` when it is not asked.
+
+        Return a :class:`~fracas.core.decision.Menu` (labelled values, the usual one
+        first) or a :class:`~fracas.core.decision.Span` for a number.  Offer few:
+        a person reads them (at most 12 a step).  Candidates ``why_not`` refuses are
+        dropped by the core.
+        """
+        return _legacy_step(self, state, partial, field)
+
+    def verb_label(self, action: type[Action]) -> str:
+        """The words a person reads for a verb in the first step."""
+        return action.verb.replace("_", " ")
+
+    def default_verb(self, state: S, verbs: Sequence[str]) -> str:
+        """The verb to preselect among the legal ``verbs`` (the first by default)."""
+        return verbs[0]
+
+    def legal_actions(self, state: S) -> Iterable[Action]:
+        """Every action the current actor may take now, lazily, over the steps."""
+        from fracas.core.decision import iter_legal
+
+        actor = self.current_actor(state)
+        if actor is None:
+            return iter(())
+        return iter_legal(self, state, actor)
+
     def check(self, state: S, action: Action) -> None:
         """Raise :class:`IllegalActionError` naming the rule if ``action`` is illegal now."""
+        from fracas.core.decision import check
+
+        check(self, state, action)
 
     @abstractmethod
     def resolve(self, state: S, action: Action, rng: Rng, emit: Emit) -> None:
@@ -203,6 +241,43 @@ class Ruleset(ABC, Generic[S]):
             )
         action: Action = parse_fields(cls, words[2:], {"actor": words[0]})
         return action
+
+
+def _legacy_actions(ruleset: Ruleset[Any], state: Any, partial: Partial) -> list[Action]:
+    """Transitional: a rule set that still lists whole actions answers the steps from its list."""
+    if type(ruleset).legal_actions is Ruleset.legal_actions:
+        raise NotImplementedError(f"{ruleset.name} implements neither why_not/step nor "
+                                  "legal_actions")
+    return [a for a in ruleset.legal_actions(state)
+            if type(a) is partial.kind and a.actor == partial.actor
+            and all(getattr(a, k) == v for k, v in partial.values.items())]
+
+
+def _legacy_why_not(ruleset: Ruleset[Any], state: Any,
+                    partial: Partial) -> IllegalActionError | None:
+    from fracas.core.errors import IllegalActionError
+
+    if _legacy_actions(ruleset, state, partial):
+        return None
+    try:
+        ruleset.check(state, partial.build())
+    except IllegalActionError as exc:
+        return exc
+    except Exception:
+        pass
+    return partial.refuse(partial.verb, "not among the legal actions")
+
+
+def _legacy_step(ruleset: Ruleset[Any], state: Any, partial: Partial,
+                 field: str) -> Menu | Span | None:
+    from fracas.core.decision import Menu
+
+    values: list[Any] = []
+    for a in _legacy_actions(ruleset, state, partial):
+        v = getattr(a, field)
+        if v not in values:
+            values.append(v)
+    return Menu.of(values)
 
 
 def _standing_dict(s: Standing) -> dict[str, Any]:

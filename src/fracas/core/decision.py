@@ -1,0 +1,461 @@
+"""Decisions offered as short steps: first the verb, then each of its fields.
+
+A rule set answers two questions about an action that is being put together:
+
+* :meth:`Ruleset.why_not` -- given a :class:`Partial` (the verb and the fields
+  chosen so far, possibly all of them), the :class:`IllegalActionError` naming the
+  rule that forbids it, or ``None`` when nothing chosen so far is refused;
+* :meth:`Ruleset.step` -- which values to offer for the next field: a
+  :class:`Menu` of labelled values, a numeric :class:`Span`, or ``None`` when the
+  field is not asked for this verb (it keeps its default).
+
+Everything else derives from those two in this module: the next step of a
+decision (:func:`options`), the whole-action check (:func:`check`), the lazy list
+of every legal action (:func:`iter_legal`) and the cheap "is anything left?"
+(:func:`has_options`).  Because the check walks the same fields with the same
+hook, an action the steps build is always legal and a legal action can always be
+chosen step by step.
+
+The contract for rule sets (the conformance kit tests it):
+
+* ``why_not`` judges only the fields a partial holds; it must refuse a partial
+  exactly when no completion of it is legal *or* say nothing and leave the
+  refusal to a later field (the steps then search for a completion).  The tighter
+  it is, the cheaper the steps.
+* A :class:`Span` is contiguous: every number in it completes when its ends do.
+* A :class:`Menu` may list one value for several equivalent ones (dice showing
+  the same face); every value it lists completes once ``why_not`` accepts it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import MISSING, dataclass, fields
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from fracas.core.action import Action
+from fracas.core.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from fracas.core.ruleset import Ruleset
+
+__all__ = [
+    "VERB",
+    "Choice",
+    "Menu",
+    "Options",
+    "Partial",
+    "Span",
+    "Step",
+    "action_fields",
+    "check",
+    "chosen_values",
+    "has_options",
+    "iter_legal",
+    "options",
+]
+
+#: The name of the first step of every decision.
+VERB = "verb"
+
+Value: TypeAlias = Any
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One value a step offers, with the words a person reads for it."""
+
+    value: Value
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """A rule set's candidates for one field: labelled values, the usual one first.
+
+    ``default`` is the value a front end preselects; ``None`` means the first.
+    """
+
+    choices: tuple[Choice, ...]
+    default: Value = None
+
+    @classmethod
+    def of(cls, values: Sequence[Value], label: Any = str, default: Value = None) -> Menu:
+        """A menu of ``values`` labelled by ``label(value)``."""
+        return cls(tuple(Choice(v, label(v)) for v in values), default)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A whole number from ``low`` to ``high`` (both included); ``default`` is preselected."""
+
+    low: int
+    high: int
+    default: int | None = None
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and \
+            self.low <= value <= self.high
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The next choice of a decision: a list of legal values, or a legal numeric span.
+
+    Exactly one of ``choices`` (non-empty) and ``span`` is set.  ``default`` is
+    the value to preselect (Enter accepts it).
+    """
+
+    name: str
+    choices: tuple[Choice, ...] = ()
+    span: Span | None = None
+    default: Value = None
+
+    @property
+    def values(self) -> list[Value]:
+        """Every value this step offers (a span spelled out)."""
+        if self.span is not None:
+            return list(range(self.span.low, self.span.high + 1))
+        return [c.value for c in self.choices]
+
+    @property
+    def size(self) -> int:
+        """How many entries a person is shown: a span counts as one."""
+        return 1 if self.span is not None else len(self.choices)
+
+    def label(self, value: Value) -> str:
+        """The label of ``value`` (its text form when the step has none for it)."""
+        for c in self.choices:
+            if c.value == value:
+                return c.label
+        return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Where a decision stands after ``chosen``: the next :class:`Step`, or the whole action.
+
+    ``fields`` names the field each chosen value filled (``"verb"`` first).
+    """
+
+    actor: str
+    chosen: tuple[Value, ...]
+    fields: tuple[str, ...]
+    step: Step | None
+    action: Action | None
+
+    @property
+    def complete(self) -> bool:
+        """True once the choices form a whole action."""
+        return self.action is not None
+
+
+class Partial:
+    """An action being put together: its actor, its class and the fields chosen so far."""
+
+    __slots__ = ("actor", "kind", "values")
+
+    def __init__(self, actor: str, kind: type[Action],
+                 values: Mapping[str, Value] | None = None) -> None:
+        self.actor = actor
+        self.kind = kind
+        self.values: dict[str, Value] = dict(values) if values else {}
+
+    @property
+    def verb(self) -> str:
+        """The verb of the action."""
+        return self.kind.verb
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.values
+
+    def get(self, name: str, default: Value = None) -> Value:
+        """The chosen value of ``name``, or ``default`` while it is not chosen."""
+        return self.values.get(name, default)
+
+    def __getitem__(self, name: str) -> Value:
+        return self.values[name]
+
+    def having(self, name: str, value: Value) -> Partial:
+        """A copy with ``name`` chosen as ``value``."""
+        values = dict(self.values)
+        values[name] = value
+        return Partial(self.actor, self.kind, values)
+
+    @classmethod
+    def of(cls, action: Action) -> Partial:
+        """The whole action as a partial (every field chosen)."""
+        return cls(action.actor, type(action),
+                   {name: getattr(action, name) for name, _ in action_fields(type(action))})
+
+    def build(self) -> Action:
+        """The action, fields not chosen taking their defaults."""
+        return self.kind(actor=self.actor, **self.values)  # type: ignore[call-arg]
+
+    def refuse(self, rule: str, reason: str) -> IllegalActionError:
+        """An :class:`IllegalActionError` for this (partial) action."""
+        return IllegalActionError(_Shown(self), rule, reason)
+
+    def __repr__(self) -> str:
+        return f"Partial({self.actor!r}, {self.verb!r}, {self.values!r})"
+
+
+class _Shown:
+    """Prints a partial as its typed form so far (``Ash attack target=Bo``) in errors."""
+
+    __slots__ = ("partial",)
+
+    def __init__(self, partial: Partial) -> None:
+        self.partial = partial
+
+    def __str__(self) -> str:
+        from fracas.core.codec import quote
+
+        p = self.partial
+        words = [quote(p.actor), p.verb]
+        words += [f"{k}={_text(v)}" for k, v in p.values.items()]
+        return " ".join(words)
+
+
+def _text(value: Value) -> str:
+    if isinstance(value, tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+_NO_DEFAULT: Any = object()
+
+
+_FIELDS: dict[type[Action], tuple[tuple[str, Value], ...]] = {}
+
+
+def action_fields(kind: type[Action]) -> tuple[tuple[str, Value], ...]:
+    """The fields of an action class after ``actor``, in order, with their defaults.
+
+    A field without a default has the marker ``_NO_DEFAULT`` (an internal object).
+    """
+    known = _FIELDS.get(kind)
+    if known is not None:
+        return known
+    out: list[tuple[str, Value]] = []
+    for f in fields(kind):  # type: ignore[arg-type]
+        if f.name == "actor":
+            continue
+        if f.default is not MISSING:
+            default = f.default
+        elif f.default_factory is not MISSING:
+            default = f.default_factory()
+        else:
+            default = _NO_DEFAULT
+        out.append((f.name, default))
+    _FIELDS[kind] = tuple(out)
+    return _FIELDS[kind]
+
+
+def _verbs(ruleset: Ruleset[Any]) -> dict[str, type[Action]]:
+    return {cls.verb: cls for cls in ruleset.actions}
+
+
+def _asked(ruleset: Ruleset[Any], state: Any, partial: Partial) -> tuple[str, Menu | Span] | None:
+    """The next field the rule set asks for (with its candidates), or ``None`` when whole."""
+    for name, _ in action_fields(partial.kind):
+        if name in partial.values:
+            continue
+        offer = ruleset.step(state, partial, name)
+        if offer is not None:
+            return name, offer
+    return None
+
+
+def _values(offer: Menu | Span) -> Iterator[Value]:
+    if isinstance(offer, Span):
+        yield from range(offer.low, offer.high + 1)
+    else:
+        for c in offer.choices:
+            yield c.value
+
+
+def _first(ruleset: Ruleset[Any], state: Any, partial: Partial) -> Action | None:
+    """The first legal whole action that completes ``partial`` (which ``why_not`` accepts)."""
+    asked = _asked(ruleset, state, partial)
+    if asked is None:
+        return partial.build()
+    name, offer = asked
+    for value in _values(offer):
+        nxt = partial.having(name, value)
+        if ruleset.why_not(state, nxt) is None:
+            found = _first(ruleset, state, nxt)
+            if found is not None:
+                return found
+    return None
+
+
+def _completes(ruleset: Ruleset[Any], state: Any, partial: Partial) -> bool:
+    return ruleset.why_not(state, partial) is None and _first(ruleset, state, partial) is not None
+
+
+def _step(ruleset: Ruleset[Any], state: Any, name: str, offer: Menu | Span,
+          partial: Partial) -> Step | None:
+    """The legal part of ``offer`` for field ``name`` of ``partial``; ``None`` if nothing is."""
+    if isinstance(offer, Span):
+        low, high = offer.low, offer.high
+        while low <= high and not _completes(ruleset, state, partial.having(name, low)):
+            low += 1
+        while high > low and not _completes(ruleset, state, partial.having(name, high)):
+            high -= 1
+        if low > high:
+            return None
+        default = offer.default if offer.default is not None and \
+            low <= offer.default <= high else high
+        return Step(name, span=Span(low, high, default), default=default)
+    kept = tuple(c for c in offer.choices
+                 if _completes(ruleset, state, partial.having(name, c.value)))
+    if not kept:
+        return None
+    values = [c.value for c in kept]
+    default = offer.default if offer.default in values else kept[0].value
+    return Step(name, choices=kept, default=default)
+
+
+def _verb_step(ruleset: Ruleset[Any], state: Any, actor: str) -> Step | None:
+    kept = tuple(Choice(cls.verb, ruleset.verb_label(cls)) for cls in ruleset.actions
+                 if _completes(ruleset, state, Partial(actor, cls)))
+    if not kept:
+        return None
+    return Step(VERB, choices=kept, default=ruleset.default_verb(state, [c.value for c in kept]))
+
+
+def options(ruleset: Ruleset[Any], state: Any, actor: str,
+            chosen: Sequence[Value] = ()) -> Options:
+    """The next step of ``actor``'s decision after the values ``chosen`` so far.
+
+    ``chosen[0]`` is a verb, each later value fills the next field the rule set asks
+    for.  Raises :class:`IllegalActionError` (naming the rule) when a chosen value
+    cannot lead to a legal action.
+    """
+    chosen = tuple(chosen)
+    if not chosen:
+        return Options(actor, chosen, (), _verb_step(ruleset, state, actor), None)
+    verbs = _verbs(ruleset)
+    kind = verbs.get(chosen[0])
+    if kind is None:
+        raise IllegalActionError(_Word(actor, str(chosen[0])), "actions",
+                                 f"unknown verb {chosen[0]!r}; {ruleset.name} knows: "
+                                 f"{', '.join(verbs)}")
+    partial = Partial(actor, kind)
+    _refuse_if_dead_end(ruleset, state, partial)
+    names = [VERB]
+    for value in chosen[1:]:
+        asked = _asked(ruleset, state, partial)
+        if asked is None:
+            raise IllegalActionError(partial.build(), "actions",
+                                     f"a {partial.verb} action takes no more choices "
+                                     f"(extra value {value!r})")
+        name, offer = asked
+        if isinstance(offer, Span) and value not in offer:
+            raise partial.refuse(name, f"{name} must be a whole number from {offer.low} "
+                                 f"to {offer.high}")
+        partial = partial.having(name, value)
+        _refuse_if_dead_end(ruleset, state, partial)
+        names.append(name)
+    asked = _asked(ruleset, state, partial)
+    if asked is None:
+        return Options(actor, chosen, tuple(names), None, partial.build())
+    name, offer = asked
+    step = _step(ruleset, state, name, offer, partial)
+    if step is None:  # why_not accepted a partial no value completes: a rule-set slip
+        raise partial.refuse(name, f"no {name} can complete this {partial.verb}")
+    return Options(actor, chosen, tuple(names), step, None)
+
+
+def _refuse_if_dead_end(ruleset: Ruleset[Any], state: Any, partial: Partial) -> None:
+    err = ruleset.why_not(state, partial)
+    if err is not None:
+        raise err
+    if _first(ruleset, state, partial) is None:
+        raise partial.refuse(partial.verb, "no choice of the remaining fields makes this legal")
+
+
+class _Word:
+    """Prints as ``actor word`` in errors about an unknown verb."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, actor: str, word: str) -> None:
+        self.text = f"{actor} {word}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def check(ruleset: Ruleset[Any], state: Any, action: Action) -> None:
+    """Raise :class:`IllegalActionError` unless ``action`` is legal, walking its fields as steps do.
+
+    A field the rule set does not ask for this verb must keep its default.
+    """
+    if type(action) not in _verbs(ruleset).values():
+        raise IllegalActionError(action, "actions", f"not a {ruleset.name} action")
+    partial = Partial(action.actor, type(action))
+    err = ruleset.why_not(state, partial)
+    if err is not None:
+        raise _whole(err, action)
+    for name, default in action_fields(type(action)):
+        value = getattr(action, name)
+        if ruleset.step(state, partial, name) is None:
+            if value != default:
+                raise IllegalActionError(action, partial.verb,
+                                         f"{name} does not apply to this {partial.verb}")
+            continue
+        partial = partial.having(name, value)
+        err = ruleset.why_not(state, partial)
+        if err is not None:
+            raise _whole(err, action)
+
+
+def _whole(err: IllegalActionError, action: Action) -> IllegalActionError:
+    """The same refusal, naming the whole action."""
+    return IllegalActionError(action, err.rule, err.reason)
+
+
+def chosen_values(ruleset: Ruleset[Any], state: Any, action: Action) -> tuple[Value, ...]:
+    """The values that choose ``action`` step by step (its verb, then each asked field)."""
+    partial = Partial(action.actor, type(action))
+    out: list[Value] = [action.verb]
+    for name, _ in action_fields(type(action)):
+        if ruleset.step(state, partial, name) is None:
+            continue
+        value = getattr(action, name)
+        partial = partial.having(name, value)
+        out.append(value)
+    return tuple(out)
+
+
+def iter_legal(ruleset: Ruleset[Any], state: Any, actor: str) -> Iterator[Action]:
+    """Every legal action of ``actor``, lazily, in step order (depth first over the steps)."""
+    for cls in ruleset.actions:
+        partial = Partial(actor, cls)
+        if ruleset.why_not(state, partial) is None:
+            yield from _leaves(ruleset, state, partial)
+
+
+def _leaves(ruleset: Ruleset[Any], state: Any, partial: Partial) -> Iterator[Action]:
+    asked = _asked(ruleset, state, partial)
+    if asked is None:
+        yield partial.build()
+        return
+    name, offer = asked
+    for value in _values(offer):
+        nxt = partial.having(name, value)
+        if ruleset.why_not(state, nxt) is None:
+            yield from _leaves(ruleset, state, nxt)
+
+
+def has_options(ruleset: Ruleset[Any], state: Any, actor: str,
+                skip: frozenset[str] = frozenset()) -> bool:
+    """True when ``actor`` has a legal action whose verb is not in ``skip``; stops at the first."""
+    for cls in ruleset.actions:
+        if cls.verb in skip:
+            continue
+        if _completes(ruleset, state, Partial(actor, cls)):
+            return True
+    return False
