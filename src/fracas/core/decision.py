@@ -29,15 +29,32 @@ The contract for rule sets (the conformance kit tests it):
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from fracas.core.action import Action
 from fracas.core.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from fracas.core.ruleset import Ruleset
+
+
+class Tree(Protocol):
+    """What the steps need of a rule set: its action classes and the two hooks."""
+
+    @property
+    def actions(self) -> Sequence[type[Action]]:
+        """The action classes, verbs in the order they are offered."""
+        ...
+
+    def why_not(self, state: Any, partial: Partial) -> IllegalActionError | None:
+        """See :meth:`fracas.core.ruleset.Ruleset.why_not`."""
+        ...
+
+    def step(self, state: Any, partial: Partial, field: str) -> Menu | Span | None:
+        """See :meth:`fracas.core.ruleset.Ruleset.step`."""
+        ...
 
 __all__ = [
     "VERB",
@@ -47,6 +64,7 @@ __all__ = [
     "Partial",
     "Span",
     "Step",
+    "Tree",
     "action_fields",
     "check",
     "chosen_values",
@@ -69,20 +87,50 @@ class Choice:
     label: str
 
 
-@dataclass(frozen=True, slots=True)
 class Menu:
-    """A rule set's candidates for one field: labelled values, the usual one first.
+    """A rule set's candidates for one field: values (the usual one first) and their labels.
 
-    ``default`` is the value a front end preselects; ``None`` means the first.
+    ``label`` turns a value into the words a person reads (a callable or a mapping;
+    by default the value's text); it is only called for values actually offered, so a
+    check that walks the steps pays nothing for words.  ``default`` is the value a
+    front end preselects (``None``: the first legal one).
     """
 
-    choices: tuple[Choice, ...]
-    default: Value = None
+    __slots__ = ("_label", "default", "values")
+
+    def __init__(self, values: Sequence[Value],
+                 label: Callable[[Value], str] | Mapping[Any, str] | None = None,
+                 default: Value = None) -> None:
+        if values and all(isinstance(v, Choice) for v in values):  # Menu((Choice(..), ..))
+            label = {c.value: c.label for c in values}
+            values = [c.value for c in values]
+        self.values = tuple(values)
+        self._label = label
+        self.default = default
 
     @classmethod
-    def of(cls, values: Sequence[Value], label: Any = str, default: Value = None) -> Menu:
-        """A menu of ``values`` labelled by ``label(value)``."""
-        return cls(tuple(Choice(v, label(v)) for v in values), default)
+    def of(cls, values: Sequence[Value],
+           label: Callable[[Value], str] | Mapping[Any, str] | None = None,
+           default: Value = None) -> Menu:
+        """The same as the constructor (kept for readability at call sites)."""
+        return cls(values, label, default)
+
+    def label(self, value: Value) -> str:
+        """The words for ``value``."""
+        label = self._label
+        if label is None:
+            return _text(value)
+        if callable(label):
+            return label(value)
+        return label.get(value, _text(value))
+
+    @property
+    def choices(self) -> tuple[Choice, ...]:
+        """Every candidate with its label."""
+        return tuple(Choice(v, self.label(v)) for v in self.values)
+
+    def __repr__(self) -> str:
+        return f"Menu({self.values!r}, default={self.default!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,11 +300,11 @@ def action_fields(kind: type[Action]) -> tuple[tuple[str, Value], ...]:
     return _FIELDS[kind]
 
 
-def _verbs(ruleset: Ruleset[Any]) -> dict[str, type[Action]]:
+def _verbs(ruleset: Tree) -> dict[str, type[Action]]:
     return {cls.verb: cls for cls in ruleset.actions}
 
 
-def _asked(ruleset: Ruleset[Any], state: Any, partial: Partial) -> tuple[str, Menu | Span] | None:
+def _asked(ruleset: Tree, state: Any, partial: Partial) -> tuple[str, Menu | Span] | None:
     """The next field the rule set asks for (with its candidates), or ``None`` when whole."""
     for name, _ in action_fields(partial.kind):
         if name in partial.values:
@@ -267,15 +315,13 @@ def _asked(ruleset: Ruleset[Any], state: Any, partial: Partial) -> tuple[str, Me
     return None
 
 
-def _values(offer: Menu | Span) -> Iterator[Value]:
+def _values(offer: Menu | Span) -> Sequence[Value]:
     if isinstance(offer, Span):
-        yield from range(offer.low, offer.high + 1)
-    else:
-        for c in offer.choices:
-            yield c.value
+        return range(offer.low, offer.high + 1)
+    return offer.values
 
 
-def _first(ruleset: Ruleset[Any], state: Any, partial: Partial) -> Action | None:
+def _first(ruleset: Tree, state: Any, partial: Partial) -> Action | None:
     """The first legal whole action that completes ``partial`` (which ``why_not`` accepts)."""
     asked = _asked(ruleset, state, partial)
     if asked is None:
@@ -290,11 +336,11 @@ def _first(ruleset: Ruleset[Any], state: Any, partial: Partial) -> Action | None
     return None
 
 
-def _completes(ruleset: Ruleset[Any], state: Any, partial: Partial) -> bool:
+def _completes(ruleset: Tree, state: Any, partial: Partial) -> bool:
     return ruleset.why_not(state, partial) is None and _first(ruleset, state, partial) is not None
 
 
-def _step(ruleset: Ruleset[Any], state: Any, name: str, offer: Menu | Span,
+def _step(ruleset: Tree, state: Any, name: str, offer: Menu | Span,
           partial: Partial) -> Step | None:
     """The legal part of ``offer`` for field ``name`` of ``partial``; ``None`` if nothing is."""
     if isinstance(offer, Span):
@@ -308,13 +354,11 @@ def _step(ruleset: Ruleset[Any], state: Any, name: str, offer: Menu | Span,
         default = offer.default if offer.default is not None and \
             low <= offer.default <= high else high
         return Step(name, span=Span(low, high, default), default=default)
-    kept = tuple(c for c in offer.choices
-                 if _completes(ruleset, state, partial.having(name, c.value)))
-    if not kept:
+    values = [v for v in offer.values if _completes(ruleset, state, partial.having(name, v))]
+    if not values:
         return None
-    values = [c.value for c in kept]
-    default = offer.default if offer.default in values else kept[0].value
-    return Step(name, choices=kept, default=default)
+    default = offer.default if offer.default in values else values[0]
+    return Step(name, choices=tuple(Choice(v, offer.label(v)) for v in values), default=default)
 
 
 def _verb_step(ruleset: Ruleset[Any], state: Any, actor: str) -> Step | None:
@@ -368,7 +412,7 @@ def options(ruleset: Ruleset[Any], state: Any, actor: str,
     return Options(actor, chosen, tuple(names), step, None)
 
 
-def _refuse_if_dead_end(ruleset: Ruleset[Any], state: Any, partial: Partial) -> None:
+def _refuse_if_dead_end(ruleset: Tree, state: Any, partial: Partial) -> None:
     err = ruleset.why_not(state, partial)
     if err is not None:
         raise err
@@ -388,28 +432,27 @@ class _Word:
         return self.text
 
 
-def check(ruleset: Ruleset[Any], state: Any, action: Action) -> None:
-    """Raise :class:`IllegalActionError` unless ``action`` is legal, walking its fields as steps do.
+def check(ruleset: Tree, state: Any, action: Action) -> None:
+    """Raise :class:`IllegalActionError` unless ``action`` is legal.
 
-    A field the rule set does not ask for this verb must keep its default.
+    ``why_not`` judges the whole action (so the refusal is the most specific one), and
+    a field the rule set does not ask for this verb must keep its default.
     """
-    if type(action) not in _verbs(ruleset).values():
-        raise IllegalActionError(action, "actions", f"not a {ruleset.name} action")
-    partial = Partial(action.actor, type(action))
-    err = ruleset.why_not(state, partial)
+    if type(action) not in ruleset.actions:
+        raise IllegalActionError(action, "actions", "not an action of this rule set")
+    whole = Partial.of(action)
+    err = ruleset.why_not(state, whole)
     if err is not None:
         raise _whole(err, action)
+    partial = Partial(action.actor, type(action))
     for name, default in action_fields(type(action)):
-        value = getattr(action, name)
+        value = whole.values[name]
         if ruleset.step(state, partial, name) is None:
             if value != default:
                 raise IllegalActionError(action, partial.verb,
                                          f"{name} does not apply to this {partial.verb}")
             continue
         partial = partial.having(name, value)
-        err = ruleset.why_not(state, partial)
-        if err is not None:
-            raise _whole(err, action)
 
 
 def _whole(err: IllegalActionError, action: Action) -> IllegalActionError:
@@ -417,7 +460,7 @@ def _whole(err: IllegalActionError, action: Action) -> IllegalActionError:
     return IllegalActionError(action, err.rule, err.reason)
 
 
-def chosen_values(ruleset: Ruleset[Any], state: Any, action: Action) -> tuple[Value, ...]:
+def chosen_values(ruleset: Tree, state: Any, action: Action) -> tuple[Value, ...]:
     """The values that choose ``action`` step by step (its verb, then each asked field)."""
     partial = Partial(action.actor, type(action))
     out: list[Value] = [action.verb]
@@ -430,7 +473,7 @@ def chosen_values(ruleset: Ruleset[Any], state: Any, action: Action) -> tuple[Va
     return tuple(out)
 
 
-def iter_legal(ruleset: Ruleset[Any], state: Any, actor: str) -> Iterator[Action]:
+def iter_legal(ruleset: Tree, state: Any, actor: str) -> Iterator[Action]:
     """Every legal action of ``actor``, lazily, in step order (depth first over the steps)."""
     for cls in ruleset.actions:
         partial = Partial(actor, cls)
@@ -438,7 +481,7 @@ def iter_legal(ruleset: Ruleset[Any], state: Any, actor: str) -> Iterator[Action
             yield from _leaves(ruleset, state, partial)
 
 
-def _leaves(ruleset: Ruleset[Any], state: Any, partial: Partial) -> Iterator[Action]:
+def _leaves(ruleset: Tree, state: Any, partial: Partial) -> Iterator[Action]:
     asked = _asked(ruleset, state, partial)
     if asked is None:
         yield partial.build()
@@ -450,7 +493,7 @@ def _leaves(ruleset: Ruleset[Any], state: Any, partial: Partial) -> Iterator[Act
             yield from _leaves(ruleset, state, nxt)
 
 
-def has_options(ruleset: Ruleset[Any], state: Any, actor: str,
+def has_options(ruleset: Tree, state: Any, actor: str,
                 skip: frozenset[str] = frozenset()) -> bool:
     """True when ``actor`` has a legal action whose verb is not in ``skip``; stops at the first."""
     for cls in ruleset.actions:

@@ -13,6 +13,7 @@ from typing import ClassVar
 from fracas.core.action import Action
 
 __all__ = [
+    "ACTIONS",
     "Attack",
     "BreakOut",
     "DeclareFall",
@@ -138,3 +139,10 @@ class Defend(Action):
     verb: ClassVar[str] = "defend"
     actor: str
     pd: int
+
+
+#: Every action class, verbs in the order a decision offers them.
+ACTIONS: tuple[type[Action], ...] = (
+    RollPool, Reroll, Spot, Attack, Shoot, Grapple, BreakOut, UseTask, DeclareFall, EndTurn,
+    Defend,
+)

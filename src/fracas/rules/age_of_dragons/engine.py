@@ -7,7 +7,8 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.core.action import Action
-from fracas.core.errors import ActionSyntaxError
+from fracas.core.decision import Menu, Partial, Span
+from fracas.core.errors import ActionSyntaxError, IllegalActionError
 from fracas.core.events import Event
 from fracas.core.policy import HumanPolicy, Policy, RandomPolicy, ScriptedPolicy
 from fracas.core.rng import Rng
@@ -50,8 +51,7 @@ class AgeOfDragons(Ruleset[State]):
     name = "age_of_dragons"
     title = "Age of Dragons skirmish combat"
     scenario_model = AgeOfDragonsScenario
-    actions = (act.RollPool, act.Reroll, act.Spot, act.Attack, act.Shoot, act.Grapple,
-               act.BreakOut, act.UseTask, act.DeclareFall, act.EndTurn, act.Defend)
+    actions = act.ACTIONS
 
     def initial_state(self, scenario: Any) -> State:
         """Build the starting state from a validated :class:`AgeOfDragonsScenario`."""
@@ -89,11 +89,16 @@ class AgeOfDragons(Ruleset[State]):
             return state.pending.defenders[0]
         return state.turn.actor if state.turn is not None else None
 
-    def legal_actions(self, state: State) -> Sequence[Action]:
-        return legality.legal_actions(state)
+    def why_not(self, state: State, partial: Partial) -> IllegalActionError | None:
+        """Why the action put together so far is refused (see :mod:`.legality`)."""
+        return legality.why_not(state, partial)
 
-    def check(self, state: State, action: Action) -> None:
-        legality.check(state, action)
+    def step(self, state: State, partial: Partial, field: str) -> Menu | Span | None:
+        """The candidates for the next field (see :mod:`.legality`)."""
+        return legality.step(state, partial, field)
+
+    def verb_label(self, action: type[Action]) -> str:
+        return legality.VERB_LABELS.get(action.verb, action.verb)
 
     def resolve(self, state: State, action: Action, rng: Rng, emit: Emit) -> None:
         resolution.resolve(state, action, rng, emit)

@@ -1,15 +1,19 @@
-"""Which actions the rules allow now, and why the others are refused.
+"""What the rules allow now, step by step, and why the rest is refused.
 
-``check`` raises :class:`IllegalActionError` naming the rule; ``legal_actions``
-lists every allowed action.  Both read the same small predicates in
-:mod:`fracas.rules.age_of_dragons.rules`, so they cannot disagree.
+A decision is put together as the rule text reads: *what* (roll, reroll, spot, attack,
+shoot, grapple, break out, task, fall, end the turn, or the defender's Physical
+Defence), then *whom*, then *how* (dice, style, called shot).  :func:`why_not` judges
+an action so far (a :class:`~fracas.core.decision.Partial`) and names the rule that
+forbids it; :func:`step` offers the candidates for the next field.  The core derives
+the offered steps, the whole-action check and the list of legal actions from these
+two, so they cannot disagree.
 """
 
 from __future__ import annotations
 
-from itertools import combinations
+from collections.abc import Callable
 
-from fracas.core.action import Action
+from fracas.core.decision import Menu, Partial, Span, has_options
 from fracas.core.errors import IllegalActionError
 from fracas.rules.age_of_dragons import actions as act
 from fracas.rules.age_of_dragons import rules as r
@@ -20,6 +24,7 @@ from fracas.rules.age_of_dragons.model import (
     CLOSE,
     DISENGAGED,
     MELEE_LEVEL,
+    RANGES,
     SPHERES,
     STYLES,
     State,
@@ -27,348 +32,486 @@ from fracas.rules.age_of_dragons.model import (
     pair,
 )
 
-__all__ = ["check", "legal_actions", "turn_has_options"]
+__all__ = ["TREE", "VERB_LABELS", "step", "turn_has_options", "why_not"]
+
+Refusal = IllegalActionError | None
 
 SPOT_EFFECTS = ("alter_range", "lose_altitude", "gain_altitude", "take_off", "evade", "aim")
+_MANOEUVRES = frozenset({"alter_range", "lose_altitude", "gain_altitude", "take_off"})
 _STEP_ORDER = {"pool": 0, "reroll": 1, "spot": 2, "expend": 3}
+_SPHERE_SETS = (("soma",), ("sophis",), ("pneuma",), ("soma", "sophis"), ("soma", "pneuma"),
+                ("sophis", "pneuma"), ("soma", "sophis", "pneuma"))
 
-
-def _refuse(action: Action, rule: str, reason: str) -> IllegalActionError:
-    return IllegalActionError(action, rule, reason)
-
-
-def _turn(state: State, action: Action) -> Turn:
-    turn = state.turn
-    if state.pending is not None:
-        raise _refuse(action, "physical defence",
-                      f"{state.pending.defenders[0]} must first choose how much PD to spend")
-    if turn is None or turn.actor != action.actor:
-        raise _refuse(action, "turn order", f"it is not {action.actor}'s turn")
-    return turn
-
-
-def _rolled(turn: Turn, action: Action, step: str) -> None:
-    if turn.step == "pool":
-        raise _refuse(action, "turn steps", "roll a dice pool first")
-    if _STEP_ORDER[turn.step] > _STEP_ORDER[step]:
-        raise _refuse(action, "turn steps",
-                      f"the {step} step is over: this turn is in its {turn.step} step")
-
-
-def _needs_sphere(turn: Turn, sphere: str, action: Action, what: str) -> None:
-    if sphere not in turn.spheres:
-        raise _refuse(action, "dice pools", f"{what} needs {sphere.capitalize()} dice, and "
-                      f"this pool was nominated for {'+'.join(turn.spheres) or 'nothing'}")
-
-
-def _enemy_target(state: State, action: Action, target: str) -> None:
-    fighter = state.fighters.get(target)
-    if fighter is None:
-        raise _refuse(action, "targets", f"there is no combatant called {target!r}")
-    if fighter.dead:
-        raise _refuse(action, "targets", f"{target} is dead")
-    if fighter.profile.side == state.fighters[action.actor].profile.side:
-        raise _refuse(action, "targets", f"{target} fights on the same side")
-
-
-def _hits(turn: Turn, action: Action, dice: int, threshold: int) -> None:
-    have = len(r.qualifying_dice(turn, threshold))
-    if not 1 <= dice <= have:
-        raise _refuse(action, "expend step",
-                      f"{dice} dice asked, but {have} unexpended dice show {threshold}+")
-
-
-def _check_roll(state: State, a: act.RollPool) -> None:
-    turn = _turn(state, a)
-    if turn.step != "pool":
-        raise _refuse(a, "turn steps", "the pool for this turn has already been rolled")
-    if not 1 <= len(a.spheres) <= 3 or len(set(a.spheres)) != len(a.spheres) or \
-            any(s not in SPHERES for s in a.spheres):
-        raise _refuse(a, "dice pools", "nominate one, two or three different spheres "
-                      "(soma, sophis, pneuma)")
-    if r.pool_size(state.fighters[a.actor].profile, a.spheres) < 1:
-        raise _refuse(a, "dice pools", "that pool has no dice")
-
-
-def _check_reroll(state: State, a: act.Reroll) -> None:
-    turn = _turn(state, a)
-    if turn.step != "reroll":
-        raise _refuse(a, "reroll step", "rerolls happen after the roll and before any spot "
-                      "or expend")
-    fighter = state.fighters[a.actor]
-    ability = next((x for x in fighter.profile.rerolls if x.name == a.ability), None)
-    if ability is None:
-        raise _refuse(a, "reroll step", f"{a.actor} has no reroll ability {a.ability!r}")
-    if not 0 <= a.die < len(turn.pool):
-        raise _refuse(a, "reroll step", f"there is no die #{a.die} in a pool of {len(turn.pool)}")
-    if ability.sphere is not None:
-        _needs_sphere(turn, ability.sphere, a, a.ability)
-    if fighter.resources.get(ability.resource, 0) < ability.cost:
-        raise _refuse(a, "reroll step", f"{a.ability} costs {ability.cost} {ability.resource}")
-    if ability.per_turn is not None and turn.rerolls_used.get(a.ability, 0) >= ability.per_turn:
-        raise _refuse(a, "reroll step", f"{a.ability} is limited to {ability.per_turn} a turn")
-
-
-def _check_spot(state: State, a: act.Spot) -> None:
-    turn = _turn(state, a)
-    _rolled(turn, a, "spot")
-    if a.effect not in SPOT_EFFECTS:
-        raise _refuse(a, "spotting step", f"unknown spot effect {a.effect!r}")
-    _needs_sphere(turn, "soma", a, "manoeuvres and strategies")
-    me = state.fighters[a.actor]
-    threshold = r.spot_threshold(me, a.effect)
-    if len(r.qualifying_dice(turn, threshold, unspotted=True)) < r.spot_dice_needed(me, a.effect):
-        raise _refuse(a, "spotting step", f"{a.effect} needs an unspotted die showing "
-                      f"{threshold}+" + (" (two: a limb is ripped off)"
-                                         if r.spot_dice_needed(me, a.effect) > 1 else ""))
-    if a.effect in ("alter_range", "lose_altitude", "gain_altitude", "take_off"):
-        if r.is_locked(state, a.actor):
-            raise _refuse(a, "grappling", f"{a.actor} is locked in a grapple and cannot manoeuvre")
-        if me.airborne and not me.can_fly:
-            raise _refuse(a, "manoeuvres", f"{a.actor} cannot fly and is falling")
-    if a.effect == "alter_range":
-        _check_alter_range(state, a)
-    elif a.effect in ("lose_altitude", "gain_altitude"):
-        if not me.airborne:
-            raise _refuse(a, "manoeuvres", "altitude manoeuvres are for flying combatants; "
-                          "take off first")
-        if a.effect == "gain_altitude" and me.altitude >= CEILING:
-            raise _refuse(a, "altitude", f"{a.actor} is already at ceiling altitude")
-    elif a.effect == "take_off":
-        if me.airborne:
-            raise _refuse(a, "manoeuvres", f"{a.actor} is already flying")
-        if not me.can_fly:
-            raise _refuse(a, "manoeuvres", f"{a.actor} cannot fly")
-    elif a.effect == "aim":
-        _check_aim(state, a)
-
-
-def _check_alter_range(state: State, a: act.Spot) -> None:
-    target = a.target
-    if target is None or target == a.actor or (
-            target not in state.fighters and target not in state.landmarks):
-        raise _refuse(a, "alter tactical range", "name another combatant or a landmark")
-    if target in state.fighters and state.fighters[target].dead:
-        raise _refuse(a, "alter tactical range", f"{target} is dead")
-    band = state.ranges[pair(a.actor, target)]
-    if a.closer and band <= CLOSE:
-        raise _refuse(a, "alter tactical range", "closing from close quarters to zero range "
-                      "takes a grapple, not a manoeuvre")
-    if not a.closer and band in (0, DISENGAGED):
-        raise _refuse(a, "alter tactical range",
-                      "leaving zero range takes a break-out" if band == 0
-                      else f"{a.actor} is already disengaged from {target}")
-
-
-def _check_aim(state: State, a: act.Spot) -> None:
-    if a.target is None:
-        raise _refuse(a, "aim", "aim names an enemy")
-    _enemy_target(state, a, a.target)
-    fighters = state.fighters
-    if state.ranges[pair(a.actor, a.target)] > CLOSE or \
-            MELEE_LEVEL[fighters[a.actor].altitude] != MELEE_LEVEL[fighters[a.target].altitude]:
-        raise _refuse(a, "aim", f"{a.target} must be at close quarters and the same altitude")
-
-
-def _check_attack(state: State, a: act.Attack) -> None:
-    turn = _turn(state, a)
-    _rolled(turn, a, "expend")
-    _needs_sphere(turn, "soma", a, "a melee attack")
-    _enemy_target(state, a, a.target)
-    me, target = state.fighters[a.actor], state.fighters[a.target]
-    if a.style not in STYLES:
-        raise _refuse(a, "non-claw attacks", f"unknown attack style {a.style!r}")
-    if not r.part_usable(me, a.style):
-        raise _refuse(a, "called shots", f"{a.actor} can no longer attack with its {a.style}")
-    if a.called is not None:
-        if a.called not in CALLED:
-            raise _refuse(a, "called shots", f"unknown location {a.called!r}")
-        if not r.called_shot_allowed(target, a.called):
-            raise _refuse(a, "called shots", f"{a.target}'s {a.called} has been ripped off")
-    _melee_reach(state, a, a.target)
-    _hits(turn, a, a.dice, ATTACK_THRESHOLD)
-
-
-def _melee_reach(state: State, a: Action, target: str) -> None:
-    if not r.in_melee_reach(state, a.actor, target):
-        if r.is_locked(state, a.actor) and pair(a.actor, target) not in state.grapples:
-            raise _refuse(a, "grappling", f"{a.actor} is locked and may only strike those "
-                          "it grapples")
-        raise _refuse(a, "tooth and claw", f"{target} must be at close quarters and the same "
-                      "altitude")
-
-
-def _check_shoot(state: State, a: act.Shoot) -> None:
-    turn = _turn(state, a)
-    _rolled(turn, a, "expend")
-    weapon = next((w for w in state.fighters[a.actor].profile.ranged if w.name == a.weapon), None)
-    if weapon is None:
-        raise _refuse(a, "ranged attacks", f"{a.actor} has no ranged weapon or power "
-                      f"{a.weapon!r}")
-    _needs_sphere(turn, weapon.sphere, a, a.weapon)
-    _enemy_target(state, a, a.target)
-    if not r.in_ranged_reach(state, a.actor, a.target, weapon.reach):
-        raise _refuse(a, "ranged attacks", f"{a.target} is out of reach: too far, or more than "
-                      "one altitude level away" + (" (or not grappled by a locked shooter)"
-                                                   if r.is_locked(state, a.actor) else ""))
-    _hits(turn, a, a.dice, ATTACK_THRESHOLD)
-
-
-def _check_grapple(state: State, a: act.Grapple) -> None:
-    turn = _turn(state, a)
-    _rolled(turn, a, "expend")
-    _needs_sphere(turn, "soma", a, "a grapple")
-    _enemy_target(state, a, a.target)
-    if r.is_locked(state, a.actor):
-        raise _refuse(a, "grappling", f"{a.actor} is locked: it may only strike those it grapples")
-    _melee_reach(state, a, a.target)
-    _hits(turn, a, a.dice, ATTACK_THRESHOLD)
-
-
-def _check_break_out(state: State, a: act.BreakOut) -> None:
-    turn = _turn(state, a)
-    _rolled(turn, a, "expend")
-    _needs_sphere(turn, "soma", a, "breaking out")
-    side = state.fighters[a.actor].profile.side
-    if not any(state.fighters[p].profile.side != side for p in r.partners(state, a.actor)):
-        raise _refuse(a, "breaking out", f"{a.actor} is not held in a grapple by an enemy")
-    _hits(turn, a, a.dice, ATTACK_THRESHOLD)
-
-
-def _check_task(state: State, a: act.UseTask) -> None:
-    turn = _turn(state, a)
-    _rolled(turn, a, "expend")
-    task = state.tasks.get(a.task)
-    if task is None:
-        raise _refuse(a, "non-attack battle actions", f"the GM has set no task {a.task!r}")
-    _needs_sphere(turn, task.sphere, a, a.task)
-    _hits(turn, a, a.dice, task.threshold)
-
-
-def _check_fall(state: State, a: act.DeclareFall) -> None:
-    _turn(state, a)
-    me = state.fighters[a.actor]
-    if not me.airborne:
-        raise _refuse(a, "falling", f"{a.actor} is on the ground")
-    if me.chose_fall:
-        raise _refuse(a, "falling", f"{a.actor} has already chosen to fall this round")
-
-
-def _check_defend(state: State, a: act.Defend) -> None:
-    pending = state.pending
-    if pending is None or pending.defenders[0] != a.actor:
-        raise _refuse(a, "physical defence", f"{a.actor} is not being attacked now")
-    most = r.available_pd(state, a.actor)
-    if not 0 <= a.pd <= most:
-        raise _refuse(a, "physical defence", f"{a.actor} can spend 0 to {most} PD now")
-
-
-_CHECKS = {
-    act.RollPool: _check_roll, act.Reroll: _check_reroll, act.Spot: _check_spot,
-    act.Attack: _check_attack, act.Shoot: _check_shoot, act.Grapple: _check_grapple,
-    act.BreakOut: _check_break_out, act.UseTask: _check_task, act.DeclareFall: _check_fall,
-    act.EndTurn: lambda state, a: _turn(state, a) and None, act.Defend: _check_defend,
+#: The words a person reads for each verb.
+VERB_LABELS = {
+    "roll": "roll a dice pool", "reroll": "reroll a die", "spot": "spot (manoeuvre or strategy)",
+    "attack": "attack (tooth and claw)", "shoot": "ranged attack", "grapple": "grapple",
+    "break_out": "break out of a grapple", "task": "battle task", "fall": "choose to fall",
+    "end": "end the turn", "defend": "spend Physical Defence",
+}
+_EFFECT_LABELS = {
+    "alter_range": "alter range", "lose_altitude": "lose altitude",
+    "gain_altitude": "gain altitude", "take_off": "take off", "evade": "evade", "aim": "aim",
 }
 
 
-def check(state: State, action: Action) -> None:
-    """Raise :class:`IllegalActionError` naming the rule unless ``action`` is legal now."""
-    checker = _CHECKS.get(type(action))
-    if checker is None:
-        raise _refuse(action, "actions", "not an Age of Dragons action")
-    if state.result is not None:
-        raise _refuse(action, "end of the fight", "the fight is over")
-    checker(state, action)  # type: ignore[operator]
-
-
-def _fits(state: State, action: Action) -> bool:
-    try:
-        check(state, action)
-    except IllegalActionError:
-        return False
-    return True
-
-
-def legal_actions(state: State) -> list[Action]:
-    """Every legal action for whoever decides now."""
-    if state.pending is not None:
-        defender = state.pending.defenders[0]
-        return [act.Defend(defender, pd) for pd in range(r.available_pd(state, defender) + 1)]
+# -- shared predicates ----------------------------------------------------------------------
+def _turn(state: State, p: Partial) -> Turn | IllegalActionError:
     turn = state.turn
-    if turn is None:
-        return []
-    me = turn.actor
-    out: list[Action] = []
+    if state.pending is not None:
+        return p.refuse("physical defence",
+                        f"{state.pending.defenders[0]} must first choose how much PD to spend")
+    if turn is None or turn.actor != p.actor:
+        return p.refuse("turn order", f"it is not {p.actor}'s turn")
+    return turn
+
+
+def _rolled(turn: Turn, p: Partial, step: str) -> Refusal:
     if turn.step == "pool":
-        out += [act.RollPool(me, spheres) for n in (1, 2, 3)
-                for spheres in combinations(SPHERES, n)]
+        return p.refuse("turn steps", "roll a dice pool first")
+    if _STEP_ORDER[turn.step] > _STEP_ORDER[step]:
+        return p.refuse("turn steps",
+                        f"the {step} step is over: this turn is in its {turn.step} step")
+    return None
+
+
+def _needs_sphere(turn: Turn, sphere: str, p: Partial, what: str) -> Refusal:
+    if sphere not in turn.spheres:
+        return p.refuse("dice pools", f"{what} needs {sphere.capitalize()} dice, and this "
+                        f"pool was nominated for {'+'.join(turn.spheres) or 'nothing'}")
+    return None
+
+
+def _enemy_target(state: State, p: Partial, target: object) -> Refusal:
+    fighter = state.fighters.get(target) if isinstance(target, str) else None
+    if fighter is None:
+        return p.refuse("targets", f"there is no combatant called {target!r}")
+    if fighter.dead:
+        return p.refuse("targets", f"{target} is dead")
+    if fighter.profile.side == state.fighters[p.actor].profile.side:
+        return p.refuse("targets", f"{target} fights on the same side")
+    return None
+
+
+def _hits(turn: Turn, p: Partial, threshold: int) -> Refusal:
+    """At least one die can be expended; and the number asked, once asked, is available."""
+    have = len(r.qualifying_dice(turn, threshold))
+    if "dice" not in p:
+        if have == 0:
+            return p.refuse("expend step", f"no unexpended die shows {threshold}+")
+        return None
+    dice = p["dice"]
+    if not isinstance(dice, int) or isinstance(dice, bool) or not 1 <= dice <= have:
+        return p.refuse("expend step",
+                        f"{dice} dice asked, but {have} unexpended dice show {threshold}+")
+    return None
+
+
+def _expend_turn(state: State, p: Partial, sphere: str | None, what: str) -> Turn | Refusal:
+    """The turn, if it is this actor's and still allows an expend from ``sphere``."""
+    turn = _turn(state, p)
+    if isinstance(turn, IllegalActionError):
+        return turn
+    err = _rolled(turn, p, "expend")
+    if err is None and sphere is not None:
+        err = _needs_sphere(turn, sphere, p, what)
+    return err if err is not None else turn
+
+
+def _melee_reach(state: State, p: Partial, target: str) -> Refusal:
+    if not r.in_melee_reach(state, p.actor, target):
+        if r.is_locked(state, p.actor) and pair(p.actor, target) not in state.grapples:
+            return p.refuse("grappling", f"{p.actor} is locked and may only strike those it "
+                            "grapples")
+        return p.refuse("tooth and claw", f"{target} must be at close quarters and the same "
+                        "altitude")
+    return None
+
+
+# -- one judge per verb -----------------------------------------------------------------------
+def _roll(state: State, p: Partial) -> Refusal:
+    turn = _turn(state, p)
+    if isinstance(turn, IllegalActionError):
+        return turn
+    if turn.step != "pool":
+        return p.refuse("turn steps", "the pool for this turn has already been rolled")
+    if "spheres" not in p:
+        return None
+    spheres = p["spheres"]
+    if not isinstance(spheres, tuple) or not 1 <= len(spheres) <= 3 or \
+            len(set(spheres)) != len(spheres) or any(s not in SPHERES for s in spheres):
+        return p.refuse("dice pools", "nominate one, two or three different spheres "
+                        "(soma, sophis, pneuma)")
+    if r.pool_size(state.fighters[p.actor].profile, spheres) < 1:
+        return p.refuse("dice pools", "that pool has no dice")
+    return None
+
+
+def _reroll(state: State, p: Partial) -> Refusal:
+    turn = _turn(state, p)
+    if isinstance(turn, IllegalActionError):
+        return turn
+    if turn.step != "reroll":
+        return p.refuse("reroll step", "rerolls happen after the roll and before any spot or "
+                        "expend")
+    fighter = state.fighters[p.actor]
+    if not fighter.profile.rerolls:
+        return p.refuse("reroll step", f"{p.actor} has no reroll ability")
+    if "die" in p:
+        die = p["die"]
+        if not isinstance(die, int) or isinstance(die, bool) or not 0 <= die < len(turn.pool):
+            return p.refuse("reroll step", f"there is no die #{die} in a pool of "
+                            f"{len(turn.pool)}")
+    if "ability" not in p:
+        return None
+    name = p["ability"]
+    ability = next((x for x in fighter.profile.rerolls if x.name == name), None)
+    if ability is None:
+        return p.refuse("reroll step", f"{p.actor} has no reroll ability {name!r}")
+    if ability.sphere is not None:
+        err = _needs_sphere(turn, ability.sphere, p, name)
+        if err is not None:
+            return err
+    if fighter.resources.get(ability.resource, 0) < ability.cost:
+        return p.refuse("reroll step", f"{name} costs {ability.cost} {ability.resource}")
+    if ability.per_turn is not None and turn.rerolls_used.get(name, 0) >= ability.per_turn:
+        return p.refuse("reroll step", f"{name} is limited to {ability.per_turn} a turn")
+    return None
+
+
+def _spot(state: State, p: Partial) -> Refusal:
+    turn = _turn(state, p)
+    if isinstance(turn, IllegalActionError):
+        return turn
+    err = _rolled(turn, p, "spot") or _needs_sphere(turn, "soma", p,
+                                                     "manoeuvres and strategies")
+    if err is not None or "effect" not in p:
+        return err
+    effect = p["effect"]
+    if effect not in SPOT_EFFECTS:
+        return p.refuse("spotting step", f"unknown spot effect {effect!r}")
+    me = state.fighters[p.actor]
+    threshold = r.spot_threshold(me, effect)
+    needed = r.spot_dice_needed(me, effect)
+    if len(r.qualifying_dice(turn, threshold, unspotted=True)) < needed:
+        return p.refuse("spotting step", f"{effect} needs an unspotted die showing "
+                        f"{threshold}+" + (" (two: a limb is ripped off)" if needed > 1 else ""))
+    if effect in _MANOEUVRES:
+        if r.is_locked(state, p.actor):
+            return p.refuse("grappling", f"{p.actor} is locked in a grapple and cannot "
+                            "manoeuvre")
+        if me.airborne and not me.can_fly:
+            return p.refuse("manoeuvres", f"{p.actor} cannot fly and is falling")
+    if effect == "alter_range":
+        return _alter_range(state, p)
+    if effect in ("lose_altitude", "gain_altitude"):
+        if not me.airborne:
+            return p.refuse("manoeuvres", "altitude manoeuvres are for flying combatants; "
+                            "take off first")
+        if effect == "gain_altitude" and me.altitude >= CEILING:
+            return p.refuse("altitude", f"{p.actor} is already at ceiling altitude")
+    elif effect == "take_off":
+        if me.airborne:
+            return p.refuse("manoeuvres", f"{p.actor} is already flying")
+        if not me.can_fly:
+            return p.refuse("manoeuvres", f"{p.actor} cannot fly")
+    elif effect == "aim" and "target" in p:
+        return _aim(state, p)
+    return None
+
+
+def _alter_range(state: State, p: Partial) -> Refusal:
+    if "target" not in p:
+        return None
+    target = p["target"]
+    if not isinstance(target, str) or target == p.actor or (
+            target not in state.fighters and target not in state.landmarks):
+        return p.refuse("alter tactical range", "name another combatant or a landmark")
+    if target in state.fighters and state.fighters[target].dead:
+        return p.refuse("alter tactical range", f"{target} is dead")
+    band = state.ranges[pair(p.actor, target)]
+    if band == 0:
+        return p.refuse("alter tactical range", "leaving zero range takes a break-out, and "
+                        "closing to it takes a grapple")
+    if "closer" not in p:
+        return None
+    if p["closer"] and band <= CLOSE:
+        return p.refuse("alter tactical range", "closing from close quarters to zero range "
+                        "takes a grapple, not a manoeuvre")
+    if not p["closer"] and band in (0, DISENGAGED):
+        return p.refuse("alter tactical range",
+                        "leaving zero range takes a break-out" if band == 0
+                        else f"{p.actor} is already disengaged from {target}")
+    return None
+
+
+def _aim(state: State, p: Partial) -> Refusal:
+    target = p["target"]
+    if target is None:
+        return p.refuse("aim", "aim names an enemy")
+    err = _enemy_target(state, p, target)
+    if err is not None:
+        return err
+    fighters = state.fighters
+    if state.ranges[pair(p.actor, target)] > CLOSE or \
+            MELEE_LEVEL[fighters[p.actor].altitude] != MELEE_LEVEL[fighters[target].altitude]:
+        return p.refuse("aim", f"{target} must be at close quarters and the same altitude")
+    return None
+
+
+def _attack(state: State, p: Partial) -> Refusal:
+    turn = _expend_turn(state, p, "soma", "a melee attack")
+    if not isinstance(turn, Turn):
+        return turn
+    err = _hits(turn, p, ATTACK_THRESHOLD)
+    if err is not None:
+        return err
+    me = state.fighters[p.actor]
+    if not any(r.part_usable(me, s) for s in STYLES):
+        return p.refuse("called shots", f"{p.actor} has no limb left to attack with")
+    if "target" in p:
+        target = p["target"]
+        err = _enemy_target(state, p, target) or _melee_reach(state, p, target)
+        if err is not None:
+            return err
+        if "called" in p and p["called"] is not None:
+            called = p["called"]
+            if called not in CALLED:
+                return p.refuse("called shots", f"unknown location {called!r}")
+            if not r.called_shot_allowed(state.fighters[target], called):
+                return p.refuse("called shots", f"{target}'s {called} has been ripped off")
+    if "style" in p:
+        style = p["style"]
+        if style not in STYLES:
+            return p.refuse("non-claw attacks", f"unknown attack style {style!r}")
+        if not r.part_usable(me, style):
+            return p.refuse("called shots", f"{p.actor} can no longer attack with its {style}")
+    return None
+
+
+def _shoot(state: State, p: Partial) -> Refusal:
+    turn = _expend_turn(state, p, None, "")
+    if not isinstance(turn, Turn):
+        return turn
+    err = _hits(turn, p, ATTACK_THRESHOLD)
+    if err is not None:
+        return err
+    weapons = state.fighters[p.actor].profile.ranged
+    if "weapon" in p:
+        weapon = next((w for w in weapons if w.name == p["weapon"]), None)
+        if weapon is None:
+            return p.refuse("ranged attacks", f"{p.actor} has no ranged weapon or power "
+                            f"{p['weapon']!r}")
+        err = _needs_sphere(turn, weapon.sphere, p, weapon.name)
+        if err is not None:
+            return err
+        usable = [weapon]
     else:
-        out += _candidates(state, turn)
-    out += [act.DeclareFall(me), act.EndTurn(me)]
-    return [a for a in out if _fits(state, a)]
+        usable = [w for w in weapons if w.sphere in turn.spheres]
+        if not usable:
+            return p.refuse("ranged attacks", f"{p.actor} has no ranged weapon or power "
+                            "this pool can use" if weapons else
+                            f"{p.actor} has no ranged weapon or power")
+    if "target" in p:
+        target = p["target"]
+        err = _enemy_target(state, p, target)
+        if err is not None:
+            return err
+        if not any(r.in_ranged_reach(state, p.actor, target, w.reach) for w in usable):
+            return p.refuse("ranged attacks", f"{target} is out of reach: too far, or more "
+                            "than one altitude level away" + (
+                                " (or not grappled by a locked shooter)"
+                                if r.is_locked(state, p.actor) else ""))
+    return None
 
 
-def _candidates(state: State, turn: Turn) -> list[Action]:
-    """Actions worth checking: spots and rerolls by name, expends built from reach."""
-    me = turn.actor
-    fighter = state.fighters[me]
-    out: list[Action] = []
-    if turn.step == "reroll":
-        out += [act.Reroll(me, i, ability.name) for ability in fighter.profile.rerolls
-                for i in range(len(turn.pool))]
-    foes = [f.name for f in r.enemies(state, me)]
-    if turn.step in ("reroll", "spot"):
-        others = [n for n in state.fighters if n != me] + list(state.landmarks)
-        out += [act.Spot(me, e) for e in ("lose_altitude", "gain_altitude", "take_off", "evade")]
-        out += [act.Spot(me, "aim", f) for f in foes]
-        out += [act.Spot(me, "alter_range", o, closer) for o in others for closer in (True, False)]
-    for task in state.tasks.values():
-        out += [act.UseTask(me, task.name, k)
-                for k in range(1, len(r.qualifying_dice(turn, task.threshold)) + 1)]
-    return [a for a in out if _fits(state, a)] + _expends(state, turn, foes)
+def _grapple(state: State, p: Partial) -> Refusal:
+    turn = _expend_turn(state, p, "soma", "a grapple")
+    if not isinstance(turn, Turn):
+        return turn
+    err = _hits(turn, p, ATTACK_THRESHOLD)
+    if err is not None:
+        return err
+    if r.is_locked(state, p.actor):
+        return p.refuse("grappling", f"{p.actor} is locked: it may only strike those it "
+                        "grapples")
+    if "target" in p:
+        target = p["target"]
+        return _enemy_target(state, p, target) or _melee_reach(state, p, target)
+    return None
 
 
-def _expends(state: State, turn: Turn, foes: list[str]) -> list[Action]:
-    """Every attack, shot, grapple and break-out, built only where the rules allow them.
+def _break_out(state: State, p: Partial) -> Refusal:
+    turn = _expend_turn(state, p, "soma", "breaking out")
+    if not isinstance(turn, Turn):
+        return turn
+    side = state.fighters[p.actor].profile.side
+    if not any(state.fighters[o].profile.side != side for o in r.partners(state, p.actor)):
+        return p.refuse("breaking out", f"{p.actor} is not held in a grapple by an enemy")
+    return _hits(turn, p, ATTACK_THRESHOLD)
 
-    The conformance kit checks each of these against :func:`check`, so this shortcut
-    cannot drift from the rules without a failing test.
-    """
-    me = turn.actor
-    fighter = state.fighters[me]
-    most = len(r.qualifying_dice(turn, ATTACK_THRESHOLD))
-    if most == 0:
-        return []
-    out: list[Action] = []
-    dice = range(1, most + 1)
-    melee = "soma" in turn.spheres
-    locked = r.is_locked(state, me)
-    styles = [s for s in STYLES if r.part_usable(fighter, s)]
-    for foe in foes:
-        target = state.fighters[foe]
-        if melee and r.in_melee_reach(state, me, foe):
-            called = [None, *(c for c in CALLED if r.called_shot_allowed(target, c))]
-            out += [act.Attack(me, foe, k, s, c) for k in dice for s in styles for c in called]
-            if not locked:
-                out += [act.Grapple(me, foe, k) for k in dice]
-        for w in fighter.profile.ranged:
-            if w.sphere in turn.spheres and r.in_ranged_reach(state, me, foe, w.reach):
-                out += [act.Shoot(me, foe, k, w.name) for k in dice]
-    side = fighter.profile.side
-    if melee and any(state.fighters[p].profile.side != side for p in r.partners(state, me)):
-        out += [act.BreakOut(me, k) for k in dice]
-    return out
+
+def _task(state: State, p: Partial) -> Refusal:
+    turn = _expend_turn(state, p, None, "")
+    if not isinstance(turn, Turn):
+        return turn
+    if not state.tasks:
+        return p.refuse("non-attack battle actions", "the GM has set no task in this fight")
+    if "task" not in p:
+        return None
+    task = state.tasks.get(p["task"])
+    if task is None:
+        return p.refuse("non-attack battle actions", f"the GM has set no task {p['task']!r}")
+    return _needs_sphere(turn, task.sphere, p, task.name) or _hits(turn, p, task.threshold)
+
+
+def _fall(state: State, p: Partial) -> Refusal:
+    turn = _turn(state, p)
+    if isinstance(turn, IllegalActionError):
+        return turn
+    me = state.fighters[p.actor]
+    if not me.airborne:
+        return p.refuse("falling", f"{p.actor} is on the ground")
+    if me.chose_fall:
+        return p.refuse("falling", f"{p.actor} has already chosen to fall this round")
+    return None
+
+
+def _end(state: State, p: Partial) -> Refusal:
+    turn = _turn(state, p)
+    return turn if isinstance(turn, IllegalActionError) else None
+
+
+def _defend(state: State, p: Partial) -> Refusal:
+    pending = state.pending
+    if pending is None or pending.defenders[0] != p.actor:
+        return p.refuse("physical defence", f"{p.actor} is not being attacked now")
+    if "pd" in p:
+        most = r.available_pd(state, p.actor)
+        pd = p["pd"]
+        if not isinstance(pd, int) or isinstance(pd, bool) or not 0 <= pd <= most:
+            return p.refuse("physical defence", f"{p.actor} can spend 0 to {most} PD now")
+    return None
+
+
+_JUDGES: dict[type, Callable[[State, Partial], Refusal]] = {
+    act.RollPool: _roll, act.Reroll: _reroll, act.Spot: _spot, act.Attack: _attack,
+    act.Shoot: _shoot, act.Grapple: _grapple, act.BreakOut: _break_out, act.UseTask: _task,
+    act.DeclareFall: _fall, act.EndTurn: _end, act.Defend: _defend,
+}
+
+
+def why_not(state: State, p: Partial) -> Refusal:
+    """The refusal (naming the rule) of the action put together so far, or ``None``."""
+    judge = _JUDGES.get(p.kind)
+    if judge is None:
+        return p.refuse("actions", "not an Age of Dragons action")
+    if state.result is not None:
+        return p.refuse("end of the fight", "the fight is over")
+    if p.actor not in state.fighters:
+        return p.refuse("turn order", f"there is no combatant called {p.actor!r}")
+    return judge(state, p)
+
+
+# -- candidates for each field -------------------------------------------------------------------
+def _foes(state: State, me: str) -> Menu:
+    return Menu([f.name for f in r.enemies(state, me)],
+                   lambda n: f"{n} ({RANGES[state.ranges[pair(me, n)]].replace('_', ' ')})")
+
+
+def _dice(state: State, p: Partial, threshold: int) -> Span:
+    turn = state.turn
+    have = len(r.qualifying_dice(turn, threshold)) if turn is not None else 0
+    return Span(1, max(have, 1), max(have, 1))
+
+
+def _die_menu(turn: Turn) -> Menu:
+    """One entry per face shown: which of two equal dice is rerolled makes no difference."""
+    seen: dict[int, int] = {}
+    for i, face in enumerate(turn.pool):
+        seen.setdefault(face, i)
+    return Menu([i for _, i in sorted(seen.items())],
+                lambda i: f"a die showing {turn.pool[i]}")
+
+
+def _called_label(called: str | None) -> str:
+    return "no called shot" if called is None else called.replace("_", " ")
+
+
+def step(state: State, p: Partial, name: str) -> Menu | Span | None:
+    """The candidates for field ``name`` of ``p`` (``None``: not asked for this verb)."""
+    kind, me, turn = p.kind, p.actor, state.turn
+    if kind is act.RollPool:
+        return Menu(_SPHERE_SETS, "+".join, ("soma",))
+    if kind is act.Reroll:
+        if name == "die":
+            return _die_menu(turn) if turn is not None else Menu(())
+        return Menu([x.name for x in state.fighters[me].profile.rerolls])
+    if kind is act.Spot:
+        return _spot_step(state, p, name)
+    if name == "target" and kind in (act.Shoot, act.Attack, act.Grapple):
+        return _foes(state, me)
+    if name == "dice":
+        task = state.tasks.get(p.get("task")) if kind is act.UseTask else None
+        return _dice(state, p, task.threshold if task is not None else ATTACK_THRESHOLD)
+    if name == "style":
+        return Menu(list(STYLES), default="claw")
+    if name == "called":
+        return Menu((None, *CALLED), _called_label, None)
+    if name == "weapon":
+        return Menu([w.name for w in state.fighters[me].profile.ranged])
+    if name == "task":
+        return Menu(list(state.tasks))
+    if name == "pd":
+        return Span(0, r.available_pd(state, me), 0)
+    return None
+
+
+def _spot_step(state: State, p: Partial, name: str) -> Menu | Span | None:
+    me = p.actor
+    if name == "effect":
+        return Menu(SPOT_EFFECTS, _EFFECT_LABELS.__getitem__, "evade")
+    effect = p.get("effect")
+    if name == "target":
+        if effect == "aim":
+            return _foes(state, me)
+        if effect == "alter_range":
+            others = [n for n in state.fighters if n != me] + list(state.landmarks)
+            return Menu(others, lambda n: f"{n} "
+                           f"({RANGES[state.ranges[pair(me, n)]].replace('_', ' ')})")
+        return None
+    if name == "closer" and effect == "alter_range":
+        return Menu((True, False), {True: "closer", False: "farther"}, True)
+    return None
+
+
+class _Tree:
+    """The steps of an Age of Dragons decision, for the rule set's own automatic flow."""
+
+    actions = act.ACTIONS
+
+    @staticmethod
+    def why_not(state: State, partial: Partial) -> Refusal:
+        return why_not(state, partial)
+
+    @staticmethod
+    def step(state: State, partial: Partial, field: str) -> Menu | Span | None:
+        return step(state, partial, field)
+
+
+TREE = _Tree()
+_SKIP_WHEN_IDLE = frozenset({"fall", "end"})
 
 
 def turn_has_options(state: State) -> bool:
     """Whether the acting combatant could still do anything but end its turn (or fall).
 
-    A cheap test first (no die could be used), the full list only when in doubt.
+    A cheap test first (no die could be used), then the steps stop at the first legal
+    completion: nothing is listed.
     """
     turn = state.turn
     if turn is None or turn.step == "pool":
         return True
-    # Choosing to fall alone does not hold a turn open: declare it before the last action.
     fighter = state.fighters[turn.actor]
     pool, expended, spotted = turn.pool, turn.expended, turn.spotted
     if turn.step != "expend" and "soma" in turn.spheres and any(
@@ -378,6 +521,4 @@ def turn_has_options(state: State) -> bool:
     if not (turn.step == "reroll" and fighter.profile.rerolls) and not any(
             face >= lowest and not expended[i] for i, face in enumerate(pool)):
         return False
-    return any(not isinstance(a, act.DeclareFall | act.EndTurn) for a in legal_actions(state))
-
-
+    return has_options(TREE, state, turn.actor, _SKIP_WHEN_IDLE)

@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from fracas.core.action import Action
-from fracas.core.errors import IllegalActionError
 from fracas.core.policy import DecisionRequest
 from fracas.rules.age_of_dragons import actions as act
 from fracas.rules.age_of_dragons import rules as r
-from fracas.rules.age_of_dragons.legality import check
 from fracas.rules.age_of_dragons.model import (
     ATTACK_THRESHOLD,
     CLOSE,
@@ -64,11 +62,8 @@ class HeuristicPolicy:
         if state.pending is not None:
             return act.Defend(me, self._defence(state, me))
         for action in self._wishes(state, me):
-            try:
-                check(state, action)
-            except IllegalActionError:
-                continue
-            return action
+            if request.is_legal(action):
+                return action
         return act.EndTurn(me)
 
     # -- defence ----------------------------------------------------------------
