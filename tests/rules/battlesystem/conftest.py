@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from fracas.core.action import Action
 from fracas.core.events import Event
 from fracas.rules.battlesystem import Battlesystem, BattlesystemScenario
 from fracas.rules.battlesystem.state import BsState, Unit
@@ -26,6 +27,12 @@ class Battle:
 
     def unit(self, name: str) -> Unit:
         return self.state.units[name]
+
+    def check(self, action: Action, phase: str) -> None:
+        """Check ``action`` as the next order of ``phase`` (its actor's turn in that phase)."""
+        self.state.phase = phase
+        self.state.queue = [action.actor]
+        self.ruleset.check(self.state, action)
 
     def of(self, cls: type) -> list[Any]:
         return [e for e in self.log if isinstance(e, cls)]

@@ -244,7 +244,7 @@ def test_a_leader_must_be_one_of_its_own_units() -> None:
 def test_side_names_must_be_unique() -> None:
     text = _yaml(GOOD.replace("  - {name: blue, retreat: a}\n",
                               "  - {name: blue, retreat: a}\n  - {name: red, retreat: a}\n"))
-    with pytest.raises(ScenarioError, match="side names must be unique"):
+    with pytest.raises(ScenarioError, match="names must be unique"):
         parse_scenario(text, "bad.yaml")
 
 

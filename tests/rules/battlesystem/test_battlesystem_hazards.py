@@ -20,7 +20,7 @@ from fracas.rules.battlesystem.events import (
     UnitLeft,
 )
 from fracas.rules.battlesystem.movement import march
-from fracas.rules.battlesystem.orders import carry_out, check_order
+from fracas.rules.battlesystem.orders import carry_out
 from fracas.rules.battlesystem.rout import rout_phase
 
 
@@ -183,10 +183,10 @@ def test_the_gm_may_only_use_effects_prepared_in_the_scenario(kit) -> None:
                                         kit.unit("b", "blue", "hall", 2)],
                    gm={"cave_ins": [{"area": "hall", "material": "mud"}]})
     b.state.phase = "gm"
-    check_order(b.state, CaveIn("gm", "hall"), "gm")
+    b.check(CaveIn("gm", "hall"), "gm")
     carry_out(b.state, CaveIn("gm", "hall"), ScriptedRng([20, 20, 20, 20]), b.emit)
     with pytest.raises(IllegalActionError) as refused:
-        check_order(b.state, CaveIn("gm", "hall"), "gm")
+        b.check(CaveIn("gm", "hall"), "gm")
     assert refused.value.rule == "GM prepared effects"
 
 

@@ -10,7 +10,6 @@ from fracas.rules.battlesystem.combat import melee_attack_rating, missile_attack
 from fracas.rules.battlesystem.events import AltitudeChanged, Charge, Damaged, Fire, Fly
 from fracas.rules.battlesystem.hazards import saves
 from fracas.rules.battlesystem.movement import march
-from fracas.rules.battlesystem.orders import check_order
 from fracas.rules.battlesystem.state import blind
 
 MEN = {"ac": 5, "thac0": 19, "movement": 9, "frontage": 3, "save": 12}
@@ -108,21 +107,21 @@ def test_lit_units_cannot_fire_at_what_they_cannot_see(kit) -> None:
         **{f: getattr(b.unit("men").stats, f) for f in b.unit("men").stats.__slots__},
         "missile_range": 30.0, "missile_damage": 1})
     with pytest.raises(IllegalActionError) as refused:
-        check_order(b.state, Fire("men", "orcs"), "missile")
+        b.check(Fire("men", "orcs"), "missile")
     assert refused.value.rule == "darkness: missiles"
 
 
 def test_lit_units_cannot_charge_what_they_cannot_see(kit) -> None:
     b = _dark(kit, lights=6, lit=True)
     with pytest.raises(IllegalActionError) as refused:
-        check_order(b.state, Charge("men", "orcs"), "move")
+        b.check(Charge("men", "orcs"), "move")
     assert refused.value.rule == "darkness: charge"
 
 
 def test_a_lit_unit_is_seen_by_all_and_is_an_easier_missile_target(kit) -> None:
     dark = _dark(kit)
     lit = _dark(kit, lights=6, lit=True)
-    check_order(lit.state, Fire("orcs", "men"), "missile")
+    lit.check(Fire("orcs", "men"), "missile")
     assert missile_attack_rating(lit.state, lit.unit("orcs"), lit.unit("men")) == \
         missile_attack_rating(dark.state, dark.unit("orcs"), dark.unit("men")) - 2
 
@@ -152,15 +151,15 @@ def test_flyers_under_a_25_foot_ceiling_may_not_climb_above_low(kit) -> None:
     b = _vault(kit)
     b.unit("bats").area, b.unit("bats").altitude = "gallery", "low"
     with pytest.raises(IllegalActionError) as refused:
-        check_order(b.state, Fly("bats", "medium"), "move")
+        b.check(Fly("bats", "medium"), "move")
     assert refused.value.rule == "flight: ceiling bands"
 
 
 def test_flyers_change_altitude_one_band_a_turn(kit) -> None:
     b = _vault(kit)
-    check_order(b.state, Fly("bats", "medium"), "move")
+    b.check(Fly("bats", "medium"), "move")
     with pytest.raises(IllegalActionError):
-        check_order(b.state, Fly("bats", "low"), "move")
+        b.check(Fly("bats", "low"), "move")
 
 
 def test_torch_bearing_skirmishers_light_up_an_enemy_for_the_formation_behind(kit) -> None:
@@ -171,10 +170,10 @@ def test_torch_bearing_skirmishers_light_up_an_enemy_for_the_formation_behind(ki
              kit.unit("orcs", "blue", "den", 6, infravision=True, ac=6)]
     b = kit.battle(areas, units, links=[("cave", "den")])
     # the men cannot see into the dark den, but the scouts' torches show them the orcs there
-    check_order(b.state, Charge("men", "orcs"), "move")
+    b.check(Charge("men", "orcs"), "move")
     b.unit("scouts").lit = False
     with pytest.raises(IllegalActionError) as refused:
-        check_order(b.state, Charge("men", "orcs"), "move")
+        b.check(Charge("men", "orcs"), "move")
     assert refused.value.rule == "darkness: charge"
 
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.core.action import Action
+from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import DecisionMade, Event, FightEnded
 from fracas.core.policy import HumanPolicy, Policy
@@ -101,19 +102,21 @@ class Battlesystem(Ruleset[BsState]):
             return None
         return state.queue[0]
 
-    def legal_actions(self, state: BsState) -> Sequence[Action]:
-        """Every order the current actor may give now."""
-        actor = self.current_actor(state)
-        if actor is None:
-            return ()
-        return orders.legal_orders(state, actor, state.phase)
+    def why_not(self, state: BsState, partial: Partial) -> IllegalActionError | None:
+        """Why the order being put together cannot be given now (see :mod:`.orders`)."""
+        return orders.why_not(state, partial)
 
-    def check(self, state: BsState, action: Action) -> None:
-        """Raise :class:`IllegalActionError` naming the rule an order breaks."""
-        actor = self.current_actor(state)
-        if actor is None or action.actor != actor:
-            raise IllegalActionError(action, "turn sequence", f"it is not {action.actor}'s turn")
-        orders.check_order(state, action, state.phase)
+    def step(self, state: BsState, partial: Partial, field: str) -> Menu | Span | None:
+        """The candidates for the next field of an order (see :mod:`.orders`)."""
+        return orders.step(state, partial, field)
+
+    def verb_label(self, action: type[Action]) -> str:
+        """The words a person reads for an order."""
+        return orders.VERB_LABELS.get(action.verb, action.verb)
+
+    def default_verb(self, state: BsState, verbs: Sequence[str]) -> str:
+        """Hold (or, for the GM, pass) is preselected."""
+        return next((v for v in ("hold", "pass") if v in verbs), verbs[0])
 
     def resolve(self, state: BsState, action: Action, rng: Rng, emit: Emit) -> None:
         """Carry out an order."""
@@ -136,7 +139,7 @@ class Battlesystem(Ruleset[BsState]):
             if _finish(state, emit, limit=phase == "end"):
                 return
             emit(TurnStarted(state.turn + 1))
-            gm = (GM,) if orders.gm_options(state) else ()
+            gm = (GM,) if orders.gm_has_effects(state) else ()
             emit(PhaseStarted("gm", gm))
         elif phase == "gm":
             emit(PhaseStarted("move", tuple(u.name for u in state.units.values()

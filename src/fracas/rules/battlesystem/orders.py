@@ -1,8 +1,19 @@
-"""Orders: which are legal in each phase, why an order is refused, and carrying them out."""
+"""Orders: who gives which in each phase, why an order is refused, and carrying them out.
+
+A decision is put together step by step (see :mod:`fracas.core.decision`): the
+verb, then each field of the order.  :func:`why_not` is the one authority on
+legality: it judges a partial order as soon as a field is chosen, and the
+whole-order check derives from it.  :func:`step` offers the candidates for the
+next field (areas, enemy units, formations, altitudes, the GM's prepared
+effects); the core keeps only those ``why_not`` accepts.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fracas.core.action import Action
+from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.rng import Rng
 from fracas.core.ruleset import GM, Emit
@@ -17,7 +28,6 @@ from fracas.rules.battlesystem.events import (
     Form,
     FormationChanged,
     GmEffectUsed,
-    Hold,
     Move,
     Pass,
     ReleaseGas,
@@ -34,25 +44,44 @@ from fracas.rules.battlesystem.rules import (
 )
 from fracas.rules.battlesystem.state import BsState, Unit, blind, can_see
 
-__all__ = ["can_act", "carry_out", "check_order", "gm_options", "legal_orders"]
+__all__ = ["VERB_LABELS", "can_act", "carry_out", "gm_effects", "gm_has_effects", "step",
+           "targets_in_range", "why_not"]
 
-UNIT_PHASES = {Move: "move", Charge: "move", Form: "move", Torches: "move", Fly: "move",
-               Fire: "missile"}
+UNIT_PHASES: dict[type[Action], str] = {Move: "move", Charge: "move", Form: "move",
+                                        Torches: "move", Fly: "move", Fire: "missile"}
+GM_ORDERS: tuple[type[Action], ...] = (Pass, CaveIn, ReleaseGas, StrikeFeature)
+SPREADING = ("open", "skirmish")
+AXES = ("width", "length")
+
+#: What a person reads for each verb in the first step.
+VERB_LABELS: dict[str, str] = {
+    "move": "march toward an area", "charge": "charge an enemy unit", "hold": "hold",
+    "form": "change formation", "torches": "light or put out torches",
+    "fly": "change altitude", "fire": "shoot missiles", "pass": "no effect this turn",
+    "cave_in": "bring down a ceiling", "release_gas": "release a gas",
+    "strike_feature": "strike a fragile formation",
+}
 
 
-def gm_options(state: BsState) -> list[Action]:
-    """The prepared GM effects still available (each may be used once)."""
-    options: list[Action] = []
-    for i, (area, _material, _turn) in enumerate(state.gm_cave_ins):
-        if f"cave:{i}" not in state.gm_used and area not in state.caved:
-            options.append(CaveIn(GM, area))
-    for i, gas in enumerate(state.gm_gases):
-        if f"gas:{i}" not in state.gm_used:
-            options.append(ReleaseGas(GM, gas[0]))
-    for i, (feature, _turn) in enumerate(state.gm_strikes):
-        if f"strike:{i}" not in state.gm_used and not state.features[feature].collapsed:
-            options.append(StrikeFeature(GM, feature))
-    return list(dict.fromkeys(options))
+# -- the GM's prepared effects ------------------------------------------------------
+
+def gm_effects(state: BsState, kind: type[Action]) -> list[str]:
+    """The areas (or features) of the prepared GM effects of ``kind`` still available."""
+    out: list[str] = []
+    if kind is CaveIn:
+        out = [area for i, (area, _m, _t) in enumerate(state.gm_cave_ins)
+               if f"cave:{i}" not in state.gm_used and area not in state.caved]
+    elif kind is ReleaseGas:
+        out = [gas[0] for i, gas in enumerate(state.gm_gases) if f"gas:{i}" not in state.gm_used]
+    elif kind is StrikeFeature:
+        out = [feature for i, (feature, _t) in enumerate(state.gm_strikes)
+               if f"strike:{i}" not in state.gm_used and not state.features[feature].collapsed]
+    return list(dict.fromkeys(out))
+
+
+def gm_has_effects(state: BsState) -> bool:
+    """Whether any prepared GM effect is still available (the GM then gets a phase)."""
+    return any(gm_effects(state, kind) for kind in (CaveIn, ReleaseGas, StrikeFeature))
 
 
 def targets_in_range(state: BsState, unit: Unit) -> list[Unit]:
@@ -75,133 +104,191 @@ def can_act(state: BsState, unit: Unit, phase: str) -> bool:
     return phase == "move"
 
 
-def _candidates(state: BsState, unit: Unit, phase: str) -> list[Action]:
-    me = unit.name
-    if phase == "missile":
-        return [Hold(me), *(Fire(me, e.name) for e in targets_in_range(state, unit))]
-    out: list[Action] = [Hold(me)]
-    if unit.stats.lights:
-        out.append(Torches(me, not unit.lit))
-    for formation in FORMATIONS:
-        for axis in ("width", "length") if formation in ("open", "skirmish") else ("width",):
-            out.append(Form(me, formation, axis))
-    if unit.stats.flyer:
-        out.extend(Fly(me, a) for a in ALTITUDES)
-    out.extend(Move(me, a) for a in state.board.order if a != unit.area)
-    out.extend(Charge(me, e.name) for e in state.units.values()
-               if e.on_field and e.side != unit.side)
-    return out
+# -- why not: the one authority -----------------------------------------------------
+
+Refusal = IllegalActionError | None
 
 
-def legal_orders(state: BsState, actor: str, phase: str) -> list[Action]:
-    """Every order ``actor`` may give in ``phase``."""
-    if actor == GM:
-        return [Pass(GM), *gm_options(state)]
-    legal = []
-    for action in _candidates(state, state.units[actor], phase):
-        try:
-            check_order(state, action, phase)
-        except IllegalActionError:
-            continue
-        legal.append(action)
-    return legal
-
-
-def _refuse(action: Action, rule: str, reason: str) -> IllegalActionError:
-    return IllegalActionError(action, rule=rule, reason=reason)
-
-
-def check_order(state: BsState, action: Action, phase: str) -> None:
-    """Raise :class:`IllegalActionError` naming the rule ``action`` breaks in ``phase``."""
-    if action.actor == GM:
-        if phase != "gm" or not isinstance(action, Pass | CaveIn | ReleaseGas | StrikeFeature):
-            raise _refuse(action, "turn sequence", "the GM acts in the GM phase only")
-        if not isinstance(action, Pass) and action not in gm_options(state):
-            raise _refuse(action, "GM prepared effects",
-                          "that effect was not prepared in the scenario or is used up")
-        return
-    unit = state.units.get(action.actor)
+def why_not(state: BsState, p: Partial) -> Refusal:
+    """Why the (partial) order ``p`` cannot be given now, naming the rule; ``None`` if it can."""
+    actor = state.queue[0] if state.result is None and state.queue else None
+    if actor is None or p.actor != actor:
+        return p.refuse("turn sequence", f"it is not {p.actor}'s turn")
+    if p.actor == GM:
+        if state.phase != "gm" or p.kind not in GM_ORDERS:
+            return p.refuse("turn sequence", "the GM acts in the GM phase only")
+        return _gm_why_not(state, p)
+    unit = state.units.get(p.actor)
     if unit is None:
-        raise _refuse(action, "turn sequence", f"there is no unit {action.actor}")
-    wanted = UNIT_PHASES.get(type(action))
-    if isinstance(action, Pass | CaveIn | ReleaseGas | StrikeFeature):
-        raise _refuse(action, "turn sequence", "only the GM gives that order")
-    if wanted is not None and wanted != phase:
-        raise _refuse(action, "turn sequence", f"that order belongs to the {wanted} phase")
-    if isinstance(action, Move):
-        _check_move(state, unit, action)
-    elif isinstance(action, Charge):
-        _check_charge(state, unit, action)
-    elif isinstance(action, Form):
-        _check_form(state, unit, action)
-    elif isinstance(action, Torches):
-        if not unit.stats.lights or action.lit == unit.lit:
-            raise _refuse(action, "light sources", "the unit has no lights to change that way")
-    elif isinstance(action, Fly):
-        _check_fly(state, unit, action)
-    elif isinstance(action, Fire):
-        _check_fire(state, unit, action)
+        return p.refuse("turn sequence", f"there is no unit {p.actor}")
+    if p.kind in GM_ORDERS:
+        return p.refuse("turn sequence", "only the GM gives that order")
+    wanted = UNIT_PHASES.get(p.kind)
+    if wanted is not None and wanted != state.phase:
+        return p.refuse("turn sequence", f"that order belongs to the {wanted} phase")
+    judge = _JUDGES.get(p.kind)
+    return judge(state, unit, p) if judge is not None else None
 
 
-def _check_move(state: BsState, unit: Unit, action: Move) -> None:
-    if action.to not in state.board.areas or action.to == unit.area:
-        raise _refuse(action, "movement", f"{action.to!r} is not another area of the map")
+def _gm_why_not(state: BsState, p: Partial) -> Refusal:
+    if p.kind is Pass:
+        return None
+    name = "feature" if p.kind is StrikeFeature else "area"
+    available = gm_effects(state, p.kind)
+    if not available or (name in p and p[name] not in available):
+        return p.refuse("GM prepared effects",
+                        "that effect was not prepared in the scenario or is used up")
+    return None
+
+
+def _move(state: BsState, unit: Unit, p: Partial) -> Refusal:
     if engaged(state, unit):
-        raise _refuse(action, "melee", "a unit locked in melee cannot march away")
-    if not state.board.path(unit.area, action.to, frozenset(state.gone)):
-        raise _refuse(action, "movement", f"no open way leads to {action.to}")
+        return p.refuse("melee", "a unit locked in melee cannot march away")
+    if "to" not in p:
+        return None
+    to = p["to"]
+    if to not in state.board.areas or to == unit.area:
+        return p.refuse("movement", f"{to!r} is not another area of the map")
+    if not state.board.path(unit.area, to, frozenset(state.gone)):
+        return p.refuse("movement", f"no open way leads to {to}")
+    return None
 
 
-def _enemy(state: BsState, unit: Unit, action: Action, name: str) -> Unit:
-    target = state.units.get(name)
+def _enemy(state: BsState, unit: Unit, p: Partial, name: object) -> Unit | IllegalActionError:
+    target = state.units.get(name) if isinstance(name, str) else None
     if target is None or not target.on_field or target.side == unit.side:
-        raise _refuse(action, "targets", f"{name!r} is not an enemy unit on the field")
+        return p.refuse("targets", f"{name!r} is not an enemy unit on the field")
     return target
 
 
-def _check_charge(state: BsState, unit: Unit, action: Charge) -> None:
-    target = _enemy(state, unit, action, action.target)
-    if engaged(state, unit) or target.area == unit.area:
-        raise _refuse(action, "charge", "the unit is already in contact")
+def _charge(state: BsState, unit: Unit, p: Partial) -> Refusal:
+    if engaged(state, unit):
+        return p.refuse("charge", "the unit is already in contact")
+    if "target" not in p:
+        return None
+    target = _enemy(state, unit, p, p["target"])
+    if isinstance(target, IllegalActionError):
+        return target
+    if target.area == unit.area:
+        return p.refuse("charge", "the unit is already in contact")
     if not can_see(state, unit, target):
-        raise _refuse(action, "darkness: charge", "a unit cannot charge what it cannot see")
+        return p.refuse("darkness: charge", "a unit cannot charge what it cannot see")
     reach = movement_allowance(unit.stats.movement, blind(state, unit))
-    if state.board.distances(unit.area, frozenset(state.gone)).get(target.area,
-                                                                    reach + 1) > reach:
-        raise _refuse(action, "charge", "the target is beyond this turn's movement")
+    distance = state.board.distances(unit.area, frozenset(state.gone)).get(target.area)
+    if distance is None or distance > reach:
+        return p.refuse("charge", "the target is beyond this turn's movement")
+    return None
 
 
-def _check_form(state: BsState, unit: Unit, action: Form) -> None:
-    if action.formation not in FORMATIONS or action.axis not in ("width", "length"):
-        raise _refuse(action, "formations", "formation is closed, open, column or skirmish")
-    if action.formation == unit.formation and action.axis == unit.axis:
-        raise _refuse(action, "formations", "the unit already stands that way")
-    if not may_take_formation(state, unit, action.formation, action.axis):
-        raise _refuse(action, "frontage", "there is no room here for that formation")
+def _form(state: BsState, unit: Unit, p: Partial) -> Refusal:
+    if "formation" not in p:
+        return None
+    formation = p["formation"]
+    if formation not in FORMATIONS:
+        return p.refuse("formations", "formation is closed, open, column or skirmish")
+    if "axis" in p:
+        axes: tuple[object, ...] = (p["axis"],)
+        if p["axis"] not in AXES:
+            return p.refuse("formations", "open formations spread along width or length")
+    else:
+        axes = AXES if formation in SPREADING else ("width",)
+    if all(formation == unit.formation and axis == unit.axis for axis in axes):
+        return p.refuse("formations", "the unit already stands that way")
+    if not any(may_take_formation(state, unit, formation, str(axis)) for axis in axes
+               if not (formation == unit.formation and axis == unit.axis)):
+        return p.refuse("frontage", "there is no room here for that formation")
+    return None
 
 
-def _check_fly(state: BsState, unit: Unit, action: Fly) -> None:
+def _torches(state: BsState, unit: Unit, p: Partial) -> Refusal:
+    if not unit.stats.lights:
+        return p.refuse("light sources", "the unit has no lights")
+    if "lit" in p and (not isinstance(p["lit"], bool) or p["lit"] == unit.lit):
+        return p.refuse("light sources", "the torches already stand that way")
+    return None
+
+
+def _fly(state: BsState, unit: Unit, p: Partial) -> Refusal:
     if not unit.stats.flyer:
-        raise _refuse(action, "flight", "the unit cannot fly")
+        return p.refuse("flight", "the unit cannot fly")
+    if "altitude" not in p:
+        return None
+    altitude = p["altitude"]
     allowed = allowed_altitudes(state.board.areas[unit.area].ceiling)
-    if action.altitude not in allowed:
-        raise _refuse(action, "flight: ceiling bands",
-                      f"the ceiling here allows only {', '.join(allowed)}")
-    if abs(ALTITUDES.index(action.altitude) - ALTITUDES.index(unit.altitude)) != 1:
-        raise _refuse(action, "flight", "a flyer changes altitude one band a turn")
+    if altitude not in allowed:
+        return p.refuse("flight: ceiling bands",
+                        f"the ceiling here allows only {', '.join(allowed)}")
+    if abs(ALTITUDES.index(altitude) - ALTITUDES.index(unit.altitude)) != 1:
+        return p.refuse("flight", "a flyer changes altitude one band a turn")
+    return None
 
 
-def _check_fire(state: BsState, unit: Unit, action: Fire) -> None:
-    target = _enemy(state, unit, action, action.target)
+def _fire(state: BsState, unit: Unit, p: Partial) -> Refusal:
     if unit.stats.missile_range <= 0:
-        raise _refuse(action, "missiles", "the unit has no missile weapons")
-    if engaged(state, unit) or engaged(state, target):
-        raise _refuse(action, "missiles", "no shooting out of or into a melee")
+        return p.refuse("missiles", "the unit has no missile weapons")
+    if engaged(state, unit):
+        return p.refuse("missiles", "no shooting out of a melee")
+    if "target" not in p:
+        return None
+    target = _enemy(state, unit, p, p["target"])
+    if isinstance(target, IllegalActionError):
+        return target
+    if engaged(state, target):
+        return p.refuse("missiles", "no shooting into a melee")
     if not can_see(state, unit, target):
-        raise _refuse(action, "darkness: missiles", "a unit cannot fire at what it cannot see")
+        return p.refuse("darkness: missiles", "a unit cannot fire at what it cannot see")
     distance = state.board.distances(unit.area).get(target.area)
     if distance is None or distance > unit.stats.missile_range:
-        raise _refuse(action, "missiles", "the target is out of range")
+        return p.refuse("missiles", "the target is out of range")
+    return None
+
+
+_JUDGES: dict[type[Action], Callable[[BsState, Unit, Partial], Refusal]] = {
+    Move: _move, Charge: _charge, Form: _form, Torches: _torches, Fly: _fly, Fire: _fire,
+}
+
+
+# -- step: the candidates for the next field ----------------------------------------
+
+def step(state: BsState, p: Partial, name: str) -> Menu | Span | None:
+    """The values to offer for field ``name`` of ``p`` (``why_not`` then drops refused ones)."""
+    if p.kind in (CaveIn, ReleaseGas, StrikeFeature):
+        return Menu.of(gm_effects(state, p.kind))
+    unit = state.units.get(p.actor)
+    if unit is None:
+        return Menu(())
+    if p.kind is Move:
+        return _destinations(state, unit)
+    if p.kind is Charge:
+        return Menu.of([e.name for e in state.units.values()
+                        if e.on_field and e.side != unit.side], label=_foe_label(state))
+    if p.kind is Fire:
+        return Menu.of([e.name for e in targets_in_range(state, unit)],
+                       label=_foe_label(state))
+    if p.kind is Form:
+        if name == "formation":
+            return Menu.of(FORMATIONS)
+        if p.get("formation") not in SPREADING:
+            return None
+        return Menu.of(AXES, label=lambda a: f"spread along the {a}")
+    if p.kind is Torches:
+        return Menu.of([not unit.lit], label=lambda lit: "light them" if lit else "put them out")
+    if p.kind is Fly:
+        return Menu.of(ALTITUDES)
+    return None
+
+
+def _destinations(state: BsState, unit: Unit) -> Menu:
+    distances = state.board.distances(unit.area, frozenset(state.gone))
+    areas = [a for a in state.board.order if a != unit.area and a in distances]
+    return Menu.of(areas, label=lambda a: f"{a} ({distances[a]:g} in)")
+
+
+def _foe_label(state: BsState) -> Callable[[str], str]:
+    def label(name: str) -> str:
+        foe = state.units[name]
+        return f"{name} ({foe.figures} figures in {foe.area})"
+    return label
 
 
 def carry_out(state: BsState, action: Action, rng: Rng, emit: Emit) -> None:

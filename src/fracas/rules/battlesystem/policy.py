@@ -5,6 +5,10 @@ ahead is too narrow for their formation, deploy again where there is room to
 fight, shoot what they can see, and otherwise march on (or charge) the
 nearest enemy; units ordered to hold wait for the enemy.  The GM uses each
 prepared effect on the turn the scenario names for it, and passes otherwise.
+
+The policy builds its one order directly and confirms it with
+``request.is_legal``; it never lists the orders it could give.  Should the
+order it wants be refused, the unit holds (the GM passes).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from fracas.rules.battlesystem.events import (
     Torches,
 )
 from fracas.rules.battlesystem.movement import engaged, may_take_formation
-from fracas.rules.battlesystem.orders import gm_options, targets_in_range
+from fracas.rules.battlesystem.orders import gm_effects, targets_in_range
 from fracas.rules.battlesystem.rules import (
     ALTITUDES,
     allowed_altitudes,
@@ -42,20 +46,24 @@ class HeuristicPolicy:
     """A sensible commander for any unit, or a GM who follows the scenario's timetable."""
 
     def choose(self, request: DecisionRequest) -> Action:
-        """Pick an order for ``request.actor``."""
+        """Pick an order for ``request.actor``, confirmed legal through ``request``."""
         state: BsState = request.state
         if request.actor == GM:
-            return _gm(state)
-        unit = state.units[request.actor]
-        if state.phase == "missile":
-            return _shoot(state, unit)
-        return _order(state, unit)
+            wanted = _gm(state)
+            fallback: Action = Pass(GM)
+        else:
+            unit = state.units[request.actor]
+            wanted = _shoot(state, unit) if state.phase == "missile" else _order(state, unit)
+            fallback = Hold(request.actor)
+        return wanted if request.is_legal(wanted) else fallback
 
 
 def _gm(state: BsState) -> Action:
-    for option in gm_options(state):
-        if _scheduled(state, option) == state.turn:
-            return option
+    for kind in (CaveIn, ReleaseGas, StrikeFeature):
+        for where in gm_effects(state, kind):
+            option = kind(GM, where)
+            if _scheduled(state, option) == state.turn:
+                return option
     return Pass(GM)
 
 
