@@ -92,7 +92,7 @@ def test_fight_over_refuses_more_actions() -> None:
     enc = toy([6])
     enc.apply(Strike("a", "b"))
     assert enc.outcome() is not None and enc.outcome().winner == "red"  # type: ignore[union-attr]
-    assert enc.current_actor() is None and enc.legal_actions() == ()
+    assert enc.current_actor() is None and list(enc.legal_actions()) == []
     assert isinstance(enc.log[-1], FightEnded)
     with pytest.raises(FightOverError):
         enc.apply(Wait("b"))

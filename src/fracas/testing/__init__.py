@@ -4,7 +4,11 @@
 promises the core makes about any rule set:
 
 * random play ends within a bound;
-* every action the policy applied was in ``legal_actions()`` and passes ``check``;
+* the steps agree with the check: every action reached through ``options`` passes
+  ``check``, every legal action is reachable through ``options`` with its own values,
+  the verbs offered are exactly those of the legal actions, ``has_options`` agrees,
+  and no step offers more than ``max_step`` values (a numeric span counts as one);
+* every action the policy applied passes ``check``;
 * the same seed gives the identical log;
 * replaying the log rebuilds the identical state, also through a JSON file;
 * undoing a decision and applying it again with the same dice gives the same state.
@@ -19,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fracas.core.decision import Options, Step, Value, chosen_values
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError
 from fracas.core.events import DiceRolled, Event, encode_event
@@ -55,27 +60,93 @@ def _encoded(events: Iterable[Event]) -> list[dict[str, Any]]:
     return [encode_event(e) for e in events]
 
 
+#: The most values a step may offer a person (a numeric span counts as one).
+MAX_STEP = 12
+
+
+def _walk(enc: Encounter[Any], found: Options, seed: int, max_step: int,
+          rng: SeededRng, reached: list[Action]) -> None:
+    """Follow ``found`` down to whole actions: every value of the first step, one random
+    value of each later step (every value of a short menu)."""
+    step = found.step
+    if step is None:
+        if found.action is None:
+            raise ConformanceError(f"seed {seed}: the steps {found.chosen} end in no action")
+        reached.append(found.action)
+        return
+    _check_size(step, found, seed, max_step)
+    values = step.values
+    if found.chosen and len(values) > 3:
+        values = [values[rng.choice_index(len(values))]]
+    for value in values:
+        _walk(enc, enc.options((*found.chosen, value)), seed, max_step, rng, reached)
+
+
+def _check_size(step: Step, found: Options, seed: int, max_step: int) -> None:
+    if step.size > max_step:
+        raise ConformanceError(f"seed {seed}: the step '{step.name}' after {found.chosen} "
+                               f"offers {step.size} values (at most {max_step})")
+    if step.size == 0:
+        raise ConformanceError(f"seed {seed}: the step '{step.name}' after {found.chosen} "
+                               "offers nothing")
+
+
+def _check_steps(enc: Encounter[Any], seed: int, max_step: int, rng: SeededRng,
+                 check_all_legal: bool) -> None:
+    """The steps, ``check``, ``legal_actions`` and ``has_options`` agree in this state."""
+    ruleset, actor = enc.ruleset, enc.current_actor()
+    reached: list[Action] = []
+    first = enc.options()
+    _walk(enc, first, seed, max_step, rng, reached)
+    for action in reached:
+        if action.actor != actor:
+            raise ConformanceError(f"seed {seed}: the steps built {action}, not {actor}'s")
+        ruleset.check(enc.state, action)
+    legal = enc.legal_actions()
+    listed: list[Action] = list(legal) if check_all_legal else [next(legal)]
+    if not enc.has_options():
+        raise ConformanceError(f"seed {seed}: has_options() is False but {listed[0]} is legal")
+    offered = {c.value for c in first.step.choices} if first.step else set()
+    if check_all_legal and offered != {a.verb for a in listed}:
+        raise ConformanceError(f"seed {seed}: the first step offers {sorted(offered)}, the "
+                               f"legal actions have {sorted({a.verb for a in listed})}")
+    sample = listed if len(listed) <= 8 else [listed[rng.choice_index(len(listed))]
+                                             for _ in range(8)]
+    for action in sample:
+        ruleset.check(enc.state, action)
+        _reachable(enc, action, seed)
+
+
+def _reachable(enc: Encounter[Any], action: Action, seed: int) -> None:
+    values: tuple[Value, ...] = chosen_values(enc.ruleset, enc.state, action)
+    try:
+        built = enc.options(values).action
+    except FracasError as exc:
+        raise ConformanceError(f"seed {seed}: {action} is legal but its steps {values} are "
+                               f"refused: {exc}") from None
+    if built != action:
+        raise ConformanceError(f"seed {seed}: the steps {values} build {built}, not {action}")
+
+
 def _play(scenario: Scenario, seed: int, max_decisions: int, check_all_legal: bool,
-          undo_every: int) -> tuple[Encounter[Any], int]:
+          undo_every: int, max_step: int = MAX_STEP) -> tuple[Encounter[Any], int]:
     enc = start_encounter(scenario, seed)
     ruleset = enc.ruleset
     policy = RandomPolicy()
     policy_rng = SeededRng(seed).spawn("policy")
+    walk_rng = SeededRng(seed).spawn("conformance")
     decisions = 0
     while (actor := enc.current_actor()) is not None:
         if decisions >= max_decisions:
             raise ConformanceError(
                 f"seed {seed}: random play did not end within {max_decisions} decisions"
             )
-        legal = list(enc.legal_actions())
-        if not legal:
+        if not enc.has_options():
             raise ConformanceError(f"seed {seed}: {actor} must decide but has no legal action")
-        for candidate in legal if check_all_legal else legal[:1]:
-            if candidate.actor != actor:
-                raise ConformanceError(f"seed {seed}: legal action {candidate} is not {actor}'s")
-            ruleset.check(enc.state, candidate)
+        if max_step:
+            _check_steps(enc, seed, max_step, walk_rng, check_all_legal)
         action = policy.choose(DecisionRequest(actor, enc.state, ruleset, policy_rng))
-        if action not in legal:
+        if not enc.is_legal(action):
             raise ConformanceError(f"seed {seed}: policy chose {action}, not a legal action")
         text_form = ruleset.parse_action(str(action))
         if text_form != action:
@@ -104,7 +175,7 @@ def _check_undo(enc: Encounter[Any], action: Action, seed: int) -> None:
 def check_ruleset(
     ruleset: Ruleset[Any] | str | None, scenario: Scenario | str | Path, *,
     seeds: Iterable[int] = range(5), max_decisions: int = 20_000,
-    check_all_legal: bool = True, undo_every: int = 7,
+    check_all_legal: bool = True, undo_every: int = 7, max_step: int = MAX_STEP,
 ) -> ConformanceReport:
     """Run the conformance kit on ``scenario`` (a path or a loaded :class:`Scenario`).
 
@@ -116,8 +187,9 @@ def check_ruleset(
         raise ConformanceError(f"the scenario is for {loaded.ruleset.name}, not {name}")
     fights = decisions_total = events_total = 0
     for seed in seeds:
-        enc, decisions = _play(loaded, seed, max_decisions, check_all_legal, undo_every)
-        again, _ = _play(loaded, seed, max_decisions, False, 0)
+        enc, decisions = _play(loaded, seed, max_decisions, check_all_legal, undo_every,
+                               max_step)
+        again, _ = _play(loaded, seed, max_decisions, False, 0, 0)
         if _encoded(enc.log) != _encoded(again.log):
             raise ConformanceError(f"seed {seed}: the same seed gave a different log")
         rs = enc.ruleset
