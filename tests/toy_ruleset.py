@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import DiceRolled, Event, FightEnded, event_type
 from fracas.core.rng import Rng
@@ -100,17 +101,20 @@ class Toy(Ruleset[ToyState]):
     def current_actor(self, state: ToyState) -> str | None:
         return None if state.result else state.names[state.turn]
 
-    def legal_actions(self, state: ToyState) -> Sequence[Action]:
-        me = state.names[state.turn]
-        foes = [n for n in state.names if state.sides[n] != state.sides[me] and state.hp[n] > 0]
-        return [Strike(me, f) for f in foes] + [Wait(me)]
+    def why_not(self, state: ToyState, partial: Partial) -> IllegalActionError | None:
+        if partial.actor != state.names[state.turn]:
+            return partial.refuse("turn order", f"it is not {partial.actor}'s turn")
+        if "target" in partial:
+            target = partial["target"]
+            if target not in state.hp:
+                return partial.refuse("targets", f"no combatant {target}")
+            if state.hp[target] <= 0:
+                return partial.refuse("targets", f"{target} is already down")
+        return None
 
-    def check(self, state: ToyState, action: Action) -> None:
-        if isinstance(action, Strike):
-            if action.target not in state.hp:
-                raise IllegalActionError(action, "targets", f"no combatant {action.target}")
-            if state.hp[action.target] <= 0:
-                raise IllegalActionError(action, "targets", f"{action.target} is already down")
+    def step(self, state: ToyState, partial: Partial, field: str) -> Menu | Span | None:
+        me = partial.actor
+        return Menu([n for n in state.names if state.sides[n] != state.sides[me]])
 
     def resolve(self, state: ToyState, action: Action, rng: Rng, emit: Emit) -> None:
         if isinstance(action, Strike):
