@@ -8,6 +8,7 @@ import pytest
 
 from fracas.core.errors import ScenarioError
 from fracas.scenario import parse_scenario
+from fracas.scenario.problems import ScenarioProblems
 
 GOOD = """\
 ruleset: age_of_dragons
@@ -108,6 +109,8 @@ def test_a_whole_scenario_check_points_at_the_value_it_quotes() -> None:
     assert error.line == 7 and error.field == "ranges[0].between[1]"
 
 
-def test_a_whole_scenario_check_without_a_quote_keeps_the_top_line() -> None:
+def test_a_repeated_name_points_at_its_second_use_and_says_which() -> None:
     error = error_for(GOOD.replace("name: Ash", "name: Ember"))
-    assert error.line == 1 and error.field is None
+    assert error.line == 5 and error.field == "combatants[Ember].name"
+    assert "'Ember' is used twice (first given on line 4)" in error.reason
+    assert not isinstance(error, ScenarioProblems)  # the rule set's own check is not repeated

@@ -39,7 +39,8 @@ def test_unknown_field_names_line_and_field() -> None:
     err = error_for(GOOD.replace("    pr: 20\n  - name: Ash", "    pr: 20\n    wings: 2\n"
                                  "  - name: Ash"))
     assert (err.line, err.field) == (8, "combatants[Ember].wings")
-    assert str(err) == "fight.yaml:8: combatants[Ember].wings: unknown field"
+    assert str(err).startswith("fight.yaml:8: combatants[Ember].wings: unknown field 'wings'; "
+                               "known fields here: name, side, soma,")
 
 
 def test_negative_pool_is_refused_at_its_line() -> None:

@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ScenarioError
 from fracas.core.events import LogHeader
 from fracas.core.rng import SeededRng
 from fracas.core.ruleset import Ruleset, find_ruleset
+from fracas.scenario.problems import Path_, check_model, field_name
 
 __all__ = ["Scenario", "ScenarioBase", "build_initial_state", "load_scenario", "parse_scenario"]
 
-Path_ = tuple[str | int, ...]
 
 #: A scenario holds at most this many YAML values, aliases expanded (a "billion laughs"
 #: file is refused instead of being expanded for minutes).
@@ -63,14 +62,14 @@ class _LineMap:
 
     def fail(self, message: str, node: yaml.Node, path: Path_) -> ScenarioError:
         return ScenarioError(message, file=self.source, line=node.start_mark.line + 1,
-                             field=_field_name(path, self.data) or None)
+                             field=field_name(path, self.data) or None)
 
     def walk(self, node: yaml.Node, path: Path_) -> None:
         self.count += 1
         if self.count > MAX_YAML_NODES:
             raise ScenarioError(f"the scenario has more than {MAX_YAML_NODES:,} values once "
                                 "its YAML aliases are expanded", file=self.source,
-                                line=self.lines.get(path[:1]), field=_field_name(path[:1], {}))
+                                line=self.lines.get(path[:1]), field=field_name(path[:1], {}))
         if id(node) in self.active:
             raise self.fail("a YAML alias refers to a value that contains it", node, path)
         self.active.add(id(node))
@@ -93,74 +92,6 @@ class _LineMap:
             for i, item in enumerate(node.value):
                 self.walk(item, (*path, i))
         self.active.discard(id(node))
-
-
-def _field_name(loc: Path_, data: Any) -> str:
-    """``combatants[1].soma`` -> ``combatants[Glaurung].soma`` when items have names."""
-    parts: list[str] = []
-    cursor = data
-    for step in loc:
-        if isinstance(step, int):
-            label = str(step)
-            if isinstance(cursor, list) and 0 <= step < len(cursor):
-                cursor = cursor[step]
-                if isinstance(cursor, Mapping) and isinstance(cursor.get("name"), str):
-                    label = cursor["name"]
-            else:
-                cursor = None
-            parts.append(f"[{label}]")
-        else:
-            cursor = cursor.get(step) if isinstance(cursor, Mapping) else None
-            parts.append(("." if parts else "") + str(step))
-    return "".join(parts)
-
-
-def _lookup_line(lines: dict[Path_, int], loc: Path_) -> int | None:
-    for cut in range(len(loc), -1, -1):
-        if loc[:cut] in lines:
-            return lines[loc[:cut]]
-    return None
-
-
-def _validation_error(exc: ValidationError, source: str, data: Any,
-                      lines: dict[Path_, int]) -> ScenarioError:
-    first = exc.errors()[0]
-    loc: Path_ = tuple(step for step in first["loc"] if isinstance(step, str | int))
-    # pydantic puts the union member or validator name in loc for tagged unions; drop
-    # steps that are not keys of the data so the line lookup still works.
-    message = first["msg"]
-    for prefix in ("Value error, ", "Assertion failed, "):  # pydantic's, not ours
-        message = message.removeprefix(prefix)
-    if first["type"] == "extra_forbidden":
-        message = "unknown field"
-    elif first["type"] == "missing":
-        message = "required field is missing"
-    more = len(exc.errors()) - 1
-    if more:
-        message += f" (and {more} more problem{'s' if more > 1 else ''})"
-    if not loc:
-        # A check of the whole scenario: point at the value its message quotes, if any.
-        pairs = re.findall(r"'([^']+)'|\"([^\"]+)\"", message)
-        quoted = {text for pair in pairs for text in pair if len(text) > 1}
-        loc = _find_value(data, quoted) or ()
-    return ScenarioError(message, file=source, line=_lookup_line(lines, loc),
-                         field=_field_name(loc, data) or None)
-
-
-def _find_value(data: Any, wanted: set[str], path: Path_ = ()) -> Path_ | None:
-    """The path of the first text value in ``data`` that is one of ``wanted``."""
-    if isinstance(data, str):
-        return path if data in wanted else None
-    items: list[tuple[str | int, Any]] = []
-    if isinstance(data, Mapping):
-        items = [(k, v) for k, v in data.items() if isinstance(k, str | int)]
-    elif isinstance(data, list):
-        items = list(enumerate(data))
-    for key, value in items:
-        found = _find_value(value, wanted, (*path, key))
-        if found is not None:
-            return found
-    return None
 
 
 def _bad_value(text: str, exc: Exception, source: str) -> ScenarioError:
@@ -222,10 +153,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     except ScenarioError as exc:
         raise ScenarioError(exc.reason, file=source, line=lines.get(("ruleset",)),
                             field="ruleset") from None
-    try:
-        model = ruleset.scenario_model.model_validate(data)
-    except ValidationError as exc:
-        raise _validation_error(exc, source, data, lines) from None
+    model = check_model(ruleset.scenario_model, data, source, lines)
     return Scenario(ruleset, model, data, source)
 
 
@@ -242,10 +170,7 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def build_initial_state(ruleset: Ruleset[Any], data: Mapping[str, Any], source: str) -> Any:
     """Validate stored scenario data (a log header's) and build the starting state."""
-    try:
-        model = ruleset.scenario_model.model_validate(dict(data))
-    except ValidationError as exc:
-        raise _validation_error(exc, source, data, {}) from None
+    model = check_model(ruleset.scenario_model, data, source, {})
     return ruleset.initial_state(model)
 
 
