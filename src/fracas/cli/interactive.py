@@ -1,58 +1,318 @@
-"""Terminal play: a numbered list of legal actions for each human decision; 'u' undoes."""
+"""Terminal play: each human decision asked step by step (what, then whom, then how).
+
+At every step the person sees the choices made so far and a short numbered list of
+the step's values (or the range of a number), the usual one preselected so Enter
+takes it.  ``b`` steps back one choice, ``u`` undoes the last whole decision, and a
+whole action can still be typed (``attack target=Ash dice=3``).
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.prompt import Prompt
 
-from fracas.core.codec import with_actor
+from fracas.core.codec import split_words, with_actor
+from fracas.core.decision import Options, Step
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToUndoError
-from fracas.core.policy import HumanPolicy
+from fracas.core.policy import DecisionRequest, HumanPolicy
 from fracas.core.rng import SeededRng
 from fracas.core.ruleset import GM
 
-__all__ = ["play_interactively"]
+__all__ = ["HELP", "play_interactively"]
 
 _NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: '²'.isdigit() is True
-HELP = "number or action text; u = undo, r = redo, t = table, a = let the AI choose, q = quit"
+HINT = "Enter = default, b = back, u = undo, ? = help"
+HELP = """\
+  Enter   take the default (marked *)
+  3       pick entry 3 of the list (for a range: the number 3)
+  Ash     pick a value by its name
+  attack target=Ash dice=3   type a whole action
+  b back one choice   u undo your last decision   r redo
+  t table   a let the AI choose   q quit (--save keeps the log)"""
+_MAX_LISTED = 60  # characters of value names an error message lists before it stops
 
 
-def _human_choice(console: Console, enc: Encounter[Any], actor: str) -> str:
-    actions = list(enc.legal_actions())
-    console.print(f"[bold cyan]{actor}[/bold cyan] decides ({HELP}):")
-    for i, action in enumerate(actions, start=1):
-        console.print(f"  {i:>3}. {escape(str(action))}")
-    try:
-        return Prompt.ask("choice", console=console).strip()
-    except (EOFError, KeyboardInterrupt):
-        # End of input or Ctrl-C at the prompt: stop as 'q' does, so --save keeps the fight.
-        console.print("\n[yellow]input ended: stopping the fight here[/yellow]")
-        return "q"
+@dataclass
+class _Choices:
+    """The values a person has chosen so far in the current decision, with their labels."""
+
+    values: list[Any] = field(default_factory=list)
+    trail: list[str] = field(default_factory=list)
+
+    def add(self, value: Any, label: str) -> None:
+        self.values.append(value)
+        self.trail.append(label)
+
+    def back(self) -> None:
+        self.values.pop()
+        self.trail.pop()
 
 
-def _other_actor(enc: Encounter[Any], actor: str, answer: str) -> str | None:
-    """The name of someone else when ``answer`` starts with it (a decision out of turn)."""
-    names = {s.name for s in enc.ruleset.standings(enc.state)} | {GM}
+def _value_text(value: Any) -> str:
+    """A value as it is typed (``soma,psyche`` for a tuple, ``none`` for None)."""
+    if isinstance(value, tuple):
+        return ",".join(str(v) for v in value)
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def _short(step: Step, value: Any) -> str:
+    """What the trail shows for ``value`` chosen at ``step``: ``attack``, ``Bolg``, ``3 dice``.
+
+    Words and numbers show as typed; other values (none, yes/no, lists) by their label.
+    """
+    if step.span is not None:
+        return f"{value} {step.name}"
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return str(value)
+    return step.label(value)
+
+
+def _default(step: Step) -> Any:
+    values = step.values
+    return step.default if step.default in values else values[0]
+
+
+def _allowed(step: Step) -> str:
+    """One short phrase naming what a step accepts."""
+    if step.span is not None:
+        return f"a number from {step.span.low} to {step.span.high}"
+    names = ", ".join(c.label for c in step.choices)
+    if len(names) > _MAX_LISTED:
+        return f"1 to {len(step.choices)}"
+    return f"1 to {len(step.choices)} ({names})"
+
+
+class _Table:
+    """One person at the table: shows a decision's steps and reads the answers."""
+
+    def __init__(self, console: Console, enc: Encounter[Any], policies: dict[str, Any],
+                 printer: Any) -> None:
+        self.console = console
+        self.enc = enc
+        self.policies = policies
+        self.printer = printer
+        self.reshow = False  # show the step again though nothing was chosen (after 't')
+        self.undone: list[int] = []  # decisions each 'u' took back, so 'r' restores them all
+
+    # -- showing ------------------------------------------------------------
+    def show(self, actor: str, choices: _Choices, step: Step) -> None:
+        """The trail of choices so far and the step, then its values with the default marked."""
+        say = self.console.print
+        trail = " > ".join([*choices.trail, f"{step.name}?"])
+        say(f"[bold cyan]{escape(actor)}[/bold cyan]: {escape(trail)}")
+        default = _default(step)
+        if step.span is not None:
+            say(f"  a number from {step.span.low} to {step.span.high} (* {default})")
+            return
+        for i, choice in enumerate(step.choices, start=1):
+            mark = "*" if choice.value == default else " "
+            say(f"  {mark}{i:>2}. {escape(choice.label)}")
+
+    def ask(self, step: Step) -> str:
+        """Read one answer; end of input or Ctrl-C stops the fight (as ``q``)."""
+        default = _default(step)
+        shown = default if step.span is not None else step.values.index(default) + 1
+        try:
+            return self.console.input(f"{escape(step.name)} [{shown}]: ").strip()
+        except (EOFError, KeyboardInterrupt):
+            # Stop as 'q' does, so --save keeps the fight.
+            self.console.print("\n[yellow]input ended: stopping the fight here[/yellow]")
+            return "q"
+
+    def error(self, text: str) -> None:
+        self.console.print(f"[red]{escape(text)}[/red]")
+
+    # -- one decision -------------------------------------------------------
+    def decide(self, request: DecisionRequest) -> bool:
+        """Ask ``request.actor`` step by step until an action is applied; False to quit."""
+        actor = request.actor
+        enc = self.enc
+        if not enc.can_redo:
+            self.undone.clear()
+        choices = _Choices()
+        shown: list[Any] | None = None  # the choices the step on screen was shown for
+        self.console.print(f"[bold cyan]{escape(actor)}[/bold cyan] decides "
+                           f"[dim]({HINT})[/dim]")
+        while True:
+            try:
+                opts = enc.options(choices.values)
+            except IllegalActionError as exc:  # an offered value that no longer completes
+                self.error(str(exc))
+                if not choices.values:
+                    return False
+                choices.back()
+                continue
+            if opts.action is not None:
+                enc.apply(opts.action, checked=True)  # just built from the legal steps
+                return True
+            step = opts.step
+            if step is None:
+                self.error(f"{actor} has no legal action left (a rule-set slip); stopping")
+                return False
+            if shown != choices.values or self.reshow:
+                self.show(actor, choices, step)
+                shown, self.reshow = list(choices.values), False
+            answer = self.ask(step)
+            outcome = self.answer(request, opts, step, choices, answer)
+            if outcome is not None:
+                return outcome
+
+    def answer(self, request: DecisionRequest, opts: Options, step: Step,
+               choices: _Choices, answer: str) -> bool | None:
+        """Act on one answer: True when an action was applied, False to quit, None to go on."""
+        enc = self.enc
+        low = answer.casefold()
+        if low in ("q", "quit"):
+            return False
+        if low in ("?", "h", "help"):
+            self.console.print(escape(HELP))
+            return None
+        if low in ("b", "back"):
+            if choices.values:
+                choices.back()
+            else:
+                self.error("this is the first choice: nothing to step back to "
+                           "(u undoes your last decision)")
+            return None
+        try:
+            if low in ("u", "undo"):
+                self.undone.append(_undo_to_human(enc, self.policies))
+                self.printer.feed(enc)
+                from fracas.cli.render import print_table
+
+                print_table(self.console, enc, "after undo")
+                return True
+            if low in ("r", "redo"):
+                enc.redo()  # refuses when there is nothing to redo
+                for _ in range(self.undone.pop() - 1 if self.undone else 0):
+                    if enc.can_redo:
+                        enc.redo()
+                return True
+            if low == "t":
+                from fracas.cli.render import print_table
+
+                print_table(self.console, enc)
+                self.reshow = True
+                return None
+            if low == "a":
+                action = enc.ruleset.policy("heuristic", request.actor, {}).choose(request)
+                enc.apply(action, checked=request.vetted(action))
+                return True
+        except NothingToUndoError as exc:
+            self.error(str(exc))
+            return None
+        if not answer:
+            choices.add(_default(step), _short(step, _default(step)))
+            return None
+        if _NUMBER.fullmatch(answer):
+            self.number(step, choices, int(answer))
+            return None
+        key, _, value = answer.partition("=")
+        if key.strip() == step.name and value.strip():  # 'dice=3' at the dice step
+            self.named(step, choices, value.strip())
+            return None
+        picked = _match(step, answer)
+        if picked is not None:
+            choices.add(picked.value, _short(step, picked.value))
+            return None
+        return self.typed(request.actor, step, answer)
+
+    def named(self, step: Step, choices: _Choices, value: str) -> None:
+        """``field=value`` for the step on screen: the value itself, never a list entry."""
+        if step.span is not None and _NUMBER.fullmatch(value):
+            self.number(step, choices, int(value))
+            return
+        picked = _match(step, value)
+        if picked is None:
+            self.error(f"{value!r} is not a {step.name} offered here: choose "
+                       f"{_allowed(step)}, or ? for help")
+            return
+        choices.add(picked.value, _short(step, picked.value))
+
+    def number(self, step: Step, choices: _Choices, number: int) -> None:
+        if step.span is not None:
+            if number in step.span:
+                choices.add(number, _short(step, number))
+            else:
+                self.error(f"{step.name}: choose a number from {step.span.low} to "
+                           f"{step.span.high} (Enter = {_default(step)})")
+            return
+        if 1 <= number <= len(step.choices):
+            choice = step.choices[number - 1]
+            choices.add(choice.value, _short(step, choice.value))
+        else:
+            self.error(f"{step.name}: choose 1 to {len(step.choices)} "
+                       f"(Enter = {step.label(_default(step))})")
+
+    def typed(self, actor: str, step: Step, answer: str) -> bool | None:
+        """A whole typed action (``attack target=Ash dice=3``); None when it was refused."""
+        enc = self.enc
+        names = {s.name for s in enc.ruleset.standings(enc.state)} | {GM}
+        try:
+            words = split_words(answer)
+        except ActionSyntaxError as exc:
+            self.error(str(exc))
+            return None
+        verbs = {cls.verb for cls in enc.ruleset.actions}
+        other = _other_actor(names, actor, answer)
+        if other is not None:
+            self.error(f"it is {actor}'s decision now, not {other}'s")
+            return None
+        if len(words) == 1 and "=" not in answer and words[0] not in verbs:
+            self.error(f"{answer!r} is not a {step.name} offered here: choose "
+                       f"{_allowed(step)}, or ? for help")
+            return None
+        try:
+            enc.apply(enc.ruleset.parse_action(with_actor(answer, actor, names)))
+        except (ActionSyntaxError, IllegalActionError) as exc:
+            self.error(str(exc))
+            return None
+        return True
+
+
+def _match(step: Step, answer: str) -> Any:
+    """The choice of ``step`` whose label or typed value is ``answer`` (any case), if any."""
+    if step.span is not None:
+        return None
+    want = answer.casefold()
+    for choice in step.choices:
+        if want in (choice.label.casefold(), _value_text(choice.value).casefold()):
+            return choice
+    return None
+
+
+def _other_actor(names: Iterable[str], actor: str, answer: str) -> str | None:
+    """The name of someone else when ``answer`` starts with it and goes on (out of turn)."""
     for name in sorted(names, key=len, reverse=True):
-        if name != actor and (answer == name or answer.startswith(name + " ")):
-            return name
+        if name == actor:
+            continue
+        for form in (name, f"'{name}'", f'"{name}"'):
+            if answer.startswith(form + " "):
+                return name
     return None
 
 
 def play_interactively(console: Console, enc: Encounter[Any], seed: int,
-                       save: Path | None) -> None:
-    """Let a person decide for ``human`` actors; the scenario's policies play the rest."""
+                       save: Path | None, humans: Iterable[str] = ()) -> None:
+    """Let a person decide for ``human`` actors; the scenario's policies play the rest.
+
+    ``humans`` seats a person for these actors too, whatever the scenario says.
+    """
     from fracas.cli.render import LogPrinter, print_outcome, print_table
 
     policy_rng = SeededRng(seed).spawn("policy")
-    policies: dict[str, Any] = {}
+    policies: dict[str, Any] = {name: HumanPolicy() for name in humans}
     printer = LogPrinter(console, enc)
+    table = _Table(console, enc, policies, printer)
     print_table(console, enc)
     printer.feed(enc)
     while not enc.is_over:
@@ -60,45 +320,10 @@ def play_interactively(console: Console, enc: Encounter[Any], seed: int,
         actor = request.actor
         policy = policies.setdefault(actor, enc.ruleset.policy_for(enc.state, actor))
         if not isinstance(policy, HumanPolicy):
-            enc.apply(policy.choose(request))
-        else:
-            answer = _human_choice(console, enc, actor)
-            try:
-                if answer in ("q", "quit"):
-                    break
-                if answer in ("u", "undo"):
-                    _undo_to_human(enc, policies)
-                    printer.feed(enc)
-                    print_table(console, enc, "after undo")
-                    continue
-                if answer in ("r", "redo"):
-                    enc.redo()
-                elif answer == "t":
-                    print_table(console, enc)
-                    continue
-                elif answer == "a":
-                    enc.apply(enc.ruleset.policy("heuristic", actor, {}).choose(request))
-                elif _NUMBER.fullmatch(answer):
-                    actions = list(enc.legal_actions())
-                    index = int(answer) - 1
-                    if not 0 <= index < len(actions):
-                        console.print(f"[red]choose 1 to {len(actions)}[/red]")
-                        continue
-                    enc.apply(actions[index])
-                elif not answer:
-                    console.print(f"[red]type a number from 1 to {len(enc.legal_actions())} or an "
-                                  "action[/red]")
-                    continue
-                elif (other := _other_actor(enc, actor, answer)) is not None:
-                    console.print(f"[red]it is {escape(actor)}'s decision now, not "
-                                  f"{escape(other)}'s[/red]")
-                    continue
-                else:
-                    names = {s.name for s in enc.ruleset.standings(enc.state)} | {GM}
-                    enc.apply(enc.ruleset.parse_action(with_actor(answer, actor, names)))
-            except (ActionSyntaxError, IllegalActionError, NothingToUndoError) as exc:
-                console.print(f"[red]{escape(str(exc))}[/red]")
-                continue
+            action = policy.choose(request)
+            enc.apply(action, checked=request.vetted(action))
+        elif not table.decide(request):
+            break
         printer.feed(enc)
     print_table(console, enc)
     print_outcome(console, enc)
@@ -107,10 +332,12 @@ def play_interactively(console: Console, enc: Encounter[Any], seed: int,
         console.print(f"log saved to {save}")
 
 
-def _undo_to_human(enc: Encounter[Any], policies: dict[str, Any]) -> None:
-    """Undo decisions until the last one a human made has been taken back."""
+def _undo_to_human(enc: Encounter[Any], policies: dict[str, Any]) -> int:
+    """Undo decisions until the last one a human made has been taken back; how many."""
+    count = 0
     while True:
         removed = enc.undo()
+        count += 1
         actor = getattr(removed[0], "actor", None)
         if isinstance(policies.get(str(actor)), HumanPolicy) or not enc.can_undo:
-            return
+            return count
