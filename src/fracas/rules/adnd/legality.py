@@ -1,15 +1,17 @@
-"""Who may do what: the legal actions of a combatant, a falling fighter and the DM.
+"""Who may do what: the one authority on the actions of a combatant, a falling fighter and the DM.
 
-``problem`` names the rule that forbids an action (or returns None);
-``candidates`` lists every action worth checking.  ``legal_actions`` is the
-candidates that ``problem`` lets through, so the two can never disagree.
+A decision is put together in steps (the verb, then each field of the action).
+:func:`why_not` judges such a partial action -- or a whole one -- naming the rule
+that forbids it; :func:`step` offers the candidate values of the next field.  The
+engine derives the whole-action check and the list of legal actions from these
+two, so they can never disagree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from fracas.core.action import Action
+from fracas.core.decision import Choice, Menu, Partial, Span
+from fracas.core.errors import IllegalActionError
 from fracas.core.ruleset import GM
 from fracas.rules.adnd import terrain as t
 from fracas.rules.adnd.state import (
@@ -30,11 +32,27 @@ from fracas.rules.adnd.state import (
     Secure,
     Turn,
     Wait,
+    Weapon,
 )
 
-__all__ = ["SAVE_CATEGORIES", "candidates", "current_actor", "problem"]
+__all__ = ["SAVE_CATEGORIES", "VERB_LABELS", "current_actor", "foes_of", "problem", "step",
+           "verb_label", "why_not"]
 
 Problem = tuple[str, str] | None
+
+#: The words a person reads for each verb in the first step.
+VERB_LABELS: dict[str, str] = {
+    "attack": "attack", "boulder": "drop or hurl a boulder", "climb": "climb",
+    "turn": "turn on the wall", "grapple": "grapple", "break_free": "break free",
+    "release": "release his hold", "regain": "regain his hold", "grab": "grab a foe",
+    "plummet": "fall", "wait": "wait", "secure": "rule a climber secure",
+    "call_save": "call a saving throw", "knock_out": "knock out (magic)",
+    "proceed": "let the round run",
+}
+
+_SAVE_LABELS = {"paralyzation": "paralyzation, poison or death", "rod": "rod, staff or wand",
+                "petrification": "petrification or polymorph", "breath": "breath weapon",
+                "spell": "spell"}
 
 
 def current_actor(state: AdndState) -> str | None:
@@ -50,8 +68,42 @@ def current_actor(state: AdndState) -> str | None:
     return None
 
 
-def _foe_problem(state: AdndState, actor: str, target: str) -> Problem:
-    if target not in state.fighters:
+def why_not(state: AdndState, partial: Partial) -> IllegalActionError | None:
+    """The refusal (naming the rule) of a partial or whole action, or ``None``."""
+    found = problem(state, partial)
+    return None if found is None else partial.refuse(*found)
+
+
+def problem(state: AdndState, partial: Partial) -> Problem:
+    """(rule, reason) when no completion of ``partial`` is legal now, else None.
+
+    Only the fields ``partial`` holds are judged (all of them for a whole action).
+    """
+    actor = current_actor(state)
+    if actor is None:
+        return "turn order", "the fight is over"
+    if partial.actor != actor:
+        return "turn order", f"it is {actor}'s decision now"
+    kind = partial.kind
+    if actor == GM:
+        return _gm_problem(state, partial)
+    if state.falling == actor:
+        if kind is Plummet:
+            return None
+        if kind is Grab:
+            if "target" in partial and partial["target"] not in state.grab_choices:
+                return "dragging", f"{partial['target']} is not fighting him at close quarters"
+            if not state.grab_choices:
+                return "dragging", "no foe is fighting him at close quarters"
+            return None
+        return "falls", "he is falling: he may only grab a foe or fall"
+    if kind is Grab or kind is Plummet:
+        return "falls", "he is not falling"
+    return _bound_problem(state, partial)
+
+
+def _foe_problem(state: AdndState, actor: str, target: object) -> Problem:
+    if not isinstance(target, str) or target not in state.fighters:
         return "targets", f"there is no combatant called {target}"
     if state.profile(target).side == state.profile(actor).side:
         return "targets", f"{target} is on the same side"
@@ -60,179 +112,237 @@ def _foe_problem(state: AdndState, actor: str, target: str) -> Problem:
     return None
 
 
-def _gm_problem(state: AdndState, action: Action) -> Problem:
-    if isinstance(action, Proceed):
+def _standing_problem(state: AdndState, target: object) -> Problem:
+    if not isinstance(target, str) or target not in state.fighters \
+            or not state.fighters[target].up:
+        return "targets", f"{target} is not in the fight"
+    return None
+
+
+def _gm_problem(state: AdndState, partial: Partial) -> Problem:
+    kind = partial.kind
+    if kind is Proceed:
         return None
-    if isinstance(action, Secure):
-        if action.target not in state.fighters:
-            return "targets", f"there is no combatant called {action.target}"
-        p, f = state.profile(action.target), state.fighters[action.target]
+    if kind is Secure:
+        if "target" not in partial:
+            return None
+        target = partial["target"]
+        if not isinstance(target, str) or target not in state.fighters:
+            return "targets", f"there is no combatant called {target}"
+        p, f = state.profile(target), state.fighters[target]
         if not f.up or not t.clinging(p, f):
-            return "secure places", f"{action.target} is not clinging to a sheer surface"
+            return "secure places", f"{target} is not clinging to a sheer surface"
         return None
-    if isinstance(action, CallSave | KnockOut):
-        if action.target not in state.fighters or not state.fighters[action.target].up:
-            return "targets", f"{action.target} is not in the fight"
+    if kind is CallSave or kind is KnockOut:
+        if "target" in partial:
+            found = _standing_problem(state, partial["target"])
+            if found:
+                return found
+        if "category" in partial and partial["category"] not in SAVE_CATEGORIES:
+            return "saving throws", (f"no saving throw category {partial['category']!r}; "
+                                     f"the categories are {', '.join(SAVE_CATEGORIES)}")
         return None
     return "turn order", "the DM may proceed, secure a climber, call a save or knock out"
 
 
-def _bound_problem(state: AdndState, action: Action) -> Problem:
+def _bound_problem(state: AdndState, partial: Partial) -> Problem:
     """Rules for a fighter who is hanging from a foe or held, then the free fighter's rules."""
-    f = state.fighters[action.actor]
+    kind = partial.kind
+    f = state.fighters[partial.actor]
     if f.hanging_on is not None:
-        if isinstance(action, Regain | Wait):
+        if kind is Regain or kind is Wait:
             return None
         return "dragging", "hanging from a foe, he cannot attack, only try to regain his hold"
-    if isinstance(action, Regain):
+    if kind is Regain:
         return "dragging", "he is not hanging from anyone"
     if f.held_by is not None:
-        if isinstance(action, BreakFree | Wait):
+        if kind is BreakFree or kind is Wait:
             return None
         return "grappling", "held fast, he can only try to break free"
-    if isinstance(action, BreakFree):
+    if kind is BreakFree:
         return "grappling", "nobody holds him"
-    return _free_problem(state, action)
+    return _free_problem(state, partial)
 
 
-def problem(state: AdndState, action: Action) -> Problem:
-    """(rule, reason) when ``action`` is illegal now, else None."""
-    actor = current_actor(state)
-    if action.actor != actor:
-        return "turn order", f"it is {actor}'s decision now"
-    if actor == GM:
-        return _gm_problem(state, action)
-    if state.falling == actor:
-        if isinstance(action, Plummet):
-            return None
-        if isinstance(action, Grab):
-            if action.target in state.grab_choices:
-                return None
-            return "dragging", f"{action.target} is not fighting him at close quarters"
-        return "falls", "he is falling: he may only grab a foe or fall"
-    if isinstance(action, Grab | Plummet):
-        return "falls", "he is not falling"
-    return _bound_problem(state, action)
-
-
-def _free_problem(state: AdndState, action: Action) -> Problem:
-    actor = action.actor
+def _free_problem(state: AdndState, partial: Partial) -> Problem:
+    actor, kind = partial.actor, partial.kind
     p, f = state.profile(actor), state.fighters[actor]
-    if isinstance(action, Wait):
+    if kind is Wait:
         return None
-    if isinstance(action, Attack):
-        return _attack_problem(state, action)
-    if isinstance(action, Boulder):
-        if f.boulders <= 0:
-            return "boulders", "he has no boulder at hand"
-        found = _foe_problem(state, actor, action.target)
-        if found:
-            return found
-        target = state.fighters[action.target]
-        if target.alt >= f.alt or target.under:
-            return "boulders", f"{action.target} is not below him"
-        return None
-    if isinstance(action, Climb):
-        return _climb_problem(state, action)
-    if isinstance(action, Turn):
+    if kind is Attack:
+        return _attack_problem(state, partial)
+    if kind is Boulder:
+        return _boulder_problem(state, partial)
+    if kind is Climb:
+        return _climb_problem(state, partial)
+    if kind is Turn:
         if not t.on_sheer_surface(p, f):
             return "sheer surfaces", "only a climber can turn toward or away from the wall"
         return None
-    if isinstance(action, Grapple):
-        return _grapple_problem(state, action)
-    if isinstance(action, Release):
+    if kind is Grapple:
+        return _grapple_problem(state, partial)
+    if kind is Release:
         if f.holding is None:
             return "grappling", "he holds nobody"
         return None
-    return "turn order", f"a combatant cannot {action.verb}"
+    return "turn order", f"a combatant cannot {partial.verb}"
 
 
-def _attack_problem(state: AdndState, action: Attack) -> Problem:
-    actor = action.actor
-    p, f = state.profile(actor), state.fighters[actor]
-    found = _foe_problem(state, actor, action.target)
+def _attack_problem(state: AdndState, partial: Partial) -> Problem:
+    """A foe first, then a weapon in hand that can reach him from here."""
+    if "target" not in partial:
+        return None
+    actor, target = partial.actor, partial["target"]
+    found = _foe_problem(state, actor, target)
     if found:
         return found
-    weapon = next((w for w in t.usable_weapons(state, actor) if w.name == action.weapon), None)
-    if weapon is None:
-        return "weapons", f"{actor} has no {action.weapon} in hand"
+    weapons = t.usable_weapons(state, actor)
+    if "weapon" not in partial:
+        first: Problem = None
+        for weapon in weapons:
+            found = _weapon_problem(state, actor, target, weapon)
+            if found is None:
+                return None
+            first = first or found
+        return first
+    chosen = next((w for w in weapons if w.name == partial["weapon"]), None)
+    if chosen is None:
+        return "weapons", f"{actor} has no {partial['weapon']} in hand"
+    return _weapon_problem(state, actor, target, chosen)
+
+
+def _weapon_problem(state: AdndState, actor: str, target: str, weapon: Weapon) -> Problem:
+    p, f = state.profile(actor), state.fighters[actor]
     if t.clinging(p, f) and weapon.hands == 2:
         return "sheer surfaces", "one hand holds the wall: no two-handed weapons"
     if weapon.missile:
-        if t.faces_away(state, actor, action.target):
+        if t.faces_away(state, actor, target):
             return "sheer surfaces", "facing the wall, he can shoot only foes beside him on it"
-        if state.fighters[action.target].under:
+        if state.fighters[target].under:
             return "grappling in water", "the target is under the water"
         if f.holding is not None:
             return "grappling", "a holder cannot shoot"
         return None
-    return t.melee_allowed(state, actor, action.target, weapon)
+    return t.melee_allowed(state, actor, target, weapon)
 
 
-def _climb_problem(state: AdndState, action: Climb) -> Problem:
-    p, f = state.profile(action.actor), state.fighters[action.actor]
-    if p.kind != "wall":
-        return "sheer surfaces", "there is no wall to climb here"
-    if f.holding is not None or any(
-            state.fighters[n].hanging_on == action.actor for n in state.setup.order):
-        return "dragging", "he cannot climb while holding or carrying a foe"
-    if action.direction == "up" and f.alt + state.setup.climb_step_ft > p.top_ft:
-        return "sheer surfaces", "he is at the top of the wall"
-    if action.direction == "down" and f.alt <= 0:
-        return "sheer surfaces", "he is at the foot of the wall"
+def _boulder_problem(state: AdndState, partial: Partial) -> Problem:
+    actor = partial.actor
+    f = state.fighters[actor]
+    if f.boulders <= 0:
+        return "boulders", "he has no boulder at hand"
+    if "target" not in partial:
+        return None
+    target = partial["target"]
+    found = _foe_problem(state, actor, target)
+    if found:
+        return found
+    below = state.fighters[target]
+    if below.alt >= f.alt or below.under:
+        return "boulders", f"{target} is not below him"
     return None
 
 
-def _grapple_problem(state: AdndState, action: Grapple) -> Problem:
-    actor = action.actor
+def _climb_problem(state: AdndState, partial: Partial) -> Problem:
+    actor = partial.actor
     p, f = state.profile(actor), state.fighters[actor]
-    found = _foe_problem(state, actor, action.target)
-    if found:
-        return found
-    target = state.fighters[action.target]
+    if p.kind != "wall":
+        return "sheer surfaces", "there is no wall to climb here"
+    if f.holding is not None or any(
+            state.fighters[n].hanging_on == actor for n in state.setup.order):
+        return "dragging", "he cannot climb while holding or carrying a foe"
+    direction = partial.get("direction")
+    if direction is None:
+        return None
+    if direction == "up":
+        if f.alt + state.setup.climb_step_ft > p.top_ft:
+            return "sheer surfaces", "he is at the top of the wall"
+        return None
+    if direction == "down":
+        if f.alt <= 0:
+            return "sheer surfaces", "he is at the foot of the wall"
+        return None
+    return "sheer surfaces", f"he can climb up or down, not {direction!r}"
+
+
+def _grapple_problem(state: AdndState, partial: Partial) -> Problem:
+    actor = partial.actor
+    p, f = state.profile(actor), state.fighters[actor]
     if t.clinging(p, f):
         return "sheer surfaces", "grappling needs both hands; one holds the wall"
     if f.holding is not None:
         return "grappling", "he already holds someone"
-    if target.held_by is not None or target.holding is not None or target.hanging_on is not None:
-        return "grappling", f"{action.target} is already locked with someone"
-    if abs(target.alt - f.alt) > 5.0 or p.across_gap or state.profile(action.target).across_gap:
+    if "target" not in partial:
+        return None
+    target = partial["target"]
+    found = _foe_problem(state, actor, target)
+    if found:
+        return found
+    foe = state.fighters[target]
+    if foe.held_by is not None or foe.holding is not None or foe.hanging_on is not None:
+        return "grappling", f"{target} is already locked with someone"
+    if abs(foe.alt - f.alt) > 5.0 or p.across_gap or state.profile(target).across_gap:
         return "reach", "out of reach"
-    if not (t.in_front(state, actor) and t.in_front(state, action.target)):
+    if not (t.in_front(state, actor) and t.in_front(state, target)):
         return "bottleneck", "only the front rank fights across the bottleneck"
     return None
 
 
-def candidates(state: AdndState) -> Iterator[Action]:
-    """Every action the current actor might take (filtered by :func:`problem`)."""
-    actor = current_actor(state)
-    if actor is None:
-        return
-    if actor == GM:
-        yield Proceed(GM)
-        for name in state.setup.order:
-            yield Secure(GM, name)
-        for name in state.setup.order:
-            yield KnockOut(GM, name)
-        for name in state.setup.order:
-            for category in SAVE_CATEGORIES:
-                yield CallSave(GM, name, category)
-        return
-    if state.falling == actor:
-        for name in state.grab_choices:
-            yield Grab(actor, name)
-        yield Plummet(actor)
-        return
-    foes = [n for n in state.setup.order
-            if state.profile(n).side != state.profile(actor).side and state.fighters[n].up]
-    for foe in foes:
-        for weapon in t.usable_weapons(state, actor):
-            yield Attack(actor, foe, weapon.name)
-    for foe in foes:
-        yield Grapple(actor, foe)
-    for foe in foes:
-        yield Boulder(actor, foe)
-    yield Climb(actor, "up")
-    yield Climb(actor, "down")
-    yield from (Turn(actor), Release(actor), BreakFree(actor), Regain(actor), Wait(actor))
+# -- the values each step offers -------------------------------------------------
+def foes_of(state: AdndState, actor: str) -> list[str]:
+    """The standing combatants of other sides, in scenario order."""
+    side = state.profile(actor).side
+    return [n for n in state.setup.order
+            if state.profile(n).side != side and state.fighters[n].up]
 
+
+def step(state: AdndState, partial: Partial, field: str) -> Menu | Span | None:
+    """The candidate values of ``field``; the engine keeps those that can complete."""
+    kind = partial.kind
+    if field == "target":
+        return _targets(state, partial)
+    if field == "weapon":
+        weapons = t.usable_weapons(state, partial.actor)
+        held = state.fighters[partial.actor].wielding
+        names = [w.name for w in weapons]
+        return Menu(tuple(Choice(w.name, _weapon_label(w)) for w in weapons),
+                    default=held if held in names else None)
+    if field == "direction":
+        return Menu.of(("up", "down"))
+    if field == "category" and kind is CallSave:
+        return Menu(tuple(Choice(c, _SAVE_LABELS[c]) for c in SAVE_CATEGORIES))
+    return None
+
+
+def _targets(state: AdndState, partial: Partial) -> Menu:
+    kind, actor = partial.kind, partial.actor
+    if kind is Grab:
+        return Menu.of(state.grab_choices, label=lambda n: _where(state, actor, n))
+    if actor == GM:
+        names = [n for n in state.setup.order if state.fighters[n].up]
+        return Menu.of(names)
+    return Menu.of(foes_of(state, actor), label=lambda n: _where(state, actor, n))
+
+
+def _where(state: AdndState, actor: str, name: str) -> str:
+    """A foe's name with where he stands from ``actor`` ("orc2 (10 ft below)")."""
+    if actor not in state.fighters:
+        return name
+    gap = state.fighters[name].alt - state.fighters[actor].alt
+    if gap > 0:
+        return f"{name} ({gap:g} ft above)"
+    if gap < 0:
+        return f"{name} ({-gap:g} ft below)"
+    return name
+
+
+def _weapon_label(w: Weapon) -> str:
+    dice = f"{w.count}d{w.sides}" + (f"{w.bonus:+d}" if w.bonus else "")
+    magic = f" +{w.magic}" if w.magic else ""
+    kind = "missile" if w.missile else f"{w.length_ft:g} ft"
+    return f"{w.name}{magic} ({dice}, {kind})"
+
+
+def verb_label(action: type[Action]) -> str:
+    """The words of a verb in the first step."""
+    return VERB_LABELS.get(action.verb, action.verb.replace("_", " "))

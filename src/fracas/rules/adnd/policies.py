@@ -14,7 +14,7 @@ from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
 from fracas.rules.adnd import mechanics as m
 from fracas.rules.adnd import terrain as t
-from fracas.rules.adnd.legality import candidates, problem
+from fracas.rules.adnd.legality import foes_of
 from fracas.rules.adnd.state import (
     AdndState,
     Attack,
@@ -97,8 +97,8 @@ class HeuristicPolicy:
     def choose(self, request: DecisionRequest) -> Action:
         """The best-scoring legal action for ``request.actor``.
 
-        Only the actions worth scoring are checked, so the AI stays cheap in bulk
-        simulation; each one it returns passes the rule set's legality check.
+        Only the actions worth scoring are built and confirmed legal (never the
+        whole list of actions), so the AI stays cheap in bulk simulation.
         """
         state: AdndState = request.state
         actor = request.actor
@@ -112,10 +112,36 @@ class HeuristicPolicy:
             return Regain(actor)
         if me.held_by is not None:
             return BreakFree(actor)
-        best: Action | None = None
-        best_score = 0.0
-        options = [a for a in self._worth_checking(state, actor) if problem(state, a) is None]
-        for action in options:
+        best = self._best(request, self._worth_scoring(state, actor))
+        if best is not None:
+            return self._advantage(request, best) or best
+        if self._should_turn(state, actor):
+            return Turn(actor)
+        climb = self._climb(request)
+        return climb if climb is not None else Wait(actor)
+
+    @staticmethod
+    def _worth_scoring(state: AdndState, actor: str) -> list[Action]:
+        """Attacks, plus boulders and grapples only where they can matter.
+
+        Built directly, never by listing every action: only the best is confirmed legal.
+        """
+        p, me = state.profile(actor), state.fighters[actor]
+        foes = foes_of(state, actor)
+        weapons = t.usable_weapons(state, actor)
+        wanted: list[Action] = [Attack(actor, foe, w.name) for foe in foes for w in weapons]
+        if p.kind == "water":
+            wanted += [Grapple(actor, foe) for foe in foes]
+        if me.boulders:
+            wanted += [Boulder(actor, foe) for foe in foes]
+        return wanted
+
+    @staticmethod
+    def _best(request: DecisionRequest, actions: Sequence[Action]) -> Action | None:
+        """The legal action of highest worth above nothing (the first of equals)."""
+        state: AdndState = request.state
+        scored: list[tuple[float, int, Action]] = []
+        for index, action in enumerate(actions):
             score = 0.0
             if isinstance(action, Attack):
                 score = score_attack(state, action)
@@ -123,41 +149,28 @@ class HeuristicPolicy:
                 score = score_boulder(state, action)
             elif isinstance(action, Grapple):
                 score = score_grapple(state, action)
-            if score > best_score:
-                best, best_score = action, score
-        if best is not None:
-            return self._advantage(state, best, options) or best
-        if self._should_turn(state, actor):
-            return Turn(actor)
-        climb = self._climb(state, actor, options)
-        return climb if climb is not None else Wait(actor)
+            if score > 0.0:
+                scored.append((-score, index, action))
+        scored.sort(key=lambda entry: entry[:2])
+        return next((a for _, _, a in scored if request.is_legal(a)), None)
 
     @staticmethod
-    def _worth_checking(state: AdndState, actor: str) -> list[Action]:
-        """Attacks, plus boulders, grapples and climbs only where they can matter."""
-        p, me = state.profile(actor), state.fighters[actor]
-        wanted: tuple[type, ...] = (Attack,)
-        if me.boulders:
-            wanted += (Boulder,)
-        if p.kind == "water":
-            wanted += (Grapple,)
-        if p.kind == "wall":
-            wanted += (Climb,)
-        return [a for a in candidates(state) if isinstance(a, wanted)]
-
-    @staticmethod
-    def _advantage(state: AdndState, best: Action, legal: Sequence[Action]) -> Action | None:
+    def _advantage(request: DecisionRequest, best: Action) -> Action | None:
         """Climb to advantage: a climber below his target, hitting less than half the time,
         climbs a step first if the target stays in reach (trading -2 for +2)."""
         if not isinstance(best, Attack):
             return None
-        up = next((a for a in legal if isinstance(a, Climb) and a.direction == "up"), None)
+        state: AdndState = request.state
         me, foe = state.fighters[best.actor], state.fighters[best.target]
-        if up is None or foe.alt <= me.alt or hit_chance(state, best) >= 0.5:
+        if state.profile(best.actor).kind != "wall" or foe.alt <= me.alt \
+                or hit_chance(state, best) >= 0.5:
             return None
         weapon = next(w for w in t.usable_weapons(state, best.actor) if w.name == best.weapon)
         step = state.setup.climb_step_ft
-        return up if m.in_reach(me.alt + step, foe.alt, weapon.length_ft) else None
+        if not m.in_reach(me.alt + step, foe.alt, weapon.length_ft):
+            return None
+        up = Climb(best.actor, "up")
+        return up if request.is_legal(up) else None
 
     @staticmethod
     def _should_turn(state: AdndState, actor: str) -> bool:
@@ -177,8 +190,12 @@ class HeuristicPolicy:
         return False
 
     @staticmethod
-    def _climb(state: AdndState, actor: str, legal: Sequence[Action]) -> Action | None:
+    def _climb(request: DecisionRequest) -> Action | None:
         """Climb toward the nearest standing foe's height (up when level with him)."""
+        state: AdndState = request.state
+        actor = request.actor
+        if state.profile(actor).kind != "wall":
+            return None
         me = state.fighters[actor]
         side = state.profile(actor).side
         foes = [f.alt for n, f in state.fighters.items()
@@ -186,5 +203,5 @@ class HeuristicPolicy:
         if not foes:
             return None
         goal = min(foes, key=lambda alt: abs(alt - me.alt))
-        direction = "up" if goal >= me.alt else "down"
-        return next((a for a in legal if isinstance(a, Climb) and a.direction == direction), None)
+        climb = Climb(actor, "up" if goal >= me.alt else "down")
+        return climb if request.is_legal(climb) else None

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from fracas.core.action import Action
+from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import DiceRolled, Event, FightEnded
 from fracas.core.policy import HumanPolicy, Policy
@@ -15,7 +16,7 @@ from fracas.core.ruleset import GM, Emit, Outcome, Ruleset, Standing
 from fracas.rules.adnd import combat, falls, water
 from fracas.rules.adnd import terrain as t
 from fracas.rules.adnd.fold import apply_event
-from fracas.rules.adnd.legality import candidates, current_actor, problem
+from fracas.rules.adnd.legality import current_actor, step, verb_label, why_not
 from fracas.rules.adnd.mechanics import nature_rating
 from fracas.rules.adnd.model import AdndScenario, CombatantSpec
 from fracas.rules.adnd.narrate import describe, table_of, view_of
@@ -119,15 +120,24 @@ class AdndUnderground(Ruleset[AdndState]):
         """A falling fighter first, then the DM at the start of a round, then the queue."""
         return current_actor(state)
 
-    def legal_actions(self, state: AdndState) -> Sequence[Action]:
-        """Every action the current actor may take now."""
-        return [a for a in candidates(state) if problem(state, a) is None]
+    def why_not(self, state: AdndState, partial: Partial) -> IllegalActionError | None:
+        """The rule that forbids the (partial) action, or ``None``; see :mod:`.legality`."""
+        return why_not(state, partial)
 
-    def check(self, state: AdndState, action: Action) -> None:
-        """Raise :class:`IllegalActionError` naming the rule that forbids ``action``."""
-        found = problem(state, action)
-        if found is not None:
-            raise IllegalActionError(action, rule=found[0], reason=found[1])
+    def step(self, state: AdndState, partial: Partial, field: str) -> Menu | Span | None:
+        """The candidate values of ``field``: foes, weapons in hand, up or down, a save."""
+        return step(state, partial, field)
+
+    def verb_label(self, action: type[Action]) -> str:
+        """The words a person reads for a verb."""
+        return verb_label(action)
+
+    def default_verb(self, state: AdndState, verbs: Sequence[str]) -> str:
+        """The DM lets the round run; a fighter attacks, or does the first thing he can."""
+        for usual in ("proceed", "attack", "grab", "regain", "break_free"):
+            if usual in verbs:
+                return usual
+        return verbs[0]
 
     def resolve(self, state: AdndState, action: Action, rng: Rng, emit: Emit) -> None:
         """Carry out a legal action; a combatant's action ends his turn."""
