@@ -1,42 +1,79 @@
-"""Default (heuristic) policies for heroes and the Loremaster."""
+"""Default (heuristic) policies for heroes and the Loremaster.
+
+They never list every action: each reads the state, builds the action it wants
+from the same helpers the rules use (:mod:`fracas.rules.one_ring.rules`) and
+confirms it with ``request.is_legal``.  Should a wish be refused (it should not),
+the policy walks the offered steps taking each step's preselected value.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from fracas.core.action import Action
+from fracas.core.errors import ScriptExhaustedError
 from fracas.core.policy import DecisionRequest
+from fracas.core.ruleset import GM
+from fracas.rules.one_ring import rules
 from fracas.rules.one_ring.actions import (
+    Advance,
     Attack,
+    Carry,
     Draw,
     Drop,
     Engage,
+    Escape,
+    Hold,
     Knockback,
+    Locate,
     Move,
     Recover,
+    Retreat,
+    Retrieve,
     SetVolleys,
     Special,
     StandBack,
     TakeStance,
     Task,
 )
+from fracas.rules.one_ring.combat import knockback_due, special_options
+from fracas.rules.one_ring.engagement import next_step
 from fracas.rules.one_ring.fold import HEAVY, PIERCE
-from fracas.rules.one_ring.state import DEFENSIVE, FORWARD, OPEN, REARWARD, OneRingState
+from fracas.rules.one_ring.state import (
+    CLOSE_STANCES,
+    DEFENSIVE,
+    FORWARD,
+    OPEN,
+    REARWARD,
+    STANCES,
+    OneRingState,
+)
 
 __all__ = ["HeroHeuristic", "LoremasterHeuristic"]
 
 
-def _first(legal: Sequence[Action], cls: type[Action]) -> list[Action]:
-    return [a for a in legal if type(a) is cls]
+def _confirm(request: DecisionRequest, wishes: Iterable[Action]) -> Action:
+    """The first wished action the rules accept, else the preselected value of every step."""
+    for action in wishes:
+        if request.is_legal(action):
+            return action
+    chosen: list[object] = []
+    found = request.options()
+    while found.action is None:
+        if found.step is None:
+            raise ScriptExhaustedError(f"{request.actor} has no legal action")
+        chosen.append(found.step.default)
+        found = request.options(chosen)
+    return found.action
 
 
-def _special(state: OneRingState, options: list[Action]) -> Action:
+def _special(state: OneRingState, actor: str) -> Special:
     """Pierce when it turns the hit into a Piercing Blow, else a Heavy Blow."""
     p = state.pending
-    by_kind = {a.special: a for a in options if isinstance(a, Special)}
-    if p is not None and PIERCE in by_kind and 8 <= p.rank + p.pierce <= 9:
-        return by_kind[PIERCE]
-    return by_kind.get(HEAVY, options[0])
+    options = special_options(state)
+    if p is not None and PIERCE in options and 8 <= p.rank + p.pierce <= 9:
+        return Special(actor, PIERCE)
+    return Special(actor, HEAVY if HEAVY in options else options[0])
 
 
 def _weakest(state: OneRingState, names: Sequence[str]) -> str:
@@ -52,103 +89,133 @@ class HeroHeuristic:
     choose, go for the foes pressing the most wounded comrade."""
 
     def choose(self, request: DecisionRequest) -> Action:
-        """Pick one of the legal actions for the hero."""
-        state: OneRingState = request.state
-        legal = request.legal_actions()
-        me = request.actor
-        head = legal[0]
-        if isinstance(head, Special):
-            return _special(state, list(legal))
-        if isinstance(head, Knockback):
-            return self._knockback(state, me, legal)
-        if isinstance(head, TakeStance):
-            return self._stance(state, me, legal)
-        if isinstance(head, Engage):
-            options = [a for a in legal if isinstance(a, Engage)]
-            pick = _weakest(state, [a.foe for a in options])
-            return next(a for a in options if a.foe == pick)
-        return self._turn(state, me, legal)
+        """Build the hero's action from the state and confirm it with the rules."""
+        return _confirm(request, self._wishes(request.state, request.actor))
+
+    def _wishes(self, state: OneRingState, me: str) -> Iterable[Action]:
+        p = state.pending
+        if p is not None:
+            if p.tengwars > 0:
+                yield _special(state, me)
+            elif knockback_due(state):
+                yield self._knockback(state, me)
+            return
+        if state.phase == "stance":
+            yield TakeStance(me, self._stance(state, me))
+            return
+        if state.phase == "engagement":
+            found = next_step(state.board, GM)
+            if found is not None and found.options:
+                yield Engage(me, _weakest(state, found.options))
+            return
+        if state.phase == "volley":
+            targets = rules.hero_targets(state, me)
+            if targets:
+                yield _best_attack(state, me, targets, Attack)
+            yield Hold(me)
+            return
+        yield from self._turn(state, me)
 
     @staticmethod
-    def _knockback(state: OneRingState, me: str, legal: Sequence[Action]) -> Action:
+    def _knockback(state: OneRingState, me: str) -> Knockback:
         p = state.pending
         h = state.heroes[me]
         loss = 0 if p is None else p.damage + p.heavy
-        accept = loss >= h.endurance or h.endurance - loss <= state.load(me)
-        return next(a for a in legal if isinstance(a, Knockback) and a.accept == accept)
+        return Knockback(me, loss >= h.endurance or h.endurance - loss <= state.load(me))
 
     @staticmethod
-    def _stance(state: OneRingState, me: str, legal: Sequence[Action]) -> Action:
+    def _stance(state: OneRingState, me: str) -> str:
         card = state.roster.heroes[me]
         h = state.heroes[me]
-        allowed = {a.stance: a for a in legal if isinstance(a, TakeStance)}
         melee = max((card.rating(w.category) for w in card.weapons if not w.ranged), default=0)
-        if REARWARD in allowed and state.ranged_weapon(me) is not None and \
-                card.rating("bows") > melee:
-            return allowed[REARWARD]
+        if state.ranged_weapon(me) is not None and card.rating("bows") > melee and \
+                rules.rearward_allowed(state, me) is None:
+            return REARWARD
         if h.wounds or h.endurance * 3 <= card.endurance_max:
-            return allowed[DEFENSIVE]
+            return DEFENSIVE
         if h.endurance * 3 >= card.endurance_max * 2 and card.strength >= 5:
-            return allowed[FORWARD]
-        return allowed[OPEN]
+            return FORWARD
+        return OPEN
 
     @staticmethod
-    def _turn(state: OneRingState, me: str, legal: Sequence[Action]) -> Action:
-        recover = _first(legal, Recover)
-        if recover:
-            return recover[0]
-        draws = _first(legal, Draw)
-        if draws and state.close_weapon(me) is None and state.heroes[me].stance != REARWARD:
-            return draws[0]
-        drop = _spare_gear(state, me, legal)
-        if drop is not None:
-            return drop
-        attacks = [a for a in legal if isinstance(a, Attack) and not a.hope]
-        if attacks:
-            return _best_attack(state, me, attacks)
-        moves = [a for a in legal if isinstance(a, Move)]
-        if moves:
-            return _best_attack(state, me, moves)
-        tasks = [a for a in legal if isinstance(a, Task) and not a.hope]
-        if tasks:
-            companions = [a.companion for a in tasks if a.companion]
-            if companions:
-                pick = _weakest(state, companions)
-                return next(a for a in tasks if a.companion == pick)
-            return tasks[0]
-        return legal[0]
+    def _turn(state: OneRingState, me: str) -> Iterable[Action]:
+        h = state.heroes[me]
+        if h.knocked_back:
+            yield Recover(me)
+        secondary = not h.secondary_used
+        draws = rules.drawable(state, me) if secondary else []
+        if draws and state.close_weapon(me) is None and h.stance != REARWARD:
+            yield Draw(me, draws[0])
+        if secondary:
+            drop = _spare_gear(state, me)
+            if drop is not None:
+                yield Drop(me, drop)
+        if not h.knocked_back:
+            targets = rules.hero_targets(state, me)
+            if targets:
+                yield _best_attack(state, me, targets, Attack)
+            moves = rules.move_targets(state, me)
+            if moves:
+                yield _best_attack(state, me, moves, Move)
+            if h.stance == DEFENSIVE:
+                companions = rules.companions(state, me)
+                if companions:
+                    yield Task(me, companion=_weakest(state, companions))
+            else:
+                yield Task(me)
+        yield from _in_offer_order(state, me)
 
 
-def _spare_gear(state: OneRingState, me: str, legal: Sequence[Action]) -> Action | None:
-    """Near or at Weary, drop the heaviest weapon not in use (a Rearward archer keeps his bow)."""
+def _in_offer_order(state: OneRingState, me: str) -> Iterable[Action]:
+    """The rest of a hero's options, in the order the old whole list gave them."""
+    h = state.heroes[me]
+    if not h.knocked_back:
+        yield from (Escape(me, foe) for foe in rules.escape_options(state, me))
+        yield from (Retrieve(me, item) for item in h.dropped)
+        yield from (Carry(me, c) for c in rules.fallen_located(state, me))
+    if h.secondary_used:
+        return
+    if h.stance in CLOSE_STANCES:
+        if h.stance != FORWARD:
+            yield Advance(me)
+        if STANCES.index(h.stance) < CLOSE_STANCES.index(DEFENSIVE):
+            yield Retreat(me)
+    yield from (Locate(me, other) for other in rules.locatable(state, me))
+    yield from (Draw(me, w) for w in rules.drawable(state, me))
+    yield from (Drop(me, item) for item in rules.droppable(state, me))
+
+
+def _spare_gear(state: OneRingState, me: str) -> str | None:
+    """Near or at Weary, drop the heaviest weapon not in use (a Rearward archer keeps the
+    bow)."""
     h = state.heroes[me]
     if h.endurance > state.load(me) + 2:
         return None
     card = state.roster.heroes[me]
-    best: tuple[int, Action] | None = None
-    for action in legal:
-        if not isinstance(action, Drop) or action.item == h.wielded:
+    best: tuple[int, str] | None = None
+    for item in rules.droppable(state, me):
+        if item == h.wielded:
             continue
-        weapon = card.weapon(action.item)
+        weapon = card.weapon(item)
         if weapon is None or weapon.load == 0 or (weapon.ranged and h.stance == REARWARD):
             continue
         if best is None or weapon.load > best[0]:
-            best = (weapon.load, action)
+            best = (weapon.load, item)
     return best[1] if best else None
 
 
-def _best_attack(state: OneRingState, me: str, options: Sequence[Attack | Move]) -> Action:
+def _best_attack(state: OneRingState, me: str, targets: Sequence[str],
+                 kind: type[Attack] | type[Move]) -> Action:
     """Prefer foes pressing the most wounded comrade, then the weakest foe."""
     board = state.board
     comrades = [h for h in state.standing_heroes() if h != me and board.foes_of(h)]
     if comrades:
         hurt = _weakest(state, comrades)
-        pressing = [a for a in options if a.target in board.foes_of(hurt)]
+        pressing = [t for t in targets if t in board.foes_of(hurt)]
         if pressing and state.heroes[hurt].endurance * 2 <= \
                 state.roster.heroes[hurt].endurance_max:
-            options = pressing
-    pick = _weakest(state, [a.target for a in options])
-    return next(a for a in options if a.target == pick)
+            targets = pressing
+    return kind(me, _weakest(state, targets))
 
 
 class LoremasterHeuristic:
@@ -157,34 +224,41 @@ class LoremasterHeuristic:
     weakest hero and spends tengwars on Heavy Blows (Pierce when it makes a Piercing Blow)."""
 
     def choose(self, request: DecisionRequest) -> Action:
-        """Pick one of the legal actions for the Loremaster."""
-        state: OneRingState = request.state
-        legal = request.legal_actions()
-        head = legal[0]
-        if isinstance(head, SetVolleys):
+        """Build the Loremaster's action from the state and confirm it with the rules."""
+        return _confirm(request, self._wishes(request.state))
+
+    def _wishes(self, state: OneRingState) -> Iterable[Action]:
+        if state.pending is not None:
+            if state.pending.tengwars > 0:
+                yield _special(state, GM)
+            return
+        if state.phase == "volleys_choice":
+            top = state.roster.max_volleys
             want = 2 if state.roster.long_distance else 1
-            return next((a for a in legal if isinstance(a, SetVolleys) and a.count == want),
-                        legal[-1])
-        if isinstance(head, Special):
-            return _special(state, list(legal))
-        if isinstance(head, Engage | StandBack):
-            return self._engage(state, legal)
-        attacks = [a for a in legal if isinstance(a, Attack)]
-        if attacks:
-            pick = _weakest(state, [a.target for a in attacks])
-            return next(a for a in attacks if a.target == pick)
-        return legal[0]
+            yield SetVolleys(GM, want if want <= top else top)
+            return
+        if state.phase == "engagement":
+            found = next_step(state.board, GM)
+            if found is None:
+                return
+            if found.kind == "assign":
+                yield from (Engage(GM, f, found.subject) for f in found.options)
+            else:
+                yield self._spare(state, found.subject, found.options)
+            return
+        foe = rules.current_turn(state)
+        if foe is None:
+            return
+        targets = rules.foe_targets(state, foe)
+        if targets:
+            yield Attack(GM, _weakest(state, targets), foe=foe)
+        yield Hold(GM, foe=foe)
 
     @staticmethod
-    def _engage(state: OneRingState, legal: Sequence[Action]) -> Action:
-        engages = [a for a in legal if isinstance(a, Engage)]
-        stand = [a for a in legal if isinstance(a, StandBack)]
-        if stand:
-            card = state.roster.foes[stand[0].foe]
-            bow = card.ranged_weapon()
-            close = card.close_weapon()
-            if not engages or (bow is not None and (close is None or bow.rating > close.rating)):
-                return stand[0]
-            pick = _weakest(state, [a.hero for a in engages])
-            return next(a for a in engages if a.hero == pick)
-        return engages[0]
+    def _spare(state: OneRingState, foe: str, heroes: Sequence[str]) -> Action:
+        card = state.roster.foes[foe]
+        bow = card.ranged_weapon()
+        close = card.close_weapon()
+        if not heroes or (bow is not None and (close is None or bow.rating > close.rating)):
+            return StandBack(GM, foe)
+        return Engage(GM, foe, _weakest(state, heroes))

@@ -7,6 +7,8 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.core.action import Action
+from fracas.core.decision import Menu, Partial, Span
+from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
 from fracas.core.policy import HumanPolicy, Policy
 from fracas.core.rng import Rng
@@ -122,13 +124,21 @@ class OneRing(Ruleset[OneRingState]):
         """The hero or the Loremaster who decides next."""
         return rules.current_actor(state)
 
-    def legal_actions(self, state: OneRingState) -> Sequence[Action]:
-        """Every action the current actor may take."""
-        return rules.legal_actions(state)
+    def why_not(self, state: OneRingState, partial: Partial) -> IllegalActionError | None:
+        """Why the action being put together is refused now (naming the rule), or ``None``."""
+        return rules.why_not(state, partial)
 
-    def check(self, state: OneRingState, action: Action) -> None:
-        """Refuse an illegal action, naming the rule."""
-        rules.check(state, action)
+    def step(self, state: OneRingState, partial: Partial, field: str) -> Menu | Span | None:
+        """The candidate values of ``field`` (``None`` when this verb does not ask it)."""
+        return rules.step(state, partial, field)
+
+    def verb_label(self, action: type[Action]) -> str:
+        """Words for a verb in the first step of a decision."""
+        return rules.VERB_LABELS.get(action.verb, action.verb.replace("_", " "))
+
+    def default_verb(self, state: OneRingState, verbs: Sequence[str]) -> str:
+        """Attack when it is on offer."""
+        return rules.default_verb(state, list(verbs))
 
     def resolve(self, state: OneRingState, action: Action, rng: Rng, emit: Emit) -> None:
         """Carry out a legal action."""
