@@ -142,6 +142,30 @@ def test_heavy_units_double_the_collapse_chance(kit) -> None:
     assert b.of(FeatureCollapsed)
 
 
+def _loaded_bridge(kit, **lancers):
+    areas = [kit.area("west"), kit.area("span", width=3, length=8, kind="bridge",
+                                        features=[{"name": "arch", "kind": "bridge",
+                                                   "chance": 13}]),
+             kit.area("east")]
+    units = [kit.unit("lancers", "red", "span", 2, frontage=2, base=1.0, heavy=True,
+                      **lancers),
+             kit.unit("porters", "red", "west", 2, base=0.5, movement=15),
+             kit.unit("goblins", "blue", "east", 2, base=0.5)]
+    return kit.battle(areas, units, links=[("west", "span"), ("span", "east")])
+
+
+def test_heavy_units_standing_on_the_bridge_double_it_when_a_light_unit_marches_on(kit) -> None:
+    b = _loaded_bridge(kit)
+    march(b.state, b.unit("porters"), "span", ScriptedRng([50]), b.emit)
+    assert [(c.roll, c.chance) for c in b.of(FragileChecked)] == [(50, 26)]
+
+
+def test_heavy_flyers_above_the_bridge_do_not_weigh_on_it(kit) -> None:
+    b = _loaded_bridge(kit, flyer=True, altitude="low")
+    march(b.state, b.unit("porters"), "span", ScriptedRng([50]), b.emit)
+    assert [(c.roll, c.chance) for c in b.of(FragileChecked)] == [(50, 13)]
+
+
 def test_a_low_roll_that_holds_raises_the_chance_by_four_for_good(kit) -> None:
     b = _bridge(kit, heavy=False)
     hazards.stress_feature(b.state, "arch", False, False, ScriptedRng([24]), b.emit)

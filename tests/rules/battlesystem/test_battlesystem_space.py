@@ -37,6 +37,25 @@ def test_the_same_blow_in_a_wide_line_has_no_effect_below_25_percent(kit) -> Non
     assert b.of(Damaged) == []
 
 
+def test_many_small_units_on_one_figure_are_no_narrow_frontage(kit) -> None:
+    # three one-figure units against one 10-orc figure in an open cavern: three figures
+    # face one, so the standard 25% applies and 2 dice (20% of 10 Hit Dice) do nothing
+    b = kit.battle([kit.area("cavern", width=20, length=20)],
+                   [kit.unit(n, "red", "cavern", 1, thac0=19, damage=2) for n in "abc"]
+                   + [kit.unit("orcs", "blue", "cavern", 1, **ORC)])
+    melee_phase(b.state, ScriptedRng([7, 1, 1, 1]), b.emit)  # only a hits: 2 dice
+    assert b.of(Damaged) == []
+    assert b.unit("orcs").wounded == 0
+
+
+def test_two_figures_against_one_still_fight_on_a_narrow_frontage(kit) -> None:
+    b = kit.battle([kit.area("cavern", width=20, length=20)],
+                   [kit.unit(n, "red", "cavern", 1, thac0=19, damage=2) for n in "ab"]
+                   + [kit.unit("orcs", "blue", "cavern", 1, **ORC)])
+    melee_phase(b.state, ScriptedRng([7, 1, 1]), b.emit)
+    assert [(d.unit, d.dice, d.wounded) for d in b.of(Damaged)] == [("orcs", 2, 1)]
+
+
 def test_column_fights_one_figure_wide(kit) -> None:
     b = kit.battle([kit.area("hall")],
                    [kit.unit("men", "red", "hall", 6, formation="column", damage=2),

@@ -12,7 +12,7 @@ from fracas.core.events import DiceRolled
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
 from fracas.rules.battlesystem.events import FormationChanged, MoraleResult, Routed
-from fracas.rules.battlesystem.hazards import record_damage, stress_area
+from fracas.rules.battlesystem.hazards import heavy_on, record_damage, stress_area
 from fracas.rules.battlesystem.movement import in_command, may_take_formation
 from fracas.rules.battlesystem.rules import (
     DARK_AC_PENALTY,
@@ -39,6 +39,7 @@ from fracas.rules.battlesystem.state import (
 
 __all__ = [
     "apply_dice",
+    "facing",
     "fire",
     "force_open",
     "melee_attack_rating",
@@ -55,6 +56,17 @@ def in_contact(state: BsState, unit: Unit) -> int:
     """Figures of ``unit`` that can strike or be struck: its first rank where it stands."""
     shape = unit_footprint(unit, state.board.areas[unit.area])
     return min(shape.abreast, unit.figures)
+
+
+def facing(state: BsState, here: list[Unit], side: str) -> int:
+    """Figures of ``side`` facing the enemy in one area's combat.
+
+    The seed's narrow-frontage case counts the figures that face each other in the
+    combat, whichever units they belong to: every figure in contact of every unit of
+    the side that is locked in melee there counts (ours: the whole area is one combat).
+    """
+    return sum(in_contact(state, u) for u in here if u.side == side and any(
+        can_melee(u.altitude, e.altitude) for e in here if e.side != side))
 
 
 def melee_attack_rating(state: BsState, attacker: Unit, target: Unit) -> int:
@@ -112,10 +124,11 @@ def melee_phase(state: BsState, rng: Rng, emit: Emit) -> None:
             emit(DiceRolled(unit.name, "melee", 10, faces))
             rating = melee_attack_rating(state, unit, target)
             hits = sum(1 for f in faces if f >= rating)
-            narrow = narrow_frontage(figures, in_contact(state, target))
+            narrow = narrow_frontage(facing(state, here, unit.side),
+                                     facing(state, here, target.side))
             strikes.append((target.name, hits * unit.stats.damage, narrow))
         if state.board.areas[area].features:
-            fought.append((area, any(u.stats.heavy for u in here)))
+            fought.append((area, heavy_on(state, area)))
     for name, dice, narrow in strikes:
         apply_dice(state, name, dice, narrow, "melee", emit)
     for area, heavy in fought:

@@ -37,6 +37,7 @@ __all__ = [
     "affect_gas",
     "cave_in",
     "end_of_turn_gas",
+    "heavy_on",
     "record_damage",
     "release_gas",
     "spring_obstacle",
@@ -65,6 +66,16 @@ def stress_feature(state: BsState, name: str, heavy: bool, explosive: bool, rng:
     if collapsed:
         collapse(state, name, rng, emit)
     return collapsed
+
+
+def heavy_on(state: BsState, area: str) -> bool:
+    """Whether a heavy unit stands on the ground of ``area`` (so on its fragile formations).
+
+    Their presence doubles the collapse chance of any stress there, whoever causes
+    it: a light unit marching onto a bridge the heavy cavalry holds doubles it too.
+    Heavy flyers in the air above put no weight on it (ours).
+    """
+    return any(u.stats.heavy and u.altitude == "ground" for u in state.in_area(area))
 
 
 def stress_area(state: BsState, area: str, heavy: bool, explosive: bool, rng: Rng,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
 from fracas.rules.battlesystem.events import AltitudeChanged, UnitMoved
-from fracas.rules.battlesystem.hazards import spring_obstacle, stress_area
+from fracas.rules.battlesystem.hazards import heavy_on, spring_obstacle, stress_area
 from fracas.rules.battlesystem.rules import (
     allowed_altitudes,
     can_melee,
@@ -84,7 +84,7 @@ def march(state: BsState, unit: Unit, goal: str, rng: Rng, emit: Emit,
         if unit.stats.flyer:
             settle_altitude(state, unit, emit)
         if unit.altitude == "ground":
-            stress_area(state, there, unit.stats.heavy, False, rng, emit)
+            stress_area(state, there, heavy_on(state, there), False, rng, emit)
         if not unit.on_field:
             return
         if spring_obstacle(state, unit, emit) or not unit.on_field:

@@ -19,7 +19,7 @@ from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
 from fracas.rules.battlesystem.combat import start_rout
 from fracas.rules.battlesystem.events import FormationChanged, UnitLeft, UnitMoved
-from fracas.rules.battlesystem.hazards import spring_obstacle, stress_area
+from fracas.rules.battlesystem.hazards import heavy_on, spring_obstacle, stress_area
 from fracas.rules.battlesystem.movement import settle_altitude, step_price
 from fracas.rules.battlesystem.rules import movement_allowance
 from fracas.rules.battlesystem.state import BsState, Unit, blind, fits_width, room_for
@@ -121,7 +121,7 @@ def _run(state: BsState, unit: Unit, route: list[str], budget: float, rng: Rng,
             settle_altitude(state, unit, emit)
         here, rear = there, here
         if unit.altitude == "ground":
-            stress_area(state, there, unit.stats.heavy, False, rng, emit)
+            stress_area(state, there, heavy_on(state, there), False, rng, emit)
         if not unit.on_field:
             return 0.0
         if spring_obstacle(state, unit, emit) or not unit.on_field:

@@ -75,7 +75,9 @@ def creatures_per_figure(hit_dice: float) -> int:
 def narrow_frontage(attackers_in_contact: int, defenders_in_contact: int) -> bool:
     """True when only one or two figures face each other (the seed's narrow-frontage case).
 
-    fracas reads it as: at most two figures of each side are in contact.
+    fracas reads it as: at most two figures of each side face the enemy in the
+    combat, counting every unit of that side locked in the melee (not one attacking
+    unit at a time).
     """
     return attackers_in_contact <= 2 and defenders_in_contact <= 2
 
