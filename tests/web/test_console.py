@@ -28,7 +28,7 @@ def test_the_gm_creates_an_encounter_from_a_bundled_scenario(console: Console) -
     links = console.create("duel.yaml", seed=5)
     assert set(links) == {"gm", "player-red", "player-blue", "spectator"}
     page = console.client.get(links["gm"]).text
-    assert "Duel at dawn" in page and "ann strike target=bob" in page
+    assert "Duel at dawn" in page and 'name="verb" value="strike"' in page
     home = console.client.get(console.home).text
     assert "Duel at dawn" in home and "toy" in home
 
@@ -51,7 +51,7 @@ def test_a_good_upload_starts_a_fight(console: Console) -> None:
         files={"scenario": ("mine.yaml", text.encode(), "application/x-yaml")},
         follow_redirects=False)
     assert answer.status_code == 303
-    assert "x strike target=y" in console.client.get(answer.headers["location"]).text
+    assert 'name="verb" value="strike"' in console.client.get(answer.headers["location"]).text
 
 
 def test_a_scenario_that_is_not_text_or_not_offered_is_refused(console: Console) -> None:

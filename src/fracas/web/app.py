@@ -6,6 +6,14 @@ it.  Every page polls ``.../panel?rev=N`` once a second and gets ``204`` until
 the log changes.  Every change is a POST with a CSRF token; the answer is the
 fresh panel for htmx, JSON for scripts (``Accept: application/json``) or a
 redirect for a plain form.
+
+A decision is offered step by step (``Encounter.options``): the Decide panel
+shows the verbs as buttons; choosing one (or changing any later value) posts the
+choices so far to ``.../decide``, which answers the re-rendered form: every
+remaining step with its legal values, the posted value kept while it is still
+offered, the step's default otherwise.  The confirm button posts the same
+fields to ``.../act``, where they are checked against the offered values again
+under the store lock and applied like a typed action.
 """
 
 from __future__ import annotations
@@ -40,7 +48,7 @@ from fracas.core.ruleset import GM, Action
 from fracas.scenario import load_scenario, parse_scenario
 from fracas.store import EventStore, Link, StaleRevisionError, UnknownEncounterError, decision_rng
 from fracas.web.security import CSRF_HEADER, Access, BodySizeLimit, csrf_ok, csrf_token
-from fracas.web.table import TableView, snapshot
+from fracas.web.table import TableView, action_from_form, snapshot
 
 __all__ = ["DEFAULT_MAX_BODY", "create_app", "find_bundled"]
 
@@ -280,7 +288,7 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
         t = snapshot(store, enc_id, Access(link.role, link.side))
         return page(t, token, link)
 
-    def page(t: TableView, token: str, link: Link, status: int = 200) -> Response:
+    def page(t: TableView, token: str, link: Link, status: int = 200) -> HTMLResponse:
         links = store.links(t.info.id) if link.role == "gm" else []
         return html("encounter.html", status, links=links, admin_key=admin_key,
                     **panel_context(t, token))
@@ -296,7 +304,7 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
     @app.get("/e/{enc_id}/{token}/state.json")
     async def state_json(enc_id: str, token: str) -> Response:
         link = link_for(enc_id, token)
-        t = snapshot(store, enc_id, Access(link.role, link.side))
+        t = snapshot(store, enc_id, Access(link.role, link.side), with_actions=True)
         body = t.as_json()
         body["csrf"] = csrf_token(secret, f"{enc_id}:{token}")
         body["log"] = [{"seq": e.seq, "kind": e.kind, "text": e.text} for e in t.log]
@@ -334,7 +342,7 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
         except (NothingToUndoError, FightOverError) as exc:
             message, kind, status = str(exc), "error", 409
         wants_json = "application/json" in request.headers.get("accept", "")
-        t = snapshot(store, enc_id, access, with_log=not wants_json)
+        t = snapshot(store, enc_id, access, with_log=not wants_json, with_actions=wants_json)
         t.message, t.message_kind = message, kind
         if wants_json:
             return JSONResponse({"ok": status < 400, "error": message if status >= 400 else "",
@@ -356,10 +364,67 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
             raise Forbidden(whose)
         return action
 
+    @app.post("/e/{enc_id}/{token}/decide")
+    async def decide(request: Request, enc_id: str, token: str) -> Response:
+        """The Decide form for the choices posted so far (nothing is stored)."""
+        link = link_for(enc_id, token)
+        access = Access(link.role, link.side)
+        form = await post_form(request, f"{enc_id}:{token}")
+        wants_json = "application/json" in request.headers.get("accept", "")
+        t = snapshot(store, enc_id, access, with_log=not wants_json, chosen=form)
+        problem, kind, status = "", "error", 200
+        if str(form.get("rev", "")) != str(t.revision):
+            problem, kind, status = ("the table moved on while you were choosing: "
+                                     "here is the decision now", "conflict", 409)
+        elif not t.can_act:
+            problem, status = ("a spectator link cannot act" if access.role == "spectator" else
+                               f"this link cannot decide for {t.actor or 'anyone'} now", 403)
+        if wants_json:
+            f = t.form
+            return JSONResponse({
+                "ok": not problem and f is not None and not f.error,
+                "error": problem or (f.error if f else "choose a verb"),
+                "revision": t.revision, "actor": t.actor,
+                "verbs": [v for v, _ in t.verbs],
+                "fields": [] if problem or f is None else [
+                    {"name": x.name, "value": x.value,
+                     **({"low": x.low, "high": x.high} if x.is_span else
+                        {"choices": [{"value": v, "label": label} for v, label in x.choices]})}
+                    for x in f.fields],
+                "action": None if problem or f is None else f.action}, status)
+        if problem:
+            t.form = None
+            t.message, t.message_kind = problem, kind
+            if not request.headers.get("hx-request"):
+                return page(t, token, link, status)
+            answer = html("panel.html", status, **panel_context(t, token))
+            answer.headers["HX-Retarget"] = "#live"
+            answer.headers["HX-Reswap"] = "outerHTML"
+            return answer
+        if not request.headers.get("hx-request"):
+            return page(t, token, link)
+        return html("decide.html", **panel_context(t, token))
+
     @app.post("/e/{enc_id}/{token}/act")
     async def act(request: Request, enc_id: str, token: str) -> Response:
         def do(access: Access, form: dict[str, Any], rev: int) -> str:
             text = str(form.get("action") or "").strip()
+            if not text and form.get("verb"):
+                # The Decide form: the role first, then every step's value as offered now.
+                def from_form(enc: Encounter[Any]) -> Action:
+                    sides = {s.name: s.side for s in enc.ruleset.standings(enc.state)}
+                    actor = enc.current_actor()
+                    if actor is None:
+                        raise FightOverError("the fight is over: nobody has a decision to make")
+                    if not access.may_act_for(actor, sides):
+                        raise Forbidden("a spectator link cannot act" if access.role ==
+                                        "spectator" else
+                                        f"this link acts only for side {access.side!r}, "
+                                        f"not for {actor}")
+                    return checked(access, enc, action_from_form(enc, form))
+
+                store.apply(enc_id, rev, from_form)
+                return ""
             if not text:
                 raise ActionSyntaxError("no action given")
 

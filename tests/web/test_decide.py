@@ -1,0 +1,138 @@
+"""The Decide panel offers a decision step by step: verbs, then a form of the remaining steps."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from web_helpers import Console
+
+
+def decide(console: Console, url: str, *, htmx: bool = True, json: bool = False,
+           rev: int | None = None, **fields: str) -> Any:
+    state = console.state(url)
+    data = {"csrf": state["csrf"], "rev": str(state["revision"] if rev is None else rev),
+            **fields}
+    headers = {"hx-request": "true"} if htmx else {}
+    if json:
+        headers["accept"] = "application/json"
+    return console.client.post(f"{url}/decide", data=data, headers=headers,
+                               follow_redirects=False)
+
+
+def selected(html: str, name: str) -> str:
+    select = html.split(f'name="{name}"')[1].split("</select>")[0]
+    found = re.search(r'<option value="([^"]*)" selected>', select)
+    assert found is not None, select
+    return found.group(1)
+
+
+def options(html: str, name: str) -> list[str]:
+    select = html.split(f'name="{name}"')[1].split("</select>")[0]
+    return re.findall(r'<option value="([^"]*)"', select)
+
+
+def test_the_page_offers_verbs_as_buttons_not_every_action(console: Console) -> None:
+    gm = console.create("skirmish.yaml")["gm"]
+    page = console.client.get(gm).text
+    decide_html = page.split('id="decide"')[1].split("</section>")[0]
+    assert re.findall(r'name="verb" value="([^"]+)"', decide_html) == ["strike", "wait"]
+    assert "target=bob" not in decide_html  # no list of whole actions
+    assert 'id="steps"' not in decide_html  # no verb chosen yet
+
+
+def test_choosing_a_verb_answers_the_remaining_steps_with_defaults(console: Console) -> None:
+    gm = console.create("skirmish.yaml")["gm"]
+    answer = decide(console, gm, verb="strike")
+    assert answer.status_code == 200
+    html = answer.text
+    assert html.startswith('<section class="card decide" id="decide">')
+    assert options(html, "f_target") == ["bob", "dee"]
+    assert selected(html, "f_target") == "bob"  # the step's default
+    assert 'aria-pressed="true">strike' in html
+    assert 'id="confirm"' in html and "strike target=bob" in html
+    # A change posts the choices so far; the form keeps the value while it is offered.
+    html = decide(console, gm, verb="strike", f_target="dee").text
+    assert selected(html, "f_target") == "dee" and "strike target=dee" in html
+    # A value no longer offered falls back to the default (the form always shows a whole action).
+    html = decide(console, gm, verb="strike", f_target="nobody").text
+    assert selected(html, "f_target") == "bob"
+
+
+def test_a_verb_without_steps_still_asks_for_confirmation(console: Console) -> None:
+    gm = console.create("duel.yaml")["gm"]
+    html = decide(console, gm, verb="wait").text
+    assert 'class="fields"' not in html and 'id="confirm"' in html
+    assert console.state(gm)["revision"] == 0  # nothing applied yet
+
+
+def test_confirming_the_form_applies_the_action_like_typed_text(console: Console) -> None:
+    gm = console.create("skirmish.yaml", seed=2)["gm"]
+    answer = console.post(gm, "act", verb="strike", f_target="dee")
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["revision"] == 1
+    log = [e["text"] for e in console.state(gm)["log"] if e["kind"] == "decision"]
+    assert log and "strike" in log[-1] and "dee" in log[-1]
+    # The htmx answer is the fresh panel, its form closed.
+    answer = console.post(gm, "act", json=False, verb="wait")
+    assert answer.status_code == 303
+
+
+def test_a_confirmed_value_that_is_not_offered_is_refused_naming_the_step(
+        console: Console) -> None:
+    gm = console.create("skirmish.yaml")["gm"]
+    for fields in ({"verb": "strike", "f_target": "ann"}, {"verb": "strike"},
+                   {"verb": "strike", "f_target": "x" * 300}, {"verb": "dance"}):
+        answer = console.post(gm, "act", **fields)
+        assert answer.status_code == 422, (fields, answer.text)
+        error = answer.json()["error"]
+        assert ("target" in error or "dance" in error) and "Traceback" not in error
+        assert len(error) < 300
+    assert console.state(gm)["revision"] == 0
+
+
+def test_a_player_form_is_for_its_own_side_and_a_spectator_gets_none(console: Console) -> None:
+    links = console.create("duel.yaml")
+    blue, red, spectator = links["player-blue"], links["player-red"], links["spectator"]
+    assert decide(console, blue, verb="strike").status_code == 403
+    assert decide(console, spectator, verb="strike").status_code == 403
+    answer = console.post(blue, "act", verb="strike", f_target="bob")
+    assert answer.status_code == 403 and console.state(red)["revision"] == 0
+    answer = console.post(spectator, "act", verb="wait")
+    assert answer.status_code == 403
+    assert 'name="verb"' not in console.client.get(spectator).text
+    assert decide(console, red, verb="strike").status_code == 200
+    assert console.post(red, "act", verb="strike", f_target="bob").status_code == 200
+
+
+def test_a_stale_form_gets_the_fresh_panel(console: Console) -> None:
+    gm = console.create("duel.yaml")["gm"]
+    console.post(gm, "act", action="wait")
+    answer = decide(console, gm, rev=0, verb="strike")
+    assert answer.status_code == 409
+    assert answer.headers["hx-retarget"] == "#live" and 'id="live"' in answer.text
+    assert "moved on" in answer.text
+
+
+def test_without_javascript_the_form_is_a_whole_page(console: Console) -> None:
+    gm = console.create("skirmish.yaml")["gm"]
+    answer = decide(console, gm, htmx=False, verb="strike", f_target="dee")
+    assert answer.status_code == 200 and answer.text.startswith("<!doctype html>")
+    assert selected(answer.text, "f_target") == "dee"
+
+
+def test_scripts_get_the_steps_as_json(console: Console) -> None:
+    gm = console.create("skirmish.yaml")["gm"]
+    body = decide(console, gm, json=True, verb="strike", f_target="dee").json()
+    assert body["ok"] and body["verbs"] == ["strike", "wait"]
+    assert body["fields"] == [{"name": "target", "value": "dee",
+                               "choices": [{"value": "bob", "label": "bob"},
+                                           {"value": "dee", "label": "dee"}]}]
+    assert body["action"] == "ann strike target=dee"
+
+
+def test_the_typed_action_box_stays(console: Console) -> None:
+    gm = console.create("duel.yaml")["gm"]
+    page = console.client.get(gm).text
+    assert 'name="action"' in page and 'id="typed"' in page
+    assert console.post(gm, "act", action="strike target=bob").status_code == 200
