@@ -178,3 +178,15 @@ def test_a_name_with_a_space_is_a_target_value(tmp_path: Path) -> None:
     assert "Brutus: grapple > Right Twin > dice?" in out
     assert decisions(log, "Brutus") == ["Brutus roll",
                                         "Brutus grapple target='Right Twin' dice=1"]
+
+
+def test_u_before_any_human_decision_leaves_the_ai_moves(tmp_path: Path) -> None:
+    text = (EXAMPLES / "grapple_brawl.yaml").read_text()
+    path = tmp_path / "twins.yaml"
+    brutus = "{name: Brutus, side: red, soma: 10, pd: 2, pr: 34, altitude: flying_high"
+    path.write_text(text.replace(brutus, brutus + ", policy: human", 1))
+    log = tmp_path / "fight.jsonl"
+    out = play(path, "u\nq\n", log)  # the twins have moved; Brutus has not decided yet
+    assert "nothing to undo: no decision of a person has been made yet" in out
+    assert "after undo" not in out
+    assert decisions(log, "Left Twin")  # the AI's moves stand

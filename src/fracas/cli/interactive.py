@@ -21,7 +21,8 @@ from fracas.core.codec import split_words, with_actor
 from fracas.core.decision import Options, Step
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToUndoError
-from fracas.core.policy import DecisionRequest, HumanPolicy
+from fracas.core.events import DecisionMade
+from fracas.core.policy import DecisionRequest, HumanPolicy, Policy, RandomPolicy
 from fracas.core.rng import SeededRng
 from fracas.core.ruleset import GM
 
@@ -94,7 +95,7 @@ def _allowed(step: Step) -> str:
 class _Table:
     """One person at the table: shows a decision's steps and reads the answers."""
 
-    def __init__(self, console: Console, enc: Encounter[Any], policies: dict[str, Any],
+    def __init__(self, console: Console, enc: Encounter[Any], policies: dict[str, Policy],
                  printer: Any) -> None:
         self.console = console
         self.enc = enc
@@ -102,6 +103,28 @@ class _Table:
         self.printer = printer
         self.reshow = False  # show the step again though nothing was chosen (after 't')
         self.undone: list[int] = []  # decisions each 'u' took back, so 'r' restores them all
+
+    def policy(self, actor: str) -> Policy:
+        """``actor``'s policy: a person's seat, or the one the scenario gives it."""
+        known = self.policies.get(actor)
+        if known is None:
+            known = self.policies[actor] = self.enc.ruleset.policy_for(self.enc.state, actor)
+        return known
+
+    def undo_to_human(self) -> int:
+        """Undo decisions until the last one a person made is taken back; how many."""
+        enc = self.enc
+        if not any(isinstance(e, DecisionMade) and isinstance(self.policy(e.actor), HumanPolicy)
+                   for e in enc.log):
+            raise NothingToUndoError("nothing to undo: no decision of a person has been "
+                                     "made yet")
+        count = 0
+        while True:
+            removed = enc.undo()
+            count += 1
+            if isinstance(self.policy(str(getattr(removed[0], "actor", ""))), HumanPolicy) \
+                    or not enc.can_undo:
+                return count
 
     # -- showing ------------------------------------------------------------
     def show(self, actor: str, choices: _Choices, step: Step) -> None:
@@ -111,7 +134,7 @@ class _Table:
         say(f"[bold cyan]{escape(actor)}[/bold cyan]: {escape(trail)}")
         default = _default(step)
         if step.span is not None:
-            say(f"  a number from {step.span.low} to {step.span.high} (* {default})")
+            say(f"  a number from {step.span.low} to {step.span.high} (default {default})")
             return
         for i, choice in enumerate(step.choices, start=1):
             mark = "*" if choice.value == default else " "
@@ -185,7 +208,7 @@ class _Table:
             return None
         try:
             if low in ("u", "undo"):
-                self.undone.append(_undo_to_human(enc, self.policies))
+                self.undone.append(self.undo_to_human())
                 self.printer.feed(enc)
                 from fracas.cli.render import print_table
 
@@ -204,7 +227,7 @@ class _Table:
                 self.reshow = True
                 return None
             if low == "a":
-                action = enc.ruleset.policy("heuristic", request.actor, {}).choose(request)
+                action = _ai(enc, request.actor).choose(request)
                 enc.apply(action, checked=request.vetted(action))
                 return True
         except NothingToUndoError as exc:
@@ -279,6 +302,14 @@ class _Table:
         return True
 
 
+def _ai(enc: Encounter[Any], actor: str) -> Policy:
+    """The policy 'a' asks: the rule set's heuristic, or the random one where it has none."""
+    try:
+        return enc.ruleset.policy("heuristic", actor, {})
+    except ActionSyntaxError:
+        return RandomPolicy()
+
+
 def _match(step: Step, answer: str) -> Any:
     """The choice of ``step`` whose label or typed value is ``answer`` (any case), if any."""
     if step.span is not None:
@@ -310,7 +341,7 @@ def play_interactively(console: Console, enc: Encounter[Any], seed: int,
     from fracas.cli.render import LogPrinter, print_outcome, print_table
 
     policy_rng = SeededRng(seed).spawn("policy")
-    policies: dict[str, Any] = {name: HumanPolicy() for name in humans}
+    policies: dict[str, Policy] = {name: HumanPolicy() for name in humans}
     printer = LogPrinter(console, enc)
     table = _Table(console, enc, policies, printer)
     print_table(console, enc)
@@ -318,7 +349,7 @@ def play_interactively(console: Console, enc: Encounter[Any], seed: int,
     while not enc.is_over:
         request = enc.request(policy_rng)
         actor = request.actor
-        policy = policies.setdefault(actor, enc.ruleset.policy_for(enc.state, actor))
+        policy = table.policy(actor)
         if not isinstance(policy, HumanPolicy):
             action = policy.choose(request)
             enc.apply(action, checked=request.vetted(action))
@@ -330,14 +361,3 @@ def play_interactively(console: Console, enc: Encounter[Any], seed: int,
     if save is not None:
         enc.save(save)
         console.print(f"log saved to {save}")
-
-
-def _undo_to_human(enc: Encounter[Any], policies: dict[str, Any]) -> int:
-    """Undo decisions until the last one a human made has been taken back; how many."""
-    count = 0
-    while True:
-        removed = enc.undo()
-        count += 1
-        actor = getattr(removed[0], "actor", None)
-        if isinstance(policies.get(str(actor)), HumanPolicy) or not enc.can_undo:
-            return count
