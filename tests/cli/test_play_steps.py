@@ -190,3 +190,25 @@ def test_u_before_any_human_decision_leaves_the_ai_moves(tmp_path: Path) -> None
     assert "nothing to undo: no decision of a person has been made yet" in out
     assert "after undo" not in out
     assert decisions(log, "Left Twin")  # the AI's moves stand
+
+
+def test_field_equals_value_goes_back_to_an_earlier_step(duel: Path, tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    # at the called-shot step: dice=2 changes the dice and asks the style again
+    out = play(duel, "\n\nattack\nAsh\n3\nbite\ndice=2\ntail\n\nq\n", log)
+    assert "Ember: attack > Ash > 2 dice > style?" in out
+    assert decisions(log)[1] == "Ember attack target=Ash dice=2 style=tail"
+
+
+@pytest.mark.parametrize(("answer", "says"), [
+    ("called=head", "choose style first (called comes later)"),
+    ("dice=9", "dice: choose a number from 1 to 4"),
+    ("wings=2", "'wings' is not asked now; style: choose 1 to"),
+    ("=", "'' is not asked now"),
+])
+def test_field_equals_value_out_of_place(duel: Path, tmp_path: Path,
+                                         answer: str, says: str) -> None:
+    log = tmp_path / "fight.jsonl"
+    out = play(duel, f"\n\nattack\nAsh\n3\n{answer}\n\n\nq\n", log)
+    assert says in out
+    assert decisions(log)[1] == "Ember attack target=Ash dice=3"  # the choices stood

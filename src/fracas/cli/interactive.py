@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from fracas.core.codec import split_words, with_actor
-from fracas.core.decision import Options, Step
+from fracas.core.decision import Options, Step, action_fields
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToUndoError
 from fracas.core.events import DecisionMade
@@ -87,9 +87,8 @@ def _allowed(step: Step) -> str:
     if step.span is not None:
         return f"a number from {step.span.low} to {step.span.high}"
     names = ", ".join(c.label for c in step.choices)
-    if len(names) > _MAX_LISTED:
-        return f"1 to {len(step.choices)}"
-    return f"1 to {len(step.choices)} ({names})"
+    count = "1" if len(step.choices) == 1 else f"1 to {len(step.choices)}"
+    return count if len(names) > _MAX_LISTED else f"{count} ({names})"
 
 
 class _Table:
@@ -239,15 +238,36 @@ class _Table:
         if _NUMBER.fullmatch(answer):
             self.number(step, choices, int(answer))
             return None
-        key, _, value = answer.partition("=")
-        if key.strip() == step.name and value.strip():  # 'dice=3' at the dice step
-            self.named(step, choices, value.strip())
+        if "=" in answer and len(answer.split()) == 1:  # 'dice=3': no whole action
+            self.field(opts, step, choices, *answer.split("=", 1))
             return None
         picked = _match(step, answer)
         if picked is not None:
             choices.add(picked.value, _short(step, picked.value))
             return None
         return self.typed(request.actor, step, answer)
+
+    def field(self, opts: Options, step: Step, choices: _Choices, key: str, value: str) -> None:
+        """``key=value``: the step on screen, or an earlier one (later choices are dropped)."""
+        if key == step.name:
+            self.named(step, choices, value)
+            return
+        if key not in opts.fields:
+            verb = str(choices.values[0]) if choices.values else ""
+            kind = {cls.verb: cls for cls in self.enc.ruleset.actions}.get(verb)
+            later = kind is not None and key in dict(action_fields(kind))
+            self.error(f"choose {step.name} first ({key} comes later)" if later else
+                       f"{key!r} is not asked now; {step.name}: choose {_allowed(step)}, "
+                       "or ? for help")
+            return
+        index = opts.fields.index(key)
+        earlier = self.enc.options(choices.values[:index]).step
+        if earlier is None:  # cannot happen: a chosen field was asked
+            return
+        kept = _Choices(choices.values[:index], choices.trail[:index])
+        self.named(earlier, kept, value)
+        if len(kept.values) > index:  # accepted: continue from there
+            choices.values[:], choices.trail[:] = kept.values, kept.trail
 
     def named(self, step: Step, choices: _Choices, value: str) -> None:
         """``field=value`` for the step on screen: the value itself, never a list entry."""
