@@ -11,6 +11,7 @@ from fracas.core.policy import DecisionRequest, HumanPolicy, RandomPolicy, Scrip
 from fracas.core.rng import ScriptedRng, SeededRng
 from fracas.core.ruleset import find_ruleset
 from fracas.rules.battlesystem import Battlesystem
+from fracas.rules.battlesystem.combat import fire, melee_phase
 from fracas.rules.battlesystem.events import Form, Hold, Move, PhaseStarted, TurnStarted
 from fracas.rules.battlesystem.policy import HeuristicPolicy
 from fracas.rules.battlesystem.render import battle_map
@@ -252,3 +253,46 @@ def test_a_link_must_join_two_different_areas() -> None:
     text = _yaml(GOOD.replace("sides:", "links:\n  - {a: a, b: a}\nsides:"))
     with pytest.raises(ScenarioError, match="joins an area to itself"):
         parse_scenario(text, "bad.yaml")
+
+
+# -- the log a player reads (issue 14) ---------------------------------------------------
+
+def _lines(b) -> list[str]:
+    return [t for e in b.log if (t := b.ruleset.describe_event(e, b.state))]
+
+
+def test_a_melee_line_names_the_target_the_attack_rating_and_the_hits(kit) -> None:
+    b = kit.battle([kit.area("gap", width=0.75, length=4)],
+                   [kit.unit("hero", "red", "gap", 1, formation="column", damage=2),
+                    kit.unit("orcs", "blue", "gap", 1, formation="column", ac=6)])
+    melee_phase(b.state, ScriptedRng([7, 1]), b.emit)  # hero needs ceil((19-6)/2) = 7
+    lines = _lines(b)
+    assert lines == [
+        "  melee, hero against orcs: Attack Rating 7, 1 hit of 1d10 = 2 dice of damage",
+        "  melee, orcs against hero: Attack Rating 6, no hits of 1d10",
+        "  orcs takes 2 dice of melee damage: 1 figure left (1 wounded)"]
+
+
+def test_a_volley_too_weak_to_wound_says_so(kit) -> None:
+    b = kit.battle([kit.area("a"), kit.area("b")],
+                   [kit.unit("slingers", "red", "a", 2, frontage=2,
+                             missile={"range": 30, "damage": 1}),
+                    kit.unit("ogres", "blue", "b", 1, hd=4)],  # 5 ogres a figure: 20 Hit Dice
+                   links=[("a", "b")])
+    fire(b.state, b.unit("slingers"), b.unit("ogres"), ScriptedRng([10, 10]), b.emit)
+    assert _lines(b)[-2:] == [
+        "  missiles, slingers against ogres: Attack Rating 6, 2 hits of 2d10 = 2 dice of damage",
+        "  the volley's 2 dice of damage are too weak to wound ogres (a figure of 20 Hit Dice "
+        "needs 5)"]
+
+
+def test_the_closing_line_counts_turns(kit) -> None:
+    b = kit.battle([kit.area("a"), kit.area("b")],
+                   [kit.unit("x", "red", "a", 3), kit.unit("y", "blue", "b", 2)],
+                   links=[("a", "b")], max_turns=1)
+    enc = _encounter(kit, b)
+    enc.apply(Hold("x"))
+    enc.apply(Hold("y"))
+    ended = next(e for e in enc.log if isinstance(e, FightEnded))
+    assert b.ruleset.describe_event(ended, enc.state) == \
+        "battle over after 1 turn: red won (turn limit reached)"

@@ -8,10 +8,18 @@ Hit Dice rule, with the seed's 10% wounded threshold on narrow frontages.
 
 from __future__ import annotations
 
+import math
+
 from fracas.core.events import DiceRolled
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
-from fracas.rules.battlesystem.events import FormationChanged, MoraleResult, Routed
+from fracas.rules.battlesystem.events import (
+    FormationChanged,
+    MoraleResult,
+    Routed,
+    Struck,
+    Unhurt,
+)
 from fracas.rules.battlesystem.hazards import heavy_on, record_damage, stress_area
 from fracas.rules.battlesystem.movement import in_command, may_take_formation
 from fracas.rules.battlesystem.rules import (
@@ -94,8 +102,12 @@ def apply_dice(state: BsState, name: str, dice: int, narrow: bool, cause: str,
     unit = state.units[name]
     if not unit.on_field or dice < 1:
         return
-    hit = damage_figures(unit.figures, unit.wounded, unit.stats.hd, dice,
-                         wound_threshold(narrow))
+    threshold = wound_threshold(narrow)
+    hit = damage_figures(unit.figures, unit.wounded, unit.stats.hd, dice, threshold)
+    if hit.figures == unit.figures and hit.wounded == unit.wounded:
+        needed = max(1, math.ceil(threshold * unit.stats.hd - 1e-9))
+        emit(Unhurt(unit.name, dice, cause, unit.stats.hd, needed))
+        return
     record_damage(emit, unit, dice, hit.figures, hit.wounded, cause)
 
 
@@ -124,6 +136,8 @@ def melee_phase(state: BsState, rng: Rng, emit: Emit) -> None:
             emit(DiceRolled(unit.name, "melee", 10, faces))
             rating = melee_attack_rating(state, unit, target)
             hits = sum(1 for f in faces if f >= rating)
+            emit(Struck(unit.name, target.name, "melee", rating, figures, hits,
+                        hits * unit.stats.damage))
             narrow = narrow_frontage(facing(state, here, unit.side),
                                      facing(state, here, target.side))
             strikes.append((target.name, hits * unit.stats.damage, narrow))
@@ -143,6 +157,8 @@ def fire(state: BsState, shooter: Unit, target: Unit, rng: Rng, emit: Emit) -> N
     emit(DiceRolled(shooter.name, "missiles", 10, faces))
     rating = missile_attack_rating(state, shooter, target)
     hits = sum(1 for f in faces if f >= rating)
+    emit(Struck(shooter.name, target.name, "missiles", rating, figures, hits,
+                hits * shooter.stats.missile_damage))
     apply_dice(state, target.name, hits * shooter.stats.missile_damage, False, "missiles", emit)
 
 

@@ -39,10 +39,12 @@ __all__ = [
     "ReleaseGas",
     "Routed",
     "StrikeFeature",
+    "Struck",
     "Torches",
     "TorchesChanged",
     "TurnSkipped",
     "TurnStarted",
+    "Unhurt",
     "UnitLeft",
     "UnitMoved",
 ]
@@ -233,6 +235,40 @@ class Damaged(Event):
     figures: int
     wounded: int
     cause: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class Struck(Event):
+    """A unit's melee blows or missile volley at a target: Attack Rating, dice rolled, hits.
+
+    ``weapon`` is ``melee`` or ``missiles``; ``damage`` is the dice of damage the hits make.
+    It only tells the log what happened: the damage itself follows as ``Damaged``.
+    """
+
+    kind: ClassVar[str] = "bs.struck"
+    unit: str
+    target: str
+    weapon: str
+    rating: int
+    rolled: int
+    hits: int
+    damage: int
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class Unhurt(Event):
+    """Dice of damage too few to wound a figure of the unit: ``needed`` would have."""
+
+    kind: ClassVar[str] = "bs.unhurt"
+    unit: str
+    dice: int
+    cause: str
+    figure_hd: int
+    needed: int
     hidden: bool = False
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.core.events import Event
+from fracas.core.events import Event, FightEnded
 from fracas.rules.battlesystem.events import (
     AltitudeChanged,
     CeilingCollapsed,
@@ -20,8 +20,10 @@ from fracas.rules.battlesystem.events import (
     ObstacleSprung,
     PhaseStarted,
     Routed,
+    Struck,
     TorchesChanged,
     TurnStarted,
+    Unhurt,
     UnitLeft,
     UnitMoved,
 )
@@ -97,9 +99,23 @@ def describe(event: Event, state: BsState) -> str | None:
             return (f"  {event.unit} stands in {event.area} "
                     f"({_inches(round(event.progress, 2))} in of march carried)")
         return f"  {event.unit} {verb} {event.area}"
+    if isinstance(event, Struck):
+        hits = "no hits" if not event.hits else \
+            f"{event.hits} hit{'s' if event.hits != 1 else ''}"
+        text = (f"  {event.weapon}, {event.unit} against {event.target}: Attack Rating "
+                f"{event.rating}, {hits} of {event.rolled}d10")
+        return text + (f" = {event.damage} dice of damage" if event.hits else "")
+    if isinstance(event, Unhurt):
+        whose = {"missiles": "the volley's ", "melee": "the blows' "}.get(event.cause, "")
+        return (f"  {whose}{event.dice} dice of damage are too weak to wound {event.unit} "
+                f"(a figure of {event.figure_hd} Hit Dice needs {event.needed})")
+    if isinstance(event, FightEnded):
+        turns = f"{state.turn} turn{'s' if state.turn != 1 else ''}"
+        return f"battle over after {turns}: {event.winner or 'nobody'} won ({event.reason})"
     if isinstance(event, Damaged):
         return (f"  {event.unit} takes {event.dice} dice of {event.cause} damage: "
-                f"{event.figures} figures left ({event.wounded} wounded)")
+                f"{event.figures} figure{'s' if event.figures != 1 else ''} left "
+                f"({event.wounded} wounded)")
     if isinstance(event, MoraleResult):
         return f"  {event.unit} {'passes' if event.passed else 'FAILS'} morale " \
                f"(needs {event.target} or less)"
