@@ -212,3 +212,18 @@ def test_field_equals_value_out_of_place(duel: Path, tmp_path: Path,
     out = play(duel, f"\n\nattack\nAsh\n3\n{answer}\n\n\nq\n", log)
     assert says in out
     assert decisions(log)[1] == "Ember attack target=Ash dice=3"  # the choices stood
+
+
+def test_a_lone_verb_later_on_starts_the_decision_over_with_it(duel: Path,
+                                                               tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    out = play(duel, "\n\nspot\ngrapple\nAsh\n1\nq\n", log)
+    assert "Ember: spot > effect?" in out and "Ember: grapple > target?" in out
+    assert decisions(log) == ["Ember roll", "Ember grapple target=Ash dice=1"]
+
+
+def test_a_lone_verb_not_offered_now_names_the_rule(duel: Path, tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    out = play(duel, "\n\nattack\nroll\n\n\n\n\nq\n", log)  # Ember has rolled already
+    assert "illegal action 'Ember roll'" in out and "rule:" in out
+    assert decisions(log)[1].startswith("Ember attack target=Ash")  # the attack went on

@@ -29,7 +29,7 @@ from fracas.core.ruleset import GM
 __all__ = ["HELP", "play_interactively"]
 
 _NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: '²'.isdigit() is True
-HINT = "Enter = default, b = back, u = undo, ? = help"
+HINT = "Enter = *, b back, u undo, ? help"
 HELP = """\
   Enter   take the default (marked *)
   3       pick entry 3 of the list (for a range: the number 3)
@@ -68,11 +68,15 @@ def _value_text(value: Any) -> str:
 def _short(step: Step, value: Any) -> str:
     """What the trail shows for ``value`` chosen at ``step``: ``attack``, ``Bolg``, ``3 dice``.
 
-    Words and numbers show as typed; other values (none, yes/no, lists) by their label.
+    Words and numbers show as typed (``alter range`` for ``alter_range`` when its label
+    reads so); other values (none, yes/no, lists) by their label.
     """
     if step.span is not None:
         return f"{value} {step.name}"
-    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+    if isinstance(value, str):
+        spaced = value.replace("_", " ")
+        return spaced if step.label(value).casefold().startswith(spaced.casefold()) else value
+    if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     return step.label(value)
 
@@ -144,7 +148,7 @@ class _Table:
         default = _default(step)
         shown = default if step.span is not None else step.values.index(default) + 1
         try:
-            return self.console.input(f"{escape(step.name)} [{shown}]: ").strip()
+            return self.console.input(escape(f"{step.name} [{shown}]: ")).strip()
         except (EOFError, KeyboardInterrupt):
             # Stop as 'q' does, so --save keeps the fight.
             self.console.print("\n[yellow]input ended: stopping the fight here[/yellow]")
@@ -245,7 +249,7 @@ class _Table:
         if picked is not None:
             choices.add(picked.value, _short(step, picked.value))
             return None
-        return self.typed(request.actor, step, answer)
+        return self.typed(request.actor, step, choices, answer)
 
     def field(self, opts: Options, step: Step, choices: _Choices, key: str, value: str) -> None:
         """``key=value``: the step on screen, or an earlier one (later choices are dropped)."""
@@ -296,8 +300,12 @@ class _Table:
             self.error(f"{step.name}: choose 1 to {len(step.choices)} "
                        f"(Enter = {step.label(_default(step))})")
 
-    def typed(self, actor: str, step: Step, answer: str) -> bool | None:
-        """A whole typed action (``attack target=Ash dice=3``); None when it was refused."""
+    def typed(self, actor: str, step: Step, choices: _Choices, answer: str) -> bool | None:
+        """A whole typed action (``attack target=Ash dice=3``); None when it was refused.
+
+        A lone verb offered now starts the decision over with it (``grapple`` while
+        choosing a spot effect).
+        """
         enc = self.enc
         names = {s.name for s in enc.ruleset.standings(enc.state)} | {GM}
         try:
@@ -310,6 +318,13 @@ class _Table:
         if other is not None:
             self.error(f"it is {actor}'s decision now, not {other}'s")
             return None
+        if len(words) == 1 and "=" not in answer and choices.values:
+            first = self.enc.options(()).step
+            picked = _match(first, answer) if first is not None else None
+            if first is not None and picked is not None:
+                choices.values[:], choices.trail[:] = [], []
+                choices.add(picked.value, _short(first, picked.value))
+                return None
         if len(words) == 1 and "=" not in answer and words[0] not in verbs:
             self.error(f"{answer!r} is not a {step.name} offered here: choose "
                        f"{_allowed(step)}, or ? for help")
