@@ -24,12 +24,13 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "the fracas command line needs its extra: pip install 'fracas[cli]'"
     ) from exc
 
-from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError, OutputFileError, ScenarioError
 from fracas.core.events import MAX_SEED, check_log_path, encode_event
 from fracas.core.policy import HumanPolicy, scenario_policies
 from fracas.core.rng import SeededRng
-from fracas.scenario import load_scenario, start_encounter
+from fracas.scenario import Scenario, load_scenario, start_encounter
+from fracas.scenario.logs import load_log
+from fracas.scenario.seats import HUMAN, seats, with_humans
 
 app = typer.Typer(
     name="fracas", no_args_is_help=True, add_completion=False,
@@ -73,6 +74,7 @@ def run(
 
     _check_save(save, seed)
     loaded = load_scenario(scenario)
+    _refuse_human_seats(loaded)
     enc = start_encounter(loaded, seed)
     policy_rng = SeededRng(seed).spawn("policy")
     printer = None if as_json else LogPrinter(console, enc)
@@ -105,17 +107,68 @@ def _computer_only(actor: str, policy: object) -> None:
                             file="run")
 
 
+def _refuse_human_seats(loaded: Scenario) -> None:
+    """``run`` plays computer seats only: say so when the file is loaded, before round 1."""
+    humans = seats(loaded).humans
+    if humans:
+        who = ", ".join(humans)
+        raise ScenarioError(f"{who} {'is' if len(humans) == 1 else 'are'} played by a human "
+                            "(policy: human); 'fracas run' plays computer policies only: use "
+                            f"'fracas play {loaded.source}' to choose for them, or 'fracas "
+                            "simulate' to let the default policy play them", file=loaded.source)
+
+
+HumanOpt = Annotated[list[str] | None, typer.Option(
+    "--human", "-H", help="Seat a person as NAME (a combatant, unit or 'gm'; repeatable).")]
+
+
+def _pick_seats(loaded: Scenario) -> list[str]:
+    """Ask at a terminal who the person plays, when nobody is seated yet."""
+    names = list(seats(loaded).paths)
+    console.print(f"seats: {escape(', '.join(names))}")
+    try:
+        answer = typer.prompt("who do you play? (names separated by commas; Enter: watch)",
+                              default="", show_default=False)
+    except (EOFError, click.exceptions.Abort):
+        return []
+    return [name.strip() for name in answer.split(",") if name.strip()]
+
+
 @app.command()
 def play(
-    scenario: ScenarioArg, seed: SeedOpt = 0,
+    scenario: Annotated[Path | None, typer.Argument(
+        help="A scenario YAML file (or use --from LOG).")] = None,
+    seed: SeedOpt = 0,
     save: Annotated[Path | None, typer.Option(help="Write the event log (JSON lines).")] = None,
+    human: HumanOpt = None,
+    from_log: Annotated[Path | None, typer.Option(
+        "--from", help="Resume a saved fight (a JSON-lines log) where it stopped.")] = None,
 ) -> None:
-    """Play a fight at the terminal: you choose for the combatants marked 'human'."""
+    """Play a fight at the terminal: you choose for the seats given with --human (or marked
+    'human' in the file); the scenario's policies play the rest."""
     from fracas.cli.interactive import play_interactively
 
+    if (scenario is None) == (from_log is None):
+        raise ScenarioError("give either a SCENARIO file or --from LOG (not both)", file="play")
     _check_save(save, seed)
-    loaded = load_scenario(scenario)
-    play_interactively(console, start_encounter(loaded, seed), seed, save)
+    names = list(human or [])
+    if from_log is not None:
+        resumed = load_log(from_log, policies=dict.fromkeys(names, HUMAN))
+        enc = resumed.continuable(str(from_log))
+        loaded = resumed.scenario
+        if seed:
+            enc.rng = SeededRng(seed).spawn("after", len(enc.log))
+        console.print(f"resuming {escape(str(from_log))} after {len(enc.log)} events")
+    else:
+        loaded = with_humans(load_scenario(Path(str(scenario))), names)
+        if not seats(loaded).humans and sys.stdin.isatty():
+            loaded = with_humans(loaded, _pick_seats(loaded))
+        enc = start_encounter(loaded, seed)
+    if not seats(loaded).humans:
+        console.print("[yellow]nobody is played by a person: the computer plays every seat "
+                      f"(seat yourself with --human NAME; seats: "
+                      f"{escape(', '.join(seats(loaded).paths))})[/yellow]")
+    play_interactively(console, enc, seed, save)
 
 
 @app.command()
@@ -126,7 +179,7 @@ def replay(
     """Rebuild a fight from its log (no dice are rolled) and print it."""
     from fracas.cli.render import LogPrinter, print_outcome, print_table
 
-    enc = Encounter.load(log)
+    enc = load_log(log).encounter
     if as_json:
         console.print_json(json.dumps(enc.ruleset.view(enc.state)))
         return

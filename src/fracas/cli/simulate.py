@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -24,10 +25,20 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas.cli.app import ScenarioArg, SeedOpt, app, console, err_console
-from fracas.scenario import load_scenario
+from fracas.core.ruleset import find_ruleset
+from fracas.scenario import Scenario, load_scenario
+from fracas.scenario.logs import load_log
+from fracas.scenario.problems import check_model
+from fracas.scenario.seats import computer_note, computer_seats
 from fracas.sim.executors import make_executor
 from fracas.sim.plots import check_plot_path
-from fracas.sim.runner import SimulationResult, simulate_many, spec_from_log, spec_from_scenario
+from fracas.sim.runner import (
+    FightSpec,
+    SimulationResult,
+    simulate_many,
+    spec_from_log,
+    spec_from_scenario,
+)
 from fracas.sim.sweep import SweepResult, parse_variation, sweep
 
 __all__ = ["simulate_command", "sweep_command"]
@@ -133,9 +144,16 @@ def simulate_command(
     if from_round is not None and from_log is None:
         raise ScenarioError("--round needs --from LOG", file="simulate")
     if scenario is not None:
-        spec = spec_from_scenario(load_scenario(scenario))
+        loaded, humans = computer_seats(load_scenario(scenario))
+        spec = spec_from_scenario(loaded)
     else:
-        spec = spec_from_log(Path(str(from_log)), from_round)
+        log = Path(str(from_log))
+        if from_round is not None and from_round < 1:
+            raise ScenarioError(f"--round must be 1 or more, got {from_round}", file="simulate")
+        verified = load_log(log)  # every event checked against the rules and its dice
+        if from_round is None:
+            verified.continuable(str(log))
+        spec, humans = _computer_spec(spec_from_log(log, from_round))
     with make_executor(executor, workers, scheduler) as ex, \
             _progress(runs, as_json) as progress:
         result = simulate_many([spec], runs, seed, ex, progress)[0]
@@ -144,11 +162,27 @@ def simulate_command(
 
         plot_simulation(result, plot)
     if as_json:
-        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+        report = result.to_json()
+        if humans:
+            report["played_by_default_policy"] = humans
+        sys.stdout.write(json.dumps(report) + "\n")
         return
+    if humans:
+        console.print(f"[yellow]{escape(computer_note(humans))}[/yellow]")
     print_simulation(result)
     if plot is not None:
         console.print(f"plot written to {plot}")
+
+
+def _computer_spec(spec: FightSpec) -> tuple[FightSpec, list[str]]:
+    """A continuation spec with the default AI in the human seats of the log's scenario."""
+    ruleset = find_ruleset(spec.ruleset)
+    model = check_model(ruleset.scenario_model, spec.scenario, spec.source, {})
+    loaded, humans = computer_seats(Scenario(ruleset, model, dict(spec.scenario), spec.source))
+    if not humans:
+        return spec, []
+    data = loaded.model.model_dump(mode="json")
+    return FightSpec.make(ruleset, data, spec.source, spec.events, spec.max_decisions), humans
 
 
 def print_sweep(result: SweepResult) -> None:
@@ -191,7 +225,7 @@ def sweep_command(
     """Simulate every variant of a grid and compare their win rates."""
     if plot is not None:
         check_plot_path(plot)
-    loaded = load_scenario(scenario)
+    loaded, humans = computer_seats(load_scenario(scenario))
     variations = [parse_variation(v) for v in vary]
     grid = 1
     for v in variations:
@@ -204,8 +238,13 @@ def sweep_command(
 
         plot_sweep(result, plot)
     if as_json:
-        sys.stdout.write(json.dumps(result.to_json(), default=_jsonable) + "\n")
+        report = result.to_json()
+        if humans:
+            report["played_by_default_policy"] = humans
+        sys.stdout.write(json.dumps(report, default=_jsonable) + "\n")
         return
+    if humans:
+        console.print(f"[yellow]{escape(computer_note(humans))}[/yellow]")
     print_sweep(result)
     if plot is not None:
         console.print(f"plot written to {plot}")

@@ -1,0 +1,201 @@
+"""Untrusted logs (replay, import, ``simulate --from``, ``play --from``): verified, not trusted.
+
+A log is accepted only if the rules, replaying its decisions with its recorded dice,
+produce exactly its events: the decisions are played again through the engine with a
+:class:`~fracas.core.rng.ScriptedRng` fed the recorded faces (each face checked against
+its die first), and the events the rules produce are compared with the log's, line by
+line.  An edited number, a face a die cannot show, a reordered or truncated log: each is
+refused naming the first line that differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from fracas.core.encounter import Encounter
+from fracas.core.errors import (
+    FightOverError,
+    FracasError,
+    IllegalActionError,
+    LogFormatError,
+    ScriptExhaustedError,
+)
+from fracas.core.events import (
+    DecisionMade,
+    DiceRolled,
+    Event,
+    LogHeader,
+    decode_event,
+    encode_event,
+    parse_log_text,
+)
+from fracas.core.rng import ScriptedRng, SeededRng
+from fracas.core.ruleset import Ruleset, find_ruleset
+from fracas.scenario.loader import Scenario
+from fracas.scenario.problems import check_model
+
+__all__ = ["LoadedLog", "load_log", "read_log_file", "verify_events"]
+
+#: The most dice faces a log may hold (a long BATTLESYSTEM battle rolls some 10^5).
+MAX_LOG_FACES = 5_000_000
+
+
+class LoadedLog:
+    """A verified log: its header, scenario and the encounter it rebuilds.
+
+    ``complete`` is ``False`` for a log cut inside the results of its last decision: it
+    can be shown, not continued.
+    """
+
+    def __init__(self, header: LogHeader, scenario: Scenario, encounter: Encounter[Any],
+                 complete: bool = True) -> None:
+        self.header = header
+        self.scenario = scenario
+        self.encounter = encounter
+        self.complete = complete
+
+    def continuable(self, source: str) -> Encounter[Any]:
+        """The encounter, if the fight can go on from the end of the log."""
+        if not self.complete:
+            raise LogFormatError(f"{source}: the log stops in the middle of its last "
+                                 "decision's results (was it cut?); it can be replayed, not "
+                                 "continued")
+        if self.encounter.is_over:
+            raise LogFormatError(f"{source}: the fight is already over; nothing to continue")
+        return self.encounter
+
+
+def read_log_file(path: str | Path) -> str:
+    """The text of a log file, or a :class:`LogFormatError` saying why it cannot be read."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LogFormatError(f"{path}: cannot read log: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise LogFormatError(f"{path}: the log is not UTF-8 text") from None
+
+
+def _show(event: Event | None) -> str:
+    if event is None:
+        return "nothing more"
+    data = encode_event(event)
+    if not data.get("hidden"):
+        data.pop("hidden", None)
+    return " ".join(f"{k}={v}" for k, v in data.items())
+
+
+def _faces(events: Sequence[Event], lines: Sequence[int], source: str) -> list[int]:
+    faces: list[int] = []
+    for event, line in zip(events, lines, strict=True):
+        if isinstance(event, DiceRolled):
+            if event.sides < 1:
+                raise LogFormatError(f"{source}:{line}: a die with {event.sides} sides")
+            for face in event.faces:
+                if not 1 <= face <= event.sides:
+                    raise LogFormatError(f"{source}:{line}: a d{event.sides} cannot show {face}")
+            faces += event.faces
+            if len(faces) > MAX_LOG_FACES:
+                raise LogFormatError(f"{source}:{line}: more than {MAX_LOG_FACES:,} dice faces")
+    return faces
+
+
+def verify_events(ruleset: Ruleset[Any], initial: Any, events: Sequence[Event],
+                  lines: Sequence[int], source: str,
+                  header: LogHeader | None = None) -> tuple[Encounter[Any], bool]:
+    """Replay the decisions of ``events`` with their recorded dice.
+
+    Returns the rebuilt encounter and whether the log is complete: ``False`` when it
+    stops inside the results of its last decision (cut while being written), every
+    event it holds being what the rules give.  Raises :class:`LogFormatError` naming
+    ``source`` and the first line whose event is not what the rules produce there.
+    """
+    dice = ScriptedRng(_faces(events, lines, source))
+    enc: Encounter[Any] = Encounter(ruleset, initial, rng=dice, header=header, start=False)
+    problem: str | None = None
+    exhausted = False
+    at = len(events)
+    try:
+        ruleset.advance(enc.state, dice, enc.emit)
+        for i, event in enumerate(events):
+            if type(event) is not DecisionMade:
+                continue
+            at = i
+            if len(enc.log) != i:
+                break  # the events before this decision already differ: compared below
+            if event.actor != event.action.actor:
+                raise IllegalActionError(event.action, "log",
+                                         f"it is recorded as {event.actor}'s decision")
+            enc.apply(event.action)
+        else:
+            at = len(events)
+    except (IllegalActionError, FightOverError) as exc:
+        problem = f"this decision cannot be taken here: {exc}"
+    except ScriptExhaustedError:
+        problem = "the rules roll more dice here than the log records"
+        exhausted = True
+    except FracasError as exc:
+        problem = str(exc)
+    except Exception as exc:  # an untrusted log must not crash the rule set's code
+        problem = f"the rules cannot go on from here ({type(exc).__name__}: {exc})"
+    produced = enc.log
+    for i, (want, got) in enumerate(zip(events, produced, strict=False)):
+        if want != got:
+            raise LogFormatError(f"{source}:{lines[i]}: the events do not replay by the rules here:"
+                                 f" the log says {_show(want)}, the rules give {_show(got)}")
+    if (problem is None and len(produced) > len(events)) or (
+            exhausted and len(produced) == len(events)):
+        # Every event is what the rules give, but the log stops inside the results of its
+        # last decision (a fight cut while being written): rebuilt as far as it goes.
+        return Encounter.replay(ruleset, initial, events, header=header), False
+    if problem is not None:
+        line = lines[at] if at < len(lines) else (lines[-1] if lines else 1)
+        raise LogFormatError(f"{source}:{line}: the events do not replay by the rules here: "
+                             f"{problem}")
+    if len(produced) != len(events):
+        i = min(len(produced), len(events))
+        wanted = events[i] if i < len(events) else None
+        given = produced[i] if i < len(produced) else None
+        line = lines[i] if i < len(lines) else (lines[-1] + 1 if lines else 2)
+        raise LogFormatError(f"{source}:{line}: the events do not replay by the rules here: "
+                             f"the log says {_show(wanted)}, the rules give {_show(given)}")
+    if dice.remaining:
+        raise LogFormatError(f"{source}: the log records {dice.remaining} dice faces the rules "
+                             "never rolled")
+    return enc, True
+
+
+def load_log(path: str | Path | None = None, *, text: str | None = None,
+             source: str | None = None,
+             policies: Mapping[str, Any] | None = None) -> LoadedLog:
+    """Read, check and verify a saved log (from ``path``, or ``text`` named ``source``).
+
+    ``policies`` changes seats before the fight goes on (``{"Ember": "human"}``); the
+    encounter's dice are then a fresh seeded source, so the fight can continue.
+    """
+    name = source or str(path)
+    if text is None:
+        if path is None:
+            raise LogFormatError("no log given")
+        text = read_log_file(path)
+    header, records = parse_log_text(text, name)
+    ruleset = find_ruleset(header.ruleset)
+    model = check_model(ruleset.scenario_model, header.scenario, f"{name}:1: header", {})
+    scenario = Scenario(ruleset, model, dict(header.scenario), name)
+    if policies:
+        from fracas.scenario.seats import seat
+
+        scenario = seat(scenario, policies)
+        header = LogHeader(header.ruleset, scenario.model.model_dump(mode="json"), header.seed)
+    events: list[Event] = [decode_event(data, ruleset, f"{name}:{n}: ") for n, data in records]
+    initial = ruleset.initial_state(scenario.model)
+    enc, complete = verify_events(ruleset, initial, events, [n for n, _ in records], name,
+                                  header)
+    enc.rng = SeededRng(header.seed or 0).spawn("after", len(events))
+    return LoadedLog(header, scenario, enc, complete)
+
+
+def decisions(events: Iterable[Event]) -> list[DecisionMade]:
+    """The decisions of a log, in order."""
+    return [e for e in events if type(e) is DecisionMade]
