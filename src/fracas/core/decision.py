@@ -434,27 +434,46 @@ class _Word:
         return self.text
 
 
+def _optional(kind: type[Action]) -> tuple[tuple[int, str, Value], ...]:
+    """The fields of ``kind`` that have a default, with their positions."""
+    known = _OPTIONAL.get(kind)
+    if known is None:
+        known = _OPTIONAL[kind] = tuple(
+            (i, name, default) for i, (name, default) in enumerate(action_fields(kind))
+            if default is not _NO_DEFAULT)
+    return known
+
+
+_OPTIONAL: dict[type[Action], tuple[tuple[int, str, Value], ...]] = {}
+
+
 def check(ruleset: Tree, state: Any, action: Action) -> None:
     """Raise :class:`IllegalActionError` unless ``action`` is legal.
 
     ``why_not`` judges the whole action (so the refusal is the most specific one), and
     a field the rule set does not ask for this verb must keep its default.
     """
-    if type(action) not in ruleset.actions:
+    kind = type(action)
+    if kind not in ruleset.actions:
         raise IllegalActionError(action, "actions", "not an action of this rule set")
     whole = Partial.of(action)
     err = ruleset.why_not(state, whole)
     if err is not None:
         raise _whole(err, action)
-    partial = Partial(action.actor, type(action))
-    for name, default in action_fields(type(action)):
-        value = whole.values[name]
-        if ruleset.step(state, partial, name) is None:
-            if value != default:
-                raise IllegalActionError(action, partial.verb,
-                                         f"{name} does not apply to this {partial.verb}")
-            continue
-        partial = partial.having(name, value)
+    for position, name, default in _optional(kind):
+        # Only a field moved off its default can be one the rule set does not ask.
+        if whole.values[name] != default:
+            before = {k: whole.values[k] for k, _ in action_fields(kind)[:position]}
+            if not _asks(ruleset, state, Partial(action.actor, kind, before), name):
+                raise IllegalActionError(action, whole.verb,
+                                         f"{name} does not apply to this {whole.verb}")
+
+
+def _asks(ruleset: Tree, state: Any, partial: Partial, name: str) -> bool:
+    asks = getattr(ruleset, "asks", None)
+    if asks is not None:
+        return bool(asks(state, partial, name))
+    return ruleset.step(state, partial, name) is not None
 
 
 def _whole(err: IllegalActionError, action: Action) -> IllegalActionError:

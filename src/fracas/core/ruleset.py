@@ -128,6 +128,15 @@ class Ruleset(ABC, Generic[S]):
         """
         return _legacy_step(self, state, partial, field)
 
+    def asks(self, state: S, partial: Partial, field: str) -> bool:
+        """Whether ``field`` is asked for ``partial`` (else it keeps its default).
+
+        The same answer as ``step(...) is not None``; a rule set may answer it more
+        cheaply, since the whole-action check asks it for every field moved off its
+        default.
+        """
+        return self.step(state, partial, field) is not None
+
     def verb_label(self, action: type[Action]) -> str:
         """The words a person reads for a verb in the first step."""
         return action.verb.replace("_", " ")

@@ -97,6 +97,9 @@ class AgeOfDragons(Ruleset[State]):
         """The candidates for the next field (see :mod:`.legality`)."""
         return legality.step(state, partial, field)
 
+    def asks(self, state: State, partial: Partial, field: str) -> bool:
+        return legality.asks(state, partial, field)
+
     def verb_label(self, action: type[Action]) -> str:
         return legality.VERB_LABELS.get(action.verb, action.verb)
 

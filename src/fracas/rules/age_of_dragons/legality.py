@@ -32,7 +32,7 @@ from fracas.rules.age_of_dragons.model import (
     pair,
 )
 
-__all__ = ["TREE", "VERB_LABELS", "step", "turn_has_options", "why_not"]
+__all__ = ["TREE", "VERB_LABELS", "asks", "step", "turn_has_options", "why_not"]
 
 Refusal = IllegalActionError | None
 
@@ -95,7 +95,7 @@ def _enemy_target(state: State, p: Partial, target: object) -> Refusal:
 
 def _hits(turn: Turn, p: Partial, threshold: int) -> Refusal:
     """At least one die can be expended; and the number asked, once asked, is available."""
-    have = len(r.qualifying_dice(turn, threshold))
+    have = r.count_qualifying(turn, threshold)
     if "dice" not in p:
         if have == 0:
             return p.refuse("expend step", f"no unexpended die shows {threshold}+")
@@ -116,6 +116,10 @@ def _expend_turn(state: State, p: Partial, sphere: str | None, what: str) -> Tur
     if err is None and sphere is not None:
         err = _needs_sphere(turn, sphere, p, what)
     return err if err is not None else turn
+
+
+def _anyone_in_melee_reach(state: State, me: str) -> bool:
+    return any(r.in_melee_reach(state, me, f.name) for f in r.enemies(state, me))
 
 
 def _melee_reach(state: State, p: Partial, target: str) -> Refusal:
@@ -193,7 +197,7 @@ def _spot(state: State, p: Partial) -> Refusal:
     me = state.fighters[p.actor]
     threshold = r.spot_threshold(me, effect)
     needed = r.spot_dice_needed(me, effect)
-    if len(r.qualifying_dice(turn, threshold, unspotted=True)) < needed:
+    if r.count_qualifying(turn, threshold, unspotted=True) < needed:
         return p.refuse("spotting step", f"{effect} needs an unspotted die showing "
                         f"{threshold}+" + (" (two: a limb is ripped off)" if needed > 1 else ""))
     if effect in _MANOEUVRES:
@@ -267,9 +271,14 @@ def _attack(state: State, p: Partial) -> Refusal:
     if err is not None:
         return err
     me = state.fighters[p.actor]
-    if not any(r.part_usable(me, s) for s in STYLES):
+    if "style" not in p and not any(r.part_usable(me, s) for s in STYLES):
         return p.refuse("called shots", f"{p.actor} has no limb left to attack with")
-    if "target" in p:
+    if "target" not in p:
+        if not _anyone_in_melee_reach(state, p.actor):
+            return p.refuse("tooth and claw", "no enemy is at close quarters and the same "
+                            "altitude" + (" among those it grapples"
+                                          if r.is_locked(state, p.actor) else ""))
+    else:
         target = p["target"]
         err = _enemy_target(state, p, target) or _melee_reach(state, p, target)
         if err is not None:
@@ -312,7 +321,11 @@ def _shoot(state: State, p: Partial) -> Refusal:
             return p.refuse("ranged attacks", f"{p.actor} has no ranged weapon or power "
                             "this pool can use" if weapons else
                             f"{p.actor} has no ranged weapon or power")
-    if "target" in p:
+    if "target" not in p:
+        if not any(r.in_ranged_reach(state, p.actor, f.name, w.reach)
+                   for f in r.enemies(state, p.actor) for w in usable):
+            return p.refuse("ranged attacks", "no enemy is within reach")
+    else:
         target = p["target"]
         err = _enemy_target(state, p, target)
         if err is not None:
@@ -335,10 +348,13 @@ def _grapple(state: State, p: Partial) -> Refusal:
     if r.is_locked(state, p.actor):
         return p.refuse("grappling", f"{p.actor} is locked: it may only strike those it "
                         "grapples")
-    if "target" in p:
-        target = p["target"]
-        return _enemy_target(state, p, target) or _melee_reach(state, p, target)
-    return None
+    if "target" not in p:
+        if not _anyone_in_melee_reach(state, p.actor):
+            return p.refuse("tooth and claw", "no enemy is at close quarters and the same "
+                            "altitude")
+        return None
+    target = p["target"]
+    return _enemy_target(state, p, target) or _melee_reach(state, p, target)
 
 
 def _break_out(state: State, p: Partial) -> Refusal:
@@ -421,7 +437,7 @@ def _foes(state: State, me: str) -> Menu:
 
 def _dice(state: State, p: Partial, threshold: int) -> Span:
     turn = state.turn
-    have = len(r.qualifying_dice(turn, threshold)) if turn is not None else 0
+    have = r.count_qualifying(turn, threshold) if turn is not None else 0
     return Span(1, max(have, 1), max(have, 1))
 
 
@@ -485,6 +501,15 @@ def _spot_step(state: State, p: Partial, name: str) -> Menu | Span | None:
     return None
 
 
+def asks(state: State, p: Partial, name: str) -> bool:
+    """Whether ``step`` offers field ``name`` (answered without building the offer)."""
+    if p.kind is act.Spot:
+        effect = p.get("effect")
+        return name == "effect" or (name == "target" and effect in ("aim", "alter_range")) \
+            or (name == "closer" and effect == "alter_range")
+    return True
+
+
 class _Tree:
     """The steps of an Age of Dragons decision, for the rule set's own automatic flow."""
 
@@ -497,6 +522,10 @@ class _Tree:
     @staticmethod
     def step(state: State, partial: Partial, field: str) -> Menu | Span | None:
         return step(state, partial, field)
+
+    @staticmethod
+    def asks(state: State, partial: Partial, field: str) -> bool:
+        return asks(state, partial, field)
 
 
 TREE = _Tree()

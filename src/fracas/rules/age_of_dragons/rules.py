@@ -61,6 +61,13 @@ def qualifying_dice(turn: Turn, threshold: int, unspotted: bool = False) -> list
     return found
 
 
+def count_qualifying(turn: Turn, threshold: int, unspotted: bool = False) -> int:
+    """How many dice :func:`qualifying_dice` would find (no list, no sort)."""
+    pool, expended, spotted = turn.pool, turn.expended, turn.spotted
+    return sum(1 for i, face in enumerate(pool)
+               if face >= threshold and not expended[i] and not (unspotted and spotted[i]))
+
+
 def choose_expend_dice(turn: Turn, count: int, threshold: int, sixes_first: bool) -> list[int]:
     """Which dice an expend uses: sixes first for a called shot, else the lowest that qualify.
 

@@ -1,0 +1,53 @@
+"""Play N fights of one scenario and print fights/s and a digest of every fight (JSON).
+
+Run by ``benchmarks/decisions_bench.py`` once per source tree (``PYTHONPATH=TREE/src``), so
+it uses only the library API both the old and the new engine have: ``load_scenario``,
+``Encounter(..., keep_log=False)``, ``Encounter.play`` and the simulator's seeding rule
+(fight ``i`` of run seed ``s``: dice ``SeededRng(derive_seed(s, i))``, policies from its
+``spawn("policy")`` stream).
+
+    python benchmarks/fights_child.py SCENARIO FIGHTS POLICY   # POLICY: heuristic | random
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from typing import Any
+
+from fracas.core.encounter import Encounter
+from fracas.core.rng import SeededRng, derive_seed
+from fracas.scenario import load_scenario
+
+
+def main() -> None:
+    path, fights, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    scenario = load_scenario(path)
+    ruleset = scenario.ruleset
+    initial = ruleset.initial_state(scenario.model)
+    digests: list[str] = []
+    decisions = 0
+    start = time.perf_counter()
+    for i in range(fights):
+        dice = SeededRng(derive_seed(0, i))
+        enc: Encounter[Any] = Encounter(ruleset, initial, rng=dice, keep_log=False)
+        table: dict[str, Any] = {}
+
+        def pick(actor: str, table: dict[str, Any] = table, state: Any = enc.state) -> Any:
+            if actor not in table:
+                table[actor] = ruleset.policy(mode, actor, {})
+            return table[actor]
+
+        outcome = enc.play(pick, dice.spawn("policy"), max_decisions=20_000)
+        standings = [(s.name, s.status, s.health) for s in ruleset.standings(enc.state)]
+        digests.append(repr((outcome, standings)))
+    elapsed = time.perf_counter() - start
+    per_fight = [hashlib.sha1(d.encode()).hexdigest()[:12] for d in digests]
+    print(json.dumps({"fights": fights, "seconds": elapsed, "fights_per_s": fights / elapsed,
+                      "digests": per_fight, "decisions": decisions}))
+
+
+if __name__ == "__main__":
+    main()
