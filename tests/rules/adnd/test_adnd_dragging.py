@@ -52,12 +52,23 @@ def test_with_only_long_weapons_and_no_grapple_he_falls_at_once() -> None:
 
 
 def test_grab_is_a_d20_against_ac_ten_less_dexterity_without_magic() -> None:
-    enc, _ = _knocked_off()
-    events = act(enc, "A grab target=B", 7, 30)
+    a = fighter("A", "x", climbing=50, terrain=wall(), weapons=[DAGGER])
+    b = fighter("B", "y", dex_ac=2, ac=3, terrain={"kind": "ledge", "alt_ft": 30})
+    enc = start([a, b], init=(2, 1))
+    act(enc, "B attack target=A weapon=sword", 15, 3, 80)
+    events = act(enc, "A grab target=B", 7, 5)
     grab = of(events, AttackRolled)[0]
     # THAC0 15 against AC 10 - 2 = 8: 7 needed; the dagger's +3 does not count.
     assert (grab.weapon, grab.total, grab.needed, grab.hit) == ("grab", 7, 7, True)
     assert of(events, WeaponDropped)[0].weapon == "dagger"
+
+
+def test_grab_at_a_climber_finds_no_dexterity_bonus_he_lost_to_the_wall() -> None:
+    enc, _ = _knocked_off()
+    events = act(enc, "A grab target=B", 5, 30)
+    grab = of(events, AttackRolled)[0]
+    # B clings to the wall: his Dexterity part is lost, so THAC0 15 against AC 10 needs 5.
+    assert (grab.total, grab.needed, grab.hit) == (5, 5, True)
 
 
 def test_grabbed_foe_who_keeps_his_hold_leaves_the_faller_hanging() -> None:
@@ -79,7 +90,7 @@ def test_grabbed_foe_who_fails_his_check_falls_with_him() -> None:
 
 def test_missed_grab_means_he_falls_alone() -> None:
     enc, _ = _knocked_off()
-    events = act(enc, "A grab target=B", 6, 1, 1, 1)
+    events = act(enc, "A grab target=B", 4, 1, 1, 1)
     assert [e.name for e in of(events, Landed)] == ["A"]
     assert enc.state.fighters["B"].alt == 30
 

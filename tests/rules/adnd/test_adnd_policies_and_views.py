@@ -92,6 +92,25 @@ def test_table_and_log_lines_read_like_the_game() -> None:
     assert rows[1][3] == "13/20"
 
 
+def test_the_log_shows_the_modifiers_behind_an_attack_total() -> None:
+    enc = start([fighter("T", "x", boulders=1, terrain={"kind": "ledge", "alt_ft": 30}),
+                 fighter("V", "y", climbing=50, terrain={"kind": "wall", "alt_ft": 15})])
+    events = act(enc, "T boulder target=V", 16, 1, 1, 10)
+    lines = [enc.ruleset.describe_event(e, enc.state) for e in events]
+    # 16 on the die, +2 from above, +2 at a climber's back, -8 for a dropped boulder.
+    assert ("  T brings a boulder down on V: 12 against 5 "
+            "(rolled 16, +2 higher, +2 rear, -8 dropped)") in lines
+
+
+def test_the_log_shows_what_a_check_target_is_made_of() -> None:
+    enc = start([fighter("A", "x", terrain={"alt_ft": 20}),
+                 fighter("B", "y", climbing=50, hp=4,
+                         terrain={"kind": "wall", "alt_ft": 20, "facing_wall": False})])
+    events = act(enc, "A attack target=B weapon=sword", 15, 2, 30)
+    lines = [enc.ruleset.describe_event(e, enc.state) for e in events]
+    assert "  B succeeds a climbing check: 30 against 40 (rating 50, -10 heavy blow)" in lines
+
+
 def _policies(enc: Encounter[Any]) -> Callable[[str], Policy]:
     def pick(actor: str) -> Policy:
         return enc.ruleset.policy_for(enc.state, actor)
@@ -122,3 +141,14 @@ def test_heuristic_turns_his_back_to_the_wall_to_strike_a_foe_off_it() -> None:
     enc = start([fighter("A", "x", terrain={"kind": "wall", "alt_ft": 20, "top_ft": 20}),
                  fighter("B", "y", terrain={"kind": "ledge", "alt_ft": 20, "edge_ft": 2})])
     assert _choose(enc) == Turn("A")
+
+
+def test_a_log_saved_before_modifiers_were_recorded_still_reads() -> None:
+    from fracas.core.events import decode_event
+    from fracas.rules.adnd.state import AttackRolled
+
+    old = {"type": "adnd.attack", "attacker": "A", "target": "B", "weapon": "sword",
+           "total": 15, "needed": 10, "hit": True, "hidden": False}
+    event = decode_event(old, AdndUnderground())
+    assert isinstance(event, AttackRolled) and event.modifiers == ()
+    assert AdndUnderground().describe_event(event, None) == "  A (sword) hits B: 15 against 10"  # type: ignore[arg-type]

@@ -5,6 +5,9 @@ Every face is recorded in a ``DiceRolled`` event before it is used.
 
 from __future__ import annotations
 
+import math
+from functools import cache
+
 from fracas.core.events import DiceRolled
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
@@ -28,22 +31,36 @@ def roll_dice(rng: Rng, emit: Emit, who: str, purpose: str, count: int, sides: i
     return sum(faces)
 
 
-def climbing_check(state: AdndState, name: str, modifier: int, rng: Rng, emit: Emit) -> bool:
-    """d100 at or under the climbing rating plus ``modifier``."""
+def climbing_check(state: AdndState, name: str, modifier: int, rng: Rng, emit: Emit,
+                   why: str = "") -> bool:
+    """d100 at or under the climbing rating plus ``modifier`` (``why`` names it in the log)."""
     target = state.profile(name).climbing + modifier
     roll = rng.die(100)
     emit(DiceRolled(name, "climbing check", 100, (roll,)))
     ok = roll <= target
-    emit(CheckRolled(name, "climbing", roll, target, ok))
+    emit(CheckRolled(name, "climbing", roll, target, ok,
+                     modifiers=m.labels(((modifier, why or "modifier"),))))
     return ok
 
 
-def dexterity_check(state: AdndState, name: str, push: int, rng: Rng, emit: Emit) -> bool:
-    """d20 at or under Dexterity, +2 per foot to the drop-off, plus the push modifier."""
+def dexterity_check(state: AdndState, name: str, push: int, rng: Rng, emit: Emit,
+                    why: str = "") -> bool:
+    """d20 at or under Dexterity, +2 per foot to the drop-off, plus the push modifier.
+
+    ``why`` names the push in the log.
+    """
     p = state.profile(name)
     target = m.dex_check_target(p.dexterity, p.edge_ft, push)
     roll = rng.die(20)
     emit(DiceRolled(name, "dexterity check", 20, (roll,)))
     ok = roll <= target
-    emit(CheckRolled(name, "dexterity", roll, target, ok))
+    edge = 2 * math.floor(p.edge_ft)
+    emit(CheckRolled(name, "dexterity", roll, target, ok,
+                     modifiers=m.labels(((edge, _edge(p.edge_ft)),
+                                         (push, why or "push")))))
     return ok
+
+
+@cache
+def _edge(feet: float) -> str:
+    return f"for {feet:g} ft to the edge"

@@ -36,11 +36,12 @@ def attack(state: AdndState, attacker: str, target: str, weapon: Weapon, rng: Rn
     pa = state.profile(attacker)
     if not weapon.missile and state.fighters[attacker].wielding != weapon.name:
         emit(Wielded(attacker, weapon.name))
-    bonus = t.attack_bonus(state, attacker, target, weapon.magic)
+    parts = t.attack_parts(state, attacker, target, weapon.magic)
     needed = m.hit_number(pa.thac0, t.effective_ac_of(state, target))
-    total = roll_d20(rng, emit, attacker, "attack") + bonus
+    total = roll_d20(rng, emit, attacker, "attack") + sum(v for v, _ in parts)
     hit = total >= needed
-    emit(AttackRolled(attacker, target, weapon.name, total, needed, hit))
+    emit(AttackRolled(attacker, target, weapon.name, total, needed, hit,
+                      modifiers=m.labels(parts)))
     if not hit:
         return
     raw = roll_dice(rng, emit, attacker, "damage", weapon.count, weapon.sides)
@@ -56,11 +57,14 @@ def boulder(state: AdndState, thrower: str, target: str, rng: Rng, emit: Emit) -
     """
     pa = state.profile(thrower)
     emit(BoulderSpent(thrower))
-    bonus = t.attack_bonus(state, thrower, target, 0) + (0 if pa.can_hurl else m.DROP_PENALTY)
+    parts = t.attack_parts(state, thrower, target, 0)
+    if not pa.can_hurl:
+        parts += ((m.DROP_PENALTY, "dropped"),)
     needed = m.hit_number(pa.thac0, m.BOULDER_AC)
-    total = roll_d20(rng, emit, thrower, "boulder") + bonus
+    total = roll_d20(rng, emit, thrower, "boulder") + sum(v for v, _ in parts)
     hit = total >= needed
-    emit(AttackRolled(thrower, target, "boulder", total, needed, hit))
+    emit(AttackRolled(thrower, target, "boulder", total, needed, hit,
+                      modifiers=m.labels(parts)))
     if not hit:
         return
     raw = roll_dice(rng, emit, thrower, "damage", *m.BOULDER_DICE)
@@ -84,14 +88,25 @@ def deal_damage(state: AdndState, target: str, amount: int, cause: str, melee: b
         falls.body_drops(state, target, rng, emit)
         return
     if f.hanging_on is not None:
-        if not climbing_check(state, target, m.HANGING_PENALTY, rng, emit):
+        if not climbing_check(state, target, m.HANGING_PENALTY, rng, emit, "hanging"):
             falls.land(state, target, rng, emit)
         return
     if t.on_sheer_surface(p, f):
         heavy = m.climb_check_target(p.climbing, amount, p.hp_max) - p.climbing
-        if not climbing_check(state, target, heavy, rng, emit):
+        if not climbing_check(state, target, heavy, rng, emit, "heavy blow"):
             falls.begin_fall(state, target, rng, emit)
     elif p.kind in ("ledge", "bridge"):
         push = m.push_modifier(p.kind, p.behind, melee, flanking)
-        if not dexterity_check(state, target, push, rng, emit):
+        if not dexterity_check(state, target, push, rng, emit, _push_reason(p.behind, melee,
+                                                                             flanking)):
             falls.begin_fall(state, target, rng, emit)
+
+
+def _push_reason(behind: str | None, melee: bool, flanking: bool) -> str:
+    """Why a blow pushes a fighter on a ledge or bridge as it does (for the log)."""
+    if not melee and flanking:
+        return "shot from the flank"
+    return _BEHIND.get(behind or "open", "push")
+
+
+_BEHIND = {"wall": "wall behind", "drop": "drop behind", "open": "open ground behind"}

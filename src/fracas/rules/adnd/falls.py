@@ -92,16 +92,18 @@ def body_drops(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
 def grab(state: AdndState, faller: str, target: str, rng: Rng, emit: Emit) -> None:
     """The falling fighter drops his weapon and grabs at ``target``.
 
-    The roll is THAC0 against AC 10 less the target's Dexterity part, with no
-    magic.  A hit makes the target check (climbing on a wall, Dexterity on a
-    ledge or bridge): success leaves the faller hanging from him; failure sends
-    both down.  A miss: the faller falls alone.
+    The roll is THAC0 against AC 10 less the target's Dexterity part (none for a
+    target clinging to a wall: he has lost it), with no magic.  A hit makes the
+    target check (climbing on a wall, Dexterity on a ledge or bridge): success
+    leaves the faller hanging from him; failure sends both down.  A miss: the faller falls alone.
     """
     f = state.fighters[faller]
     if f.wielding != "fist":
         emit(WeaponDropped(faller, f.wielding))
     pf, pt = state.profile(faller), state.profile(target)
-    needed = m.grab_number(pf.thac0, pt.dex_ac)
+    # A climber has already lost his Dexterity part to the wall.
+    dex_ac = 0 if t.clinging(pt, state.fighters[target]) else pt.dex_ac
+    needed = m.grab_number(pf.thac0, dex_ac)
     total = roll_d20(rng, emit, faller, "grab")
     hit = total >= needed
     emit(AttackRolled(faller, target, "grab", total, needed, hit))
@@ -121,7 +123,7 @@ def grab(state: AdndState, faller: str, target: str, rng: Rng, emit: Emit) -> No
 
 def regain(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
     """A hanging fighter tries a climbing check at -20% to regain his own place."""
-    if climbing_check(state, name, m.HANGING_PENALTY, rng, emit):
+    if climbing_check(state, name, m.HANGING_PENALTY, rng, emit, "hanging"):
         emit(Regained(name))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import cache
 from typing import Literal
 
 __all__ = [
@@ -37,8 +38,10 @@ __all__ = [
     "height_modifier",
     "hit_number",
     "in_reach",
+    "labels",
     "nature_rating",
     "push_modifier",
+    "signed",
     "water_band",
     "water_penalty",
 ]
@@ -66,6 +69,17 @@ SHORT_WEAPON_FT = 2.0
 Band = Literal[0, 1, 2]
 
 _NATURE_RATINGS = {"natural_climber": 90, "sure_footed": 70, "ordinary": 40, "clumsy": 0}
+
+
+@cache
+def signed(value: int, name: str) -> str:
+    """A modifier as a person reads it in the log: ``+2 higher``, ``-8 dropped``."""
+    return f"{value:+d} {name}"
+
+
+def labels(parts: tuple[tuple[int, str], ...]) -> tuple[str, ...]:
+    """The modifiers behind a total, as the log shows them (zeros left out)."""
+    return tuple(signed(value, name) for value, name in parts if value)
 
 
 def hit_number(thac0: int, ac: int) -> int:

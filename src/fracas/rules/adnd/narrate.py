@@ -122,16 +122,17 @@ def _line(e: Event) -> str | None:
     if isinstance(e, FrontRank):
         return f"  front rank of {e.side}: {', '.join(e.names) or 'nobody'}"
     if isinstance(e, AttackRolled):
-        verdict = "hits" if e.hit else "misses"
-        return f"  {e.attacker} ({e.weapon}) {verdict} {e.target}: {e.total} against {e.needed}"
+        return _attack_line(e)
     if isinstance(e, Wounded):
         return f"  {e.target} loses {e.amount} hp ({e.cause})"
     if isinstance(e, CheckRolled):
         verdict = "succeeds" if e.success else "fails"
-        return f"  {e.name} {verdict} a {e.check} check: {e.roll} against {e.target}"
+        behind = _behind_target(e.check, e.target, e.modifiers)
+        return f"  {e.name} {verdict} a {e.check} check: {e.roll} against {e.target}{behind}"
     if isinstance(e, SaveRolled):
         verdict = "saves" if e.success else "fails to save"
-        return f"  {e.name} {verdict} vs {e.category}: {e.total} against {e.needed}"
+        behind = _behind_total(e.total, e.modifiers)
+        return f"  {e.name} {verdict} vs {e.category}: {e.total} against {e.needed}{behind}"
     if isinstance(e, Unconscious):
         return f"  {e.name} is knocked unconscious"
     if isinstance(e, Slain):
@@ -161,3 +162,49 @@ def _line(e: Event) -> str | None:
     if isinstance(e, WeaponDropped):
         return f"  {e.name} drops his {e.weapon}"
     return None
+
+
+def _sum(modifiers: tuple[str, ...]) -> int:
+    """The sum of modifiers written as ``+2 higher``."""
+    total = 0
+    for text in modifiers:
+        try:
+            total += int(text.split(" ", 1)[0])
+        except ValueError:
+            continue
+    return total
+
+
+def _behind_total(total: int, modifiers: tuple[str, ...]) -> str:
+    """`` (rolled 8, +2 higher, +2 rear)``: the die and what was added to it (or nothing)."""
+    if not modifiers:
+        return ""
+    return f" (rolled {total - _sum(modifiers)}, {', '.join(modifiers)})"
+
+
+_BASES = {"climbing": "rating", "dexterity": "Dexterity", "constitution": "Constitution"}
+
+
+def _behind_target(check: str, target: int, modifiers: tuple[str, ...]) -> str:
+    """`` (rating 80, -10 heavy blow)``: what the number to roll under was made of."""
+    if not modifiers:
+        return ""
+    base = _BASES.get(check, check)
+    return f" ({base} {target - _sum(modifiers)}, {', '.join(modifiers)})"
+
+
+_SPECIAL = {"break free": ("breaks free of", "fails to break free of"),
+            "grab": ("grabs hold of", "grabs in vain at"),
+            "grapple": ("gets a hold on", "fails to get a hold on"),
+            "boulder": ("brings a boulder down on", "sends a boulder past")}
+
+
+def _attack_line(e: AttackRolled) -> str:
+    behind = _behind_total(e.total, e.modifiers)
+    score = f"{e.total} against {e.needed}{behind}"
+    special = _SPECIAL.get(e.weapon)
+    if special is not None:
+        verdict = special[0] if e.hit else special[1]
+        return f"  {e.attacker} {verdict} {e.target}: {score}"
+    verdict = "hits" if e.hit else "misses"
+    return f"  {e.attacker} ({e.weapon}) {verdict} {e.target}: {score}"

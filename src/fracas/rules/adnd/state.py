@@ -365,7 +365,10 @@ class TurnEnded(Event):
 @event_type
 @dataclass(frozen=True, slots=True)
 class AttackRolled(Event):
-    """An attack roll: the total after modifiers against the number needed."""
+    """An attack roll: the total after modifiers against the number needed.
+
+    ``modifiers`` names what was added to the die (``+2 higher``, ``-8 dropped``).
+    """
 
     kind: ClassVar[str] = "adnd.attack"
     attacker: str
@@ -375,12 +378,16 @@ class AttackRolled(Event):
     needed: int
     hit: bool
     hidden: bool = False
+    modifiers: tuple[str, ...] = ()
 
 
 @event_type
 @dataclass(frozen=True, slots=True)
 class CheckRolled(Event):
-    """A check rolled at or under a target (climbing d100, Dexterity or Constitution d20)."""
+    """A check rolled at or under a target (climbing d100, Dexterity or Constitution d20).
+
+    ``modifiers`` names what was added to the rating or ability to make ``target``.
+    """
 
     kind: ClassVar[str] = "adnd.check"
     name: str
@@ -389,12 +396,16 @@ class CheckRolled(Event):
     target: int
     success: bool
     hidden: bool = False
+    modifiers: tuple[str, ...] = ()
 
 
 @event_type
 @dataclass(frozen=True, slots=True)
 class SaveRolled(Event):
-    """A saving throw: the total after modifiers against the save number."""
+    """A saving throw: the total after modifiers against the save number.
+
+    ``modifiers`` names what was added to the die (``-2 clinging``).
+    """
 
     kind: ClassVar[str] = "adnd.save"
     name: str
@@ -403,6 +414,7 @@ class SaveRolled(Event):
     needed: int
     success: bool
     hidden: bool = False
+    modifiers: tuple[str, ...] = ()
 
 
 @event_type

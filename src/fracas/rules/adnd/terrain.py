@@ -10,6 +10,7 @@ from fracas.rules.adnd.state import FIST, AdndState, Fighter, Profile, Weapon
 
 __all__ = [
     "attack_bonus",
+    "attack_parts",
     "clinging",
     "damage_modifier",
     "drag_choices",
@@ -72,26 +73,38 @@ def faces_away(state: AdndState, attacker: str, target: str) -> bool:
             and ft.hanging_on != attacker)
 
 
-def attack_bonus(state: AdndState, attacker: str, target: str, magic: int,
-                 weaponless: bool = False) -> int:
-    """Every modifier to an attack roll from the underground rules.
+def attack_parts(state: AdndState, attacker: str, target: str, magic: int,
+                 weaponless: bool = False) -> tuple[tuple[int, str], ...]:
+    """Every modifier to an attack roll from the underground rules, each with its name.
 
-    The climber's -2, +2/-2 for the higher/lower fighter on a wall, +2 against a
-    climber's back, the weapon's magic and, unless the attack is weaponless, the
+    The weapon's magic, the climber's -2, +2/-2 for the higher/lower fighter on a
+    wall, +2 against a climber's back and, unless the attack is weaponless, the
     water penalty.
     """
     pa, fa = state.profile(attacker), state.fighters[attacker]
     pt, ft = state.profile(target), state.fighters[target]
-    bonus = magic
+    parts: list[tuple[int, str]] = []
+    if magic:
+        parts.append((magic, "magic"))
     if clinging(pa, fa):
-        bonus += m.CLIMBER_PENALTY
+        parts.append((m.CLIMBER_PENALTY, "clinging"))
     if wall_fight(pa, fa, pt, ft):
-        bonus += m.height_modifier(fa.alt, ft.alt)
+        height = m.height_modifier(fa.alt, ft.alt)
+        if height:
+            parts.append((height, "higher" if height > 0 else "lower"))
     if rear_attack(state, attacker, target):
-        bonus += m.REAR_BONUS
+        parts.append((m.REAR_BONUS, "rear"))
     if not weaponless:
-        bonus += water_modifier(pa)
-    return bonus
+        water = water_modifier(pa)
+        if water:
+            parts.append((water, "water"))
+    return tuple(parts)
+
+
+def attack_bonus(state: AdndState, attacker: str, target: str, magic: int,
+                 weaponless: bool = False) -> int:
+    """The sum of :func:`attack_parts`."""
+    return sum(value for value, _ in attack_parts(state, attacker, target, magic, weaponless))
 
 
 def damage_modifier(state: AdndState, attacker: str) -> int:

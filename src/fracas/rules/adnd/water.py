@@ -46,11 +46,11 @@ def grapple(state: AdndState, holder: str, victim: str, rng: Rng, emit: Emit) ->
     victim gets one only with a saving throw against paralyzation.
     """
     ph = state.profile(holder)
-    bonus = t.attack_bonus(state, holder, victim, 0, weaponless=True)
+    parts = t.attack_parts(state, holder, victim, 0, weaponless=True)
     needed = m.hit_number(ph.thac0, t.effective_ac_of(state, victim))
-    total = roll_d20(rng, emit, holder, "grapple") + bonus
+    total = roll_d20(rng, emit, holder, "grapple") + sum(v for v, _ in parts)
     hit = total >= needed
-    emit(AttackRolled(holder, victim, "grapple", total, needed, hit))
+    emit(AttackRolled(holder, victim, "grapple", total, needed, hit, modifiers=m.labels(parts)))
     if not hit:
         return
     under = deep_enough(state, holder, victim)
@@ -70,7 +70,8 @@ def saving_throw(state: AdndState, name: str, category: str, rng: Rng, emit: Emi
     needed = p.saves[category]
     total = roll_d20(rng, emit, name, f"save vs {category}", hidden) + modifier
     ok = total >= needed
-    emit(SaveRolled(name, category, total, needed, ok, hidden))
+    emit(SaveRolled(name, category, total, needed, ok, hidden,
+                    modifiers=m.labels(((modifier, "clinging"),))))
     return ok
 
 
@@ -82,10 +83,12 @@ def break_free(state: AdndState, victim: str, rng: Rng, emit: Emit) -> None:
     holder = state.fighters[victim].held_by
     if holder is None:
         return
-    mine = roll_d20(rng, emit, victim, "break free") + state.profile(victim).level
+    level = state.profile(victim).level
+    mine = roll_d20(rng, emit, victim, "break free") + level
     theirs = roll_d20(rng, emit, holder, "keep hold") + state.profile(holder).level
     freed = mine > theirs
-    emit(AttackRolled(victim, holder, "break free", mine, theirs + 1, freed))
+    emit(AttackRolled(victim, holder, "break free", mine, theirs + 1, freed,
+                      modifiers=m.labels(((level, "level"),))))
     if freed:
         emit(GrappleEnded(holder, victim))
 
@@ -103,7 +106,8 @@ def breath_round(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
     target = m.con_check_target(state.profile(name).constitution, f.con_checks)
     roll = roll_d20(rng, emit, name, "constitution check")
     ok = roll <= target
-    emit(CheckRolled(name, "constitution", roll, target, ok))
+    emit(CheckRolled(name, "constitution", roll, target, ok,
+                     modifiers=m.labels(((-2 * f.con_checks, "earlier checks"),))))
     if ok:
         emit(Breath(name, 0, f.con_checks + 1))
     elif f.held_by is not None:
