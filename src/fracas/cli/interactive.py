@@ -1,9 +1,24 @@
 """Terminal play: each human decision asked step by step (what, then whom, then how).
 
-At every step the person sees the choices made so far and a short numbered list of
-the step's values (or the range of a number), the usual one preselected so Enter
-takes it.  ``b`` steps back one choice, ``u`` undoes the last whole decision, and a
-whole action can still be typed (``attack target=Ash dice=3``).
+At every step the person sees the choices made so far (``Ash: attack > Bolg > 3 dice >
+style?``) and a short numbered list of the step's values, or the range of a number,
+the rule set's default marked ``*`` so Enter takes it.  What an answer means, in order:
+
+* ``q`` quit, ``?`` help, ``b`` back one choice, ``u`` undo the last whole decision
+  of a person (and every computer decision after it), ``r`` redo all that ``u`` took
+  back, ``t`` table, ``a`` let the AI choose the whole decision;
+* Enter: the default; a number: that entry of the list, or for a range the number;
+* ``field=value``: the value itself for the step on screen, or for an earlier step
+  (the choices after it are dropped);
+* a value's name or label (``Ash``, ``bite``): that value.  A lone verb is a choice of
+  verb like any value, never a whole action (``roll`` then asks the spheres); later
+  in a decision it starts the decision over with that verb;
+* anything else is a whole typed action (``attack target=Ash dice=3``, a name with a
+  space in front or not), applied if legal.
+
+Whatever is refused gets one plain line naming what the step allows, and the
+choices made so far stand.  A whole action is applied as soon as the choices form
+one.  End of input stops the fight as ``q`` does, so ``--save`` keeps it.
 """
 
 from __future__ import annotations
