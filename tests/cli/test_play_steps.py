@@ -227,3 +227,12 @@ def test_a_lone_verb_not_offered_now_names_the_rule(duel: Path, tmp_path: Path) 
     out = play(duel, "\n\nattack\nroll\n\n\n\n\nq\n", log)  # Ember has rolled already
     assert "illegal action 'Ember roll'" in out and "rule:" in out
     assert decisions(log)[1].startswith("Ember attack target=Ash")  # the attack went on
+
+
+def test_r_restores_everything_u_took_back(duel: Path, tmp_path: Path) -> None:
+    straight, undone = tmp_path / "straight.jsonl", tmp_path / "undone.jsonl"
+    play(duel, "\n\nend\nq\n", straight)  # Ember ends the turn, Ash (AI) plays its turn
+    out = play(duel, "\n\nend\nu\nr\nq\n", undone)  # u takes back Ash's turn and the end
+    assert "after undo" in out
+    assert decisions(undone, "Ash") and decisions(undone, "Ash") == decisions(straight, "Ash")
+    assert undone.read_text() == straight.read_text()
