@@ -84,10 +84,22 @@ def links(page: Any) -> dict[str, str]:
     return found
 
 
-def click_first_action(page: Any) -> None:
+def choose_verb(page: Any, verb: str) -> None:
+    """Click a verb button and wait for its steps form."""
+    page.locator(f'#verbs button[value="{verb}"]').click()
+    page.wait_for_selector(f'#steps input[name=verb][value="{verb}"]', state="attached")
+
+
+def confirm(page: Any) -> None:
     before = revision(page)
-    page.locator("#decide button.action:visible").first.click()
+    page.click("#confirm")
     wait_revision(page, before + 1)
+
+
+def click_first_action(page: Any) -> None:
+    """The first verb with every step at its default, confirmed."""
+    choose_verb(page, page.locator("#verbs button.verb").first.get_attribute("value"))
+    confirm(page)
 
 
 def picture(page: Any) -> dict[str, str]:
@@ -135,11 +147,10 @@ def test_gm_plays_three_age_of_dragons_turns_by_clicking_undoes_and_reloads(
     for _ in range(3):
         owner = page.inner_text("#actor")
         owners.append(owner)
-        assert page.locator("#decide button.action", has_text="roll").count() >= 1
+        assert page.locator('#verbs button[value="roll"]').count() == 1
         click_first_action(page)
-        before = revision(page)
-        page.locator("#decide button.action", has_text="end").first.click()
-        wait_revision(page, before + 1)
+        choose_verb(page, "end")
+        confirm(page)
         assert page.inner_text("#actor") != owner
     assert owners[0] != owners[1] and owners[0] == owners[2]  # a duel: turns alternate
     page.click("#undo")
@@ -159,7 +170,7 @@ def test_a_player_link_cannot_act_for_an_enemy_nor_see_a_hidden_roll(
     urls = links(page)
     player = browser.new_context().new_page()
     player.goto(server.url + urls["player-blue"])
-    assert player.locator("#decide button.action").count() == 0
+    assert player.locator("#decide button.verb").count() == 0
     assert "Waiting for ann" in player.inner_text("#decide")
     # Forge the enemy's move from the player's own page, with its own valid CSRF token.
     status = player.evaluate("""async () => {
@@ -171,13 +182,14 @@ def test_a_player_link_cannot_act_for_an_enemy_nor_see_a_hidden_roll(
     }""")
     assert status == 403
     assert revision(page) == 0
-    page.locator("#decide button.action", has_text="strike target=bob").click()
-    wait_revision(page, 1)
+    choose_verb(page, "strike")
+    assert page.input_value("#f_target") == "bob"
+    confirm(page)
     assert "secret ambush check" in page.inner_text("#log")
     wait_revision(player, 1, timeout=5_000)
     assert "ambush" not in player.inner_text("#live")
     assert "ambush" not in player.content()
-    assert player.locator("#decide button.action").count() == 2  # bob's own turn now
+    assert player.locator("#decide button.verb").count() == 2  # bob's own turn now
     SHOTS.mkdir(parents=True, exist_ok=True)
     player.screenshot(path=str(SHOTS / "toy_secret_player_blue.png"), full_page=True)
     player.context.close()
@@ -210,8 +222,9 @@ def test_the_loser_of_a_race_in_the_browser_gets_a_clear_message(
     # The other page's polling is cut, so it keeps its old view; then both act on revision 0.
     other.route("**/panel?*", lambda route: route.abort())
     other.goto(server.url + links(page)["gm"])
+    choose_verb(other, "wait")
     click_first_action(page)
-    other.locator("#decide button.action").first.click()
+    other.click("#confirm")
     other.wait_for_selector("#flash")
     assert "somebody else acted first" in other.inner_text("#flash")
     assert revision(other) == 1

@@ -136,3 +136,22 @@ def test_the_typed_action_box_stays(console: Console) -> None:
     page = console.client.get(gm).text
     assert 'name="action"' in page and 'id="typed"' in page
     assert console.post(gm, "act", action="strike target=bob").status_code == 200
+
+
+def test_the_page_shows_the_newest_log_entries_and_links_the_whole_log(
+        console: Console) -> None:
+    from fracas.web.table import LOG_TAIL
+
+    links = console.create("secret.yaml", seed=1)
+    gm, blue = links["gm"], links["player-blue"]
+    for _ in range(LOG_TAIL):
+        if console.state(gm)["outcome"]:
+            break
+        console.post(gm, "act", action="wait")
+    page = console.client.get(blue).text
+    assert page.count('<li class="ev') == LOG_TAIL and f'href="{blue}/log"' in page
+    whole = console.client.get(f"{blue}/log")
+    assert whole.status_code == 200
+    assert whole.text.count('<li class="ev') == console.state(gm)["log_length"]  # no secrets
+    assert whole.text.count('<li class="ev') > LOG_TAIL
+    assert console.client.get(f"{gm}x/log").status_code == 404

@@ -301,6 +301,13 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
         t = snapshot(store, enc_id, Access(link.role, link.side))
         return html("panel.html", **panel_context(t, token))
 
+    @app.get("/e/{enc_id}/{token}/log", response_class=HTMLResponse)
+    async def whole_log(enc_id: str, token: str) -> Response:
+        """Every log entry the link may see (the panel shows only the newest)."""
+        link = link_for(enc_id, token)
+        t = snapshot(store, enc_id, Access(link.role, link.side), log_tail=None)
+        return html("log.html", **panel_context(t, token))
+
     @app.get("/e/{enc_id}/{token}/state.json")
     async def state_json(enc_id: str, token: str) -> Response:
         link = link_for(enc_id, token)

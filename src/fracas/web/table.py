@@ -30,8 +30,9 @@ FIELD_PREFIX = "f_"
 #: A decision with more steps than this is a rule-set slip; the form stops there.
 MAX_STEPS = 16
 
-#: How many log entries the page shows (newest last).
-LOG_TAIL = 150
+#: How many log entries the page shows (newest last); the whole log has its own page.
+#: Kept small so that one turn's page stays well under 20 KB.
+LOG_TAIL = 60
 _LIST_KEYS = ("combatants", "fighters", "standings", "units", "heroes", "adversaries")
 
 
@@ -58,6 +59,7 @@ class TableView:
     can_undo: bool
     can_redo: bool
     log_length: int
+    log_cut: bool = False
     actions: list[str] = field(default_factory=list)
     form: DecideForm | None = None
     message: str = ""
@@ -109,8 +111,11 @@ def view_table(view: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
 
 
 def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool = True,
-             with_actions: bool = False, chosen: Mapping[str, Any] | None = None) -> TableView:
+             with_actions: bool = False, chosen: Mapping[str, Any] | None = None,
+             log_tail: int | None = LOG_TAIL) -> TableView:
     """Copy out what ``access`` may see of encounter ``enc_id`` (the log only if asked).
+
+    The log is its last ``log_tail`` visible entries (``None``: all of them).
 
     The decision is offered as its first step (the verbs); with ``chosen`` (the
     posted form: ``verb`` and ``f_<field>`` values) the remaining steps too, as a
@@ -139,18 +144,22 @@ def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool =
         can_undo = access.is_gm and enc.can_undo
         log_length = len(enc.log)
     # Only the tail of the log is shown; read a margin for hidden events a player skips.
-    entries = store.entries(enc_id, max(0, log_length - 2 * LOG_TAIL)) if with_log else []
+    start = 0 if log_tail is None else max(0, log_length - 3 * log_tail)
+    entries = store.entries(enc_id, start) if with_log else []
     if not access.sees_hidden:
         entries = [e for e in entries if not e.hidden]
+    shown = entries if log_tail is None else entries[-log_tail:]
+    log_cut = start > 0 or len(shown) < len(entries)
     last_decision = max((i for i, e in enumerate(entries) if e.kind == "decision"), default=0)
     last_dice = [e for e in entries[last_decision:] if e.kind == "dice"]
     return TableView(
         info=info, revision=revision, access=access, round=picture["round"], actor=actor,
         can_act=can_act, verbs=verbs, default_verb=default_verb, actions=actions, form=form,
         columns=picture["columns"], rows=picture["rows"],
-        view=picture["view"], sides=sides, order=picture["order"], log=entries[-LOG_TAIL:],
+        view=picture["view"], sides=sides, order=picture["order"], log=shown,
         last_dice=last_dice, outcome=picture["outcome"], can_undo=can_undo,
-        can_redo=access.is_gm and store.can_redo(enc_id), log_length=log_length)
+        can_redo=access.is_gm and store.can_redo(enc_id), log_length=log_length,
+        log_cut=log_cut)
 
 
 def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
