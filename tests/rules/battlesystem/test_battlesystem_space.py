@@ -11,7 +11,7 @@ from fracas.rules.battlesystem.events import (
     UnitLeft,
     UnitMoved,
 )
-from fracas.rules.battlesystem.movement import in_command, march
+from fracas.rules.battlesystem.movement import engaged, in_command, march
 from fracas.rules.battlesystem.rout import rout_phase
 from fracas.rules.battlesystem.state import room_for, unit_footprint
 
@@ -133,6 +133,35 @@ def test_nothing_may_follow_into_a_tunnel_filled_by_a_squeezed_column(kit) -> No
                     kit.unit("foe", "blue", "mouth", 1)],
                    links=[("mouth", "crack")])
     assert not room_for(b.state, b.unit("second"), "crack")
+
+
+def _crack_fight(kit, raiders_rear: str | None):
+    b = kit.battle([kit.area("gate", width=6, length=6), kit.area("crack", width=0.4, length=12),
+                    kit.area("den", width=6, length=6)],
+                   [kit.unit("file", "red", "crack", 2, formation="column", damage=2),
+                    kit.unit("raiders", "blue", "crack", 2, formation="column", damage=2)],
+                   links=[("gate", "crack"), ("crack", "den")])
+    b.unit("file").rear = "gate"  # the file came down from the gate: its back is to the gate
+    b.unit("raiders").rear = raiders_rear
+    return b
+
+
+def test_an_enemy_coming_up_behind_a_squeezed_file_stops_a_base_away_and_cannot_fight(kit):
+    b = _crack_fight(kit, raiders_rear="gate")  # the raiders followed it in from the gate
+    assert not engaged(b.state, b.unit("file"))
+    assert not engaged(b.state, b.unit("raiders"))
+    rng = ScriptedRng([10, 10])
+    melee_phase(b.state, rng, b.emit)
+    assert rng.remaining == 2
+    assert b.of(Damaged) == []
+
+
+def test_a_squeezed_file_fights_the_enemy_in_front_of_it(kit) -> None:
+    b = _crack_fight(kit, raiders_rear="den")  # the raiders came up the crack from the den
+    assert engaged(b.state, b.unit("file"))
+    rng = ScriptedRng([10, 10])
+    melee_phase(b.state, rng, b.emit)
+    assert rng.remaining == 0
 
 
 def test_closed_units_cannot_march_into_a_passage_narrower_than_their_frontage(kit) -> None:

@@ -21,13 +21,12 @@ from fracas.rules.battlesystem.events import (
     Unhurt,
 )
 from fracas.rules.battlesystem.hazards import heavy_on, record_damage, stress_area
-from fracas.rules.battlesystem.movement import in_command, may_take_formation
+from fracas.rules.battlesystem.movement import in_command, in_reach, may_take_formation
 from fracas.rules.battlesystem.rules import (
     DARK_AC_PENALTY,
     DARK_ATTACK_PENALTY,
     attack_rating,
     breaks_to_open,
-    can_melee,
     damage_figures,
     expansion_room,
     lit_target_modifier,
@@ -74,7 +73,7 @@ def facing(state: BsState, here: list[Unit], side: str) -> int:
     the side that is locked in melee there counts (ours: the whole area is one combat).
     """
     return sum(in_contact(state, u) for u in here if u.side == side and any(
-        can_melee(u.altitude, e.altitude) for e in here if e.side != side))
+        in_reach(state, u, e) for e in here if e.side != side))
 
 
 def melee_attack_rating(state: BsState, attacker: Unit, target: Unit) -> int:
@@ -126,8 +125,7 @@ def melee_phase(state: BsState, rng: Rng, emit: Emit) -> None:
         for unit in here:
             if unit.status != "ok":
                 continue
-            foes = [e for e in state.enemies_in(unit, area)
-                    if can_melee(unit.altitude, e.altitude)]
+            foes = [e for e in state.enemies_in(unit, area) if in_reach(state, unit, e)]
             if not foes:
                 continue
             target = foes[0]

@@ -28,13 +28,39 @@ from fracas.rules.battlesystem.state import (
     unit_footprint,
 )
 
-__all__ = ["engaged", "in_command", "march", "may_take_formation", "settle_altitude",
-           "step_price"]
+__all__ = ["engaged", "in_command", "in_reach", "march", "may_take_formation",
+           "one_behind_a_squeezed", "settle_altitude", "step_price"]
+
+
+def one_behind_a_squeezed(state: BsState, a: Unit, b: Unit) -> bool:
+    """True when ``a`` and ``b`` stand one behind the other and the one ahead is squeezed.
+
+    A squeezed figure's extra length lies behind it, so whatever comes up from its
+    rear stops a base length away: out of contact.  Two units in one area that
+    entered it from the same neighbour stand one behind the other, facing the same
+    way; when either is squeezed there, neither can reach the other (ours: the
+    seed's squeezed spacing in the area model).  A unit that has not moved has no
+    known rear.
+    """
+    if a.rear is None or a.rear != b.rear or a.area != b.area:
+        return False
+    info = state.board.areas[a.area]
+    return unit_footprint(a, info).squeezed or unit_footprint(b, info).squeezed
+
+
+def in_reach(state: BsState, unit: Unit, other: Unit) -> bool:
+    """True when two units in one area can fight hand to hand (core, ours).
+
+    Flyers need the same band, or low against ground; a squeezed figure cannot be
+    reached from behind.
+    """
+    return can_melee(unit.altitude, other.altitude) and \
+        not one_behind_a_squeezed(state, unit, other)
 
 
 def engaged(state: BsState, unit: Unit) -> bool:
     """True when an enemy in the same area can fight it hand to hand (core, ours)."""
-    return any(can_melee(unit.altitude, e.altitude) for e in state.enemies_in(unit, unit.area))
+    return any(in_reach(state, unit, e) for e in state.enemies_in(unit, unit.area))
 
 
 def step_price(state: BsState, unit: Unit, here: str, there: str, rear: str | None) -> float:
