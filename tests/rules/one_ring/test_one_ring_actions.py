@@ -96,6 +96,7 @@ def test_prepare_shot_makes_the_next_shot_favoured(tor: SimpleNamespace) -> None
     f = rearward_trio(tor, skills={"scan": 2})
     f.do("B attack target=X", MISS)
     f.do("C attack target=X", MISS)
+    f.do("A draw weapon=bow")  # drawing is a secondary action
     f.do("A task", [8, 4, 4])  # Wits 4: TN 16
     assert f.state.heroes["A"].prepared
     f.do("gm attack foe=X target=B", MISS)
@@ -113,6 +114,8 @@ def test_a_rearward_archer_shoots_any_foe_and_is_never_engaged(tor: SimpleNamesp
     assert not f.state.board.is_engaged("A")
     f.do("B attack target=X", MISS)
     f.do("C attack target=X", MISS)
+    assert "A attack target=X" not in f.legal(), "the bow must be drawn first"
+    f.do("A draw weapon=bow")
     assert "A attack target=X" in f.legal()
     f.do("A attack target=X", [8, 4, 4])
     assert f.state.foes["X"].endurance == 12 - 3, "a bow's Damage"

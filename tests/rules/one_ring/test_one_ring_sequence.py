@@ -9,6 +9,8 @@ import pytest
 from fracas.core.errors import IllegalActionError
 from fracas.rules.one_ring import events as ev
 
+ARCHER = {"weapons": ["sword", "bow"], "proficiencies": {"swords": 2, "bows": 2}}
+
 
 def test_each_round_runs_stance_then_engagement_then_actions(tor: SimpleNamespace) -> None:
     f = tor.Fight([tor.hero("A")], [tor.foe("X")])
@@ -25,7 +27,7 @@ def test_each_round_runs_stance_then_engagement_then_actions(tor: SimpleNamespac
 
 
 def test_rearward_refused_when_enemies_outnumber_the_company_twice(tor: SimpleNamespace) -> None:
-    f = tor.Fight([tor.hero(n) for n in "ABC"], [tor.foe(f"x{i}") for i in range(7)])
+    f = tor.Fight([tor.hero(n, **ARCHER) for n in "ABC"], [tor.foe(f"x{i}") for i in range(7)])
     with pytest.raises(IllegalActionError) as info:
         f.do("A stance stance=rearward")
     assert info.value.rule == "Rearward stance"
@@ -33,7 +35,7 @@ def test_rearward_refused_when_enemies_outnumber_the_company_twice(tor: SimpleNa
 
 
 def test_rearward_needs_two_close_combat_companions_per_archer(tor: SimpleNamespace) -> None:
-    f = tor.Fight([tor.hero(n) for n in "ABC"], [tor.foe("X")])
+    f = tor.Fight([tor.hero(n, **ARCHER) for n in "ABC"], [tor.foe("X")])
     f.do("A stance stance=rearward")
     assert "B stance stance=rearward" not in f.legal()
     with pytest.raises(IllegalActionError) as info:
@@ -43,7 +45,7 @@ def test_rearward_needs_two_close_combat_companions_per_archer(tor: SimpleNamesp
 
 
 def test_rearward_is_refused_to_a_pair_of_heroes(tor: SimpleNamespace) -> None:
-    f = tor.Fight([tor.hero("A"), tor.hero("B")], [tor.foe("X")])
+    f = tor.Fight([tor.hero("A", **ARCHER), tor.hero("B")], [tor.foe("X")])
     with pytest.raises(IllegalActionError, match="Rearward"):
         f.do("A stance stance=rearward")
 
@@ -77,7 +79,7 @@ def test_spare_foes_left_by_rearward_heroes_are_the_loremasters(tor: SimpleNames
     bow = {"name": "bow", "category": "bows", "rating": 2, "damage": 3, "injury": 14,
            "ranged": True}
     blade = tor.foe("W")["weapons"][0]
-    f = tor.Fight([tor.hero(n) for n in "ABC"],
+    f = tor.Fight([tor.hero("A"), tor.hero("B"), tor.hero("C", **ARCHER)],
                   [tor.foe("X"), tor.foe("Y"), tor.foe("W", weapons=[blade, bow])])
     f.stances(A="open", B="open", C="rearward")
     f.do("A engage foe=X")
@@ -103,7 +105,10 @@ def test_a_foe_standing_back_with_a_bow_may_shoot_any_hero_rearward_too(tor: Sim
     f.do("A engage foe=X")
     f.do("B engage foe=Y")
     f.do("gm stand_back foe=W")
-    for text in ("A attack target=X", "B attack target=Y", "C attack target=X",
+    f.do("A attack target=X", [1, 1, 1])
+    f.do("B attack target=Y", [1, 1, 1])
+    f.do("C draw weapon=bow")
+    for text in ("C attack target=X",
                  "gm attack foe=X target=A", "gm attack foe=Y target=B"):
         f.do(text, [1, 1, 1])
     assert f.enc.current_actor() == "gm"
@@ -116,7 +121,7 @@ def test_a_foe_standing_back_with_a_bow_may_shoot_any_hero_rearward_too(tor: Sim
 
 def test_rearward_allowed_when_the_enemies_are_exactly_twice_the_company(tor: SimpleNamespace
                                                                          ) -> None:
-    f = tor.Fight([tor.hero(n) for n in "ABC"], [tor.foe(f"x{i}") for i in range(6)])
+    f = tor.Fight([tor.hero(n, **ARCHER) for n in "ABC"], [tor.foe(f"x{i}") for i in range(6)])
     assert "A stance stance=rearward" in f.legal()
     f.do("A stance stance=rearward")
     assert f.state.heroes["A"].stance == "rearward"
@@ -127,7 +132,7 @@ def test_action_order_follows_stances_then_the_foes_heroes(tor: SimpleNamespace)
            "ranged": True}
     foes = [tor.foe(n) for n in ("f1", "f2", "f3", "f4")]
     foes.append(tor.foe("f5", weapons=[bow]))
-    f = tor.Fight([tor.hero(n) for n in ("H1", "H2", "H3", "H4")], foes)
+    f = tor.Fight([tor.hero(n, **ARCHER) for n in ("H1", "H2", "H3", "H4")], foes)
     f.stances(H1="defensive", H2="forward", H3="rearward", H4="open")
     f.do("gm engage foe=f1 hero=H1")
     f.do("gm engage foe=f2 hero=H2")

@@ -59,7 +59,11 @@ def hero_attack_is_ranged(state: OneRingState, hero: str) -> bool:
 
 
 def _hero_weapon(state: OneRingState, hero: str, ranged: bool) -> Weapon | None:
-    return state.ranged_weapon(hero, state.volley) if ranged else state.close_weapon(hero)
+    """The volleys are shot with any carried bow (or thrown spear); in the rounds a hero
+    fights with the weapon in hand: a bow to shoot from Rearward, a blade up close."""
+    if state.phase == "volley":
+        return state.ranged_weapon(hero, state.volley)
+    return state.bow_in_hand(hero) if ranged else state.close_weapon(hero)
 
 
 def _hero_roll(state: OneRingState, hero: str, target: str, weapon: Weapon, ranged: bool,

@@ -194,17 +194,6 @@ def advance(state: OneRingState, rng: Rng, emit: Emit) -> None:
 
 
 # -- decisions ---------------------------------------------------------------------
-def _ready_weapon(state: OneRingState, hero: str, stance: str) -> str | None:
-    """Taking a close-combat stance readies a close weapon if none is in hand."""
-    h = state.heroes[hero]
-    if stance not in CLOSE_STANCES or state.close_weapon(hero) is not None:
-        return h.wielded
-    for w in state.roster.heroes[hero].weapons:
-        if not w.ranged and w.name not in h.dropped:
-            return w.name
-    return h.wielded
-
-
 def _shift(stance: str, step: int) -> str:
     i = CLOSE_STANCES.index(stance) + step
     return CLOSE_STANCES[max(0, min(len(CLOSE_STANCES) - 1, i))]
@@ -225,7 +214,8 @@ def resolve(state: OneRingState, action: Action, rng: Rng, emit: Emit) -> None:
     elif isinstance(action, Hold):
         emit(ev.MainActionTaken(action.foe or actor))
     elif isinstance(action, TakeStance):
-        emit(ev.StanceTaken(actor, action.stance, _ready_weapon(state, actor, action.stance)))
+        # Taking a stance readies nothing: drawing a weapon is a secondary action.
+        emit(ev.StanceTaken(actor, action.stance, state.heroes[actor].wielded))
         emit(ev.TurnEnded(actor))
     elif isinstance(action, Engage):
         emit(ev.Engaged(action.hero or actor, action.foe))

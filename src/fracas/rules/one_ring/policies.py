@@ -143,9 +143,9 @@ class HeroHeuristic:
         if h.knocked_back:
             yield Recover(me)
         secondary = not h.secondary_used
-        draws = rules.drawable(state, me) if secondary else []
-        if draws and state.close_weapon(me) is None and h.stance != REARWARD:
-            yield Draw(me, draws[0])
+        draw = _weapon_to_draw(state, me) if secondary else None
+        if draw is not None:
+            yield Draw(me, draw)
         if secondary:
             drop = _spare_gear(state, me)
             if drop is not None:
@@ -183,6 +183,20 @@ def _in_offer_order(state: OneRingState, me: str) -> Iterable[Action]:
     yield from (Locate(me, other) for other in rules.locatable(state, me))
     yield from (Draw(me, w) for w in rules.drawable(state, me))
     yield from (Drop(me, item) for item in rules.droppable(state, me))
+
+
+def _weapon_to_draw(state: OneRingState, me: str) -> str | None:
+    """The weapon to draw when the one in hand does not suit the stance: the bow in the
+    Rearward, else the first carried close-combat weapon."""
+    card = state.roster.heroes[me]
+    rear = state.heroes[me].stance == REARWARD
+    if (state.bow_in_hand(me) if rear else state.close_weapon(me)) is not None:
+        return None
+    for name in rules.drawable(state, me):
+        weapon = card.weapon(name)
+        if weapon is not None and weapon.ranged == rear:
+            return name
+    return None
 
 
 def _spare_gear(state: OneRingState, me: str) -> str | None:

@@ -116,8 +116,10 @@ def rearward_allowed(state: OneRingState, hero: str) -> str | None:
     Rearward (this one included) at least two other heroes must stand in a
     close-combat stance.  Heroes who have not chosen yet count as close-combat: each
     later Rearward choice is checked again, so the final stances always satisfy the
-    rule.
+    rule.  The stance is for shooting, so the hero must carry a bow.
     """
+    if state.ranged_weapon(hero) is None:
+        return f"{hero} carries no bow: the ranged stance needs a ranged weapon"
     company = state.standing_heroes()
     foes = len(state.standing_foes())
     if foes > 2 * len(company):
@@ -154,10 +156,12 @@ def hero_targets(state: OneRingState, hero: str) -> list[str]:
     """Foes the hero may attack now: any when shooting; engaged foes; or, when nobody
     engages the hero, any foe they can engage within the limits (re-targeting)."""
     h = state.heroes[hero]
-    if state.phase == "volley" or h.stance == REARWARD:
+    if state.phase == "volley":
         if state.ranged_weapon(hero, state.volley) is None:
             return []
         return state.standing_foes()
+    if h.stance == REARWARD:
+        return state.standing_foes() if state.bow_in_hand(hero) is not None else []
     if state.close_weapon(hero) is None:
         return []
     board = state.board
@@ -201,10 +205,10 @@ def fallen_located(state: OneRingState, hero: str) -> list[str]:
 
 
 def drawable(state: OneRingState, hero: str) -> list[str]:
-    """Carried close-combat weapons not in hand and not dropped."""
+    """Carried weapons (bows too) not in hand and not dropped."""
     h = state.heroes[hero]
     return [w.name for w in state.roster.heroes[hero].weapons
-            if not w.ranged and w.name != h.wielded and w.name not in h.dropped]
+            if w.name != h.wielded and w.name not in h.dropped]
 
 
 def droppable(state: OneRingState, hero: str) -> list[str]:
@@ -404,6 +408,10 @@ def _hope(state: OneRingState, partial: Partial, hero: str) -> Refusal:
 
 def _attack(state: OneRingState, partial: Partial, hero: str) -> Refusal:
     targets = hero_targets(state, hero)
+    if not targets:
+        unarmed = _unarmed(state, hero)
+        if unarmed is not None:
+            return partial.refuse("weapon in hand", unarmed)
     if not targets or partial.get("target", targets[0]) not in targets:
         return partial.refuse("engagement limits", (
             f"{partial.get('target', 'that foe')} cannot be attacked now; targets: "
@@ -411,6 +419,19 @@ def _attack(state: OneRingState, partial: Partial, hero: str) -> Refusal:
     if partial.get("foe", "") != "":
         return partial.refuse("attacks", "a hero attacks on their own account (no foe=)")
     return _hope(state, partial, hero)
+
+
+def _unarmed(state: OneRingState, hero: str) -> str | None:
+    """Why the hero's hand holds nothing to attack with now, or ``None``."""
+    if state.heroes[hero].stance == REARWARD:
+        if state.bow_in_hand(hero) is None:
+            return (f"{hero} holds no bow: drawing one is a secondary action"
+                    if state.ranged_weapon(hero) is not None else f"{hero} carries no bow")
+        return None
+    if state.close_weapon(hero) is None:
+        return (f"{hero} holds no close-combat weapon: drawing one is a secondary action"
+                if drawable(state, hero) else f"{hero} has no close-combat weapon at hand")
+    return None
 
 
 def _task(state: OneRingState, partial: Partial, hero: str) -> Refusal:
@@ -485,7 +506,7 @@ _SECONDARY_RULES: dict[type[Action], Callable[[OneRingState, Partial, str], Refu
     Advance: _advance,
     Retreat: _retreat,
     Locate: _among("locate", "locate another hero not yet found", "other", locatable),
-    Draw: _among("draw a weapon", "draw a carried close-combat weapon not already in hand",
+    Draw: _among("draw a weapon", "draw a carried weapon not already in hand",
                  "weapon", drawable),
     Drop: _among("drop", "drop a carried weapon, the shield or the helm", "item", droppable),
 }

@@ -105,7 +105,8 @@ class OneRing(Ruleset[OneRingState]):
         wounds = {h.name: h.wounds for h in scenario.heroes}
         hero_states = {}
         for name, card in heroes.items():
-            first_close = next((w.name for w in card.weapons if not w.ranged), None)
+            first_close = next((w.name for w in card.weapons if not w.ranged),
+                               card.weapons[0].name if card.weapons else None)
             hero_states[name] = HeroState(card.endurance_max, card.hope_max,
                                           wounds=wounds[name], wielded=first_close)
         foe_states = {n: FoeState(c.endurance_max, c.hate_max) for n, c in foes.items()}

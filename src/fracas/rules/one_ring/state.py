@@ -258,12 +258,22 @@ class OneRingState:
                     return w
         return None
 
-    def close_weapon(self, hero: str) -> Weapon | None:
-        """The wielded close-combat weapon, if the hero holds one."""
+    def in_hand(self, hero: str) -> Weapon | None:
+        """The weapon the hero holds, if any."""
         h = self.heroes[hero]
         if h.wielded is None:
             return None
         return self.roster.heroes[hero].weapon(h.wielded)
+
+    def close_weapon(self, hero: str) -> Weapon | None:
+        """The wielded close-combat weapon, if the hero holds one."""
+        weapon = self.in_hand(hero)
+        return weapon if weapon is not None and not weapon.ranged else None
+
+    def bow_in_hand(self, hero: str) -> Weapon | None:
+        """The wielded bow, if the hero holds one (a Rearward hero shoots with it)."""
+        weapon = self.in_hand(hero)
+        return weapon if weapon is not None and weapon.ranged else None
 
     def side_of(self, name: str) -> str:
         """``company`` for heroes, ``enemies`` for adversaries."""
