@@ -272,3 +272,118 @@ def test_screenshot_of_the_toy_table_view(page: Any, server: LiveServer) -> None
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "toy.png"), full_page=True)
     assert (SHOTS / "toy.png").stat().st_size > 10_000
+
+
+# -- the Decide panel step by step (issue 10) ------------------------------------
+
+AGE_OF_DRAGONS = pytest.mark.skipif(
+    importlib.util.find_spec("fracas.rules.age_of_dragons") is None
+    or not (EXAMPLES / "age_of_dragons" / "grapple_brawl.yaml").exists(),
+    reason="the Age of Dragons rule set or its examples are missing")
+#: Limits of the Decide panel: a turn's page in bytes, and the screens it must fit.
+PAGE_LIMIT = 20_000
+SCREENS = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+
+
+def change(page: Any, selector: str, value: str) -> None:
+    """Set one step's value and wait for the server's re-rendered form."""
+    page.evaluate("document.querySelector('#decide').dataset.old = 'yes'")
+    with page.expect_response(lambda r: r.url.endswith("/decide")):
+        if page.locator(selector).evaluate("e => e.tagName") == "SELECT":
+            page.select_option(selector, value)
+        else:
+            page.fill(selector, value)
+            page.press(selector, "Tab")  # a number input posts on change (blur)
+    page.wait_for_selector("#decide:not([data-old])", state="attached")
+    assert page.input_value(selector) == value
+
+
+def offered(page: Any, selector: str) -> list[str]:
+    values: list[str] = page.locator(f"{selector} option").evaluate_all(
+        "options => options.map(o => o.value)")
+    return values
+
+
+def open_attack_form(page: Any, server: LiveServer, scenario: str, seed: int) -> None:
+    create(page, server, f"examples/age_of_dragons/{scenario}", seed=seed)
+    choose_verb(page, "roll")
+    assert "soma" in offered(page, "#f_spheres")
+    change(page, "#f_spheres", "soma")
+    confirm(page)
+    choose_verb(page, "attack")
+
+
+@AGE_OF_DRAGONS
+def test_a_called_shot_claw_attack_is_clicked_through_the_form(browser: Any,
+                                                                server: LiveServer) -> None:
+    context = browser.new_context(viewport=SCREENS["desktop"])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    open_attack_form(page, server, "claw_duel.yaml", seed=4)
+    actor = page.inner_text("#actor")
+    foes = [v for v in offered(page, "#f_target") if v != actor]
+    assert foes, "the duel offers the other dragon as a target"
+    change(page, "#f_target", foes[0])
+    dice = page.locator("#f_dice")
+    assert dice.get_attribute("type") == "number"  # a span: one number input
+    low, high = int(dice.get_attribute("min")), int(dice.get_attribute("max"))
+    assert low == 1 and high >= 2
+    change(page, "#f_dice", "2")
+    assert {"claw", "bite"} <= set(offered(page, "#f_style"))
+    change(page, "#f_style", "claw")
+    assert "wing" in offered(page, "#f_called")
+    change(page, "#f_called", "wing")
+    # Earlier choices survive the later ones.
+    assert page.input_value("#f_target") == foes[0] and page.input_value("#f_dice") == "2"
+    assert page.input_value("#f_style") == "claw"
+    shown = page.inner_text("#confirm")
+    assert "called=wing" in shown and "dice=2" in shown
+    confirm(page)
+    # The log shows the called shot (this rule set words the attack, not the decision) ...
+    lines = page.locator("#log li").all_inner_texts()
+    assert any(actor in line and "wing" in line and foes[0] in line for line in lines[:6])
+    # ... and the stored decision holds exactly the values chosen.
+    import json
+
+    from fracas.core.ruleset import find_ruleset
+
+    exported = [json.loads(line) for line in
+                page.request.get(page.url + "/export").text().splitlines()[1:]]
+    last = [e["action"] for e in exported if e.get("type") == "decision"][-1]
+    attack = find_ruleset("age_of_dragons").parse_action(last)
+    assert (attack.verb, attack.actor, attack.target, attack.dice, attack.style,
+            attack.called) == ("attack", actor, foes[0], 2, "claw", "wing")
+    assert page.locator("#steps").count() == 0  # the form closes once the action is applied
+    context.close()
+
+
+@AGE_OF_DRAGONS
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_the_decide_panel_fits_the_screen_and_a_turn_page_is_small(
+        browser: Any, server: LiveServer, screen: str) -> None:
+    size = SCREENS[screen]
+    context = browser.new_context(viewport=size, is_mobile=screen == "phone",
+                                  has_touch=screen == "phone")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    # grapple_brawl offered 254 whole attacks on this turn before decisions came in steps.
+    open_attack_form(page, server, "grapple_brawl.yaml", seed=0)
+    assert page.locator("#steps label.field").count() >= 3
+    fits = page.evaluate("""() => {
+        const d = document.querySelector('#decide'), root = document.documentElement;
+        const box = d.getBoundingClientRect();
+        return {page: root.scrollWidth <= root.clientWidth,
+                decide: d.scrollWidth <= d.clientWidth,
+                inside: [...d.querySelectorAll('button, select, input:not([type=hidden])')]
+                    .every(e => e.getBoundingClientRect().right <= box.right + 0.5),
+                height: box.height, width: box.width, bottom: box.bottom + scrollY};
+    }""")
+    assert fits["page"] and fits["decide"] and fits["inside"], fits
+    assert fits["height"] <= size["height"] and fits["width"] <= size["width"], fits
+    assert fits["bottom"] <= size["height"], fits  # in view as the page opens, form and all
+    page_bytes = len(page.request.get(page.url).body())
+    assert page_bytes < PAGE_LIMIT
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#decide").screenshot(path=str(SHOTS / f"decide_{screen}.png"))
+    page.screenshot(path=str(SHOTS / f"decide_{screen}_page.png"), full_page=True)
+    context.close()
