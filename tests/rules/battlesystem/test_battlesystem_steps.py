@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -122,3 +123,51 @@ def test_the_heuristic_builds_its_order_and_confirms_it(kit: Any) -> None:
     order = HeuristicPolicy().choose(request)
     assert order == Move("x", "c")
     assert request.vetted(order)
+
+
+def _big_map(kit: Any) -> Any:
+    names = [f"hall-{i:02d}" for i in range(16)]
+    return kit.battle([kit.area(n, width=20, length=2) for n in names],
+                      [kit.unit("x", "red", "hall-00", 2, movement=60),
+                       *(kit.unit(f"goblins-{i:02d}", "blue", names[i % 4 + 12], 1)
+                         for i in range(15))],
+                      links=list(pairwise(names)))
+
+
+def test_long_lists_of_areas_and_units_are_offered_in_groups_of_at_most_twelve(kit: Any) -> None:
+    b = _big_map(kit)
+    enc = _encounter(b)
+    groups = enc.options(("move",)).step
+    assert groups is not None and groups.name == "group"
+    assert groups.values == ["hall-01", "hall-09"]
+    assert groups.label("hall-01") == "hall-01 to hall-08"
+    areas = enc.options(("move", "hall-09")).step
+    assert areas is not None and areas.values == [f"hall-{i:02d}" for i in range(9, 16)]
+    chosen = enc.options(("move", "hall-09", "hall-12")).action
+    assert chosen == Move("x", "hall-12", group="hall-09")
+    assert str(chosen) == "x move group=hall-09 to=hall-12"
+    reached = _walk(enc)
+    assert {type(a) for a in reached} >= {Move, Charge, Hold, Form}
+    for action in reached:
+        enc.check(action)
+    assert len([a for a in reached if isinstance(a, Charge)]) == 15
+
+
+def test_a_typed_order_need_not_name_its_group_but_a_wrong_group_is_refused(kit: Any) -> None:
+    b = _big_map(kit)
+    enc = _encounter(b)
+    typed = b.ruleset.parse_action("x move to=hall-12")
+    enc.check(typed)
+    assert enc.options(chosen_values(b.ruleset, enc.state, typed)).action == typed
+    with pytest.raises(IllegalActionError) as refused:
+        enc.check(Move("x", "hall-12", group="hall-01"))
+    assert refused.value.rule == "orders"
+    order = HeuristicPolicy().choose(DecisionRequest("x", enc.state, b.ruleset, SeededRng(0)))
+    assert enc.options(chosen_values(b.ruleset, enc.state, order)).action == order
+
+
+def test_with_twelve_or_fewer_the_group_is_not_asked_and_must_stay_empty(kit: Any) -> None:
+    enc = _encounter(_two_rooms(kit))
+    with pytest.raises(IllegalActionError) as refused:
+        enc.check(Move("x", "c", group="b"))
+    assert "group does not apply" in refused.value.reason

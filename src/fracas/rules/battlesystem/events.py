@@ -3,11 +3,17 @@
 Actions are the orders a unit (or the GM) gives; events are every change to
 the battle, each small, frozen and applied by ``Battlesystem.apply_event``.
 Values are absolute (figures left, area entered) so a log replays exactly.
+
+Orders that name an area, a unit or a feature carry a ``group`` field first: when
+more than 12 are on offer, a person first picks a group of at most 12 (named by its
+first member), then one of them.  With 12 or fewer it is not asked and stays empty,
+so the order's text is ``x move to=den`` as always; an empty group is always
+accepted (typed orders need not name it).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from fracas.core.action import Action
@@ -58,6 +64,7 @@ class Move(Action):
 
     verb: ClassVar[str] = "move"
     actor: str
+    group: str = field(default="", kw_only=True)
     to: str
 
 
@@ -67,6 +74,7 @@ class Charge(Action):
 
     verb: ClassVar[str] = "charge"
     actor: str
+    group: str = field(default="", kw_only=True)
     target: str
 
 
@@ -112,6 +120,7 @@ class Fire(Action):
 
     verb: ClassVar[str] = "fire"
     actor: str
+    group: str = field(default="", kw_only=True)
     target: str
 
 
@@ -131,6 +140,7 @@ class CaveIn(Action):
 
     verb: ClassVar[str] = "cave_in"
     actor: str
+    group: str = field(default="", kw_only=True)
     area: str
 
 
@@ -140,6 +150,7 @@ class ReleaseGas(Action):
 
     verb: ClassVar[str] = "release_gas"
     actor: str
+    group: str = field(default="", kw_only=True)
     area: str
 
 
@@ -149,6 +160,7 @@ class StrikeFeature(Action):
 
     verb: ClassVar[str] = "strike"
     actor: str
+    group: str = field(default="", kw_only=True)
     feature: str
 
 

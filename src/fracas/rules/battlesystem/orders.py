@@ -44,8 +44,8 @@ from fracas.rules.battlesystem.rules import (
 )
 from fracas.rules.battlesystem.state import BsState, Unit, blind, can_see
 
-__all__ = ["VERB_LABELS", "can_act", "carry_out", "gm_effects", "gm_has_effects", "step",
-           "targets_in_range", "why_not"]
+__all__ = ["GROUP_SIZE", "NAMED", "VERB_LABELS", "can_act", "candidates", "carry_out",
+           "gm_effects", "gm_has_effects", "groups", "step", "targets_in_range", "why_not"]
 
 UNIT_PHASES: dict[type[Action], str] = {Move: "move", Charge: "move", Form: "move",
                                         Torches: "move", Fly: "move", Fire: "missile"}
@@ -127,7 +127,8 @@ def why_not(state: BsState, p: Partial) -> Refusal:
     if wanted is not None and wanted != state.phase:
         return p.refuse("turn sequence", f"that order belongs to the {wanted} phase")
     judge = _JUDGES.get(p.kind)
-    return judge(state, unit, p) if judge is not None else None
+    refusal = judge(state, unit, p) if judge is not None else None
+    return refusal or (_group_why_not(state, p) if p.kind in NAMED else None)
 
 
 def _gm_why_not(state: BsState, p: Partial) -> Refusal:
@@ -138,7 +139,7 @@ def _gm_why_not(state: BsState, p: Partial) -> Refusal:
     if not available or (name in p and p[name] not in available):
         return p.refuse("GM prepared effects",
                         "that effect was not prepared in the scenario or is used up")
-    return None
+    return _group_why_not(state, p)
 
 
 def _move(state: BsState, unit: Unit, p: Partial) -> Refusal:
@@ -250,21 +251,75 @@ _JUDGES: dict[type[Action], Callable[[BsState, Unit, Partial], Refusal]] = {
 
 # -- step: the candidates for the next field ----------------------------------------
 
+#: Most values one step offers; longer lists are split into groups of at most this many.
+GROUP_SIZE = 12
+
+#: The field naming an area, unit or feature, for the orders that carry a ``group``.
+NAMED: dict[type[Action], str] = {Move: "to", Charge: "target", Fire: "target",
+                                  CaveIn: "area", ReleaseGas: "area", StrikeFeature: "feature"}
+
+
+def candidates(state: BsState, p: Partial) -> list[str]:
+    """What the named field of ``p`` may be, before ``why_not`` (areas, units, features)."""
+    if p.kind in (CaveIn, ReleaseGas, StrikeFeature):
+        return gm_effects(state, p.kind)
+    unit = state.units.get(p.actor)
+    if unit is None:
+        return []
+    if p.kind is Move:
+        distances = state.board.distances(unit.area, frozenset(state.gone))
+        return [a for a in state.board.order if a != unit.area and a in distances]
+    if p.kind is Charge:
+        return [e.name for e in state.units.values() if e.on_field and e.side != unit.side]
+    if p.kind is Fire:
+        return [e.name for e in targets_in_range(state, unit)]
+    return []
+
+
+def groups(values: list[str]) -> dict[str, list[str]]:
+    """``values`` split into even runs of at most :data:`GROUP_SIZE`, by first member.
+
+    Empty when they fit one step (nothing to group).
+    """
+    if len(values) <= GROUP_SIZE:
+        return {}
+    count = -(-len(values) // GROUP_SIZE)
+    size = -(-len(values) // count)
+    return {values[i]: values[i:i + size] for i in range(0, len(values), size)}
+
+
+def _group_why_not(state: BsState, p: Partial) -> Refusal:
+    group = p.get("group", "")
+    if not group:
+        return None
+    chunks = groups(candidates(state, p))
+    if not chunks:
+        return p.refuse("orders", f"group does not apply: there are at most {GROUP_SIZE} "
+                        "to choose from")
+    if group not in chunks:
+        return p.refuse("orders", f"{group!r} names no group of this choice")
+    named = NAMED[p.kind]
+    if named in p and p[named] not in chunks[group]:
+        return p.refuse("orders", f"{p[named]!r} is not in the group {group!r}")
+    return None
+
+
 def step(state: BsState, p: Partial, name: str) -> Menu | Span | None:
     """The values to offer for field ``name`` of ``p`` (``why_not`` then drops refused ones)."""
-    if p.kind in (CaveIn, ReleaseGas, StrikeFeature):
-        return Menu.of(gm_effects(state, p.kind))
+    named = NAMED.get(p.kind)
+    if named is not None:
+        values = candidates(state, p)
+        chunks = groups(values)
+        if name == "group":
+            if not chunks:
+                return None
+            return Menu.of(list(chunks), label=lambda g: f"{g} to {chunks[g][-1]}")
+        if p.get("group"):
+            values = chunks.get(p["group"], [])
+        return Menu.of(values, label=_label(state, p))
     unit = state.units.get(p.actor)
     if unit is None:
         return Menu(())
-    if p.kind is Move:
-        return _destinations(state, unit)
-    if p.kind is Charge:
-        return Menu.of([e.name for e in state.units.values()
-                        if e.on_field and e.side != unit.side], label=_foe_label(state))
-    if p.kind is Fire:
-        return Menu.of([e.name for e in targets_in_range(state, unit)],
-                       label=_foe_label(state))
     if p.kind is Form:
         if name == "formation":
             return Menu.of(FORMATIONS)
@@ -278,17 +333,17 @@ def step(state: BsState, p: Partial, name: str) -> Menu | Span | None:
     return None
 
 
-def _destinations(state: BsState, unit: Unit) -> Menu:
-    distances = state.board.distances(unit.area, frozenset(state.gone))
-    areas = [a for a in state.board.order if a != unit.area and a in distances]
-    return Menu.of(areas, label=lambda a: f"{a} ({distances[a]:g} in)")
-
-
-def _foe_label(state: BsState) -> Callable[[str], str]:
-    def label(name: str) -> str:
-        foe = state.units[name]
-        return f"{name} ({foe.figures} figures in {foe.area})"
-    return label
+def _label(state: BsState, p: Partial) -> Callable[[str], str]:
+    unit = state.units.get(p.actor)
+    if p.kind is Move and unit is not None:
+        distances = state.board.distances(unit.area, frozenset(state.gone))
+        return lambda a: f"{a} ({distances[a]:g} in)"
+    if p.kind in (Charge, Fire):
+        def foe(name: str) -> str:
+            e = state.units[name]
+            return f"{name} ({e.figures} figures in {e.area})"
+        return foe
+    return str
 
 
 def carry_out(state: BsState, action: Action, rng: Rng, emit: Emit) -> None:
