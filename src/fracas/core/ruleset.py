@@ -107,6 +107,7 @@ class Ruleset(ABC, Generic[S]):
     def current_actor(self, state: S) -> str | None:
         """Who decides next: a combatant, :data:`GM`, or ``None`` once the fight is over."""
 
+    @abstractmethod
     def why_not(self, state: S, partial: Partial) -> IllegalActionError | None:
         """Why the action being put together cannot be taken now, or ``None``.
 
@@ -116,8 +117,8 @@ class Ruleset(ABC, Generic[S]):
         check and :meth:`legal_actions` all derive from this hook and :meth:`step`
         (see :mod:`fracas.core.decision`).
         """
-        return _legacy_why_not(self, state, partial)
 
+    @abstractmethod
     def step(self, state: S, partial: Partial, field: str) -> Menu | Span | None:
         """The candidate values for ``field`` of ``partial``, or ``None`` when it is not asked.
 
@@ -126,7 +127,6 @@ class Ruleset(ABC, Generic[S]):
         a person reads them (at most 12 a step).  Candidates ``why_not`` refuses are
         dropped by the core.
         """
-        return _legacy_step(self, state, partial, field)
 
     def asks(self, state: S, partial: Partial, field: str) -> bool:
         """Whether ``field`` is asked for ``partial`` (else it keeps its default).
@@ -250,43 +250,6 @@ class Ruleset(ABC, Generic[S]):
             )
         action: Action = parse_fields(cls, words[2:], {"actor": words[0]})
         return action
-
-
-def _legacy_actions(ruleset: Ruleset[Any], state: Any, partial: Partial) -> list[Action]:
-    """Transitional: a rule set that still lists whole actions answers the steps from its list."""
-    if type(ruleset).legal_actions is Ruleset.legal_actions:
-        raise NotImplementedError(f"{ruleset.name} implements neither why_not/step nor "
-                                  "legal_actions")
-    return [a for a in ruleset.legal_actions(state)
-            if type(a) is partial.kind and a.actor == partial.actor
-            and all(getattr(a, k) == v for k, v in partial.values.items())]
-
-
-def _legacy_why_not(ruleset: Ruleset[Any], state: Any,
-                    partial: Partial) -> IllegalActionError | None:
-    from fracas.core.errors import IllegalActionError
-
-    if _legacy_actions(ruleset, state, partial):
-        return None
-    try:
-        ruleset.check(state, partial.build())
-    except IllegalActionError as exc:
-        return exc
-    except Exception:
-        pass
-    return partial.refuse(partial.verb, "not among the legal actions")
-
-
-def _legacy_step(ruleset: Ruleset[Any], state: Any, partial: Partial,
-                 field: str) -> Menu | Span | None:
-    from fracas.core.decision import Menu
-
-    values: list[Any] = []
-    for a in _legacy_actions(ruleset, state, partial):
-        v = getattr(a, field)
-        if v not in values:
-            values.append(v)
-    return Menu.of(values)
 
 
 def _standing_dict(s: Standing) -> dict[str, Any]:
