@@ -102,8 +102,6 @@ class Menu:
                  label: Callable[[Value], str] | Mapping[Any, str] | None = None,
                  default: Value = None) -> None:
         if values and all(isinstance(v, Choice) for v in values):  # Menu((Choice(..), ..))
-            if label is not None and not callable(label) and not isinstance(label, Mapping):
-                default, label = label, None  # Menu(choices, default), positionally
             label = {c.value: c.label for c in values}
             values = [c.value for c in values]
         self.values = tuple(values)
