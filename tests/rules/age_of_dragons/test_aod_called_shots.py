@@ -223,3 +223,23 @@ def test_a_kill_ends_the_victims_grapple() -> None:
     events = act(enc, Attack("C", "B", 10, "claw", "neck"))
     assert [e.reason for e in of(events, ev.GrappleBroken)] == ["death"]
     assert not r.is_locked(enc.state, "A")
+
+
+# -- effects belong to a damage-dealing hit (issue 14) ----------------------------------------
+def test_a_called_shot_that_hits_for_no_damage_has_no_effect() -> None:
+    # A wing slap at the wing: TN +0 but -6 damage, so one six lands for 0 damage.
+    enc = fight([dragon("A", "red"), dragon("B", "blue")], 6, 1, 1, 1, 1, 1)
+    events = act(enc, Attack("A", "B", 1, "wing", "wing"))
+    resolved = of(events, ev.AttackResolved)[0]
+    assert resolved.success and resolved.damage == 0
+    assert not of(events, ev.PartInjured)
+    assert who(enc, "B").wing == OK and who(enc, "B").can_fly
+
+
+def test_a_tail_slap_needs_seven_over_its_tn_to_maul_a_limb() -> None:
+    # Tail slap (-3) at a limb (+6): TN +3, damage margin - 6.
+    _enc, events = shot("fore_left", 1, margin=6, style="tail")
+    assert of(events, ev.AttackResolved)[0].damage == 0 and not of(events, ev.PartInjured)
+    enc, events = shot("fore_left", 1, margin=7, style="tail")
+    assert of(events, ev.AttackResolved)[0].damage == 1
+    assert who(enc, "B").limbs[0] == MAULED

@@ -159,7 +159,7 @@ def settle(state: State, pd_spent: int, emit: Emit) -> None:
         emit(ev.GrappleFormed(p.attacker, defender))
     elif p.kind == "break_out":
         emit(ev.GrappleBroken(p.attacker, defender, "broke out"))
-    elif p.called is not None:
+    elif p.called is not None and damage > 0:  # effects belong to a damage-dealing hit
         _called_shot(state, defender, p.called, p.sixes, emit)
 
 
