@@ -48,3 +48,44 @@ def test_distinct_names_are_accepted() -> None:
     _validate([dragon("A", "red", rerolls=[FOCUS, dict(FOCUS, name="luck")],
                       ranged=[BREATH, dict(BREATH, name="spit")]), dragon("B", "blue")],
               tasks=[{"name": "gate", "difficulty": 1}, {"name": "wall", "difficulty": 2}])
+
+
+# -- ranges between landmarks, and range problems at their own line (issue 14) -----------------
+_TWO_LANDMARKS = """\
+ruleset: age_of_dragons
+name: t
+combatants:
+  - {name: A, side: red, soma: 6, pr: 20, altitude: normal}
+  - {name: B, side: blue, soma: 6, pr: 20, altitude: normal}
+landmarks:
+  - {name: rock, ground: bare_rock}
+  - {name: tower}
+ranges:
+  - {between: [A, B], range: close}
+  - {between: [rock, tower], range: long}
+"""
+
+
+def test_the_gm_may_set_the_distance_between_two_landmarks() -> None:
+    from fracas.rules.age_of_dragons.model import LONG, pair
+    from fracas.scenario import parse_scenario
+
+    scenario = parse_scenario(_TWO_LANDMARKS, "t.yaml")
+    state = RULESET.initial_state(RULESET.scenario_model.model_validate(scenario.data))
+    assert state.ranges[pair("rock", "tower")] == LONG
+    assert state.ranges[pair("A", "B")] == 1
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("  - {between: [A, nowhere], range: close}", "no combatant or landmark"),
+    ("  - {between: [A, A], range: close}", "two different names"),
+    ("  - {between: [A, rock], range: zero}", "cannot start at zero range"),
+])
+def test_a_bad_range_is_reported_at_its_own_line(line: str, message: str) -> None:
+    from fracas.core.errors import ScenarioError
+    from fracas.scenario import parse_scenario
+
+    text = _TWO_LANDMARKS + line + "\n"
+    with pytest.raises(ScenarioError, match=message) as caught:
+        parse_scenario(text, "t.yaml")
+    assert caught.value.line == len(text.splitlines())

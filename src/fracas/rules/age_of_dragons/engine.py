@@ -65,6 +65,8 @@ class AgeOfDragons(Ruleset[State]):
         default = RANGES.index(s.default_range)
         ranges = {pair(a, b): default for i, a in enumerate(places) for b in places[i + 1:]
                   if a in fighters or b in fighters}
+        # The distance between two landmarks is the GM's description of the field: kept as
+        # set (nothing moves a landmark), never defaulted.
         for spec in s.ranges:
             ranges[pair(*spec.between)] = RANGES.index(spec.range)
         return State(

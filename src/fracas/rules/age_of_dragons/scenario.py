@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from fracas.core.ruleset import GM
 from fracas.scenario import ScenarioBase
@@ -63,6 +71,8 @@ class LandmarkSpec(_Strict):
 
 class RangeSpec(_Strict):
     """The range band between two combatants, or a combatant and a landmark."""
+
+    # Two landmarks may be named too: the GM describes how far apart the landmarks are.
 
     between: tuple[str, str]
     range: RangeName
@@ -158,18 +168,25 @@ class AgeOfDragonsScenario(ScenarioBase):
             raise ValueError("a fight needs combatants on at least two sides")
         if self.aggressor is not None and self.aggressor not in {c.side for c in self.combatants}:
             raise ValueError(f"aggressor {self.aggressor!r} is not a side of any combatant")
-        altitude = {c.name: c.altitude for c in self.combatants}
-        for spec in self.ranges:
+        fighters = set(names)
+        problems = []
+        for i, spec in enumerate(self.ranges):
             a, b = spec.between
-            for name in spec.between:
-                if name not in places:
-                    raise ValueError(f"range names {name!r}, which is no combatant or landmark")
-            if a == b:
-                raise ValueError(f"a range needs two different names, got {a!r} twice")
-            if a not in altitude and b not in altitude:
-                raise ValueError(f"range between two landmarks ({a}, {b}) is not tracked")
-            if spec.range == "zero":
-                raise ValueError(f"{a} and {b} cannot start at zero range: only a grapple "
-                                 "brings combatants there")
+            unknown = [n for n in spec.between if n not in places]
+            if unknown:
+                message = f"range names {unknown[0]!r}, which is no combatant or landmark"
+            elif a == b:
+                message = f"a range needs two different names, got {a!r} twice"
+            elif spec.range == "zero" and (a in fighters or b in fighters):
+                message = (f"{a} and {b} cannot start at zero range: only a grapple brings "
+                           "combatants there")
+            else:
+                continue
+            problems.append(InitErrorDetails(
+                type=PydanticCustomError("value_error", message), loc=("ranges", i, "between"),
+                input=list(spec.between)))
+        if problems:
+            # Each range problem is reported at its own entry (so at its own line).
+            raise ValidationError.from_exception_data(type(self).__name__, problems)
         return self
 
