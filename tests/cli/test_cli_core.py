@@ -24,14 +24,14 @@ def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 
 @pytest.mark.parametrize(("name", "text", "where"), [
     ("unknown_field", GOOD.replace("policy: claw_all}\n  - {name: Ash",
-                                   "policy: claw_all, wings: 3}\n  - {name: Ash"), ":8:"),
+                                   "policy: claw_all, wings: 3}\n  - {name: Ash"), ":9:"),
     ("negative_pool", GOOD.replace("soma: 9, pd: 0, pr: 20, altitude: normal, policy: claw_all}"
                                    "\n  - {name: Ash",
                                    "soma: -1, pd: 0, pr: 20, altitude: normal, policy: claw_all}"
-                                   "\n  - {name: Ash"), ":8:"),
+                                   "\n  - {name: Ash"), ":9:"),
     ("altitude_4", GOOD.replace("altitude: normal, policy: claw_all}\n  - {name: Ash",
-                                "altitude: 4, policy: claw_all}\n  - {name: Ash"), ":8:"),
-    ("unknown_ruleset", GOOD.replace("ruleset: age_of_dragons", "ruleset: chess"), ":3:"),
+                                "altitude: 4, policy: claw_all}\n  - {name: Ash"), ":9:"),
+    ("unknown_ruleset", GOOD.replace("ruleset: age_of_dragons", "ruleset: chess"), ":4:"),
     ("yaml_error", GOOD.replace("ranges:\n", "ranges: [\n"), ":"),
     ("empty", "", ":1:"),
 ])
@@ -85,7 +85,7 @@ def test_play_lets_a_human_choose_and_undo(tmp_path: Path) -> None:
                                      "altitude: normal, policy: claw_all",
                                      "name: Ember, side: red, soma: 9, pd: 0, pr: 20, "
                                      "altitude: normal, policy: human"))
-    answers = "1\nu\n1\nq\n"
+    answers = "1\n1\nu\nq\n"  # roll, soma; undo that decision; quit
     result = CliRunner().invoke(app, ["play", str(scenario), "--seed", "1"], input=answers)
     assert result.exit_code == 0, result.output
     assert "Ember decides" in result.output and "after undo" in result.output

@@ -231,6 +231,7 @@ def main(argv: list[str] | None = None) -> None:
 
 # Commands defined in other modules register themselves on `app` when imported.
 # (Add one import line per command module below.)
+from fracas.cli import authoring as _authoring  # noqa: E402, F401
 from fracas.cli import odds as _odds  # noqa: E402, F401
 from fracas.cli import serve as _serve  # noqa: E402, F401
 from fracas.cli import simulate as _simulate  # noqa: E402, F401

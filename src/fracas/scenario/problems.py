@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from fracas.core.errors import ScenarioError
+from fracas.scenario.limits import oversized
 
 __all__ = ["Path_", "ScenarioProblems", "check_model", "combined", "field_name", "known_keys",
            "lookup_line"]
@@ -254,13 +255,21 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], data: Any,
             continue  # a misspelt key and the real key it stands for: one problem, not two
         if not loc and drop_whole is not None and re.search(drop_whole, message):
             continue
-        if not loc:
-            # A check of the whole scenario: point at the value its message quotes, if any.
+        if kind != "extra_forbidden":
+            # A check of a whole list or mapping (the scenario, a range): point at the value
+            # its message quotes, if it holds one.
             pairs = re.findall(r"'([^']+)'|\"([^\"]+)\"", message)
             quoted = {text for pair in pairs for text in pair if len(text) > 1}
-            loc = find_value(data, quoted) or ()
+            inner = find_value(_at(data, loc), quoted) if quoted else None
+            loc = (*loc, *inner) if inner is not None else loc
         problems.append(where.error(message, loc))
     return problems
+
+
+def _at(data: Any, loc: Path_) -> Any:
+    for step in loc:
+        data = data[step]
+    return data
 
 
 def find_value(data: Any, wanted: set[str], path: Path_ = ()) -> Path_ | None:
@@ -285,6 +294,8 @@ def check_model(model: type[BaseModel], data: Mapping[str, Any], source: str,
     where = _Where(source, data, lines)
     bad: dict[Path_, ScenarioError] = {}
     plain = plain_data(dict(data), where, bad)
+    for loc, message in oversized(plain):
+        bad.setdefault(loc, where.error(message, loc))
     problems = list(bad.values())
     duplicates = list(duplicate_names(plain, where))
     problems += duplicates

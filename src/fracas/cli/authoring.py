@@ -1,0 +1,49 @@
+"""``fracas schema`` and ``fracas new``: writing a scenario without guessing its fields."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from fracas.cli.app import app, console
+from fracas.core.errors import OutputFileError
+from fracas.core.ruleset import find_ruleset
+from fracas.scenario.reference import schema_text, starter
+
+__all__ = ["new_command", "schema_command"]
+
+RulesetArg = Annotated[str, typer.Argument(
+    help="A rule set: age_of_dragons, one_ring, adnd or battlesystem.")]
+
+
+@app.command("schema")
+def schema_command(ruleset: RulesetArg) -> None:
+    """Print the JSON Schema of a rule set's scenario files (for editors and tools)."""
+    sys.stdout.write(schema_text(find_ruleset(ruleset)))
+
+
+@app.command("new")
+def new_command(
+    ruleset: RulesetArg,
+    file: Annotated[Path | None, typer.Argument(
+        help="Where to write the scenario (default: print it).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
+) -> None:
+    """Write a commented starting scenario that validates; edit it from there."""
+    text = starter(find_ruleset(ruleset))
+    if file is None:
+        sys.stdout.write(text)
+        return
+    if file.exists() and not force:
+        raise OutputFileError(f"{file}: the file exists; choose another name or add --force")
+    try:
+        file.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise OutputFileError(f"{file}: cannot write the scenario: "
+                              f"{exc.strerror or exc}") from None
+    console.print(f"wrote {escape(str(file))}: check it with 'fracas validate "
+                  f"{escape(str(file))}'")
