@@ -321,6 +321,8 @@ def test_a_called_shot_claw_attack_is_clicked_through_the_form(browser: Any,
     page.set_default_timeout(10_000)
     open_attack_form(page, server, "claw_duel.yaml", seed=4)
     actor = page.inner_text("#actor")
+    # The keyboard lands on the first step once a verb is chosen.
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'f_target'")
     foes = [v for v in offered(page, "#f_target") if v != actor]
     assert foes, "the duel offers the other dragon as a target"
     change(page, "#f_target", foes[0])
@@ -331,6 +333,7 @@ def test_a_called_shot_claw_attack_is_clicked_through_the_form(browser: Any,
     change(page, "#f_dice", "2")
     assert {"claw", "bite"} <= set(offered(page, "#f_style"))
     change(page, "#f_style", "claw")
+    assert page.evaluate("document.activeElement.id") == "f_style"  # focus kept across swaps
     assert "wing" in offered(page, "#f_called")
     change(page, "#f_called", "wing")
     # Earlier choices survive the later ones.

@@ -70,7 +70,8 @@ class TableView:
         """The JSON form served to scripts (``state.json``)."""
         return {"id": self.info.id, "ruleset": self.info.ruleset, "revision": self.revision,
                 "round": self.round, "actor": self.actor, "can_act": self.can_act,
-                "actions": self.actions, "view": self.view, "outcome": self.outcome,
+                "verbs": [v for v, _ in self.verbs], "actions": self.actions,
+                "view": self.view, "outcome": self.outcome,
                 # Players are not told how many events (hidden ones included) exist.
                 "log_length": self.log_length if self.access.sees_hidden else None,
                 "role": self.access.role,
@@ -239,7 +240,8 @@ class DecideForm:
     """The steps after the verb, each with its legal values and the value now chosen.
 
     ``action`` is the whole action the values form (``None`` if a chosen verb
-    cannot lead anywhere: ``error`` says why).
+    cannot lead anywhere: ``error`` says why).  ``fresh``: the verb was just chosen
+    (the page moves the keyboard focus to the first step).
     """
 
     actor: str
@@ -249,6 +251,7 @@ class DecideForm:
     action: str | None
     typed: str
     error: str = ""
+    fresh: bool = False
 
 
 def _pick(step: Step, posted: Any) -> tuple[Any, bool]:
@@ -316,7 +319,8 @@ def decide_form(enc: Encounter[Any], posted: Mapping[str, Any],
     if action is None:
         return DecideForm(actor, verb, labels[verb], fields, None, "",
                           "this decision has too many steps for the form")
-    return DecideForm(actor, verb, labels[verb], fields, str(action), _typed(action))
+    fresh = not any(str(k).startswith(FIELD_PREFIX) for k in posted)
+    return DecideForm(actor, verb, labels[verb], fields, str(action), _typed(action), fresh=fresh)
 
 
 def action_from_form(enc: Encounter[Any], posted: Mapping[str, Any]) -> Action:
