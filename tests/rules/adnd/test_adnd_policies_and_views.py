@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from adnd_helpers import EXAMPLES, act, fighter, start
 
 from fracas.core.encounter import Encounter
@@ -152,3 +154,31 @@ def test_a_log_saved_before_modifiers_were_recorded_still_reads() -> None:
     event = decode_event(old, AdndUnderground())
     assert isinstance(event, AttackRolled) and event.modifiers == ()
     assert AdndUnderground().describe_event(event, None) == "  A (sword) hits B: 15 against 10"  # type: ignore[arg-type]
+
+
+def _cliff_with_a_slinger_across_the_gap(alt: float) -> list[dict[str, Any]]:
+    """A climber below a goblin on the clifftop, and a goblin slinger across a chasm below."""
+    return [fighter("W", "party", climbing=90, terrain={"kind": "wall", "alt_ft": alt,
+                                                         "top_ft": 40}),
+            fighter("G", "goblins", terrain={"kind": "ledge", "alt_ft": 40, "edge_ft": 2,
+                                             "behind": "open"}),
+            fighter("S", "goblins", weapons=[{"name": "sling", "damage": "1d4",
+                                              "missile": True}],
+                    terrain={"alt_ft": 0, "across_gap": True})]
+
+
+def test_heuristic_climbs_toward_the_foe_he_can_reach_not_one_across_a_gap() -> None:
+    # The slinger across the chasm is nearer, but no climb brings him within reach:
+    # the climber closes with the goblin on the clifftop instead.
+    enc = start(_cliff_with_a_slinger_across_the_gap(5))
+    assert _choose(enc) == Climb("W", "up")  # not down toward the slinger and back up again
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_heuristic_fights_of_every_example_rarely_end_at_the_round_limit(path: Path) -> None:
+    from fracas.sim.runner import run_chunk, spec_from_scenario
+
+    summary = run_chunk(spec_from_scenario(load_scenario(path)), 0, 0, 300)
+    assert summary.fights == 300 and summary.unfinished == 0
+    assert summary.draws <= 3, f"{summary.draws} of 300 fights ended without a winner"

@@ -191,15 +191,22 @@ class HeuristicPolicy:
 
     @staticmethod
     def _climb(request: DecisionRequest) -> Action | None:
-        """Climb toward the nearest standing foe's height (up when level with him)."""
+        """Close in: climb toward the nearest foe he could strike hand to hand (up when
+        level with him).
+
+        A foe no climb brings within reach (across a gap, under the water) is not worth
+        the climb: heading for him, a climber went down and up again forever while the
+        defenders above waited.
+        """
         state: AdndState = request.state
         actor = request.actor
-        if state.profile(actor).kind != "wall":
+        p = state.profile(actor)
+        if p.kind != "wall" or p.across_gap:
             return None
         me = state.fighters[actor]
-        side = state.profile(actor).side
         foes = [f.alt for n, f in state.fighters.items()
-                if f.up and state.profile(n).side != side]
+                if f.up and state.profile(n).side != p.side
+                and not state.profile(n).across_gap and not f.under]
         if not foes:
             return None
         goal = min(foes, key=lambda alt: abs(alt - me.alt))
