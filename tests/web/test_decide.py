@@ -155,3 +155,12 @@ def test_the_page_shows_the_newest_log_entries_and_links_the_whole_log(
     assert whole.text.count('<li class="ev') == console.state(gm)["log_length"]  # no secrets
     assert whole.text.count('<li class="ev') > LOG_TAIL
     assert console.client.get(f"{gm}x/log").status_code == 404
+
+
+def test_a_number_outside_a_span_is_moved_to_its_nearer_end() -> None:
+    from fracas.core.decision import Span, Step
+    from fracas.web.table import _nearest, _pick
+
+    step = Step("dice", span=Span(1, 4, 4), default=4)
+    assert _pick(step, "3") == (3, True) and _pick(step, "9") == (None, False)
+    assert _nearest(step, "9") == 4 and _nearest(step, "-2") == 1 and _nearest(step, "x") == 4

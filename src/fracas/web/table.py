@@ -271,6 +271,17 @@ def _pick(step: Step, posted: Any) -> tuple[Any, bool]:
     return None, False
 
 
+def _nearest(step: Step, posted: Any) -> Any:
+    """A number outside a span's ends is moved to the nearer end; anything else is the default."""
+    if step.span is not None and isinstance(posted, str):
+        try:
+            number = int(posted.strip())
+        except ValueError:
+            return step.default
+        return min(max(number, step.span.low), step.span.high)
+    return step.default
+
+
 def _field(step: Step, value: Any) -> FormField:
     if step.span is not None:
         return FormField(step.name, _title(step.name), str(value), [], step.span.low,
@@ -307,9 +318,10 @@ def decide_form(enc: Encounter[Any], posted: Mapping[str, Any],
         options = enc.options(chosen)
         while options.step is not None and len(fields) < MAX_STEPS:
             step = options.step
-            value, ok = _pick(step, posted.get(FIELD_PREFIX + step.name))
+            raw = posted.get(FIELD_PREFIX + step.name)
+            value, ok = _pick(step, raw)
             if not ok:
-                value = step.default
+                value = _nearest(step, raw)
             fields.append(_field(step, value))
             chosen.append(value)
             options = enc.options(chosen)
