@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-import pytest
 from adnd_helpers import EXAMPLES, act, fighter, start
 
 from fracas.core.encounter import Encounter
@@ -172,13 +170,3 @@ def test_heuristic_climbs_toward_the_foe_he_can_reach_not_one_across_a_gap() -> 
     # the climber closes with the goblin on the clifftop instead.
     enc = start(_cliff_with_a_slinger_across_the_gap(5))
     assert _choose(enc) == Climb("W", "up")  # not down toward the slinger and back up again
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_heuristic_fights_of_every_example_rarely_end_at_the_round_limit(path: Path) -> None:
-    from fracas.sim.runner import run_chunk, spec_from_scenario
-
-    summary = run_chunk(spec_from_scenario(load_scenario(path)), 0, 0, 300)
-    assert summary.fights == 300 and summary.unfinished == 0
-    assert summary.draws <= 3, f"{summary.draws} of 300 fights ended without a winner"
