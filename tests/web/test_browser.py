@@ -386,7 +386,34 @@ def test_the_decide_panel_fits_the_screen_and_a_turn_page_is_small(
     assert fits["bottom"] <= size["height"], fits  # in view as the page opens, form and all
     page_bytes = len(page.request.get(page.url).body())
     assert page_bytes < PAGE_LIMIT
+    # The page as it stands, with the attack form open.
+    shown = page.evaluate("new Blob([document.documentElement.outerHTML]).size")
+    assert shown < PAGE_LIMIT, shown
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#decide").screenshot(path=str(SHOTS / f"decide_{screen}.png"))
     page.screenshot(path=str(SHOTS / f"decide_{screen}_page.png"), full_page=True)
+    context.close()
+
+
+def test_without_javascript_the_steps_still_work(browser: Any, server: LiveServer) -> None:
+    page = browser.new_page()
+    page.set_default_timeout(10_000)
+    create(page, server, "scenarios/skirmish.yaml", seed=3)
+    gm = links(page)["gm"]
+    page.close()
+    context = browser.new_context(java_script_enabled=False)
+    plain = context.new_page()
+    plain.set_default_timeout(10_000)
+    plain.goto(server.url + gm)
+    plain.click('#verbs button[value="strike"]')
+    plain.wait_for_selector("#steps")
+    plain.select_option("#f_target", "dee")
+    plain.click("#steps noscript button, #steps button[formaction$='/decide']")
+    plain.wait_for_selector("#steps")
+    assert plain.input_value("#f_target") == "dee"
+    assert "target=dee" in plain.inner_text("#confirm")
+    plain.click("#confirm")
+    plain.wait_for_selector("#live")
+    assert "strike target=dee" in plain.inner_text("#log")
+    assert plain.locator("#steps").count() == 0
     context.close()
