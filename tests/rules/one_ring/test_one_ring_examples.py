@@ -60,8 +60,8 @@ def test_a_good_scenario_validates() -> None:
 
 @pytest.mark.parametrize(("old", "new", "where"), [
     ("strength: 6", "strength: 0", "bad.yaml:4: heroes[Beran].strength:"),
-    ("weapons: [sword]", "weapons: [lightsaber]", "bad.yaml:8: heroes[Beran].weapons:"),
-    ("kind: orc_soldier", "kind: balrog", "bad.yaml:10: adversaries[orc]:"),
+    ("weapons: [sword]", "weapons: [lightsaber]", "bad.yaml:8: heroes[Beran].weapons[0]:"),
+    ("kind: orc_soldier", "kind: balrog", "bad.yaml:11: adversaries[orc].kind:"),
     ("name: orc", "name: Beran", "bad.yaml:"),
     ("ruleset: one_ring", "ruleset: one_ring\nvolleys: 11", "bad.yaml:2: volleys:"),
     ("endurance: 24", "endurance: 24\n    stance: forward", "bad.yaml:8: heroes[Beran].stance:"),

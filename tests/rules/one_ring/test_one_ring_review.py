@@ -73,3 +73,73 @@ def test_a_rearward_archer_draws_the_bow_and_pays_to_switch_back(tor: SimpleName
     f.do("A draw weapon=sword")
     assert f.state.heroes["A"].secondary_used
     f.do("A attack target=X", MISS)
+
+
+# -- eligible targets: introduced by the Loremaster during the fight ----------------------
+def test_the_loremaster_introduces_eligible_targets_during_the_fight(tor: SimpleNamespace
+                                                                     ) -> None:
+    f = tor.Fight([tor.hero("A"), tor.hero("B")], [tor.foe("X"), tor.foe("Y", eligible=False)])
+    f.stances(A="open", B="open")
+    assert f.enc.current_actor() == "gm"
+    assert f.legal() == ["gm introduce", "gm introduce foe=Y"]
+    f.do("gm introduce foe=Y")
+    assert f.state.foes["Y"].eligible
+    assert f.legal() == ["A engage foe=X", "A engage foe=Y"]
+    f.do("A engage foe=Y")
+    f.do("B engage foe=X")
+    assert f.state.phase == "action"
+
+
+def test_an_introduced_foe_stays_eligible_and_the_question_is_not_asked_again(
+        tor: SimpleNamespace) -> None:
+    f = tor.Fight([tor.hero("A"), tor.hero("B")],
+                  [tor.foe("X", endurance=40), tor.foe("Y", eligible=False, endurance=40)])
+    f.stances(A="open", B="open")
+    f.do("gm introduce foe=Y")
+    f.do("A engage foe=X")
+    f.do("B engage foe=Y")
+    for text in ("A attack target=X", "B attack target=Y", "gm attack foe=X target=A",
+                 "gm attack foe=Y target=B"):
+        f.do(text, MISS)
+    f.stances(A="open", B="open")
+    assert f.enc.current_actor() == "A", "every foe is eligible: nothing to introduce"
+
+
+def test_a_hero_with_no_eligible_foe_may_not_attack_an_ineligible_one(tor: SimpleNamespace
+                                                                      ) -> None:
+    f = tor.Fight([tor.hero("A"), tor.hero("B")],
+                  [tor.foe("X", eligible=False), tor.foe("Y", eligible=False)])
+    f.stances(A="open", B="open")
+    f.do("gm introduce")  # none introduced: the heroes find nobody to engage
+    assert f.state.phase == "action" and not f.state.board.pairs
+    assert not [a for a in f.legal() if " attack " in a or " move " in a]
+    with pytest.raises(IllegalActionError) as info:
+        f.do("A attack target=X", MISS)
+    assert info.value.rule == "eligible targets"
+
+
+def test_a_hero_may_strike_an_ineligible_foe_that_engages_them(tor: SimpleNamespace) -> None:
+    f = tor.Fight([tor.hero("A")], [tor.foe("X", eligible=False), tor.foe("Y", eligible=False)])
+    f.stances(A="open")
+    f.do("gm introduce")
+    f.do("gm engage foe=X hero=A")  # more enemies than heroes: the Loremaster engages
+    f.do("gm engage foe=Y hero=A")
+    assert f.legal()[:2] == ["A attack target=X", "A attack target=X hope=yes"]
+    f.do("A attack target=Y", MISS)
+
+
+def test_the_heuristic_loremaster_introduces_held_back_foes_when_none_stands(
+        tor: SimpleNamespace) -> None:
+    from fracas.core.policy import DecisionRequest
+    from fracas.core.rng import ScriptedRng
+    from fracas.rules.one_ring.policies import LoremasterHeuristic
+
+    f = tor.Fight([tor.hero("A"), tor.hero("B")], [tor.foe("X"), tor.foe("Y", eligible=False)])
+    f.stances(A="open", B="open")
+    request = DecisionRequest("gm", f.state, f.ruleset, ScriptedRng([]))
+    assert str(LoremasterHeuristic().choose(request)) == "gm introduce"
+    f = tor.Fight([tor.hero("A"), tor.hero("B")],
+                  [tor.foe("X", eligible=False), tor.foe("Y", eligible=False)])
+    f.stances(A="open", B="open")
+    request = DecisionRequest("gm", f.state, f.ruleset, ScriptedRng([]))
+    assert str(LoremasterHeuristic().choose(request)) == "gm introduce foe=X"

@@ -3,6 +3,7 @@
 Text forms, for scripts and the terminal::
 
     gm volleys count=2            gm engage foe=orc-1 hero=Beren
+    gm introduce foe=orc-3        gm introduce
     Beren stance stance=forward   gm stand_back foe=orc-2
     Beren engage foe=orc-1        Beren attack target=orc-1 hope=yes
     gm attack foe=orc-1 target=Beren
@@ -27,6 +28,7 @@ __all__ = [
     "Engage",
     "Escape",
     "Hold",
+    "Introduce",
     "Knockback",
     "Locate",
     "Move",
@@ -76,6 +78,16 @@ class StandBack(Action):
     verb: ClassVar[str] = "stand_back"
     actor: str
     foe: str
+
+
+@dataclass(frozen=True, slots=True)
+class Introduce(Action):
+    """The Loremaster introduces ``foe`` as an eligible target for the heroes (once
+    introduced, for the rest of the fight); ``foe`` left empty introduces no more this round."""
+
+    verb: ClassVar[str] = "introduce"
+    actor: str
+    foe: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +227,7 @@ class Drop(Action):
 
 
 ACTIONS: tuple[type[Action], ...] = (
-    SetVolleys, TakeStance, Engage, StandBack, Attack, Hold, Special, Knockback, Task, Escape,
+    SetVolleys, TakeStance, Introduce, Engage, StandBack, Attack, Hold, Special, Knockback, Task,
+    Escape,
     Recover, Retrieve, Carry, Move, Advance, Retreat, Locate, Draw, Drop,
 )

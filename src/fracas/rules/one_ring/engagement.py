@@ -82,6 +82,8 @@ class Board:
         pairs: (hero, foe) engagements.
         stood_back: foes that stand back (possibly to shoot).
         passed: close-combat heroes who found nobody they could engage.
+        introducing: the Loremaster is still introducing eligible targets (the first
+            decision of an engagement while some foe has not been introduced).
     """
 
     heroes: tuple[str, ...] = ()
@@ -95,11 +97,13 @@ class Board:
     passed: set[str] = field(default_factory=set)
     #: How many engagements each combatant is in (kept in step with ``pairs``).
     links: dict[str, int] = field(default_factory=dict)
+    introducing: bool = False
 
     def clone(self) -> Board:
         """An independent copy (the sets are copied, the rest is immutable)."""
         return Board(self.heroes, self.close, self.foes, self.large, self.eligible, self.regime,
-                     set(self.pairs), set(self.stood_back), set(self.passed), dict(self.links))
+                     set(self.pairs), set(self.stood_back), set(self.passed), dict(self.links),
+                     self.introducing)
 
     # -- reading ---------------------------------------------------------
     def foes_of(self, hero: str) -> list[str]:
@@ -126,6 +130,17 @@ class Board:
             return False
         on_foe = sum(1 for _, f in self.pairs if f == foe)
         return on_foe < heroes_allowed_on(foe in self.large)
+
+    def held_back(self) -> list[str]:
+        """Foes the Loremaster has not introduced as eligible targets."""
+        return [f for f in self.foes if f not in self.eligible]
+
+    def introduce(self, foe: str) -> None:
+        """``foe`` becomes an eligible target; ``""`` ends this round's introductions."""
+        if foe:
+            self.eligible = self.eligible | {foe}
+        if not foe or not self.held_back():
+            self.introducing = False
 
     def free_foes(self) -> list[str]:
         """Foes neither engaged nor standing back."""
@@ -171,8 +186,9 @@ class Step:
     """The next engagement decision.
 
     Attributes:
-        kind: ``assign`` (Loremaster gives a hero his first opponent), ``choose`` (a hero
-            picks an adversary) or ``spare`` (the Loremaster places a remaining foe).
+        kind: ``introduce`` (the Loremaster introduces eligible targets), ``assign`` (the
+            Loremaster gives a hero a first opponent), ``choose`` (a hero picks an adversary)
+            or ``spare`` (the Loremaster places a remaining foe).
         decider: ``gm`` or the hero who chooses.
         subject: the hero being engaged (assign, choose) or the foe being placed (spare).
         options: foes to pick (assign, choose) or heroes the foe may join (spare).
@@ -199,6 +215,8 @@ def next_step(board: Board, gm: str = "gm") -> Step | None:
     A step may have no options (a hero nobody can engage within the limits; a spare
     foe no hero has room for): the caller then passes the hero or stands the foe back.
     """
+    if board.introducing and board.held_back():
+        return Step("introduce", gm, "", tuple(board.held_back()))
     hero = _unengaged_close(board)
     if hero is not None:
         if board.regime == LOREMASTER:

@@ -19,6 +19,7 @@ __all__ = [
     "HitPending",
     "HitResolved",
     "HopeSpent",
+    "Introduced",
     "KnockbackChosen",
     "Located",
     "MainActionTaken",
@@ -95,6 +96,16 @@ class Engaged(Event):
 
     kind: ClassVar[str] = "one_ring.engaged"
     hero: str
+    foe: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class Introduced(Event):
+    """The Loremaster introduces ``foe`` as an eligible target (``""``: no more this round)."""
+
+    kind: ClassVar[str] = "one_ring.introduced"
     foe: str
     hidden: bool = False
 

@@ -22,6 +22,7 @@ from fracas.rules.one_ring.actions import (
     Engage,
     Escape,
     Hold,
+    Introduce,
     Knockback,
     Locate,
     Move,
@@ -221,6 +222,8 @@ def resolve(state: OneRingState, action: Action, rng: Rng, emit: Emit) -> None:
         emit(ev.Engaged(action.hero or actor, action.foe))
     elif isinstance(action, StandBack):
         emit(ev.StoodBack(action.foe))
+    elif isinstance(action, Introduce):
+        emit(ev.Introduced(action.foe))
     elif isinstance(action, SetVolleys):
         emit(ev.VolleysSet(action.count))
     elif isinstance(action, Task):

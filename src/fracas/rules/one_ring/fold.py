@@ -46,8 +46,9 @@ def _phase(s: OneRingState, e: ev.PhaseBegan) -> None:
             close=frozenset(h for h in heroes if s.heroes[h].stance in CLOSE_STANCES),
             foes=foes,
             large=frozenset(f for f in foes if cards[f].large),
-            eligible=frozenset(f for f in foes if cards[f].eligible),
+            eligible=frozenset(f for f in foes if s.foes[f].eligible),
             regime=e.regime,
+            introducing=any(not s.foes[f].eligible for f in foes),
         )
     elif e.phase == "action":
         for name, f in s.foes.items():
@@ -74,6 +75,12 @@ def _stance(s: OneRingState, e: ev.StanceTaken) -> None:
 
 def _engaged(s: OneRingState, e: ev.Engaged) -> None:
     s.board.engage(e.hero, e.foe)
+
+
+def _introduced(s: OneRingState, e: ev.Introduced) -> None:
+    if e.foe:
+        s.foes[e.foe].eligible = True
+    s.board.introduce(e.foe)
 
 
 def _stood_back(s: OneRingState, e: ev.StoodBack) -> None:
@@ -207,7 +214,8 @@ def _ended(s: OneRingState, e: FightEnded) -> None:
 
 _HANDLERS: dict[type[Event], Handler] = {
     ev.VolleysSet: _volleys_set, ev.PhaseBegan: _phase, ev.TurnEnded: _turn_ended,
-    ev.StanceTaken: _stance, ev.Engaged: _engaged, ev.StoodBack: _stood_back,
+    ev.StanceTaken: _stance, ev.Engaged: _engaged, ev.Introduced: _introduced,
+    ev.StoodBack: _stood_back,
     ev.HeroPassed: _passed, ev.Disengaged: _disengaged, ev.MainActionTaken: _main,
     ev.SecondaryTaken: _secondary, ev.HopeSpent: _hope, ev.BonusUsed: _bonus_used,
     ev.HitPending: _hit, ev.SpecialChosen: _special, ev.KnockbackChosen: _knockback,

@@ -24,6 +24,7 @@ from fracas.rules.one_ring.actions import (
     Engage,
     Escape,
     Hold,
+    Introduce,
     Knockback,
     Locate,
     Move,
@@ -233,7 +234,8 @@ def _best_attack(state: OneRingState, me: str, targets: Sequence[str],
 
 
 class LoremasterHeuristic:
-    """The Loremaster: one volley (two at long distance), follows the engagement procedure
+    """The Loremaster: one volley (two at long distance), introduces foes held back only once
+    no introduced foe still stands, follows the engagement procedure
     (spare archers stand back to shoot, others gang up on the weakest hero), attacks the
     weakest hero and spends tengwars on Heavy Blows (Pierce when it makes a Piercing Blow)."""
 
@@ -255,7 +257,11 @@ class LoremasterHeuristic:
             found = next_step(state.board, GM)
             if found is None:
                 return
-            if found.kind == "assign":
+            if found.kind == "introduce":
+                # Foes held back stay back while an introduced one still stands.
+                held = found.options[0] if not rules.eligible_foes(state) else ""
+                yield Introduce(GM, held)
+            elif found.kind == "assign":
                 yield from (Engage(GM, f, found.subject) for f in found.options)
             else:
                 yield self._spare(state, found.subject, found.options)

@@ -23,6 +23,7 @@ from fracas.rules.one_ring.actions import (
     Engage,
     Escape,
     Hold,
+    Introduce,
     Knockback,
     Locate,
     Move,
@@ -60,6 +61,7 @@ __all__ = [
     "default_verb",
     "drawable",
     "droppable",
+    "eligible_foes",
     "escape_options",
     "fallen_located",
     "foe_targets",
@@ -153,21 +155,27 @@ def foe_targets(state: OneRingState, foe: str) -> list[str]:
 
 
 def hero_targets(state: OneRingState, hero: str) -> list[str]:
-    """Foes the hero may attack now: any when shooting; engaged foes; or, when nobody
-    engages the hero, any foe they can engage within the limits (re-targeting)."""
+    """Foes the hero may attack now: any eligible foe when shooting; engaged foes; or,
+    when nobody engages the hero, any eligible foe they can engage within the limits
+    (re-targeting).  Eligible foes are those the Loremaster has introduced as targets."""
     h = state.heroes[hero]
     if state.phase == "volley":
         if state.ranged_weapon(hero, state.volley) is None:
             return []
-        return state.standing_foes()
+        return eligible_foes(state)
     if h.stance == REARWARD:
-        return state.standing_foes() if state.bow_in_hand(hero) is not None else []
+        return eligible_foes(state) if state.bow_in_hand(hero) is not None else []
     if state.close_weapon(hero) is None:
         return []
     board = state.board
     if board.is_engaged(hero):
         return board.foes_of(hero)
-    return [f for f in board.foes if board.can_engage(hero, f)]
+    return [f for f in board.foes if board.can_engage(hero, f) and state.foes[f].eligible]
+
+
+def eligible_foes(state: OneRingState) -> list[str]:
+    """Standing foes the Loremaster has introduced as targets for the heroes."""
+    return [f for f in state.standing_foes() if state.foes[f].eligible]
 
 
 def move_targets(state: OneRingState, hero: str) -> list[str]:
@@ -177,7 +185,7 @@ def move_targets(state: OneRingState, hero: str) -> list[str]:
     if state.heroes[hero].stance not in CLOSE_STANCES or hero not in board.close:
         return []
     mine = board.foes_of(hero)
-    return [f for f in board.foes if f not in mine
+    return [f for f in board.foes if f not in mine and state.foes[f].eligible
             and len(board.heroes_on(f)) < heroes_allowed_on(f in board.large)]
 
 
@@ -291,6 +299,13 @@ def _why_not_volleys(state: OneRingState, partial: Partial) -> Refusal:
 
 def _why_not_engagement(state: OneRingState, partial: Partial) -> Refusal:
     found = _engagement_step(state)
+    if found is not None and found.kind == "introduce":
+        if partial.kind is not Introduce or partial.actor != GM or \
+                partial.get("foe", "") not in ("", *found.options):
+            return partial.refuse("eligible targets", (
+                "the Loremaster first introduces the foes the heroes may choose: one of "
+                f"{', '.join(found.options)}, or none (gm introduce)"))
+        return None
     if found is None or partial.kind not in (Engage, StandBack) or \
             partial.actor != found.decider:
         who = "the Loremaster" if found is None or found.decider == GM else found.decider
@@ -412,6 +427,12 @@ def _attack(state: OneRingState, partial: Partial, hero: str) -> Refusal:
         unarmed = _unarmed(state, hero)
         if unarmed is not None:
             return partial.refuse("weapon in hand", unarmed)
+    target = partial.get("target", None)
+    if target in state.foes and not state.foes[target].eligible and \
+            target not in state.board.foes_of(hero):
+        return partial.refuse("eligible targets", (
+            f"{target} has not been introduced as a target; a hero attacks eligible foes "
+            "or those engaging them"))
     if not targets or partial.get("target", targets[0]) not in targets:
         return partial.refuse("engagement limits", (
             f"{partial.get('target', 'that foe')} cannot be attacked now; targets: "
@@ -529,6 +550,10 @@ def step(state: OneRingState, partial: Partial, field: str) -> Menu | Span | Non
     if kind is Knockback:
         return Menu((True, False), {True: "yes: lose half the Endurance, recover next turn",
                                     False: "no: take the whole loss"}, True)
+    if kind is Introduce:
+        found = _engagement_step(state)
+        held = list(found.options) if found is not None and found.kind == "introduce" else []
+        return Menu(("", *held), lambda f: f or "none (the engagement goes on)", "")
     if kind in (Engage, StandBack):
         return _engagement_menu(state, partial, field)
     if kind in (Attack, Hold):
@@ -593,7 +618,8 @@ def default_verb(state: OneRingState, verbs: list[str]) -> str:
 
 VERB_LABELS: dict[str, str] = {
     "volleys": "set the opening volleys", "stance": "take a stance", "engage": "engage",
-    "stand_back": "stand back", "attack": "attack", "hold": "hold (no attack)",
+    "stand_back": "stand back", "introduce": "introduce a target", "attack": "attack",
+    "hold": "hold (no attack)",
     "special": "special damage", "knockback": "knockback", "task": "combat task",
     "escape": "escape", "recover": "recover from knockback", "retrieve": "retrieve an item",
     "carry": "carry a fallen comrade", "move": "move to another foe",

@@ -109,7 +109,8 @@ class OneRing(Ruleset[OneRingState]):
                                card.weapons[0].name if card.weapons else None)
             hero_states[name] = HeroState(card.endurance_max, card.hope_max,
                                           wounds=wounds[name], wielded=first_close)
-        foe_states = {n: FoeState(c.endurance_max, c.hate_max) for n, c in foes.items()}
+        foe_states = {n: FoeState(c.endurance_max, c.hate_max, eligible=c.eligible)
+                      for n, c in foes.items()}
         return OneRingState(roster, hero_states, foe_states)
 
     def clone_state(self, state: OneRingState) -> OneRingState:

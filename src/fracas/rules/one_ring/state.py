@@ -150,6 +150,8 @@ class FoeState:
     status: str = "ok"
     attacks_left: int = 0
     thrust_back: bool = False
+    #: Introduced by the Loremaster as a target the heroes may choose and attack.
+    eligible: bool = True
 
 
 @dataclass(frozen=True, slots=True)
