@@ -121,3 +121,74 @@ def test_json_python_refuses_to_read_is_a_log_error(
     code, out, err = run_main(["replay", str(path)], capsys)
     assert code == 2 and f"odd.jsonl:2: {says}" in " ".join(err.split())
     assert "Traceback" not in out + err
+
+
+# -- issue 13: a log is accepted only if the rules produce every event from its dice --------
+
+def test_a_face_no_die_can_show_is_refused(records: list[dict[str, object]], tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    edited = [dict(r) for r in records]
+    dice = next(i for i, r in enumerate(edited) if r["type"] == "dice")
+    edited[dice]["faces"] = [7, *list(edited[dice]["faces"])[1:]]
+    code, err = replay(edited, tmp_path, capsys)
+    assert code == 2 and f"edited.jsonl:{dice + 1}: a d6 cannot show 7" in err
+
+
+def test_an_edited_result_is_refused_naming_its_line_and_what_differs(
+        records: list[dict[str, object]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    edited = [dict(r) for r in records]
+    attack = next(i for i, r in enumerate(edited) if r["type"] == "aod.attack")
+    edited[attack]["hits"] = 99
+    code, err = replay(edited, tmp_path, capsys)
+    assert code == 2 and f"edited.jsonl:{attack + 1}: the events do not replay by the rules" in err
+    assert "hits=99" in err and "the rules give type=aod.attack" in err
+
+
+def test_edited_dice_are_refused_where_their_results_differ(
+        records: list[dict[str, object]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    edited = [dict(r) for r in records]
+    dice = next(i for i, r in enumerate(edited) if r["type"] == "dice")
+    faces = list(edited[dice]["faces"])
+    edited[dice]["faces"] = [1 if f > 3 else 6 for f in faces]
+    code, err = replay(edited, tmp_path, capsys)
+    assert code == 2 and "the events do not replay by the rules" in err
+
+
+def test_a_shuffled_log_is_a_clear_error(records: list[dict[str, object]], tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    import random
+
+    body = records[1:]
+    random.Random(5).shuffle(body)
+    code, err = replay([records[0], *body], tmp_path, capsys)
+    assert code == 2 and "edited.jsonl:" in err and "Error" not in err.replace("error:", "")
+
+
+def test_a_header_with_an_extra_key_is_a_clear_error(
+        records: list[dict[str, object]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = replay([{**records[0], "extra": 1}, *records[1:]], tmp_path, capsys)
+    assert code == 2 and "edited.jsonl:1: unknown header field 'extra'" in err
+    assert "__init__" not in err
+
+
+def test_a_header_without_its_scenario_is_a_clear_error(
+        records: list[dict[str, object]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    header = {k: v for k, v in records[0].items() if k != "scenario"}
+    code, err = replay([header, *records[1:]], tmp_path, capsys)
+    assert code == 2 and "edited.jsonl:1: the header needs scenario" in err
+
+
+def test_simulate_from_an_edited_log_is_refused(records: list[dict[str, object]],
+                                                tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    edited = [dict(r) for r in records[:12]]
+    dice = next(i for i, r in enumerate(edited) if r["type"] == "dice")
+    edited[dice]["faces"] = [9]
+    path = tmp_path / "edited.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in edited))
+    code, _, err = run_main(["simulate", "--from", str(path), "-n", "5"], capsys)
+    assert code == 2 and f"edited.jsonl:{dice + 1}: a d6 cannot show 9" in " ".join(err.split())

@@ -10,6 +10,7 @@ those.
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
 import types
 import typing
@@ -57,7 +58,7 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
     if origin is tuple:
         args = typing.get_args(hint)
         if isinstance(value, str):
-            value = [v for v in value.split(",") if v != ""]
+            value = [v for v in split_items(value) if v != ""]
         if not isinstance(value, list | tuple):
             raise ActionSyntaxError(f"{where}: expected a list, got {value!r}")
         item = args[0] if args else str
@@ -118,15 +119,47 @@ def from_jsonable(cls: type, data: Mapping[str, Any], where: str = "") -> Any:
         raise ActionSyntaxError(f"{where}{cls.__name__}: {exc}") from None
 
 
-def _text(value: Any) -> str:
-    if isinstance(value, tuple):
-        return ",".join(_text(v) for v in value)
+def _raw(value: Any) -> str:
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    text = str(value)
-    return shlex.quote(text) if (not text or any(c in text for c in " '\"=")) else text
+    return str(value)
+
+
+#: Text that needs no quoting in an action's text form: no blanks, quotes, '=' or '\\'.
+_PLAIN = re.compile(r"[^\s'\"=\\]+")
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, tuple):
+        # Items are joined by ','; a ',' or '\\' inside an item is escaped with '\\'.
+        text = ",".join(_raw(v).replace("\\", "\\\\").replace(",", "\\,") for v in value)
+        if not text:
+            return text
+    else:
+        text = _raw(value)
+    return text if _PLAIN.fullmatch(text) else shlex.quote(text)
+
+
+def split_items(text: str) -> list[str]:
+    """``a,b\\,c`` -> ``["a", "b,c"]``: a list field's items as :func:`format_fields` joins them."""
+    items: list[str] = []
+    current: list[str] = []
+    escaped = False
+    for char in text:
+        if escaped:
+            current.append(char)
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == ",":
+            items.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    items.append("".join(current))
+    return items
 
 
 def quote(text: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -203,10 +203,16 @@ def parse_log_text(text: str, source: str) -> tuple[LogHeader, list[tuple[int, d
         raise LogFormatError(f"{source}:1: a fracas log starts with a header line")
     raw = dict(records[0][1])
     raw.pop("type")
-    try:
-        header = LogHeader(**raw)
-    except TypeError as exc:
-        raise LogFormatError(f"{source}:1: bad header: {exc}") from None
+    known = [f.name for f in fields(LogHeader)]
+    unknown = [key for key in raw if key not in known]
+    if unknown:
+        raise LogFormatError(f"{source}:1: unknown header field "
+                             f"{', '.join(repr(k) for k in unknown)}; a header holds "
+                             f"{', '.join(known)}")
+    missing = [key for key in ("ruleset", "scenario") if key not in raw]
+    if missing:
+        raise LogFormatError(f"{source}:1: the header needs {' and '.join(missing)}")
+    header = LogHeader(**raw)
     if header.format != LOG_FORMAT:
         raise LogFormatError(f"{source}:1: log format {header.format} is not supported")
     if not isinstance(header.scenario, dict) or not isinstance(header.ruleset, str):
