@@ -27,7 +27,7 @@ fighters:
 def pick(index: int) -> Callable[[Encounter[Any]], Action]:
     """Choose the ``index``-th legal action (the fight being over is an error, as in play)."""
     def choose(enc: Encounter[Any]) -> Action:
-        legal = enc.legal_actions()
+        legal = list(enc.legal_actions())
         if not legal:
             raise FightOverError("the fight is over")
         return legal[index % len(legal)]
