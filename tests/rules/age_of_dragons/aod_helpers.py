@@ -68,6 +68,20 @@ def roll(enc: Encounter[State], *faces: int, spheres: tuple[str, ...] = ("soma",
     return act(enc, RollPool(actor, spheres), *faces)
 
 
+def end(enc: Encounter[State], *faces: int) -> list[Event]:
+    """The current actor ends its turn; ``faces`` feed what follows (the end phase, a stun).
+
+    A flyer's turn stays open after its last usable die while it may still choose to fall,
+    so tests end such turns explicitly.
+    """
+    from fracas.rules.age_of_dragons.actions import EndTurn
+
+    actor = enc.current_actor()
+    if actor is None:
+        raise AssertionError("the fight is over")
+    return act(enc, EndTurn(actor), *faces)
+
+
 def fight(combatants: list[dict[str, Any]], *faces: int, spheres: tuple[str, ...] = ("soma",),
           **extra: Any) -> Encounter[State]:
     """A fight whose first actor has just rolled ``faces`` on the pool of ``spheres``."""
@@ -92,7 +106,7 @@ def band(enc: Encounter[State], a: str, b: str) -> str:
 
 
 #: A GM task any die satisfies: it keeps a turn open so a refused action can be checked
-#: (a turn with nothing left to do ends by itself).
+#: (a turn with nothing left to do ends by itself, unless a flyer may still choose to fall).
 HOLD = [{"name": "hold", "difficulty": 1, "threshold": 1}]
 
 

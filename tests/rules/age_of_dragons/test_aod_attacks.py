@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from aod_helpers import HOLD, RULESET, act, dragon, fight, of, pd_choices, refused, who
+from aod_helpers import HOLD, RULESET, act, dragon, end, fight, of, pd_choices, refused, who
 
 from fracas.core.encounter import Encounter
 from fracas.rules.age_of_dragons import events as ev
@@ -95,7 +95,8 @@ def test_attacks_target_living_enemies_only() -> None:
 def test_pd_spent_refills_to_passive_at_the_start_of_the_defenders_own_turn() -> None:
     enc = duel(hits(2), b=dragon("B", "blue", pd=3))
     act(enc, Attack("A", "B", 2))
-    act(enc, Defend("B", 2))  # A has nothing left: its turn ends and B's begins
+    act(enc, Defend("B", 2))  # A has nothing left but the choice to fall
+    end(enc)
     assert enc.state.turn is not None and enc.state.turn.actor == "B"
     assert who(enc, "B").pd == 3
 

@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from aod_helpers import HOLD, act, dragon, fight, of, refused, roll, who
+from aod_helpers import HOLD, act, dragon, end, fight, of, refused, roll, who
 
 from fracas.core.encounter import Encounter
 from fracas.core.events import DiceRolled
@@ -204,7 +204,7 @@ def test_called_shot_effects_combine_with_a_bite() -> None:
 @pytest.mark.parametrize(("face", "loses"), [(1, True), (2, True), (3, False), (6, False)])
 def test_a_stunned_dragon_loses_its_turn_on_one_or_two(face: int, loses: bool) -> None:
     enc = fight([dragon("A", "red"), dragon("B", "blue"), dragon("C", "red")], *[1] * 6)
-    # A's turn ended by itself (nothing to use); C is next, then B.
+    end(enc)  # nothing to use (but the choice to fall); C is next, then B.
     enc.state.fighters["B"].stunned = True
     assert enc.current_actor() == "C"
     events = act(enc, EndTurn("C"), face)

@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from aod_helpers import HOLD, act, dragon, fight, of, refused, roll, who
+from aod_helpers import HOLD, RULESET, act, dragon, end, fight, of, refused, roll, who
 
 from fracas.core.events import DiceRolled, FightEnded
 from fracas.rules.age_of_dragons import events as ev
@@ -47,8 +47,10 @@ def test_locked_flyers_fall_one_level_per_round_then_land_hard() -> None:
 def test_a_dying_flyer_falls() -> None:
     enc = fight([dragon("A", "red", soma=4), dragon("B", "blue", soma=2, pr=1),
                  dragon("D", "blue", soma=1)], 4, 4, 4, 1)
-    act(enc, Attack("A", "B", 3), 4, 4)  # B's death check passes at -2
-    events = roll(enc, 1)  # D ends round 1
+    act(enc, Attack("A", "B", 3))
+    end(enc, 4, 4)  # B's death check passes at -2
+    roll(enc, 1)
+    events = end(enc)  # D ends round 1
     assert falls(events) == {"B": (STRAFING_LOW, 1, "dying")}
 
 
@@ -56,7 +58,8 @@ def test_a_flyer_that_lost_the_use_of_a_wing_falls() -> None:
     enc = fight([dragon("A", "red", soma=5), dragon("B", "blue", soma=1, pr=30)],
                 6, 5, 5, 5, 1)
     act(enc, Attack("A", "B", 4, "claw", "wing"))
-    events = roll(enc, 1)
+    end(enc)
+    events = roll(enc, 1)  # B cannot fly: nothing to choose, its turn ends by itself
     assert falls(events) == {"B": (STRAFING_LOW, 1, "cannot fly")}
 
 
@@ -65,12 +68,14 @@ def test_a_flyer_may_choose_to_fall_and_stops_falling_when_it_stops_choosing() -
                 3, 1, ranges=[{"between": ["A", "B"], "range": "long"}])
     act(enc, DeclareFall("A"))
     act(enc, EndTurn("A"))
-    events = roll(enc, 1)
+    roll(enc, 1)
+    events = end(enc)
     assert falls(events) == {"A": (FLYING_HIGH, 1, "chose to fall")}
     assert who(enc, "A").falling_rounds == 1
     roll(enc, 3, 1)
     act(enc, EndTurn("A"))
-    events = roll(enc, 1)
+    roll(enc, 1)
+    events = end(enc)
     assert falls(events) == {}
     assert who(enc, "A").falling_rounds == 0 and not who(enc, "A").chose_fall
 
@@ -87,7 +92,9 @@ def test_falling_is_declared_once_a_round_and_only_in_the_air() -> None:
 
 def test_flyers_that_can_stay_up_do_not_fall() -> None:
     enc = fight([dragon("A", "red", soma=1), dragon("B", "blue", soma=1)], 1)
-    events = roll(enc, 1)
+    end(enc)
+    roll(enc, 1)
+    events = end(enc)
     assert falls(events) == {}
     assert who(enc, "A").altitude == who(enc, "B").altitude == NORMAL
 
@@ -170,7 +177,9 @@ def test_the_dead_do_not_fall() -> None:
     act(enc, Attack("A", "B", 10, "claw", "neck"))
     assert who(enc, "B").dead
     who(enc, "B").wing = MAULED  # alive, this would make B fall: the dead stay put
-    events = roll(enc, 1)  # D ends the round
+    end(enc)
+    roll(enc, 1)
+    events = end(enc)  # D ends the round
     assert falls(events) == {}
     assert who(enc, "B").altitude == NORMAL
 
@@ -189,8 +198,9 @@ def test_a_landing_that_fells_both_sides_ends_the_fight_with_no_winner() -> None
 
 def test_a_fall_may_be_declared_before_the_roll() -> None:
     enc = fight([dragon("B", "blue", soma=1), dragon("A", "red", soma=1)], 1)
+    end(enc)
     act(enc, DeclareFall("A"))
-    events = roll(enc, 2)  # nothing to use: A's turn ends by itself, then the end phase
+    events = roll(enc, 2)  # nothing to use and the fall chosen: A's turn ends by itself
     assert falls(events) == {"A": (STRAFING_LOW, 1, "chose to fall")}
 
 
@@ -212,3 +222,43 @@ def test_a_fall_after_a_forced_landing_counts_its_rounds_afresh() -> None:
     events = act(enc, EndTurn("B"), 4)  # a new fall, one round long: one d6, not two
     assert falls(events) == {"A": (GROUNDED, 1, "chose to fall")}
     assert [e.damage for e in of(events, ev.LandedHard)] == [4]
+
+
+# -- the choice to fall outlives the dice (issue 14) -------------------------------------------
+def _verbs(enc: Any) -> list[str]:
+    opts = enc.options()
+    return [c.value for c in opts.step.choices] if opts.step is not None else []
+
+
+def test_a_flyer_that_spent_its_last_die_may_still_choose_to_fall() -> None:
+    enc = fight([dragon("A", "red", soma=2, pr=40), dragon("B", "blue", soma=1)], 4, 1)
+    act(enc, Attack("A", "B", 1))
+    assert enc.current_actor() == "A"  # nothing left to use, but the turn stays open
+    assert sorted(_verbs(enc)) == ["end", "fall"]
+    assert RULESET.default_verb(enc.state, ["fall", "end"]) == "end"
+    act(enc, DeclareFall("A"))  # chosen: nothing left at all, the turn ends by itself
+    assert enc.current_actor() == "B"
+    roll(enc, 1)
+    events = end(enc)
+    assert falls(events) == {"A": (STRAFING_LOW, 1, "chose to fall")}
+
+
+def test_a_flyer_that_rolled_nothing_usable_may_still_choose_to_fall() -> None:
+    enc = fight([dragon("A", "red", soma=2), dragon("B", "blue", soma=1)], 2, 1)
+    assert enc.current_actor() == "A" and sorted(_verbs(enc)) == ["end", "fall"]
+
+
+@pytest.mark.parametrize("case", ["grounded", "locked", "wing", "chosen"])
+def test_a_turn_ends_by_itself_when_falling_is_no_choice(case: str) -> None:
+    a = dragon("A", "red", soma=2, altitude="grounded" if case == "grounded" else "normal")
+    enc = fight([dragon("B", "blue", soma=2), a], 4, 1)
+    if case == "locked":
+        act(enc, Grapple("B", "A", 1))  # A falls anyway: nothing to choose
+    elif case == "wing":
+        who(enc, "A").wing = MAULED  # A falls anyway
+    if enc.current_actor() == "B":
+        end(enc)
+    if case == "chosen":
+        act(enc, DeclareFall("A"))
+    roll(enc, 1, 1)
+    assert enc.current_actor() == "B"

@@ -22,10 +22,15 @@ from fracas.rules.age_of_dragons.model import State
 
 def brawl(b_pr: int, *faces: int, b: dict[str, Any] | None = None,
           **extra: Any) -> Encounter[State]:
-    """A (red) has rolled ``faces``; B (blue, PR ``b_pr``) and D (blue) keep the fight going."""
-    spec = dict(b or dragon("B", "blue"), pr=b_pr)
-    return fight([dragon("A", "red", soma=len(faces)), spec, dragon("D", "blue")],
-                 *faces, **extra)
+    """A (red) has rolled ``faces``; B (blue, PR ``b_pr``) and D (blue) keep the fight going.
+
+    All three are on the ground, so a turn with nothing left to do ends by itself (a
+    flyer's would stay open for the choice to fall).
+    """
+    low = {"altitude": "grounded"}
+    spec = dict(b or dragon("B", "blue"), pr=b_pr, **low)
+    return fight([dragon("A", "red", soma=len(faces), **low), spec,
+                  dragon("D", "blue", **low)], *faces, **extra)
 
 
 def test_physical_resilience_at_zero_means_dying() -> None:
@@ -90,8 +95,9 @@ def test_a_dragon_that_recovers_above_zero_acts_again_from_its_next_turn() -> No
 
 
 def test_the_dead_get_no_turn() -> None:
-    enc = fight([dragon("A", "red", soma=12), dragon("B", "blue", soma=1, pr=50),
-                 dragon("D", "blue", soma=1)], 6, 6, *[5] * 8, 1, 1)
+    low = {"altitude": "grounded"}
+    enc = fight([dragon("A", "red", soma=12, **low), dragon("B", "blue", soma=1, pr=50, **low),
+                 dragon("D", "blue", soma=1, **low)], 6, 6, *[5] * 8, 1, 1)
     events = act(enc, Attack("A", "B", 10, "claw", "neck"))  # B is killed, PR still above 0
     assert who(enc, "B").dead and who(enc, "B").pr > 0
     assert enc.current_actor() == "D"
@@ -149,8 +155,8 @@ def test_the_fight_goes_on_while_one_enemy_pair_is_engaged() -> None:
 
 @pytest.mark.parametrize("limit", [1, 2])
 def test_the_fight_ends_at_the_round_limit(limit: int) -> None:
-    enc = fight([dragon("A", "red", soma=1), dragon("B", "blue", soma=1)], 1,
-                max_rounds=limit)
+    enc = fight([dragon("A", "red", soma=1, altitude="grounded"),
+                 dragon("B", "blue", soma=1, altitude="grounded")], 1, max_rounds=limit)
     for _ in range(limit * 2 - 1):
         roll(enc, 1)
     assert enc.current_actor() is None

@@ -8,7 +8,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from aod_helpers import dragon, of, roll, start
+from aod_helpers import dragon, end, of, roll, start
 
 from fracas.core.events import DiceRolled
 from fracas.rules.age_of_dragons import events as ev
@@ -39,6 +39,7 @@ def test_the_order_is_fixed_for_the_whole_fight() -> None:
     assert order(enc) == ("B", "A")
     for _ in range(4):  # two full rounds of nothing
         roll(enc, 1)
+        end(enc)
     assert enc.state.round == 3
     assert order(enc) == ("B", "A") and enc.current_actor() == "B"
     assert len(of(enc.log, ev.OrderFixed)) == 1
@@ -98,4 +99,5 @@ def test_initiative_dice_are_not_a_pool() -> None:
     assert turn is not None and turn.actor == "A"
     assert turn.step == "pool" and turn.pool == []
     roll(enc, 1, 1)  # A's turn needs its own roll
+    end(enc)
     assert enc.current_actor() == "B"

@@ -19,6 +19,7 @@ from fracas.core.ruleset import Action
 from fracas.rules.age_of_dragons.actions import (
     Attack,
     BreakOut,
+    DeclareFall,
     Defend,
     EndTurn,
     Grapple,
@@ -140,3 +141,23 @@ def test_heuristic_fights_end_and_every_choice_is_legal(seed: int) -> None:
     outcome = enc.play(lambda _name: HeuristicPolicy(), SeededRng(seed + 100),
                        max_decisions=3000)
     assert outcome is not None
+
+
+# -- the choice to fall (issue 14) ----------------------------------------------------------------
+def test_heuristic_ends_an_idle_flyer_turn_rather_than_fall() -> None:
+    enc = fight([dragon("A", "red"), dragon("B", "blue")], 2, 2, 1, 1, 1, 1)
+    assert choice(enc) == EndTurn("A")
+
+
+def test_heuristic_falls_toward_a_foe_below_when_it_cannot_spot_the_way_down() -> None:
+    enc = fight([dragon("A", "red"), dragon("B", "blue", altitude="grounded")],
+                2, 2, 1, 1, 1, 1)
+    assert _after_spots(enc) == DeclareFall("A")
+
+
+def test_heuristic_falls_one_level_at_a_time_from_high_above() -> None:
+    enc = fight([dragon("A", "red", altitude="ceiling"), dragon("B", "blue")],
+                2, 2, 1, 1, 1, 1, ranges=[{"between": ["A", "B"], "range": "long"}])
+    assert _after_spots(enc) == DeclareFall("A")
+    act(enc, DeclareFall("A"))
+    assert enc.current_actor() == "B"  # nothing left to choose: A's turn ended

@@ -105,6 +105,12 @@ class AgeOfDragons(Ruleset[State]):
     def verb_label(self, action: type[Action]) -> str:
         return legality.VERB_LABELS.get(action.verb, action.verb)
 
+    def default_verb(self, state: State, verbs: Sequence[str]) -> str:
+        """With nothing left but falling or ending the turn, ending it is preselected."""
+        if "end" in verbs and set(verbs) <= {"fall", "end"}:
+            return "end"
+        return verbs[0]
+
     def resolve(self, state: State, action: Action, rng: Rng, emit: Emit) -> None:
         resolution.resolve(state, action, rng, emit)
 

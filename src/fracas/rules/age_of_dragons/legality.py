@@ -32,7 +32,8 @@ from fracas.rules.age_of_dragons.model import (
     pair,
 )
 
-__all__ = ["TREE", "VERB_LABELS", "asks", "step", "turn_has_options", "why_not"]
+__all__ = ["TREE", "VERB_LABELS", "asks", "fall_is_a_choice", "step", "turn_has_options",
+           "why_not"]
 
 Refusal = IllegalActionError | None
 
@@ -532,14 +533,27 @@ TREE = _Tree()
 _SKIP_WHEN_IDLE = frozenset({"fall", "end"})
 
 
-def turn_has_options(state: State) -> bool:
-    """Whether the acting combatant could still do anything but end its turn (or fall).
+def fall_is_a_choice(state: State, name: str) -> bool:
+    """Whether choosing to fall would change anything for ``name`` this round.
 
-    A cheap test first (no die could be used), then the steps stop at the first legal
-    completion: nothing is listed.
+    An airborne flyer that can stay up and has not chosen yet; one that is locked,
+    dying or cannot fly falls anyway, so for it there is nothing to choose.
+    """
+    fighter = state.fighters[name]
+    return fighter.airborne and fighter.active and not fighter.chose_fall and \
+        fighter.can_fly and not r.is_locked(state, name)
+
+
+def turn_has_options(state: State) -> bool:
+    """Whether the acting combatant could still do anything but end its turn.
+
+    Choosing to fall counts while it is a real choice (:func:`fall_is_a_choice`): a
+    flyer's turn stays open for it, so it is never lost by spending the last die.
+    Otherwise a cheap test first (no die could be used), then the steps stop at the
+    first legal completion: nothing is listed.
     """
     turn = state.turn
-    if turn is None or turn.step == "pool":
+    if turn is None or turn.step == "pool" or fall_is_a_choice(state, turn.actor):
         return True
     fighter = state.fighters[turn.actor]
     pool, expended, spotted = turn.pool, turn.expended, turn.spotted

@@ -3,8 +3,9 @@
 The heuristic closes to melee (matching altitude, then range), aims and evades with
 its spare spots, bites or claws for the most damage a defender cannot stop, goes for
 the neck when it has two sixes to spare, grapples a weaker flyer to drag it down,
-breaks out when a grapple goes against it, and spends just enough Physical Defence
-to turn an attack aside.
+breaks out when a grapple goes against it, chooses to fall when that brings it down
+toward its foe without a crash landing (otherwise it ends a turn it has no use for),
+and spends just enough Physical Defence to turn an attack aside.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
 from fracas.rules.age_of_dragons import actions as act
 from fracas.rules.age_of_dragons import rules as r
+from fracas.rules.age_of_dragons.legality import fall_is_a_choice
 from fracas.rules.age_of_dragons.model import (
     ATTACK_THRESHOLD,
     CLOSE,
@@ -98,6 +100,18 @@ class HeuristicPolicy:
         if turn.step in ("reroll", "spot") and target is not None:
             yield from self._spots(state, fighter, target)
         yield from self._expends(state, fighter, target)
+        if target is not None and self._fall_helps(state, fighter, target):
+            yield act.DeclareFall(me)
+
+    @staticmethod
+    def _fall_helps(state: State, fighter: Fighter, target: str) -> bool:
+        """Falling is a free level down: worth it while above the foe's melee height.
+
+        One level never drops below the foe, and from above it a flyer is at least at
+        normal altitude, so the fall never ends in a crash landing.
+        """
+        return fall_is_a_choice(state, fighter.name) and \
+            MELEE_LEVEL[fighter.altitude] > MELEE_LEVEL[state.fighters[target].altitude]
 
     @staticmethod
     def _target(state: State, me: str) -> str | None:
