@@ -1,0 +1,172 @@
+"""Seat-swapped matches: one policy against another, each playing both sides of a scenario.
+
+For every seed two fights are played with the same dice: in the first the challenger
+plays side A and the opponent side B, in the second the seats are swapped.  With the
+same policy on both seats the challenger's share of wins is exactly one half whatever
+the scenario's balance, so a share above one half measures playing strength.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fracas.ai.search import side_of
+from fracas.core.encounter import Encounter
+from fracas.core.policy import DecisionRequest, Policy
+from fracas.core.rng import SeededRng, derive_seed
+from fracas.core.ruleset import GM, Action, Ruleset
+
+__all__ = ["MatchResult", "Timed", "mirror_match", "play_fight", "wilson"]
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class Timed:
+    """Wraps a policy and records the time of each decision and of each turn.
+
+    A turn is a run of consecutive decisions by the same actor.
+    """
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.moves: list[float] = []
+        self.turns: list[float] = []
+        self._last: str | None = None
+        self._serial = -1
+
+    def choose(self, request: DecisionRequest) -> Action:
+        start = time.perf_counter()
+        action = self.policy.choose(request)
+        spent = time.perf_counter() - start
+        self.moves.append(spent)
+        if request.actor == self._last and self.turns and self._serial == _SERIAL[0]:
+            self.turns[-1] += spent
+        else:
+            self.turns.append(spent)
+        self._last = request.actor
+        _SERIAL[0] += 1
+        self._serial = _SERIAL[0]
+        return action
+
+
+# Counts every decision of a played fight, so a turn ends when anyone else decides.
+_SERIAL = [0]
+
+
+class _Counted:
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+
+    def choose(self, request: DecisionRequest) -> Action:
+        _SERIAL[0] += 1
+        return self.policy.choose(request)
+
+
+def play_fight(ruleset: Ruleset[Any], initial: Any, seed: int,
+               policy_of: Callable[[str], Policy],
+               max_decisions: int = 100_000) -> str | None:
+    """Play one fight from ``initial`` with dice seeded by ``seed``; the winner (or ``None``)."""
+    enc = Encounter(ruleset, initial, rng=SeededRng(seed), keep_log=False)
+    table: dict[str, Policy] = {}
+
+    def pick(actor: str) -> Policy:
+        p = table.get(actor)
+        if p is None:
+            p = table[actor] = policy_of(actor)
+        return p
+
+    outcome = enc.play(pick, SeededRng(derive_seed(seed, "policies")),
+                       max_decisions=max_decisions)
+    return outcome.winner if outcome is not None else None
+
+
+@dataclass
+class MatchResult:
+    """Wins, draws and losses of the challenger over seat-swapped pairs of fights."""
+
+    fights: int = 0
+    wins: int = 0
+    draws: int = 0
+    by_side: dict[str, list[int]] = field(default_factory=dict)  # side -> [wins, fights]
+    moves: list[float] = field(default_factory=list)
+    turns: list[float] = field(default_factory=list)
+
+    @property
+    def losses(self) -> int:
+        return self.fights - self.wins - self.draws
+
+    @property
+    def rate(self) -> float:
+        """The challenger's share of wins (draws count as not won)."""
+        return self.wins / self.fights if self.fights else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """95% Wilson interval of :attr:`rate`."""
+        return wilson(self.wins, self.fights)
+
+    def merge(self, other: MatchResult) -> None:
+        """Add another result (from a worker) to this one."""
+        self.fights += other.fights
+        self.wins += other.wins
+        self.draws += other.draws
+        for side, (w, n) in other.by_side.items():
+            mine = self.by_side.setdefault(side, [0, 0])
+            mine[0] += w
+            mine[1] += n
+        self.moves += other.moves
+        self.turns += other.turns
+
+
+def mirror_match(ruleset: Ruleset[Any], initial: Any, challenger: Callable[[str], Policy],
+                 opponent: Callable[[str], Policy], seeds: range, *,
+                 gm_side: str | None = None) -> MatchResult:
+    """Play each seed twice, the challenger taking each side in turn against the opponent.
+
+    ``challenger(actor)`` and ``opponent(actor)`` make a policy for an actor.  The GM
+    belongs to ``gm_side`` (in rule sets where the GM runs one side) or else always
+    plays the opponent's policy (a referee).  Only two-sided fights are supported.
+    """
+    sides = sorted({s.side for s in ruleset.standings(initial)})
+    if len(sides) != 2:
+        raise ValueError(f"a mirror match needs exactly two sides, not {sides}")
+    result = MatchResult()
+    for seed in seeds:
+        for side in sides:
+            timed: dict[str, Timed] = {}
+
+            def policy_of(actor: str, side: str = side,
+                          timed: dict[str, Timed] = timed) -> Policy:
+                mine = (gm_side == side) if actor == GM else \
+                    side_of(ruleset, initial, actor) == side
+                if mine:
+                    t = timed[actor] = Timed(challenger(actor))
+                    return t
+                return _Counted(opponent(actor))
+
+            winner = play_fight(ruleset, initial, seed, policy_of)
+            result.fights += 1
+            tally = result.by_side.setdefault(side, [0, 0])
+            tally[1] += 1
+            if winner == side:
+                result.wins += 1
+                tally[0] += 1
+            elif winner is None:
+                result.draws += 1
+            for t in timed.values():
+                result.moves += t.moves
+                result.turns += t.turns
+    return result
