@@ -252,7 +252,7 @@ def test_export_then_import_gives_an_equal_fight(store: EventStore, duel: Scenar
 
 @pytest.mark.parametrize(("text", "message"), [
     ("", r"fight.jsonl:1: a fracas log starts with a header line"),
-    ('{"type": "header", "ruleset": "toy"}\n', r"fight.jsonl:1: bad header"),
+    ('{"type": "header", "ruleset": "toy"}\n', r"fight.jsonl:1: the header needs scenario"),
     ("not json\n", r"fight.jsonl:1: not JSON"),
     ('{"type": "header", "ruleset": "toy", "scenario": {}, "format": 99}\n',
      r"log format 99 is not supported"),

@@ -9,6 +9,15 @@ encounter's *revision*: the sequence number of changes the caller last saw.
 A caller holding an old revision is refused with :class:`StaleRevisionError`,
 so two clients can never both decide the same turn.
 
+Each encounter has its own lock: the work of one table (replaying, checking,
+resolving, a long "play to the end") never waits for another's.  The SQLite
+connection has a separate lock held only around each statement or transaction.
+
+Beside each event the store keeps its readable text and its *veil*: the viewers
+(``player:<side>``, ``spectator``) from whom the line is withheld because it is
+hidden or names a combatant that viewer's ``view`` does not hold at that moment
+(see :func:`fracas.store.text.veil`).  The GM sees every line.
+
 Dice for a web decision come from a stream derived from the encounter's seed
 and the length of its log, so the store keeps no random-generator state and a
 restarted server rolls exactly what the old one would have.
@@ -24,7 +33,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from hmac import compare_digest
 from pathlib import Path
 from typing import Any
@@ -43,7 +52,7 @@ from fracas.core.events import (
 from fracas.core.rng import SeededRng, derive_seed
 from fracas.core.ruleset import Action, Ruleset, find_ruleset
 from fracas.scenario import Scenario, build_initial_state
-from fracas.store.text import describe
+from fracas.store.text import describe, veil, viewers_of
 
 __all__ = [
     "EncounterInfo",
@@ -76,6 +85,7 @@ CREATE TABLE IF NOT EXISTS events (
     hidden INTEGER NOT NULL,
     payload TEXT NOT NULL,
     text TEXT,
+    veil TEXT,
     PRIMARY KEY (encounter_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS redo (
@@ -154,6 +164,19 @@ class LogEntry:
     hidden: bool
     text: str
     data: dict[str, Any]
+    veil: dict[str, str | None] = field(default_factory=dict)
+
+    def text_for(self, viewer: str | None) -> str | None:
+        """What ``viewer`` (``None``: the GM) reads of this line; ``None``: nothing."""
+        if viewer is None:
+            return self.text
+        if self.hidden:
+            return None
+        return self.veil.get(viewer, self.text)
+
+    def seen_by(self, viewer: str | None) -> bool:
+        """True when ``viewer`` (``None``: the GM) may read this line."""
+        return self.text_for(viewer) is not None
 
 
 @dataclass(slots=True)
@@ -193,15 +216,21 @@ class EventStore:
         path: the database file (created when missing).
         cache_size: how many live encounters to keep rebuilt in memory.
 
-    The store is safe to share between threads: one lock serialises its
-    connection and cache.  Several processes may share the file; the revision
-    check in each transaction keeps them from overwriting each other.
+    The store is safe to share between threads: each encounter has its own lock
+    (held while its live encounter is read or changed) and the connection has one
+    held only around each statement.  Several processes may share the file; the
+    revision check in each transaction keeps them from overwriting each other.
+    ``listeners`` are called with an encounter's id after each committed change
+    (from the thread that made it).
     """
 
     def __init__(self, path: str | Path, *, cache_size: int = 64) -> None:
         self.path = str(path)
         self.cache_size = cache_size
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # the connection
+        self._guard = threading.Lock()  # the per-encounter lock table and the cache
+        self._enc_locks: dict[str, threading.RLock] = {}
+        self.listeners: list[Callable[[str], None]] = []
         if Path(self.path).is_dir():
             raise StoreOpenError(f"{self.path}: cannot open the database: it is a folder")
         try:
@@ -211,14 +240,57 @@ class EventStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            columns = {r["name"] for r in self._db.execute("PRAGMA table_info(events)")}
+            if "veil" not in columns:
+                self._db.execute("ALTER TABLE events ADD COLUMN veil TEXT")
         except sqlite3.Error as exc:
             raise StoreOpenError(f"{self.path}: cannot open the database: {exc}") from None
         self._cache: OrderedDict[str, _Live] = OrderedDict()
+        self._backfill_veils()
+
+    def _enc_lock(self, enc_id: str) -> threading.RLock:
+        with self._guard:
+            lock = self._enc_locks.get(enc_id)
+            if lock is None:
+                lock = self._enc_locks[enc_id] = threading.RLock()
+            return lock
+
+    def _notify(self, enc_id: str) -> None:
+        for listener in list(self.listeners):
+            listener(enc_id)
+
+    def _viewers(self, enc_id: str) -> list[tuple[str, str]]:
+        with self._lock:
+            rows = self._db.execute("SELECT role, side FROM links WHERE encounter_id = ?"
+                                    " AND role != 'gm'", (enc_id,)).fetchall()
+        return viewers_of(sorted(r["side"] for r in rows if r["role"] == "player"))
+
+    def _backfill_veils(self) -> None:
+        """Stores written before veils existed: work them out once by replaying each log."""
+        with self._lock:
+            ids = [r[0] for r in self._db.execute(
+                "SELECT DISTINCT encounter_id FROM events WHERE veil IS NULL")]
+        for enc_id in ids:
+            try:
+                with self._lock:
+                    row = self._db.execute("SELECT header FROM encounters WHERE id = ?",
+                                           (enc_id,)).fetchone()
+                if row is None:
+                    continue
+                enc = self._rebuild(enc_id, row["header"])
+                veils = _veil_all(enc.ruleset, enc.initial_state, enc.log,
+                                  [e.text for e in self.entries(enc_id)], self._viewers(enc_id))
+                with self._lock, self._transaction() as db:
+                    db.executemany("UPDATE events SET veil = ? WHERE encounter_id = ? AND seq = ?",
+                                   [(v, enc_id, i) for i, v in enumerate(veils)])
+            except FracasError:
+                continue
 
     def close(self) -> None:
         """Close the database connection."""
         with self._lock:
-            self._cache.clear()
+            with self._guard:
+                self._cache.clear()
             self._db.close()
 
     # -- plumbing ----------------------------------------------------------
@@ -268,8 +340,8 @@ class EventStore:
         return self._insert(enc, header, name)
 
     def _insert(self, enc: Encounter[Any], header: LogHeader, title: str) -> EncounterInfo:
-        texts = _describe_all(enc.ruleset, enc.initial_state, enc.log)
         sides = sorted({s.side for s in enc.ruleset.standings(enc.state)})
+        texts, veils = _describe_all(enc.ruleset, enc.initial_state, enc.log, viewers_of(sides))
         now = time.time()
         with self._lock:
             enc_id = self._new_id()
@@ -279,13 +351,13 @@ class EventStore:
                     " revision, length, status) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
                     (enc_id, title, header.ruleset, _header_json(header), header.seed or 0, now,
                      now, len(enc.log), _status(enc)))
-                self._write_events(db, enc_id, 0, enc.log, texts)
+                self._write_events(db, enc_id, 0, enc.log, texts, veils)
                 links = [("gm", ""), ("spectator", "")] + [("player", s) for s in sides]
                 db.executemany(
                     "INSERT INTO links (encounter_id, role, side, token) VALUES (?, ?, ?, ?)",
                     [(enc_id, role, side, secrets.token_urlsafe(32)) for role, side in links])
-            self._remember(enc_id, _Live(0, enc))
-            return self.info(enc_id)
+        self._remember(enc_id, _Live(0, enc))
+        return self.info(enc_id)
 
     def _new_id(self) -> str:
         while True:
@@ -296,12 +368,12 @@ class EventStore:
 
     @staticmethod
     def _write_events(db: sqlite3.Connection, enc_id: str, start: int, events: Sequence[Event],
-                      texts: Sequence[str]) -> None:
+                      texts: Sequence[str], veils: Sequence[str]) -> None:
         db.executemany(
-            "INSERT INTO events (encounter_id, seq, kind, hidden, payload, text)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            [(enc_id, start + i, e.kind, int(e.hidden), json.dumps(encode_event(e)), t)
-             for i, (e, t) in enumerate(zip(events, texts, strict=True))])
+            "INSERT INTO events (encounter_id, seq, kind, hidden, payload, text, veil)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(enc_id, start + i, e.kind, int(e.hidden), json.dumps(encode_event(e)), t, v)
+             for i, (e, t, v) in enumerate(zip(events, texts, veils, strict=True))])
 
     # -- reading -----------------------------------------------------------
     def encounters(self, include_archived: bool = False) -> list[EncounterInfo]:
@@ -338,13 +410,26 @@ class EventStore:
         return found
 
     def entries(self, enc_id: str, start: int = 0) -> list[LogEntry]:
-        """The stored events from position ``start`` on, with their readable text."""
+        """The stored events from position ``start`` on, with their readable text and veil."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT seq, kind, hidden, payload, text FROM events"
+                "SELECT seq, kind, hidden, payload, text, veil FROM events"
                 " WHERE encounter_id = ? AND seq >= ? ORDER BY seq", (enc_id, start)).fetchall()
         return [LogEntry(r["seq"], r["kind"], bool(r["hidden"]), r["text"] or "",
-                         json.loads(r["payload"])) for r in rows]
+                         json.loads(r["payload"]), _veil_set(r["veil"])) for r in rows]
+
+    def last_seen(self, enc_id: str, viewer: str | None) -> int:
+        """The position of the newest line ``viewer`` may read (``-1``: none)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, hidden, veil FROM events WHERE encounter_id = ?"
+                " ORDER BY seq DESC", (enc_id,))
+            for row in rows:
+                entry = LogEntry(row["seq"], "", bool(row["hidden"]), ".", {},
+                                 _veil_set(row["veil"]))
+                if entry.seen_by(viewer):
+                    return int(row["seq"])
+        return -1
 
     def export_log(self, enc_id: str) -> str:
         """The fight as JSON lines: a header line then one event a line (GM's full log)."""
@@ -376,19 +461,28 @@ class EventStore:
     # -- the live encounter -----------------------------------------------
     @contextmanager
     def live(self, enc_id: str) -> Iterator[tuple[Encounter[Any], int]]:
-        """Hold the store lock and yield the live encounter and its revision (read only!)."""
-        with self._lock:
+        """Hold the encounter's lock and yield its live encounter and revision (read only!)."""
+        with self._enc_lock(enc_id):
             yield self._live(enc_id)
 
+    @contextmanager
+    def locked(self, enc_id: str) -> Iterator[None]:
+        """Hold the encounter's lock (other encounters are not held up)."""
+        with self._enc_lock(enc_id):
+            yield
+
     def _live(self, enc_id: str) -> tuple[Encounter[Any], int]:
-        row = self._db.execute("SELECT revision, header FROM encounters WHERE id = ?",
-                               (enc_id,)).fetchone()
+        """The live encounter (the caller holds the encounter's lock)."""
+        with self._lock:
+            row = self._db.execute("SELECT revision, header FROM encounters WHERE id = ?",
+                                   (enc_id,)).fetchone()
         if row is None:
             raise UnknownEncounterError(f"no encounter {enc_id!r} is stored")
-        live = self._cache.get(enc_id)
-        if live is not None and live.revision == row["revision"]:
-            self._cache.move_to_end(enc_id)
-            return live.encounter, live.revision
+        with self._guard:
+            live = self._cache.get(enc_id)
+            if live is not None and live.revision == row["revision"]:
+                self._cache.move_to_end(enc_id)
+                return live.encounter, live.revision
         enc = self._rebuild(enc_id, row["header"])
         self._remember(enc_id, _Live(row["revision"], enc))
         return enc, row["revision"]
@@ -397,31 +491,38 @@ class EventStore:
         header = _header_from_json(header_text, f"encounter {enc_id}")
         ruleset = find_ruleset(header.ruleset)
         initial = build_initial_state(ruleset, header.scenario, source=f"encounter {enc_id}")
-        rows = self._db.execute("SELECT seq, payload FROM events WHERE encounter_id = ?"
-                                " ORDER BY seq", (enc_id,)).fetchall()
+        with self._lock:
+            rows = self._db.execute("SELECT seq, payload FROM events WHERE encounter_id = ?"
+                                    " ORDER BY seq", (enc_id,)).fetchall()
         events = [decode_event(json.loads(r["payload"]), ruleset,
                                f"encounter {enc_id} event {r['seq']}: ") for r in rows]
         return Encounter.replay(ruleset, initial, events, header=header)
 
     def _remember(self, enc_id: str, live: _Live) -> None:
-        self._cache[enc_id] = live
-        self._cache.move_to_end(enc_id)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+        with self._guard:
+            self._cache[enc_id] = live
+            self._cache.move_to_end(enc_id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def _forget(self, enc_id: str) -> None:
+        with self._guard:
+            self._cache.pop(enc_id, None)
 
     # -- changing ----------------------------------------------------------
-    def apply(self, enc_id: str, expected_revision: int,
+    def apply(self, enc_id: str, expected_revision: int | None,
               choose: Callable[[Encounter[Any]], Action]) -> int:
         """Apply the action ``choose`` picks, with all its events, in one transaction.
 
         Raises :class:`StaleRevisionError` when the encounter is no longer at
-        ``expected_revision``, and whatever ``choose`` or the rules raise
-        (an :class:`~fracas.core.errors.IllegalActionError` names the rule);
-        in every failure case nothing is written.  Returns the new revision.
+        ``expected_revision`` (``None``: ``choose`` makes its own check), and
+        whatever ``choose`` or the rules raise (an
+        :class:`~fracas.core.errors.IllegalActionError` names the rule); in every
+        failure case nothing is written.  Returns the new revision.
         """
-        with self._lock:
+        with self._enc_lock(enc_id):
             enc, revision = self._live(enc_id)
-            if revision != expected_revision:
+            if expected_revision is not None and revision != expected_revision:
                 raise StaleRevisionError(expected_revision, revision)
             action = choose(enc)
             start = len(enc.log)
@@ -429,16 +530,19 @@ class EventStore:
             seed = enc.header.seed if enc.header and enc.header.seed is not None else 0
             try:
                 events = enc.apply(action, rng=decision_rng(seed, start))
-                texts = _describe_all(enc.ruleset, before, events)
-                return self._commit(enc_id, enc, revision, start, events, texts, clear_redo=True)
+                texts, veils = _describe_all(enc.ruleset, before, events, self._viewers(enc_id))
+                new = self._commit(enc_id, enc, revision, start, events, texts, veils,
+                                   clear_redo=True)
             except BaseException:
                 if len(enc.log) != start:
-                    self._cache.pop(enc_id, None)
+                    self._forget(enc_id)
                 raise
+        self._notify(enc_id)
+        return new
 
     def undo(self, enc_id: str, expected_revision: int) -> int:
         """Take back the last decision and everything it caused (kept for redo)."""
-        with self._lock:
+        with self._enc_lock(enc_id):
             enc, revision = self._live(enc_id)
             if revision != expected_revision:
                 raise StaleRevisionError(expected_revision, revision)
@@ -446,59 +550,69 @@ class EventStore:
                 raise NothingToUndoError("nothing to undo: no decision has been made yet")
             cut = max(i for i, e in enumerate(enc.log) if isinstance(e, DecisionMade))
             removed = enc.log[cut:]
-            texts = [e.text for e in self.entries(enc_id, cut)]
+            stored = self.entries(enc_id, cut)
             try:
                 enc.undo()
-                with self._transaction() as db:
+                with self._lock, self._transaction() as db:
                     self._bump(db, enc_id, enc, revision)
                     db.execute("DELETE FROM events WHERE encounter_id = ? AND seq >= ?",
                                (enc_id, cut))
                     depth = db.execute("SELECT COALESCE(MAX(depth), 0) + 1 FROM redo"
                                        " WHERE encounter_id = ?", (enc_id,)).fetchone()[0]
-                    payload = [[encode_event(e), t] for e, t in zip(removed, texts, strict=True)]
+                    payload = [[encode_event(e), x.text, x.veil]
+                               for e, x in zip(removed, stored, strict=True)]
                     db.execute("INSERT INTO redo (encounter_id, depth, payload) VALUES (?, ?, ?)",
                                (enc_id, depth, json.dumps(payload)))
             except BaseException:
-                self._cache.pop(enc_id, None)
+                self._forget(enc_id)
                 raise
             self._remember(enc_id, _Live(revision + 1, enc))
-            return revision + 1
+        self._notify(enc_id)
+        return revision + 1
 
     def redo(self, enc_id: str, expected_revision: int) -> int:
         """Restore the last undone decision with exactly the dice it had."""
-        with self._lock:
+        with self._enc_lock(enc_id):
             enc, revision = self._live(enc_id)
             if revision != expected_revision:
                 raise StaleRevisionError(expected_revision, revision)
-            row = self._db.execute("SELECT depth, payload FROM redo WHERE encounter_id = ?"
-                                   " ORDER BY depth DESC LIMIT 1", (enc_id,)).fetchone()
+            with self._lock:
+                row = self._db.execute("SELECT depth, payload FROM redo WHERE encounter_id = ?"
+                                       " ORDER BY depth DESC LIMIT 1", (enc_id,)).fetchone()
             if row is None:
                 raise NothingToUndoError("nothing to redo")
-            pairs = json.loads(row["payload"])
-            events = [decode_event(data, enc.ruleset, f"encounter {enc_id} redo: ")
-                      for data, _ in pairs]
+            items = json.loads(row["payload"])
+            events = [decode_event(item[0], enc.ruleset, f"encounter {enc_id} redo: ")
+                      for item in items]
             start = len(enc.log)
             try:
+                before = enc.ruleset.clone_state(enc.state)
                 for event in events:
                     enc.emit(event)
-                with self._transaction() as db:
+                if all(len(item) > 2 for item in items):
+                    veils = [_veil_text(item[2]) for item in items]
+                else:  # kept by an older version: work the veils out again
+                    _, veils = _describe_all(enc.ruleset, before, events, self._viewers(enc_id))
+                with self._lock, self._transaction() as db:
                     db.execute("DELETE FROM redo WHERE encounter_id = ? AND depth = ?",
                                (enc_id, row["depth"]))
                     self._bump(db, enc_id, enc, revision)
-                    self._write_events(db, enc_id, start, events, [t for _, t in pairs])
+                    self._write_events(db, enc_id, start, events, [i[1] for i in items], veils)
             except BaseException:
-                self._cache.pop(enc_id, None)
+                self._forget(enc_id)
                 raise
             self._remember(enc_id, _Live(revision + 1, enc))
-            return revision + 1
+        self._notify(enc_id)
+        return revision + 1
 
     def _commit(self, enc_id: str, enc: Encounter[Any], revision: int, start: int,
-                events: Sequence[Event], texts: Sequence[str], *, clear_redo: bool) -> int:
-        with self._transaction() as db:
+                events: Sequence[Event], texts: Sequence[str], veils: Sequence[str], *,
+                clear_redo: bool) -> int:
+        with self._lock, self._transaction() as db:
             self._bump(db, enc_id, enc, revision)
             if clear_redo:
                 db.execute("DELETE FROM redo WHERE encounter_id = ?", (enc_id,))
-            self._write_events(db, enc_id, start, events, texts)
+            self._write_events(db, enc_id, start, events, texts, veils)
         self._remember(enc_id, _Live(revision + 1, enc))
         return revision + 1
 
@@ -515,14 +629,39 @@ class EventStore:
             raise StaleRevisionError(revision, int(actual[0]) if actual else -1)
 
 
-def _describe_all(ruleset: Ruleset[Any], before: Any, events: Sequence[Event]) -> list[str]:
-    """Readable text for each event, each described in the state just after it."""
+def _veil_text(seen: dict[str, str | None]) -> str:
+    return json.dumps(seen, sort_keys=True)
+
+
+def _veil_set(text: str | None) -> dict[str, str | None]:
+    if not text:
+        return {}
+    found = json.loads(text)
+    return found if isinstance(found, dict) else {}
+
+
+def _describe_all(ruleset: Ruleset[Any], before: Any, events: Sequence[Event],
+                  viewers: Sequence[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """Readable text and veil for each event, each worked out in the state just after it."""
     shadow = ruleset.clone_state(before)
-    texts = []
+    texts, veils = [], []
     for event in events:
         ruleset.apply_event(shadow, event)
-        texts.append(describe(ruleset, event, shadow))
-    return texts
+        text = describe(ruleset, event, shadow)
+        texts.append(text)
+        veils.append(_veil_text(veil(ruleset, event, shadow, text, viewers)))
+    return texts, veils
+
+
+def _veil_all(ruleset: Ruleset[Any], before: Any, events: Sequence[Event], texts: Sequence[str],
+              viewers: Sequence[tuple[str, str]]) -> list[str]:
+    """The veils of stored lines (their texts kept as stored)."""
+    shadow = ruleset.clone_state(before)
+    veils = []
+    for event, text in zip(events, texts, strict=True):
+        ruleset.apply_event(shadow, event)
+        veils.append(_veil_text(veil(ruleset, event, shadow, text, viewers)))
+    return veils
 
 
 def _header_json(header: LogHeader) -> str:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from fracas.core.codec import format_fields
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
 from fracas.core.ruleset import Ruleset
 
-__all__ = ["describe", "plain"]
+__all__ = ["describe", "names_in", "plain", "veil", "viewers_of"]
 
 # Rule sets may write Rich console markup ("[bold]round 2[/bold]") for the terminal; the
 # stored text is plain.  Only style tags are removed, so "[Azure]" or "[1, 2]" stay.
@@ -43,3 +44,74 @@ def describe(ruleset: Ruleset[Any], event: Event, state: Any) -> str:
         return f"fight over: {event.winner or 'nobody'} wins ({event.reason})"
     fields = format_fields(event, skip=("hidden",))
     return f"{event.kind} {fields}".strip()
+
+
+# -- who may read a line ------------------------------------------------------------
+
+#: Keys of a view whose string values name a combatant or unit.
+_NAME_KEYS = ("name",)
+
+
+def viewers_of(sides: Iterable[str]) -> list[tuple[str, str]]:
+    """The non-GM viewers of an encounter: ``(key, side for view())`` pairs."""
+    return [*((f"player:{s}", s) for s in sorted(sides)), ("spectator", "spectator")]
+
+
+def names_in(picture: Any) -> set[str]:
+    """Every name a ``view`` holds: the ``name`` of each record, however deep."""
+    found: set[str] = set()
+    stack = [picture]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                if key in _NAME_KEYS and isinstance(value, str) and value:
+                    found.add(value)
+                elif isinstance(value, dict | list | tuple):
+                    stack.append(value)
+        elif isinstance(item, list | tuple):
+            stack.extend(v for v in item if isinstance(v, dict | list | tuple))
+    return found
+
+
+def _mentions(text: str, names: Iterable[str]) -> bool:
+    for name in names:
+        start = text.find(name)
+        while start >= 0:
+            end = start + len(name)
+            before = text[start - 1] if start else " "
+            after = text[end] if end < len(text) else " "
+            if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+                return True
+            start = text.find(name, start + 1)
+    return False
+
+
+def veil(ruleset: Ruleset[Any], event: Event, state: Any, text: str,
+         viewers: Sequence[tuple[str, str]]) -> dict[str, str | None]:
+    """What each viewer reads of the line ``text`` of ``event``, where it differs from the GM.
+
+    ``None``: the line is withheld from that viewer; a string: the lines of a
+    many-line text that remain for it.  A hidden event is withheld from every
+    viewer.  Any other line (of a many-line text: each line) is withheld from a
+    viewer when it names a combatant or unit that the viewer's ``view`` of
+    ``state`` (the state just after the event) does not hold: a turn map
+    listing units in ambush keeps its other lines for the side they ambush.
+    """
+    if event.hidden:
+        return {key: None for key, _ in viewers}
+    if not text:
+        return {}
+    everyone = names_in(ruleset.view(state)) | {s.name for s in ruleset.standings(state)}
+    if not _mentions(text, everyone):
+        return {}
+    seen: dict[str, str | None] = {}
+    lines = text.split("\n")
+    for key, side in viewers:
+        secret = everyone - names_in(ruleset.view(state, side))
+        if not secret or not _mentions(text, secret):
+            continue
+        kept = [line for line in lines if not _mentions(line, secret)]
+        seen[key] = "\n".join(kept) if len(lines) > 1 and any(k.strip() for k in kept) and \
+            kept[0] == lines[0] else None
+    return seen
