@@ -75,3 +75,15 @@ def test_each_field_page_names_every_field_of_its_examples() -> None:
     page = (ROOT / "docs/rules/battlesystem-fields.md").read_text()
     for field in ("sides", "retreat", "units", "figures", "`a`", "`b`", "lit"):
         assert field in page
+
+
+def test_serve_offers_the_bundled_examples_from_any_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fracas.cli.serve import default_example_dirs
+    from fracas.web import find_bundled
+
+    monkeypatch.chdir(tmp_path)  # no examples/ here: they come with the package
+    found = find_bundled(default_example_dirs())
+    assert len([k for k in found if k.startswith("examples/")]) == len(
+        list(ROOT.glob("examples/*/*.yaml")))
+    assert "examples/age_of_dragons/claw_duel.yaml" in found

@@ -11,7 +11,7 @@ import typer
 from fracas.cli.app import app, console
 from fracas.core.errors import FracasError
 
-__all__ = ["serve"]
+__all__ = ["default_example_dirs", "serve"]
 
 
 class ServeError(FracasError):
@@ -36,6 +36,14 @@ def _check_address(host: str, port: int) -> None:
                              f"{exc.strerror or exc}") from None
 
 
+def default_example_dirs() -> list[Path]:
+    """The example scenarios shipped inside the package (found however fracas was installed)."""
+    from fracas.scenario.reference import bundled_examples
+
+    folder = bundled_examples()
+    return [folder] if folder.is_dir() else []
+
+
 @app.command()
 def serve(
     db: Annotated[Path, typer.Option(help="The SQLite file holding every encounter.")] = Path(
@@ -56,7 +64,7 @@ def serve(
     except ImportError as exc:
         raise typer.BadParameter(f"{exc}: install the extra with pip install 'fracas[web]'") \
             from None
-    dirs = examples if examples else [p for p in [Path("examples")] if p.is_dir()]
+    dirs = examples if examples else default_example_dirs()
     for folder in dirs:
         if not folder.is_dir():
             raise ServeError(f"--examples {folder}: no such folder")
