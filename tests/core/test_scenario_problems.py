@@ -94,3 +94,18 @@ def test_repeated_unit_names_in_battlesystem_point_at_the_second() -> None:
     [problem] = problems_for(text)
     assert "'lancers' is used twice" in problem.reason
     assert problem.line == text.splitlines().index("  - name: lancers", 30) + 1
+
+
+@pytest.mark.xfail(strict=True, reason="the age_of_dragons model must bound its resources "
+                   "(ge=0): a rule-set fix, reported")
+def test_a_negative_resource_is_refused() -> None:
+    problems_for(GOOD.replace("pr: 20}\n  - {name: Ash", "pr: 20, resources: {gold: -5}}\n"
+                              "  - {name: Ash"))
+
+
+def test_a_list_where_a_mapping_belongs_names_the_fields_expected() -> None:
+    text = (EXAMPLES / "battlesystem/chasm_bridge.yaml").read_text()
+    text = text.replace("  - {a: west-ledge, b: old-span}", "  - [west-ledge, old-span]")
+    [problem] = problems_for(text)
+    assert problem.field == "links[0]"
+    assert problem.reason == "expected a mapping of a, b, bend, got a list"

@@ -216,17 +216,26 @@ def _message(error: Any, keys: list[str]) -> str:
         return f"unknown field {key!r}{hint}"
     if kind == "missing":
         return "required field is missing"
+    if kind in ("model_type", "dict_type") and keys:
+        return f"expected a mapping of {', '.join(keys)}, got {_kind_of(value)}"
     if isinstance(value, bool) and kind in ("int_type", "float_type", "int_parsing",
                                               "float_parsing", "int_from_float"):
         return f"expected a number, not {'true' if value else 'false'}"
     if kind.endswith("_type") or kind.endswith("_parsing"):
-        shown = json.dumps(value) if isinstance(value, str | int | float) else type(value).__name__
-        if isinstance(value, dict):
-            shown = "a mapping"
-        elif isinstance(value, list):
-            shown = "a list"
-        return f"{message}, got {shown}"
+        return f"{message}, got {_kind_of(value)}"
     return message
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "nothing (null)"
+    return json.dumps(value)
 
 
 def validation_problems(exc: ValidationError, model: type[BaseModel], data: Any,
@@ -245,10 +254,12 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], data: Any,
         if loc in seen or any(loc[:len(r)] == r for r in reported):
             continue
         seen.add(loc)
-        keys = known_keys(model, loc[:-1]) if error["type"] == "extra_forbidden" else []
+        kind = error["type"]
+        keys = (known_keys(model, loc[:-1]) if kind == "extra_forbidden" else
+                known_keys(model, loc) if kind in ("model_type", "dict_type") else [])
         if keys and (near := _near(str(loc[-1]), keys)) is not None:
             meant.add((*loc[:-1], near))
-        found.append((loc, error["type"], _message(error, keys)))
+        found.append((loc, kind, _message(error, keys)))
     problems = []
     for loc, kind, message in found:
         if kind == "missing" and loc in meant:
