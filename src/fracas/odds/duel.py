@@ -1,31 +1,37 @@
 """Exact win probabilities of a whole fight by dynamic programming over its states.
 
-The solver drives any rule set through the core hooks only.  From each decision
-point it plays one decision (the actor's policy chooses, the rule set resolves
-and advances) with a *forcing* Rng that enumerates every chance outcome instead
-of drawing one:
+The solver drives any rule set through the core hooks only, with an Rng that
+enumerates chance instead of drawing it:
 
-* ``die(sides)`` and ``choice_index(n)`` branch into their ``sides`` / ``n``
-  equally likely results (so a random policy is a chance node too);
-* ``dice(count, sides)`` branches into the *sorted multisets* of faces, each with
-  its multinomial weight: 2,002 outcomes for 9d6 instead of 10,077,696 sequences.
-  This assumes the rule set's result depends on which faces were rolled and not
-  on their order, which holds for dice pools and totals.  Faces come in
-  ascending order.
+* **A decision is made once.**  At a decision state the actor's policy chooses
+  (a random policy's own draws are enumerated: each is a chance point of the
+  decision), the action is checked, and the state just after the decision is
+  kept.  Every roll that follows is a chance point the solver branches on from
+  that kept state: it re-runs only the resolution, never the policy or the check.
+* **A pool branches on face classes.**  ``rng.dice(count, sides)`` asks the rule
+  set which faces the fight can tell apart
+  (:meth:`~fracas.core.ruleset.Ruleset.face_classes`) and branches on how many
+  dice fall in each class, with exact multinomial weights (Fractions): 9d6 read
+  as 1-3 / 4-5 / 6 gives 55 outcomes instead of 2,002 sorted faces.  A rule set
+  that says nothing keeps every face distinct (sorted multisets: the result may
+  depend on which faces were rolled, not on their order).  ``die`` and
+  ``choice_index`` branch into their equally likely results.
 
-Python cannot pause a function half-way, so a chance point is explored by
-running the decision again from a copy of the state with the outcomes chosen so
-far forced (a depth-first walk over the chance tree of that one decision).  The
-states reached are merged by ``(current actor, ruleset.state_key(state))``;
-ended fights are merged by winner.  The resulting graph may have cycles (a fight
-that can come back to the same position); it is solved strongly connected
-component by component, sinks first: components without a cycle by direct
-substitution, cyclic ones by a dense linear solve (up to 1,500 states) or by
-iteration to a change below ``1e-12``.  Probabilities are floating point: exact
-up to rounding (about 1e-12), not sampled.
+Python cannot pause a function half-way, so the outcomes of one resolution are
+walked depth first by replaying the values chosen so far (cheap: only the
+resolution runs again, from a copy of the kept state).  Decision states are
+merged by ``(current actor, ruleset.state_key(state))``, ended fights by winner;
+only states whose decision leads to chance become nodes of the graph, and the
+chains of chance-free decisions between them are remembered by key, so a
+position reached again costs one lookup.  The graph may have cycles (a round in
+which nobody hurts anybody); it is solved strongly connected component by
+component, sinks first: by substitution, a dense linear solve (up to 1,500
+states) or iteration to a change below ``1e-12``.  Probabilities are floating
+point: exact up to rounding (about 1e-12), not sampled.
 
-Policies must be fixed: a function of the state (and of the Rng, whose draws are
-enumerated).  Scripted and human-played combatants are refused.
+Policies must be fixed: a function of the state (and of their Rng, whose draws
+are enumerated).  Scripted and human-played combatants are refused.  A fight too
+large to solve within the time limit is refused early, with what makes it large.
 """
 
 from __future__ import annotations
@@ -33,8 +39,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -48,29 +56,41 @@ from fracas.core.policy import (
     ScriptedPolicy,
     scenario_policies,
 )
-from fracas.core.ruleset import Ruleset
+from fracas.core.ruleset import Action, Ruleset
 from fracas.scenario import Scenario
 
 __all__ = [
     "DEFAULT_MAX_LEAVES",
+    "DEFAULT_MAX_SECONDS",
     "DEFAULT_MAX_STATES",
     "MIN_PATH_PROBABILITY",
     "DuelError",
     "DuelLimits",
     "DuelOdds",
+    "DuelProgress",
+    "Progress",
     "StateSpaceTooLargeError",
+    "Watch",
     "dice_outcomes",
+    "pool_outcomes",
     "solve_duel",
+    "solve_from_log",
     "solve_from_state",
+    "state_from_log",
 ]
 
 DEFAULT_MAX_STATES = 200_000
 DEFAULT_MAX_LEAVES = 20_000_000
+#: Wall-clock seconds before the solver gives up (and it gives up earlier when its
+#: own pace shows it cannot finish in time).
+DEFAULT_MAX_SECONDS = 60.0
 #: A chance path less likely than this is not followed (its mass is reported as pruned);
 #: this keeps rules that reroll ties until they differ from branching forever.
 MIN_PATH_PROBABILITY = 1e-15
 #: Largest number of chance outcomes one roll may branch into.
 MAX_OUTCOMES_PER_ROLL = 100_000
+#: The solver judges its own pace only after this share of its time limit (at least 1 s).
+_WARM_UP_SHARE = 0.05
 _DENSE_LIMIT = 1_500
 _TOLERANCE = 1e-12
 _CHAIN_LIMIT = 64
@@ -87,83 +107,160 @@ class StateSpaceTooLargeError(DuelError):
 
 
 # --------------------------------------------------------------------------- chance outcomes
-@lru_cache(maxsize=256)
-def dice_outcomes(count: int, sides: int) -> tuple[tuple[tuple[int, ...], float], ...]:
-    """Every sorted multiset of ``count`` faces of a ``sides``-sided die, with its probability.
+Faces = tuple[int, ...]
+Classes = tuple[tuple[int, ...], ...]
 
-    The weight of a multiset is the number of orderings that show it,
-    ``count! / prod(m_f!)``, out of ``sides ** count``.
+
+def _refuse_size(count: int, sides: int, size: int, classes: Classes | None) -> None:
+    if size > MAX_OUTCOMES_PER_ROLL:
+        told = ("every face told apart" if classes is None
+                else f"{len(classes)} classes of faces told apart")
+        raise StateSpaceTooLargeError(
+            f"a roll of {count}d{sides} has {size:,} distinct outcomes ({told}), more than "
+            f"the {MAX_OUTCOMES_PER_ROLL:,} the exact solver allows for one roll; estimate "
+            "the fight with 'fracas simulate' instead"
+        )
+
+
+@lru_cache(maxsize=1024)
+def pool_outcomes(count: int, sides: int, classes: Classes | None = None,
+                  ) -> tuple[tuple[Faces, Fraction], ...]:
+    """Every distinguishable result of ``count`` dice of ``sides`` faces, with its exact chance.
+
+    With ``classes`` (a partition of ``1..sides``), a result is how many dice fall in
+    each class, shown as that many copies of the class's lowest face; its chance is
+    the multinomial ``count! / prod(k_i!) * prod(|class_i| ** k_i) / sides ** count``.
+    Without, every face is its own class: the sorted multisets of faces.  Faces come in
+    ascending order.
 
     Raises:
-        StateSpaceTooLargeError: more than :data:`MAX_OUTCOMES_PER_ROLL` multisets.
+        StateSpaceTooLargeError: more than :data:`MAX_OUTCOMES_PER_ROLL` results.
     """
+    groups = classes if classes is not None else tuple((f,) for f in range(1, sides + 1))
     if count == 0:
-        return (((), 1.0),)
-    size = comb(count + sides - 1, sides - 1)
-    if size > MAX_OUTCOMES_PER_ROLL:
-        raise StateSpaceTooLargeError(
-            f"a roll of {count}d{sides} has {size:,} distinct outcomes, more than the "
-            f"{MAX_OUTCOMES_PER_ROLL:,} the exact solver allows for one roll"
-        )
+        return (((), Fraction(1)),)
+    _refuse_size(count, sides, comb(count + len(groups) - 1, len(groups) - 1), classes)
+    order = sorted(groups, key=min)
+    shown = [min(g) for g in order]
+    weights = [len(g) for g in order]
     total = sides**count
-    top = factorial(count)
-    out: list[tuple[tuple[int, ...], float]] = []
+    out: list[tuple[Faces, Fraction]] = []
+    faces: list[int] = []
 
-    def place(face: int, left: int, faces: list[int], ways: int) -> None:
-        if face == sides:
-            faces.extend([face] * left)
-            out.append((tuple(faces), ways // factorial(left) / total))
+    def place(i: int, left: int, ways: int) -> None:
+        if i == len(order) - 1:
+            faces.extend([shown[i]] * left)
+            out.append((tuple(faces), Fraction(ways * weights[i]**left, factorial(left) * total)))
             del faces[len(faces) - left:]
             return
         for k in range(left + 1):
-            faces.extend([face] * k)
-            place(face + 1, left - k, faces, ways // factorial(k))
+            faces.extend([shown[i]] * k)
+            place(i + 1, left - k, ways * weights[i]**k // factorial(k))
             del faces[len(faces) - k:]
 
-    place(1, count, [], top)
+    place(0, count, factorial(count))
     return tuple(out)
 
 
 @lru_cache(maxsize=256)
-def _uniform(n: int) -> tuple[tuple[int, float], ...]:
-    return tuple((i, 1.0 / n) for i in range(n))
+def dice_outcomes(count: int, sides: int) -> tuple[tuple[Faces, float], ...]:
+    """Every sorted multiset of ``count`` faces of a ``sides``-sided die, with its probability.
+
+    The weight of a multiset is the number of orderings that show it,
+    ``count! / prod(m_f!)``, out of ``sides ** count`` (see :func:`pool_outcomes`).
+
+    Raises:
+        StateSpaceTooLargeError: more than :data:`MAX_OUTCOMES_PER_ROLL` multisets.
+    """
+    return tuple((faces, float(p)) for faces, p in pool_outcomes(count, sides))
+
+
+@lru_cache(maxsize=1024)
+def _pool_branches(count: int, sides: int, classes: Classes | None,
+                   ) -> tuple[tuple[Faces, float], ...]:
+    return tuple((faces, float(p)) for faces, p in pool_outcomes(count, sides, classes))
+
+
+@lru_cache(maxsize=256)
+def _uniform(n: int, first: int) -> tuple[tuple[int, float], ...]:
+    return tuple((first + i, 1.0 / n) for i in range(n))
+
+
+_CHECKED_CLASSES: dict[tuple[Any, int], Classes] = {}
+
+
+def _normalise_classes(ruleset: Ruleset[Any], raw: Any, sides: int) -> Classes:
+    """The rule set's face classes as a sorted tuple, checked to be a partition of the faces."""
+    cached = _CHECKED_CLASSES.get((raw, sides)) if isinstance(raw, tuple) else None
+    if cached is not None:
+        return cached
+    classes = tuple(sorted((tuple(sorted(int(f) for f in group)) for group in raw), key=min))
+    seen = sorted(f for group in classes for f in group)
+    if seen != list(range(1, sides + 1)) or any(not g for g in classes):
+        raise DuelError(f"rule set {ruleset.name}: face_classes for a d{sides} must split the "
+                        f"faces 1..{sides} into classes, each face once; got {raw!r}")
+    if isinstance(raw, tuple):
+        _CHECKED_CLASSES[(raw, sides)] = classes
+    return classes
 
 
 class _Branch(BaseException):
-    """Raised by the forcing Rng at an unexplored chance point.
+    """Raised by the chance Rng at a chance point not yet decided.
 
     A ``BaseException`` so that a rule set's ``except Exception`` cannot swallow it.
     """
 
-    def __init__(self, outcomes: Sequence[tuple[Any, float]]) -> None:
+    def __init__(self, outcomes: Sequence[tuple[Any, float]], what: str) -> None:
         super().__init__()
         self.outcomes = outcomes
+        self.what = what
 
 
-class _ForcingRng:
-    """An Rng replaying forced outcome indices, then branching at the next chance point."""
+class _ChanceRng:
+    """Replays the chance values chosen so far, then branches at the next chance point.
 
-    __slots__ = ("_pos", "_prefix")
+    ``state`` is the state the rules are changing (to ask the rule set's face classes
+    at a pool); ``None`` for a policy's own draws (every face distinct).
+    """
 
-    def __init__(self, prefix: tuple[int, ...]) -> None:
+    __slots__ = ("_pos", "_prefix", "_ruleset", "_state")
+
+    def __init__(self, prefix: tuple[Any, ...], ruleset: Ruleset[Any] | None,
+                 state: Any) -> None:
         self._prefix = prefix
         self._pos = 0
-
-    def _take(self, outcomes: Sequence[tuple[Any, float]]) -> Any:
-        if self._pos < len(self._prefix):
-            value = outcomes[self._prefix[self._pos]][0]
-            self._pos += 1
-            return value
-        raise _Branch(outcomes)
+        self._ruleset = ruleset
+        self._state = state
 
     def die(self, sides: int) -> int:
-        return int(self._take(_uniform(sides))) + 1
+        pos = self._pos
+        if pos < len(self._prefix):
+            self._pos = pos + 1
+            return int(self._prefix[pos])
+        raise _Branch(_uniform(sides, 1), f"a d{sides}")
 
     def dice(self, count: int, sides: int) -> list[int]:
-        return list(self._take(dice_outcomes(count, sides)))
+        pos = self._pos
+        if pos < len(self._prefix):
+            self._pos = pos + 1
+            return list(self._prefix[pos])
+        classes: Classes | None = None
+        if self._ruleset is not None and count > 1:
+            raw = self._ruleset.face_classes(self._state, count, sides)
+            if raw is not None:
+                classes = _normalise_classes(self._ruleset, raw, sides)
+        outcomes = _pool_branches(count, sides, classes)
+        told = ("every face told apart" if classes is None or len(classes) == sides
+                else "faces told apart as " + " / ".join(
+                    f"{g[0]}-{g[-1]}" if len(g) > 1 else str(g[0]) for g in classes))
+        raise _Branch(outcomes, f"{count}d{sides} ({told})")
 
     def choice_index(self, n: int) -> int:
-        return int(self._take(_uniform(n)))
+        pos = self._pos
+        if pos < len(self._prefix):
+            self._pos = pos + 1
+            return int(self._prefix[pos])
+        raise _Branch(_uniform(n, 0), f"a random choice among {n}")
 
 
 # --------------------------------------------------------------------------- results
@@ -177,8 +274,9 @@ class DuelOdds:
         unresolved: probability that it never ends (a loop nobody can leave).
         pruned: probability of the chance paths too unlikely to follow (below
             :data:`MIN_PATH_PROBABILITY` each); 0 unless a rule can reroll without end.
-        states: distinct decision states explored.
-        leaves: complete decision resolutions the solver ran.
+        states: distinct decision states explored (graph nodes and the chance-free
+            decisions between them).
+        leaves: resolutions the solver ran to the end (the chance trees' leaves).
         seconds: wall time.
     """
 
@@ -197,10 +295,42 @@ class DuelOdds:
                 "seconds": self.seconds}
 
 
-# --------------------------------------------------------------------------- exploring
-_Step = Callable[[Any, Any], None]
-#: Progress callback: (states expanded, states found, single-decision resolutions run).
+@dataclass(frozen=True, slots=True)
+class DuelProgress:
+    """Where the solver stands, for a live status line.
+
+    Attributes:
+        done: graph states expanded.
+        found: graph states found so far (``done`` of them expanded).
+        leaves: resolutions run.
+        seconds: wall time so far.
+        at_least: a lower bound on the seconds still needed at the pace so far
+            (every state found must still be expanded; more may appear), or ``None``
+            before there is a pace to judge.
+        widest: the chance point with the most outcomes met so far, in words.
+    """
+
+    done: int
+    found: int
+    leaves: int
+    seconds: float
+    at_least: float | None
+    widest: str
+
+    def line(self) -> str:
+        """One line for a status display."""
+        text = (f"solving: {self.done:,} of {self.found:,} states, {self.leaves:,} "
+                f"resolutions, {self.seconds:.1f} s")
+        if self.at_least is not None and self.done < self.found:
+            text += f"; at least {self.at_least:.1f} s more"
+        return text
+
+
+_Run = Callable[[Any, Any], None]
+#: Progress callback: (states expanded, states found, resolutions run).
 Progress = Callable[[int, int, int], None]
+#: Richer progress callback: a :class:`DuelProgress` after each state expanded.
+Watch = Callable[[DuelProgress], None]
 #: The label of pruned chance paths (no side can have this name: it is not text).
 _PRUNED = object()
 
@@ -210,14 +340,16 @@ class DuelLimits:
     """When the solver gives up (each with a message saying which limit was hit).
 
     Attributes:
-        max_states: distinct decision states.
-        max_leaves: single-decision resolutions run (the chance trees' leaves).
-        max_seconds: wall time; ``None`` for no limit.
+        max_states: distinct decision states (graph nodes).
+        max_leaves: resolutions run (the chance trees' leaves).
+        max_seconds: wall time; ``None`` for no limit.  Once a twentieth of it has
+            passed (at least a second), the solver also stops as soon as its pace
+            shows it cannot finish in time.
     """
 
     max_states: int = DEFAULT_MAX_STATES
     max_leaves: int = DEFAULT_MAX_LEAVES
-    max_seconds: float | None = None
+    max_seconds: float | None = DEFAULT_MAX_SECONDS
 
     def __post_init__(self) -> None:
         for name in ("max_states", "max_leaves"):
@@ -228,156 +360,349 @@ class DuelLimits:
             raise DuelError(f"--max-seconds must be 0 or more, got {self.max_seconds:g}")
 
 
+class _Node:
+    """A decision state whose decision leads to chance (or to a loop without chance)."""
+
+    __slots__ = ("actor", "after", "decisions", "first", "state")
+
+    def __init__(self, actor: str, state: Any, decisions: list[tuple[Action, float]] | None,
+                 first: _Branch | None, after: bool) -> None:
+        self.actor = actor
+        self.state = state  # before the decision, or just after it when ``after``
+        self.decisions = decisions
+        self.first = first  # the first chance point of the decision's one action
+        self.after = after
+
+
 class _Explorer:
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
-                 limits: DuelLimits) -> None:
+                 limits: DuelLimits, progress: Progress | None, watch: Watch | None) -> None:
         self.rs = ruleset
         self.pick = policies
         self.max_states = limits.max_states
         self.max_leaves = limits.max_leaves
-        self.deadline = (None if limits.max_seconds is None
-                         else time.perf_counter() + limits.max_seconds)
         self.max_seconds = limits.max_seconds
+        self.began = time.perf_counter()
+        self.deadline = (None if limits.max_seconds is None
+                         else self.began + limits.max_seconds)
+        self.warm_up = (0.0 if limits.max_seconds is None
+                        else max(1.0, _WARM_UP_SHARE * limits.max_seconds))
+        self.progress = progress
+        self.watch = watch
+        self.last_watch = self.began
         self.labels: list[object] = []
         self.label_index: dict[object, int] = {}
         self.index: dict[Hashable, int] = {}
-        self.states: list[Any] = []
+        self.through: dict[Hashable, int] = {}
+        self.nodes: list[_Node | None] = []
         self.edges: list[dict[int, float]] = []
         self.leaves = 0
         self.done = 0
+        self.mass = 0.0  # share of the outcomes of the state being expanded already followed
+        self.widest = (0, "")
+        self.emitted = 0
 
-    def check_deadline(self) -> None:
-        """Give up once the time limit has passed (checked inside long expansions too)."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise StateSpaceTooLargeError(
-                f"gave up after {self.max_seconds:g} s with {self.done:,} of the "
-                f"{len(self.states):,} states found so far solved ({self.leaves:,} "
-                "resolutions): the fight is too large to solve exactly in that time; "
-                "allow more time or estimate it with 'fracas simulate'"
-            )
-
+    # -- bookkeeping ------------------------------------------------------------------
     def label(self, winner: object) -> int:
         if winner not in self.label_index:
             self.label_index[winner] = len(self.labels)
             self.labels.append(winner)
         return self.label_index[winner]
 
-    def decide(self, state: Any, rng: Any) -> None:
-        rs = self.rs
-        actor = rs.current_actor(state)
-        if actor is None:
+    def report(self) -> DuelProgress:
+        now = time.perf_counter()
+        elapsed = now - self.began
+        units = self.done + self.mass
+        at_least = (elapsed / units * max(0.0, len(self.nodes) - units)
+                    if units > 0 and elapsed > 0 else None)
+        return DuelProgress(self.done, len(self.nodes), self.leaves, elapsed, at_least,
+                            self.widest[1])
+
+    def check_time(self) -> None:
+        """Give up once the time limit has passed, or as soon as the pace shows it will."""
+        if self.watch is not None:
+            now = time.perf_counter()
+            if now - self.last_watch > 0.1:
+                self.last_watch = now
+                self.watch(self.report())
+        if self.deadline is None or self.max_seconds is None:
             return
-        action = self.pick(actor).choose(DecisionRequest(actor, state, rs, rng))
-        rs.check(state, action)
+        now = time.perf_counter()
+        if now > self.deadline:
+            raise StateSpaceTooLargeError(
+                f"gave up after {self.max_seconds:g} s with {self.done:,} of the "
+                f"{len(self.nodes):,} states found so far solved ({self.leaves:,} "
+                f"resolutions): the fight is too large to solve exactly in that time"
+                f"{self.cause()}; allow more time (--max-seconds) or estimate it with "
+                "'fracas simulate'"
+            )
+        if now - self.began < self.warm_up:
+            return
+        seen = self.report()
+        if seen.at_least is not None and seen.seconds + seen.at_least > 1.25 * self.max_seconds:
+            raise StateSpaceTooLargeError(
+                f"too large to solve exactly within {self.max_seconds:g} s: after "
+                f"{seen.seconds:.1f} s, {self.done:,} of the {len(self.nodes):,} states found "
+                f"so far are solved ({self.leaves:,} resolutions) and at this pace the rest "
+                f"needs at least {seen.at_least:,.0f} s more{self.cause()}; estimate it with "
+                "'fracas simulate' instead (or allow more time with --max-seconds)"
+            )
+
+    def cause(self) -> str:
+        """What makes the fight large, in words (for the messages that give up)."""
+        parts = []
+        if self.widest[0]:
+            parts.append(f"its chance points branch into up to {self.widest[0]:,} outcomes "
+                         f"(the widest: {self.widest[1]})")
+        if self.done < len(self.nodes) and 0 < self.mass < 0.5:
+            node = self.nodes[self.done]
+            who = f"{node.actor}'s" if node is not None else "the opening"
+            parts.append(f"{who} decision now being solved has covered only "
+                         f"{100 * self.mass:.2g}% of its outcomes")
+        if len(self.nodes) > 1000:
+            parts.append(f"{len(self.nodes):,} states found and counting")
+        return "; what makes it large: " + ", ".join(parts) if parts else ""
+
+    def new_node(self, key: Hashable, actor: str, state: Any,
+                 decisions: list[tuple[Action, float]] | None, first: _Branch | None,
+                 after: bool) -> int:
+        """Add a decision state to the graph (within the state limit)."""
+        if len(self.nodes) >= self.max_states:
+            raise StateSpaceTooLargeError(
+                f"the fight has more than {self.max_states:,} distinct states; it is too "
+                f"large to solve exactly{self.cause()} (raise --max-states, or estimate it "
+                "with 'fracas simulate')"
+            )
+        node = len(self.nodes)
+        self.index[key] = node
+        self.nodes.append(_Node(actor, state, decisions, first, after))
+        self.edges.append({})
+        return node
+
+    # -- one decision -----------------------------------------------------------------
+    def decisions(self, state: Any, actor: str) -> list[tuple[Action, float]]:
+        """The actions ``actor``'s policy takes in ``state``, with their chances, checked.
+
+        A policy that draws from its Rng is enumerated over its draws (each draw
+        re-runs the policy: its steps are its own).  Built-in policies that picked from
+        the offered steps are not checked again.
+        """
+        rs = self.rs
+        policy = self.pick(actor)
+        found: list[tuple[Action, float]] = []
+        stack: list[tuple[tuple[Any, ...], float]] = [((), 1.0)]
+        while stack:
+            prefix, p = stack.pop()
+            request = DecisionRequest(actor, state, rs, _ChanceRng(prefix, None, None))
+            try:
+                action = policy.choose(request)
+            except _Branch as branch:
+                self.note(branch)
+                stack.extend(((*prefix, v), p * q) for v, q in branch.outcomes)
+                continue
+            if not request.vetted(action):
+                if action.actor != actor:
+                    raise DuelError(f"{actor}'s policy chose an action for {action.actor}: "
+                                    f"{action}")
+                rs.check(state, action)
+            for i, (known, q) in enumerate(found):
+                if known == action:
+                    found[i] = (known, q + p)
+                    break
+            else:
+                found.append((action, p))
+        return found
+
+    def note(self, branch: _Branch) -> None:
+        if len(branch.outcomes) > self.widest[0]:
+            self.widest = (len(branch.outcomes), branch.what)
+
+    def play(self, state: Any, action: Action, rng: Any) -> None:
+        """Resolve ``action`` (its decision already applied) and advance to the next decision."""
+        rs = self.rs
+        apply = rs.apply_event
 
         def emit(event: Event) -> None:
-            rs.apply_event(state, event)
+            self.emitted += 1
+            apply(state, event)
 
-        emit(DecisionMade(actor, action))
         rs.resolve(state, action, rng, emit)
         rs.advance(state, rng, emit)
 
     def start(self, state: Any, rng: Any) -> None:
         self.rs.advance(state, rng, lambda event: self.rs.apply_event(state, event))
 
-    def target(self, state: Any) -> int:
+    # -- the graph --------------------------------------------------------------------
+    def target(self, state: Any, rebuild: Callable[[], Any]) -> int:
         """Where ``state`` lands in the graph, after the decisions that involve no chance.
 
-        Returns a node index (>= 0) or ``-1 - label`` for an ended fight.  Only states
-        just before a chance point (or the end) become nodes, so positions that differ
-        only in, say, the faces of a pool already spent never multiply.  The walk stops
-        early at a state that is already a node, and a chain of chance-free decisions
-        is cut after a fixed length, so a loop without chance (both sides waiting
-        forever) still closes through a node.
+        Returns a node index (>= 0) or ``-1 - label`` for an ended fight.  ``state`` is
+        the solver's own copy and is played on in place; ``rebuild()`` makes it again as
+        it was (needed only when a decision on the way turns out to lead to chance after
+        changing the state).  Only states whose decision leads to chance become nodes;
+        the chance-free decisions on the way are remembered by key (a later visit is one
+        lookup).  A chain of chance-free decisions is cut after a fixed length, so a loop
+        without chance (both sides waiting forever) still closes through a node.
         """
         rs = self.rs
+        chain: list[Hashable] = []
+        played: list[Action] = []
+        result: int | None = None
         for _ in range(_CHAIN_LIMIT):
             actor = rs.current_actor(state)
             if actor is None:
                 outcome = rs.outcome(state)
-                return -1 - self.label(outcome.winner if outcome is not None else None)
+                result = -1 - self.label(outcome.winner if outcome is not None else None)
+                break
             key = (actor, rs.state_key(state))
-            node = self.index.get(key)
-            if node is not None:
-                return node
-            trial = rs.clone_state(state)
+            result = self.index.get(key)
+            if result is None:
+                result = self.through.get(key)
+            if result is not None:
+                break
+            decisions = self.decisions(state, actor)
+            if len(decisions) != 1:
+                result = self.new_node(key, actor, state, decisions, None, False)
+                break
+            action = decisions[0][0]
+            rs.apply_event(state, DecisionMade(actor, action))
+            self.emitted = 0
             try:
-                self.decide(trial, _ForcingRng(()))
-            except _Branch:
-                return self.new_node(key, state)
-            state = trial
-        actor = rs.current_actor(state)
-        if actor is None:
-            return self.target(state)
-        key = (actor, rs.state_key(state))
-        node = self.index.get(key)
-        return node if node is not None else self.new_node(key, state)
+                self.play(state, action, _ChanceRng((), rs, state))
+            except _Branch as branch:
+                if self.emitted == 0:  # the state is as the decision left it
+                    result = self.new_node(key, actor, state, decisions, branch, True)
+                else:
+                    result = self.new_node(key, actor, self.replay(rebuild, played), decisions,
+                                           branch, False)
+                break
+            chain.append(key)
+            played.append(action)
+        else:
+            actor = rs.current_actor(state)
+            if actor is None:
+                return self.target(state, lambda: self.replay(rebuild, played))
+            key = (actor, rs.state_key(state))
+            result = self.index.get(key)
+            if result is None:
+                result = self.new_node(key, actor, state, None, None, False)
+        assert result is not None
+        for passed in chain:
+            self.through[passed] = result
+        return result
 
-    def new_node(self, key: Hashable, state: Any) -> int:
-        """Add a decision state to the graph (within the state limit)."""
-        if len(self.states) >= self.max_states:
-            raise StateSpaceTooLargeError(
-                f"the fight has more than {self.max_states:,} distinct states; it is too "
-                "large to solve exactly (raise --max-states, or estimate it with "
-                "'fracas simulate')"
-            )
-        node = len(self.states)
-        self.index[key] = node
-        self.states.append(state)
-        self.edges.append({})
-        return node
-
-    def expand(self, state: Any, step: _Step) -> dict[int, float]:
-        """Every result of one ``step`` from ``state``, with its probability."""
+    def replay(self, rebuild: Callable[[], Any], played: Sequence[Action]) -> Any:
+        """The state ``rebuild()`` makes, played on by the chance-free ``played`` actions."""
         rs = self.rs
-        out: dict[int, float] = {}
-        stack: list[tuple[tuple[int, ...], float]] = [((), 1.0)]
+        state = rebuild()
+        for action in played:
+            actor = rs.current_actor(state)
+            assert actor is not None
+            rs.apply_event(state, DecisionMade(actor, action))
+            self.play(state, action, _ChanceRng((), rs, state))
+        return state
+
+    def follow(self, base: Any, run: _Run, p0: float, out: dict[int, float],
+               first: _Branch | None) -> None:
+        """Add every result of ``run`` from ``base`` (reached with chance ``p0``) to ``out``."""
+        rs = self.rs
+        stack: list[tuple[tuple[Any, ...], float]] = []
+        if first is None:
+            stack.append(((), p0))
+        else:
+            self.branch((), p0, first, stack, out)
         steps = 0
         while stack:
-            steps += 1
-            if steps % 256 == 0:
-                self.check_deadline()
             prefix, p = stack.pop()
-            s = rs.clone_state(state)
+            s = rs.clone_state(base)
+            steps += 1
+            if steps & 255 == 0:
+                self.check_time()
             try:
-                step(s, _ForcingRng(prefix))
+                run(s, _ChanceRng(prefix, rs, s))
             except _Branch as branch:
-                for i, (_, q) in enumerate(branch.outcomes):
-                    if p * q >= MIN_PATH_PROBABILITY:
-                        stack.append(((*prefix, i), p * q))
-                    else:
-                        pruned = -1 - self.label(_PRUNED)
-                        out[pruned] = out.get(pruned, 0.0) + p * q
+                self.branch(prefix, p, branch, stack, out)
                 continue
             self.leaves += 1
             if self.leaves > self.max_leaves:
                 raise StateSpaceTooLargeError(
                     f"solving needs more than {self.max_leaves:,} resolutions of single "
-                    "decisions (the chance trees are too bushy); estimate it with "
-                    "'fracas simulate' instead"
+                    f"decisions (the chance trees are too bushy{self.cause()}); estimate "
+                    "it with 'fracas simulate' instead"
                 )
-            node = self.target(s)
+
+            def rebuild(prefix: tuple[Any, ...] = prefix) -> Any:
+                again = rs.clone_state(base)
+                run(again, _ChanceRng(prefix, rs, again))
+                return again
+
+            node = self.target(s, rebuild)
             out[node] = out.get(node, 0.0) + p
+            self.mass += p
+
+    def branch(self, prefix: tuple[Any, ...], p: float, branch: _Branch,
+               stack: list[tuple[tuple[Any, ...], float]], out: dict[int, float]) -> None:
+        self.note(branch)
+        for value, q in branch.outcomes:
+            pq = p * q
+            if pq >= MIN_PATH_PROBABILITY:
+                stack.append(((*prefix, value), pq))
+            else:
+                pruned = -1 - self.label(_PRUNED)
+                out[pruned] = out.get(pruned, 0.0) + pq
+                self.mass += pq
+
+    def expand(self, node: _Node) -> dict[int, float]:
+        """Every result of the decision at ``node``, with its probability."""
+        rs = self.rs
+        out: dict[int, float] = {}
+        decisions = node.decisions
+        if decisions is None:
+            decisions = self.decisions(node.state, node.actor)
+        for chosen, p in decisions:
+            if node.after:  # the state as the node's one decision left it
+                after = node.state
+            else:
+                after = rs.clone_state(node.state)
+                rs.apply_event(after, DecisionMade(node.actor, chosen))
+            self.follow(after, self.runner(chosen), p, out,
+                        node.first if len(decisions) == 1 else None)
         return out
 
-    def explore(self, initial: Any, started: bool, progress: Progress | None) -> int:
+    def runner(self, action: Action) -> _Run:
+        """Resolving ``action`` as a function of a state and an Rng."""
+
+        def run(state: Any, rng: Any) -> None:
+            self.play(state, action, rng)
+
+        return run
+
+    def explore(self, initial: Any, started: bool) -> int:
         """Build the whole graph; returns the root's target index."""
         if started:
-            root = self.target(self.rs.clone_state(initial))
+            root = self.target(self.rs.clone_state(initial),
+                               lambda: self.rs.clone_state(initial))
         else:
-            first = self.expand(initial, self.start)
-            root = len(self.states)
-            self.states.append(None)
+            first: dict[int, float] = {}
+            self.follow(self.rs.clone_state(initial), self.start, 1.0, first, None)
+            root = len(self.nodes)
+            self.nodes.append(None)
             self.edges.append(first)
-        while self.done < len(self.states):
+        while self.done < len(self.nodes):
             done = self.done
-            if self.states[done] is not None:
-                self.edges[done] = self.expand(self.states[done], self.decide)
-                self.states[done] = None  # keep memory to the graph
+            node = self.nodes[done]
+            self.mass = 0.0
+            if node is not None:
+                self.edges[done] = self.expand(node)
+                self.nodes[done] = None  # keep memory to the graph
             self.done = done + 1
-            if progress is not None:
-                progress(self.done, len(self.states), self.leaves)
-            self.check_deadline()
+            self.mass = 0.0
+            if self.progress is not None:
+                self.progress(self.done, len(self.nodes), self.leaves)
+            if self.watch is not None:
+                self.last_watch = time.perf_counter()
+                self.watch(self.report())
+            self.check_time()
         return root
 
 
@@ -513,6 +838,7 @@ def _fixed_policies(ruleset: Ruleset[Any], state: Any) -> Callable[[str], Policy
 def solve_from_state(
     ruleset: Ruleset[Any], initial: Any, *, started: bool = False,
     limits: DuelLimits | None = None, progress: Progress | None = None,
+    watch: Watch | None = None,
 ) -> DuelOdds:
     """Exact outcome probabilities of the fight starting at ``initial``.
 
@@ -521,22 +847,25 @@ def solve_from_state(
         initial: the starting state (not changed).
         started: ``False`` for a fresh scenario state (the rule set's ``advance`` runs
             first, as when an encounter starts); ``True`` for a state at a decision.
-        limits: when to give up (:class:`DuelLimits`; by default on states and
-            resolutions, not on time).
+        limits: when to give up (:class:`DuelLimits`; by default after 60 s, or
+            earlier once the pace shows that is not enough).
         progress: called after each state is expanded with (states expanded,
             states found, resolutions run).
+        watch: called after each state expanded, and every tenth of a second inside a
+            long expansion, with a :class:`DuelProgress` (counts, time, an estimate).
 
     Raises:
-        StateSpaceTooLargeError: the fight is too large; the message says which limit.
+        StateSpaceTooLargeError: the fight is too large; the message says which limit
+            and what makes it large.
         DuelError: a combatant is played by a human or by a script.
     """
-    began = time.perf_counter()
-    explorer = _Explorer(ruleset, _fixed_policies(ruleset, initial), limits or DuelLimits())
+    explorer = _Explorer(ruleset, _fixed_policies(ruleset, initial), limits or DuelLimits(),
+                         progress, watch)
     sides = list(dict.fromkeys(s.side for s in ruleset.standings(initial)))
     for side in sides:
         explorer.label(side)
     explorer.label(None)
-    root = explorer.explore(initial, started, progress)
+    root = explorer.explore(initial, started)
     if root < 0:
         chances = np.zeros(len(explorer.labels))
         chances[-1 - root] = 1.0
@@ -548,16 +877,69 @@ def solve_from_state(
     wins = {str(k): v for k, v in result.items()}
     unresolved = max(0.0, 1.0 - draw - pruned - sum(wins.values()))
     return DuelOdds(wins, draw, unresolved, pruned, len(explorer.index), explorer.leaves,
-                    time.perf_counter() - began)
+                    time.perf_counter() - explorer.began)
 
 
 def solve_duel(
     scenario: Scenario, *, limits: DuelLimits | None = None, progress: Progress | None = None,
+    watch: Watch | None = None,
 ) -> DuelOdds:
     """Exact win probabilities of a loaded scenario under the policies it names.
 
-    See :func:`solve_from_state` for the limits and errors.
+    See :func:`solve_from_state` for the limits, callbacks and errors.
     """
     ruleset = scenario.ruleset
     return solve_from_state(ruleset, ruleset.initial_state(scenario.model), started=False,
-                            limits=limits, progress=progress)
+                            limits=limits, progress=progress, watch=watch)
+
+
+def state_from_log(path: str | Path, round_number: int | None = None,
+                   ) -> tuple[Ruleset[Any], Any, bool]:
+    """The rule set and the state of a saved fight, to solve from; and whether it has started.
+
+    The log is read and checked like ``fracas replay`` does (every decision must be legal
+    where it stands).  With ``round_number``, the state is the one just before the first
+    decision of that round; without, the state where the log ends.
+
+    Raises:
+        LogFormatError: the log cannot be read or does not replay.
+        DuelError: the round is not in the log.
+    """
+    from fracas.core.encounter import Encounter
+
+    encounter = Encounter.load(path)
+    ruleset = encounter.ruleset
+    if round_number is None:
+        return ruleset, encounter.state, bool(encounter.log)
+    if round_number < 1:
+        raise DuelError(f"--round must be at least 1, got {round_number}")
+    state = encounter.initial_state
+    last = 0
+    for event in encounter.log:
+        if type(event) is DecisionMade:
+            last = ruleset.round_number(state)
+            if last >= round_number:
+                return ruleset, state, True
+        ruleset.apply_event(state, event)
+    if ruleset.current_actor(state) is not None and ruleset.round_number(state) >= round_number:
+        return ruleset, state, True  # the log stops at the first decision of that round
+    ended = ruleset.outcome(state)
+    where = (f"the fight ended in round {ended.rounds}" if ended is not None
+             else f"the log stops in round {max(last, ruleset.round_number(state))}")
+    raise DuelError(f"{path}: no decision of round {round_number} in this log ({where}); "
+                    "give an earlier --round, or none to solve from where the log ends")
+
+
+def solve_from_log(
+    path: str | Path, *, round_number: int | None = None, limits: DuelLimits | None = None,
+    progress: Progress | None = None, watch: Watch | None = None,
+) -> DuelOdds:
+    """Exact odds of a saved fight from where its log ends, or from the start of a round.
+
+    The policies are those the log's scenario names (a human-played combatant is
+    refused, as in :func:`solve_duel`).  See :func:`state_from_log` and
+    :func:`solve_from_state`.
+    """
+    ruleset, state, started = state_from_log(path, round_number)
+    return solve_from_state(ruleset, state, started=started, limits=limits,
+                            progress=progress, watch=watch)

@@ -160,6 +160,44 @@ class AgeOfDragons(Ruleset[State]):
             state.result,
         )
 
+    def face_classes(self, state: State, count: int, sides: int,
+                     ) -> tuple[tuple[int, ...], ...] | None:
+        """Faces of a d6 roll that nothing in the fight tells apart (for the exact solver).
+
+        Initiative and death checks count 4+ only.  A ``claw_all`` roller claws with
+        every 4+ and never calls a shot (sixes matter only to called shots), so its
+        pool is read as 1-3 / 4-6.  Any other pool is read against the attack
+        threshold (4+), sixes and every spot and task threshold; a roller whose
+        rerolls a random choice picks (one die per face shown) keeps every face.
+        Landings add the faces up: every face counts.
+        """
+        from itertools import pairwise
+
+        from fracas.rules.age_of_dragons.model import ATTACK_THRESHOLD, SPOT_THRESHOLDS
+
+        if sides != 6:
+            return None
+        turn = state.turn
+        if not state.order:
+            cuts = {ATTACK_THRESHOLD}  # initiative
+        elif turn is None:
+            return None  # a landing
+        elif state.fighters[turn.actor].dying:
+            cuts = {ATTACK_THRESHOLD}  # the death check
+        elif turn.step != "pool" or state.pending is not None:
+            return None
+        else:
+            profile = state.fighters[turn.actor].profile
+            if profile.policy == "claw_all":
+                cuts = {ATTACK_THRESHOLD}
+            elif profile.rerolls and profile.policy != "heuristic":
+                return None
+            else:
+                cuts = {ATTACK_THRESHOLD, 6, *SPOT_THRESHOLDS.values(),
+                        *(task.threshold for task in state.tasks.values())}
+        bounds = [1, *sorted(c for c in cuts if 1 < c <= sides), sides + 1]
+        return tuple(tuple(range(a, b)) for a, b in pairwise(bounds))
+
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of one attack; see :mod:`fracas.rules.age_of_dragons.odds`."""
         values, measure = odds.parse_question(question)
