@@ -8,16 +8,49 @@ from typing import Any
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
 from fracas.rules.age_of_dragons import actions as act
 from fracas.rules.age_of_dragons import events as ev
-from fracas.rules.age_of_dragons.model import CLOSE, LIMBS, ZERO, Pending, State, Turn, pair
+from fracas.rules.age_of_dragons.model import (
+    CLOSE,
+    LIMBS,
+    ZERO,
+    Pending,
+    SpotRun,
+    State,
+    Turn,
+    pair,
+)
 
 __all__ = ["apply_event"]
 
 _EXPEND_ACTIONS = (act.Attack, act.Shoot, act.Grapple, act.BreakOut, act.UseTask)
+#: Spot effects whose repeats the log tells as one line (see ``SpotRun``).
+FOLDED = frozenset({"aim", "evade"})
+
+
+def _close_run(state: State) -> None:
+    run = state.spot_run
+    if run is not None:
+        if run.effect in FOLDED:
+            state.closed_run = run
+        state.spot_run = None
+
+
+def _track_spots(state: State, action: object) -> None:
+    """Keep the log's record of the spots in a row (no rule reads it)."""
+    run = state.spot_run
+    if isinstance(action, act.Spot):
+        if run is not None and run.effect in FOLDED and run.effect == action.effect and \
+                run.actor == action.actor and run.target == action.target:
+            return  # the same Aim or Evade again: one run
+        _close_run(state)
+        state.spot_run = SpotRun(action.actor, action.effect, action.target, action.closer)
+    elif run is not None:
+        _close_run(state)
 
 
 def _decision(state: State, e: DecisionMade) -> None:
     # A later step's action closes the earlier steps of the turn.
     turn, action = state.turn, e.action
+    _track_spots(state, action)
     if turn is None:
         return
     if isinstance(action, act.RollPool):
@@ -41,6 +74,7 @@ def _reroll(state: State, e: ev.DieRerolled) -> None:
     turn = state.turn
     if turn is None:
         return
+    turn.rerolled_from = turn.pool[e.die]
     turn.pool[e.die] = e.face
     turn.rerolls_used[e.ability] = turn.rerolls_used.get(e.ability, 0) + 1
     fighter = state.fighters[e.actor]
@@ -57,6 +91,10 @@ def _spotted(state: State, e: ev.DieSpotted) -> None:
         turn.spotted[i] = True
         if state.spot_consumes_dice:
             turn.expended[i] = True
+    run = state.spot_run
+    if run is not None:
+        state.spot_run = SpotRun(run.actor, run.effect, run.target, run.closer,
+                                 run.faces + tuple(turn.pool[i] for i in e.dice))
 
 
 def _expended(state: State, e: ev.DiceExpended) -> None:
@@ -105,6 +143,7 @@ def _turn_started(state: State, e: ev.TurnStarted) -> None:
 
 
 def _turn_ended(state: State, e: ev.TurnEnded) -> None:
+    _close_run(state)
     state.turn = None
     state.turn_index += 1
 
@@ -214,6 +253,8 @@ _HANDLERS: dict[type[Event], Callable[[State, Any], None]] = {
 
 def apply_event(state: State, event: Event) -> None:
     """Change ``state`` by one event (unknown core events such as notes change nothing)."""
+    if state.closed_run is not None:
+        state.closed_run = None  # told with the event that closed it
     handler = _HANDLERS.get(type(event))
     if handler is not None:
         handler(state, event)

@@ -179,11 +179,14 @@ class Turn:
     expended: list[bool] = field(default_factory=list)
     aims: dict[str, int] = field(default_factory=dict)
     rerolls_used: dict[str, int] = field(default_factory=dict)
+    #: For the log only: the face the last reroll replaced.
+    rerolled_from: int = 0
 
     def copy(self) -> Turn:
         """An independent copy."""
         return Turn(self.actor, self.step, self.spheres, list(self.pool), list(self.spotted),
-                    list(self.expended), dict(self.aims), dict(self.rerolls_used))
+                    list(self.expended), dict(self.aims), dict(self.rerolls_used),
+                    self.rerolled_from)
 
 
 @dataclass(slots=True)
@@ -207,6 +210,21 @@ class Pending:
                        self.damage_bonus, self.sixes, self.style, self.called, self.weapon)
 
 
+@dataclass(frozen=True, slots=True)
+class SpotRun:
+    """Spots of one kind in a row, kept for the log (no rule reads it).
+
+    Aim and Evade repeated at the same target are told as one line when the run ends;
+    a manoeuvre's line is told at once from its own run of one.
+    """
+
+    actor: str
+    effect: str
+    target: str | None = None
+    closer: bool = True
+    faces: tuple[int, ...] = ()
+
+
 @dataclass(slots=True)
 class State:
     """Everything about an Age of Dragons fight that can change, plus its fixed set-up."""
@@ -227,6 +245,9 @@ class State:
     turn: Turn | None = None
     pending: Pending | None = None
     result: tuple[str | None, str] | None = None
+    #: For the log only: the spots being made, and a run of Aim or Evade the last event closed.
+    spot_run: SpotRun | None = None
+    closed_run: SpotRun | None = None
 
     def copy(self) -> State:
         """An independent copy for a new fight or a replay (cheap: no deepcopy)."""
@@ -237,6 +258,7 @@ class State:
             self.order, self.round, self.turn_index,
             self.turn.copy() if self.turn else None,
             self.pending.copy() if self.pending else None, self.result,
+            self.spot_run, self.closed_run,
         )
 
 
