@@ -9,7 +9,8 @@ Usage::
 For each example of every rule set, ``benchmarks/fights_child.py`` plays the same fights
 (the simulator's seeding rule, every actor on ``--policy``) once with the old source tree
 and once with this one, alternating ``--rounds`` times in fresh processes; the fights per
-second of each are quoted as medians with the median of the per-round ratios.  The fights
+CPU second of each (the child's own process time, which a shared machine disturbs less
+than wall time) are quoted as medians with the median of the per-round ratios.  The fights
 are also compared one by one (winner, rounds and every combatant's status and health):
 "same" says whether every fight came out identical, which it must where the policy's
 choices did not change.  The number of fights per example is set once, from a short run
@@ -60,7 +61,7 @@ def main() -> None:
         if "error" in probe:
             print(f"{name}: {probe['error']}", flush=True)
             continue
-        fights = max(5, int(probe["fights_per_s"] * args.seconds))
+        fights = max(5, int(probe["fights_per_cpu_s"] * args.seconds))
         old: list[float] = []
         new: list[float] = []
         ratios: list[float] = []
@@ -72,9 +73,9 @@ def main() -> None:
             if "error" in before or "error" in after:
                 error = before.get("error") or after.get("error", "")
                 break
-            old.append(before["fights_per_s"])
-            new.append(after["fights_per_s"])
-            ratios.append(after["fights_per_s"] / before["fights_per_s"])
+            old.append(before["fights_per_cpu_s"])
+            new.append(after["fights_per_cpu_s"])
+            ratios.append(after["fights_per_cpu_s"] / before["fights_per_cpu_s"])
             same = same and before["digests"] == after["digests"]
         if error:
             print(f"{name}: {error}", flush=True)
