@@ -11,13 +11,13 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test  # noqa: E402
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
 
-from fracas.core.decision import Choice, Span, Step  # noqa: E402
-from fracas.rl import FracasAEC, FracasGym, env, step_values  # noqa: E402
-from fracas.rl.encode import features, hashed  # noqa: E402
-from fracas.rl.env import VIEW_SIZE  # noqa: E402
+from fracas.core.decision import Choice, Span, Step
+from fracas.rl import FracasAEC, FracasGym, env, step_values
+from fracas.rl.encode import features, hashed
+from fracas.rl.env import VIEW_SIZE
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
@@ -147,7 +147,7 @@ def test_gymnasium_wrapper_plays_the_loremasters_side() -> None:
     game = FracasGym(ROOT / "examples/one_ring/ambush.yaml", "enemies", gm_side="enemies")
     obs, _ = game.reset(seed=2)
     for _ in range(5000):
-        obs, reward, terminated, truncated, _ = game.step(
+        obs, _reward, terminated, truncated, _ = game.step(
             int(np.flatnonzero(obs["action_mask"])[0]))
         if terminated or truncated:
             break
