@@ -216,8 +216,11 @@ def _note(prop: dict[str, Any], root: dict[str, Any]) -> str:
 
 
 def _emit(value: Any, node: dict[str, Any], root: dict[str, Any], indent: str,
-          lines: list[str], first_prefix: str | None = None) -> None:
-    """Append ``value`` (a mapping) as block YAML with a comment on each field."""
+          lines: list[str], first_prefix: str | None = None, others: bool = True) -> None:
+    """Append ``value`` (a mapping) as block YAML with a comment on each field.
+
+    With ``others``, the fields it leaves at their defaults follow, commented out.
+    """
     node = _deref(node, root)
     props: dict[str, Any] = node.get("properties", {})
     for n, (key, item) in enumerate(value.items()):
@@ -230,10 +233,15 @@ def _emit(value: Any, node: dict[str, Any], root: dict[str, Any], indent: str,
         elif (isinstance(item, list) and item and all(isinstance(i, dict) for i in item)
               and target is not None):
             lines.append(f"{prefix}{key}:{_note(prop, root)}")
-            for element in item:
-                _emit(element, target, root, indent + "    ", lines, indent + "  - ")
+            for n_item, element in enumerate(item):
+                _emit(element, target, root, indent + "    ", lines, indent + "  - ",
+                      others and n_item == 0)
         else:
             lines.append(f"{prefix}{key}: {_scalar(item)}{_note(prop, root)}")
+    if others:
+        for key, prop in props.items():
+            if key not in value and "default" in prop:
+                lines.append(f"{indent}# {key}: {_scalar(prop['default'])}{_note(prop, root)}")
 
 
 def _item_node(prop: dict[str, Any], root: dict[str, Any], value: Any) -> dict[str, Any] | None:
