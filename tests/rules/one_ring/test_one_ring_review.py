@@ -143,3 +143,97 @@ def test_the_heuristic_loremaster_introduces_held_back_foes_when_none_stands(
     f.stances(A="open", B="open")
     request = DecisionRequest("gm", f.state, f.ruleset, ScriptedRng([]))
     assert str(LoremasterHeuristic().choose(request)) == "gm introduce foe=X"
+
+
+# -- the log a player reads ------------------------------------------------------------------
+def duel(tor: SimpleNamespace, **foe: object) -> object:
+    f = tor.Fight([tor.hero("A")], [tor.foe("X", endurance=40, **foe)])
+    f.do("A stance stance=open")
+    f.do("A engage foe=X")
+    return f
+
+
+def lines(f: object) -> list[str]:
+    enc = f.enc  # type: ignore[attr-defined]
+    return [t for t in (enc.ruleset.describe_event(e, enc.state) for e in enc.log) if t]
+
+
+def test_feat_die_faces_are_named_with_their_effect(tor: SimpleNamespace) -> None:
+    f = duel(tor, might=2)
+    f.do("A attack target=X", [12, 1, 1, 5, 5, 5])  # the rune: a hit, and a Piercing Blow
+    text = "\n".join(lines(f))
+    assert "the Gandalf rune (an automatic success)" in text
+    f = duel(tor)
+    f.do("A attack target=X", [11, 1, 1])
+    f.do("gm attack foe=X target=A", [11, 1, 1])
+    f.do("A knockback accept=no", [3])
+    text = "\n".join(lines(f))
+    assert "the Eye (counts 0)" in text, "a hero's Eye"
+    assert "the Eye (an automatic success for an adversary)" in text
+    f = duel(tor)
+    f.do("A attack target=X", MISS)
+    f.do("gm attack foe=X target=A", [12, 1, 1])
+    assert "the Gandalf rune (counts 0 for an adversary)" in "\n".join(lines(f))
+    assert not [line for line in lines(f) if " 11" in line or " 12 " in line]
+
+
+def test_a_piercing_blow_is_named(tor: SimpleNamespace) -> None:
+    f = duel(tor, might=2)
+    f.do("A attack target=X", [10, 4, 4, 5, 5, 5])
+    assert any("Piercing Blow" in line for line in lines(f))
+
+
+def test_special_damage_is_named_with_its_amount(tor: SimpleNamespace) -> None:
+    f = duel(tor)
+    f.do("A attack target=X", [8, 6, 2])
+    f.do("A special special=heavy_blow")
+    text = "\n".join(lines(f))
+    assert "Heavy Blow" in text and "+5 Endurance" in text
+    assert "heavy_blow" not in text.replace("special=heavy_blow", "")
+
+
+def test_the_engagement_line_reads_as_english(tor: SimpleNamespace) -> None:
+    f = duel(tor)
+    text = "\n".join(lines(f))
+    assert "players choose)" not in text and "loremaster choose" not in text
+    assert "and choose their opponents" in text
+
+
+def test_a_foe_with_resolve_shows_no_hate(tor: SimpleNamespace) -> None:
+    f = tor.Fight([tor.hero("A", skills={"awe": 2})],
+                  [tor.foe("X", hate_label="resolve", endurance=40)])
+    f.do("A stance stance=forward")
+    f.do("A engage foe=X")
+    f.do("A task", [8, 4, 4])
+    text = "\n".join(lines(f))
+    assert "loses 1 Resolve" in text and "Hate" not in text
+    columns, rows = f.ruleset.table(f.state)
+    assert "hate" not in [c.lower() for c in columns]
+    row = next(r for r in rows if r[0] == "X")
+    assert "Resolve" in " ".join(row) and "Hate" not in " ".join(row)
+
+
+def test_heroes_are_not_all_his(tor: SimpleNamespace) -> None:
+    f = duel(tor)
+    f.do("A attack target=X", MISS)
+    f.do("gm attack foe=X target=A", [8, 4, 4])
+    f.do("A knockback accept=yes")
+    f.stances(A="open")
+    f.do("A engage foe=X")
+    f.do("A recover")
+    assert not [line for line in lines(f) if " his " in line or " him " in line]
+    assert any("A recovers" in line for line in lines(f))
+
+
+def test_the_companys_table_hides_the_adversaries_numbers(tor: SimpleNamespace) -> None:
+    f = tor.Fight([tor.hero("A", policy="human")], [tor.foe("X", hate=3)])
+    columns, rows = f.ruleset.table(f.state)
+    foe = dict(zip(columns, next(r for r in rows if r[0] == "X"), strict=True))
+    assert "12" not in " ".join(foe.values()) and "3 Hate" not in " ".join(foe.values())
+    hero = dict(zip(columns, next(r for r in rows if r[0] == "A"), strict=True))
+    assert "20/20" in hero.values()
+    gm = tor.Fight([tor.hero("A", policy="human")], [tor.foe("X")], gm_policy="human")
+    columns, rows = gm.ruleset.table(gm.state)
+    assert "12/12" in next(r for r in rows if r[0] == "X"), "a Loremaster at the table sees all"
+    seen = f.ruleset.view(f.state, "spectator")
+    assert "endurance" not in seen["adversaries"][0], "only the Loremaster sees foes' numbers"

@@ -114,7 +114,7 @@ def hero_attack(state: OneRingState, hero: str, target: str, hope: bool, rng: Rn
 
 def foe_attack_is_close(state: OneRingState, foe: str, target: str) -> bool:
     """An adversary fights at close quarters when engaged with ``target`` or free to engage
-    him; otherwise (volleys, standing back) it shoots."""
+    that hero; otherwise (volleys, standing back) it shoots."""
     if state.phase == "volley":
         return False
     board = state.board
@@ -157,7 +157,7 @@ def foe_attack(state: OneRingState, foe: str, target: str, rng: Rng, emit: Emit)
     emit(ev.RollRead(foe, ATTACK, target, tn, result.total, result.success, result.rank,
                      result.tengwars, hidden))
     if result.success:
-        # With hidden Loremaster rolls the hit's rank and special results stay his until used.
+        # With hidden Loremaster rolls the hit's rank and special results stay secret until used.
         emit(ev.HitPending(foe, target, False, close, weapon.damage, weapon.injury,
                            result.rank, result.tengwars, GM, hidden))
 
@@ -203,7 +203,7 @@ def _loss(p: Pending) -> int:
 
 
 def knockback_due(state: OneRingState) -> bool:
-    """A hero hit at close quarters may take a knockback (once, until he recovers)."""
+    """A hero hit at close quarters may take a knockback (once, until recovered)."""
     p = state.pending
     if p is None or p.hero_attacks or not p.close or p.knockback is not None or p.tengwars:
         return False
@@ -226,7 +226,7 @@ def finish_hit(state: OneRingState, rng: Rng, emit: Emit) -> None:
     if loss:
         emit(ev.EnduranceLost(p.target, loss))
     hero_target = not p.hero_attacks
-    # A hero always rolls Protection against a Piercing Blow, even one that dropped him to
+    # A hero always rolls Protection against a Piercing Blow, even one that dropped the hero to
     # Endurance 0 (a Wound still counts); an adversary at 0 is dead, so its roll is skipped.
     if _piercing(p) and (hero_target or state.foes[p.target].endurance > 0):
         if hero_target:
@@ -269,7 +269,7 @@ def do_task(state: OneRingState, hero: str, companion: str, hope: bool, rng: Rng
     """The combat task of the hero's stance: a skill roll against the attribute's TN.
 
     Intimidate Foe (Forward): every adversary loses 1 Hate/Resolve, +1 per tengwar.
-    Rally Comrades (Open): every other hero gets +1d on his next attack.
+    Rally Comrades (Open): every other hero gets +1d on their next attack.
     Protect Companion (Defensive): close attacks on the companion get -1d this round.
     Prepare Shot (Rearward): the hero's next shot is favoured.
     """

@@ -9,17 +9,17 @@ decision of the Loremaster (``gm``) or of a hero.
 Two regimes, fixed when the round's engagement begins:
 
 * **Loremaster regime** (more enemies than heroes): the Loremaster first gives
-  each unengaged hero in a close-combat stance one opponent of his own, then
+  each unengaged hero in a close-combat stance one opponent of their own, then
   decides for every remaining foe whether it joins a hero who is already
   engaged or stands back.
 * **Players regime** (heroes outnumber or match the enemies): each hero in a
   close-combat stance picks an adversary nobody faces yet, from those the
-  Loremaster made eligible; only when none is free does he join a foe someone
+  Loremaster made eligible; only when none is free do they join a foe someone
   else already faces.  Spare foes are then the Loremaster's to place, as above.
 
 Limits (our reading of the seed's sizes): a hero carries at most
 :data:`HERO_CAPACITY` weight of opponents, a human-sized foe weighing 2 and a
-large one 3, so three human-sized or two large foes fill him (a large and a
+large one 3, so three human-sized or two large foes fill a hero (a large and a
 human-sized foe together also fit).  A human-sized foe takes at most three
 heroes, a large one at most six.  Heroes in the Rearward stance are never
 engaged.

@@ -315,7 +315,7 @@ class ThrustLost(Event):
 @event_type
 @dataclass(frozen=True, slots=True)
 class Recovered(Event):
-    """A knocked-back hero regains his position."""
+    """A knocked-back hero regains their position."""
 
     kind: ClassVar[str] = "one_ring.recovered"
     hero: str

@@ -169,9 +169,11 @@ class OneRing(Ruleset[OneRingState]):
         """JSON-ready picture; the Company does not see the adversaries' numbers."""
         return view(state, side)
 
-    def table(self, state: OneRingState) -> tuple[list[str], list[list[str]]]:
-        """The CLI table of combatants."""
-        return table(state)
+    def table(self, state: OneRingState,
+              side: str | None = None) -> tuple[list[str], list[list[str]]]:
+        """The table of combatants; the Company's (``side="company"``, or when the people at
+        the table play only heroes) hides the adversaries' numbers."""
+        return table(state, side)
 
     def describe_event(self, event: Event, state: OneRingState) -> str | None:
         """One line per interesting event."""

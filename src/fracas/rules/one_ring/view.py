@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.core.events import Event
+from fracas.core.events import DiceRolled, Event
 from fracas.rules.one_ring import events as ev
-from fracas.rules.one_ring.state import COMPANY, OneRingState
+from fracas.rules.one_ring.dice import EYE_FACE, FEAT_SIDES, RUNE_FACE
+from fracas.rules.one_ring.fold import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
+from fracas.rules.one_ring.state import COMPANY, ENEMIES, OneRingState
 
 __all__ = ["describe_event", "table", "view"]
 
@@ -25,9 +27,17 @@ def _hero_conditions(state: OneRingState, name: str) -> list[str]:
     return out
 
 
+def company_at_the_table(state: OneRingState) -> bool:
+    """True when the people playing sit on the Company's side only (some hero is played by
+    a person, the Loremaster is not): what they are shown is the Company's view."""
+    humans = any(card.policy == "human" for card in state.roster.heroes.values())
+    return humans and state.roster.gm_policy != "human"
+
+
 def view(state: OneRingState, side: str | None = None) -> dict[str, Any]:
-    """A JSON-ready picture; the Company (``side="company"``) does not see the adversaries'
-    Endurance, Hate and Wounds, nor hidden pending details."""
+    """A JSON-ready picture; anyone but the Loremaster (``side`` ``None`` or ``enemies``)
+    sees the Company's view: not the adversaries' Endurance, Hate (or Resolve) and Wounds,
+    nor hidden pending details."""
     board = state.board
     heroes = []
     for name in state.roster.hero_order:
@@ -40,7 +50,7 @@ def view(state: OneRingState, side: str | None = None) -> dict[str, Any]:
             "wielded": h.wielded, "engaged_with": board.foes_of(name),
             "conditions": _hero_conditions(state, name), "located": list(h.located),
         })
-    secret = side == COMPANY
+    secret = side is not None and side != ENEMIES
     foes = []
     for name in state.roster.foe_order:
         f = state.foes[name]
@@ -49,10 +59,12 @@ def view(state: OneRingState, side: str | None = None) -> dict[str, Any]:
             "name": name, "kind": foe_card.kind, "status": f.status,
             "size": "large" if foe_card.large else "human",
             "engaged_with": board.heroes_on(name), "standing_back": name in board.stood_back,
+            "eligible": f.eligible,
         }
         if not secret:
             entry.update(endurance=f.endurance, endurance_max=foe_card.endurance_max,
-                         hate=f.hate, wounds=f.wounds, weary=state.foe_weary(name))
+                         wounds=f.wounds, weary=state.foe_weary(name))
+            entry[foe_card.hate_label] = f.hate
         foes.append(entry)
     pending = None
     if state.pending is not None:
@@ -70,58 +82,145 @@ def view(state: OneRingState, side: str | None = None) -> dict[str, Any]:
     }
 
 
-def table(state: OneRingState) -> tuple[list[str], list[list[str]]]:
-    """Columns and rows: every combatant's side, status, Endurance, stance and engagements."""
-    columns = ["name", "side", "status", "endurance", "hope/hate", "wounds", "stance",
-               "engaged with", "conditions"]
+def table(state: OneRingState, side: str | None = None) -> tuple[list[str], list[list[str]]]:
+    """Columns and rows: every combatant's side, status, Endurance, stance and engagements.
+
+    Shown to the Company (``side="company"``, or with ``side`` unset when the people at
+    the table play heroes and not the Loremaster), the adversaries' Endurance, Hate or
+    Resolve, Wounds and weariness are hidden, as in :func:`view`.
+    """
+    secret = side == COMPANY or (side is None and company_at_the_table(state))
+    columns = ["name", "side", "status", "endurance", "hope / hate / resolve", "wounds",
+               "stance", "engaged with", "conditions"]
     rows = []
     board = state.board
     for name in state.roster.hero_order:
         h = state.heroes[name]
         rows.append([name, "company", h.status,
-                     f"{h.endurance}/{state.roster.heroes[name].endurance_max}", str(h.hope),
-                     str(h.wounds), h.stance, ", ".join(board.foes_of(name)),
+                     f"{h.endurance}/{state.roster.heroes[name].endurance_max}",
+                     f"{h.hope} Hope", str(h.wounds), h.stance, ", ".join(board.foes_of(name)),
                      ", ".join(_hero_conditions(state, name))])
     for name in state.roster.foe_order:
         f = state.foes[name]
         card = state.roster.foes[name]
-        rows.append([name, "enemies", f.status, f"{f.endurance}/{card.endurance_max}",
-                     str(f.hate), str(f.wounds),
-                     "standing back" if name in board.stood_back else "",
-                     ", ".join(board.heroes_on(name)), "weary" if state.foe_weary(name) else ""])
+        place = "standing back" if name in board.stood_back else \
+            ("" if f.eligible else "held back")
+        label = card.hate_label.capitalize()
+        if secret:
+            numbers = ["?", f"? {label}", "?", ""]
+        else:
+            numbers = [f"{f.endurance}/{card.endurance_max}", f"{f.hate} {label}", str(f.wounds),
+                       "weary" if state.foe_weary(name) else ""]
+        rows.append([name, "enemies", f.status, numbers[0], numbers[1], numbers[2], place,
+                     ", ".join(board.heroes_on(name)), numbers[3]])
     return columns, rows
 
 
 _RESULT = {True: "succeeds", False: "fails"}
+_PURPOSE = {"attack": "an attack", "protection": "Protection", "task": "a combat task",
+            "escape": "an escape"}
+_TASKS = {"intimidate": "Intimidate Foe", "rally": "Rally Comrades",
+          "protect": "Protect Companion", "prepare": "Prepare Shot"}
+_SPECIALS = {HEAVY: "a Heavy Blow", FEND_OFF: "Fend Off", PIERCE: "Pierce",
+             SHIELD_THRUST: "a Shield Thrust"}
+
+
+def feat_face(face: int, adversary: bool, miserable: bool = False) -> str:
+    """A Feat die face in words: the Eye and the Gandalf rune are named with what they do
+    for whoever rolled them (heroes and adversaries read them the other way round)."""
+    if face == EYE_FACE:
+        if adversary:
+            return "the Eye (an automatic success for an adversary)"
+        return "the Eye (an automatic failure: Miserable)" if miserable else "the Eye (counts 0)"
+    if face == RUNE_FACE:
+        return "the Gandalf rune (counts 0 for an adversary)" if adversary else \
+            "the Gandalf rune (an automatic success)"
+    return str(face)
+
+
+def _dice(event: DiceRolled, state: OneRingState) -> str:
+    purpose = _PURPOSE.get(event.purpose, event.purpose)
+    faces = event.faces
+    if event.sides == FEAT_SIDES:
+        adversary = event.actor in state.foes
+        miserable = not adversary and event.actor in state.heroes and \
+            state.miserable(event.actor)
+        words = ", ".join(feat_face(f, adversary, miserable) for f in faces)
+        dice = "the Feat die" if len(faces) == 1 else f"{len(faces)} Feat dice (one kept)"
+        lead = "Piercing Blow! " if event.purpose == "protection" else ""
+        return f"  {lead}{event.actor} rolls {dice} for {purpose}: {words}"
+    count = "1 Success die" if len(faces) == 1 else f"{len(faces)} Success dice"
+    return f"  {event.actor} rolls {count}: {' '.join(map(str, faces))}"
+
+
+def _roll(event: ev.RollRead) -> str:
+    extra = f", {event.tengwars} tengwar(s)" if event.tengwars else ""
+    if event.purpose == "protection":
+        return (f"  {event.actor}'s Protection against the Piercing Blow (Injury {event.tn}): "
+                f"{event.total}, {_RESULT[event.success]}")
+    if event.purpose == "attack":
+        what = f"attacks {event.target}" if event.target else "attacks"
+    else:
+        vs = f" against {event.target}" if event.target else ""
+        what = f"tries {_PURPOSE.get(event.purpose, event.purpose)}{vs}"
+    return (f"  {event.actor} {what}: {event.total} vs TN {event.tn}, "
+            f"{_RESULT[event.success]}{extra}")
+
+
+def _special(event: ev.SpecialChosen, state: OneRingState) -> str:
+    p = state.pending
+    who = f"{p.attacker} " if p is not None else ""
+    if event.special == NONE:
+        return f"  {who}gives up the remaining tengwar(s)"
+    effect = {
+        HEAVY: f"+{event.amount} Endurance lost",
+        PIERCE: f"+{event.amount} to the Feat die for a Piercing Blow",
+        FEND_OFF: "+2 Parry until the round ends",
+        SHIELD_THRUST: "the foe loses its next attack",
+    }.get(event.special, "")
+    name = _SPECIALS.get(event.special, event.special.replace("_", " "))
+    return f"  {who}spends a tengwar on {name}: {effect}"
+
+
+def _phase(event: ev.PhaseBegan) -> str | None:
+    if event.phase == "volley":
+        return f"[bold]opening volley {event.volley}[/bold]: {', '.join(event.order)}"
+    if event.phase == "stance":
+        return f"[bold]round {event.round}[/bold]: the Company chooses stances"
+    if event.phase == "engagement":
+        if event.regime == "loremaster":
+            return "  engagement: more enemies than heroes, so the Loremaster pairs them"
+        return "  engagement: the heroes match or outnumber the foes and choose their opponents"
+    if event.phase == "action":
+        return f"  action order: {', '.join(event.order)}"
+    return None
 
 
 def describe_event(event: Event, state: OneRingState) -> str | None:
     """One readable line for the events worth reading in a fight's log."""
     if isinstance(event, ev.PhaseBegan):
-        if event.phase == "volley":
-            return f"[bold]opening volley {event.volley}[/bold]: {', '.join(event.order)}"
-        if event.phase == "stance":
-            return f"[bold]round {event.round}[/bold]: the Company chooses stances"
-        if event.phase == "engagement":
-            return f"  engagement ({event.regime} choose)"
-        if event.phase == "action":
-            return f"  action order: {', '.join(event.order)}"
-        return None
+        return _phase(event)
+    if isinstance(event, DiceRolled):
+        return _dice(event, state)
     if isinstance(event, ev.VolleysSet):
-        return f"{event.count} opening volley(s)"
+        return {0: "no opening volleys", 1: "1 opening volley"}.get(
+            event.count, f"{event.count} opening volleys")
     if isinstance(event, ev.StanceTaken):
         return f"  {event.hero} takes the {event.stance} stance"
     if isinstance(event, ev.Engaged):
         return f"  {event.hero} and {event.foe} are engaged"
     if isinstance(event, ev.StoodBack):
         return f"  {event.foe} stands back"
+    if isinstance(event, ev.Introduced):
+        if event.foe:
+            return f"  the Loremaster introduces {event.foe} as a target for the heroes"
+        return "  the Loremaster introduces no more targets this round"
+    if isinstance(event, ev.HeroPassed):
+        return f"  {event.hero} finds no foe to engage"
     if isinstance(event, ev.RollRead):
-        vs = f" against {event.target}" if event.target else ""
-        extra = f", {event.tengwars} tengwar(s)" if event.tengwars else ""
-        return (f"  {event.actor} {event.purpose}{vs}: {event.total} vs TN {event.tn}, "
-                f"{_RESULT[event.success]}{extra}")
+        return _roll(event)
     if isinstance(event, ev.SpecialChosen):
-        return f"  special damage: {event.special}"
+        return _special(event, state)
     if isinstance(event, ev.KnockbackChosen):
         return f"  {event.hero} {'is knocked back' if event.accept else 'stands firm'}"
     if isinstance(event, ev.EnduranceLost):
@@ -131,14 +230,16 @@ def describe_event(event: Event, state: OneRingState) -> str | None:
     if isinstance(event, ev.TakenOut):
         return f"  [bold red]{event.name} is out: {event.status}[/bold red]"
     if isinstance(event, ev.HateLost):
-        return f"  {event.foe} loses {event.amount} Hate"
+        card = state.roster.foes.get(event.foe)
+        label = card.hate_label.capitalize() if card is not None else "Hate"
+        return f"  {event.foe} loses {event.amount} {label}"
     if isinstance(event, ev.TaskSucceeded):
         who = f" ({event.companion})" if event.companion else ""
-        return f"  {event.hero}'s task {event.task}{who} succeeds"
+        return f"  {event.hero}'s {_TASKS.get(event.task, event.task)}{who} succeeds"
     if isinstance(event, ev.ThrustLost):
         return f"  {event.foe} loses an attack, thrust back by a shield"
     if isinstance(event, ev.Recovered):
-        return f"  {event.hero} recovers his position"
+        return f"  {event.hero} recovers from the knockback"
     if isinstance(event, ev.GearChanged):
         return f"  {event.hero} wields {event.wielded or 'nothing'}; dropped: " \
                f"{', '.join(event.dropped) or 'nothing'}"
