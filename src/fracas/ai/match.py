@@ -16,11 +16,12 @@ from typing import Any
 
 from fracas.ai.search import side_of
 from fracas.core.encounter import Encounter
+from fracas.core.errors import FracasError
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import SeededRng, derive_seed
 from fracas.core.ruleset import GM, Action, Ruleset
 
-__all__ = ["MatchResult", "Timed", "mirror_match", "play_fight", "wilson"]
+__all__ = ["MatchResult", "StuckFight", "Timed", "mirror_match", "play_fight", "wilson"]
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -88,9 +89,16 @@ def play_fight(ruleset: Ruleset[Any], initial: Any, seed: int,
             p = table[actor] = policy_of(actor)
         return p
 
-    outcome = enc.play(pick, SeededRng(derive_seed(seed, "policies")),
-                       max_decisions=max_decisions)
+    try:
+        outcome = enc.play(pick, SeededRng(derive_seed(seed, "policies")),
+                           max_decisions=max_decisions)
+    except FracasError as exc:  # a policy left with no legal action: a rule-set slip
+        raise StuckFight(f"seed {seed}: {exc}") from None
     return outcome.winner if outcome is not None else None
+
+
+class StuckFight(FracasError):
+    """A fight that cannot go on: an actor has a decision but no legal action."""
 
 
 @dataclass
@@ -103,6 +111,8 @@ class MatchResult:
     by_side: dict[str, list[int]] = field(default_factory=dict)  # side -> [wins, fights]
     moves: list[float] = field(default_factory=list)
     turns: list[float] = field(default_factory=list)
+    #: Fights that could not go on (left out of the counts), with the reason.
+    stuck: list[str] = field(default_factory=list)
 
     @property
     def losses(self) -> int:
@@ -129,6 +139,7 @@ class MatchResult:
             mine[1] += n
         self.moves += other.moves
         self.turns += other.turns
+        self.stuck += other.stuck
 
 
 def mirror_match(ruleset: Ruleset[Any], initial: Any, challenger: Callable[[str], Policy],
@@ -157,7 +168,11 @@ def mirror_match(ruleset: Ruleset[Any], initial: Any, challenger: Callable[[str]
                     return t
                 return _Counted(opponent(actor))
 
-            winner = play_fight(ruleset, initial, seed, policy_of)
+            try:
+                winner = play_fight(ruleset, initial, seed, policy_of)
+            except StuckFight as exc:
+                result.stuck.append(f"{side}: {exc}")
+                continue
             result.fights += 1
             tally = result.by_side.setdefault(side, [0, 0])
             tally[1] += 1

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.core.decision import Options, Value, chosen_values, options
-from fracas.core.errors import FracasError
+from fracas.core.errors import FracasError, ScriptExhaustedError
 from fracas.core.events import DecisionMade
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import SeededRng, derive_seed
@@ -122,16 +122,16 @@ def _emitter(ruleset: Ruleset[Any], state: Any) -> Callable[[Any], None]:
 
 
 def play_on(ruleset: Ruleset[Any], state: Any, rng: SeededRng,
-            pick: Callable[[str], Policy], limit: int) -> int:
+            pick: Callable[[str], Policy], limit: int) -> str | None:
     """Let ``pick(actor)`` decide on ``state`` (in place) for at most ``limit`` decisions.
 
-    Returns the number of decisions made.  A policy that fails (or offers an illegal
-    action) ends the rollout where it stands.
+    Returns ``None``, or the actor left stuck: a policy that fails (no legal action
+    left, or an illegal pick) ends the rollout where it stands.
     """
-    for n in range(limit):
+    for _ in range(limit):
         actor = ruleset.current_actor(state)
         if actor is None:
-            return n
+            return None
         request = DecisionRequest(actor, state, ruleset, rng)
         try:
             action = pick(actor).choose(request)
@@ -139,8 +139,8 @@ def play_on(ruleset: Ruleset[Any], state: Any, rng: SeededRng,
                 ruleset.check(state, action)
             apply_action(ruleset, state, action, rng)
         except FracasError:
-            return n
-    return limit
+            return actor
+    return None
 
 
 class _Node:
@@ -306,8 +306,11 @@ class SearchPolicy:
         rng = SeededRng(derive_seed(base, node.n))  # same dice for the k-th try of each action
         try:
             apply_action(ruleset, state, node.action, rng)
-            play_on(ruleset, state, rng, self.heuristic, self.budget.horizon)
-            result = evaluate(ruleset, state, side)
+            stuck = play_on(ruleset, state, rng, self.heuristic, self.budget.horizon)
+            if stuck is not None and self._side_of(ruleset, state, stuck) == side:
+                result = 0.0  # a dead end of our own making: never worth choosing
+            else:
+                result = evaluate(ruleset, state, side)
         except FracasError:
             result = 0.0
         for n in path:
@@ -361,6 +364,9 @@ class SearchPolicy:
             node = node.children.get(value)
         return node
 
+    def _side_of(self, ruleset: Ruleset[Any], state: Any, actor: str) -> str | None:
+        return self.side if actor == GM else side_of(ruleset, state, actor)
+
     # -- fallbacks ----------------------------------------------------------------
     def _heuristic_choice(self, request: DecisionRequest) -> Action | None:
         probe = DecisionRequest(request.actor, request.state, request.ruleset, request.rng)
@@ -384,7 +390,7 @@ class SearchPolicy:
         while found.action is None:
             step = found.step
             if step is None:
-                raise FracasError(f"{request.actor} has no legal action")
+                raise ScriptExhaustedError(f"{request.actor} has no legal action")
             chosen.append(step.default if step.default is not None else step.values[0])
             found = request.options(chosen)
         return found.action

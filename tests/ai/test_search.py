@@ -1,0 +1,147 @@
+"""The search policy: legal picks the engine applies unchecked, reproducible with a rollout
+budget, better than a poor heuristic, and seat-swapped matches that are fair by design."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.ai import SearchBudget, SearchPolicy, evaluate, search_policy, side_of
+from fracas.ai.duels import DUELS
+from fracas.ai.match import mirror_match, wilson
+from fracas.core.encounter import Encounter
+from fracas.core.policy import DecisionRequest, Policy
+from fracas.core.rng import SeededRng
+from fracas.core.ruleset import Action
+from fracas.scenario import load_scenario
+from toy_ruleset import Toy, ToyScenario, ToyState, Wait
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class _AlwaysWait:
+    def choose(self, request: DecisionRequest) -> Action:
+        return Wait(request.actor)
+
+
+class PassiveToy(Toy):
+    """The toy rules with a poor heuristic: it never strikes."""
+
+    def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
+        if name == "heuristic":
+            return _AlwaysWait()
+        return super().policy(name, actor, options)
+
+
+def _toy(hp: int = 6, max_rounds: int = 6) -> tuple[PassiveToy, ToyState]:
+    rules = PassiveToy()
+    model = ToyScenario(ruleset="toy", max_rounds=max_rounds, fighters=[
+        {"name": "Ash", "side": "a", "hp": hp}, {"name": "Bo", "side": "b", "hp": hp}])
+    return rules, rules.initial_state(model)
+
+
+def _budget(rollouts: int) -> SearchBudget:
+    return SearchBudget(rollouts=rollouts, ms=None)
+
+
+def test_search_strikes_where_the_heuristic_only_waits() -> None:
+    rules, state = _toy()
+    enc = Encounter(rules, state, rng=SeededRng(1))
+    request = enc.request(SeededRng(2))
+    assert _AlwaysWait().choose(request).verb == "wait"
+    policy = SearchPolicy(rules, _budget(40))
+    action = policy.choose(request)
+    assert action.verb == "strike"
+    assert request.vetted(action)  # picked from the offered steps: the engine skips the check
+    assert policy.last_rollouts == 40
+
+
+def test_search_beats_the_passive_heuristic_in_seat_swapped_fights() -> None:
+    rules, state = _toy(hp=3)  # one strike in two thirds fells a fighter
+    result = mirror_match(rules, state, lambda a: SearchPolicy(rules, _budget(16)),
+                          lambda a: rules.policy("heuristic", a, {}), range(5))
+    assert result.fights == 10
+    assert result.wins == 10
+
+
+def test_same_budget_and_seed_give_the_same_choice() -> None:
+    scenario = load_scenario(ROOT / "examples/age_of_dragons/aerial_2v2.yaml")
+    rules = scenario.ruleset
+    picks = []
+    for _ in range(2):
+        enc = Encounter(rules, rules.initial_state(scenario.model), rng=SeededRng(4))
+        policy = SearchPolicy(rules, _budget(12), seed=3)
+        picks.append([policy.choose(enc.request(SeededRng(5)))])
+    assert picks[0] == picks[1]
+
+
+@pytest.mark.parametrize("ruleset", sorted(DUELS))
+def test_every_duel_plays_to_the_end_with_search_on_one_side(ruleset: str) -> None:
+    duel = DUELS[ruleset]
+    scenario = duel.scenario()
+    rules = scenario.ruleset
+    state = rules.initial_state(scenario.model)
+    result = mirror_match(
+        rules, state, lambda a: SearchPolicy(rules, _budget(2), side=duel.gm_side),
+        lambda a: rules.policy("heuristic", a, {}), range(1), gm_side=duel.gm_side)
+    assert result.fights + len(result.stuck) == 2
+    assert result.moves
+
+
+def test_a_referee_gm_plays_the_heuristic_without_searching() -> None:
+    scenario = load_scenario(ROOT / "examples/adnd/bridge_duel.yaml")
+    rules = scenario.ruleset
+    enc = Encounter(rules, rules.initial_state(scenario.model), rng=SeededRng(0))
+    while enc.current_actor() != "gm":
+        request = enc.request(SeededRng(1))
+        enc.apply(rules.policy("heuristic", request.actor, {}).choose(request))
+    policy = SearchPolicy(rules, _budget(50))
+    request = enc.request(SeededRng(1))
+    expected = rules.policy("heuristic", "gm", {}).choose(enc.request(SeededRng(1)))
+    assert policy.choose(request) == expected
+    assert policy.last_rollouts == 0
+
+
+def test_evaluate_scores_the_end_and_the_health_lead() -> None:
+    rules, state = _toy()
+    assert evaluate(rules, state, "a") == 0.5
+    state.hp["Bo"] = 0
+    state.result = ("a", "one side left")
+    assert evaluate(rules, state, "a") == 1.0
+    assert evaluate(rules, state, "b") == 0.0
+    scenario = load_scenario(ROOT / "examples/adnd/bridge_duel.yaml")
+    start = scenario.ruleset.initial_state(scenario.model)
+    assert evaluate(scenario.ruleset, start, "paladin") == pytest.approx(0.5)
+    assert side_of(scenario.ruleset, start, "Vesk") == "assassins"
+    assert side_of(scenario.ruleset, start, "gm") is None
+
+
+def test_a_policy_against_itself_wins_exactly_half_of_the_decided_fights() -> None:
+    duel = DUELS["adnd"]
+    scenario = duel.scenario()
+    rules = scenario.ruleset
+    heuristic = lambda a: rules.policy("heuristic", a, {})  # noqa: E731
+    result = mirror_match(rules, rules.initial_state(scenario.model), heuristic, heuristic,
+                          range(6))
+    assert 2 * result.wins == result.fights - result.draws
+
+
+def test_search_policy_reads_its_settings_and_refuses_an_empty_budget() -> None:
+    rules, _ = _toy()
+    p = search_policy(rules, "Ash", {"rollouts": 7, "horizon": 9, "side": "a", "seed": 2})
+    assert p.budget == SearchBudget(rollouts=7, ms=None, horizon=9)
+    assert p.side == "a"
+    assert search_policy(rules, "Ash").budget.ms == 200.0
+    with pytest.raises(ValueError, match="rollouts, milliseconds or both"):
+        SearchBudget(rollouts=None, ms=None)
+    with pytest.raises(ValueError, match="horizon"):
+        SearchBudget(horizon=0)
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(70, 100)
+    assert 0.60 < low < 0.61 and 0.78 < high < 0.79
+    assert wilson(0, 0) == (0.0, 1.0)
