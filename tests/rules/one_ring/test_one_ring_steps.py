@@ -77,3 +77,35 @@ def test_one_fight_of_each_example_walks_its_steps(path: Path) -> None:
 def test_the_conformance_kit_passes_on_more_seeds(path: Path) -> None:
     report = check_ruleset("one_ring", path, seeds=range(3, 8))
     assert report.fights == 5
+
+
+HELD_BACK = """\
+ruleset: one_ring
+name: Reinforcements in the trees
+volleys: 1
+heroes:
+  - {name: Hirgon, strength: 6, heart: 4, wits: 4, endurance: 26, hope: 10,
+     armour: mail_shirt, shield: shield, weapons: [sword, bow],
+     proficiencies: {swords: 3, bows: 2}}
+  - {name: Lothril, strength: 4, heart: 5, wits: 6, endurance: 22, hope: 12,
+     armour: leather_shirt, weapons: [great_bow, dagger], proficiencies: {bows: 3, swords: 1},
+     skills: {scan: 2}}
+  - {name: Beran, strength: 7, heart: 3, wits: 3, endurance: 28, hope: 8,
+     armour: leather_corslet, weapons: [great_axe], proficiencies: {axes: 3}}
+  - {name: Merry, strength: 4, heart: 6, wits: 5, endurance: 20, hope: 14,
+     armour: leather_shirt, weapons: [short_sword], proficiencies: {swords: 2}}
+adversaries:
+  - {name: orc, kind: orc_soldier, count: 2}
+  - {name: reserve, kind: orc_archer, count: 2, eligible: false}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_held_back_foes_keep_the_steps_short_and_legal(tmp_path: Path, policy: str) -> None:
+    path = tmp_path / "held_back.yaml"
+    path.write_text(HELD_BACK)
+    for seed in range(4):
+        assert _play(path, seed, policy) > 0
+    report = check_ruleset("one_ring", path, seeds=range(2))
+    assert report.fights == 2
