@@ -30,11 +30,14 @@ def test_a_junk_query_parameter_is_a_plain_400(console: Console) -> None:
     answer = console.client.get(f"{console.home}?archived=abc")
     assert answer.status_code == 400
     assert "bad request: archived:" in answer.text and '"detail"' not in answer.text
-    gm = console.create("duel.yaml")["gm"]
-    answer = console.client.get(f"{gm}/panel?rev=abc", headers={"accept": "application/json"})
+    answer = console.client.get(f"{console.home}?archived=abc",
+                                headers={"accept": "application/json"})
     assert answer.status_code == 400
     assert answer.json() == {"ok": False, "error": answer.json()["error"]}
-    assert answer.json()["error"].startswith("bad request: rev:")
+    assert answer.json()["error"].startswith("bad request: archived:")
+    # A version the page does not know is simply not the current one: the fresh panel.
+    gm = console.create("duel.yaml")["gm"]
+    assert console.client.get(f"{gm}/panel?rev=abc").status_code == 200
 
 
 def test_typed_actions_work_for_a_name_with_a_space(tmp_path: Path) -> None:

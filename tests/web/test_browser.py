@@ -186,7 +186,9 @@ def test_a_player_link_cannot_act_for_an_enemy_nor_see_a_hidden_roll(
     assert page.input_value("#f_target") == "bob"
     confirm(page)
     assert "secret ambush check" in page.inner_text("#log")
-    wait_revision(player, 1, timeout=5_000)
+    # Pushed: the player's page follows by itself (its version is a digest, not a count).
+    player.wait_for_function("() => document.querySelectorAll('#decide button.verb').length == 2",
+                             timeout=5_000)
     assert "ambush" not in player.inner_text("#live")
     assert "ambush" not in player.content()
     assert player.locator("#decide button.verb").count() == 2  # bob's own turn now
@@ -210,7 +212,7 @@ def test_two_pages_see_each_others_actions_within_a_second_or_two(
     wait_revision(page, 2, timeout=5_000)
     second_delay = time.monotonic() - started
     assert page.inner_text("#log") == other.inner_text("#log")
-    # Polling is every second; allow for a busy shared machine.
+    # Pushed (server-sent events), not polled; allow for a busy shared machine.
     assert first_delay < 4.0 and second_delay < 4.0
     other.context.close()
 
@@ -417,3 +419,89 @@ def test_without_javascript_the_steps_still_work(browser: Any, server: LiveServe
     assert "strike target=dee" in plain.inner_text("#log")
     assert plain.locator("#steps").count() == 0
     context.close()
+
+
+PUSH_PROBE = """() => {
+    window.__changed = [];
+    new MutationObserver(() => {
+        const live = document.getElementById('live');
+        if (live) { window.__changed.push([Date.now(), live.getAttribute('data-revision')]); }
+    }).observe(document.body, {subtree: true, childList: true, attributes: true,
+                                attributeFilter: ['data-revision']});
+}"""
+
+
+def test_a_change_is_pushed_to_the_other_pages(
+        browser: Any, page: Any, server: LiveServer) -> None:
+    create(page, server, "scenarios/duel.yaml")
+    urls = links(page)
+    watchers = []
+    for key in ("spectator", "player-blue", "gm"):
+        other = browser.new_context().new_page()
+        other.goto(server.url + urls[key])
+        other.evaluate(PUSH_PROBE)
+        watchers.append(other)
+    time.sleep(0.5)  # let every stream open
+    page.evaluate("""() => { document.body.addEventListener('htmx:afterRequest',
+        () => { window.__answered = Date.now(); }, {once: true}); }""")
+    click_first_action(page)
+    delays = []
+    for other in watchers:
+        other.wait_for_function("() => window.__changed.length > 0", timeout=5_000)
+        delays.append(other.evaluate("window.__changed[0][0]") -
+                      page.evaluate("window.__answered"))
+        assert "ann" in other.inner_text("#log")
+    print(f"push delays after the acting page got its answer: {delays} ms")
+    # The aim is under 100 ms on loopback (measured figures in the README); the bound
+    # here only allows for a busy shared machine.
+    assert max(delays) < 2_000
+    for other in watchers:
+        other.context.close()
+
+
+def test_a_refresh_keeps_focus_scroll_half_typed_text_and_an_open_decide_form(
+        browser: Any, page: Any, server: LiveServer) -> None:
+    create(page, server, "scenarios/skirmish.yaml")
+    urls = links(page)
+    # The Decide form open, a target chosen, the keyboard on it: a refresh of the same
+    # decision (here forced by hand) keeps all of it.
+    choose_verb(page, "strike")
+    options = page.locator("#f_target option").all_inner_texts()
+    page.select_option("#f_target", index=len(options) - 1)
+    page.wait_for_load_state("networkidle")
+    chosen = page.input_value("#f_target")
+    page.focus("#f_target")
+    page.evaluate("document.getElementById('live').setAttribute('data-revision', 'stale')")
+    page.evaluate("window.fracas.refresh()")
+    page.wait_for_function(
+        "() => document.getElementById('live').getAttribute('data-revision') !== 'stale'")
+    assert page.input_value("#f_target") == chosen
+    assert page.evaluate("document.activeElement.id") == "f_target"
+    # Half-typed text and the caret survive a change pushed by another page, and the new
+    # log line is announced.
+    page.fill("#typed", "bob wai")
+    page.focus("#typed")
+    page.evaluate("window.scrollTo(0, 200)")
+    scrolled = page.evaluate("window.scrollY")
+    other = browser.new_context().new_page()
+    other.goto(server.url + urls["gm"])
+    click_first_action(other)
+    wait_revision(page, 1, timeout=5_000)
+    assert page.input_value("#typed") == "bob wai"
+    assert page.evaluate("document.activeElement.id") == "typed"
+    assert page.evaluate("window.scrollY") == scrolled
+    page.wait_for_function("() => document.getElementById('announce').textContent.length > 0")
+    assert "ann" in page.inner_text("#announce")
+    assert page.get_attribute("#announce", "aria-live") == "polite"
+    other.context.close()
+
+
+def test_pages_say_who_they_are_for(page: Any, server: LiveServer) -> None:
+    create(page, server, "scenarios/duel.yaml")
+    urls = links(page)
+    assert "GM console" in page.title() and page.locator("h1").count() == 1
+    page.goto(server.url + urls["player-blue"])
+    assert "player view of blue" in page.title() and page.locator("h1").count() == 1
+    assert "GM console" not in page.title()
+    page.goto(server.url + urls["spectator"])
+    assert "spectator view" in page.title()

@@ -246,7 +246,22 @@ class EventStore:
         except sqlite3.Error as exc:
             raise StoreOpenError(f"{self.path}: cannot open the database: {exc}") from None
         self._cache: OrderedDict[str, _Live] = OrderedDict()
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
         self._backfill_veils()
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read-only connection: in WAL mode reads never wait for a commit."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                   timeout=30.0)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA query_only=1")
+            self._local.conn = conn
+            with self._guard:
+                self._readers.append(conn)
+        return conn
 
     def _enc_lock(self, enc_id: str) -> threading.RLock:
         with self._guard:
@@ -260,9 +275,8 @@ class EventStore:
             listener(enc_id)
 
     def _viewers(self, enc_id: str) -> list[tuple[str, str]]:
-        with self._lock:
-            rows = self._db.execute("SELECT role, side FROM links WHERE encounter_id = ?"
-                                    " AND role != 'gm'", (enc_id,)).fetchall()
+        rows = self._reader().execute("SELECT role, side FROM links WHERE encounter_id = ?"
+                                " AND role != 'gm'", (enc_id,)).fetchall()
         return viewers_of(sorted(r["side"] for r in rows if r["role"] == "player"))
 
     def _backfill_veils(self) -> None:
@@ -291,6 +305,9 @@ class EventStore:
         with self._lock:
             with self._guard:
                 self._cache.clear()
+                readers, self._readers = self._readers, []
+            for conn in readers:
+                conn.close()
             self._db.close()
 
     # -- plumbing ----------------------------------------------------------
@@ -381,24 +398,21 @@ class EventStore:
         query = "SELECT * FROM encounters"
         if not include_archived:
             query += " WHERE archived = 0"
-        with self._lock:
-            rows = self._db.execute(query + " ORDER BY created DESC, id").fetchall()
+        rows = self._reader().execute(query + " ORDER BY created DESC, id").fetchall()
         return [_info(r) for r in rows]
 
     def info(self, enc_id: str) -> EncounterInfo:
         """The listing of one encounter; raises :class:`UnknownEncounterError`."""
-        with self._lock:
-            row = self._db.execute("SELECT * FROM encounters WHERE id = ?", (enc_id,)).fetchone()
+        row = self._reader().execute("SELECT * FROM encounters WHERE id = ?", (enc_id,)).fetchone()
         if row is None:
             raise UnknownEncounterError(f"no encounter {enc_id!r} is stored")
         return _info(row)
 
     def links(self, enc_id: str) -> list[Link]:
         """The secret links of an encounter: GM, spectators, one per side."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM links WHERE encounter_id = ? ORDER BY role, side",
-                (enc_id,)).fetchall()
+        rows = self._reader().execute(
+            "SELECT * FROM links WHERE encounter_id = ? ORDER BY role, side",
+            (enc_id,)).fetchall()
         return [Link(r["encounter_id"], r["role"], r["side"], r["token"]) for r in rows]
 
     def find_link(self, enc_id: str, token: str) -> Link | None:
@@ -411,42 +425,38 @@ class EventStore:
 
     def entries(self, enc_id: str, start: int = 0) -> list[LogEntry]:
         """The stored events from position ``start`` on, with their readable text and veil."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT seq, kind, hidden, payload, text, veil FROM events"
-                " WHERE encounter_id = ? AND seq >= ? ORDER BY seq", (enc_id, start)).fetchall()
+        rows = self._reader().execute(
+            "SELECT seq, kind, hidden, payload, text, veil FROM events"
+            " WHERE encounter_id = ? AND seq >= ? ORDER BY seq", (enc_id, start)).fetchall()
         return [LogEntry(r["seq"], r["kind"], bool(r["hidden"]), r["text"] or "",
                          json.loads(r["payload"]), _veil_set(r["veil"])) for r in rows]
 
     def last_seen(self, enc_id: str, viewer: str | None) -> int:
         """The position of the newest line ``viewer`` may read (``-1``: none)."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT seq, hidden, veil FROM events WHERE encounter_id = ?"
-                " ORDER BY seq DESC", (enc_id,))
-            for row in rows:
-                entry = LogEntry(row["seq"], "", bool(row["hidden"]), ".", {},
-                                 _veil_set(row["veil"]))
-                if entry.seen_by(viewer):
-                    return int(row["seq"])
+        rows = self._reader().execute(
+            "SELECT seq, hidden, veil FROM events WHERE encounter_id = ?"
+            " ORDER BY seq DESC", (enc_id,))
+        for row in rows:
+            entry = LogEntry(row["seq"], "", bool(row["hidden"]), ".", {},
+                             _veil_set(row["veil"]))
+            if entry.seen_by(viewer):
+                return int(row["seq"])
         return -1
 
     def export_log(self, enc_id: str) -> str:
         """The fight as JSON lines: a header line then one event a line (GM's full log)."""
-        with self._lock:
-            row = self._db.execute("SELECT header FROM encounters WHERE id = ?",
-                                   (enc_id,)).fetchone()
-            if row is None:
-                raise UnknownEncounterError(f"no encounter {enc_id!r} is stored")
-            payloads = [r["payload"] for r in self._db.execute(
-                "SELECT payload FROM events WHERE encounter_id = ? ORDER BY seq", (enc_id,))]
+        row = self._reader().execute("SELECT header FROM encounters WHERE id = ?",
+                               (enc_id,)).fetchone()
+        if row is None:
+            raise UnknownEncounterError(f"no encounter {enc_id!r} is stored")
+        payloads = [r["payload"] for r in self._reader().execute(
+            "SELECT payload FROM events WHERE encounter_id = ? ORDER BY seq", (enc_id,))]
         return "".join(line + "\n" for line in [row["header"], *payloads])
 
     def can_redo(self, enc_id: str) -> bool:
         """True when an undone decision is waiting to be restored."""
-        with self._lock:
-            row = self._db.execute("SELECT 1 FROM redo WHERE encounter_id = ? LIMIT 1",
-                                   (enc_id,)).fetchone()
+        row = self._reader().execute("SELECT 1 FROM redo WHERE encounter_id = ? LIMIT 1",
+                               (enc_id,)).fetchone()
         return row is not None
 
     def set_archived(self, enc_id: str, archived: bool) -> EncounterInfo:
@@ -473,9 +483,8 @@ class EventStore:
 
     def _live(self, enc_id: str) -> tuple[Encounter[Any], int]:
         """The live encounter (the caller holds the encounter's lock)."""
-        with self._lock:
-            row = self._db.execute("SELECT revision, header FROM encounters WHERE id = ?",
-                                   (enc_id,)).fetchone()
+        row = self._reader().execute("SELECT revision, header FROM encounters WHERE id = ?",
+                               (enc_id,)).fetchone()
         if row is None:
             raise UnknownEncounterError(f"no encounter {enc_id!r} is stored")
         with self._guard:
@@ -491,9 +500,8 @@ class EventStore:
         header = _header_from_json(header_text, f"encounter {enc_id}")
         ruleset = find_ruleset(header.ruleset)
         initial = build_initial_state(ruleset, header.scenario, source=f"encounter {enc_id}")
-        with self._lock:
-            rows = self._db.execute("SELECT seq, payload FROM events WHERE encounter_id = ?"
-                                    " ORDER BY seq", (enc_id,)).fetchall()
+        rows = self._reader().execute("SELECT seq, payload FROM events WHERE encounter_id = ?"
+                                " ORDER BY seq", (enc_id,)).fetchall()
         events = [decode_event(json.loads(r["payload"]), ruleset,
                                f"encounter {enc_id} event {r['seq']}: ") for r in rows]
         return Encounter.replay(ruleset, initial, events, header=header)
@@ -576,9 +584,8 @@ class EventStore:
             enc, revision = self._live(enc_id)
             if revision != expected_revision:
                 raise StaleRevisionError(expected_revision, revision)
-            with self._lock:
-                row = self._db.execute("SELECT depth, payload FROM redo WHERE encounter_id = ?"
-                                       " ORDER BY depth DESC LIMIT 1", (enc_id,)).fetchone()
+            row = self._reader().execute("SELECT depth, payload FROM redo WHERE encounter_id = ?"
+                                   " ORDER BY depth DESC LIMIT 1", (enc_id,)).fetchone()
             if row is None:
                 raise NothingToUndoError("nothing to redo")
             items = json.loads(row["payload"])

@@ -36,6 +36,13 @@ class Access:
         return self.role == "gm"
 
     @property
+    def viewer(self) -> str | None:
+        """The key of this link's log lines in the store (``None``: the GM reads every line)."""
+        if self.role == "gm":
+            return None
+        return f"player:{self.side}" if self.role == "player" else "spectator"
+
+    @property
     def view_side(self) -> str | None:
         """The side whose eyes the rule set's ``view`` should use (``None``: the GM's)."""
         if self.role == "gm":
@@ -75,18 +82,24 @@ class BodySizeLimit:
     body is counted as it arrives and cut off when it passes the cap.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, form_bytes: int | None = None,
+                 upload_prefix: str = "/gm/") -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.form_bytes = max_bytes if form_bytes is None else min(form_bytes, max_bytes)
+        self.upload_prefix = upload_prefix
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        # Only the GM's home takes files; every other form is small.
+        path = str(scope.get("path", ""))
+        cap = self.max_bytes if path.startswith(self.upload_prefix) else self.form_bytes
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            await _too_large(send, self.max_bytes)
+        if declared is not None and (not declared.isdigit() or int(declared) > cap):
+            await _too_large(send, cap)
             return
         seen = 0
         started = False
@@ -96,7 +109,7 @@ class BodySizeLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
+                if seen > cap:
                     raise _BodyTooLarge
             return message
 
@@ -110,7 +123,7 @@ class BodySizeLimit:
             await self.app(scope, counted_receive, tracking_send)
         except _BodyTooLarge:
             if not started:
-                await _too_large(send, self.max_bytes)
+                await _too_large(send, cap)
 
 
 class _BodyTooLarge(Exception):

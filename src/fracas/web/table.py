@@ -1,16 +1,25 @@
 """The table view: a plain picture of an encounter as one link's holder may see it.
 
-Everything the page needs is copied out of the live encounter while the store
-is locked, so rendering never touches a state another request may be changing.
-The GM sees the rule set's full ``view`` and ``table``; players see
-``view(state, side)`` and the log without hidden events; spectators see what an
-outsider would (``view(state, "spectator")``).
+Everything the page needs is copied out of the live encounter while the
+encounter is locked, so rendering never touches a state another request may be
+changing.  The GM sees the rule set's full ``view`` and ``table``; players see
+``view(state, side)``, spectators what an outsider would
+(``view(state, "spectator")``), and for both *everything* shown is derived from
+that view alone: the table, the order, who is deciding (someone the view does
+not hold is "another side"), the log lines as the store keeps them for that
+viewer (hidden events and lines naming what the view does not hold are left out
+without a trace: no numbering gaps), and the *version* a player posts back,
+which is a keyed digest of what the viewer sees (so it changes only when the
+viewer's picture changes, and says nothing about hidden events).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fracas.core.action import Action
@@ -18,7 +27,9 @@ from fracas.core.codec import format_fields
 from fracas.core.decision import Options, Step
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError
+from fracas.core.ruleset import GM
 from fracas.store import EncounterInfo, EventStore, LogEntry
+from fracas.store.text import names_in
 from fracas.web.security import Access
 
 __all__ = ["FIELD_PREFIX", "DecideForm", "FormField", "TableView", "action_from_form",
@@ -41,7 +52,7 @@ class TableView:
     """Everything one page render needs, copied out of the store."""
 
     info: EncounterInfo
-    revision: int
+    revision: int | str
     access: Access
     round: int
     actor: str | None
@@ -65,6 +76,15 @@ class TableView:
     message: str = ""
     message_kind: str = "info"
     extra: dict[str, Any] = field(default_factory=dict)
+    side_names: list[str] = field(default_factory=list)
+    decision_key: str = ""
+
+    def side_class(self, side: Any) -> str:
+        """The CSS class of a side's colour (by the side's place among the encounter's sides)."""
+        try:
+            return f"side-c{self.side_names.index(str(side)) % 6}"
+        except ValueError:
+            return "side-cx"
 
     def as_json(self) -> dict[str, Any]:
         """The JSON form served to scripts (``state.json``)."""
@@ -92,31 +112,85 @@ def _scalar(value: Any) -> str:
     return str(value)
 
 
-def view_table(view: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """A table of combatants taken from a ``view`` (only what the view already shows).
+def _key(label: str) -> str:
+    return label.strip().lower().replace(" ", "_")
 
-    Every list of records under a known key (``combatants``, ``fighters``,
-    ``heroes`` and ``adversaries``, ``units``, ...) becomes rows; the columns are
-    the union of their fields in order of appearance.
-    """
+
+def view_items(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The records of combatants or units a view holds, in its order."""
     items: list[dict[str, Any]] = []
     for key in _LIST_KEYS:
         found = view.get(key)
         if isinstance(found, list) and all(isinstance(i, dict) for i in found):
             items.extend(found)
-    columns: list[str] = []
+    return items
+
+
+def view_table(view: dict[str, Any], words: list[str] | None = None
+               ) -> tuple[list[str], list[list[str]]]:
+    """A table of combatants taken from a ``view`` (only what the view already shows).
+
+    Every list of records under a known key (``combatants``, ``fighters``,
+    ``heroes`` and ``adversaries``, ``units``, ...) becomes rows; the columns are
+    the union of their fields in order of appearance.  A field ``x`` with an
+    ``x_max`` beside it is shown as ``x/max``.  Columns are headed with the rule
+    set's own words where its GM table (``words``) has one for the field, else
+    with the field's name in words (``passive pd``), never a raw key.
+    """
+    items = view_items(view)
+    keys: list[str] = []
     for item in items:
-        columns.extend(k for k in item if k not in columns)
-    rows = [[_scalar(item.get(c)) for c in columns] for item in items]
+        keys.extend(k for k in item if k not in keys)
+    maxed = {k for k in keys if f"{k}_max" in keys}
+    keys = [k for k in keys if not (k.endswith("_max") and k[:-4] in maxed)]
+    named = {_key(w): w for w in words or []}
+    for word in ("combatant", "unit", "name"):
+        if word in named:
+            named.setdefault("name", named[word])
+    columns = [named.get(k, k.replace("_", " ")) for k in keys]
+
+    def cell(item: dict[str, Any], k: str) -> str:
+        if k in maxed and item.get(k) is not None:
+            return f"{_scalar(item.get(k))}/{_scalar(item.get(k + '_max'))}"
+        return _scalar(item.get(k))
+
+    rows = [[cell(item, k) for k in keys] for item in items]
     return columns, rows
+
+
+def _digest(secret: str, *parts: Any) -> str:
+    text = json.dumps(parts, sort_keys=True, default=str)
+    return hmac.new(secret.encode(), text.encode(), hashlib.sha256).hexdigest()[:20]
+
+
+def entry_id(secret: str, viewer: str | None, seq: int) -> str:
+    """An id for a log line in the page: the position for the GM, an opaque digest for others."""
+    if viewer is None:
+        return str(seq)
+    return _digest(secret, "line", viewer, seq)[:12]
+
+
+def version_of(secret: str, store: EventStore, enc: Encounter[Any], enc_id: str,
+               access: Access) -> str:
+    """The version a non-GM viewer sees: a keyed digest of its whole picture.
+
+    Call it with the encounter locked.  It changes when the viewer's view, the
+    newest line it may read, who it sees deciding or the outcome change, and
+    only then.
+    """
+    picture = _picture(enc, access)
+    return _digest(secret, enc_id, access.viewer, picture["view"],
+                   store.last_seen(enc_id, access.viewer), picture["actor"],
+                   picture["outcome"])
 
 
 def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool = True,
              with_actions: bool = False, chosen: Mapping[str, Any] | None = None,
-             log_tail: int | None = LOG_TAIL) -> TableView:
+             log_tail: int | None = LOG_TAIL, secret: str = "") -> TableView:
     """Copy out what ``access`` may see of encounter ``enc_id`` (the log only if asked).
 
-    The log is its last ``log_tail`` visible entries (``None``: all of them).
+    The log is its last ``log_tail`` entries the viewer may read (``None``: all
+    of them).  ``secret`` keys the versions and line ids of non-GM viewers.
 
     The decision is offered as its first step (the verbs); with ``chosen`` (the
     posted form: ``verb`` and ``f_<field>`` values) the remaining steps too, as a
@@ -128,11 +202,12 @@ def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool =
     default_verb: str | None = None
     form: DecideForm | None = None
     actions: list[str] = []
+    viewer = access.viewer
     with store.live(enc_id) as (enc, revision):
         picture = _picture(enc, access)
-        actor = enc.current_actor()
+        actor = picture["actor"]
         sides = picture["sides"]
-        can_act = access.may_act_for(actor, sides)
+        can_act = access.may_act_for(enc.current_actor(), picture["all_sides"])
         if can_act:
             first = enc.options().step
             if first is not None:
@@ -144,48 +219,107 @@ def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool =
                 actions = [str(a) for a in enc.legal_actions()]
         can_undo = access.is_gm and enc.can_undo
         log_length = len(enc.log)
-    # Only the tail of the log is shown; read a margin for hidden events a player skips.
-    start = 0 if log_tail is None else max(0, log_length - 3 * log_tail)
-    entries = store.entries(enc_id, start) if with_log else []
-    if not access.sees_hidden:
-        entries = [e for e in entries if not e.hidden]
-    shown = entries if log_tail is None else entries[-log_tail:]
-    log_cut = start > 0 or len(shown) < len(entries)
-    last_decision = max((i for i, e in enumerate(entries) if e.kind == "decision"), default=0)
-    last_dice = [e for e in entries[last_decision:] if e.kind == "dice"]
+        last = store.last_seen(enc_id, viewer) if viewer is not None else log_length
+        shown_revision: int | str = revision if viewer is None else _digest(
+            secret, enc_id, viewer, picture["view"], last, actor, picture["outcome"])
+        if with_log and log_tail is not None:
+            # Only the tail of the log is shown; read a margin for lines a viewer skips.
+            start = max(0, log_length - 3 * log_tail)
+            entries = store.entries(enc_id, start)
+        elif with_log:
+            start = 0
+            entries = store.entries(enc_id)
+        else:
+            start, entries = 0, []
+    seen: list[LogEntry] = []
+    for e in entries:
+        text = e.text_for(viewer)
+        if text is None:
+            continue
+        seen.append(e if viewer is None else replace(e, text=text, veil={}, hidden=False))
+    shown = seen if log_tail is None else seen[-log_tail:]
+    log_cut = start > 0 or len(shown) < len(seen)
+    last_decision = max((i for i, e in enumerate(seen) if e.kind == "decision"), default=0)
+    last_dice = [e for e in seen[last_decision:] if e.kind == "dice"]
+    if viewer is not None:
+        # Line ids and positions say nothing about the lines a viewer does not read.
+        shown = [replace(e, seq=i) for i, e in enumerate(shown)]
+        last_dice = [replace(e, seq=-1) for e in last_dice]
+    key = _digest(secret, "decide", enc_id, viewer, actor, verbs, picture["round"])
     return TableView(
-        info=info, revision=revision, access=access, round=picture["round"], actor=actor,
-        can_act=can_act, verbs=verbs, default_verb=default_verb, actions=actions, form=form,
-        columns=picture["columns"], rows=picture["rows"],
+        info=info, revision=shown_revision, access=access, round=picture["round"],
+        actor=actor, can_act=can_act, verbs=verbs, default_verb=default_verb,
+        actions=actions, form=form, columns=picture["columns"], rows=picture["rows"],
         view=picture["view"], sides=sides, order=picture["order"], log=shown,
         last_dice=last_dice, outcome=picture["outcome"], can_undo=can_undo,
         can_redo=access.is_gm and store.can_redo(enc_id), log_length=log_length,
-        log_cut=log_cut)
+        log_cut=log_cut, side_names=picture["side_names"], decision_key=key)
+
+
+def is_raw(kind: str, text: str) -> bool:
+    """A line the rule set left to the core's generic wording (its event's kind and fields)."""
+    return text == kind or text.startswith(kind + " ")
+
+
+def plain_words(kind: str, text: str) -> str:
+    """A line in the core's generic wording put in plainer words.
+
+    ``bs.phase phase=gm queue=`` reads ``phase: phase gm``: the rule set's
+    prefix goes, underscores become spaces and empty fields are left out.  (The
+    rule set's ``describe_event`` is the place for real words.)
+    """
+    if not is_raw(kind, text):
+        return text
+    head = kind.rsplit(".", 1)[-1].replace("_", " ")
+    parts = []
+    for word in text[len(kind):].split():
+        key, sep, value = word.partition("=")
+        if sep and value.strip("'\""):
+            parts.append(f"{key.replace('_', ' ')} {value.strip(chr(39))}")
+        elif not sep:
+            parts.append(word)
+    return f"{head}: {', '.join(parts)}" if parts else head
 
 
 def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
     ruleset, state = enc.ruleset, enc.state
     standings = list(ruleset.standings(state))
+    all_sides = {s.name: s.side for s in standings}
     view = ruleset.view(state, access.view_side)
+    actor = enc.current_actor()
+    outcome = enc.outcome()
     if access.is_gm:
         columns, rows = ruleset.table(state)
+        names = set(all_sides)
+        order_raw = view.get("order")
+        order = [str(o) for o in order_raw] if isinstance(order_raw, list) else \
+            [s.name for s in standings]
     else:
-        columns, rows = view_table(view)
-        if not columns:
-            columns = ["name", "side", "status"]
-            rows = [[s.name, s.side, s.status] for s in standings]
-    order = view.get("order")
-    outcome = enc.outcome()
+        # Everything below comes from the side's view alone.
+        columns, rows = view_table(view, _words(ruleset, state))
+        names = names_in(view)
+        order_raw = view.get("order")
+        if isinstance(order_raw, list):
+            order = [str(o) for o in order_raw if str(o) in names]
+        else:
+            order = [str(i.get("name")) for i in view_items(view) if i.get("name") in names]
+        if actor is not None and actor not in names and actor != GM:
+            actor = None  # someone this viewer does not see is deciding
+    sides = {n: s for n, s in all_sides.items() if n in names}
     return {
         "view": view, "columns": list(columns), "rows": [list(r) for r in rows],
-        "sides": {s.name: s.side for s in standings},
-        "order": [str(o) for o in order] if isinstance(order, list) else
-                 [s.name for s in standings],
+        "sides": sides, "all_sides": all_sides, "order": order, "actor": actor,
+        "side_names": sorted(set(all_sides.values())),
         "round": ruleset.round_number(state),
         "outcome": None if outcome is None else
                    f"{outcome.winner or 'nobody'} wins after {outcome.rounds} round(s): "
                    f"{outcome.reason}",
     }
+
+
+def _words(ruleset: Any, state: Any) -> list[str]:
+    """The headings of the rule set's GM table (its own words), not its rows."""
+    return [str(c) for c in ruleset.table(state)[0]]
 
 
 # -- the Decide form: the steps of one decision -----------------------------------
