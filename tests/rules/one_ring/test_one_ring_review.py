@@ -237,3 +237,17 @@ def test_the_companys_table_hides_the_adversaries_numbers(tor: SimpleNamespace) 
     assert "12/12" in next(r for r in rows if r[0] == "X"), "a Loremaster at the table sees all"
     seen = f.ruleset.view(f.state, "spectator")
     assert "endurance" not in seen["adversaries"][0], "only the Loremaster sees foes' numbers"
+
+
+def test_a_rearward_hero_keeps_the_last_bow(tor: SimpleNamespace) -> None:
+    f = tor.Fight([tor.hero("A", **BOW), tor.hero("B"), tor.hero("C")], [tor.foe("X")])
+    f.stances(A="rearward", B="open", C="open")
+    f.do("B engage foe=X")
+    f.do("C engage foe=X")
+    f.do("B attack target=X", MISS)
+    f.do("C attack target=X", MISS)
+    assert "A drop item=bow" not in f.legal()
+    with pytest.raises(IllegalActionError) as info:
+        f.do("A drop item=bow")
+    assert info.value.rule == "Rearward stance"
+    f.do("A drop item=sword")

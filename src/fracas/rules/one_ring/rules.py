@@ -510,6 +510,24 @@ def _retreat(state: OneRingState, partial: Partial, hero: str) -> Refusal:
     return None
 
 
+_drop_item = _among("drop", "drop a carried weapon, the shield or the helm", "item", droppable)
+
+
+def _drop(state: OneRingState, partial: Partial, hero: str) -> Refusal:
+    """Drop a carried item; a hero in the Rearward keeps the last bow (the stance needs it)."""
+    refused = _drop_item(state, partial, hero)
+    if refused is not None or "item" not in partial:
+        return refused
+    if state.heroes[hero].stance == REARWARD:
+        h = state.heroes[hero]
+        bows = [w.name for w in state.roster.heroes[hero].weapons
+                if w.ranged and w.name not in h.dropped]
+        if bows == [partial["item"]]:
+            return partial.refuse("Rearward stance", f"{hero} keeps the last bow while in the "
+                                  "Rearward (the ranged stance needs it)")
+    return None
+
+
 _MAIN_RULES: dict[type[Action], Callable[[OneRingState, Partial, str], Refusal]] = {
     Attack: _attack,
     Task: _task,
@@ -529,7 +547,7 @@ _SECONDARY_RULES: dict[type[Action], Callable[[OneRingState, Partial, str], Refu
     Locate: _among("locate", "locate another hero not yet found", "other", locatable),
     Draw: _among("draw a weapon", "draw a carried weapon not already in hand",
                  "weapon", drawable),
-    Drop: _among("drop", "drop a carried weapon, the shield or the helm", "item", droppable),
+    Drop: _drop,
 }
 
 
