@@ -233,8 +233,7 @@ class Partial:
     @classmethod
     def of(cls, action: Action) -> Partial:
         """The whole action as a partial (every field chosen)."""
-        return cls(action.actor, type(action),
-                   {name: getattr(action, name) for name, _ in action_fields(type(action))})
+        return _Whole(action)
 
     def build(self) -> Action:
         """The action, fields not chosen taking their defaults."""
@@ -246,6 +245,36 @@ class Partial:
 
     def __repr__(self) -> str:
         return f"Partial({self.actor!r}, {self.verb!r}, {self.values!r})"
+
+
+class _Whole(Partial):
+    """A whole action seen as a partial, reading its fields in place (the check's hot path)."""
+
+    __slots__ = ("action",)
+
+    def __init__(self, action: Action) -> None:  # the base's ``values`` slot stays unset
+        self.actor = action.actor
+        self.kind = type(action)
+        self.action = action
+
+    @property
+    def values(self) -> dict[str, Value]:  # type: ignore[override]
+        action = self.action
+        return {name: getattr(action, name) for name, _ in action_fields(self.kind)}
+
+    def __contains__(self, name: object) -> bool:
+        return any(name == field for field, _ in action_fields(self.kind))
+
+    def get(self, name: str, default: Value = None) -> Value:
+        return getattr(self.action, name, default) if name != "actor" else default
+
+    def __getitem__(self, name: str) -> Value:
+        if name == "actor":
+            raise KeyError(name)
+        return getattr(self.action, name)
+
+    def build(self) -> Action:
+        return self.action
 
 
 class _Shown:
@@ -460,8 +489,8 @@ def check(ruleset: Tree, state: Any, action: Action) -> None:
         raise _whole(err, action)
     for position, name, default in _optional(kind):
         # Only a field moved off its default can be one the rule set does not ask.
-        if whole.values[name] != default:
-            before = {k: whole.values[k] for k, _ in action_fields(kind)[:position]}
+        if getattr(action, name) != default:
+            before = {k: getattr(action, k) for k, _ in action_fields(kind)[:position]}
             if not _asks(ruleset, state, Partial(action.actor, kind, before), name):
                 raise IllegalActionError(action, whole.verb,
                                          f"{name} does not apply to this {whole.verb}")
