@@ -109,3 +109,14 @@ def test_a_list_where_a_mapping_belongs_names_the_fields_expected() -> None:
     [problem] = problems_for(text)
     assert problem.field == "links[0]"
     assert problem.reason == "expected a mapping of a, b, bend, got a list"
+
+
+def test_a_name_repeated_across_lists_points_at_its_second_use() -> None:
+    text = (EXAMPLES / "one_ring/ambush.yaml").read_text()
+    first_adversary = text.index("adversaries:")
+    name_at = text.index("name: ", first_adversary)
+    end = text.index("\n", name_at)
+    text = text[:name_at] + "name: Hirgon" + text[end:].replace("count: 4", "count: 1", 1)
+    [problem] = problems_for(text)
+    assert "'Hirgon' is used twice" in problem.reason
+    assert problem.line == text[:name_at].count("\n") + 1

@@ -271,7 +271,9 @@ def validation_problems(exc: ValidationError, model: type[BaseModel], data: Any,
             # its message quotes, if it holds one.
             pairs = re.findall(r"'([^']+)'|\"([^\"]+)\"", message)
             quoted = {text for pair in pairs for text in pair if len(text) > 1}
-            inner = find_value(_at(data, loc), quoted) if quoted else None
+            # A repeat ("used twice") is pointed at where the name comes again.
+            inner = find_value(_at(data, loc), quoted, last="twice" in message) \
+                if quoted else None
             loc = (*loc, *inner) if inner is not None else loc
         problems.append(where.error(message, loc))
     return problems
@@ -283,8 +285,9 @@ def _at(data: Any, loc: Path_) -> Any:
     return data
 
 
-def find_value(data: Any, wanted: set[str], path: Path_ = ()) -> Path_ | None:
-    """The path of the first text value in ``data`` that is one of ``wanted``."""
+def find_value(data: Any, wanted: set[str], path: Path_ = (), *,
+               last: bool = False) -> Path_ | None:
+    """The path of the first (or ``last``) text value in ``data`` that is one of ``wanted``."""
     if isinstance(data, str):
         return path if data in wanted else None
     items: list[tuple[str | int, Any]] = []
@@ -292,8 +295,8 @@ def find_value(data: Any, wanted: set[str], path: Path_ = ()) -> Path_ | None:
         items = [(k, v) for k, v in data.items() if isinstance(k, str | int)]
     elif isinstance(data, list):
         items = list(enumerate(data))
-    for key, value in items:
-        found = find_value(value, wanted, (*path, key))
+    for key, value in reversed(items) if last else items:
+        found = find_value(value, wanted, (*path, key), last=last)
         if found is not None:
             return found
     return None
