@@ -47,12 +47,14 @@ from typing import Any
 
 import numpy as np
 
-from fracas.core.errors import FracasError
+from fracas.core.decision import options
+from fracas.core.errors import FracasError, ScriptExhaustedError
 from fracas.core.events import DecisionMade, Event
 from fracas.core.policy import (
     DecisionRequest,
     HumanPolicy,
     Policy,
+    RandomPolicy,
     ScriptedPolicy,
     scenario_policies,
 )
@@ -245,7 +247,7 @@ class _ChanceRng:
             self._pos = pos + 1
             return list(self._prefix[pos])
         classes: Classes | None = None
-        if self._ruleset is not None and count > 1:
+        if self._ruleset is not None:
             raw = self._ruleset.face_classes(self._state, count, sides)
             if raw is not None:
                 classes = _normalise_classes(self._ruleset, raw, sides)
@@ -400,6 +402,7 @@ class _Explorer:
         self.done = 0
         self.mass = 0.0  # share of the outcomes of the state being expanded already followed
         self.widest = (0, "")
+        self.most_actions = (0, "")
         self.emitted = 0
 
     # -- bookkeeping ------------------------------------------------------------------
@@ -459,6 +462,9 @@ class _Explorer:
             who = f"{node.actor}'s" if node is not None else "the opening"
             parts.append(f"{who} decision now being solved has covered only "
                          f"{100 * self.mass:.2g}% of its outcomes")
+        if self.most_actions[0] > 1:
+            parts.append(f"{self.most_actions[1]}'s policy picks at random among up to "
+                         f"{self.most_actions[0]:,} actions in one decision")
         if len(self.nodes) > 1000:
             parts.append(f"{len(self.nodes):,} states found and counting")
         return "; what makes it large: " + ", ".join(parts) if parts else ""
@@ -489,6 +495,8 @@ class _Explorer:
         """
         rs = self.rs
         policy = self.pick(actor)
+        if type(policy) is RandomPolicy:
+            return self.random_decisions(state, actor)
         found: list[tuple[Action, float]] = []
         stack: list[tuple[tuple[Any, ...], float]] = [((), 1.0)]
         while stack:
@@ -511,7 +519,38 @@ class _Explorer:
                     break
             else:
                 found.append((action, p))
+        if len(found) > self.most_actions[0]:
+            self.most_actions = (len(found), actor)
         return found
+
+    def random_decisions(self, state: Any, actor: str) -> list[tuple[Action, float]]:
+        """The core random policy's actions: uniform at each step, walked step by step.
+
+        The same chances as enumerating its draws, but each step of the decision is
+        asked once instead of once per way of reaching it.
+        """
+        rs = self.rs
+        found: dict[Action, float] = {}
+        stack: list[tuple[tuple[Any, ...], float]] = [((), 1.0)]
+        while stack:
+            chosen, p = stack.pop()
+            where = options(rs, state, actor, chosen)
+            if where.action is not None:
+                found[where.action] = found.get(where.action, 0.0) + p
+                continue
+            step = where.step
+            if step is None:
+                raise ScriptExhaustedError(f"{actor} has no legal action")
+            values: Sequence[Any] = (range(step.span.low, step.span.high + 1)
+                                     if step.span is not None
+                                     else [c.value for c in step.choices])
+            if len(values) > self.widest[0]:
+                self.widest = (len(values), f"a random choice among {len(values)}")
+            q = p / len(values)
+            stack.extend(((*chosen, v), q) for v in values)
+        if len(found) > self.most_actions[0]:
+            self.most_actions = (len(found), actor)
+        return list(found.items())
 
     def note(self, branch: _Branch) -> None:
         if len(branch.outcomes) > self.widest[0]:
