@@ -54,13 +54,16 @@ EXPLORATION = 0.7
 class SearchBudget:
     """How much thinking one decision gets: rollouts, milliseconds, or both (first reached).
 
-    ``horizon`` caps the decisions a rollout plays before the position is scored by
-    the sides' remaining health.
+    ``turn_ms`` caps the time of all of one actor's decisions in one round (its turn,
+    and its reactions in others' turns): once it is spent the actor plays the
+    heuristic's choice for the rest of the round.  ``horizon`` caps the decisions a
+    rollout plays before the position is scored by the sides' remaining health.
     """
 
     rollouts: int | None = None
     ms: float | None = 200.0
     horizon: int = 400
+    turn_ms: float | None = None
 
     def __post_init__(self) -> None:
         if self.rollouts is None and self.ms is None:
@@ -71,6 +74,8 @@ class SearchBudget:
             raise ValueError("milliseconds must be positive")
         if self.horizon < 1:
             raise ValueError("the horizon must be at least 1 decision")
+        if self.turn_ms is not None and self.turn_ms <= 0:
+            raise ValueError("the time of a turn must be positive")
 
 
 def side_of(ruleset: Ruleset[Any], state: Any, actor: str) -> str | None:
@@ -208,6 +213,8 @@ class SearchPolicy:
         self._heuristics: dict[str, Policy] = {}
         #: Rollouts run by the last decision (for benchmarks and tests).
         self.last_rollouts = 0
+        self._turn: tuple[str, int] | None = None
+        self._turn_spent = 0.0
 
     # -- the rollout policy -------------------------------------------------------
     def heuristic(self, actor: str) -> Policy:
@@ -220,6 +227,25 @@ class SearchPolicy:
 
     # -- the Policy protocol ------------------------------------------------------
     def choose(self, request: DecisionRequest) -> Action:
+        start = time.perf_counter()
+        turn = (request.actor, request.ruleset.round_number(request.state))
+        if turn != self._turn:
+            self._turn, self._turn_spent = turn, 0.0
+        try:
+            return self._choose(request)
+        finally:
+            self._turn_spent += time.perf_counter() - start
+
+    def _time_left(self) -> float | None:
+        """Seconds this decision may think (``None``: no time limit)."""
+        budget = self.budget
+        left = budget.ms / 1000 if budget.ms is not None else None
+        if budget.turn_ms is not None:
+            turn_left = budget.turn_ms / 1000 - self._turn_spent
+            left = turn_left if left is None else min(left, turn_left)
+        return left
+
+    def _choose(self, request: DecisionRequest) -> Action:
         ruleset, state, actor = request.ruleset, request.state, request.actor
         self.last_rollouts = 0
         side = side_of(ruleset, state, actor) if actor != GM else None
@@ -240,9 +266,11 @@ class SearchPolicy:
             return self._vet(request, tuple(chosen), node.action)
         top = tuple(chosen)
         base = derive_seed(self.seed, request.rng.choice_index(1 << 30))
-        budget = self.budget
-        deadline = time.perf_counter() + budget.ms / 1000 if budget.ms is not None else None
-        limit = budget.rollouts
+        left = self._time_left()
+        if left is not None and left <= 0.005 and guess is not None:  # the turn's time is spent
+            return guess
+        deadline = time.perf_counter() + left if left is not None else None
+        limit = self.budget.rollouts
         rollouts = 0
         while (limit is None or rollouts < limit) and \
                 (deadline is None or time.perf_counter() < deadline):
@@ -400,7 +428,8 @@ def search_policy(ruleset: Ruleset[Any], actor: str,
                   settings: Mapping[str, Any] | None = None) -> SearchPolicy:
     """The ``search`` policy a rule set's ``policy(name, actor, options)`` hands out.
 
-    ``settings`` may hold ``ms`` (milliseconds per decision, default 200), ``rollouts``
+    ``settings`` may hold ``ms`` (milliseconds per decision, default 200), ``turn_ms``
+    (milliseconds for all of an actor's decisions in a round, default 900), ``rollouts``
     (a fixed number per decision instead of, or as well as, a time limit), ``horizon``
     (decisions per rollout), ``side`` (for a GM that runs one side) and ``seed``.
     """
@@ -409,7 +438,8 @@ def search_policy(ruleset: Ruleset[Any], actor: str,
     rollouts = settings.get("rollouts")
     budget = SearchBudget(rollouts=None if rollouts is None else int(rollouts),
                           ms=None if ms is None else float(ms),
-                          horizon=int(settings.get("horizon", 400)))
+                          horizon=int(settings.get("horizon", 400)),
+                          turn_ms=None if ms is None else float(settings.get("turn_ms", 900.0)))
     side = settings.get("side")
     return SearchPolicy(ruleset, budget, side=None if side is None else str(side),
                         seed=int(settings.get("seed", 0)))

@@ -1,0 +1,108 @@
+"""The search policy against the heuristic: seat-swapped fights on a duel of every rule set.
+
+For each rule set's duel (:mod:`fracas.ai.duels`) every seed is played twice with the
+same dice, the search taking each side in turn against the rule set's heuristic.  The
+table gives the search's wins, draws and losses, its win rate with a 95% Wilson
+interval (draws count as not won), whether the interval clears the issue's 60%, and the
+thinking time per decision and per turn (all of one actor's decisions in a round).
+
+    .venv/bin/python benchmarks/ai.py --pairs 100 --workers 2
+    .venv/bin/python benchmarks/ai.py --rulesets adnd --pairs 20 --ms 300 --turn-ms 900
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from fracas.ai import SearchBudget, SearchPolicy
+from fracas.ai.duels import DUELS
+from fracas.ai.match import MatchResult, mirror_match
+from fracas.core.ruleset import GM
+
+
+def run(ruleset: str, start: int, stop: int, ms: float, turn_ms: float, horizon: int,
+        margin: float) -> MatchResult:
+    """Seat-swapped fights of seeds ``start..stop-1`` on ``ruleset``'s duel."""
+    duel = DUELS[ruleset]
+    scenario = duel.scenario()
+    rules = scenario.ruleset
+    initial = rules.initial_state(scenario.model)
+    budget = SearchBudget(ms=ms, turn_ms=turn_ms, horizon=horizon)
+
+    def search(actor: str) -> Any:
+        return SearchPolicy(rules, budget, side=duel.gm_side if actor == GM else None,
+                            margin=margin)
+
+    def heuristic(actor: str) -> Any:
+        return rules.policy("heuristic", actor, {})
+
+    return mirror_match(rules, initial, search, heuristic, range(start, stop),
+                        gm_side=duel.gm_side)
+
+
+def _ms(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rulesets", nargs="*", default=sorted(DUELS))
+    parser.add_argument("--pairs", type=int, default=100, help="seeds; each gives two fights")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--ms", type=float, default=250.0, help="thinking time per decision")
+    parser.add_argument("--turn-ms", type=float, default=900.0,
+                        help="thinking time for all of an actor's decisions in a round")
+    parser.add_argument("--horizon", type=int, default=400, help="decisions per rollout")
+    parser.add_argument("--margin", type=float, default=2.5,
+                        help="standard errors by which a move must beat the heuristic's")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--chunk", type=int, default=5, help="seeds per job")
+    args = parser.parse_args()
+
+    jobs: dict[str, list[Any]] = {r: [] for r in args.rulesets}
+    started = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        for r in args.rulesets:
+            for s in range(args.first_seed, args.first_seed + args.pairs, args.chunk):
+                stop = min(s + args.chunk, args.first_seed + args.pairs)
+                jobs[r].append(pool.submit(run, r, s, stop, args.ms, args.turn_ms,
+                                           args.horizon, args.margin))
+        results: dict[str, MatchResult] = {}
+        for r, futures in jobs.items():
+            total = MatchResult()
+            for f in futures:
+                total.merge(f.result())
+            results[r] = total
+    elapsed = time.perf_counter() - started
+
+    print(f"search (ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, horizon={args.horizon},"
+          f" margin={args.margin:g}) against the heuristic, {args.pairs} seeds x 2 seats, "
+          f"{elapsed:.0f} s on {args.workers} workers")
+    print()
+    print("| rule set | fights | won | drawn | lost | win rate | 95% interval | clears 60% "
+          "| decisions/fight | ms/decision (mean, p95) | ms/turn (p95, max) | stuck |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r, res in results.items():
+        low, high = res.interval
+        per_fight = len(res.moves) / res.fights if res.fights else 0.0
+        mean_ms = 1000 * statistics.fmean(res.moves) if res.moves else 0.0
+        print(f"| {r} | {res.fights} | {res.wins} | {res.draws} | {res.losses} "
+              f"| {res.rate:.3f} | {low:.3f}-{high:.3f} | {'yes' if low > 0.6 else 'no'} "
+              f"| {per_fight:.1f} | {mean_ms:.0f}, {_ms(res.moves, 0.95):.0f} "
+              f"| {_ms(res.turns, 0.95):.0f}, {_ms(res.turns, 1.0):.0f} | {len(res.stuck)} |")
+    for r, res in results.items():
+        for line in res.stuck[:3]:
+            print(f"stuck ({r}): {line}")
+        by_side = ", ".join(f"{side} {w}/{n}" for side, (w, n) in res.by_side.items())
+        print(f"{r}: wins by the side the search played: {by_side}")
+
+
+if __name__ == "__main__":
+    main()
