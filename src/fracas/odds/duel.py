@@ -193,16 +193,25 @@ _CHECKED_CLASSES: dict[tuple[Any, int], Classes] = {}
 
 def _normalise_classes(ruleset: Ruleset[Any], raw: Any, sides: int) -> Classes:
     """The rule set's face classes as a sorted tuple, checked to be a partition of the faces."""
-    cached = _CHECKED_CLASSES.get((raw, sides)) if isinstance(raw, tuple) else None
+    try:
+        cached = _CHECKED_CLASSES.get((raw, sides))
+    except TypeError:  # unhashable (lists): checked every time
+        cached = None
     if cached is not None:
         return cached
-    classes = tuple(sorted((tuple(sorted(int(f) for f in group)) for group in raw), key=min))
-    seen = sorted(f for group in classes for f in group)
-    if seen != list(range(1, sides + 1)) or any(not g for g in classes):
+    try:
+        groups = [tuple(sorted(int(f) for f in group)) for group in raw]
+    except (TypeError, ValueError):
+        groups = []
+    if any(not g for g in groups) or \
+            sorted(f for g in groups for f in g) != list(range(1, sides + 1)):
         raise DuelError(f"rule set {ruleset.name}: face_classes for a d{sides} must split the "
-                        f"faces 1..{sides} into classes, each face once; got {raw!r}")
-    if isinstance(raw, tuple):
+                        f"faces 1..{sides} into non-empty classes, each face once; got {raw!r}")
+    classes = tuple(sorted(groups))
+    try:
         _CHECKED_CLASSES[(raw, sides)] = classes
+    except TypeError:
+        pass
     return classes
 
 
