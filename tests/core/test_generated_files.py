@@ -37,3 +37,15 @@ def test_generated_file_is_up_to_date(path: Path) -> None:
 def test_no_bundled_example_is_left_over_from_a_removed_one() -> None:
     bundled = ROOT / "src" / "fracas" / "scenario" / "examples"
     assert set(bundled.glob("*/*.yaml")) <= set(FILES)
+
+
+@pytest.mark.parametrize("ruleset", ["age_of_dragons", "one_ring", "adnd", "battlesystem"])
+def test_every_field_has_a_meaning_and_no_meaning_is_left_over(ruleset: str) -> None:
+    from fracas.core.ruleset import find_ruleset
+    from fracas.scenario.reference import meanings, scenario_schema
+
+    schema = scenario_schema(find_ruleset(ruleset))
+    models = [("scenario", schema), *schema.get("$defs", {}).items()]
+    fields = {f"{m}.{f}": p for m, node in models for f, p in node.get("properties", {}).items()}
+    assert [k for k, p in fields.items() if not p.get("description")] == []
+    assert [k for k in meanings(ruleset) if k not in fields] == []

@@ -30,6 +30,7 @@ __all__ = [
     "bundled_examples",
     "field_reference",
     "generated_files",
+    "meanings",
     "modeline",
     "scenario_schema",
     "schema_path",
@@ -39,11 +40,31 @@ __all__ = [
 MODELINE = "# yaml-language-server: $schema="
 
 
+def meanings(ruleset: str) -> dict[str, str]:
+    """One line of meaning for fields whose model gives none, by ``Model.field``.
+
+    They are kept in ``fields/<ruleset>.yaml`` beside this module until the rule set's
+    model carries them as ``Field(description=...)`` (which wins).
+    """
+    path = package_dir() / "fields" / f"{ruleset}.yaml"
+    if not path.is_file():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {str(k): str(v) for k, v in data.items()}
+
+
 def scenario_schema(ruleset: Ruleset[Any]) -> dict[str, Any]:
-    """The JSON Schema of ``ruleset``'s scenario files."""
+    """The JSON Schema of ``ruleset``'s scenario files, every field with its meaning."""
     schema: dict[str, Any] = ruleset.scenario_model.model_json_schema()
     schema["properties"]["ruleset"] = {"const": ruleset.name, "title": "Ruleset",
                                        "description": "the rule set this scenario is for"}
+    known = meanings(ruleset.name)
+    models = [("scenario", schema), *schema.get("$defs", {}).items()]
+    for model, node in models:
+        for field, prop in node.get("properties", {}).items():
+            meaning = known.get(f"{model}.{field}")
+            if meaning and not prop.get("description"):
+                prop["description"] = meaning
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": f"fracas:{ruleset.name}.schema.json", **schema}
 
