@@ -295,9 +295,11 @@ def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
         order = [str(o) for o in order_raw] if isinstance(order_raw, list) else \
             [s.name for s in standings]
     else:
-        # Everything below comes from the side's view alone.
-        columns, rows = view_table(view, _words(ruleset, state))
+        # Everything below comes from the side's view alone, less any bare mention of a
+        # combatant the view holds no record of (a rule set's slip, e.g. a turn queue).
         names = names_in(view)
+        view = scrub(view, set(all_sides) - names)
+        columns, rows = view_table(view, _words(ruleset, state))
         order_raw = view.get("order")
         if isinstance(order_raw, list):
             order = [str(o) for o in order_raw if str(o) in names]
@@ -315,6 +317,22 @@ def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
                    f"{outcome.winner or 'nobody'} wins after {outcome.rounds} round(s): "
                    f"{outcome.reason}",
     }
+
+
+def scrub(picture: Any, secret: set[str]) -> Any:
+    """``picture`` without any string that is exactly one of the ``secret`` names.
+
+    A list loses such items; a mapping's value becomes ``None``.  Records (``name``
+    fields) are left to the view: only bare mentions are removed.
+    """
+    if not secret:
+        return picture
+    if isinstance(picture, dict):
+        return {k: (None if isinstance(v, str) and v in secret else scrub(v, secret))
+                for k, v in picture.items()}
+    if isinstance(picture, list | tuple):
+        return [scrub(v, secret) for v in picture if not (isinstance(v, str) and v in secret)]
+    return picture
 
 
 def _words(ruleset: Any, state: Any) -> list[str]:

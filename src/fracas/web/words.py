@@ -4,7 +4,7 @@ The core reads action text with :func:`shlex.split`, whose cost grows with the
 square of a long word; the console reads what strangers type, so it splits
 the text itself, in one pass, with the same rules (POSIX shell words: blanks
 separate words, ``'...'`` keeps everything, ``"..."`` keeps everything but
-``\\"``, ``\\\\``, ``\\$`` and ``\\``` escapes, a backslash outside quotes keeps
+the ``\\"`` and ``\\\\`` escapes, a backslash outside quotes keeps
 the next character), and builds the action from the words with the core's
 :func:`~fracas.core.codec.parse_fields`.  The text is also capped in length
 before it gets here (:data:`MAX_ACTION_TEXT`).
@@ -26,7 +26,7 @@ __all__ = ["MAX_ACTION_TEXT", "parse_typed", "split_words"]
 MAX_ACTION_TEXT = 1000
 
 _BLANK = frozenset(" \t\r\n\f\v")
-_DQ_ESCAPES = frozenset('"\\$`\n')
+_DQ_ESCAPES = frozenset('"\\')
 
 
 def split_words(text: str) -> list[str]:

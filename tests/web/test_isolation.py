@@ -1,0 +1,125 @@
+"""Isolated: one table's long work does not hold up another; changes are pushed at once.
+
+A real server (uvicorn in a thread on 127.0.0.1).  The figures are printed (run
+with ``-s``) and recorded in ``src/fracas/web/README.md``; the bounds asserted
+here only allow for a busy shared machine.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from web_helpers import SCENARIOS
+from web_live_server import LiveServer
+
+pytestmark = pytest.mark.slow
+
+ENDLESS = """\
+ruleset: toy
+name: Endless duel
+max_rounds: 1000000
+fighters:
+  - {name: ann, side: red, hp: 1000000}
+  - {name: bob, side: blue, hp: 1000000}
+"""
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    for name, text in {**SCENARIOS, "endless.yaml": ENDLESS}.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    live = LiveServer(tmp_path / "iso.sqlite", [folder])
+    yield live
+    live.stop()
+
+
+def _create(client: httpx.Client, server: LiveServer, name: str) -> dict[str, str]:
+    home = client.get(server.home).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', home)
+    assert csrf is not None
+    answer = client.post(f"{server.home}/create", data={
+        "csrf": csrf.group(1), "bundled": f"scenarios/{name}", "seed": "1"})
+    assert answer.status_code == 303
+    gm = answer.headers["location"]
+    links = {"gm": gm}
+    for role, url in re.findall(r'class="link-([a-z-]+)" href="([^"]+)"', client.get(gm).text):
+        links[role] = url
+    return links
+
+
+def test_play_to_the_end_on_one_table_does_not_hold_up_another(server: LiveServer) -> None:
+    with httpx.Client(base_url=server.url, timeout=60.0, follow_redirects=False) as client:
+        a = _create(client, server, "endless.yaml")
+        b = _create(client, server, "duel.yaml")
+        state = client.get(f"{a['gm']}/state.json").json()
+        result: dict[str, Any] = {}
+
+        def auto() -> None:
+            with httpx.Client(base_url=server.url, timeout=60.0) as other:
+                started = time.monotonic()
+                answer = other.post(f"{a['gm']}/auto", data={"csrf": state["csrf"], "rev": "0"},
+                                    headers={"accept": "application/json"})
+                result["seconds"] = time.monotonic() - started
+                result["answer"] = answer
+
+        runner = threading.Thread(target=auto)
+        runner.start()
+        time.sleep(0.5)
+        latencies = []
+        while runner.is_alive() and len(latencies) < 2000:
+            started = time.perf_counter()
+            page = client.get(b["spectator"] + "/panel?rev=x")
+            latencies.append(time.perf_counter() - started)
+            assert page.status_code == 200
+            time.sleep(0.02)
+        runner.join()
+    assert result["answer"].status_code == 200
+    assert result["seconds"] > 10  # the long run really ran (20 s by default)
+    assert len(latencies) > 100  # ...and the other table answered all along
+    latencies.sort()
+    p50 = statistics.median(latencies) * 1000
+    p95 = latencies[int(0.95 * len(latencies))] * 1000
+    print(f"\nanother table during a {result['seconds']:.1f} s play to the end: "
+          f"{len(latencies)} panels, p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
+          f"max {latencies[-1] * 1000:.1f} ms")
+    assert p95 < 1000
+
+
+def test_a_change_is_pushed_to_the_event_stream(server: LiveServer) -> None:
+    with httpx.Client(base_url=server.url, timeout=30.0, follow_redirects=False) as client:
+        links = _create(client, server, "duel.yaml")
+        gm = client.get(f"{links['gm']}/state.json").json()
+        delays = []
+        with client.stream("GET", f"{links['spectator']}/events") as stream:
+            lines = stream.iter_lines()
+            seen = [next(lines) for _ in range(4)]  # retry, event, data, blank
+            version = next(line for line in seen if line.startswith("data:"))
+            for n in range(10):
+                acting = httpx.Client(base_url=server.url, timeout=30.0)
+                started = time.perf_counter()
+                answer = acting.post(f"{links['gm']}/act", data={
+                    "csrf": gm["csrf"], "rev": str(n), "action": "wait"})
+                acted = time.perf_counter()
+                assert answer.status_code in (200, 303)
+                for line in lines:
+                    if line.startswith("data:") and line != version:
+                        version = line
+                        break
+                pushed = time.perf_counter()
+                delays.append((pushed - started, pushed - acted))
+                acting.close()
+    commit_to_push = [d for d, _ in delays]
+    print(f"\npush to a spectator's stream, from the POST: median "
+          f"{statistics.median(commit_to_push) * 1000:.1f} ms, max "
+          f"{max(commit_to_push) * 1000:.1f} ms")
+    assert max(commit_to_push) < 2.0
