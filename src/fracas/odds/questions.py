@@ -1,7 +1,8 @@
 """Exact odds of single rolls: dice expressions and each rule set's own questions.
 
 A question is either plain dice notation (``9d6>=4``, ``2d8+3``, ``1d20+5>=15``,
-``4d6kh3``; see :mod:`fracas.core.dice`) or ``RULESET: QUESTION``, which is handed
+``(3d6)>=10``, ``4d6kh3``, ``4d6dl1``, ``10d10!>=8``, ``2d6r1``, ``1d20+4 vs 1d20+2``;
+see :mod:`fracas.core.dice`) or ``RULESET: QUESTION``, which is handed
 to that rule set's :meth:`~fracas.core.ruleset.Ruleset.odds` (each rule set
 documents its own question syntax).
 """
@@ -9,7 +10,7 @@ documents its own question syntax).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -28,6 +29,10 @@ class OddsResult:
 
     expression: str
     distribution: dict[int, Fraction]
+    #: Words for some outcomes (``A vs B``: 1 = the left roll wins, 0 = a tie, -1 = it loses).
+    labels: dict[int, str] = field(default_factory=dict)
+    #: With exploding dice: the chance that the cap on explosions cut some die short.
+    explosion_tail: Fraction = Fraction(0)
 
     @property
     def mean(self) -> Fraction:
@@ -46,6 +51,9 @@ class OddsResult:
             "mean": float(self.mean),
             "at_least": {str(k): float(p) for k, p in self.at_least().items()},
             "exact": {str(k): str(p) for k, p in self.distribution.items()},
+            **({"labels": {str(k): v for k, v in self.labels.items()}} if self.labels else {}),
+            **({"explosion_cap": dice.MAX_EXPLOSIONS,
+                "explosion_tail": float(self.explosion_tail)} if self.explosion_tail else {}),
         }
 
 
@@ -53,14 +61,19 @@ def answer(question: str) -> OddsResult:
     """The exact distribution asked for by ``question``.
 
     Raises:
-        DiceSyntaxError: bad dice notation (the message points at the column).
+        DiceSyntaxError: bad dice notation (the message points at the column), including
+            a pool comparison no die can meet or every die meets (``3d6>=10``).
+        OddsTooLargeError: exact dice odds would take too long.
         ActionSyntaxError: a rule set could not read its question, or there is no
             such rule set.
     """
     match = _RULESET_QUESTION.match(question)
     if match is None:
         node = dice.parse(question.strip())
-        return OddsResult(str(node), dice.distribution(node))
+        labels: dict[int, str] = {}
+        if isinstance(node, dice.Versus):
+            labels = {1: f"{node.left} wins", 0: "tie", -1: f"{node.right} wins"}
+        return OddsResult(str(node), dice.distribution(node), labels, dice.explosion_tail(node))
     name, rest = match.group(1), match.group(2).strip()
     try:
         ruleset = find_ruleset(name)
