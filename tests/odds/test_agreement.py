@@ -41,3 +41,15 @@ def test_simulated_claw_duel_agrees_with_exact_odds() -> None:
         result = simulate(spec_from_scenario(scenario), runs, seed=77, executor=executor)
     for side, p in exact.sides.items():
         _within_four_standard_errors(result.summary.wins[side], runs, p)
+
+
+@pytest.mark.slow
+def test_simulated_full_claw_duel_agrees_with_exact_odds() -> None:
+    pytest.importorskip("fracas.rules.age_of_dragons")
+    scenario = load_scenario(DATA.parents[2] / "examples" / "age_of_dragons" / "claw_duel.yaml")
+    exact = solve_duel(scenario)
+    runs = 4_000
+    with LocalExecutor(2) as executor:
+        result = simulate(spec_from_scenario(scenario), runs, seed=11, executor=executor)
+    for side, p in exact.sides.items():
+        _within_four_standard_errors(result.summary.wins[side], runs, p)

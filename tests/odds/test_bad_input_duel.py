@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from fracas.core.errors import FracasError
 from fracas.odds import DuelError, DuelLimits, StateSpaceTooLargeError, solve_duel
-from fracas.scenario import load_scenario
+from fracas.odds.duel import solve_from_log
+from fracas.scenario import load_scenario, parse_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+DATA = Path(__file__).parent / "data"
 
 
 @pytest.mark.parametrize("limits", [
@@ -30,3 +33,30 @@ def test_the_time_limit_holds_while_one_state_is_still_being_expanded() -> None:
     with pytest.raises(StateSpaceTooLargeError, match="gave up after 1 s"):
         solve_duel(scenario, limits=DuelLimits(max_seconds=1.0))
     assert time.perf_counter() - start < 10
+
+
+def test_a_fight_too_large_for_its_time_is_refused_early_saying_why() -> None:
+    # The bridge duel's first decision alone would take far longer than a minute: the
+    # pace shows it once a twentieth of the limit (at least a second) has passed.
+    scenario = load_scenario(EXAMPLES / "adnd" / "bridge_duel.yaml")
+    with pytest.raises(StateSpaceTooLargeError) as caught:
+        solve_duel(scenario, limits=DuelLimits(max_seconds=60.0))
+    message = str(caught.value)
+    assert "too large to solve exactly within 60 s" in message
+    assert "what makes it large" in message and "decision now being solved" in message
+    assert "fracas simulate" in message
+
+
+def test_a_human_seat_is_refused_before_any_solving() -> None:
+    pytest.importorskip("fracas.rules.age_of_dragons")
+    text = (DATA / "claw_duel_small.yaml").read_text().replace(
+        "pr: 6, altitude: normal, policy: claw_all}\n  - {name: Ash",
+        "pr: 6, altitude: normal, policy: human}\n  - {name: Ash")
+    assert "policy: human" in text
+    with pytest.raises(DuelError, match="Ember is played by a human"):
+        solve_duel(parse_scenario(text, "duel.yaml"))
+
+
+def test_a_log_that_is_not_there_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(FracasError, match="cannot read log"):
+        solve_from_log(tmp_path / "missing.jsonl")
