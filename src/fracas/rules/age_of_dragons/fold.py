@@ -37,7 +37,7 @@ def _close_run(state: State) -> None:
 def _track_spots(state: State, action: object) -> None:
     """Keep the log's record of the spots in a row (no rule reads it)."""
     run = state.spot_run
-    if isinstance(action, act.Spot):
+    if type(action) is act.Spot:
         if run is not None and run.effect in FOLDED and run.effect == action.effect and \
                 run.actor == action.actor and run.target == action.target:
             return  # the same Aim or Evade again: one run
@@ -50,7 +50,8 @@ def _track_spots(state: State, action: object) -> None:
 def _decision(state: State, e: DecisionMade) -> None:
     # A later step's action closes the earlier steps of the turn.
     turn, action = state.turn, e.action
-    _track_spots(state, action)
+    if state.spot_run is not None or type(action) is act.Spot:
+        _track_spots(state, action)
     if turn is None:
         return
     if isinstance(action, act.RollPool):
@@ -93,8 +94,8 @@ def _spotted(state: State, e: ev.DieSpotted) -> None:
             turn.expended[i] = True
     run = state.spot_run
     if run is not None:
-        state.spot_run = SpotRun(run.actor, run.effect, run.target, run.closer,
-                                 run.faces + tuple(turn.pool[i] for i in e.dice))
+        pool = turn.pool
+        run.faces.extend([pool[i] for i in e.dice])
 
 
 def _expended(state: State, e: ev.DiceExpended) -> None:

@@ -210,7 +210,7 @@ class Pending:
                        self.damage_bonus, self.sixes, self.style, self.called, self.weapon)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SpotRun:
     """Spots of one kind in a row, kept for the log (no rule reads it).
 
@@ -222,7 +222,11 @@ class SpotRun:
     effect: str
     target: str | None = None
     closer: bool = True
-    faces: tuple[int, ...] = ()
+    faces: list[int] = field(default_factory=list)
+
+    def copy(self) -> SpotRun:
+        """An independent copy."""
+        return SpotRun(self.actor, self.effect, self.target, self.closer, list(self.faces))
 
 
 @dataclass(slots=True)
@@ -258,7 +262,7 @@ class State:
             self.order, self.round, self.turn_index,
             self.turn.copy() if self.turn else None,
             self.pending.copy() if self.pending else None, self.result,
-            self.spot_run, self.closed_run,
+            self.spot_run.copy() if self.spot_run else None, self.closed_run,
         )
 
 

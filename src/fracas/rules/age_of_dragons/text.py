@@ -105,7 +105,7 @@ def _words(names: list[str] | tuple[str, ...]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _dice(faces: tuple[int, ...]) -> str:
+def _dice(faces: list[int]) -> str:
     """The faces of the dice a spot used: ``a 4``, ``3 and 5``."""
     if len(faces) == 1:
         return f"a {faces[0]}"
