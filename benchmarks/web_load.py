@@ -7,7 +7,10 @@ action, wait for the answer, and repeat.  Only the action POSTs are timed.
 Everything is bounded: a deadline, a cap on actions, a per-request timeout,
 and the server is killed when the run ends.
 
-    .venv/bin/python benchmarks/web_load.py --clients 20 --seconds 30 --runs 3
+    .venv/bin/python benchmarks/web_load.py --clients 1,5,20 --seconds 20 --runs 3
+
+Reports, per number of clients, the throughput (acted requests per second) and
+the p50, p95 and p99 latency of the action POSTs (median over the runs).
 """
 
 from __future__ import annotations
@@ -173,6 +176,7 @@ def run_load(clients: int = 20, seconds: float = 30.0, scenario: Path = DEFAULT_
         "actions_per_second": round(len(latencies) / wall, 1) if wall else 0.0,
         "p50_ms": round(1000 * _percentile(latencies, 0.50), 1),
         "p95_ms": round(1000 * _percentile(latencies, 0.95), 1),
+        "p99_ms": round(1000 * _percentile(latencies, 0.99), 1),
         "fights": sum(r.fights for r in results),
         "conflicts": sum(r.conflicts for r in results),
         "errors": [e for r in results for e in r.errors][:10],
@@ -188,28 +192,39 @@ def _percentile(sorted_values: list[float], q: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--clients", default="1,5,20",
+                        help="numbers of clients, comma-separated (one series each)")
+    parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--max-actions", type=int, default=200_000)
     parser.add_argument("--scenario", type=Path, default=DEFAULT_SCENARIO)
     parser.add_argument("--json", action="store_true", help="print every run as JSON")
     args = parser.parse_args()
-    runs = []
-    for n in range(args.runs):
-        result = run_load(args.clients, args.seconds, args.scenario, args.max_actions)
-        runs.append(result)
-        print(f"run {n + 1}: {result['actions']} actions in {result['seconds']} s = "
-              f"{result['actions_per_second']}/s, p50 {result['p50_ms']} ms, "
-              f"p95 {result['p95_ms']} ms, {result['fights']} fights, "
-              f"{result['conflicts']} conflicts, errors: {result['errors'] or 'none'}",
-              flush=True)
-    summary = {key: statistics.median(r[key] for r in runs)
-               for key in ("actions_per_second", "p50_ms", "p95_ms")}
-    print(f"median of {len(runs)} runs: {summary['actions_per_second']} actions/s, "
-          f"p50 {summary['p50_ms']} ms, p95 {summary['p95_ms']} ms")
+    keys = ("actions_per_second", "p50_ms", "p95_ms", "p99_ms")
+    table = []
+    everything = {}
+    for clients in (int(c) for c in str(args.clients).split(",") if c.strip()):
+        runs = []
+        for n in range(args.runs):
+            result = run_load(clients, args.seconds, args.scenario, args.max_actions)
+            runs.append(result)
+            print(f"{clients} client(s), run {n + 1}: {result['actions']} actions in "
+                  f"{result['seconds']} s = {result['actions_per_second']}/s, "
+                  f"p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms, "
+                  f"p99 {result['p99_ms']} ms, {result['fights']} fights, "
+                  f"{result['conflicts']} conflicts, errors: {result['errors'] or 'none'}",
+                  flush=True)
+        summary = {key: statistics.median(r[key] for r in runs) for key in keys}
+        table.append((clients, summary, [r["actions_per_second"] for r in runs]))
+        everything[clients] = {"runs": runs, "median": summary}
+    print(f"\n| clients | actions/s (median of {args.runs}) | p50 | p95 | p99 | runs (actions/s) |")
+    print("|---|---|---|---|---|---|")
+    for clients, summary, rates in table:
+        print(f"| {clients} | {summary['actions_per_second']} | {summary['p50_ms']} ms | "
+              f"{summary['p95_ms']} ms | {summary['p99_ms']} ms | "
+              f"{', '.join(str(r) for r in rates)} |")
     if args.json:
-        print(json.dumps({"runs": runs, "median": summary}, indent=2))
+        print(json.dumps(everything, indent=2))
 
 
 if __name__ == "__main__":

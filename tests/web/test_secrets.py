@@ -128,7 +128,7 @@ def test_the_ambush_is_not_given_away(tmp_path: Path) -> None:
     store = EventStore(tmp_path / "s.sqlite")
     app = create_app(store, [EXAMPLES])
     client = TestClient(app)
-    gm, enc_id = _create(client, app.state.admin_key, AMBUSH, 1)
+    gm, _ = _create(client, app.state.admin_key, AMBUSH, 1)
     links = {"gm": gm, **_links(client, gm)}
     assert "player-dwarves" in links and "spectator" in links
     for role in ("player-dwarves", "spectator"):

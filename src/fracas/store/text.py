@@ -48,29 +48,27 @@ def describe(ruleset: Ruleset[Any], event: Event, state: Any) -> str:
 
 # -- who may read a line ------------------------------------------------------------
 
-#: Keys of a view whose string values name a combatant or unit.
-_NAME_KEYS = ("name",)
-
-
 def viewers_of(sides: Iterable[str]) -> list[tuple[str, str]]:
     """The non-GM viewers of an encounter: ``(key, side for view())`` pairs."""
     return [*((f"player:{s}", s) for s in sorted(sides)), ("spectator", "spectator")]
 
 
 def names_in(picture: Any) -> set[str]:
-    """Every name a ``view`` holds: the ``name`` of each record, however deep."""
+    """Every name a ``view`` holds: the ``name`` of each record of its top-level lists.
+
+    (Combatants, units, heroes, areas, landmarks: rule sets list their records at
+    the top of the view.)
+    """
     found: set[str] = set()
-    stack = [picture]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            for key, value in item.items():
-                if key in _NAME_KEYS and isinstance(value, str) and value:
-                    found.add(value)
-                elif isinstance(value, dict | list | tuple):
-                    stack.append(value)
-        elif isinstance(item, list | tuple):
-            stack.extend(v for v in item if isinstance(v, dict | list | tuple))
+    if not isinstance(picture, dict):
+        return found
+    for value in picture.values():
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict):
+                    name = item.get("name")
+                    if isinstance(name, str) and name:
+                        found.add(name)
     return found
 
 

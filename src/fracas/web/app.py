@@ -95,7 +95,7 @@ FORM_BYTES = 16 * 1024
 MAX_FIELDS = 48
 MAX_FIELD_CHARS = 2 * MAX_ACTION_TEXT
 #: A server-sent events stream is closed after this long (the browser reconnects).
-STREAM_SECONDS = 300.0
+STREAM_SECONDS = 60.0
 #: A comment line keeps an idle stream open through proxies every this many seconds.
 HEARTBEAT_SECONDS = 15.0
 
