@@ -137,3 +137,13 @@ def test_odds_duel_plays_a_human_seat_with_the_default_policy(
         human_duel: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_fracas(["odds", "duel", str(human_duel)], capsys)
     assert code == 0 and "played by the default policy" in out
+
+
+def test_simulate_from_a_log_with_a_human_seat_says_who_the_default_policy_played(
+        human_duel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "half.jsonl"
+    enc = start_encounter(load_scenario(human_duel), 2)
+    enc.save(log)
+    code, out, err = run_fracas(["simulate", "--from", str(log), "-n", "10", "-w", "1"], capsys)
+    assert code == 0, err
+    assert "played by the default policy (heuristic) instead of a person: Ember" in out
