@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100, help="seeds; each gives two fights")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--ms", type=float, default=250.0, help="thinking time per decision")
-    parser.add_argument("--turn-ms", type=float, default=900.0,
+    parser.add_argument("--turn-ms", type=float, default=800.0,
                         help="thinking time for all of an actor's decisions in a round")
     parser.add_argument("--horizon", type=int, default=400, help="decisions per rollout")
     parser.add_argument("--margin", type=float, default=2.5,

@@ -98,7 +98,7 @@ adversaries:
 _BATTLESYSTEM = """
 ruleset: battlesystem
 name: Mirror fight across a cavern
-max_turns: 12
+max_turns: 30
 areas:
   - {name: west-hall, kind: cavern, width: 8, length: 6, ceiling: 20}
   - {name: middle, kind: cavern, width: 8, length: 8, ceiling: 20}

@@ -38,42 +38,28 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 class Timed:
     """Wraps a policy and records the time of each decision and of each turn.
 
-    A turn is a run of consecutive decisions by the same actor.
+    A turn is every decision of one actor in one round (its own turn and its reactions
+    in others'), the span a search budget's ``turn_ms`` caps.
     """
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
         self.moves: list[float] = []
-        self.turns: list[float] = []
-        self._last: str | None = None
-        self._serial = -1
+        self._turns: dict[tuple[str, int], float] = {}
+
+    @property
+    def turns(self) -> list[float]:
+        """The thinking time of each turn."""
+        return list(self._turns.values())
 
     def choose(self, request: DecisionRequest) -> Action:
+        key = (request.actor, request.ruleset.round_number(request.state))
         start = time.perf_counter()
         action = self.policy.choose(request)
         spent = time.perf_counter() - start
         self.moves.append(spent)
-        if request.actor == self._last and self.turns and self._serial == _SERIAL[0]:
-            self.turns[-1] += spent
-        else:
-            self.turns.append(spent)
-        self._last = request.actor
-        _SERIAL[0] += 1
-        self._serial = _SERIAL[0]
+        self._turns[key] = self._turns.get(key, 0.0) + spent
         return action
-
-
-# Counts every decision of a played fight, so a turn ends when anyone else decides.
-_SERIAL = [0]
-
-
-class _Counted:
-    def __init__(self, policy: Policy) -> None:
-        self.policy = policy
-
-    def choose(self, request: DecisionRequest) -> Action:
-        _SERIAL[0] += 1
-        return self.policy.choose(request)
 
 
 def play_fight(ruleset: Ruleset[Any], initial: Any, seed: int,
@@ -166,7 +152,7 @@ def mirror_match(ruleset: Ruleset[Any], initial: Any, challenger: Callable[[str]
                 if mine:
                     t = timed[actor] = Timed(challenger(actor))
                     return t
-                return _Counted(opponent(actor))
+                return opponent(actor)
 
             try:
                 winner = play_fight(ruleset, initial, seed, policy_of)

@@ -272,8 +272,11 @@ class SearchPolicy:
         deadline = time.perf_counter() + left if left is not None else None
         limit = self.budget.rollouts
         rollouts = 0
+        began = time.perf_counter()
+        # Stop when the next rollout (timed by the mean so far) would run past the deadline.
         while (limit is None or rollouts < limit) and \
-                (deadline is None or time.perf_counter() < deadline):
+                (deadline is None or rollouts == 0 or
+                 time.perf_counter() + (time.perf_counter() - began) / rollouts < deadline):
             self._iterate(node, request, top, prefer, side, base)
             rollouts += 1
         self.last_rollouts = rollouts
