@@ -102,7 +102,7 @@ def test_u_undoes_the_last_whole_decision_even_midway(duel: Path, tmp_path: Path
 def test_r_redoes_with_the_same_dice(duel: Path, tmp_path: Path) -> None:
     log = tmp_path / "fight.jsonl"
     out = play(duel, "\n\nu\nr\nq\n", log)
-    pools = re.findall(r"Ember rolls pool: ([0-9 ]+?) (?:Ember|round)", out)
+    pools = re.findall(r"Ember rolls \d+ Soma dice: ([0-9 ]+?) (?:\(|Ember|round)", out)
     assert len(pools) == 2 and pools[0] == pools[1]
     assert decisions(log) == ["Ember roll"]
 
