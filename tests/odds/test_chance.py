@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from fracas.core.encounter import Encounter
 from fracas.core.events import DiceRolled
-from fracas.core.rng import Rng
+from fracas.core.rng import Rng, ScriptedRng, SeededRng, roll_pool
 from fracas.core.ruleset import Action, Emit, find_ruleset, register_ruleset
 from fracas.odds import DuelError, solve_duel
 from fracas.odds.duel import pool_outcomes
@@ -124,8 +124,36 @@ def test_classes_that_do_not_split_the_faces_are_refused(
     classes: Any, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(PoolStrike, "classes", classes)
-    with pytest.raises(DuelError, match=r"toy_pool: face_classes for a d6 must split"):
+    with pytest.raises(DuelError, match=r"toy_pool: face classes for a d6 must split"):
         solve_duel(parse_scenario(_POOL_DUEL, "pool.yaml"))
+
+
+class NamedAtTheRoll(PoolStrike):
+    """The same strike naming its classes where it rolls (``roll_pool``), not by the hook."""
+
+    name = "toy_pool_named"
+    classes: ClassVar[Any] = None
+
+    def resolve(self, state: ToyState, action: Action, rng: Rng, emit: Emit) -> None:
+        if not isinstance(action, Strike):
+            super().resolve(state, action, rng, emit)
+            return
+        faces = tuple(roll_pool(rng, 3, 6, ((1, 2, 3), (4, 5, 6))))
+        emit(DiceRolled(action.actor, "damage", 6, faces))
+        emit(Wounded(action.target, sum(1 for f in faces if f >= 4)))
+        emit(TurnPassed())
+
+
+register_ruleset(NamedAtTheRoll)
+
+
+def test_classes_named_at_the_roll_branch_like_the_hook_and_leave_streams_alone() -> None:
+    by_hook = solve_duel(parse_scenario(_POOL_DUEL, "pool.yaml"))
+    at_roll = solve_duel(parse_scenario(_POOL_DUEL.replace("toy_pool", "toy_pool_named"),
+                                        "named.yaml"))
+    assert at_roll.sides == by_hook.sides and at_roll.leaves == by_hook.leaves
+    assert roll_pool(SeededRng(3), 5, 6, ((1, 2, 3), (4, 5, 6))) == SeededRng(3).dice(5, 6)
+    assert roll_pool(ScriptedRng([1, 6, 2]), 3, 6, ((1, 2, 3), (4, 5, 6))) == [1, 6, 2]
 
 
 # -- Age of Dragons -------------------------------------------------------------------------

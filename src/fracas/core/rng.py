@@ -8,12 +8,12 @@ the exact faces they want, simulations a :class:`SeededRng`.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
 from fracas.core.errors import ScriptExhaustedError
 
-__all__ = ["Rng", "ScriptedRng", "SeededRng", "derive_seed"]
+__all__ = ["Rng", "ScriptedRng", "SeededRng", "derive_seed", "roll_pool"]
 
 
 @runtime_checkable
@@ -31,6 +31,23 @@ class Rng(Protocol):
     def choice_index(self, n: int) -> int:
         """Pick an index in ``range(n)`` uniformly (for random policies)."""
         ...
+
+
+def roll_pool(rng: Rng, count: int, sides: int,
+              classes: Sequence[Sequence[int]] | None = None) -> list[int]:
+    """Roll ``count`` dice of ``sides`` faces, saying which faces the caller cannot tell apart.
+
+    ``classes`` partitions the faces ``1..sides`` so that the rules reading this roll
+    treat every face of a class alike (a pool counting 4+ on d6: ``((1, 2, 3), (4, 5,
+    6))``).  An Rng that can use it (the exact duel solver's) branches on how many dice
+    fall in each class instead of on every face; every other Rng simply rolls
+    ``rng.dice(count, sides)``, so seeded and scripted streams are unchanged.
+    """
+    in_classes = getattr(rng, "dice_in_classes", None)
+    if classes is not None and in_classes is not None:
+        faces: list[int] = in_classes(count, sides, classes)
+        return faces
+    return rng.dice(count, sides)
 
 
 def derive_seed(seed: int, *labels: int | str) -> int:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -191,7 +192,7 @@ def _uniform(n: int, first: int) -> tuple[tuple[int, float], ...]:
 _CHECKED_CLASSES: dict[tuple[Any, int], Classes] = {}
 
 
-def _normalise_classes(ruleset: Ruleset[Any], raw: Any, sides: int) -> Classes:
+def _normalise_classes(who: str, raw: Any, sides: int) -> Classes:
     """The rule set's face classes as a sorted tuple, checked to be a partition of the faces."""
     try:
         cached = _CHECKED_CLASSES.get((raw, sides))
@@ -205,13 +206,11 @@ def _normalise_classes(ruleset: Ruleset[Any], raw: Any, sides: int) -> Classes:
         groups = []
     if any(not g for g in groups) or \
             sorted(f for g in groups for f in g) != list(range(1, sides + 1)):
-        raise DuelError(f"rule set {ruleset.name}: face_classes for a d{sides} must split the "
+        raise DuelError(f"{who}: face classes for a d{sides} must split the "
                         f"faces 1..{sides} into non-empty classes, each face once; got {raw!r}")
     classes = tuple(sorted(groups))
-    try:
+    with suppress(TypeError):  # unhashable: not remembered
         _CHECKED_CLASSES[(raw, sides)] = classes
-    except TypeError:
-        pass
     return classes
 
 
@@ -255,11 +254,23 @@ class _ChanceRng:
         if pos < len(self._prefix):
             self._pos = pos + 1
             return list(self._prefix[pos])
+        raw = None if self._ruleset is None else \
+            self._ruleset.face_classes(self._state, count, sides)
+        return self._branch_pool(count, sides, raw)
+
+    def dice_in_classes(self, count: int, sides: int, named: Sequence[Sequence[int]]) -> list[int]:
+        """A pool whose roll site names its classes (see :func:`fracas.core.rng.roll_pool`)."""
+        pos = self._pos
+        if pos < len(self._prefix):
+            self._pos = pos + 1
+            return list(self._prefix[pos])
+        return self._branch_pool(count, sides, named)
+
+    def _branch_pool(self, count: int, sides: int, raw: Any) -> list[int]:
         classes: Classes | None = None
-        if self._ruleset is not None:
-            raw = self._ruleset.face_classes(self._state, count, sides)
-            if raw is not None:
-                classes = _normalise_classes(self._ruleset, raw, sides)
+        if raw is not None:
+            who = "a policy" if self._ruleset is None else f"rule set {self._ruleset.name}"
+            classes = _normalise_classes(who, raw, sides)
         outcomes = _pool_branches(count, sides, classes)
         told = ("every face told apart" if classes is None or len(classes) == sides
                 else "faces told apart as " + " / ".join(
