@@ -96,11 +96,10 @@ def test_repeated_unit_names_in_battlesystem_point_at_the_second() -> None:
     assert problem.line == text.splitlines().index("  - name: lancers", 30) + 1
 
 
-@pytest.mark.xfail(strict=True, reason="the age_of_dragons model must bound its resources "
-                   "(ge=0): a rule-set fix, reported")
 def test_a_negative_resource_is_refused() -> None:
-    problems_for(GOOD.replace("pr: 20}\n  - {name: Ash", "pr: 20, resources: {gold: -5}}\n"
-                              "  - {name: Ash"))
+    [problem] = problems_for(GOOD.replace("pr: 20}\n  - {name: Ash",
+                                          "pr: 20, resources: {gold: -5}}\n  - {name: Ash"))
+    assert "gold" in str(problem.field) and "greater than or equal to 0" in problem.reason
 
 
 def test_a_list_where_a_mapping_belongs_names_the_fields_expected() -> None:

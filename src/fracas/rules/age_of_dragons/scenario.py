@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
@@ -47,7 +47,7 @@ class RangedSpec(_Strict):
     name: str
     sphere: Sphere = "soma"
     reach: Literal["close", "middle", "long"] = "middle"
-    damage_bonus: int = 0
+    damage_bonus: int = Field(0, ge=-30, le=30)
     area: bool = False
 
 
@@ -91,7 +91,7 @@ class CombatantSpec(_Strict):
     altitude: AltitudeName = "grounded"
     flies: bool = True
     policy: str | list[str] = "heuristic"
-    resources: dict[str, int] = Field(default_factory=dict)
+    resources: dict[str, Annotated[int, Field(ge=0, le=1000)]] = Field(default_factory=dict)
     rerolls: list[RerollSpec] = Field(default_factory=list)
     ranged: list[RangedSpec] = Field(default_factory=list)
 
