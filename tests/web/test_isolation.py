@@ -123,3 +123,31 @@ def test_a_change_is_pushed_to_the_event_stream(server: LiveServer) -> None:
           f"{statistics.median(commit_to_push) * 1000:.1f} ms, max "
           f"{max(commit_to_push) * 1000:.1f} ms")
     assert max(commit_to_push) < 2.0
+
+
+def test_an_open_event_stream_does_not_keep_the_server_from_stopping(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+
+    from web_server_process import ServerProcess
+
+    from fracas.scenario import parse_scenario
+    from fracas.store import EventStore
+
+    db = tmp_path / "stop.sqlite"
+    store = EventStore(db)
+    info = store.create(parse_scenario(ENDLESS, "endless.yaml"), seed=1)
+    spectator = next(link for link in store.links(info.id) if link.role == "spectator")
+    store.close()
+    server = ServerProcess(db)
+    try:
+        with httpx.Client(base_url=server.url, timeout=30.0) as client, client.stream(
+                "GET", f"/e/{info.id}/{spectator.token}/events") as stream:
+            assert next(stream.iter_lines()).startswith("retry:")
+            server.proc.send_signal(signal.SIGTERM)
+            # A stream lasts 60 s; the server stops well before that.
+            server.proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the server waited for the event stream to end")
+    finally:
+        server.kill()

@@ -29,10 +29,13 @@ under the store lock and applied like a typed action.
 from __future__ import annotations
 
 import asyncio
+import signal
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from hmac import compare_digest
 from pathlib import Path
+from types import FrameType
 from typing import Any, ParamSpec, TypeVar
 
 from fastapi import FastAPI, Request
@@ -181,6 +184,37 @@ class Broker:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.waiters: dict[str, set[asyncio.Event]] = {}
+        self.closing = False
+        self._hooked = False
+
+    def hook_signals(self) -> None:
+        """End every stream when the server is asked to stop (SIGINT, SIGTERM).
+
+        The server waits for open responses before it stops, and an event stream
+        never ends by itself; so the server's own handlers are chained behind one
+        that closes the streams.  Only possible in the main thread (else a stream
+        simply ends after :data:`STREAM_SECONDS`).
+        """
+        if self._hooked or threading.current_thread() is not threading.main_thread():
+            return
+        self._hooked = True
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous = signal.getsignal(sig)
+
+            def handler(signum: int, frame: FrameType | None, previous: Any = previous) -> None:
+                self.closing = True
+                loop = self.loop
+                if loop is not None and not loop.is_closed():
+                    loop.call_soon_threadsafe(self._wake_all)
+                if callable(previous):
+                    previous(signum, frame)
+
+            signal.signal(sig, handler)
+
+    def _wake_all(self) -> None:
+        for events in self.waiters.values():
+            for event in events:
+                event.set()
 
     def changed(self, enc_id: str) -> None:
         """Called by the store, from any thread, after a commit."""
@@ -194,6 +228,7 @@ class Broker:
 
     def listen(self, enc_id: str) -> asyncio.Event:
         self.loop = asyncio.get_running_loop()
+        self.hook_signals()
         event = asyncio.Event()
         self.waiters.setdefault(enc_id, set()).add(event)
         return event
@@ -479,13 +514,15 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
                 sent = await blocking(current_version, enc_id, access)
                 yield f"retry: 1000\nevent: version\ndata: {sent}\n\n"
                 ends = time.monotonic() + STREAM_SECONDS
-                while time.monotonic() < ends:
+                while time.monotonic() < ends and not broker.closing:
                     try:
                         await asyncio.wait_for(wake.wait(), HEARTBEAT_SECONDS)
                     except TimeoutError:
                         yield ": still here\n\n"
                         continue
                     wake.clear()
+                    if broker.closing:
+                        break
                     now = await blocking(current_version, enc_id, access)
                     if now != sent:
                         sent = now

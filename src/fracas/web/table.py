@@ -147,7 +147,11 @@ def view_table(view: dict[str, Any], words: list[str] | None = None
     for word in ("combatant", "unit", "name"):
         if word in named:
             named.setdefault("name", named[word])
-    columns = [named.get(k, k.replace("_", " ")) for k in keys]
+    # A field without a heading of its own borrows the casing of the words the rule set
+    # uses in its headings ("passive_pd" reads "passive PD" beside a "PD" column).
+    spelled = {w.lower(): w for heading in words or [] for w in heading.split()}
+    columns = [named.get(k) or " ".join(spelled.get(w, w) for w in k.split("_"))
+               for k in keys]
 
     def cell(item: dict[str, Any], k: str) -> str:
         if k in maxed and item.get(k) is not None:

@@ -41,6 +41,8 @@
     var fresh = holder.content.querySelector("#live");
     if (!old || !fresh) { return; }
     var revision = fresh.getAttribute("data-revision");
+    // This page's own answer (with its message) may have landed meanwhile: nothing new.
+    if (revision === old.getAttribute("data-revision")) { return; }
     var active = document.activeElement;
     var activeId = active && old.contains(active) ? active.id : "";
     var caret = null;
@@ -85,8 +87,17 @@
     }
   }
 
+  // While this page's own form is on its way, its answer is what the page shows next;
+  // a push arriving meanwhile is looked at once the answer has been swapped in.
+  var own = 0;
+  document.body.addEventListener("htmx:beforeRequest", function () { own += 1; });
+  document.body.addEventListener("htmx:afterRequest", function () {
+    own = Math.max(0, own - 1);
+    if (!own && again) { again = false; window.setTimeout(refresh, 0); }
+  });
+
   function refresh() {
-    if (busy) { again = true; return; }
+    if (busy || own) { again = true; return; }
     var current = live();
     if (!current) { return; }
     busy = true;
