@@ -29,7 +29,7 @@ from fracas.core.ruleset import find_ruleset
 from fracas.scenario import Scenario, load_scenario
 from fracas.scenario.logs import load_log
 from fracas.scenario.problems import check_model
-from fracas.scenario.seats import computer_note, computer_seats
+from fracas.scenario.seats import computer_note, computer_seats, with_policies
 from fracas.sim.executors import make_executor
 from fracas.sim.plots import check_plot_path
 from fracas.sim.runner import (
@@ -53,6 +53,10 @@ SchedulerOpt = Annotated[str | None, typer.Option(
 PlotOpt = Annotated[Path | None, typer.Option(
     "--plot", help="Write a plot (.png, .svg or .pdf).")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+PolicyOpt = Annotated[list[str] | None, typer.Option(
+    "--policy", metavar="WHO=POLICY",
+    help="Play a side (or one seat, or gm) with another policy, e.g. --policy blue=random. "
+         "Repeatable; a seat's own name wins over its side.")]
 
 
 class _RateColumn(ProgressColumn):
@@ -132,6 +136,7 @@ def simulate_command(
     from_round: Annotated[int | None, typer.Option(
         "--round", help="With --from: continue from the first decision of this round.")
     ] = None,
+    policy: PolicyOpt = None,
 ) -> None:
     """Simulate many fights and report win rates with 95% Wilson intervals."""
     from fracas.core.errors import ScenarioError
@@ -143,8 +148,11 @@ def simulate_command(
                             file="simulate")
     if from_round is not None and from_log is None:
         raise ScenarioError("--round needs --from LOG", file="simulate")
+    if policy and from_log is not None:
+        raise ScenarioError("--policy works with a SCENARIO file, not --from LOG", file="simulate")
     if scenario is not None:
         loaded, humans = computer_seats(load_scenario(scenario))
+        loaded = with_policies(loaded, policy or ())
         spec = spec_from_scenario(loaded)
     else:
         log = Path(str(from_log))
@@ -221,11 +229,13 @@ def sweep_command(
     scheduler: SchedulerOpt = None,
     as_json: JsonFlag = False,
     plot: PlotOpt = None,
+    policy: PolicyOpt = None,
 ) -> None:
     """Simulate every variant of a grid and compare their win rates."""
     if plot is not None:
         check_plot_path(plot)
     loaded, humans = computer_seats(load_scenario(scenario))
+    loaded = with_policies(loaded, policy or ())
     variations = [parse_variation(v) for v in vary]
     grid = 1
     for v in variations:

@@ -12,12 +12,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.core.errors import ScenarioError
+from fracas.core.errors import FracasError, ScenarioError
 from fracas.core.ruleset import GM
 from fracas.scenario.loader import Scenario
 from fracas.scenario.problems import Path_, check_model
 
-__all__ = ["DEFAULT_POLICY", "HUMAN", "Seats", "computer_seats", "seat", "seats", "with_humans"]
+__all__ = ["DEFAULT_POLICY", "HUMAN", "Seats", "computer_seats", "seat", "seats", "with_humans",
+           "with_policies"]
 
 HUMAN = "human"
 #: The policy every rule set offers as its default AI.
@@ -93,6 +94,46 @@ def with_humans(scenario: Scenario, names: Iterable[str]) -> Scenario:
     """``scenario`` with a person in each of the ``names`` seats."""
     wanted = list(dict.fromkeys(names))
     return seat(scenario, dict.fromkeys(wanted, HUMAN)) if wanted else scenario
+
+
+def with_policies(scenario: Scenario, assignments: Iterable[str],
+                  option: str = "--policy") -> Scenario:
+    """``scenario`` with the policies named by ``WHO=POLICY`` texts (a side, a seat or ``gm``).
+
+    A side sets every seat of that side (so a designer sees how the odds move when one
+    side plays well); a seat's own name sets that seat alone and wins over its side.
+    Raises :class:`ScenarioError` naming the sides and seats there are, or the policies
+    the rule set knows.
+    """
+    table = seats(scenario)
+    ruleset = scenario.ruleset
+    side_of = {s.name: s.side for s in ruleset.standings(ruleset.initial_state(scenario.model))}
+    sides = list(dict.fromkeys(side_of[n] for n in table.paths if n in side_of))
+    by_side: dict[str, str] = {}
+    by_seat: dict[str, str] = {}
+    for text in assignments:
+        who, sep, policy = (part.strip() for part in text.partition("="))
+        if not sep or not who or not policy:
+            raise ScenarioError(f"takes WHO=POLICY (a side, a seat or gm), got "
+                                f"{text!r}", file=option)
+        if policy in (HUMAN, "scripted"):
+            raise ScenarioError(f"{text}: a simulation cannot play a {policy} policy; "
+                                "give a computer policy (heuristic, random, ...)", file=option)
+        if who in table.paths:
+            names, target = [who], by_seat
+        elif who in sides:
+            names, target = [n for n in table.paths if side_of.get(n) == who], by_side
+        else:
+            raise ScenarioError(f"{text}: no side or seat called {who!r} (sides: "
+                                f"{', '.join(sides) or 'none'}; seats: "
+                                f"{', '.join(table.paths) or 'none'})", file=option)
+        try:
+            ruleset.policy(policy, names[0], {})
+        except FracasError as exc:
+            raise ScenarioError(f"{text}: {exc}", file=option) from None
+        target.update(dict.fromkeys(names, policy))
+    chosen = {**by_side, **by_seat}
+    return seat(scenario, chosen) if chosen else scenario
 
 
 def computer_seats(scenario: Scenario) -> tuple[Scenario, list[str]]:
