@@ -12,11 +12,12 @@ Cases:
 * the new solver with other face classes for the claw_all pools, to show what each part
   buys: ``three`` reads them as 1-3 / 4-5 / 6 (55 outcomes per 9d6), ``distinct`` keeps
   every face apart (2,002; only on the small duel, where it is 126);
-* with ``--examples``, every example of every rule set, new solver, ``--max-seconds``
-  each (solved, or refused with its message).
+* with ``--examples``, every example of every rule set and the one-against-one copies
+  in ``tests/odds/data/*_single.yaml``, new solver, ``--max-seconds`` each (solved, or
+  refused with its message); ``--only-examples`` skips the claw duel cases.
 
     .venv/bin/python benchmarks/duel_bench.py [--before /work/base] [--skip-old-full]
-        [--examples] [--max-seconds 60]
+        [--examples | --only-examples] [--max-seconds 60]
 
 The old solver needs about two to three minutes of CPU for the full claw duel.
 """
@@ -113,6 +114,8 @@ def main() -> None:
                         help="do not run the old solver on the full claw duel (minutes)")
     parser.add_argument("--examples", action="store_true",
                         help="also solve every example with the new solver")
+    parser.add_argument("--only-examples", action="store_true",
+                        help="only the examples (not the claw duel cases)")
     parser.add_argument("--max-seconds", type=float, default=60.0,
                         help="time limit of each example (default 60)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -131,11 +134,12 @@ def main() -> None:
              ("claw_duel", CLAW, ROOT, "new", "rule set")]
     if not args.skip_old_full:
         cases.insert(4, ("claw_duel", CLAW, args.before, "old", "sorted faces"))
-    for name, path, tree, label, mode in cases:
+    for name, path, tree, label, mode in [] if args.only_examples else cases:
         r = run(tree, path, "rule set" if label == "old" else mode)
         print(row(name, label, mode, r), flush=True)
-    if args.examples:
-        for path in sorted((ROOT / "examples").glob("*/*.yaml")):
+    if args.examples or args.only_examples:
+        singles = sorted((ROOT / "tests" / "odds" / "data").glob("*_single.yaml"))
+        for path in [*sorted((ROOT / "examples").glob("*/*.yaml")), *singles]:
             r = run(ROOT, path, max_seconds=args.max_seconds)
             name = f"{path.parent.name}/{path.stem}"
             print(row(name, "new", "rule set", r), flush=True)

@@ -207,3 +207,22 @@ def test_the_small_claw_duel_is_exact_against_the_recursion() -> None:
     pytest.importorskip("fracas.rules.age_of_dragons")
     odds = solve_duel(load_scenario(DATA / "claw_duel_small.yaml"))
     assert odds.sides["red"] == pytest.approx(float(_claw_duel_red_wins(4, 6, 6)), abs=1e-12)
+
+
+def test_age_of_dragons_classes_for_the_heuristic_give_the_odds_of_distinct_faces(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The heuristic spots (3+ evade and aim, 4+/5+ altitude), claws and may call shots on
+    # sixes: its pools are read as 1-2 / 3 / 4 / 5 / 6.
+    pytest.importorskip("fracas.rules.age_of_dragons")
+    from fracas.rules.age_of_dragons.engine import AgeOfDragons
+
+    text = (DATA / "claw_duel_small.yaml").read_text().replace("claw_all", "heuristic")
+    scenario = parse_scenario(text.replace("soma: 4", "soma: 3").replace("pr: 6", "pr: 3"),
+                              "heuristic.yaml")
+    grouped = solve_duel(scenario)
+    monkeypatch.setattr(AgeOfDragons, "face_classes", lambda self, state, count, sides: None)
+    distinct = solve_duel(scenario)
+    assert grouped.sides["red"] == pytest.approx(distinct.sides["red"], abs=1e-12)
+    assert grouped.draw == pytest.approx(distinct.draw, abs=1e-12)
+    assert grouped.leaves < distinct.leaves
