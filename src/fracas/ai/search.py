@@ -248,11 +248,14 @@ class SearchPolicy:
     def _choose(self, request: DecisionRequest) -> Action:
         ruleset, state, actor = request.ruleset, request.state, request.actor
         self.last_rollouts = 0
+        left = self._time_left()
+        deadline = time.perf_counter() + left if left is not None else None
         side = side_of(ruleset, state, actor) if actor != GM else None
         if side is None:
             side = self.side
         guess = self._heuristic_choice(request)
-        if side is None:  # a referee: nothing to win
+        spent = left is not None and left <= 0.005  # the turn's time is used up
+        if side is None or (spent and guess is not None):  # a referee, or no time left
             return guess if guess is not None else self._first(request)
         prefer = chosen_values(ruleset, state, guess) if guess is not None else ()
         root = _Node()
@@ -266,10 +269,6 @@ class SearchPolicy:
             return self._vet(request, tuple(chosen), node.action)
         top = tuple(chosen)
         base = derive_seed(self.seed, request.rng.choice_index(1 << 30))
-        left = self._time_left()
-        if left is not None and left <= 0.005 and guess is not None:  # the turn's time is spent
-            return guess
-        deadline = time.perf_counter() + left if left is not None else None
         limit = self.budget.rollouts
         rollouts = 0
         began = time.perf_counter()
@@ -432,7 +431,7 @@ def search_policy(ruleset: Ruleset[Any], actor: str,
     """The ``search`` policy a rule set's ``policy(name, actor, options)`` hands out.
 
     ``settings`` may hold ``ms`` (milliseconds per decision, default 200), ``turn_ms``
-    (milliseconds for all of an actor's decisions in a round, default 900), ``rollouts``
+    (milliseconds for all of an actor's decisions in a round, default 800), ``rollouts``
     (a fixed number per decision instead of, or as well as, a time limit), ``horizon``
     (decisions per rollout), ``side`` (for a GM that runs one side) and ``seed``.
     """
@@ -442,7 +441,7 @@ def search_policy(ruleset: Ruleset[Any], actor: str,
     budget = SearchBudget(rollouts=None if rollouts is None else int(rollouts),
                           ms=None if ms is None else float(ms),
                           horizon=int(settings.get("horizon", 400)),
-                          turn_ms=None if ms is None else float(settings.get("turn_ms", 900.0)))
+                          turn_ms=None if ms is None else float(settings.get("turn_ms", 800.0)))
     side = settings.get("side")
     return SearchPolicy(ruleset, budget, side=None if side is None else str(side),
                         seed=int(settings.get("seed", 0)))
