@@ -527,6 +527,8 @@ class _Explorer:
             except _Branch as branch:
                 self.note(branch)
                 stack.extend(((*prefix, v), p * q) for v, q in branch.outcomes)
+                if len(stack) > 64:
+                    self.check_time()
                 continue
             if not request.vetted(action):
                 if action.actor != actor:
@@ -552,8 +554,12 @@ class _Explorer:
         rs = self.rs
         found: dict[Action, float] = {}
         stack: list[tuple[tuple[Any, ...], float]] = [((), 1.0)]
+        asked = 0
         while stack:
             chosen, p = stack.pop()
+            asked += 1
+            if asked & 63 == 0:
+                self.check_time()
             where = options(rs, state, actor, chosen)
             if where.action is not None:
                 found[where.action] = found.get(where.action, 0.0) + p
