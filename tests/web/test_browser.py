@@ -221,7 +221,8 @@ def test_the_loser_of_a_race_in_the_browser_gets_a_clear_message(
         browser: Any, page: Any, server: LiveServer) -> None:
     create(page, server, "scenarios/duel.yaml")
     other = browser.new_context().new_page()
-    # The other page's polling is cut, so it keeps its old view; then both act on revision 0.
+    # The other page's pushes are cut, so it keeps its old view; then both act on revision 0.
+    other.route("**/events", lambda route: route.abort())
     other.route("**/panel?*", lambda route: route.abort())
     other.goto(server.url + links(page)["gm"])
     choose_verb(other, "wait")
@@ -442,18 +443,22 @@ def test_a_change_is_pushed_to_the_other_pages(
         other.evaluate(PUSH_PROBE)
         watchers.append(other)
     time.sleep(0.5)  # let every stream open
+    choose_verb(page, page.locator("#verbs button.verb").first.get_attribute("value"))
     page.evaluate("""() => { document.body.addEventListener('htmx:afterRequest',
-        () => { window.__answered = Date.now(); }, {once: true}); }""")
-    click_first_action(page)
+        () => { window.__answered = Date.now(); }, {once: true});
+        window.__clicked = Date.now(); }""")
+    page.click("#confirm")
+    wait_revision(page, 1)
+    clicked, answered = page.evaluate("[window.__clicked, window.__answered]")
     delays = []
     for other in watchers:
         other.wait_for_function("() => window.__changed.length > 0", timeout=5_000)
-        delays.append(other.evaluate("window.__changed[0][0]") -
-                      page.evaluate("window.__answered"))
+        delays.append(other.evaluate("window.__changed[0][0]") - clicked)
         assert "ann" in other.inner_text("#log")
-    print(f"push delays after the acting page got its answer: {delays} ms")
-    # The aim is under 100 ms on loopback (measured figures in the README); the bound
-    # here only allows for a busy shared machine.
+    print(f"\nfrom the click: the acting page's answer {answered - clicked} ms, "
+          f"the other pages patched {delays} ms")
+    # The other pages follow about when the acting page gets its own answer (figures in
+    # the README); the bound here only allows for a busy shared machine.
     assert max(delays) < 2_000
     for other in watchers:
         other.context.close()

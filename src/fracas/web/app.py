@@ -3,8 +3,9 @@
 URLs carry the secret: ``/gm/<key>`` is the GM's home (list, create, import,
 archive); ``/e/<id>/<token>`` is one encounter as the link's holder may see
 it.  Every page listens to ``.../events`` (server-sent events): each committed
-change that alters what the link sees is pushed as its new version, and the
-page fetches ``.../panel?rev=N`` and patches itself in place (``fracas.js``).
+change that alters what the link sees is pushed as the link's fresh panel, and
+the page patches itself in place (``fracas.js``); ``.../panel?rev=N`` answers
+``204`` while ``N`` is still the link's version.
 Every change is a POST with a CSRF token; the answer is the fresh panel for
 htmx, JSON for scripts (``Accept: application/json``) or a redirect for a
 plain form.
@@ -32,6 +33,7 @@ import asyncio
 import signal
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from hmac import compare_digest
 from pathlib import Path
@@ -489,6 +491,33 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
         with store.live(enc_id) as (enc, _):
             return version_of(secret, store, enc, enc_id, access)
 
+    pushed: OrderedDict[tuple[str, str, str], str] = OrderedDict()
+    pushed_lock = threading.Lock()
+
+    def fresh_panel(enc_id: str, token: str, access: Access, known: str) -> tuple[str, str]:
+        """The link's version and, if it is not ``known``, its panel as HTML.
+
+        Pages open on the same link (a GM with two tabs) share one rendering.
+        """
+        if access.viewer is None:
+            now = current_version(enc_id, access)
+            if now == known:
+                return now, ""
+            with pushed_lock:
+                html_text = pushed.get((enc_id, token, now))
+            if html_text is not None:
+                return now, html_text
+        t = snapshot(store, enc_id, access, secret=secret)
+        now = str(t.revision)
+        if now == known:
+            return now, ""
+        html_text = render("panel.html", **panel_context(t, token))
+        with pushed_lock:
+            pushed[(enc_id, token, now)] = html_text
+            while len(pushed) > 64:
+                pushed.popitem(last=False)
+        return now, html_text
+
     @app.get("/e/{enc_id}/{token}/panel", response_class=HTMLResponse)
     async def panel(enc_id: str, token: str, rev: str = "") -> Response:
         link = await link_for(enc_id, token)
@@ -523,10 +552,13 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
                     wake.clear()
                     if broker.closing:
                         break
-                    now = await blocking(current_version, enc_id, access)
+                    now, panel_html = await blocking(fresh_panel, enc_id, token, access, sent)
                     if now != sent:
+                        # The fresh panel itself: the page patches it in without asking.
                         sent = now
-                        yield f"event: version\ndata: {now}\n\n"
+                        lines = panel_html.replace("\r\n", "\n").replace("\r", "\n")
+                        data = "".join(f"data: {line}\n" for line in lines.split("\n"))
+                        yield f"event: panel\n{data}\n"
             finally:
                 broker.leave(enc_id, wake)
 

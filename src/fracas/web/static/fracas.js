@@ -1,8 +1,8 @@
 /* fracas console: follow the table as it changes, without polling.
  *
- * The server pushes the link's version over server-sent events (`.../events`) whenever
- * what this link sees changes.  The page then fetches the fresh panel and patches itself
- * in place: keyboard focus (and the caret), the window's and the log's scroll positions,
+ * The server pushes the link's fresh panel over server-sent events (`.../events`) whenever
+ * what this link sees changes (and its version when the stream opens: if that is not the
+ * page's, the page fetches its panel).  The page patches itself in place: keyboard focus (and the caret), the window's and the log's scroll positions,
  * and anything half-typed are kept; a Decide form the user is filling in stays as it is
  * while the decision it belongs to is still the one to make.  New log lines are read out
  * through the `aria-live` region `#announce`.
@@ -115,6 +115,21 @@
   // For tests and for anyone who wants to follow by hand: fetch and patch now.
   window.fracas = { refresh: refresh };
   var source = new EventSource(base + "/events");
+  // A change: the fresh panel itself (patched in once this page's own form, if any, is back).
+  var waiting = null;
+  function apply(html) {
+    if (own) { waiting = html; return; }
+    patch(html);
+  }
+  document.body.addEventListener("htmx:afterRequest", function () {
+    if (!own && waiting !== null) {
+      var html = waiting;
+      waiting = null;
+      window.setTimeout(function () { patch(html); }, 0);
+    }
+  });
+  source.addEventListener("panel", function (event) { apply(event.data); });
+  // On (re)connecting: the version, to catch up with anything missed meanwhile.
   source.addEventListener("version", function (event) {
     var current = live();
     if (current && event.data !== current.getAttribute("data-revision")) { refresh(); }
