@@ -276,7 +276,7 @@ class EventStore:
 
     def _viewers(self, enc_id: str) -> list[tuple[str, str]]:
         rows = self._reader().execute("SELECT role, side FROM links WHERE encounter_id = ?"
-                                " AND role != 'gm'", (enc_id,)).fetchall()
+                                      " AND role != 'gm'", (enc_id,)).fetchall()
         return viewers_of(sorted(r["side"] for r in rows if r["role"] == "player"))
 
     def _backfill_veils(self) -> None:
@@ -446,7 +446,7 @@ class EventStore:
     def export_log(self, enc_id: str) -> str:
         """The fight as JSON lines: a header line then one event a line (GM's full log)."""
         row = self._reader().execute("SELECT header FROM encounters WHERE id = ?",
-                               (enc_id,)).fetchone()
+                                     (enc_id,)).fetchone()
         if row is None:
             raise UnknownEncounterError(f"no encounter {enc_id!r} is stored")
         payloads = [r["payload"] for r in self._reader().execute(
@@ -456,7 +456,7 @@ class EventStore:
     def can_redo(self, enc_id: str) -> bool:
         """True when an undone decision is waiting to be restored."""
         row = self._reader().execute("SELECT 1 FROM redo WHERE encounter_id = ? LIMIT 1",
-                               (enc_id,)).fetchone()
+                                     (enc_id,)).fetchone()
         return row is not None
 
     def set_archived(self, enc_id: str, archived: bool) -> EncounterInfo:
@@ -484,7 +484,7 @@ class EventStore:
     def _live(self, enc_id: str) -> tuple[Encounter[Any], int]:
         """The live encounter (the caller holds the encounter's lock)."""
         row = self._reader().execute("SELECT revision, header FROM encounters WHERE id = ?",
-                               (enc_id,)).fetchone()
+                                     (enc_id,)).fetchone()
         if row is None:
             raise UnknownEncounterError(f"no encounter {enc_id!r} is stored")
         with self._guard:
@@ -501,7 +501,7 @@ class EventStore:
         ruleset = find_ruleset(header.ruleset)
         initial = build_initial_state(ruleset, header.scenario, source=f"encounter {enc_id}")
         rows = self._reader().execute("SELECT seq, payload FROM events WHERE encounter_id = ?"
-                                " ORDER BY seq", (enc_id,)).fetchall()
+                                      " ORDER BY seq", (enc_id,)).fetchall()
         events = [decode_event(json.loads(r["payload"]), ruleset,
                                f"encounter {enc_id} event {r['seq']}: ") for r in rows]
         return Encounter.replay(ruleset, initial, events, header=header)
@@ -585,7 +585,7 @@ class EventStore:
             if revision != expected_revision:
                 raise StaleRevisionError(expected_revision, revision)
             row = self._reader().execute("SELECT depth, payload FROM redo WHERE encounter_id = ?"
-                                   " ORDER BY depth DESC LIMIT 1", (enc_id,)).fetchone()
+                                         " ORDER BY depth DESC LIMIT 1", (enc_id,)).fetchone()
             if row is None:
                 raise NothingToUndoError("nothing to redo")
             items = json.loads(row["payload"])
