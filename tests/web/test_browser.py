@@ -325,7 +325,8 @@ def test_a_called_shot_claw_attack_is_clicked_through_the_form(browser: Any,
     open_attack_form(page, server, "claw_duel.yaml", seed=4)
     actor = page.inner_text("#actor")
     # The keyboard lands on the first step once a verb is chosen.
-    page.wait_for_function("document.activeElement && document.activeElement.id === 'f_target'")
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.id === 'f_target'")
     foes = [v for v in offered(page, "#f_target") if v != actor]
     assert foes, "the duel offers the other dragon as a target"
     change(page, "#f_target", foes[0])
