@@ -193,9 +193,11 @@ def view(state: BsState, side: str | None = None) -> dict[str, Any]:
                          for f in a.features],
         })
     units = []
+    shown: set[str] = set()
     for unit in state.units.values():
         if not _visible(state, unit, side):
             continue
+        shown.add(unit.name)
         entry: dict[str, Any] = {
             "name": unit.name, "side": unit.side, "status": unit.status,
             "area": unit.area if unit.on_field else None,
@@ -207,7 +209,9 @@ def view(state: BsState, side: str | None = None) -> dict[str, Any]:
                          in_command=in_command(state, unit) if unit.on_field else False)
         units.append(entry)
     return {
-        "round": state.turn, "phase": state.phase, "queue": list(state.queue),
+        # The order still to act names only units this viewer may see.
+        "round": state.turn, "phase": state.phase,
+        "queue": [u for u in state.queue if u in shown or u not in state.units],
         "areas": areas, "units": units,
         "gases": [{"area": g.area, "turns_left": g.turns_left, "carried": g.carried}
                   for g in state.gases],
