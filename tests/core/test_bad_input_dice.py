@@ -71,3 +71,28 @@ def test_any_text_parses_or_raises_a_dice_syntax_error(text: str) -> None:
         return
     with contextlib.suppress(FracasError):
         distribution(node)
+
+
+@pytest.mark.parametrize(("text", "column", "expected"), [
+    ("4d6!!", 5, "each kind of modifier once"),
+    ("4d6kh3dl1", 7, "each kind of modifier once"),
+    ("2d6r7", 5, "a face a d6 can show"),
+    ("2d6r<=6", 7, "leaves some face of the d6 standing"),
+    ("2d6r", 5, "a face to reroll after 'r'"),
+    ("2d6ro>", 7, "a face to reroll after 'ro'"),
+    ("1d6dl1", 6, "two or more dice"),
+    ("4d6dl4", 6, "between 1 and 3"),
+    ("4d6dh", 6, "how many dice to drop"),
+    ("4d6x", 4, "a dice modifier"),
+    ("4d6k3", 4, "a dice modifier"),
+    ("3d6 vs", 7, "a roll after 'vs'"),
+    ("1d6 vs 1d6 vs 1d6", 12, "'+', '-', a comparison or the end"),
+    ("3d6>=10", 4, "(3d6)>=10"),
+    ("2d6 vs 4d6<=6", 11, "(4d6)<=6"),
+])
+def test_modifier_and_versus_mistakes_say_where_and_what_was_expected(text: str, column: int,
+                                                                      expected: str) -> None:
+    with pytest.raises(DiceSyntaxError) as info:
+        parse(text)
+    assert info.value.position + 1 == column
+    assert expected in str(info.value)

@@ -65,3 +65,53 @@ def test_odds_duel_needs_exactly_one_scenario(cli: Cli) -> None:
     code, _, err = cli(["odds", "duel"])
     assert code == 2
     assert "fracas odds duel SCENARIO" in err
+
+
+def test_a_pool_comparison_no_die_can_meet_shows_the_sum_spelling(cli: Cli) -> None:
+    code, out, err = cli(["odds", "3d6>=10"])
+    assert code == 2
+    assert "column 4" in err and "(3d6)>=10" in err and "no die can" in err
+    assert "Traceback" not in err + out
+    code, out, _ = cli(["odds", "(3d6)>=10"])
+    assert code == 0 and "62.5%" in out
+
+
+def test_versus_table_names_the_winner_and_says_how_ties_count(cli: Cli) -> None:
+    code, out, _ = cli(["odds", "1d20+4", "vs", "1d20+2"])
+    assert code == 0
+    assert "1d20+4 wins" in out and "tie" in out and "57.25%" in out
+    assert "win or tie" in out
+
+
+def test_exploding_dice_say_how_far_they_explode(cli: Cli) -> None:
+    code, out, _ = cli(["odds", "10d10!>=8"])
+    assert code == 0
+    assert "explode at most 10 times" in out
+    assert "not shown" in out  # the long tail is summarised, --json has every outcome
+
+
+def test_odds_plot_draws_the_distribution(cli: Cli, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "odds.png"
+    code, out, _ = cli(["odds", "4d6kh3", "--plot", str(target)])
+    assert code == 0, out
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "plot written to" in out
+    code, out, _ = cli(["odds", "d20 vs d20", "--plot", str(tmp_path / "vs.svg"), "--json"])
+    assert code == 0 and json.loads(out)["labels"]["0"] == "tie"
+    assert (tmp_path / "vs.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_odds_plot_refuses_unknown_types_and_duels(cli: Cli, tmp_path: Path) -> None:
+    code, _, err = cli(["odds", "2d6", "--plot", str(tmp_path / "odds.gif")])
+    assert code == 2 and ".png" in err and "Traceback" not in err
+    code, _, err = cli(["odds", "duel", str(DATA / "first_blood.yaml"), "--plot",
+                        str(tmp_path / "d.png")])
+    assert code == 2 and "not of a duel" in err
+
+
+def test_odds_help_shows_the_dice_language(cli: Cli) -> None:
+    code, out, _ = cli(["odds", "--help"])
+    assert code == 0
+    for example in ("9d6>=4", "(3d6)>=10", "4d6dl1", "10d10!>=8", "2d6r1", "vs"):
+        assert example in out

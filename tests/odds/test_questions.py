@@ -102,3 +102,42 @@ def test_each_installed_rule_set_answers_its_own_question_through_fracas_odds(
     assert sum(data["distribution"].values()) == pytest.approx(1.0)
     exact = sum((Fraction(p) for p in data["exact"].values()), Fraction(0))
     assert exact == 1
+
+
+def test_versus_names_its_outcomes_and_ties_stand_apart() -> None:
+    result = answer("1d6 vs 1d6")
+    assert result.labels == {1: "1d6 wins", 0: "tie", -1: "1d6 wins"}
+    assert result.distribution[0] == Fraction(1, 6)
+    assert result.at_least()[1] == Fraction(5, 12)  # the left roll wins outright
+    assert result.at_least()[0] == Fraction(7, 12)  # wins or ties
+    data = result.to_json()
+    assert data["labels"] == {"1": "1d6 wins", "0": "tie", "-1": "1d6 wins"}
+
+
+def test_exploding_dice_report_the_cap_and_its_tail() -> None:
+    data = answer("2d6!").to_json()
+    assert data["explosion_cap"] == 10
+    assert data["explosion_tail"] == pytest.approx(2 / 6**11)
+    assert "explosion_tail" not in answer("2d6").to_json()
+
+
+@pytest.mark.parametrize(("expression", "sides"), [
+    ("4d4dl1", [4, 4, 4, 4]),
+    ("3d4dh1", [4, 4, 4]),
+    ("2d6ro1", [6, 6, 6, 6]),   # enough faces for both rerolls; unused ones are skipped
+    ("1d8 vs 1d6+1", [8, 6]),
+])
+def test_modified_dice_odds_equal_brute_force_enumeration(expression: str,
+                                                         sides: list[int]) -> None:
+    counts: Counter[int] = Counter()
+    for faces in itertools.product(*(range(1, s + 1) for s in sides)):
+        counts[roll(expression, ScriptedRng(faces)).total] += 1
+    total = sum(counts.values())
+    assert answer(expression).distribution == {k: Fraction(v, total)
+                                               for k, v in sorted(counts.items())}
+
+
+def test_a_pool_comparison_no_die_can_meet_is_refused() -> None:
+    with pytest.raises(DiceSyntaxError, match=r"write \(3d6\)>=10"):
+        answer("3d6>=10")
+    assert answer("(3d6)>=10").distribution[1] == Fraction(5, 8)

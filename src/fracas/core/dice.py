@@ -602,7 +602,7 @@ def _die_table(term: DiceTerm, check: tuple[str, int] | None) -> tuple[list[tupl
     else:
         whole = sum(weight.values())
         table = []
-        for q in range(MAX_EXPLOSIONS):  # q highest faces, then one that stands
+        for q in range(MAX_EXPLOSIONS + 1):  # q highest faces, then one that stands
             for f, w in weight.items():
                 if f != sides:
                     table.append((q * sides + f, top**q * w * whole**(MAX_EXPLOSIONS - q),
@@ -773,15 +773,33 @@ def _versus_counts(node: Versus, budget: _Budget) -> _Counts:
     return -1, [da * db - win - tie, tie, win], da * db
 
 
+def _shape(node: Expression | Const | DiceTerm, check: tuple[str, int] | None) -> tuple[int, int]:
+    """At most how many results ``node`` has, and the bits of their denominator."""
+    if isinstance(node, Const):
+        return 1, 0
+    if isinstance(node, DiceTerm):
+        table, whole = _die_table(node, check)
+        span = max(v for _, _, v in table) - min(v for _, _, v in table) + 1
+        return node.kept * (span - 1) + 1, node.count * whole.bit_length()
+    if isinstance(node, Sum):
+        shapes = [_shape(term, check) for _, term in node.terms]
+        return sum(n - 1 for n, _ in shapes) + 1, sum(b for _, b in shapes)
+    if isinstance(node, Compare):
+        if node.per_die:
+            return _shape(node.operand, (node.op, node.target))
+        return 2, _shape(node.operand, None)[1]
+    return 3, _shape(node.left, None)[1] + _shape(node.right, None)[1]
+
+
 @lru_cache(maxsize=128)
 def _exact(node: Expression) -> tuple[tuple[int, Fraction], ...]:
     budget = _Budget(str(node))
+    slots, bits = _shape(node, None)  # the fractions at the end, reckoned before any work
+    budget.spend(slots * _NS * (5000 + 15 * bits + bits * bits / 200))
     if isinstance(node, Versus):
         offset, weights, den = _versus_counts(node, budget)
     else:
         offset, weights, den = _side_counts(node, budget)
-    bits = den.bit_length()
-    budget.spend(len(weights) * _NS * (5000 + 15 * bits + bits * bits / 200))  # the fractions
     return tuple((offset + i, Fraction(w, den)) for i, w in enumerate(weights) if w)
 
 
