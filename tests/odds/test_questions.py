@@ -106,12 +106,13 @@ def test_each_installed_rule_set_answers_its_own_question_through_fracas_odds(
 
 def test_versus_names_its_outcomes_and_ties_stand_apart() -> None:
     result = answer("1d6 vs 1d6")
-    assert result.labels == {1: "1d6 wins", 0: "tie", -1: "1d6 wins"}
+    assert result.labels == {1: "first 1d6 wins", 0: "tie", -1: "second 1d6 wins"}
     assert result.distribution[0] == Fraction(1, 6)
     assert result.at_least()[1] == Fraction(5, 12)  # the left roll wins outright
     assert result.at_least()[0] == Fraction(7, 12)  # wins or ties
     data = result.to_json()
-    assert data["labels"] == {"1": "1d6 wins", "0": "tie", "-1": "1d6 wins"}
+    assert data["labels"] == {"1": "first 1d6 wins", "0": "tie", "-1": "second 1d6 wins"}
+    assert answer("2d6 vs 1d6+3").labels[-1] == "1d6+3 wins"
 
 
 def test_exploding_dice_report_the_cap_and_its_tail() -> None:

@@ -72,7 +72,10 @@ def answer(question: str) -> OddsResult:
         node = dice.parse(question.strip())
         labels: dict[int, str] = {}
         if isinstance(node, dice.Versus):
-            labels = {1: f"{node.left} wins", 0: "tie", -1: f"{node.right} wins"}
+            left, right = str(node.left), str(node.right)
+            if left == right:
+                left, right = f"first {left}", f"second {right}"
+            labels = {1: f"{left} wins", 0: "tie", -1: f"{right} wins"}
         return OddsResult(str(node), dice.distribution(node), labels, dice.explosion_tail(node))
     name, rest = match.group(1), match.group(2).strip()
     try:
