@@ -115,3 +115,24 @@ def test_odds_help_shows_the_dice_language(cli: Cli) -> None:
     assert code == 0
     for example in ("9d6>=4", "(3d6)>=10", "4d6dl1", "10d10!>=8", "2d6r1", "vs"):
         assert example in out
+
+
+
+def test_odds_duel_from_a_saved_log(tmp_path: Path, cli: Cli) -> None:
+    duel = Path(__file__).resolve().parents[2] / "examples" / "age_of_dragons" / "claw_duel.yaml"
+    log = tmp_path / "fight.jsonl"
+    assert cli(["run", str(duel), "--seed", "4", "--save", str(log)])[0] == 0
+    code, out, err = cli(["odds", "duel", "--from", str(log), "--round", "2", "--json"])
+    assert code == 0, err
+    report = json.loads(out)
+    assert abs(sum(report["sides"].values()) + report["draw"] - 1) < 1e-9
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["odds", "duel", "--round", "2", "x.yaml"], "--round needs --from LOG"),
+    (["odds", "9d6>=4", "--from", "x.jsonl"], "--from and --round go with 'duel'"),
+    (["odds", "duel"], "usage: fracas odds duel SCENARIO"),
+])
+def test_odds_duel_options_out_of_place(args: list[str], words: str, cli: Cli) -> None:
+    code, _, err = cli(args)
+    assert code == 2 and words in " ".join(err.split())

@@ -12,14 +12,25 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from fracas.cli.app import app, console, err_console
 from fracas.core.dice import MAX_EXPLOSIONS
 from fracas.core.errors import ActionSyntaxError
-from fracas.odds.duel import DEFAULT_MAX_STATES, DuelLimits, DuelOdds, Progress, solve_duel
+from fracas.odds.duel import (
+    DEFAULT_MAX_SECONDS,
+    DEFAULT_MAX_STATES,
+    DuelLimits,
+    DuelOdds,
+    DuelProgress,
+    Watch,
+    solve_duel,
+    solve_from_log,
+)
 from fracas.odds.questions import OddsResult, answer
 from fracas.scenario import load_scenario
+from fracas.scenario.seats import computer_note, computer_seats
 
 __all__ = ["odds_command"]
 
@@ -106,20 +117,19 @@ def plot_odds(result: OddsResult, path: Path) -> Path:
 
 
 @contextmanager
-def _solver_status(quiet: bool) -> Iterator[Progress | None]:
-    """A live line on stderr: states solved and found, resolutions run."""
+def _solver_status(quiet: bool) -> Iterator[Watch | None]:
+    """A live line on stderr: states solved and found, resolutions run, time still needed."""
     if quiet:
         yield None
         return
     with err_console.status("solving") as status:
         last = [0.0]
 
-        def show(done: int, found: int, leaves: int) -> None:
+        def show(progress: DuelProgress) -> None:
             now = time.monotonic()
             if now - last[0] > 0.2:
                 last[0] = now
-                status.update(f"solving: {done:,} of {found:,} states, "
-                              f"{leaves:,} resolutions")
+                status.update(progress.line())
 
         yield show
 
@@ -162,7 +172,9 @@ Dice (case and spaces do not matter):
 A pool comparison no die can meet (3d6>=10) or that every die meets (4d6<=6)
 is refused: write (3d6)>=10 to compare the sum.
 \b
-Also 'RULESET: QUESTION' (each rule set's own question) and 'duel SCENARIO'."""
+Also 'RULESET: QUESTION' (each rule set's own question), 'duel SCENARIO' (the exact
+win chances of a fight) and 'duel --from LOG [--round N]' (of a saved fight, from where
+it ends or from the start of round N)."""
 
 
 @app.command("odds", context_settings={"ignore_unknown_options": True}, help=_HELP)
@@ -178,27 +190,51 @@ def odds_command(
         "--max-states", help="With duel: give up beyond this many fight states.")
     ] = DEFAULT_MAX_STATES,
     max_seconds: Annotated[float, typer.Option(
-        "--max-seconds", help="With duel: give up after this many seconds.")
-    ] = 600.0,
+        "--max-seconds", help="With duel: give up after this many seconds (it also gives up "
+                              "early when its pace shows it cannot finish).")
+    ] = DEFAULT_MAX_SECONDS,
+    from_log: Annotated[Path | None, typer.Option(
+        "--from", help="With duel: the odds of a saved fight (a JSON-lines log) from where "
+                       "it ends.")] = None,
+    from_round: Annotated[int | None, typer.Option(
+        "--round", help="With duel --from: from the first decision of this round.")] = None,
 ) -> None:
     for word in question:  # options are let through so that '-1d6+10' reads as dice
         if word.startswith("--"):
             raise ActionSyntaxError(f"no such option: {word} (options: --json, --plot, "
-                                    "--max-states, --max-seconds; see fracas odds --help)")
+                                    "--max-states, --max-seconds, --from, --round; see fracas "
+                                    "odds --help)")
     if question and question[0] == "duel":
-        if len(question) != 2:
-            raise ActionSyntaxError("usage: fracas odds duel SCENARIO")
+        if len(question) != (1 if from_log is not None else 2):
+            raise ActionSyntaxError("usage: fracas odds duel SCENARIO, or fracas odds duel "
+                                    "--from LOG [--round N]")
         if plot is not None:
             raise ActionSyntaxError("--plot draws the odds of a roll, not of a duel")
-        source = Path(question[1])
+        if from_round is not None and from_log is None:
+            raise ActionSyntaxError("--round needs --from LOG")
         limits = DuelLimits(max_states=max_states, max_seconds=max_seconds)
-        with _solver_status(as_json) as progress:
-            odds = solve_duel(load_scenario(source), limits=limits, progress=progress)
+        humans: list[str] = []
+        with _solver_status(as_json) as watch:
+            if from_log is not None:
+                source = from_log
+                odds = solve_from_log(from_log, round_number=from_round, limits=limits,
+                                      watch=watch)
+            else:
+                source = Path(question[1])
+                loaded, humans = computer_seats(load_scenario(source))
+                odds = solve_duel(loaded, limits=limits, watch=watch)
         if as_json:
-            sys.stdout.write(json.dumps({"scenario": str(source), **odds.to_json()}) + "\n")
+            report = {"scenario": str(source), **odds.to_json()}
+            if humans:
+                report["played_by_default_policy"] = humans
+            sys.stdout.write(json.dumps(report) + "\n")
         else:
+            if humans:
+                console.print(f"[yellow]{escape(computer_note(humans))}[/yellow]")
             print_duel(source, odds)
         return
+    if from_log is not None or from_round is not None:
+        raise ActionSyntaxError("--from and --round go with 'duel'")
     if plot is not None:
         from fracas.sim.plots import check_plot_path
 
