@@ -8,10 +8,14 @@ from fracas.odds.duel import (
     DuelError,
     DuelLimits,
     DuelOdds,
+    DuelProgress,
     StateSpaceTooLargeError,
     dice_outcomes,
+    pool_outcomes,
     solve_duel,
+    solve_from_log,
     solve_from_state,
+    state_from_log,
 )
 from fracas.odds.questions import OddsResult, answer
 
@@ -19,10 +23,14 @@ __all__ = [
     "DuelError",
     "DuelLimits",
     "DuelOdds",
+    "DuelProgress",
     "OddsResult",
     "StateSpaceTooLargeError",
     "answer",
     "dice_outcomes",
+    "pool_outcomes",
     "solve_duel",
+    "solve_from_log",
     "solve_from_state",
+    "state_from_log",
 ]
