@@ -12,6 +12,7 @@ import pytest
 from fracas.ai import SearchBudget, SearchPolicy, evaluate, search_policy, side_of
 from fracas.ai.duels import DUELS
 from fracas.ai.match import mirror_match, wilson
+from fracas.ai.search import DEFAULT_ROLLOUTS
 from fracas.core.encounter import Encounter
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import SeededRng
@@ -134,7 +135,9 @@ def test_search_policy_reads_its_settings_and_refuses_an_empty_budget() -> None:
     p = search_policy(rules, "Ash", {"rollouts": 7, "horizon": 9, "side": "a", "seed": 2})
     assert p.budget == SearchBudget(rollouts=7, ms=None, horizon=9)
     assert p.side == "a"
-    assert search_policy(rules, "Ash").budget.ms == 200.0
+    default = search_policy(rules, "Ash").budget  # reproducible: a count, not a clock
+    assert default.rollouts == DEFAULT_ROLLOUTS and default.ms is None
+    assert search_policy(rules, "Ash", {"ms": 150}).budget.ms == 150.0
     with pytest.raises(ValueError, match="rollouts, milliseconds or both"):
         SearchBudget(rollouts=None, ms=None)
     with pytest.raises(ValueError, match="horizon"):

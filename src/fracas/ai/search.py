@@ -426,18 +426,25 @@ class SearchPolicy:
         return found.action
 
 
+#: Rollouts a decision when a scenario or the command line names no budget.
+DEFAULT_ROLLOUTS = 32
+
+
 def search_policy(ruleset: Ruleset[Any], actor: str,
                   settings: Mapping[str, Any] | None = None) -> SearchPolicy:
     """The ``search`` policy a rule set's ``policy(name, actor, options)`` hands out.
 
-    ``settings`` may hold ``ms`` (milliseconds per decision, default 200), ``turn_ms``
+    ``settings`` may hold ``ms`` (milliseconds per decision; without it or ``rollouts``,
+    a fixed :data:`DEFAULT_ROLLOUTS` rollouts a decision, so fights replay), ``turn_ms``
     (milliseconds for all of an actor's decisions in a round, default 800), ``rollouts``
     (a fixed number per decision instead of, or as well as, a time limit), ``horizon``
     (decisions per rollout), ``side`` (for a GM that runs one side) and ``seed``.
     """
     settings = settings or {}
-    ms = settings.get("ms", None if "rollouts" in settings else 200.0)
-    rollouts = settings.get("rollouts")
+    # With no budget named, a fixed number of rollouts: a seeded fight then replays
+    # identically on any machine (a time budget depends on the machine's speed).
+    ms = settings.get("ms")
+    rollouts = settings.get("rollouts", None if ms is not None else DEFAULT_ROLLOUTS)
     budget = SearchBudget(rollouts=None if rollouts is None else int(rollouts),
                           ms=None if ms is None else float(ms),
                           horizon=int(settings.get("horizon", 400)),

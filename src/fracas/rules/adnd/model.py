@@ -26,7 +26,7 @@ __all__ = [
 TerrainKind = Literal["open", "wall", "ledge", "bridge", "water"]
 Behind = Literal["wall", "drop", "open"]
 Nature = Literal["natural_climber", "sure_footed", "ordinary", "clumsy"]
-PolicyName = Literal["heuristic", "random", "human"]
+PolicyName = Literal["heuristic", "search", "random", "human"]
 #: Bounds on a weapon's damage dice.
 MAX_DAMAGE_DICE = 100
 MAX_DIE = 100

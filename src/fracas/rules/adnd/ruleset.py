@@ -287,13 +287,17 @@ class AdndUnderground(Ruleset[AdndState]):
 
     # -- policies ----------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
-        """``heuristic`` (the default AI), ``human``, ``random`` or ``scripted``."""
+        """``heuristic`` (the default AI), ``search``, ``human``, ``random`` or ``scripted``."""
         from fracas.rules.adnd.policies import HeuristicPolicy
 
         if name == "heuristic":
             return HeuristicPolicy()
         if name == "human":
             return HumanPolicy()
+        if name == "search":
+            from fracas.ai import search_policy
+
+            return search_policy(self, actor, options)
         return super().policy(name, actor, options)
 
     def policy_for(self, state: AdndState, actor: str) -> Policy:

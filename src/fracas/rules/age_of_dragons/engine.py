@@ -209,6 +209,10 @@ class AgeOfDragons(Ruleset[State]):
             return HeuristicPolicy()
         if name == "claw_all":
             return ClawAllPolicy()
+        if name == "search":
+            from fracas.ai import search_policy
+
+            return search_policy(self, actor, options)
         if name == "human":
             return HumanPolicy()
         if name == "random":

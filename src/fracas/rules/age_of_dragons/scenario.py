@@ -107,7 +107,7 @@ class CombatantSpec(_Strict):
     @field_validator("policy")
     @classmethod
     def _known_policy(cls, value: str | list[str]) -> str | list[str]:
-        known = ("heuristic", "claw_all", "random", "human")
+        known = ("heuristic", "claw_all", "search", "random", "human")
         if isinstance(value, str) and value not in known:
             raise ValueError(f"unknown policy {value!r}; use one of {', '.join(known)} "
                              "or a list of actions")

@@ -202,13 +202,18 @@ class Battlesystem(Ruleset[BsState]):
 
     # -- policies ------------------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
-        """``heuristic`` (the default AI), ``human``, or the core's ``random`` and ``scripted``."""
+        """``heuristic`` (the default AI), ``search``, ``human``, or the core's ``random`` and
+        ``scripted``."""
         if name == "heuristic":
             from fracas.rules.battlesystem.policy import HeuristicPolicy
 
             return HeuristicPolicy()
         if name == "human":
             return HumanPolicy()
+        if name == "search":
+            from fracas.ai import search_policy
+
+            return search_policy(self, actor, options)
         return super().policy(name, actor, options)
 
     def policy_for(self, state: BsState, actor: str) -> Policy:

@@ -23,7 +23,7 @@ __all__ = [
     "UnitModel",
 ]
 
-Policy = Literal["heuristic", "random", "human"] | list[str]
+Policy = Literal["heuristic", "search", "random", "human"] | list[str]
 
 
 class _Strict(BaseModel):

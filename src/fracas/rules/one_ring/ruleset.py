@@ -185,11 +185,17 @@ class OneRing(Ruleset[OneRingState]):
 
     # -- policies --------------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
-        """``heuristic`` (hero or Loremaster), ``human``, ``random`` or ``scripted``."""
+        """``heuristic`` (hero or Loremaster), ``search``, ``human``, ``random`` or ``scripted``."""
         if name == "heuristic":
             return LoremasterHeuristic() if actor == GM else HeroHeuristic()
         if name == "human":
             return HumanPolicy()
+        if name == "search":
+            from fracas.ai import search_policy
+
+            # The Loremaster searches for the adversaries' side.
+            return search_policy(self, actor, {"side": ENEMIES, **options} if actor == GM
+                                 else options)
         return super().policy(name, actor, options)
 
     def policy_for(self, state: OneRingState, actor: str) -> Policy:

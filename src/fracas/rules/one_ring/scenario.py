@@ -18,7 +18,7 @@ from fracas.scenario import ScenarioBase
 
 __all__ = ["AdversarySpec", "HeroSpec", "OneRingScenario", "PolicyChoice"]
 
-PolicyChoice = Literal["heuristic", "random", "human"] | list[str]
+PolicyChoice = Literal["heuristic", "search", "random", "human"] | list[str]
 SKILLS: tuple[str, ...] = ("awe", "enhearten", "athletics", "scan")
 
 
