@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[cli,web,dask,test]'
+	$(BIN)/python -m pip install --quiet -e '.[cli,web,dask,test,rl]'
 	touch $(STAMP)
 
 venv: $(STAMP)
