@@ -10,10 +10,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fracas.core.action import Action
+from fracas.core.decision import Menu, Partial, Span, has_options
+from fracas.core.errors import IllegalActionError
 from fracas.core.events import FightEnded
 from fracas.core.ruleset import GM, Emit
 from fracas.rules.one_ring import events as ev
+from fracas.rules.one_ring import rules
 from fracas.rules.one_ring.actions import (
+    ACTIONS,
     Advance,
     Attack,
     Carry,
@@ -115,10 +119,32 @@ def _begin_round(state: OneRingState, number: int, emit: Emit) -> None:
         emit(ev.PhaseBegan("stance", number, tuple(state.standing_heroes())))
 
 
+class _Steps:
+    """The decision steps of the rules, for the flow's own "anything left to do?"."""
+
+    actions = ACTIONS
+
+    @staticmethod
+    def why_not(state: OneRingState, partial: Partial) -> IllegalActionError | None:
+        return rules.why_not(state, partial)
+
+    @staticmethod
+    def step(state: OneRingState, partial: Partial, field: str) -> Menu | Span | None:
+        return rules.step(state, partial, field)
+
+
+_STEPS = _Steps()
+
+
 def _turn_over(state: OneRingState, name: str) -> bool:
     h = state.heroes.get(name)
     if h is not None:
-        return h.status != "ok" or h.main_done
+        if h.status != "ok" or h.main_done:
+            return True
+        # A hero whose secondary action left nothing to do (a bow drawn while engaged in a
+        # close-combat stance, with no task to take) forfeits the main action.
+        return state.phase == "action" and h.secondary_used and \
+            not has_options(_STEPS, state, name)
     f = state.foes[name]
     return f.status != "ok" or f.attacks_left <= 0
 
