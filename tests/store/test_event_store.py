@@ -279,6 +279,27 @@ def test_an_import_with_an_impossible_event_is_refused(store: EventStore,
         store.import_log(text, "fight.jsonl")
 
 
+def test_an_import_whose_dice_or_results_were_edited_is_refused(store: EventStore,
+                                                                duel: Scenario) -> None:
+    info = store.create(duel, seed=6)
+    store.apply(info.id, 0, act("ann strike target=bob"))
+    exported = store.export_log(info.id)
+    lines = exported.splitlines(keepends=True)
+    dice = next(i for i, line in enumerate(lines) if '"faces"' in line)
+    face = json.loads(lines[dice])["faces"][0]
+    other = 1 if face != 1 else 2
+    edited = [*lines[:dice], lines[dice].replace(f'"faces": [{face}]', f'"faces": [{other}]'),
+              *lines[dice + 1:]]
+    assert edited != lines
+    with pytest.raises(LogFormatError, match=rf"fight\.jsonl:{dice + 2}:"):  # the wound
+        store.import_log("".join(edited), "fight.jsonl")
+    seven = [*lines[:dice], lines[dice].replace(f'"faces": [{face}]', '"faces": [7]'),
+             *lines[dice + 1:]]
+    with pytest.raises(LogFormatError, match=rf"fight\.jsonl:{dice + 1}:"):  # no d6 shows 7
+        store.import_log("".join(seven), "fight.jsonl")
+    assert [e.id for e in store.encounters()] == [info.id]
+
+
 def test_archived_encounters_leave_the_list_but_keep_their_log(
         store: EventStore, duel: Scenario) -> None:
     info = store.create(duel)
@@ -386,6 +407,7 @@ def test_an_import_whose_events_break_the_fold_is_a_clear_error(
     text = store.export_log(info.id)
     text += json.dumps({"type": "toy.wounded", "target": "nobody", "amount": 3,
                         "hidden": False}) + "\n"
-    with pytest.raises(LogFormatError, match="do not replay on this scenario"):
+    with pytest.raises(LogFormatError,
+                       match=r"fight\.jsonl:2: the events do not replay by the rules"):
         store.import_log(text, "fight.jsonl")
     assert len(store.encounters()) == 1

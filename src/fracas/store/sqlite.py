@@ -52,6 +52,7 @@ from fracas.core.events import (
 from fracas.core.rng import SeededRng, derive_seed
 from fracas.core.ruleset import Action, Ruleset, find_ruleset
 from fracas.scenario import Scenario, build_initial_state
+from fracas.scenario.logs import verify_events
 from fracas.store.text import describe, veil, viewers_of
 
 __all__ = [
@@ -350,9 +351,10 @@ class EventStore:
         ruleset = find_ruleset(header.ruleset)
         initial = build_initial_state(ruleset, header.scenario, source=source)
         events = [decode_event(data, ruleset, f"{source}:{n}: ") for n, data in records]
-        # An uploaded log is untrusted input: every decision is checked, nothing crashes.
-        enc = Encounter.replay_checked(ruleset, initial, events, header=header, source=source,
-                                       lines=[n for n, _ in records])
+        # An uploaded log is untrusted input: its decisions are replayed with its recorded
+        # dice and every event must be what the rules give (fracas.scenario.logs).
+        enc, _ = verify_events(ruleset, initial, events, [n for n, _ in records], source,
+                               header)
         name = title or str(header.scenario.get("name") or "") or "imported fight"
         return self._insert(enc, header, name)
 
