@@ -56,6 +56,19 @@ class Tree(Protocol):
         """See :meth:`fracas.core.ruleset.Ruleset.step`."""
         ...
 
+
+@dataclass(frozen=True, slots=True)
+class Steps:
+    """A :class:`Tree` made of plain functions: for a rule set's own automatic flow.
+
+    The flow (an idle turn that ends by itself, say) asks :func:`has_options` in code
+    that has no rule-set object at hand; it passes the action classes and the two hooks.
+    """
+
+    actions: tuple[type[Action], ...]
+    why_not: Callable[[Any, Partial], IllegalActionError | None]
+    step: Callable[[Any, Partial, str], Menu | Span | None]
+
 __all__ = [
     "VERB",
     "Choice",
@@ -64,6 +77,7 @@ __all__ = [
     "Partial",
     "Span",
     "Step",
+    "Steps",
     "Tree",
     "action_fields",
     "check",

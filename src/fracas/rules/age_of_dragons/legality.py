@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fracas.core.decision import Menu, Partial, Span, has_options
+from fracas.core.decision import Menu, Partial, Span, Steps, has_options
 from fracas.core.errors import IllegalActionError
 from fracas.rules.age_of_dragons import actions as act
 from fracas.rules.age_of_dragons import rules as r
@@ -511,25 +511,7 @@ def asks(state: State, p: Partial, name: str) -> bool:
     return True
 
 
-class _Tree:
-    """The steps of an Age of Dragons decision, for the rule set's own automatic flow."""
-
-    actions = act.ACTIONS
-
-    @staticmethod
-    def why_not(state: State, partial: Partial) -> Refusal:
-        return why_not(state, partial)
-
-    @staticmethod
-    def step(state: State, partial: Partial, field: str) -> Menu | Span | None:
-        return step(state, partial, field)
-
-    @staticmethod
-    def asks(state: State, partial: Partial, field: str) -> bool:
-        return asks(state, partial, field)
-
-
-TREE = _Tree()
+TREE = Steps(act.ACTIONS, why_not, step)
 _SKIP_WHEN_IDLE = frozenset({"fall", "end"})
 
 

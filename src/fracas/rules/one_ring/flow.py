@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fracas.core.action import Action
-from fracas.core.decision import Menu, Partial, Span, has_options
-from fracas.core.errors import IllegalActionError
+from fracas.core.decision import Steps, has_options
 from fracas.core.events import FightEnded
 from fracas.core.ruleset import GM, Emit
 from fracas.rules.one_ring import events as ev
@@ -119,21 +118,7 @@ def _begin_round(state: OneRingState, number: int, emit: Emit) -> None:
         emit(ev.PhaseBegan("stance", number, tuple(state.standing_heroes())))
 
 
-class _Steps:
-    """The decision steps of the rules, for the flow's own "anything left to do?"."""
-
-    actions = ACTIONS
-
-    @staticmethod
-    def why_not(state: OneRingState, partial: Partial) -> IllegalActionError | None:
-        return rules.why_not(state, partial)
-
-    @staticmethod
-    def step(state: OneRingState, partial: Partial, field: str) -> Menu | Span | None:
-        return rules.step(state, partial, field)
-
-
-_STEPS = _Steps()
+_STEPS = Steps(ACTIONS, rules.why_not, rules.step)
 
 
 def _turn_over(state: OneRingState, name: str) -> bool:
