@@ -84,8 +84,11 @@ def test_play_to_the_end_on_one_table_does_not_hold_up_another(server: LiveServe
             time.sleep(0.02)
         runner.join()
     assert result["answer"].status_code == 200
-    assert result["seconds"] > 10  # the long run really ran (20 s by default)
-    assert len(latencies) > 100  # ...and the other table answered all along
+    # The long run really ran: to its 20 s limit, or (on a quiet machine, in a few
+    # seconds) to its cap of decisions; the other table answered all along.
+    assert result["seconds"] > 1.5
+    assert result["answer"].json()["revision"] == 5000 or result["seconds"] > 15
+    assert len(latencies) > 30
     latencies.sort()
     p50 = statistics.median(latencies) * 1000
     p95 = latencies[int(0.95 * len(latencies))] * 1000
