@@ -15,8 +15,8 @@ faster).  icepool is only needed here: ``.venv/bin/pip install icepool``.
 
     .venv/bin/python benchmarks/dice_bench.py [--rounds 7] [--warm 20] [--cases 40d10kh10 ...]
 
-With ``PYTHONPATH=/work/base/src`` (and ``--cases`` the old code knows, ``--no-check``)
-the fracas side is the code before this round.
+With ``PYTHONPATH=/tmp/fracas-before/src`` (a worktree of the old commit), ``--cases``
+the old code knows and ``--no-check``, the fracas side is the code before this round.
 """
 
 from __future__ import annotations

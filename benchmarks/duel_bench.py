@@ -16,7 +16,7 @@ Cases:
   in ``tests/odds/data/*_single.yaml``, new solver, ``--max-seconds`` each (solved, or
   refused with its message); ``--only-examples`` skips the claw duel cases.
 
-    .venv/bin/python benchmarks/duel_bench.py [--before /work/base] [--skip-old-full]
+    .venv/bin/python benchmarks/duel_bench.py [--before /tmp/fracas-before] [--skip-old-full]
         [--examples | --only-examples] [--max-seconds 60]
 
 The old solver needs about two to three minutes of CPU for the full claw duel.
@@ -108,8 +108,9 @@ def row(name: str, tree: str, mode: str, r: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--before", type=Path, default=Path("/work/base"),
-                        help="the old source tree (default /work/base)")
+    parser.add_argument("--before", type=Path, default=Path("/tmp/fracas-before"),
+                        help="the old source tree, a worktree of the old commit "
+                             "(default /tmp/fracas-before)")
     parser.add_argument("--skip-old-full", action="store_true",
                         help="do not run the old solver on the full claw duel (minutes)")
     parser.add_argument("--examples", action="store_true",
