@@ -97,3 +97,17 @@ def test_after_the_volleys_the_fight_closes_in(tor: SimpleNamespace) -> None:
     for text in ("Archer hold", "Spearman hold", "gm hold foe=orcbow", "gm hold foe=orcspear"):
         f.do(text)
     assert (f.state.phase, f.state.round) == ("stance", 1)
+
+
+def test_a_volley_shot_at_a_held_back_foe_is_refused(tor: SimpleNamespace) -> None:
+    """A foe the Loremaster has not introduced is not a target in the volleys either
+    (ruling 7): the offered targets and the whole-action check agree."""
+    heroes = [tor.hero("Archer", weapons=["sword", "bow"], proficiencies={"swords": 2, "bows": 2})]
+    f = tor.Fight(heroes, [tor.foe("orcblade"), tor.foe("lurker", eligible=False)], volleys=1)
+    assert f.legal() == ["Archer attack target=orcblade", "Archer hold"]
+    with pytest.raises(IllegalActionError) as info:
+        f.do("Archer attack target=lurker", [8, 4, 4])
+    assert info.value.rule == "eligible targets"
+    assert f.state.foes["lurker"].endurance == 12
+    f.do("Archer attack target=orcblade", [8, 4, 4])  # TN 16, bow Damage 3
+    assert f.state.foes["orcblade"].endurance == 12 - 3

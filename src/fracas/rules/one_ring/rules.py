@@ -387,8 +387,13 @@ def _why_not_volley(state: OneRingState, partial: Partial, name: str) -> Refusal
     if state.ranged_weapon(name, state.volley) is None:
         return partial.refuse("opening volleys", "only bows (and thrown spears in the first "
                               "volley) shoot")
-    if partial.get("target", None) not in (None, *state.standing_foes()):
+    target = partial.get("target", None)
+    if target not in (None, *state.standing_foes()):
         return partial.refuse("opening volleys", "a shot needs a standing foe")
+    if target is not None and not state.foes[target].eligible:
+        return partial.refuse("eligible targets", (
+            f"{target} has not been introduced as a target; a hero shoots only at "
+            "eligible foes"))
     if partial.get("hope", False) is not False:
         return partial.refuse("opening volleys", "Hope is not spent on a volley")
     return None
