@@ -108,14 +108,20 @@ def _hits(turn: Turn, p: Partial, threshold: int) -> Refusal:
     return None
 
 
-def _expend_turn(state: State, p: Partial, sphere: str | None, what: str) -> Turn | Refusal:
-    """The turn, if it is this actor's and still allows an expend from ``sphere``."""
+def _expend_turn(state: State, p: Partial, sphere: str | None, what: str,
+                 hits: bool = False) -> Turn | Refusal:
+    """The turn, if it is this actor's and still allows an expend from ``sphere``.
+
+    ``hits``: the dice asked (or, before they are, at least one) must show 4+ too.
+    """
     turn = _turn(state, p)
     if isinstance(turn, IllegalActionError):
         return turn
     err = _rolled(turn, p, "expend")
     if err is None and sphere is not None:
         err = _needs_sphere(turn, sphere, p, what)
+    if err is None and hits:
+        err = _hits(turn, p, ATTACK_THRESHOLD)
     return err if err is not None else turn
 
 
@@ -265,12 +271,9 @@ def _aim(state: State, p: Partial) -> Refusal:
 
 
 def _attack(state: State, p: Partial) -> Refusal:
-    turn = _expend_turn(state, p, "soma", "a melee attack")
+    turn = _expend_turn(state, p, "soma", "a melee attack", hits=True)
     if not isinstance(turn, Turn):
         return turn
-    err = _hits(turn, p, ATTACK_THRESHOLD)
-    if err is not None:
-        return err
     me = state.fighters[p.actor]
     if "style" not in p and not any(r.part_usable(me, s) for s in STYLES):
         return p.refuse("called shots", f"{p.actor} has no limb left to attack with")
@@ -300,12 +303,9 @@ def _attack(state: State, p: Partial) -> Refusal:
 
 
 def _shoot(state: State, p: Partial) -> Refusal:
-    turn = _expend_turn(state, p, None, "")
+    turn = _expend_turn(state, p, None, "", hits=True)
     if not isinstance(turn, Turn):
         return turn
-    err = _hits(turn, p, ATTACK_THRESHOLD)
-    if err is not None:
-        return err
     weapons = state.fighters[p.actor].profile.ranged
     if "weapon" in p:
         weapon = next((w for w in weapons if w.name == p["weapon"]), None)
@@ -340,12 +340,9 @@ def _shoot(state: State, p: Partial) -> Refusal:
 
 
 def _grapple(state: State, p: Partial) -> Refusal:
-    turn = _expend_turn(state, p, "soma", "a grapple")
+    turn = _expend_turn(state, p, "soma", "a grapple", hits=True)
     if not isinstance(turn, Turn):
         return turn
-    err = _hits(turn, p, ATTACK_THRESHOLD)
-    if err is not None:
-        return err
     if r.is_locked(state, p.actor):
         return p.refuse("grappling", f"{p.actor} is locked: it may only strike those it "
                         "grapples")
