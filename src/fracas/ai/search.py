@@ -46,8 +46,10 @@ __all__ = [
     "side_of",
 ]
 
-#: UCB1 exploration constant for results in [0, 1].
+#: UCB1 exploration constant of the earlier tree search (kept for callers; unused).
 EXPLORATION = 0.7
+#: Standard errors of the paired difference by which a move must beat the heuristic's.
+MARGIN = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,32 +150,39 @@ def play_on(ruleset: Ruleset[Any], state: Any, rng: SeededRng,
     return None
 
 
-class _Node:
-    """One step of the decision: the values chosen so far and the candidates for the next."""
+class _Candidate:
+    """One whole legal action at the root, with the result of each of its rollouts.
 
-    __slots__ = ("action", "children", "n", "order", "sq", "total")
+    ``results[k]`` is the score of the rollout played with the k-th dice seed, the
+    same seed for every candidate (common random numbers): two candidates are
+    compared on the seeds both have played, rollout against rollout.
+    """
 
-    def __init__(self) -> None:
-        self.children: dict[Value, _Node] | None = None
-        self.order: list[Value] = []
-        self.action: Action | None = None
-        self.n = 0
-        self.total = 0.0
-        self.sq = 0.0
+    __slots__ = ("action", "chosen", "results")
 
-    def mean(self) -> float:
-        return self.total / self.n if self.n else 0.0
+    def __init__(self, chosen: tuple[Value, ...], action: Action) -> None:
+        self.chosen = chosen
+        self.action = action
+        self.results: list[float] = []
 
-    def var(self) -> float:
-        if self.n < 2:
-            return 0.25
-        m = self.mean()
-        return max(0.0, self.sq / self.n - m * m)
+    def mean(self, n: int | None = None) -> float:
+        values = self.results if n is None else self.results[:n]
+        return sum(values) / len(values) if values else 0.0
 
-    def add(self, value: float) -> None:
-        self.n += 1
-        self.total += value
-        self.sq += value * value
+
+def paired(a: _Candidate, b: _Candidate) -> tuple[float, float, int]:
+    """Mean and standard error of ``a``'s lead over ``b`` on the seeds both have played.
+
+    The variance carries a small prior (as if one more pair had differed by 1/2), so a
+    handful of identical differences is not read as certainty.
+    """
+    n = min(len(a.results), len(b.results))
+    if n == 0:
+        return 0.0, 1.0, 0
+    diffs = [x - y for x, y in zip(a.results[:n], b.results[:n], strict=True)]
+    mean = sum(diffs) / n
+    var = (sum((d - mean) ** 2 for d in diffs) + 0.25) / n
+    return mean, math.sqrt(var / n), n
 
 
 def _span_values(low: int, high: int, default: int | None, extra: Value) -> list[int]:
@@ -187,8 +196,22 @@ def _span_values(low: int, high: int, default: int | None, extra: Value) -> list
     return out
 
 
+#: Whole actions the search compares at most in one decision (the heuristic's among them).
+MAX_CANDIDATES = 16
+#: Whole actions tried at most under one verb.
+PER_VERB = 5
+
+
 class SearchPolicy:
-    """Monte Carlo tree search over the steps of a decision, with heuristic rollouts.
+    """Monte Carlo search over the whole legal actions of a decision, with heuristic rollouts.
+
+    The candidates are found through the decision's steps (the verb, then each field),
+    the heuristic's own choice first; at most :data:`MAX_CANDIDATES` of them, at most
+    :data:`PER_VERB` under one verb (a numeric span is tried at its default, both ends,
+    its middle and the heuristic's number).  They are compared by successive halving:
+    every candidate still in the running plays the same dice seeds (common random
+    numbers), then the worse half is dropped and the survivors play twice as many
+    seeds, until the budget is spent.  The heuristic's choice always stays in.
 
     Args:
         ruleset: the rules (its ``heuristic`` policy plays every rollout).
@@ -196,13 +219,14 @@ class SearchPolicy:
         side: the side to play for when the actor is not a combatant (the GM of a rule
             set where the GM runs one side); a GM with no side is a referee and plays
             the heuristic.
-        margin: how many standard errors better than the heuristic's own choice another
-            action must score to be preferred.
+        margin: how many standard errors of the paired difference another action must
+            score above the heuristic's own choice to be preferred.
         seed: mixes into every rollout seed (the request's rng gives the rest).
+        exploration: kept for callers of the earlier tree search; unused.
     """
 
     def __init__(self, ruleset: Ruleset[Any], budget: SearchBudget | None = None, *,
-                 side: str | None = None, margin: float = 1.0, seed: int = 0,
+                 side: str | None = None, margin: float = MARGIN, seed: int = 0,
                  exploration: float = EXPLORATION) -> None:
         self.ruleset = ruleset
         self.budget = budget if budget is not None else SearchBudget()
@@ -213,6 +237,8 @@ class SearchPolicy:
         self._heuristics: dict[str, Policy] = {}
         #: Rollouts run by the last decision (for benchmarks and tests).
         self.last_rollouts = 0
+        #: The candidates of the last decision, with their rollout results.
+        self.last_candidates: list[_Candidate] = []
         self._turn: tuple[str, int] | None = None
         self._turn_spent = 0.0
 
@@ -248,6 +274,7 @@ class SearchPolicy:
     def _choose(self, request: DecisionRequest) -> Action:
         ruleset, state, actor = request.ruleset, request.state, request.actor
         self.last_rollouts = 0
+        self.last_candidates = []
         left = self._time_left()
         deadline = time.perf_counter() + left if left is not None else None
         side = side_of(ruleset, state, actor) if actor != GM else None
@@ -258,84 +285,79 @@ class SearchPolicy:
         if side is None or (spent and guess is not None):  # a referee, or no time left
             return guess if guess is not None else self._first(request)
         prefer = chosen_values(ruleset, state, guess) if guess is not None else ()
-        root = _Node()
-        self._expand(root, request, (), prefer)
-        chosen: list[Value] = []
-        node = root
-        while node.action is None and len(node.order) == 1:  # forced steps
-            chosen.append(node.order[0])
-            node = self._child(node, request, tuple(chosen), prefer)
-        if node.action is not None:
-            return self._vet(request, tuple(chosen), node.action)
-        top = tuple(chosen)
+        candidates = self._candidates(request, prefer)
+        if not candidates:
+            return guess if guess is not None else self._first(request)
+        if len(candidates) == 1:
+            return self._vet(request, candidates[0])
+        self.last_candidates = candidates
+        has_guess = bool(prefer) and candidates[0].chosen == tuple(prefer)
         base = derive_seed(self.seed, request.rng.choice_index(1 << 30))
-        limit = self.budget.rollouts
-        rollouts = 0
-        began = time.perf_counter()
-        # Stop when the next rollout (timed by the mean so far) would run past the deadline.
-        while (limit is None or rollouts < limit) and \
-                (deadline is None or rollouts == 0 or
-                 time.perf_counter() + (time.perf_counter() - began) / rollouts < deadline):
-            self._iterate(node, request, top, prefer, side, base)
-            rollouts += 1
-        self.last_rollouts = rollouts
-        pick = self._best(node, top, prefer)
-        found = request.options(pick)
-        if found.action is None:  # cannot happen: the path ends at a whole action
-            return self._first(request)
-        return found.action
+        self._halve(request, candidates, side, base, deadline,
+                    keep=candidates[0] if has_guess else None)
+        return self._vet(request, self._pick(candidates, has_guess))
 
-    # -- the tree -----------------------------------------------------------------
-    def _expand(self, node: _Node, request: DecisionRequest, chosen: tuple[Value, ...],
-                prefer: Sequence[Value]) -> None:
-        found: Options = options(request.ruleset, request.state, request.actor, chosen)
-        node.children = {}
-        if found.action is not None:
-            node.action = found.action
-            return
-        step = found.step
-        if step is None:
-            return
-        hint = prefer[len(chosen)] if len(prefer) > len(chosen) and \
-            tuple(prefer[:len(chosen)]) == chosen else None
-        if step.span is not None:
-            values: list[Value] = list(_span_values(step.span.low, step.span.high,
-                                                    step.span.default, hint))
-        else:
-            values = [c.value for c in step.choices]
-            if hint in values:
-                values.remove(hint)
-                values.insert(0, hint)
-        node.order = values
+    # -- the candidates -----------------------------------------------------------
+    def _candidates(self, request: DecisionRequest,
+                    prefer: Sequence[Value]) -> list[_Candidate]:
+        """Whole legal actions found through the steps, the heuristic's path first."""
+        out: list[_Candidate] = []
+        seen: set[tuple[Value, ...]] = set()
 
-    def _child(self, node: _Node, request: DecisionRequest, chosen: tuple[Value, ...],
-               prefer: Sequence[Value]) -> _Node:
-        assert node.children is not None
-        child = node.children.get(chosen[-1])
-        if child is None:
-            child = node.children[chosen[-1]] = _Node()
-            self._expand(child, request, chosen, prefer)
-        return child
+        def values(found: Options, chosen: tuple[Value, ...]) -> list[Value]:
+            step = found.step
+            if step is None:
+                return []
+            hint = prefer[len(chosen)] if len(prefer) > len(chosen) and \
+                tuple(prefer[:len(chosen)]) == chosen else None
+            if step.span is not None:
+                return list(_span_values(step.span.low, step.span.high, step.span.default,
+                                         hint))
+            listed = [c.value for c in step.choices]
+            if hint in listed:
+                listed.remove(hint)
+                listed.insert(0, hint)
+            return listed
 
-    def _iterate(self, root: _Node, request: DecisionRequest, top: tuple[Value, ...],
-                 prefer: Sequence[Value], side: str, base: int) -> None:
-        path = [root]
-        node = root
-        chosen = list(top)
-        while node.action is None:
-            if not node.order:  # a dead end (a rule-set slip): score it as a loss
-                for n in path:
-                    n.add(0.0)
-                return
-            value = self._select(node)
-            chosen.append(value)
-            node = self._child(node, request, tuple(chosen), prefer)
-            path.append(node)
+        def walk(chosen: tuple[Value, ...], room: int) -> int:
+            """Add up to ``room`` leaves under ``chosen``; how many were added."""
+            try:
+                found = options(request.ruleset, request.state, request.actor, chosen)
+            except FracasError:
+                return 0
+            if found.action is not None:
+                if chosen in seen:
+                    return 0
+                seen.add(chosen)
+                out.append(_Candidate(chosen, found.action))
+                return 1
+            added = 0
+            for value in values(found, chosen):
+                if added >= room or len(out) >= MAX_CANDIDATES:
+                    break
+                added += walk((*chosen, value), room - added)
+            return added
+
+        if prefer:
+            walk(tuple(prefer), 1)  # the heuristic's own choice, first
+        try:
+            top = options(request.ruleset, request.state, request.actor, ())
+        except FracasError:
+            return out
+        for verb in values(top, ()):
+            if len(out) >= MAX_CANDIDATES:
+                break
+            walk((verb,), PER_VERB)
+        return out
+
+    # -- the rollouts -------------------------------------------------------------
+    def _rollout(self, request: DecisionRequest, candidate: _Candidate, side: str,
+                 base: int) -> None:
         ruleset = self.ruleset
         state = ruleset.clone_state(request.state)
-        rng = SeededRng(derive_seed(base, node.n))  # same dice for the k-th try of each action
+        rng = SeededRng(derive_seed(base, len(candidate.results)))  # the k-th seed for all
         try:
-            apply_action(ruleset, state, node.action, rng)
+            apply_action(ruleset, state, candidate.action, rng)
             stuck = play_on(ruleset, state, rng, self.heuristic, self.budget.horizon)
             if stuck is not None and self._side_of(ruleset, state, stuck) == side:
                 result = 0.0  # a dead end of our own making: never worth choosing
@@ -343,56 +365,48 @@ class SearchPolicy:
                 result = evaluate(ruleset, state, side)
         except FracasError:
             result = 0.0
-        for n in path:
-            n.add(result)
+        candidate.results.append(result)
+        self.last_rollouts += 1
 
-    def _select(self, node: _Node) -> Value:
-        children = node.children
-        assert children is not None
-        for value in node.order:
-            child = children.get(value)
-            if child is None or child.n == 0:
-                return value
-        log_n = math.log(node.n)
-        c = self.exploration
-        best, best_score = node.order[0], -1.0
-        for value in node.order:
-            child = children[value]
-            score = child.mean() + c * math.sqrt(log_n / child.n)
-            if score > best_score:
-                best, best_score = value, score
+    def _halve(self, request: DecisionRequest, candidates: list[_Candidate], side: str,
+               base: int, deadline: float | None, keep: _Candidate | None) -> None:
+        """Successive halving until the budget is spent (rollouts and/or time)."""
+        limit = self.budget.rollouts
+        began = time.perf_counter()
+        alive = list(candidates)
+        target = 2
+        while True:
+            for c in alive:
+                while len(c.results) < target:
+                    if limit is not None and self.last_rollouts >= limit:
+                        return
+                    if deadline is not None and self.last_rollouts > 0:
+                        # Stop when the next rollout (timed by the mean so far) would end late.
+                        now = time.perf_counter()
+                        if now + (now - began) / self.last_rollouts >= deadline:
+                            return
+                    self._rollout(request, c, side, base)
+            others = sorted((c for c in alive if c is not keep),
+                            key=lambda c: -c.mean(target))
+            if len(others) > 1:
+                others = others[:max(1, (len(others) + 1) // 2)]
+            alive = ([keep] if keep is not None else []) + others
+            target *= 2
+
+    def _pick(self, candidates: list[_Candidate], has_guess: bool) -> _Candidate:
+        """The heuristic's choice, unless another leads it by ``margin`` paired errors."""
+        played = [c for c in candidates if c.results]
+        if not played:
+            return candidates[0]
+        if not has_guess:
+            return max(played, key=lambda c: (len(c.results), c.mean()))
+        guess = candidates[0]
+        best, best_lead = guess, 0.0
+        for c in played[1:] if played[0] is guess else played:
+            lead, err, n = paired(c, guess)
+            if n >= 2 and lead > self.margin * err and lead > best_lead:
+                best, best_lead = c, lead
         return best
-
-    def _best(self, root: _Node, top: tuple[Value, ...], prefer: Sequence[Value]) -> list[Value]:
-        """The most visited path; the heuristic's choice unless another clearly scores more."""
-        chosen = list(top)
-        node = root
-        while node.action is None and node.children:
-            visited = [(v, c) for v, c in node.children.items() if c.n > 0]
-            if not visited:
-                chosen.append(node.order[0])
-                break
-            value, node = max(visited, key=lambda vc: (vc[1].n, vc[1].mean()))
-            chosen.append(value)
-        leaf = node
-        if prefer and tuple(prefer[:len(top)]) == top:
-            h = self._find(root, top, prefer)
-            if h is not None and h is not leaf and h.n > 0 and leaf.n > 0:
-                err = math.sqrt(leaf.var() / leaf.n + h.var() / h.n)
-                if leaf.mean() - h.mean() <= self.margin * err:
-                    return list(prefer)
-            elif h is not None and h.n > 0 and leaf.n == 0:
-                return list(prefer)
-        return chosen
-
-    @staticmethod
-    def _find(root: _Node, top: tuple[Value, ...], prefer: Sequence[Value]) -> _Node | None:
-        node: _Node | None = root
-        for value in prefer[len(top):]:
-            if node is None or node.children is None:
-                return None
-            node = node.children.get(value)
-        return node
 
     def _side_of(self, ruleset: Ruleset[Any], state: Any, actor: str) -> str | None:
         return self.side if actor == GM else side_of(ruleset, state, actor)
@@ -409,9 +423,9 @@ class SearchPolicy:
         return action
 
     @staticmethod
-    def _vet(request: DecisionRequest, chosen: tuple[Value, ...], action: Action) -> Action:
-        found = request.options(chosen)
-        return found.action if found.action is not None else action
+    def _vet(request: DecisionRequest, candidate: _Candidate) -> Action:
+        found = request.options(candidate.chosen)
+        return found.action if found.action is not None else candidate.action
 
     @staticmethod
     def _first(request: DecisionRequest) -> Action:
