@@ -138,12 +138,12 @@ def test_odds_reads_a_leading_minus_as_dice_not_an_option(
 
 def test_a_bug_is_one_line_without_traceback_unless_debugging(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import fracas.cli.app as cli_app
+    import fracas.scenario
 
     def broken(path: object) -> object:
         raise KeyError("boom")
 
-    monkeypatch.setattr(cli_app, "load_scenario", broken)
+    monkeypatch.setattr(fracas.scenario, "load_scenario", broken)
     monkeypatch.delenv("FRACAS_DEBUG", raising=False)
     code, out, err = run_main(["validate", str(DUEL)], capsys)
     assert code == 1 and "internal error: KeyError: 'boom'" in err

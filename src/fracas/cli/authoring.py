@@ -9,10 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from fracas.cli.app import app, console
-from fracas.core.errors import OutputFileError
-from fracas.core.ruleset import find_ruleset
-from fracas.scenario.reference import schema_text, starter
+from fracas.cli.common import console
 
 __all__ = ["new_command", "schema_command"]
 
@@ -20,13 +17,14 @@ RulesetArg = Annotated[str, typer.Argument(
     help="A rule set: age_of_dragons, one_ring, adnd or battlesystem.")]
 
 
-@app.command("schema")
 def schema_command(ruleset: RulesetArg) -> None:
     """Print the JSON Schema of a rule set's scenario files (for editors and tools)."""
+    from fracas.core.ruleset import find_ruleset
+    from fracas.scenario.reference import schema_text
+
     sys.stdout.write(schema_text(find_ruleset(ruleset)))
 
 
-@app.command("new")
 def new_command(
     ruleset: RulesetArg,
     file: Annotated[Path | None, typer.Argument(
@@ -34,6 +32,10 @@ def new_command(
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
 ) -> None:
     """Write a commented starting scenario that validates; edit it from there."""
+    from fracas.core.errors import OutputFileError
+    from fracas.core.ruleset import find_ruleset
+    from fracas.scenario.reference import starter
+
     text = starter(find_ruleset(ruleset))
     if file is None:
         sys.stdout.write(text)

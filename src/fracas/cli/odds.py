@@ -1,38 +1,35 @@
-"""``fracas odds``: exact odds of a roll, a rule set's question, or a whole duel."""
+"""``fracas odds``: exact odds of a roll, a rule set's question, or a whole duel.
+
+The work's own imports (the dice language, the duel solver, the scenario layer,
+Rich tables, plotting) happen inside the functions that use them, so that the
+other commands do not load them (see :mod:`fracas.cli.common`).
+"""
 
 from __future__ import annotations
 
-import json
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
-from fracas.cli.app import app, console, err_console
-from fracas.core.dice import MAX_EXPLOSIONS
-from fracas.core.errors import ActionSyntaxError
-from fracas.odds.duel import (
-    DEFAULT_MAX_SECONDS,
-    DEFAULT_MAX_STATES,
-    DuelLimits,
-    DuelOdds,
-    DuelProgress,
-    Watch,
-    solve_duel,
-    solve_from_log,
-)
-from fracas.odds.questions import OddsResult, answer
-from fracas.scenario import load_scenario
-from fracas.scenario.seats import computer_note, computer_seats
+from fracas.cli.common import console, err_console
 
-__all__ = ["odds_command"]
+if TYPE_CHECKING:
+    from fracas.odds.duel import DuelOdds, DuelProgress, Watch
+    from fracas.odds.questions import OddsResult
+
+__all__ = ["HELP", "odds_command"]
+
+# The solver's and the dice language's limits as the help shows them, written out so that
+# the help does not load the solver (tests/cli/test_startup.py checks they agree).
+MAX_EXPLOSIONS = 10  # fracas.core.dice.MAX_EXPLOSIONS
+DEFAULT_MAX_STATES = 200_000  # fracas.odds.duel.DEFAULT_MAX_STATES
+DEFAULT_MAX_SECONDS = 60.0  # fracas.odds.duel.DEFAULT_MAX_SECONDS
 
 
 #: In long tables, outcomes less likely than this are left out of the printed table.
@@ -45,6 +42,8 @@ def _pct(p: float) -> str:
 
 def print_odds(result: OddsResult) -> None:
     """A table of each outcome's chance and the chance of at least that outcome."""
+    from rich.table import Table
+
     table = Table(title=result.expression)
     table.add_column("outcome", justify="right")
     table.add_column("chance", justify="right")
@@ -119,6 +118,8 @@ def plot_odds(result: OddsResult, path: Path) -> Path:
 @contextmanager
 def _solver_status(quiet: bool) -> Iterator[Watch | None]:
     """A live line on stderr: states solved and found, resolutions run, time still needed."""
+    import time
+
     if quiet:
         yield None
         return
@@ -136,6 +137,8 @@ def _solver_status(quiet: bool) -> Iterator[Watch | None]:
 
 def print_duel(source: Path, odds: DuelOdds) -> None:
     """Exact win chances per side, draws, and the size of the solved state space."""
+    from rich.table import Table
+
     table = Table(title=f"{source}: exact odds")
     table.add_column("result")
     table.add_column("chance", justify="right")
@@ -150,7 +153,7 @@ def print_duel(source: Path, odds: DuelOdds) -> None:
     console.print(f"{odds.states:,} states, {odds.leaves:,} resolutions, {odds.seconds:.2f} s")
 
 
-_HELP = f"""Exact odds: of a dice roll, of a rule set's own roll, or of a whole duel.
+HELP = f"""Exact odds: of a dice roll, of a rule set's own roll, or of a whole duel.
 
 \b
 Dice (case and spaces do not matter):
@@ -177,7 +180,6 @@ win chances of a fight) and 'duel --from LOG [--round N]' (of a saved fight, fro
 it ends or from the start of round N)."""
 
 
-@app.command("odds", context_settings={"ignore_unknown_options": True}, help=_HELP)
 def odds_command(
     question: Annotated[list[str], typer.Argument(
         help="Dice notation ('9d6>=4', '(3d6)>=10', '4d6kh3', '10d10!>=8', 'd20 vs d20'), "
@@ -199,6 +201,10 @@ def odds_command(
     from_round: Annotated[int | None, typer.Option(
         "--round", help="With duel --from: from the first decision of this round.")] = None,
 ) -> None:
+    import json
+
+    from fracas.core.errors import ActionSyntaxError
+
     for word in question:  # options are let through so that '-1d6+10' reads as dice
         if word.startswith("--"):
             raise ActionSyntaxError(f"no such option: {word} (options: --json, --plot, "
@@ -212,6 +218,10 @@ def odds_command(
             raise ActionSyntaxError("--plot draws the odds of a roll, not of a duel")
         if from_round is not None and from_log is None:
             raise ActionSyntaxError("--round needs --from LOG")
+        from fracas.odds.duel import DuelLimits, solve_duel, solve_from_log
+        from fracas.scenario import load_scenario
+        from fracas.scenario.seats import computer_note, computer_seats
+
         limits = DuelLimits(max_states=max_states, max_seconds=max_seconds)
         humans: list[str] = []
         with _solver_status(as_json) as watch:
@@ -239,6 +249,8 @@ def odds_command(
         from fracas.sim.plots import check_plot_path
 
         check_plot_path(plot)
+    from fracas.odds.questions import answer
+
     result = answer(" ".join(question))
     if plot is not None:
         plot_odds(result, plot)

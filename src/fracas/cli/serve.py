@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from fracas.cli.app import app, console
+from fracas.cli.common import console
 from fracas.core.errors import FracasError
 
 __all__ = ["default_example_dirs", "serve"]
@@ -44,7 +44,6 @@ def default_example_dirs() -> list[Path]:
     return [folder] if folder.is_dir() else []
 
 
-@app.command()
 def serve(
     db: Annotated[Path, typer.Option(help="The SQLite file holding every encounter.")] = Path(
         "fracas.sqlite"),

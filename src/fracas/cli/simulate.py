@@ -2,44 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
-from rich.text import Text
 
-from fracas.cli.app import ScenarioArg, SeedOpt, app, console, err_console
-from fracas.core.ruleset import find_ruleset
-from fracas.scenario import Scenario, load_scenario
-from fracas.scenario.logs import load_log
-from fracas.scenario.problems import check_model
-from fracas.scenario.seats import computer_note, computer_seats, with_policies
-from fracas.sim.executors import make_executor
-from fracas.sim.plots import check_plot_path
-from fracas.sim.runner import (
-    FightSpec,
-    SimulationResult,
-    simulate_many,
-    spec_from_log,
-    spec_from_scenario,
-)
-from fracas.sim.sweep import SweepResult, parse_variation, sweep
+from fracas.cli.common import ScenarioArg, SeedOpt, console, err_console
+
+if TYPE_CHECKING:
+    from fracas.sim.runner import FightSpec, SimulationResult
+    from fracas.sim.sweep import SweepResult
 
 __all__ = ["simulate_command", "sweep_command"]
 
@@ -59,20 +35,31 @@ PolicyOpt = Annotated[list[str] | None, typer.Option(
          "Repeatable; a seat's own name wins over its side.")]
 
 
-class _RateColumn(ProgressColumn):
-    """Fights per second."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} fights/s" if speed else "- fights/s", style="cyan")
-
-
 @contextmanager
 def _progress(total: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
     if quiet:
         yield None
         return
-    columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        """Fights per second."""
+
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed:,.0f} fights/s" if speed else "- fights/s", style="cyan")
+
+    columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), RateColumn(),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
     with Progress(*columns, console=err_console, transient=True) as bar:
         task = bar.add_task("fights", total=total)
@@ -85,6 +72,8 @@ def _pct(x: float) -> str:
 
 def print_simulation(result: SimulationResult) -> None:
     """The Rich report of one simulation."""
+    from rich.table import Table
+
     report = result.to_json()
     sides = Table(title=f"{report['scenario']}: {report['runs']:,} fights, seed {report['seed']}")
     for column in ("side", "wins", "win rate", "95% interval"):
@@ -119,7 +108,6 @@ def print_simulation(result: SimulationResult) -> None:
                   f"worker(s): {report['fights_per_second']:,.0f} fights/s")
 
 
-@app.command("simulate")
 def simulate_command(
     scenario: Annotated[Path | None, typer.Argument(
         help="A scenario YAML file (or use --from LOG).")] = None,
@@ -139,7 +127,15 @@ def simulate_command(
     policy: PolicyOpt = None,
 ) -> None:
     """Simulate many fights and report win rates with 95% Wilson intervals."""
+    import json
+
     from fracas.core.errors import ScenarioError
+    from fracas.scenario import load_scenario
+    from fracas.scenario.logs import load_log
+    from fracas.scenario.seats import computer_note, computer_seats, with_policies
+    from fracas.sim.executors import make_executor
+    from fracas.sim.plots import check_plot_path
+    from fracas.sim.runner import simulate_many, spec_from_log, spec_from_scenario
 
     if plot is not None:
         check_plot_path(plot)
@@ -184,6 +180,12 @@ def simulate_command(
 
 def _computer_spec(spec: FightSpec) -> tuple[FightSpec, list[str]]:
     """A continuation spec with the default AI in the human seats of the log's scenario."""
+    from fracas.core.ruleset import find_ruleset
+    from fracas.scenario import Scenario
+    from fracas.scenario.problems import check_model
+    from fracas.scenario.seats import computer_seats
+    from fracas.sim.runner import FightSpec
+
     ruleset = find_ruleset(spec.ruleset)
     model = check_model(ruleset.scenario_model, spec.scenario, spec.source, {})
     loaded, humans = computer_seats(Scenario(ruleset, model, dict(spec.scenario), spec.source))
@@ -195,6 +197,8 @@ def _computer_spec(spec: FightSpec) -> tuple[FightSpec, list[str]]:
 
 def print_sweep(result: SweepResult) -> None:
     """The Rich table of a sweep: one row per variant."""
+    from rich.table import Table
+
     first = result.variants[0][1]
     table = Table(title=f"{first.spec.source.split(' [')[0]}: {first.runs:,} fights per "
                         f"variant, seed {first.seed}; win rates with 95% intervals")
@@ -217,7 +221,6 @@ def print_sweep(result: SweepResult) -> None:
     console.print(f"{result.seconds:.2f} s")
 
 
-@app.command("sweep")
 def sweep_command(
     scenario: ScenarioArg,
     vary: Annotated[list[str], typer.Option(
@@ -232,6 +235,13 @@ def sweep_command(
     policy: PolicyOpt = None,
 ) -> None:
     """Simulate every variant of a grid and compare their win rates."""
+    import json
+
+    from fracas.scenario import load_scenario
+    from fracas.scenario.seats import computer_note, computer_seats, with_policies
+    from fracas.sim.executors import make_executor
+    from fracas.sim.plots import check_plot_path
+    from fracas.sim.sweep import parse_variation, sweep
     if plot is not None:
         check_plot_path(plot)
     loaded, humans = computer_seats(load_scenario(scenario))
