@@ -9,7 +9,7 @@ import pytest
 from fracas.core.action import Action
 from fracas.core.events import Event
 from fracas.rules.battlesystem import Battlesystem, BattlesystemScenario
-from fracas.rules.battlesystem.state import BsState, Unit
+from fracas.rules.battlesystem.state import BattlesystemState, Unit
 
 
 class Battle:
@@ -18,7 +18,7 @@ class Battle:
     def __init__(self, data: dict[str, Any]) -> None:
         self.ruleset = Battlesystem()
         self.model = BattlesystemScenario.model_validate(data)
-        self.state: BsState = self.ruleset.initial_state(self.model)
+        self.state: BattlesystemState = self.ruleset.initial_state(self.model)
         self.log: list[Event] = []
 
     def emit(self, event: Event) -> None:

@@ -11,10 +11,11 @@ from fracas.core.policy import DecisionRequest, HumanPolicy, RandomPolicy, Scrip
 from fracas.core.rng import ScriptedRng, SeededRng
 from fracas.core.ruleset import find_ruleset
 from fracas.rules.battlesystem import Battlesystem
+from fracas.rules.battlesystem.actions import Form, Hold, Move
 from fracas.rules.battlesystem.combat import fire, melee_phase
-from fracas.rules.battlesystem.events import Form, Hold, Move, PhaseStarted, TurnStarted
-from fracas.rules.battlesystem.policy import HeuristicPolicy
-from fracas.rules.battlesystem.render import battle_map
+from fracas.rules.battlesystem.events import PhaseStarted, TurnStarted
+from fracas.rules.battlesystem.policies import HeuristicPolicy
+from fracas.rules.battlesystem.view import battle_map
 from fracas.scenario import parse_scenario
 
 

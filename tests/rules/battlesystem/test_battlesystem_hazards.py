@@ -8,19 +8,18 @@ from fracas.core.errors import IllegalActionError
 from fracas.core.events import DiceRolled
 from fracas.core.rng import ScriptedRng
 from fracas.rules.battlesystem import hazards
+from fracas.rules.battlesystem.actions import CaveIn, StrikeFeature
 from fracas.rules.battlesystem.events import (
-    CaveIn,
     Damaged,
     FeatureCollapsed,
     FragileChecked,
     GasEnded,
     GasMoved,
     Routed,
-    StrikeFeature,
     UnitLeft,
 )
 from fracas.rules.battlesystem.movement import march
-from fracas.rules.battlesystem.orders import carry_out
+from fracas.rules.battlesystem.resolve import carry_out
 from fracas.rules.battlesystem.rout import rout_phase
 
 

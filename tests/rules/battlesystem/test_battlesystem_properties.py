@@ -13,12 +13,12 @@ from fracas.core.rng import ScriptedRng, SeededRng
 from fracas.rules.battlesystem import Battlesystem, BattlesystemScenario
 from fracas.rules.battlesystem.events import Routed
 from fracas.rules.battlesystem.rout import rout_phase
-from fracas.rules.battlesystem.state import BsState, room_for, unit_footprint
+from fracas.rules.battlesystem.state import BattlesystemState, room_for, unit_footprint
 
 WIDTHS = (0.3, 0.5, 0.75, 1.0, 2.0, 6.0)
 
 
-def assert_room(state: BsState) -> None:
+def assert_room(state: BattlesystemState) -> None:
     """Every unit on the field fits across its area, squeezed figures take double length,
     and the units in an area never cover more floor than it has."""
     for name, area in state.board.areas.items():
@@ -57,7 +57,7 @@ def tunnel_battles(draw: Any) -> dict[str, Any]:
             "sides": [{"name": "red", "retreat": "gate"}, {"name": "blue", "retreat": "far"}]}
 
 
-def _placed(data: dict[str, Any]) -> BsState | None:
+def _placed(data: dict[str, Any]) -> BattlesystemState | None:
     """Drop units that do not fit where the strategy put them; ``None`` if too few remain."""
     rs = Battlesystem()
     kept: list[dict[str, Any]] = []

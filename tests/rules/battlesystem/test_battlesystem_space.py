@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from fracas.core.rng import ScriptedRng
 from fracas.rules.battlesystem.combat import force_open, melee_phase, morale_check
-from fracas.rules.battlesystem.events import (
-    Damaged,
-    FormationChanged,
-    Routed,
-    UnitLeft,
-    UnitMoved,
-)
+from fracas.rules.battlesystem.events import Damaged, FormationChanged, Routed, UnitLeft, UnitMoved
 from fracas.rules.battlesystem.movement import engaged, in_command, march
 from fracas.rules.battlesystem.rout import rout_phase
 from fracas.rules.battlesystem.state import room_for, unit_footprint

@@ -14,8 +14,8 @@ from fracas.core.encounter import Encounter
 from fracas.core.errors import IllegalActionError
 from fracas.core.policy import DecisionRequest, Policy, RandomPolicy
 from fracas.core.rng import SeededRng
-from fracas.rules.battlesystem.events import Charge, Fire, Form, Hold, Move, Pass
-from fracas.rules.battlesystem.policy import HeuristicPolicy
+from fracas.rules.battlesystem.actions import Charge, Fire, Form, Hold, Move, Pass
+from fracas.rules.battlesystem.policies import HeuristicPolicy
 from fracas.scenario import load_scenario, start_encounter
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "battlesystem")

@@ -6,8 +6,9 @@ import pytest
 
 from fracas.core.errors import IllegalActionError
 from fracas.core.rng import ScriptedRng
+from fracas.rules.battlesystem.actions import Charge, Fire, Fly
 from fracas.rules.battlesystem.combat import melee_attack_rating, missile_attack_rating
-from fracas.rules.battlesystem.events import AltitudeChanged, Charge, Damaged, Fire, Fly
+from fracas.rules.battlesystem.events import AltitudeChanged, Damaged
 from fracas.rules.battlesystem.hazards import saves
 from fracas.rules.battlesystem.movement import march
 from fracas.rules.battlesystem.state import blind

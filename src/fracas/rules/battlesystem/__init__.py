@@ -4,7 +4,7 @@ See ``docs/rules/battlesystem.md`` for every rule, the code that implements it
 and the test that pins it.
 """
 
-from fracas.rules.battlesystem.engine import Battlesystem
-from fracas.rules.battlesystem.model import BattlesystemScenario
+from fracas.rules.battlesystem.ruleset import Battlesystem
+from fracas.rules.battlesystem.scenario import BattlesystemScenario
 
 __all__ = ["Battlesystem", "BattlesystemScenario"]

@@ -36,7 +36,7 @@ from fracas.rules.battlesystem.rules import (
     wound_threshold,
 )
 from fracas.rules.battlesystem.state import (
-    BsState,
+    BattlesystemState,
     Unit,
     blind,
     carries_light,
@@ -59,13 +59,13 @@ __all__ = [
 CHARGE_BONUS = 1
 
 
-def in_contact(state: BsState, unit: Unit) -> int:
+def in_contact(state: BattlesystemState, unit: Unit) -> int:
     """Figures of ``unit`` that can strike or be struck: its first rank where it stands."""
     shape = unit_footprint(unit, state.board.areas[unit.area])
     return min(shape.abreast, unit.figures)
 
 
-def facing(state: BsState, here: list[Unit], side: str) -> int:
+def facing(state: BattlesystemState, here: list[Unit], side: str) -> int:
     """Figures of ``side`` facing the enemy in one area's combat.
 
     The seed's narrow-frontage case counts the figures that face each other in the
@@ -76,7 +76,7 @@ def facing(state: BsState, here: list[Unit], side: str) -> int:
         in_reach(state, u, e) for e in here if e.side != side))
 
 
-def melee_attack_rating(state: BsState, attacker: Unit, target: Unit) -> int:
+def melee_attack_rating(state: BattlesystemState, attacker: Unit, target: Unit) -> int:
     """Attack Rating of a melee attack: darkness and charge modifiers included.
 
     An attacker fighting blind worsens by 6; a blind target's Armor Class is 4
@@ -88,14 +88,14 @@ def melee_attack_rating(state: BsState, attacker: Unit, target: Unit) -> int:
     return attack_rating(attacker.stats.thac0, ac, modifier)
 
 
-def missile_attack_rating(state: BsState, shooter: Unit, target: Unit) -> int:
+def missile_attack_rating(state: BattlesystemState, shooter: Unit, target: Unit) -> int:
     """Attack Rating of missile fire: blind shooters worsen by 6; lit targets are easier."""
     modifier = (DARK_ATTACK_PENALTY if blind(state, shooter) else 0) + lit_target_modifier(
         carries_light(target), target.formation)
     return attack_rating(shooter.stats.thac0, target.stats.ac, modifier)
 
 
-def apply_dice(state: BsState, name: str, dice: int, narrow: bool, cause: str,
+def apply_dice(state: BattlesystemState, name: str, dice: int, narrow: bool, cause: str,
                emit: Emit) -> None:
     """Deliver ``dice`` dice of damage to unit ``name`` by the figure Hit Dice rule."""
     unit = state.units[name]
@@ -110,7 +110,7 @@ def apply_dice(state: BsState, name: str, dice: int, narrow: bool, cause: str,
     record_damage(emit, unit, dice, hit.figures, hit.wounded, cause)
 
 
-def melee_phase(state: BsState, rng: Rng, emit: Emit) -> None:
+def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     """Every unit in good order strikes the first enemy it can reach in its area.
 
     Blows are simultaneous: all dice are rolled first, then damage is dealt.
@@ -147,7 +147,7 @@ def melee_phase(state: BsState, rng: Rng, emit: Emit) -> None:
         stress_area(state, area, heavy, False, rng, emit)
 
 
-def fire(state: BsState, shooter: Unit, target: Unit, rng: Rng, emit: Emit) -> None:
+def fire(state: BattlesystemState, shooter: Unit, target: Unit, rng: Rng, emit: Emit) -> None:
     """Missile fire: the first two ranks shoot at ``target`` (standard 25% wound threshold)."""
     shape = unit_footprint(shooter, state.board.areas[shooter.area])
     figures = missile_figures(shooter.figures, shape.abreast)
@@ -160,7 +160,7 @@ def fire(state: BsState, shooter: Unit, target: Unit, rng: Rng, emit: Emit) -> N
     apply_dice(state, target.name, hits * shooter.stats.missile_damage, False, "missiles", emit)
 
 
-def start_rout(state: BsState, unit: Unit, cause: str, emit: Emit) -> None:
+def start_rout(state: BattlesystemState, unit: Unit, cause: str, emit: Emit) -> None:
     """Put ``unit`` to rout, spread in open formation where it fits, else single file."""
     if unit.formation == "closed":
         for axis in ("width", "length"):
@@ -172,7 +172,7 @@ def start_rout(state: BsState, unit: Unit, cause: str, emit: Emit) -> None:
     emit(Routed(unit.name, cause))
 
 
-def force_open(state: BsState, unit: Unit, emit: Emit) -> None:
+def force_open(state: BattlesystemState, unit: Unit, emit: Emit) -> None:
     """A closed unit must break into open formation: it expands or, without room, routs.
 
     It may spread to the sides or to the front or rear; if neither has room
@@ -188,7 +188,7 @@ def force_open(state: BsState, unit: Unit, emit: Emit) -> None:
         emit(FormationChanged(unit.name, "open", axis))
 
 
-def morale_check(state: BsState, unit: Unit, rng: Rng, emit: Emit) -> bool:
+def morale_check(state: BattlesystemState, unit: Unit, rng: Rng, emit: Emit) -> bool:
     """Roll d20 at or under the morale target; a failure breaks or routs the unit.
 
     Closed units break into open formation (routing only if there is no room);
@@ -208,7 +208,7 @@ def morale_check(state: BsState, unit: Unit, rng: Rng, emit: Emit) -> bool:
     return passed
 
 
-def morale_phase(state: BsState, rng: Rng, emit: Emit) -> None:
+def morale_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     """Units in good order that lost figures this turn check morale (core, ours)."""
     for unit in list(state.units.values()):
         if unit.status == "ok" and unit.lost_this_turn > 0:

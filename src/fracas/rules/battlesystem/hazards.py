@@ -31,7 +31,7 @@ from fracas.rules.battlesystem.rules import (
     gas_duration,
     gas_rides_wind,
 )
-from fracas.rules.battlesystem.state import BsState, Unit, blind, unit_footprint
+from fracas.rules.battlesystem.state import BattlesystemState, Unit, blind, unit_footprint
 
 __all__ = [
     "affect_gas",
@@ -49,7 +49,7 @@ __all__ = [
 FLOORS = ("bridge", "ledge")
 
 
-def stress_feature(state: BsState, name: str, heavy: bool, explosive: bool, rng: Rng,
+def stress_feature(state: BattlesystemState, name: str, heavy: bool, explosive: bool, rng: Rng,
                    emit: Emit) -> bool:
     """The GM's secret d100 check when stress is put on a fragile formation.
 
@@ -68,7 +68,7 @@ def stress_feature(state: BsState, name: str, heavy: bool, explosive: bool, rng:
     return collapsed
 
 
-def heavy_on(state: BsState, area: str) -> bool:
+def heavy_on(state: BattlesystemState, area: str) -> bool:
     """Whether a heavy unit stands on the ground of ``area`` (so on its fragile formations).
 
     Their presence doubles the collapse chance of any stress there, whoever causes
@@ -78,14 +78,14 @@ def heavy_on(state: BsState, area: str) -> bool:
     return any(u.stats.heavy and u.altitude == "ground" for u in state.in_area(area))
 
 
-def stress_area(state: BsState, area: str, heavy: bool, explosive: bool, rng: Rng,
+def stress_area(state: BattlesystemState, area: str, heavy: bool, explosive: bool, rng: Rng,
                 emit: Emit) -> None:
     """Stress every standing fragile formation of ``area`` once (marching, melee, spells)."""
     for name in state.board.areas[area].features:
         stress_feature(state, name, heavy, explosive, rng, emit)
 
 
-def collapse(state: BsState, name: str, rng: Rng, emit: Emit) -> None:
+def collapse(state: BattlesystemState, name: str, rng: Rng, emit: Emit) -> None:
     """A fragile formation falls.
 
     A bridge or ledge drops every unit on the ground there (ours: the fall
@@ -102,7 +102,7 @@ def collapse(state: BsState, name: str, rng: Rng, emit: Emit) -> None:
         cave_in(state, feature.area, "rock", rng, emit)
 
 
-def saves(state: BsState, unit: Unit, rng: Rng, emit: Emit, purpose: str) -> int:
+def saves(state: BattlesystemState, unit: Unit, rng: Rng, emit: Emit, purpose: str) -> int:
     """Roll one d20 saving throw per figure; return how many succeed.
 
     A save succeeds at or above the unit's save number; units fighting blind
@@ -115,7 +115,7 @@ def saves(state: BsState, unit: Unit, rng: Rng, emit: Emit, purpose: str) -> int
     return sum(1 for f in faces if f - penalty >= need)
 
 
-def caught_by_cave_in(state: BsState, area: str) -> list[Unit]:
+def caught_by_cave_in(state: BattlesystemState, area: str) -> list[Unit]:
     """Units under a collapse of ``area``'s ceiling: the area plus 1 inch all around.
 
     A unit in a neighbouring area stands centred there, so it is caught when
@@ -131,7 +131,7 @@ def caught_by_cave_in(state: BsState, area: str) -> list[Unit]:
     return caught
 
 
-def cave_in(state: BsState, area: str, material: str, rng: Rng, emit: Emit) -> None:
+def cave_in(state: BattlesystemState, area: str, material: str, rng: Rng, emit: Emit) -> None:
     """Bring down the ceiling of ``area`` (rock: 6d8 per creature, mud: 4d8; save halves).
 
     Fragile formations in the area and next to it are then checked at double
@@ -162,7 +162,7 @@ def record_damage(emit: Emit, unit: Unit, dice: int, figures: int, wounded: int,
         emit(UnitLeft(unit.name, "destroyed"))
 
 
-def release_gas(state: BsState, area: str, diameter: float, dice: int, turns: int,
+def release_gas(state: BattlesystemState, area: str, diameter: float, dice: int, turns: int,
                 emit: Emit) -> None:
     """Release a gas cloud underground, adjusting its duration for the air there.
 
@@ -176,7 +176,7 @@ def release_gas(state: BsState, area: str, diameter: float, dice: int, turns: in
     emit(GasReleased(area, diameter, dice, lasting, carried))
 
 
-def affect_gas(state: BsState, area: str, dice: int, rng: Rng, emit: Emit) -> None:
+def affect_gas(state: BattlesystemState, area: str, dice: int, rng: Rng, emit: Emit) -> None:
     """Every susceptible unit in ``area`` saves per figure; each failure takes ``dice`` dice."""
     for unit in state.in_area(area):
         if unit.stats.gas_immune:
@@ -186,7 +186,7 @@ def affect_gas(state: BsState, area: str, dice: int, rng: Rng, emit: Emit) -> No
         record_damage(emit, unit, dice, hit.figures, hit.wounded, "gas")
 
 
-def end_of_turn_gas(state: BsState, rng: Rng, emit: Emit) -> None:
+def end_of_turn_gas(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     """Each cloud poisons its area, then ages a turn and, if the wind carries it, moves on.
 
     Carried gas follows the area's wind one area a turn while the passages stay
@@ -208,7 +208,7 @@ def end_of_turn_gas(state: BsState, rng: Rng, emit: Emit) -> None:
             emit(GasEnded(gas.id))
 
 
-def spring_obstacle(state: BsState, unit: Unit, emit: Emit) -> bool:
+def spring_obstacle(state: BattlesystemState, unit: Unit, emit: Emit) -> bool:
     """A blind unit entering an area with an unseen obstacle: its whole first rank is caught.
 
     Returns True when the obstacle halts the unit.  Units that can see, flyers

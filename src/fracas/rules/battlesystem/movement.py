@@ -21,7 +21,7 @@ from fracas.rules.battlesystem.rules import (
     movement_allowance,
 )
 from fracas.rules.battlesystem.state import (
-    BsState,
+    BattlesystemState,
     Unit,
     blind,
     room_for,
@@ -32,7 +32,7 @@ __all__ = ["engaged", "in_command", "in_reach", "march", "may_take_formation",
            "one_behind_a_squeezed", "settle_altitude", "step_price"]
 
 
-def one_behind_a_squeezed(state: BsState, a: Unit, b: Unit) -> bool:
+def one_behind_a_squeezed(state: BattlesystemState, a: Unit, b: Unit) -> bool:
     """True when ``a`` and ``b`` stand one behind the other and the one ahead is squeezed.
 
     A squeezed figure's extra length lies behind it, so whatever comes up from its
@@ -48,7 +48,7 @@ def one_behind_a_squeezed(state: BsState, a: Unit, b: Unit) -> bool:
     return unit_footprint(a, info).squeezed or unit_footprint(b, info).squeezed
 
 
-def in_reach(state: BsState, unit: Unit, other: Unit) -> bool:
+def in_reach(state: BattlesystemState, unit: Unit, other: Unit) -> bool:
     """True when two units in one area can fight hand to hand (core, ours).
 
     Flyers need the same band, or low against ground; a squeezed figure cannot be
@@ -58,12 +58,13 @@ def in_reach(state: BsState, unit: Unit, other: Unit) -> bool:
         not one_behind_a_squeezed(state, unit, other)
 
 
-def engaged(state: BsState, unit: Unit) -> bool:
+def engaged(state: BattlesystemState, unit: Unit) -> bool:
     """True when an enemy in the same area can fight it hand to hand (core, ours)."""
     return any(in_reach(state, unit, e) for e in state.enemies_in(unit, unit.area))
 
 
-def step_price(state: BsState, unit: Unit, here: str, there: str, rear: str | None) -> float:
+def step_price(state: BattlesystemState, unit: Unit, here: str, there: str,
+               rear: str | None) -> float:
     """Movement needed to step from ``here`` into neighbour ``there``.
 
     The centre-to-centre distance, plus the facing cost when the passage bends
@@ -76,14 +77,14 @@ def step_price(state: BsState, unit: Unit, here: str, there: str, rear: str | No
     return cost
 
 
-def settle_altitude(state: BsState, unit: Unit, emit: Emit) -> None:
+def settle_altitude(state: BattlesystemState, unit: Unit, emit: Emit) -> None:
     """A flyer under a lower ceiling drops to the highest band the ceiling allows."""
     allowed = allowed_altitudes(state.board.areas[unit.area].ceiling)
     if unit.altitude not in allowed:
         emit(AltitudeChanged(unit.name, allowed[-1]))
 
 
-def march(state: BsState, unit: Unit, goal: str, rng: Rng, emit: Emit,
+def march(state: BattlesystemState, unit: Unit, goal: str, rng: Rng, emit: Emit,
           charging: bool = False) -> None:
     """Move ``unit`` toward ``goal`` as far as this turn's movement allows.
 
@@ -123,7 +124,7 @@ def march(state: BsState, unit: Unit, goal: str, rng: Rng, emit: Emit,
         emit(UnitMoved(unit.name, here, rear, budget, goal, charging))
 
 
-def in_command(state: BsState, unit: Unit) -> bool:
+def in_command(state: BattlesystemState, unit: Unit) -> bool:
     """Whether ``unit`` is within its leader's command radius.
 
     A column counts as in command when the figure at its head is; other units
@@ -147,7 +148,7 @@ def in_command(state: BsState, unit: Unit) -> bool:
     return reach <= side.command_radius + 1e-9
 
 
-def may_take_formation(state: BsState, unit: Unit, formation: str, axis: str) -> bool:
+def may_take_formation(state: BattlesystemState, unit: Unit, formation: str, axis: str) -> bool:
     """True when the unit may take ``formation`` where it stands: it must fit across and in."""
     info = state.board.areas[unit.area]
     shape = unit_footprint(unit, info, formation, axis)

@@ -22,12 +22,12 @@ from fracas.rules.battlesystem.events import FormationChanged, UnitLeft, UnitMov
 from fracas.rules.battlesystem.hazards import heavy_on, spring_obstacle, stress_area
 from fracas.rules.battlesystem.movement import settle_altitude, step_price
 from fracas.rules.battlesystem.rules import movement_allowance
-from fracas.rules.battlesystem.state import BsState, Unit, blind, fits_width, room_for
+from fracas.rules.battlesystem.state import BattlesystemState, Unit, blind, fits_width, room_for
 
 __all__ = ["flee", "rout_phase"]
 
 
-def rout_phase(state: BsState, rng: Rng, emit: Emit) -> None:
+def rout_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     """Every routing unit makes its routing move, in scenario order."""
     moved: set[str] = set()
     for unit in list(state.units.values()):
@@ -35,24 +35,24 @@ def rout_phase(state: BsState, rng: Rng, emit: Emit) -> None:
             flee(state, unit, rng, emit, moved)
 
 
-def _enemy_areas(state: BsState, unit: Unit) -> frozenset[str]:
+def _enemy_areas(state: BattlesystemState, unit: Unit) -> frozenset[str]:
     return frozenset(u.area for u in state.units.values()
                      if u.on_field and u.side != unit.side and u.area != unit.area)
 
 
-def _full_areas(state: BsState, unit: Unit) -> frozenset[str]:
+def _full_areas(state: BattlesystemState, unit: Unit) -> frozenset[str]:
     return frozenset(a for a in state.board.areas if a != unit.area
                      and not room_for(state, unit, a, _rout_shape(unit, state, a)))
 
 
-def _rout_shape(unit: Unit, state: BsState, area: str) -> str:
+def _rout_shape(unit: Unit, state: BattlesystemState, area: str) -> str:
     """Routers keep their open order where it fits across, else go single file (ours)."""
     if fits_width(unit, state.board.areas[area]):
         return unit.formation
     return "column"
 
 
-def flee(state: BsState, unit: Unit, rng: Rng, emit: Emit, moved: set[str]) -> None:
+def flee(state: BattlesystemState, unit: Unit, rng: Rng, emit: Emit, moved: set[str]) -> None:
     """Make ``unit``'s routing move, routing friendly units that block every way back.
 
     ``moved`` holds the units that already made their move this phase; each
@@ -91,7 +91,7 @@ def flee(state: BsState, unit: Unit, rng: Rng, emit: Emit, moved: set[str]) -> N
             flee(state, friend, rng, emit, moved)
 
 
-def _price(state: BsState, unit: Unit, route: list[str]) -> float:
+def _price(state: BattlesystemState, unit: Unit, route: list[str]) -> float:
     """Movement needed to walk ``route`` from where ``unit`` stands."""
     total, here, rear = 0.0, unit.area, unit.rear
     for there in route:
@@ -100,7 +100,7 @@ def _price(state: BsState, unit: Unit, route: list[str]) -> float:
     return total
 
 
-def _run(state: BsState, unit: Unit, route: list[str], budget: float, rng: Rng,
+def _run(state: BattlesystemState, unit: Unit, route: list[str], budget: float, rng: Rng,
          emit: Emit) -> float:
     """Step along ``route`` while movement lasts; returns the movement left (0 if stopped).
 

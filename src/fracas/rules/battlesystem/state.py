@@ -17,8 +17,8 @@ from fracas.rules.battlesystem.rules import (
     footprint,
 )
 
-__all__ = ["Area", "Battlefield", "BsState", "Feature", "Gas", "Link", "Side", "Unit",
-           "UnitStats"]
+__all__ = ["Area", "Battlefield", "BattlesystemState", "BsState", "Feature", "Gas", "Link", "Side",
+           "Unit", "UnitStats", "clone"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +200,7 @@ class Battlefield:
 
 
 @dataclass(slots=True)
-class BsState:
+class BattlesystemState:
     """Everything about a battle in progress."""
 
     board: Battlefield
@@ -244,6 +244,22 @@ class BsState:
         return [u for u in self.in_area(area) if u.side != unit.side]
 
 
+
+#: The old public name of :class:`BattlesystemState`, kept so existing imports still work.
+BsState = BattlesystemState
+
+
+def clone(state: BattlesystemState) -> BattlesystemState:
+    """A copy sharing the fixed battlefield; units, features and gas are copied."""
+    return dataclasses.replace(
+        state,
+        units={k: dataclasses.replace(u) for k, u in state.units.items()},
+        features={k: dataclasses.replace(f) for k, f in state.features.items()},
+        gases=[dataclasses.replace(g) for g in state.gases],
+        gm_used=set(state.gm_used), caved=set(state.caved), gone=set(state.gone),
+        known_obstacles=set(state.known_obstacles), queue=list(state.queue),
+    )
+
 # -- derived facts used by several modules ----------------------------------------
 
 def unit_footprint(unit: Unit, area: Area, formation: str | None = None,
@@ -261,13 +277,13 @@ def fits_width(unit: Unit, area: Area, formation: str | None = None) -> bool:
     return unit_footprint(unit, area, form).width <= area.width + 1e-9
 
 
-def used_surface(state: BsState, area: str, skip: str | None = None) -> float:
+def used_surface(state: BattlesystemState, area: str, skip: str | None = None) -> float:
     """Floor covered in ``area`` by units other than ``skip``."""
     info = state.board.areas[area]
     return sum(unit_footprint(u, info).surface for u in state.in_area(area) if u.name != skip)
 
 
-def room_for(state: BsState, unit: Unit, area: str, formation: str | None = None) -> bool:
+def room_for(state: BattlesystemState, unit: Unit, area: str, formation: str | None = None) -> bool:
     """True when ``unit`` fits into ``area``: not wider than it and enough free floor."""
     info = state.board.areas[area]
     if area in state.gone or not fits_width(unit, info, formation):
@@ -276,7 +292,7 @@ def room_for(state: BsState, unit: Unit, area: str, formation: str | None = None
     return used_surface(state, area, unit.name) + need <= info.surface + 1e-9
 
 
-def blind(state: BsState, unit: Unit) -> bool:
+def blind(state: BattlesystemState, unit: Unit) -> bool:
     """True when ``unit`` suffers the darkness penalties where it stands."""
     s = unit.stats
     return darkness_applies(state.board.areas[unit.area].lit, s.infravision, s.lights,
@@ -288,7 +304,7 @@ def carries_light(unit: Unit) -> bool:
     return unit.lit and unit.stats.lights > 0
 
 
-def can_see(state: BsState, viewer: Unit, target: Unit) -> bool:
+def can_see(state: BattlesystemState, viewer: Unit, target: Unit) -> bool:
     """Whether ``viewer`` can see ``target`` (core, ours).
 
     Lit areas and units carrying light are seen from anywhere, and so is a unit

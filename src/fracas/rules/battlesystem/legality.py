@@ -1,4 +1,4 @@
-"""Orders: who gives which in each phase, why an order is refused, and carrying them out.
+"""Orders: who gives which in each phase and why an order is refused.
 
 A decision is put together step by step (see :mod:`fracas.core.decision`): the
 verb, then each field of the order.  :func:`why_not` is the one authority on
@@ -15,37 +15,30 @@ from collections.abc import Callable
 from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
-from fracas.core.rng import Rng
-from fracas.core.ruleset import GM, Emit
-from fracas.rules.battlesystem import hazards
-from fracas.rules.battlesystem.combat import fire
-from fracas.rules.battlesystem.events import (
-    AltitudeChanged,
+from fracas.core.ruleset import GM
+from fracas.rules.battlesystem.actions import (
     CaveIn,
     Charge,
     Fire,
     Fly,
     Form,
-    FormationChanged,
-    GmEffectUsed,
     Move,
     Pass,
     ReleaseGas,
     StrikeFeature,
     Torches,
-    TorchesChanged,
 )
-from fracas.rules.battlesystem.movement import engaged, march, may_take_formation
+from fracas.rules.battlesystem.movement import engaged, may_take_formation
 from fracas.rules.battlesystem.rules import (
     ALTITUDES,
     FORMATIONS,
     allowed_altitudes,
     movement_allowance,
 )
-from fracas.rules.battlesystem.state import BsState, Unit, blind, can_see
+from fracas.rules.battlesystem.state import BattlesystemState, Unit, blind, can_see
 
-__all__ = ["GROUP_SIZE", "NAMED", "VERB_LABELS", "can_act", "candidates", "carry_out",
-           "gm_effects", "gm_has_effects", "groups", "step", "targets_in_range", "why_not"]
+__all__ = ["GROUP_SIZE", "NAMED", "VERB_LABELS", "can_act", "candidates", "gm_effects",
+           "gm_has_effects", "groups", "step", "targets_in_range", "why_not"]
 
 UNIT_PHASES: dict[type[Action], str] = {Move: "move", Charge: "move", Form: "move",
                                         Torches: "move", Fly: "move", Fire: "missile"}
@@ -65,7 +58,7 @@ VERB_LABELS: dict[str, str] = {
 
 # -- the GM's prepared effects ------------------------------------------------------
 
-def gm_effects(state: BsState, kind: type[Action]) -> list[str]:
+def gm_effects(state: BattlesystemState, kind: type[Action]) -> list[str]:
     """The areas (or features) of the prepared GM effects of ``kind`` still available."""
     out: list[str] = []
     if kind is CaveIn:
@@ -79,12 +72,12 @@ def gm_effects(state: BsState, kind: type[Action]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def gm_has_effects(state: BsState) -> bool:
+def gm_has_effects(state: BattlesystemState) -> bool:
     """Whether any prepared GM effect is still available (the GM then gets a phase)."""
     return any(gm_effects(state, kind) for kind in (CaveIn, ReleaseGas, StrikeFeature))
 
 
-def targets_in_range(state: BsState, unit: Unit) -> list[Unit]:
+def targets_in_range(state: BattlesystemState, unit: Unit) -> list[Unit]:
     """Enemy units this unit could shoot: seen, in range and not locked in melee."""
     reach = unit.stats.missile_range
     if reach <= 0:
@@ -95,7 +88,7 @@ def targets_in_range(state: BsState, unit: Unit) -> list[Unit]:
             and not engaged(state, e) and can_see(state, unit, e)]
 
 
-def can_act(state: BsState, unit: Unit, phase: str) -> bool:
+def can_act(state: BattlesystemState, unit: Unit, phase: str) -> bool:
     """Whether ``unit`` orders in ``phase``: in good order (and able to shoot, for missiles)."""
     if unit.status != "ok":
         return False
@@ -109,7 +102,7 @@ def can_act(state: BsState, unit: Unit, phase: str) -> bool:
 Refusal = IllegalActionError | None
 
 
-def why_not(state: BsState, p: Partial) -> Refusal:
+def why_not(state: BattlesystemState, p: Partial) -> Refusal:
     """Why the (partial) order ``p`` cannot be given now, naming the rule; ``None`` if it can."""
     actor = state.queue[0] if state.result is None and state.queue else None
     if actor is None or p.actor != actor:
@@ -131,7 +124,7 @@ def why_not(state: BsState, p: Partial) -> Refusal:
     return refusal or (_group_why_not(state, p) if p.kind in NAMED else None)
 
 
-def _gm_why_not(state: BsState, p: Partial) -> Refusal:
+def _gm_why_not(state: BattlesystemState, p: Partial) -> Refusal:
     if p.kind is Pass:
         return None
     name = "feature" if p.kind is StrikeFeature else "area"
@@ -142,7 +135,7 @@ def _gm_why_not(state: BsState, p: Partial) -> Refusal:
     return _group_why_not(state, p)
 
 
-def _move(state: BsState, unit: Unit, p: Partial) -> Refusal:
+def _move(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
     if engaged(state, unit):
         return p.refuse("melee", "a unit locked in melee cannot march away")
     if "to" not in p:
@@ -155,14 +148,15 @@ def _move(state: BsState, unit: Unit, p: Partial) -> Refusal:
     return None
 
 
-def _enemy(state: BsState, unit: Unit, p: Partial, name: object) -> Unit | IllegalActionError:
+def _enemy(state: BattlesystemState, unit: Unit, p: Partial,
+           name: object) -> Unit | IllegalActionError:
     target = state.units.get(name) if isinstance(name, str) else None
     if target is None or not target.on_field or target.side == unit.side:
         return p.refuse("targets", f"{name!r} is not an enemy unit on the field")
     return target
 
 
-def _charge(state: BsState, unit: Unit, p: Partial) -> Refusal:
+def _charge(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
     if engaged(state, unit):
         return p.refuse("charge", "the unit is already in contact")
     if "target" not in p:
@@ -181,7 +175,7 @@ def _charge(state: BsState, unit: Unit, p: Partial) -> Refusal:
     return None
 
 
-def _form(state: BsState, unit: Unit, p: Partial) -> Refusal:
+def _form(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
     if "formation" not in p:
         return None
     formation = p["formation"]
@@ -201,7 +195,7 @@ def _form(state: BsState, unit: Unit, p: Partial) -> Refusal:
     return None
 
 
-def _torches(state: BsState, unit: Unit, p: Partial) -> Refusal:
+def _torches(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
     if not unit.stats.lights:
         return p.refuse("light sources", "the unit has no lights")
     if "lit" in p and (not isinstance(p["lit"], bool) or p["lit"] == unit.lit):
@@ -209,7 +203,7 @@ def _torches(state: BsState, unit: Unit, p: Partial) -> Refusal:
     return None
 
 
-def _fly(state: BsState, unit: Unit, p: Partial) -> Refusal:
+def _fly(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
     if not unit.stats.flyer:
         return p.refuse("flight", "the unit cannot fly")
     if "altitude" not in p:
@@ -224,7 +218,7 @@ def _fly(state: BsState, unit: Unit, p: Partial) -> Refusal:
     return None
 
 
-def _fire(state: BsState, unit: Unit, p: Partial) -> Refusal:
+def _fire(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
     if unit.stats.missile_range <= 0:
         return p.refuse("missiles", "the unit has no missile weapons")
     if engaged(state, unit):
@@ -244,7 +238,7 @@ def _fire(state: BsState, unit: Unit, p: Partial) -> Refusal:
     return None
 
 
-_JUDGES: dict[type[Action], Callable[[BsState, Unit, Partial], Refusal]] = {
+_JUDGES: dict[type[Action], Callable[[BattlesystemState, Unit, Partial], Refusal]] = {
     Move: _move, Charge: _charge, Form: _form, Torches: _torches, Fly: _fly, Fire: _fire,
 }
 
@@ -259,7 +253,7 @@ NAMED: dict[type[Action], str] = {Move: "to", Charge: "target", Fire: "target",
                                   CaveIn: "area", ReleaseGas: "area", StrikeFeature: "feature"}
 
 
-def candidates(state: BsState, p: Partial) -> list[str]:
+def candidates(state: BattlesystemState, p: Partial) -> list[str]:
     """What the named field of ``p`` may be, before ``why_not`` (areas, units, features)."""
     if p.kind in (CaveIn, ReleaseGas, StrikeFeature):
         return gm_effects(state, p.kind)
@@ -288,7 +282,7 @@ def groups(values: list[str]) -> dict[str, list[str]]:
     return {values[i]: values[i:i + size] for i in range(0, len(values), size)}
 
 
-def _group_why_not(state: BsState, p: Partial) -> Refusal:
+def _group_why_not(state: BattlesystemState, p: Partial) -> Refusal:
     group = p.get("group", "")
     if not group:
         return None
@@ -304,7 +298,7 @@ def _group_why_not(state: BsState, p: Partial) -> Refusal:
     return None
 
 
-def step(state: BsState, p: Partial, name: str) -> Menu | Span | None:
+def step(state: BattlesystemState, p: Partial, name: str) -> Menu | Span | None:
     """The values to offer for field ``name`` of ``p`` (``why_not`` then drops refused ones)."""
     named = NAMED.get(p.kind)
     if named is not None:
@@ -333,7 +327,7 @@ def step(state: BsState, p: Partial, name: str) -> Menu | Span | None:
     return None
 
 
-def _label(state: BsState, p: Partial) -> Callable[[str], str]:
+def _label(state: BattlesystemState, p: Partial) -> Callable[[str], str]:
     unit = state.units.get(p.actor)
     if p.kind is Move and unit is not None:
         distances = state.board.distances(unit.area, frozenset(state.gone))
@@ -344,36 +338,3 @@ def _label(state: BsState, p: Partial) -> Callable[[str], str]:
             return f"{name} ({e.figures} figures in {e.area})"
         return foe
     return str
-
-
-def carry_out(state: BsState, action: Action, rng: Rng, emit: Emit) -> None:
-    """Resolve a legal order."""
-    if isinstance(action, CaveIn):
-        i = next(i for i, c in enumerate(state.gm_cave_ins)
-                 if c[0] == action.area and f"cave:{i}" not in state.gm_used)
-        emit(GmEffectUsed(f"cave:{i}"))
-        hazards.cave_in(state, action.area, state.gm_cave_ins[i][1], rng, emit)
-    elif isinstance(action, ReleaseGas):
-        i = next(i for i, g in enumerate(state.gm_gases)
-                 if g[0] == action.area and f"gas:{i}" not in state.gm_used)
-        emit(GmEffectUsed(f"gas:{i}"))
-        _area, diameter, turns, dice, _turn = state.gm_gases[i]
-        hazards.release_gas(state, action.area, diameter, dice, turns, emit)
-    elif isinstance(action, StrikeFeature):
-        i = next(i for i, s in enumerate(state.gm_strikes)
-                 if s[0] == action.feature and f"strike:{i}" not in state.gm_used)
-        emit(GmEffectUsed(f"strike:{i}"))
-        hazards.stress_feature(state, action.feature, False, True, rng, emit)
-    elif isinstance(action, Move):
-        march(state, state.units[action.actor], action.to, rng, emit)
-    elif isinstance(action, Charge):
-        target = state.units[action.target]
-        march(state, state.units[action.actor], target.area, rng, emit, charging=True)
-    elif isinstance(action, Form):
-        emit(FormationChanged(action.actor, action.formation, action.axis))
-    elif isinstance(action, Torches):
-        emit(TorchesChanged(action.actor, action.lit))
-    elif isinstance(action, Fly):
-        emit(AltitudeChanged(action.actor, action.altitude))
-    elif isinstance(action, Fire):
-        fire(state, state.units[action.actor], state.units[action.target], rng, emit)

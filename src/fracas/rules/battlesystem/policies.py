@@ -16,7 +16,7 @@ from __future__ import annotations
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
-from fracas.rules.battlesystem.events import (
+from fracas.rules.battlesystem.actions import (
     CaveIn,
     Charge,
     Fire,
@@ -29,15 +29,15 @@ from fracas.rules.battlesystem.events import (
     StrikeFeature,
     Torches,
 )
+from fracas.rules.battlesystem.legality import gm_effects, targets_in_range
 from fracas.rules.battlesystem.movement import engaged, may_take_formation
-from fracas.rules.battlesystem.orders import gm_effects, targets_in_range
 from fracas.rules.battlesystem.rules import (
     ALTITUDES,
     allowed_altitudes,
     can_melee,
     movement_allowance,
 )
-from fracas.rules.battlesystem.state import BsState, Unit, blind, can_see, fits_width
+from fracas.rules.battlesystem.state import BattlesystemState, Unit, blind, can_see, fits_width
 
 __all__ = ["HeuristicPolicy"]
 
@@ -47,7 +47,7 @@ class HeuristicPolicy:
 
     def choose(self, request: DecisionRequest) -> Action:
         """Pick an order for ``request.actor``, confirmed legal through ``request``."""
-        state: BsState = request.state
+        state: BattlesystemState = request.state
         if request.actor == GM:
             wanted = _gm(state)
             fallback: Action = Pass(GM)
@@ -58,7 +58,7 @@ class HeuristicPolicy:
         return wanted if request.is_legal(wanted) else fallback
 
 
-def _gm(state: BsState) -> Action:
+def _gm(state: BattlesystemState) -> Action:
     for kind in (CaveIn, ReleaseGas, StrikeFeature):
         for where in gm_effects(state, kind):
             option = kind(GM, where)
@@ -67,7 +67,7 @@ def _gm(state: BsState) -> Action:
     return Pass(GM)
 
 
-def _scheduled(state: BsState, option: Action) -> int | None:
+def _scheduled(state: BattlesystemState, option: Action) -> int | None:
     if isinstance(option, CaveIn):
         return next((t for a, _m, t in state.gm_cave_ins if a == option.area), None)
     if isinstance(option, ReleaseGas):
@@ -77,7 +77,7 @@ def _scheduled(state: BsState, option: Action) -> int | None:
     return None
 
 
-def _shoot(state: BsState, unit: Unit) -> Action:
+def _shoot(state: BattlesystemState, unit: Unit) -> Action:
     targets = targets_in_range(state, unit)
     if not targets:
         return Hold(unit.name)
@@ -85,7 +85,7 @@ def _shoot(state: BsState, unit: Unit) -> Action:
     return Fire(unit.name, best.name)
 
 
-def _order(state: BsState, unit: Unit) -> Action:
+def _order(state: BattlesystemState, unit: Unit) -> Action:
     me = unit.name
     s = unit.stats
     if s.lights >= unit.figures and not unit.lit and blind(state, unit):

@@ -28,7 +28,7 @@ from fracas.rules.battlesystem.events import (
     UnitMoved,
 )
 from fracas.rules.battlesystem.movement import in_command
-from fracas.rules.battlesystem.state import Area, BsState, Unit, can_see, unit_footprint
+from fracas.rules.battlesystem.state import Area, BattlesystemState, Unit, can_see, unit_footprint
 
 __all__ = ["battle_map", "describe", "table", "view"]
 
@@ -37,7 +37,7 @@ def _inches(x: float) -> str:
     return f"{x:g}" if x == int(x) else f"{x:.2f}".rstrip("0")
 
 
-def _unit_line(state: BsState, unit: Unit) -> str:
+def _unit_line(state: BattlesystemState, unit: Unit) -> str:
     info = state.board.areas[unit.area]
     shape = unit_footprint(unit, info)
     bits = [f"{unit.figures} fig"]
@@ -54,7 +54,7 @@ def _unit_line(state: BsState, unit: Unit) -> str:
     return f"      {unit.side}: {unit.name} ({', '.join(bits)})"
 
 
-def _area_line(state: BsState, area: Area) -> str:
+def _area_line(state: BattlesystemState, area: Area) -> str:
     light = "lit" if area.lit else "dark"
     air = area.airflow + (f" to {area.wind_to}" if area.wind_to else "")
     notes = []
@@ -75,7 +75,7 @@ def _area_line(state: BsState, area: Area) -> str:
     return text + f"\n    exits: {links or 'none'}"
 
 
-def battle_map(state: BsState) -> str:
+def battle_map(state: BattlesystemState) -> str:
     """A multi-line text map: every area in map order with the units standing in it."""
     lines = [f"=== turn {state.turn} map (1 inch = 10 yards) ==="]
     for name in state.board.order:
@@ -87,7 +87,7 @@ def battle_map(state: BsState) -> str:
     return "\n".join(lines)
 
 
-def describe(event: Event, state: BsState) -> str | None:
+def describe(event: Event, state: BattlesystemState) -> str | None:
     """One readable account of ``event`` (a new turn gives the whole map)."""
     if isinstance(event, TurnStarted):
         return battle_map(state)
@@ -153,7 +153,7 @@ def describe(event: Event, state: BsState) -> str | None:
     return None
 
 
-def table(state: BsState) -> tuple[list[str], list[list[str]]]:
+def table(state: BattlesystemState) -> tuple[list[str], list[list[str]]]:
     """Columns and rows for the CLI table of units."""
     rows = []
     for unit in state.units.values():
@@ -165,7 +165,7 @@ def table(state: BsState) -> tuple[list[str], list[list[str]]]:
             "torches"], rows
 
 
-def _visible(state: BsState, unit: Unit, side: str | None) -> bool:
+def _visible(state: BattlesystemState, unit: Unit, side: str | None) -> bool:
     if side is None or unit.side == side:
         return True
     if not unit.on_field:
@@ -174,7 +174,7 @@ def _visible(state: BsState, unit: Unit, side: str | None) -> bool:
                if own.side == side and own.on_field)
 
 
-def view(state: BsState, side: str | None = None) -> dict[str, Any]:
+def view(state: BattlesystemState, side: str | None = None) -> dict[str, Any]:
     """JSON-ready picture; for a side, unseen enemies and secret collapse chances are hidden.
 
     Units that left the battle have ``area`` None.

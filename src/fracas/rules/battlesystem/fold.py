@@ -1,0 +1,152 @@
+"""The event fold: how each BATTLESYSTEM event changes the state (never rolls dice)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fracas.core.events import DecisionMade, Event, FightEnded
+from fracas.rules.battlesystem.events import (
+    AltitudeChanged,
+    CeilingCollapsed,
+    Damaged,
+    FeatureCollapsed,
+    FormationChanged,
+    FragileChecked,
+    GasEnded,
+    GasMoved,
+    GasReleased,
+    GmEffectUsed,
+    ObstacleMarked,
+    ObstacleSprung,
+    PhaseStarted,
+    Routed,
+    TorchesChanged,
+    TurnSkipped,
+    TurnStarted,
+    UnitLeft,
+    UnitMoved,
+)
+from fracas.rules.battlesystem.hazards import FLOORS
+from fracas.rules.battlesystem.state import BattlesystemState, Gas
+
+__all__ = ["apply_event"]
+
+
+def apply_event(state: BattlesystemState, event: Event) -> None:
+    """Change the state by one event; events this rule set does not fold are ignored."""
+    handler = _APPLY.get(type(event))
+    if handler is not None:
+        handler(state, event)
+
+
+# -- the fold, event by event --------------------------------------------------
+
+def _decision(state: BattlesystemState, e: DecisionMade) -> None:
+    if state.queue and state.queue[0] == e.actor:
+        state.queue.pop(0)
+
+
+def _moved(state: BattlesystemState, e: UnitMoved) -> None:
+    unit = state.units[e.unit]
+    unit.area, unit.rear, unit.progress, unit.goal = e.area, e.rear, e.progress, e.goal
+    unit.charging = e.charging
+
+
+def _apply_damage(state: BattlesystemState, e: Damaged) -> None:
+    unit = state.units[e.unit]
+    unit.lost_this_turn += unit.figures - e.figures
+    unit.figures, unit.wounded = e.figures, e.wounded
+
+
+def _turn(state: BattlesystemState, e: TurnStarted) -> None:
+    state.turn = e.turn
+    for unit in state.units.values():
+        unit.lost_this_turn = 0
+        unit.charging = False
+
+
+def _phase(state: BattlesystemState, e: PhaseStarted) -> None:
+    state.phase = e.phase
+    state.queue = list(e.queue)
+
+
+def _skipped(state: BattlesystemState, e: TurnSkipped) -> None:
+    if state.queue and state.queue[0] == e.unit:
+        state.queue.pop(0)
+
+
+def _formation(state: BattlesystemState, e: FormationChanged) -> None:
+    unit = state.units[e.unit]
+    unit.formation, unit.axis = e.formation, e.axis
+
+
+def _torches(state: BattlesystemState, e: TorchesChanged) -> None:
+    state.units[e.unit].lit = e.lit
+
+
+def _altitude(state: BattlesystemState, e: AltitudeChanged) -> None:
+    state.units[e.unit].altitude = e.altitude
+
+
+def _routed(state: BattlesystemState, e: Routed) -> None:
+    state.units[e.unit].status = "routing"
+
+
+def _left(state: BattlesystemState, e: UnitLeft) -> None:
+    state.units[e.unit].status = e.status
+
+
+def _fragile(state: BattlesystemState, e: FragileChecked) -> None:
+    state.features[e.feature].chance = e.base_after
+
+
+def _collapsed(state: BattlesystemState, e: FeatureCollapsed) -> None:
+    feature = state.features[e.feature]
+    feature.collapsed = True
+    if feature.kind in FLOORS:
+        state.gone.add(e.area)
+
+
+def _caved(state: BattlesystemState, e: CeilingCollapsed) -> None:
+    state.caved.add(e.area)
+
+
+def _gm_used(state: BattlesystemState, e: GmEffectUsed) -> None:
+    state.gm_used.add(e.effect)
+
+
+def _obstacle(state: BattlesystemState, e: ObstacleSprung | ObstacleMarked) -> None:
+    state.known_obstacles.add((e.side, e.area))
+
+
+def _gas(state: BattlesystemState, e: GasReleased) -> None:
+    if e.turns > 0:
+        state.gases.append(Gas(state.next_gas, e.area, e.diameter, e.dice, e.turns, e.carried))
+    state.next_gas += 1
+
+
+def _gas_moved(state: BattlesystemState, e: GasMoved) -> None:
+    for gas in state.gases:
+        if gas.id == e.gas:
+            gas.area, gas.turns_left = e.area, e.turns_left
+
+
+def _gas_ended(state: BattlesystemState, e: GasEnded) -> None:
+    state.gases = [g for g in state.gases if g.id != e.gas]
+
+
+def _ended(state: BattlesystemState, e: FightEnded) -> None:
+    state.result = (e.winner, e.reason)
+    state.queue = []
+
+
+_APPLY: dict[type, Callable[[BattlesystemState, Any], None]] = {
+    DecisionMade: _decision, UnitMoved: _moved, Damaged: _apply_damage,
+    TurnStarted: _turn, PhaseStarted: _phase, TurnSkipped: _skipped,
+    FormationChanged: _formation, TorchesChanged: _torches, AltitudeChanged: _altitude,
+    Routed: _routed, UnitLeft: _left, FragileChecked: _fragile, FeatureCollapsed: _collapsed,
+    CeilingCollapsed: _caved, GmEffectUsed: _gm_used, ObstacleSprung: _obstacle,
+    ObstacleMarked: _obstacle,
+    GasReleased: _gas, GasMoved: _gas_moved, GasEnded: _gas_ended, FightEnded: _ended,
+}

@@ -1,0 +1,142 @@
+"""Carrying out orders and running the turn's automatic phases (rolls -> events).
+
+Each turn runs these phases (core, ours): the GM's phase (prepared cave-ins,
+gas and explosive spells), movement (every unit in good order gives one order,
+armies in scenario order), missiles, melee, morale (with routing moves and
+their chain reactions) and the end phase (gas spreads and ages).  The fight
+ends when one army has no unit in good order, or at the turn limit.
+"""
+
+from __future__ import annotations
+
+from fracas.core.action import Action
+from fracas.core.events import FightEnded
+from fracas.core.rng import Rng
+from fracas.core.ruleset import GM, Emit
+from fracas.rules.battlesystem import legality
+from fracas.rules.battlesystem.actions import (
+    CaveIn,
+    Charge,
+    Fire,
+    Fly,
+    Form,
+    Move,
+    ReleaseGas,
+    StrikeFeature,
+    Torches,
+)
+from fracas.rules.battlesystem.combat import fire, melee_phase, morale_phase
+from fracas.rules.battlesystem.events import (
+    AltitudeChanged,
+    FormationChanged,
+    GmEffectUsed,
+    PhaseStarted,
+    TorchesChanged,
+    TurnSkipped,
+    TurnStarted,
+)
+from fracas.rules.battlesystem.hazards import (
+    cave_in,
+    end_of_turn_gas,
+    release_gas,
+    stress_feature,
+)
+from fracas.rules.battlesystem.movement import march
+from fracas.rules.battlesystem.rout import rout_phase
+from fracas.rules.battlesystem.state import BattlesystemState
+
+__all__ = ["advance", "carry_out"]
+
+
+def carry_out(state: BattlesystemState, action: Action, rng: Rng, emit: Emit) -> None:
+    """Resolve a legal order."""
+    if isinstance(action, CaveIn):
+        i = next(i for i, c in enumerate(state.gm_cave_ins)
+                 if c[0] == action.area and f"cave:{i}" not in state.gm_used)
+        emit(GmEffectUsed(f"cave:{i}"))
+        cave_in(state, action.area, state.gm_cave_ins[i][1], rng, emit)
+    elif isinstance(action, ReleaseGas):
+        i = next(i for i, g in enumerate(state.gm_gases)
+                 if g[0] == action.area and f"gas:{i}" not in state.gm_used)
+        emit(GmEffectUsed(f"gas:{i}"))
+        _area, diameter, turns, dice, _turn = state.gm_gases[i]
+        release_gas(state, action.area, diameter, dice, turns, emit)
+    elif isinstance(action, StrikeFeature):
+        i = next(i for i, s in enumerate(state.gm_strikes)
+                 if s[0] == action.feature and f"strike:{i}" not in state.gm_used)
+        emit(GmEffectUsed(f"strike:{i}"))
+        stress_feature(state, action.feature, False, True, rng, emit)
+    elif isinstance(action, Move):
+        march(state, state.units[action.actor], action.to, rng, emit)
+    elif isinstance(action, Charge):
+        target = state.units[action.target]
+        march(state, state.units[action.actor], target.area, rng, emit, charging=True)
+    elif isinstance(action, Form):
+        emit(FormationChanged(action.actor, action.formation, action.axis))
+    elif isinstance(action, Torches):
+        emit(TorchesChanged(action.actor, action.lit))
+    elif isinstance(action, Fly):
+        emit(AltitudeChanged(action.actor, action.altitude))
+    elif isinstance(action, Fire):
+        fire(state, state.units[action.actor], state.units[action.target], rng, emit)
+
+
+def advance(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
+    """Run the automatic phases until someone must decide or the battle ends."""
+    while state.result is None:
+        if state.queue:
+            head = state.queue[0]
+            if head == GM or legality.can_act(state, state.units[head], state.phase):
+                return
+            emit(TurnSkipped(head))
+            continue
+        _next_phase(state, rng, emit)
+
+
+def _next_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
+    phase = state.phase
+    if phase in ("setup", "end"):
+        if _finish(state, emit, limit=phase == "end"):
+            return
+        emit(TurnStarted(state.turn + 1))
+        gm = (GM,) if legality.gm_has_effects(state) else ()
+        emit(PhaseStarted("gm", gm))
+    elif phase == "gm":
+        emit(PhaseStarted("move", tuple(u.name for u in state.units.values()
+                                        if legality.can_act(state, u, "move"))))
+    elif phase == "move":
+        emit(PhaseStarted("missile", tuple(u.name for u in state.units.values()
+                                           if legality.can_act(state, u, "missile"))))
+    elif phase == "missile":
+        emit(PhaseStarted("melee", ()))
+        melee_phase(state, rng, emit)
+    elif phase == "melee":
+        emit(PhaseStarted("morale", ()))
+        morale_phase(state, rng, emit)
+        rout_phase(state, rng, emit)
+    else:
+        emit(PhaseStarted("end", ()))
+        end_of_turn_gas(state, rng, emit)
+    if state.phase != "end":
+        _finish(state, emit, limit=False)
+
+
+def _finish(state: BattlesystemState, emit: Emit, limit: bool) -> bool:
+    """End the battle when an army has no unit in good order, or at the turn limit.
+
+    At the limit the army with more figures in good order wins (ours); equal is a draw.
+    """
+    strength = {s.name: 0 for s in state.sides}
+    for unit in state.units.values():
+        if unit.status == "ok":
+            strength[unit.side] += unit.figures
+    standing = [name for name, figures in strength.items() if figures > 0]
+    if len(standing) <= 1:
+        emit(FightEnded(standing[0] if standing else None, "the other army is broken"))
+        return True
+    if limit and state.turn >= state.max_turns:
+        ranked = sorted(strength.items(), key=lambda kv: -kv[1])
+        winner = ranked[0][0] if ranked[0][1] > ranked[1][1] else None
+        emit(FightEnded(winner, "turn limit reached"))
+        return True
+    return False

@@ -1,0 +1,147 @@
+"""The BATTLESYSTEM underground plug-in class: a thin front for the modules beside it.
+
+The scenario and starting state live in :mod:`.scenario`, the fold in :mod:`.fold`,
+legality in :mod:`.legality`, the turn sequence and carrying out orders in
+:mod:`.resolve`, the heuristic in :mod:`.policies` and all text in :mod:`.view`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from fracas.core.action import Action
+from fracas.core.decision import Menu, Partial, Span
+from fracas.core.errors import IllegalActionError
+from fracas.core.events import Event
+from fracas.core.policy import HumanPolicy, Policy
+from fracas.core.rng import Rng
+from fracas.core.ruleset import Emit, Outcome, Ruleset, Standing
+from fracas.rules.battlesystem import fold, legality, odds, resolve, view
+from fracas.rules.battlesystem.actions import (
+    CaveIn,
+    Charge,
+    Fire,
+    Fly,
+    Form,
+    Hold,
+    Move,
+    Pass,
+    ReleaseGas,
+    StrikeFeature,
+    Torches,
+)
+from fracas.rules.battlesystem.policies import HeuristicPolicy
+from fracas.rules.battlesystem.scenario import BattlesystemScenario, build_state
+from fracas.rules.battlesystem.state import BattlesystemState, clone
+
+__all__ = ["Battlesystem"]
+
+
+class Battlesystem(Ruleset[BattlesystemState]):
+    """BATTLESYSTEM mass combat underground (compact core plus the seed's options)."""
+
+    name = "battlesystem"
+    title = "BATTLESYSTEM underground mass combat"
+    scenario_model = BattlesystemScenario
+    actions = (Move, Charge, Hold, Form, Torches, Fly, Fire, Pass, CaveIn, ReleaseGas,
+               StrikeFeature)
+
+    # -- setting up ----------------------------------------------------------------
+    def initial_state(self, scenario: Any) -> BattlesystemState:
+        """The starting state for a validated :class:`BattlesystemScenario`."""
+        return build_state(scenario)
+
+    def clone_state(self, state: BattlesystemState) -> BattlesystemState:
+        """A copy sharing the fixed battlefield; units, features and gas are copied."""
+        return clone(state)
+
+    # -- the fold ------------------------------------------------------------------
+    def apply_event(self, state: BattlesystemState, event: Event) -> None:
+        """Change the state by one event (never rolls dice)."""
+        fold.apply_event(state, event)
+
+    # -- decisions -----------------------------------------------------------------
+    def current_actor(self, state: BattlesystemState) -> str | None:
+        """The GM or the unit whose order is next; ``None`` once the battle is over."""
+        if state.result is not None or not state.queue:
+            return None
+        return state.queue[0]
+
+    def why_not(self, state: BattlesystemState, partial: Partial) -> IllegalActionError | None:
+        """Why the order being put together cannot be given now (see :mod:`.legality`)."""
+        return legality.why_not(state, partial)
+
+    def step(self, state: BattlesystemState, partial: Partial, field: str) -> Menu | Span | None:
+        """The candidates for the next field of an order (see :mod:`.legality`)."""
+        return legality.step(state, partial, field)
+
+    def verb_label(self, action: type[Action]) -> str:
+        """The words a person reads for an order."""
+        return legality.VERB_LABELS.get(action.verb, action.verb)
+
+    def default_verb(self, state: BattlesystemState, verbs: Sequence[str]) -> str:
+        """Hold (or, for the GM, pass) is preselected."""
+        return next((v for v in ("hold", "pass") if v in verbs), verbs[0])
+
+    def resolve(self, state: BattlesystemState, action: Action, rng: Rng, emit: Emit) -> None:
+        """Carry out an order."""
+        resolve.carry_out(state, action, rng, emit)
+
+    def advance(self, state: BattlesystemState, rng: Rng, emit: Emit) -> None:
+        """Run the automatic phases until someone must decide or the battle ends."""
+        resolve.advance(state, rng, emit)
+
+    def outcome(self, state: BattlesystemState) -> Outcome | None:
+        """The winning army once the battle is over."""
+        if state.result is None:
+            return None
+        return Outcome(state.result[0], state.result[1], state.turn)
+
+    # -- reading -------------------------------------------------------------------
+    def standings(self, state: BattlesystemState) -> Sequence[Standing]:
+        """Each unit: side, status and figures left of those it started with."""
+        return [Standing(u.name, u.side, u.status, float(u.figures),
+                         float(u.stats.start_figures)) for u in state.units.values()]
+
+    def round_number(self, state: BattlesystemState) -> int:
+        """The current turn."""
+        return state.turn
+
+    def view(self, state: BattlesystemState, side: str | None = None) -> dict[str, Any]:
+        """A JSON-ready picture; a side sees only enemies some unit of its own can see."""
+        return view.view(state, side)
+
+    def table(self, state: BattlesystemState) -> tuple[list[str], list[list[str]]]:
+        """Units with their area, formation, figures, status, altitude and light."""
+        return view.table(state)
+
+    def describe_event(self, event: Event, state: BattlesystemState) -> str | None:
+        """One readable account per event; a new turn prints the map."""
+        return view.describe(event, state)
+
+    def odds(self, question: str) -> dict[int, Fraction]:
+        """Exact odds of this rule set's own rolls (see :mod:`.odds` for the syntax)."""
+        return dict(odds.answer(question))
+
+    # -- policies ------------------------------------------------------------------
+    def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
+        """``heuristic`` (the default AI), ``search``, ``human``, or the core's ``random`` and
+        ``scripted``."""
+        if name == "heuristic":
+            return HeuristicPolicy()
+        if name == "human":
+            return HumanPolicy()
+        if name == "search":
+            from fracas.ai import search_policy
+
+            return search_policy(self, actor, options)
+        return super().policy(name, actor, options)
+
+    def policy_for(self, state: BattlesystemState, actor: str) -> Policy:
+        """The policy the scenario chose for ``actor`` (a unit or the GM)."""
+        spec = state.policies.get(actor, "heuristic")
+        if isinstance(spec, tuple):
+            return self.policy("scripted", actor, {"script": spec})
+        return self.policy(spec, actor, {})
