@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from fracas.core.errors import IllegalActionError
-from fracas.rules.one_ring import events as ev
+from fracas.rules.one_ring.events import RollRead
 
 MISS = [1, 1, 1]
 BOW = {"weapons": ["sword", "bow"], "proficiencies": {"swords": 2, "bows": 2}}
@@ -74,12 +74,12 @@ def test_each_task_rolls_against_twenty_minus_its_attribute(tor: SimpleNamespace
             f.do("A task companion=B", [1])  # no skill dice: the Feat die alone
         else:
             f.do("A task", [1])
-        tns[stance] = [e for e in f.events(ev.RollRead) if e.purpose == "task"][-1].tn
+        tns[stance] = [e for e in f.events(RollRead) if e.purpose == "task"][-1].tn
     f = rearward_trio(tor, **attrs)
     f.do("B attack target=X", MISS)
     f.do("C attack target=X", MISS)
     f.do("A task", [1])
-    tns["rearward"] = [e for e in f.events(ev.RollRead) if e.purpose == "task"][-1].tn
+    tns["rearward"] = [e for e in f.events(RollRead) if e.purpose == "task"][-1].tn
     assert tns == {"forward": 17, "open": 17, "defensive": 13, "rearward": 15}
 
 
@@ -106,7 +106,7 @@ def test_prepare_shot_makes_the_next_shot_favoured(tor: SimpleNamespace) -> None
     f.do("B attack target=X", MISS)
     f.do("C attack target=X", MISS)
     f.do("A attack target=X", [3, 9, 1, 1])  # two Feat dice, the better (9) kept
-    assert [e for e in f.events(ev.RollRead)][-1].total == 11
+    assert [e for e in f.events(RollRead)][-1].total == 11
 
 
 def test_a_rearward_archer_shoots_any_foe_and_is_never_engaged(tor: SimpleNamespace) -> None:

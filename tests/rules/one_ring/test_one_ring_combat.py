@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from fracas.core.errors import IllegalActionError
-from fracas.rules.one_ring import events as ev
+from fracas.rules.one_ring.events import RollRead, ThrustLost, Wounded
 
 MISS = [1, 1, 1]  # Feat 1 + two 1s: a miss for anyone here
 
@@ -26,8 +26,8 @@ def duel(tor: SimpleNamespace, stance: str = "open", hero: dict[str, Any] | None
     return f
 
 
-def rolls(f: Any, purpose: str = "attack") -> list[ev.RollRead]:
-    return [e for e in f.events(ev.RollRead) if e.purpose == purpose]
+def rolls(f: Any, purpose: str = "attack") -> list[RollRead]:
+    return [e for e in f.events(RollRead) if e.purpose == purpose]
 
 
 # -- hitting ------------------------------------------------------------------------------
@@ -95,14 +95,14 @@ def test_a_ten_on_the_feat_die_is_a_piercing_blow_and_a_failed_protection_wounds
     f.do("A attack target=X", [10, 3, 3, 3, 1, 1])  # hit; X protects with Feat + 2 dice
     protection = rolls(f, "protection")[-1]
     assert (protection.actor, protection.tn, protection.total) == ("X", 16, 5)
-    assert f.events(ev.Wounded)[-1].target == "X"
+    assert f.events(Wounded)[-1].target == "X"
     assert f.state.foes["X"].status == "dead", "Might 1: one Wound kills"
 
 
 def test_a_successful_protection_roll_stops_the_wound(tor: SimpleNamespace) -> None:
     f = duel(tor)
     f.do("A attack target=X", [10, 3, 3, 11, 1, 1])  # the Eye: X's automatic success
-    assert not f.events(ev.Wounded)
+    assert not f.events(Wounded)
     assert f.state.foes["X"].endurance == 8 and f.state.foes["X"].status == "ok"
 
 
@@ -221,7 +221,7 @@ def test_shield_thrust_costs_the_foe_its_next_attack(tor: SimpleNamespace) -> No
     f = duel(tor, hero={"shield": "buckler"})
     f.do("A attack target=X", [8, 6, 2])
     f.do("A special special=shield_thrust")
-    assert f.events(ev.ThrustLost)[-1].foe == "X"
+    assert f.events(ThrustLost)[-1].foe == "X"
     assert f.state.round == 2 and f.enc.current_actor() == "A"
 
 

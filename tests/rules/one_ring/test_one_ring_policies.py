@@ -8,11 +8,11 @@ from types import SimpleNamespace
 from fracas.core.events import DiceRolled
 from fracas.core.policy import DecisionRequest, HumanPolicy, RandomPolicy, ScriptedPolicy
 from fracas.core.rng import ScriptedRng, SeededRng
-from fracas.rules.one_ring import events as ev
-from fracas.rules.one_ring.flow import resolve
+from fracas.rules.one_ring.events import HitPending, RollRead
 from fracas.rules.one_ring.fold import apply_event
 from fracas.rules.one_ring.odds import parse_question, roll_odds
 from fracas.rules.one_ring.policies import HeroHeuristic, LoremasterHeuristic
+from fracas.rules.one_ring.resolve import resolve
 
 BOW = {"weapons": ["dagger", "great_bow"], "proficiencies": {"bows": 3, "swords": 1}}
 
@@ -99,7 +99,7 @@ def test_hidden_gm_rolls_are_marked_hidden(tor: SimpleNamespace) -> None:
     f.do("A engage foe=X")
     f.do("A attack target=X", [1, 1, 1])
     events = f.do("gm attack foe=X target=A", [1, 1, 1])
-    foe_rolls = [e for e in events if isinstance(e, ev.RollRead | DiceRolled)
+    foe_rolls = [e for e in events if isinstance(e, RollRead | DiceRolled)
                  if getattr(e, "actor", "") == "X"]
     assert foe_rolls and all(e.hidden for e in foe_rolls)
 
@@ -111,7 +111,7 @@ def test_hidden_gm_rolls_keep_a_foes_pending_special_results_from_the_company(
     f.do("A engage foe=X")
     f.do("A attack target=X", [1, 1, 1])
     events = f.do("gm attack foe=X target=A", [10, 6, 6])
-    hits = [e for e in events if isinstance(e, ev.HitPending)]
+    hits = [e for e in events if isinstance(e, HitPending)]
     assert hits and all(e.hidden for e in hits)
     assert f.state.pending is not None  # the Loremaster still has special results to spend
     company = f.ruleset.view(f.state, "company")["pending"]

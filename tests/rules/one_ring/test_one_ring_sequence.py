@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from fracas.core.errors import IllegalActionError
-from fracas.rules.one_ring import events as ev
+from fracas.rules.one_ring.events import Engaged, PhaseBegan
 
 ARCHER = {"weapons": ["sword", "bow"], "proficiencies": {"swords": 2, "bows": 2}}
 
@@ -22,7 +22,7 @@ def test_each_round_runs_stance_then_engagement_then_actions(tor: SimpleNamespac
     f.do("A attack target=X", [1, 1, 1])
     f.do("gm attack foe=X target=A", [1, 1, 1])
     assert (f.state.phase, f.state.round) == ("stance", 2)
-    phases = [(e.phase, e.round) for e in f.events(ev.PhaseBegan)]
+    phases = [(e.phase, e.round) for e in f.events(PhaseBegan)]
     assert phases == [("stance", 1), ("engagement", 1), ("action", 1), ("stance", 2)]
 
 
@@ -179,7 +179,7 @@ def test_a_hero_left_unengaged_mid_round_picks_a_new_foe(tor: SimpleNamespace) -
     assert f.enc.current_actor() == "C"
     assert "C attack target=X" in f.legal()
     events = f.do("C attack target=X", [1, 1])  # Defensive, one foe: Feat + 2 - 1 dice
-    assert any(isinstance(e, ev.Engaged) and (e.hero, e.foe) == ("C", "X") for e in events)
+    assert any(isinstance(e, Engaged) and (e.hero, e.foe) == ("C", "X") for e in events)
     assert f.state.board.heroes_on("X") == ["A", "C"]
 
 

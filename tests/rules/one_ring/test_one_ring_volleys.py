@@ -10,7 +10,7 @@ import pytest
 from fracas.core.errors import IllegalActionError
 from fracas.core.policy import DecisionRequest
 from fracas.core.rng import ScriptedRng
-from fracas.rules.one_ring import events as ev
+from fracas.rules.one_ring.events import RollRead
 
 BOW = {"name": "bow", "category": "bows", "rating": 2, "damage": 3, "injury": 14,
        "ranged": True}
@@ -75,7 +75,7 @@ def test_an_aware_hero_doubles_his_shields_parry_bonus_in_a_volley(tor: SimpleNa
     f.do("Archer hold")
     f.do("Spearman hold")
     f.do("gm attack target=Spearman foe=orcbow", MISS)
-    read = f.events(ev.RollRead)[-1]
+    read = f.events(RollRead)[-1]
     assert read.tn == 16 + 2 * 2
 
 
@@ -83,7 +83,7 @@ def test_an_unaware_hero_counts_his_shield_once(tor: SimpleNamespace) -> None:
     heroes = [tor.hero("Spearman", shield="shield", aware=False)]
     f = tor.Fight(heroes, [tor.foe("orcbow", weapons=[BOW])], volleys=1)
     f.do("gm attack target=Spearman foe=orcbow", MISS)
-    assert f.events(ev.RollRead)[-1].tn == 18
+    assert f.events(RollRead)[-1].tn == 18
 
 
 def test_volley_shots_use_the_ranged_weapon(tor: SimpleNamespace) -> None:

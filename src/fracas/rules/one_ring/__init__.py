@@ -5,6 +5,7 @@ test that pins it.
 """
 
 from fracas.rules.one_ring.ruleset import OneRing
+from fracas.rules.one_ring.scenario import OneRingScenario
 from fracas.rules.one_ring.state import OneRingState
 
-__all__ = ["OneRing", "OneRingState"]
+__all__ = ["OneRing", "OneRingScenario", "OneRingState"]

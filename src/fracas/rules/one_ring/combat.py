@@ -9,14 +9,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fracas.core.ruleset import GM, Emit
-from fracas.rules.one_ring import events as ev
+from fracas.rules.one_ring import events
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
 from fracas.rules.one_ring.dice import GOOD, RollResult, net_dice, roll_test
-from fracas.rules.one_ring.fold import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
+from fracas.rules.one_ring.rules import (
+    FEND_OFF,
+    HEAVY,
+    NONE,
+    PIERCE,
+    PIERCE_BONUS,
+    PIERCING_CATEGORIES,
+    PIERCING_RANK,
+    SHIELD_THRUST,
+    TASKS,
+    knockback_loss,
+)
 from fracas.rules.one_ring.state import (
     DEFENSIVE,
     FORWARD,
-    OPEN,
     REARWARD,
     SHIELD,
     OneRingState,
@@ -27,7 +37,6 @@ if TYPE_CHECKING:
     from fracas.core.rng import Rng
 
 __all__ = [
-    "TASKS",
     "do_escape",
     "do_task",
     "finish_hit",
@@ -41,16 +50,6 @@ __all__ = [
 ]
 
 ATTACK, PROTECTION, TASK, ESCAPE = "attack", "protection", "task", "escape"
-#: Each stance's combat task: (task, attribute rolled, skill giving the Success dice).
-TASKS: dict[str, tuple[str, str, str]] = {
-    FORWARD: ("intimidate", "heart", "awe"),
-    OPEN: ("rally", "heart", "enhearten"),
-    DEFENSIVE: ("protect", "strength", "athletics"),
-    REARWARD: ("prepare", "wits", "scan"),
-}
-PIERCING_CATEGORIES = frozenset({"bows", "spears", "swords"})
-PIERCE_BONUS = 2
-PIERCING_RANK = 10
 
 
 def hero_attack_is_ranged(state: OneRingState, hero: str) -> bool:
@@ -73,14 +72,14 @@ def _hero_roll(state: OneRingState, hero: str, target: str, weapon: Weapon, rang
     h = state.heroes[hero]
     bonus = penalty = 0
     if hope:
-        emit(ev.HopeSpent(hero))
+        emit(events.HopeSpent(hero))
         bonus += 1
     if h.rallied:
-        emit(ev.BonusUsed(hero, "rallied"))
+        emit(events.BonusUsed(hero, "rallied"))
         bonus += 1
     favoured = False
     if ranged and h.prepared:
-        emit(ev.BonusUsed(hero, "prepared"))
+        emit(events.BonusUsed(hero, "prepared"))
         favoured = True
     if not ranged:
         if h.stance == FORWARD:
@@ -91,7 +90,7 @@ def _hero_roll(state: OneRingState, hero: str, target: str, weapon: Weapon, rang
     tn = 20 - card.strength + state.roster.foes[target].parry
     result = roll_test(rng, emit, hero, purpose, dice, tn, favoured=favoured,
                        weary=state.weary(hero), miserable=state.miserable(hero))
-    emit(ev.RollRead(hero, purpose, target, tn, result.total, result.success, result.rank,
+    emit(events.RollRead(hero, purpose, target, tn, result.total, result.success, result.rank,
                      result.tengwars))
     return result
 
@@ -104,11 +103,11 @@ def hero_attack(state: OneRingState, hero: str, target: str, hope: bool, rng: Rn
     if weapon is None:
         return
     if not ranged and (hero, target) not in state.board.pairs:
-        emit(ev.Engaged(hero, target))
-    emit(ev.MainActionTaken(hero))
+        emit(events.Engaged(hero, target))
+    emit(events.MainActionTaken(hero))
     result = _hero_roll(state, hero, target, weapon, ranged, hope, ATTACK, rng, emit)
     if result.success:
-        emit(ev.HitPending(hero, target, True, not ranged, weapon.damage, weapon.injury,
+        emit(events.HitPending(hero, target, True, not ranged, weapon.damage, weapon.injury,
                            result.rank, result.tengwars, hero))
 
 
@@ -139,8 +138,8 @@ def foe_attack(state: OneRingState, foe: str, target: str, rng: Rng, emit: Emit)
     if weapon is None:
         return
     if close and (target, foe) not in state.board.pairs:
-        emit(ev.Engaged(target, foe))
-    emit(ev.MainActionTaken(foe))
+        emit(events.Engaged(target, foe))
+    emit(events.MainActionTaken(foe))
     h = state.heroes[target]
     bonus = penalty = 0
     if close:
@@ -154,11 +153,11 @@ def foe_attack(state: OneRingState, foe: str, target: str, rng: Rng, emit: Emit)
     hidden = state.roster.gm_hidden
     result = roll_test(rng, emit, foe, ATTACK, net_dice(weapon.rating, bonus, penalty), tn,
                        adversary=True, weary=state.foe_weary(foe), hidden=hidden)
-    emit(ev.RollRead(foe, ATTACK, target, tn, result.total, result.success, result.rank,
+    emit(events.RollRead(foe, ATTACK, target, tn, result.total, result.success, result.rank,
                      result.tengwars, hidden))
     if result.success:
         # With hidden Loremaster rolls the hit's rank and special results stay secret until used.
-        emit(ev.HitPending(foe, target, False, close, weapon.damage, weapon.injury,
+        emit(events.HitPending(foe, target, False, close, weapon.damage, weapon.injury,
                            result.rank, result.tengwars, GM, hidden))
 
 
@@ -198,8 +197,7 @@ def special_amount(state: OneRingState, special: str) -> int:
 
 
 def _loss(p: Pending) -> int:
-    loss = p.damage + p.heavy
-    return (loss + 1) // 2 if p.knockback else loss
+    return knockback_loss(p.damage + p.heavy, bool(p.knockback))
 
 
 def knockback_due(state: OneRingState) -> bool:
@@ -224,7 +222,7 @@ def finish_hit(state: OneRingState, rng: Rng, emit: Emit) -> None:
         return
     loss = _loss(p)
     if loss:
-        emit(ev.EnduranceLost(p.target, loss))
+        emit(events.EnduranceLost(p.target, loss))
     hero_target = not p.hero_attacks
     # A hero always rolls Protection against a Piercing Blow, even one that dropped the hero to
     # Endurance 0 (a Wound still counts); an adversary at 0 is dead, so its roll is skipped.
@@ -239,12 +237,12 @@ def finish_hit(state: OneRingState, rng: Rng, emit: Emit) -> None:
             result = roll_test(rng, emit, p.target, PROTECTION,
                                state.roster.foes[p.target].armour, p.injury, adversary=True,
                                weary=state.foe_weary(p.target), hidden=hidden)
-        emit(ev.RollRead(p.target, PROTECTION, p.attacker, p.injury, result.total,
+        emit(events.RollRead(p.target, PROTECTION, p.attacker, p.injury, result.total,
                          result.success, result.rank, result.tengwars, hidden))
         if not result.success:
-            emit(ev.Wounded(p.target))
+            emit(events.Wounded(p.target))
     check_out(state, p.target, emit)
-    emit(ev.HitResolved())
+    emit(events.HitResolved())
 
 
 def check_out(state: OneRingState, name: str, emit: Emit) -> None:
@@ -255,13 +253,13 @@ def check_out(state: OneRingState, name: str, emit: Emit) -> None:
         if h.status != "ok":
             return
         if h.wounds >= 2:
-            emit(ev.TakenOut(name, "dying"))
+            emit(events.TakenOut(name, "dying"))
         elif h.endurance <= 0:
-            emit(ev.TakenOut(name, "unconscious"))
+            emit(events.TakenOut(name, "unconscious"))
         return
     f = state.foes[name]
     if f.status == "ok" and (f.endurance <= 0 or f.wounds >= state.roster.foes[name].might):
-        emit(ev.TakenOut(name, "dead"))
+        emit(events.TakenOut(name, "dead"))
 
 
 def do_task(state: OneRingState, hero: str, companion: str, hope: bool, rng: Rng,
@@ -275,28 +273,28 @@ def do_task(state: OneRingState, hero: str, companion: str, hope: bool, rng: Rng
     """
     task, attribute, skill = TASKS[state.heroes[hero].stance]
     card = state.roster.heroes[hero]
-    emit(ev.MainActionTaken(hero))
+    emit(events.MainActionTaken(hero))
     if hope:
-        emit(ev.HopeSpent(hero))
+        emit(events.HopeSpent(hero))
     tn = 20 - int(getattr(card, attribute))
     dice = card.skills.get(skill, 0) + (1 if hope else 0)
     result = roll_test(rng, emit, hero, TASK, dice, tn, weary=state.weary(hero),
                        miserable=state.miserable(hero))
-    emit(ev.RollRead(hero, TASK, companion, tn, result.total, result.success, result.rank,
+    emit(events.RollRead(hero, TASK, companion, tn, result.total, result.success, result.rank,
                      result.tengwars))
     if not result.success:
         return
     if task == "intimidate":
         for foe in state.standing_foes():
             if state.foes[foe].hate > 0:
-                emit(ev.HateLost(foe, 1 + result.tengwars))
-    emit(ev.TaskSucceeded(hero, task, companion))
+                emit(events.HateLost(foe, 1 + result.tengwars))
+    emit(events.TaskSucceeded(hero, task, companion))
 
 
 def do_escape(state: OneRingState, hero: str, foe: str, rng: Rng, emit: Emit) -> None:
     """Leave the fight: free from Rearward (or when nobody engages the hero); from Defensive
     an attack roll against an engaging foe must succeed, and deals no damage."""
-    emit(ev.MainActionTaken(hero))
+    emit(events.MainActionTaken(hero))
     if foe:
         weapon = state.close_weapon(hero)
         if weapon is None:
@@ -304,4 +302,4 @@ def do_escape(state: OneRingState, hero: str, foe: str, rng: Rng, emit: Emit) ->
         result = _hero_roll(state, hero, foe, weapon, False, False, ESCAPE, rng, emit)
         if not result.success:
             return
-    emit(ev.TakenOut(hero, "fled"))
+    emit(events.TakenOut(hero, "fled"))

@@ -7,22 +7,21 @@ from collections.abc import Callable
 from typing import Any
 
 from fracas.core.events import Event, FightEnded
-from fracas.rules.one_ring import events as ev
+from fracas.rules.one_ring import events
 from fracas.rules.one_ring.engagement import Board
+from fracas.rules.one_ring.rules import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
 from fracas.rules.one_ring.state import CLOSE_STANCES, OneRingState, Pending
 
 __all__ = ["apply_event"]
 
 Handler = Callable[[OneRingState, Any], None]
-HEAVY, PIERCE, FEND_OFF, SHIELD_THRUST, NONE = (
-    "heavy_blow", "pierce", "fend_off", "shield_thrust", "none")
 
 
-def _volleys_set(s: OneRingState, e: ev.VolleysSet) -> None:
+def _volleys_set(s: OneRingState, e: events.VolleysSet) -> None:
     s.volleys = e.count
 
 
-def _phase(s: OneRingState, e: ev.PhaseBegan) -> None:
+def _phase(s: OneRingState, e: events.PhaseBegan) -> None:
     s.phase = e.phase
     s.round = e.round
     s.order = e.order
@@ -55,7 +54,7 @@ def _phase(s: OneRingState, e: ev.PhaseBegan) -> None:
             f.attacks_left = s.roster.foes[name].might
 
 
-def _turn_ended(s: OneRingState, e: ev.TurnEnded) -> None:
+def _turn_ended(s: OneRingState, e: events.TurnEnded) -> None:
     s.cursor += 1
     h = s.heroes.get(e.actor)
     if h is not None:
@@ -63,7 +62,7 @@ def _turn_ended(s: OneRingState, e: ev.TurnEnded) -> None:
         h.secondary_used = False
 
 
-def _stance(s: OneRingState, e: ev.StanceTaken) -> None:
+def _stance(s: OneRingState, e: events.StanceTaken) -> None:
     h = s.heroes[e.hero]
     h.stance = e.stance
     h.wielded = e.wielded
@@ -73,29 +72,29 @@ def _stance(s: OneRingState, e: ev.StanceTaken) -> None:
         board.close = board.close | {e.hero} if close else board.close - {e.hero}
 
 
-def _engaged(s: OneRingState, e: ev.Engaged) -> None:
+def _engaged(s: OneRingState, e: events.Engaged) -> None:
     s.board.engage(e.hero, e.foe)
 
 
-def _introduced(s: OneRingState, e: ev.Introduced) -> None:
+def _introduced(s: OneRingState, e: events.Introduced) -> None:
     if e.foe:
         s.foes[e.foe].eligible = True
     s.board.introduce(e.foe)
 
 
-def _stood_back(s: OneRingState, e: ev.StoodBack) -> None:
+def _stood_back(s: OneRingState, e: events.StoodBack) -> None:
     s.board.stand_back(e.foe)
 
 
-def _passed(s: OneRingState, e: ev.HeroPassed) -> None:
+def _passed(s: OneRingState, e: events.HeroPassed) -> None:
     s.board.pass_hero(e.hero)
 
 
-def _disengaged(s: OneRingState, e: ev.Disengaged) -> None:
+def _disengaged(s: OneRingState, e: events.Disengaged) -> None:
     s.board.disengage(e.name)
 
 
-def _main(s: OneRingState, e: ev.MainActionTaken) -> None:
+def _main(s: OneRingState, e: events.MainActionTaken) -> None:
     h = s.heroes.get(e.actor)
     if h is not None:
         h.main_done = True
@@ -103,24 +102,24 @@ def _main(s: OneRingState, e: ev.MainActionTaken) -> None:
         s.foes[e.actor].attacks_left -= 1
 
 
-def _secondary(s: OneRingState, e: ev.SecondaryTaken) -> None:
+def _secondary(s: OneRingState, e: events.SecondaryTaken) -> None:
     s.heroes[e.hero].secondary_used = True
 
 
-def _hope(s: OneRingState, e: ev.HopeSpent) -> None:
+def _hope(s: OneRingState, e: events.HopeSpent) -> None:
     s.heroes[e.hero].hope -= 1
 
 
-def _bonus_used(s: OneRingState, e: ev.BonusUsed) -> None:
+def _bonus_used(s: OneRingState, e: events.BonusUsed) -> None:
     setattr(s.heroes[e.hero], e.bonus, False)
 
 
-def _hit(s: OneRingState, e: ev.HitPending) -> None:
+def _hit(s: OneRingState, e: events.HitPending) -> None:
     s.pending = Pending(e.attacker, e.target, e.hero_attacks, e.close, e.damage, e.injury,
                         e.rank, e.tengwars, e.decider)
 
 
-def _special(s: OneRingState, e: ev.SpecialChosen) -> None:
+def _special(s: OneRingState, e: events.SpecialChosen) -> None:
     p = s.pending
     if p is None:
         return
@@ -138,39 +137,39 @@ def _special(s: OneRingState, e: ev.SpecialChosen) -> None:
     s.pending = dataclasses.replace(p, tengwars=p.tengwars - 1)
 
 
-def _knockback(s: OneRingState, e: ev.KnockbackChosen) -> None:
+def _knockback(s: OneRingState, e: events.KnockbackChosen) -> None:
     if s.pending is not None:
         s.pending = dataclasses.replace(s.pending, knockback=e.accept)
     if e.accept:
         s.heroes[e.hero].knocked_back = True
 
 
-def _endurance(s: OneRingState, e: ev.EnduranceLost) -> None:
+def _endurance(s: OneRingState, e: events.EnduranceLost) -> None:
     c = s.heroes.get(e.target) or s.foes[e.target]
     c.endurance = max(0, c.endurance - e.amount)
 
 
-def _wounded(s: OneRingState, e: ev.Wounded) -> None:
+def _wounded(s: OneRingState, e: events.Wounded) -> None:
     c = s.heroes.get(e.target) or s.foes[e.target]
     c.wounds += 1
 
 
-def _resolved(s: OneRingState, e: ev.HitResolved) -> None:
+def _resolved(s: OneRingState, e: events.HitResolved) -> None:
     s.pending = None
 
 
-def _out(s: OneRingState, e: ev.TakenOut) -> None:
+def _out(s: OneRingState, e: events.TakenOut) -> None:
     c = s.heroes.get(e.name) or s.foes[e.name]
     c.status = e.status
     s.board.remove(e.name)
 
 
-def _hate(s: OneRingState, e: ev.HateLost) -> None:
+def _hate(s: OneRingState, e: events.HateLost) -> None:
     f = s.foes[e.foe]
     f.hate = max(0, f.hate - e.amount)
 
 
-def _task(s: OneRingState, e: ev.TaskSucceeded) -> None:
+def _task(s: OneRingState, e: events.TaskSucceeded) -> None:
     if e.task == "rally":
         for name, h in s.heroes.items():
             if name != e.hero and h.status == "ok":
@@ -181,29 +180,29 @@ def _task(s: OneRingState, e: ev.TaskSucceeded) -> None:
         s.heroes[e.hero].prepared = True
 
 
-def _thrust_lost(s: OneRingState, e: ev.ThrustLost) -> None:
+def _thrust_lost(s: OneRingState, e: events.ThrustLost) -> None:
     f = s.foes[e.foe]
     f.thrust_back = False
     f.attacks_left -= 1
 
 
-def _recovered(s: OneRingState, e: ev.Recovered) -> None:
+def _recovered(s: OneRingState, e: events.Recovered) -> None:
     s.heroes[e.hero].knocked_back = False
 
 
-def _gear(s: OneRingState, e: ev.GearChanged) -> None:
+def _gear(s: OneRingState, e: events.GearChanged) -> None:
     h = s.heroes[e.hero]
     h.wielded = e.wielded
     h.dropped = e.dropped
 
 
-def _located(s: OneRingState, e: ev.Located) -> None:
+def _located(s: OneRingState, e: events.Located) -> None:
     h = s.heroes[e.hero]
     if e.other not in h.located:
         h.located = (*h.located, e.other)
 
 
-def _carried(s: OneRingState, e: ev.Carried) -> None:
+def _carried(s: OneRingState, e: events.Carried) -> None:
     s.heroes[e.comrade].status = "safe"
 
 
@@ -213,16 +212,16 @@ def _ended(s: OneRingState, e: FightEnded) -> None:
 
 
 _HANDLERS: dict[type[Event], Handler] = {
-    ev.VolleysSet: _volleys_set, ev.PhaseBegan: _phase, ev.TurnEnded: _turn_ended,
-    ev.StanceTaken: _stance, ev.Engaged: _engaged, ev.Introduced: _introduced,
-    ev.StoodBack: _stood_back,
-    ev.HeroPassed: _passed, ev.Disengaged: _disengaged, ev.MainActionTaken: _main,
-    ev.SecondaryTaken: _secondary, ev.HopeSpent: _hope, ev.BonusUsed: _bonus_used,
-    ev.HitPending: _hit, ev.SpecialChosen: _special, ev.KnockbackChosen: _knockback,
-    ev.EnduranceLost: _endurance, ev.Wounded: _wounded, ev.HitResolved: _resolved,
-    ev.TakenOut: _out, ev.HateLost: _hate, ev.TaskSucceeded: _task,
-    ev.ThrustLost: _thrust_lost, ev.Recovered: _recovered, ev.GearChanged: _gear,
-    ev.Located: _located, ev.Carried: _carried, FightEnded: _ended,
+    events.VolleysSet: _volleys_set, events.PhaseBegan: _phase, events.TurnEnded: _turn_ended,
+    events.StanceTaken: _stance, events.Engaged: _engaged, events.Introduced: _introduced,
+    events.StoodBack: _stood_back,
+    events.HeroPassed: _passed, events.Disengaged: _disengaged, events.MainActionTaken: _main,
+    events.SecondaryTaken: _secondary, events.HopeSpent: _hope, events.BonusUsed: _bonus_used,
+    events.HitPending: _hit, events.SpecialChosen: _special, events.KnockbackChosen: _knockback,
+    events.EnduranceLost: _endurance, events.Wounded: _wounded, events.HitResolved: _resolved,
+    events.TakenOut: _out, events.HateLost: _hate, events.TaskSucceeded: _task,
+    events.ThrustLost: _thrust_lost, events.Recovered: _recovered, events.GearChanged: _gear,
+    events.Located: _located, events.Carried: _carried, FightEnded: _ended,
 }
 
 

@@ -1,7 +1,7 @@
 """Default (heuristic) policies for heroes and the Loremaster.
 
 They never list every action: each reads the state, builds the action it wants
-from the same helpers the rules use (:mod:`fracas.rules.one_ring.rules`) and
+from the same helpers the rules use (:mod:`fracas.rules.one_ring.legality`) and
 confirms it with ``request.is_legal``.  Should a wish be refused (it should not),
 the policy walks the offered steps taking each step's preselected value.
 """
@@ -14,7 +14,7 @@ from fracas.core.action import Action
 from fracas.core.errors import ScriptExhaustedError
 from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
-from fracas.rules.one_ring import rules
+from fracas.rules.one_ring import legality
 from fracas.rules.one_ring.actions import (
     Advance,
     Attack,
@@ -39,7 +39,7 @@ from fracas.rules.one_ring.actions import (
 )
 from fracas.rules.one_ring.combat import knockback_due, special_options
 from fracas.rules.one_ring.engagement import next_step
-from fracas.rules.one_ring.fold import HEAVY, PIERCE
+from fracas.rules.one_ring.rules import HEAVY, PIERCE
 from fracas.rules.one_ring.state import (
     CLOSE_STANCES,
     DEFENSIVE,
@@ -110,7 +110,7 @@ class HeroHeuristic:
                 yield Engage(me, _weakest(state, found.options))
             return
         if state.phase == "volley":
-            targets = rules.hero_targets(state, me)
+            targets = legality.hero_targets(state, me)
             if targets:
                 yield _best_attack(state, me, targets, Attack)
             yield Hold(me)
@@ -130,7 +130,7 @@ class HeroHeuristic:
         h = state.heroes[me]
         melee = max((card.rating(w.category) for w in card.weapons if not w.ranged), default=0)
         if state.ranged_weapon(me) is not None and card.rating("bows") > melee and \
-                rules.rearward_allowed(state, me) is None:
+                legality.rearward_allowed(state, me) is None:
             return REARWARD
         if h.wounds or h.endurance * 3 <= card.endurance_max:
             return DEFENSIVE
@@ -152,14 +152,14 @@ class HeroHeuristic:
             if drop is not None:
                 yield Drop(me, drop)
         if not h.knocked_back:
-            targets = rules.hero_targets(state, me)
+            targets = legality.hero_targets(state, me)
             if targets:
                 yield _best_attack(state, me, targets, Attack)
-            moves = rules.move_targets(state, me)
+            moves = legality.move_targets(state, me)
             if moves:
                 yield _best_attack(state, me, moves, Move)
             if h.stance == DEFENSIVE:
-                companions = rules.companions(state, me)
+                companions = legality.companions(state, me)
                 if companions:
                     yield Task(me, companion=_weakest(state, companions))
             else:
@@ -171,9 +171,9 @@ def _in_offer_order(state: OneRingState, me: str) -> Iterable[Action]:
     """The rest of a hero's options, in the order the old whole list gave them."""
     h = state.heroes[me]
     if not h.knocked_back:
-        yield from (Escape(me, foe) for foe in rules.escape_options(state, me))
+        yield from (Escape(me, foe) for foe in legality.escape_options(state, me))
         yield from (Retrieve(me, item) for item in h.dropped)
-        yield from (Carry(me, c) for c in rules.fallen_located(state, me))
+        yield from (Carry(me, c) for c in legality.fallen_located(state, me))
     if h.secondary_used:
         return
     if h.stance in CLOSE_STANCES:
@@ -181,9 +181,9 @@ def _in_offer_order(state: OneRingState, me: str) -> Iterable[Action]:
             yield Advance(me)
         if STANCES.index(h.stance) < CLOSE_STANCES.index(DEFENSIVE):
             yield Retreat(me)
-    yield from (Locate(me, other) for other in rules.locatable(state, me))
-    yield from (Draw(me, w) for w in rules.drawable(state, me))
-    yield from (Drop(me, item) for item in rules.droppable(state, me))
+    yield from (Locate(me, other) for other in legality.locatable(state, me))
+    yield from (Draw(me, w) for w in legality.drawable(state, me))
+    yield from (Drop(me, item) for item in legality.droppable(state, me))
 
 
 def _weapon_to_draw(state: OneRingState, me: str) -> str | None:
@@ -193,7 +193,7 @@ def _weapon_to_draw(state: OneRingState, me: str) -> str | None:
     rear = state.heroes[me].stance == REARWARD
     if (state.bow_in_hand(me) if rear else state.close_weapon(me)) is not None:
         return None
-    for name in rules.drawable(state, me):
+    for name in legality.drawable(state, me):
         weapon = card.weapon(name)
         if weapon is not None and weapon.ranged == rear:
             return name
@@ -208,7 +208,7 @@ def _spare_gear(state: OneRingState, me: str) -> str | None:
         return None
     card = state.roster.heroes[me]
     best: tuple[int, str] | None = None
-    for item in rules.droppable(state, me):
+    for item in legality.droppable(state, me):
         if item == h.wielded:
             continue
         weapon = card.weapon(item)
@@ -259,17 +259,17 @@ class LoremasterHeuristic:
                 return
             if found.kind == "introduce":
                 # Foes held back stay back while an introduced one still stands.
-                held = found.options[0] if not rules.eligible_foes(state) else ""
+                held = found.options[0] if not legality.eligible_foes(state) else ""
                 yield Introduce(GM, held)
             elif found.kind == "assign":
                 yield from (Engage(GM, f, found.subject) for f in found.options)
             else:
                 yield self._spare(state, found.subject, found.options)
             return
-        foe = rules.current_turn(state)
+        foe = legality.current_turn(state)
         if foe is None:
             return
-        targets = rules.foe_targets(state, foe)
+        targets = legality.foe_targets(state, foe)
         if targets:
             yield Attack(GM, _weakest(state, targets), foe=foe)
         yield Hold(GM, foe=foe)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -13,7 +13,21 @@ from pydantic import (
     model_validator,
 )
 
+from fracas.core.action import Action
+from fracas.core.codec import parse_fields, split_words
+from fracas.core.errors import ActionSyntaxError
+from fracas.rules.one_ring.actions import ACTIONS
 from fracas.rules.one_ring.catalogue import CATEGORIES, FoeWeapon, catalogue
+from fracas.rules.one_ring.state import (
+    HELM,
+    SHIELD,
+    FoeCard,
+    FoeState,
+    HeroCard,
+    HeroState,
+    OneRingState,
+    Roster,
+)
 from fracas.scenario import ScenarioBase
 
 __all__ = ["AdversarySpec", "HeroSpec", "OneRingScenario", "PolicyChoice"]
@@ -194,13 +208,94 @@ class OneRingScenario(ScenarioBase):
 
 def _check_script(actor: str, texts: list[str]) -> None:
     """Every scripted decision must parse and be the actor's own."""
-    from fracas.core.errors import ActionSyntaxError
-    from fracas.rules.one_ring.ruleset import OneRing
-
     for i, text in enumerate(texts, start=1):
         try:
-            action = OneRing().parse_action(text)
+            action = parse_action(text)
         except ActionSyntaxError as exc:
             raise ValueError(f"scripted decision {i} of {actor}: {exc}") from None
         if action.actor != actor:
             raise ValueError(f"scripted decision {i} of {actor} is for {action.actor!r}")
+
+
+def parse_action(text: str) -> Action:
+    """``actor verb key=value ...`` as one of the rule set's actions (what
+    ``OneRing().parse_action`` does, without importing the plug-in class)."""
+    words = split_words(text)
+    if len(words) < 2:
+        raise ActionSyntaxError(f"expected 'ACTOR VERB [key=value ...]', got {text!r}")
+    table = {cls.verb: cls for cls in ACTIONS}
+    cls = table.get(words[1])
+    if cls is None:
+        raise ActionSyntaxError(
+            f"unknown action {words[1]!r}; one_ring knows: {', '.join(sorted(table))}")
+    action: Action = parse_fields(cls, words[2:], {"actor": words[0]})
+    return action
+
+
+# -- building the starting state -------------------------------------------------
+
+def _policy_value(choice: str | list[str]) -> str | tuple[str, ...]:
+    return choice if isinstance(choice, str) else tuple(choice)
+
+
+def _hero_card(spec: HeroSpec) -> HeroCard:
+    cat = catalogue()
+    armour = cat.armour[spec.armour]
+    shield = cat.shields[spec.shield] if spec.shield else None
+    weapons = tuple(cat.weapons[name] for name in spec.weapons)
+    loads = {w.name: w.load for w in weapons}
+    if spec.helm:
+        loads[HELM] = cat.helm.load
+    if shield is not None:
+        loads[SHIELD] = shield.load
+    return HeroCard(
+        name=spec.name, strength=spec.strength, heart=spec.heart, wits=spec.wits,
+        endurance_max=spec.endurance, hope_max=spec.hope, shadow=spec.shadow,
+        parry=spec.parry if spec.parry is not None else 12 + spec.wits,
+        armour_dice=armour.protection, helm_dice=cat.helm.protection if spec.helm else 0,
+        shield_bonus=shield.parry if shield else 0, base_load=armour.load + spec.fatigue,
+        weapons=weapons, item_loads=loads, proficiencies=dict(spec.proficiencies),
+        skills=dict(spec.skills), aware=spec.aware, always_weary=spec.weary,
+        always_miserable=spec.miserable, policy=_policy_value(spec.policy),
+    )
+
+
+def _foe_cards(spec: AdversarySpec) -> list[FoeCard]:
+    base = catalogue().adversaries[spec.kind] if spec.kind else None
+
+    def pick(field: str) -> Any:
+        value = getattr(spec, field)
+        if value is not None or base is None:
+            return value
+        return getattr(base, field)
+
+    weapons = tuple(spec.weapons) if spec.weapons is not None else pick("weapons")
+    return [FoeCard(
+        name=name, kind=spec.kind or spec.name, attribute_level=pick("attribute_level"),
+        endurance_max=pick("endurance"), might=pick("might"), hate_max=pick("hate"),
+        hate_label=pick("hate_label") or "hate", parry=pick("parry"), armour=pick("armour"),
+        large=(pick("size") or "human") == "large", eligible=spec.eligible, weapons=weapons,
+    ) for name in spec.names()]
+
+
+def build_state(scenario: OneRingScenario) -> OneRingState:
+    """Cards from the scenario and catalogue; every combatant fresh (bar starting Wounds)."""
+    heroes = {h.name: _hero_card(h) for h in scenario.heroes}
+    foes = {c.name: c for spec in scenario.adversaries for c in _foe_cards(spec)}
+    roster = Roster(
+        heroes=heroes, foes=foes, hero_order=tuple(heroes), foe_order=tuple(foes),
+        volleys=scenario.volleys if isinstance(scenario.volleys, int) else None,
+        max_volleys=scenario.max_volleys, long_distance=scenario.distance == "long",
+        enemy_volleys_first=scenario.enemy_volleys_first, max_rounds=scenario.max_rounds,
+        gm_policy=_policy_value(scenario.gm_policy), gm_hidden=scenario.gm_rolls_hidden,
+    )
+    wounds = {h.name: h.wounds for h in scenario.heroes}
+    hero_states = {}
+    for name, card in heroes.items():
+        first_close = next((w.name for w in card.weapons if not w.ranged),
+                           card.weapons[0].name if card.weapons else None)
+        hero_states[name] = HeroState(card.endurance_max, card.hope_max,
+                                      wounds=wounds[name], wielded=first_close)
+    foe_states = {n: FoeState(c.endurance_max, c.hate_max, eligible=c.eligible)
+                  for n, c in foes.items()}
+    return OneRingState(roster, hero_states, foe_states)

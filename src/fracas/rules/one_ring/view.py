@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.core.events import DiceRolled, Event
-from fracas.rules.one_ring import events as ev
+from fracas.rules.one_ring import events
 from fracas.rules.one_ring.dice import EYE_FACE, FEAT_SIDES, RUNE_FACE
-from fracas.rules.one_ring.fold import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
+from fracas.rules.one_ring.rules import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
 from fracas.rules.one_ring.state import COMPANY, ENEMIES, OneRingState
 
 __all__ = ["describe_event", "table", "view"]
@@ -153,7 +153,7 @@ def _dice(event: DiceRolled, state: OneRingState) -> str:
     return f"  {event.actor} rolls {count}: {' '.join(map(str, faces))}"
 
 
-def _roll(event: ev.RollRead) -> str:
+def _roll(event: events.RollRead) -> str:
     extra = f", {event.tengwars} tengwar(s)" if event.tengwars else ""
     if event.purpose == "protection":
         return (f"  {event.actor}'s Protection against the Piercing Blow (Injury {event.tn}): "
@@ -167,7 +167,7 @@ def _roll(event: ev.RollRead) -> str:
             f"{_RESULT[event.success]}{extra}")
 
 
-def _special(event: ev.SpecialChosen, state: OneRingState) -> str:
+def _special(event: events.SpecialChosen, state: OneRingState) -> str:
     p = state.pending
     who = f"{p.attacker} " if p is not None else ""
     if event.special == NONE:
@@ -182,7 +182,7 @@ def _special(event: ev.SpecialChosen, state: OneRingState) -> str:
     return f"  {who}spends a tengwar on {name}: {effect}"
 
 
-def _phase(event: ev.PhaseBegan) -> str | None:
+def _phase(event: events.PhaseBegan) -> str | None:
     if event.phase == "volley":
         return f"[bold]opening volley {event.volley}[/bold]: {', '.join(event.order)}"
     if event.phase == "stance":
@@ -198,57 +198,57 @@ def _phase(event: ev.PhaseBegan) -> str | None:
 
 def describe_event(event: Event, state: OneRingState) -> str | None:
     """One readable line for the events worth reading in a fight's log."""
-    if isinstance(event, ev.PhaseBegan):
+    if isinstance(event, events.PhaseBegan):
         return _phase(event)
     if isinstance(event, DiceRolled):
         return _dice(event, state)
-    if isinstance(event, ev.VolleysSet):
+    if isinstance(event, events.VolleysSet):
         return {0: "no opening volleys", 1: "1 opening volley"}.get(
             event.count, f"{event.count} opening volleys")
-    if isinstance(event, ev.StanceTaken):
+    if isinstance(event, events.StanceTaken):
         return f"  {event.hero} takes the {event.stance} stance"
-    if isinstance(event, ev.Engaged):
+    if isinstance(event, events.Engaged):
         return f"  {event.hero} and {event.foe} are engaged"
-    if isinstance(event, ev.StoodBack):
+    if isinstance(event, events.StoodBack):
         return f"  {event.foe} stands back"
-    if isinstance(event, ev.Introduced):
+    if isinstance(event, events.Introduced):
         if event.foe:
             return f"  the Loremaster introduces {event.foe} as a target for the heroes"
         return "  the Loremaster introduces no more targets this round"
-    if isinstance(event, ev.HeroPassed):
+    if isinstance(event, events.HeroPassed):
         return f"  {event.hero} finds no foe to engage"
-    if isinstance(event, ev.RollRead):
+    if isinstance(event, events.RollRead):
         return _roll(event)
-    if isinstance(event, ev.SpecialChosen):
+    if isinstance(event, events.SpecialChosen):
         return _special(event, state)
-    if isinstance(event, ev.KnockbackChosen):
+    if isinstance(event, events.KnockbackChosen):
         return f"  {event.hero} {'is knocked back' if event.accept else 'stands firm'}"
-    if isinstance(event, ev.EnduranceLost):
+    if isinstance(event, events.EnduranceLost):
         return f"  {event.target} loses {event.amount} Endurance"
-    if isinstance(event, ev.Wounded):
+    if isinstance(event, events.Wounded):
         return f"  [red]{event.target} is Wounded[/red]"
-    if isinstance(event, ev.TakenOut):
+    if isinstance(event, events.TakenOut):
         return f"  [bold red]{event.name} is out: {event.status}[/bold red]"
-    if isinstance(event, ev.HateLost):
+    if isinstance(event, events.HateLost):
         card = state.roster.foes.get(event.foe)
         label = card.hate_label.capitalize() if card is not None else "Hate"
         return f"  {event.foe} loses {event.amount} {label}"
-    if isinstance(event, ev.TaskSucceeded):
+    if isinstance(event, events.TaskSucceeded):
         who = f" ({event.companion})" if event.companion else ""
         return f"  {event.hero}'s {_TASKS.get(event.task, event.task)}{who} succeeds"
-    if isinstance(event, ev.ThrustLost):
+    if isinstance(event, events.ThrustLost):
         return f"  {event.foe} loses an attack, thrust back by a shield"
-    if isinstance(event, ev.Recovered):
+    if isinstance(event, events.Recovered):
         return f"  {event.hero} recovers from the knockback"
-    if isinstance(event, ev.GearChanged):
+    if isinstance(event, events.GearChanged):
         return f"  {event.hero} wields {event.wielded or 'nothing'}; dropped: " \
                f"{', '.join(event.dropped) or 'nothing'}"
-    if isinstance(event, ev.Located):
+    if isinstance(event, events.Located):
         return f"  {event.hero} locates {event.other}"
-    if isinstance(event, ev.Carried):
+    if isinstance(event, events.Carried):
         return f"  {event.hero} carries {event.comrade} to safety"
-    if isinstance(event, ev.Disengaged):
+    if isinstance(event, events.Disengaged):
         return f"  {event.name} moves away"
-    if isinstance(event, ev.HopeSpent):
+    if isinstance(event, events.HopeSpent):
         return f"  {event.hero} spends a point of Hope"
     return None

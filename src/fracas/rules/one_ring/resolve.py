@@ -13,8 +13,7 @@ from fracas.core.action import Action
 from fracas.core.decision import Steps, has_options
 from fracas.core.events import FightEnded
 from fracas.core.ruleset import GM, Emit
-from fracas.rules.one_ring import events as ev
-from fracas.rules.one_ring import rules
+from fracas.rules.one_ring import events, legality
 from fracas.rules.one_ring.actions import (
     ACTIONS,
     Advance,
@@ -48,7 +47,7 @@ from fracas.rules.one_ring.combat import (
     special_amount,
 )
 from fracas.rules.one_ring.engagement import next_step, regime_for
-from fracas.rules.one_ring.rules import foe_targets
+from fracas.rules.one_ring.legality import foe_targets
 from fracas.rules.one_ring.state import (
     CLOSE_STANCES,
     COMPANY,
@@ -108,17 +107,17 @@ def _begin_volley(state: OneRingState, number: int, emit: Emit) -> None:
     if number > (state.volleys or 0):
         _begin_round(state, 1, emit)
     else:
-        emit(ev.PhaseBegan("volley", 0, volley_order(state, number), volley=number))
+        emit(events.PhaseBegan("volley", 0, volley_order(state, number), volley=number))
 
 
 def _begin_round(state: OneRingState, number: int, emit: Emit) -> None:
     if number > state.roster.max_rounds:
         emit(FightEnded(None, "the round limit was reached"))
     else:
-        emit(ev.PhaseBegan("stance", number, tuple(state.standing_heroes())))
+        emit(events.PhaseBegan("stance", number, tuple(state.standing_heroes())))
 
 
-_STEPS = Steps(ACTIONS, rules.why_not, rules.step)
+_STEPS = Steps(ACTIONS, legality.why_not, legality.step)
 
 
 def _turn_over(state: OneRingState, name: str) -> bool:
@@ -140,11 +139,11 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
     if phase in ("start", "volleys_choice"):
         if state.volleys is None:
             if state.roster.volleys is not None:
-                emit(ev.VolleysSet(state.roster.volleys))
+                emit(events.VolleysSet(state.roster.volleys))
             elif state.roster.max_volleys == 0:
-                emit(ev.VolleysSet(0))
+                emit(events.VolleysSet(0))
             elif phase == "start":
-                emit(ev.PhaseBegan("volleys_choice", 0))
+                emit(events.PhaseBegan("volleys_choice", 0))
             else:
                 return True
         else:
@@ -153,39 +152,39 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
     if phase == "engagement":
         step = next_step(state.board, GM)
         if step is None:
-            emit(ev.PhaseBegan("action", state.round, action_order(state)))
+            emit(events.PhaseBegan("action", state.round, action_order(state)))
         elif step.options:
             return True
         elif step.kind == "spare":
-            emit(ev.StoodBack(step.subject))
+            emit(events.StoodBack(step.subject))
         else:
-            emit(ev.HeroPassed(step.subject))
+            emit(events.HeroPassed(step.subject))
         return False
     if state.cursor >= len(state.order):
         if phase == "volley":
             _begin_volley(state, state.volley + 1, emit)
         elif phase == "stance":
             regime = regime_for(len(state.standing_heroes()), len(state.standing_foes()))
-            emit(ev.PhaseBegan("engagement", state.round, regime=regime))
+            emit(events.PhaseBegan("engagement", state.round, regime=regime))
         else:
             _begin_round(state, state.round + 1, emit)
         return False
     name = state.order[state.cursor]
     if phase == "stance":
         if state.heroes[name].status != "ok":
-            emit(ev.TurnEnded(name))
+            emit(events.TurnEnded(name))
             return False
         return True
     if _turn_over(state, name):
-        emit(ev.TurnEnded(name))
+        emit(events.TurnEnded(name))
         return False
     f = state.foes.get(name)
     if f is not None and phase == "action":
         if f.thrust_back:
-            emit(ev.ThrustLost(name))
+            emit(events.ThrustLost(name))
             return False
         if not foe_targets(state, name):
-            emit(ev.TurnEnded(name))
+            emit(events.TurnEnded(name))
             return False
     return True
 
@@ -220,23 +219,23 @@ def resolve(state: OneRingState, action: Action, rng: Rng, emit: Emit) -> None:
         else:
             hero_attack(state, actor, action.target, action.hope, rng, emit)
     elif isinstance(action, Special):
-        emit(ev.SpecialChosen(action.special, special_amount(state, action.special)))
+        emit(events.SpecialChosen(action.special, special_amount(state, action.special)))
     elif isinstance(action, Knockback):
-        emit(ev.KnockbackChosen(actor, action.accept))
+        emit(events.KnockbackChosen(actor, action.accept))
     elif isinstance(action, Hold):
-        emit(ev.MainActionTaken(action.foe or actor))
+        emit(events.MainActionTaken(action.foe or actor))
     elif isinstance(action, TakeStance):
         # Taking a stance readies nothing: drawing a weapon is a secondary action.
-        emit(ev.StanceTaken(actor, action.stance, state.heroes[actor].wielded))
-        emit(ev.TurnEnded(actor))
+        emit(events.StanceTaken(actor, action.stance, state.heroes[actor].wielded))
+        emit(events.TurnEnded(actor))
     elif isinstance(action, Engage):
-        emit(ev.Engaged(action.hero or actor, action.foe))
+        emit(events.Engaged(action.hero or actor, action.foe))
     elif isinstance(action, StandBack):
-        emit(ev.StoodBack(action.foe))
+        emit(events.StoodBack(action.foe))
     elif isinstance(action, Introduce):
-        emit(ev.Introduced(action.foe))
+        emit(events.Introduced(action.foe))
     elif isinstance(action, SetVolleys):
-        emit(ev.VolleysSet(action.count))
+        emit(events.VolleysSet(action.count))
     elif isinstance(action, Task):
         do_task(state, actor, action.companion, action.hope, rng, emit)
     elif isinstance(action, Escape):
@@ -250,30 +249,30 @@ def _resolve_other(state: OneRingState, action: Action, emit: Emit) -> None:
     actor = action.actor
     h = state.heroes[actor]
     if isinstance(action, Recover | Retrieve | Carry | Move):
-        emit(ev.MainActionTaken(actor))
+        emit(events.MainActionTaken(actor))
         if isinstance(action, Recover):
-            emit(ev.Recovered(actor))
+            emit(events.Recovered(actor))
         elif isinstance(action, Retrieve):
             dropped = tuple(i for i in h.dropped if i != action.item)
             weapon = state.roster.heroes[actor].weapon(action.item)
             wielded = h.wielded
             if wielded is None and weapon is not None and not weapon.ranged:
                 wielded = action.item
-            emit(ev.GearChanged(actor, wielded, dropped))
+            emit(events.GearChanged(actor, wielded, dropped))
         elif isinstance(action, Carry):
-            emit(ev.Carried(actor, action.comrade))
+            emit(events.Carried(actor, action.comrade))
         else:
-            emit(ev.Disengaged(actor))
-            emit(ev.Engaged(actor, action.target))
+            emit(events.Disengaged(actor))
+            emit(events.Engaged(actor, action.target))
         return
-    emit(ev.SecondaryTaken(actor))
+    emit(events.SecondaryTaken(actor))
     if isinstance(action, Advance | Retreat):
         step = -1 if isinstance(action, Advance) else 1
-        emit(ev.StanceTaken(actor, _shift(h.stance, step), h.wielded))
+        emit(events.StanceTaken(actor, _shift(h.stance, step), h.wielded))
     elif isinstance(action, Locate):
-        emit(ev.Located(actor, action.other))
+        emit(events.Located(actor, action.other))
     elif isinstance(action, Draw):
-        emit(ev.GearChanged(actor, action.weapon, h.dropped))
+        emit(events.GearChanged(actor, action.weapon, h.dropped))
     elif isinstance(action, Drop):
         wielded = None if h.wielded == action.item else h.wielded
-        emit(ev.GearChanged(actor, wielded, (*h.dropped, action.item)))
+        emit(events.GearChanged(actor, wielded, (*h.dropped, action.item)))
