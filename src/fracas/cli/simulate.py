@@ -14,7 +14,8 @@ from rich.markup import escape
 from fracas.cli.common import ScenarioArg, SeedOpt, console, err_console
 
 if TYPE_CHECKING:
-    from fracas.sim.runner import FightSpec, SimulationResult
+    from fracas.sim.fights import FightSpec
+    from fracas.sim.runner import SimulationResult
     from fracas.sim.sweep import SweepResult
 
 __all__ = ["simulate_command", "sweep_command"]
@@ -184,7 +185,7 @@ def _computer_spec(spec: FightSpec) -> tuple[FightSpec, list[str]]:
     from fracas.scenario import Scenario
     from fracas.scenario.problems import check_model
     from fracas.scenario.seats import computer_seats
-    from fracas.sim.runner import FightSpec
+    from fracas.sim.fights import FightSpec
 
     ruleset = find_ruleset(spec.ruleset)
     model = check_model(ruleset.scenario_model, spec.scenario, spec.source, {})

@@ -19,7 +19,7 @@ from types import TracebackType
 from typing import Any, Protocol
 
 from fracas.core.errors import FracasError
-from fracas.sim.runner import FightSpec, run_chunk
+from fracas.sim.fights import FightSpec, run_chunk
 from fracas.sim.stats import ChunkSummary
 
 __all__ = [

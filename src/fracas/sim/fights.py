@@ -1,0 +1,220 @@
+"""The worker's side of a simulation: what a fight is made from, and playing a chunk of them.
+
+Fight ``i`` of a run with seed ``s`` has the *fight seed* ``derive_seed(s, i)`` and
+is played exactly as ``fracas run SCENARIO --seed <fight seed>`` plays it (dice from
+``SeededRng(fight seed)``, policies from its ``spawn("policy")`` stream), so the
+fight is the same whichever worker plays it and any one of them can be replayed.
+Workers receive a :class:`FightSpec` (plain data: rule-set name, scenario data,
+optionally the events of a saved fight to continue from) and a range of fight
+indices; they build the starting state once per process and send back a
+:class:`~fracas.sim.stats.ChunkSummary`.
+
+Imports go one way inside :mod:`fracas.sim`: ``stats`` <- ``fights`` <- ``executors``
+<- ``runner`` <- ``sweep``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fracas.core.encounter import Encounter
+from fracas.core.errors import FracasError
+from fracas.core.events import DecisionMade, Event, decode_event, encode_event, read_log
+from fracas.core.policy import HumanPolicy, Policy, scenario_policies
+from fracas.core.rng import SeededRng, derive_seed
+from fracas.core.ruleset import Ruleset, find_ruleset
+from fracas.scenario import Scenario, build_initial_state
+from fracas.sim.stats import ChunkSummary
+
+__all__ = [
+    "DEFAULT_MAX_DECISIONS",
+    "FightSpec",
+    "SimulationError",
+    "prepare",
+    "run_chunk",
+    "spec_from_log",
+    "spec_from_scenario",
+]
+
+#: A fight still running after this many decisions is counted as unfinished.
+DEFAULT_MAX_DECISIONS = 100_000
+
+
+class SimulationError(FracasError):
+    """A simulation cannot run as asked (a human-played combatant, a finished fight, ...)."""
+
+    exit_code = 2
+
+
+@dataclass(frozen=True, slots=True)
+class FightSpec:
+    """Everything a worker needs to play fights of one scenario, as plain picklable data.
+
+    Attributes:
+        ruleset: the registered rule-set name.
+        scenario: the scenario data (as in the YAML file) or a saved log's header data.
+        source: where it came from, for messages.
+        events: encoded events of a saved fight to continue from (empty: a fresh fight).
+        module: the module defining the rule set's class, imported by workers first so
+            that rule sets registered by hand (tests, plug-ins) are found there too.
+        max_decisions: decision limit per fight.
+        key: a digest of the above, used to cache the prepared state in each worker.
+    """
+
+    ruleset: str
+    scenario: Mapping[str, Any]
+    source: str = "<scenario>"
+    events: tuple[Mapping[str, Any], ...] = ()
+    module: str = ""
+    max_decisions: int = DEFAULT_MAX_DECISIONS
+    key: str = field(default="", compare=False)
+
+    @staticmethod
+    def make(ruleset: Ruleset[Any], scenario: Mapping[str, Any], source: str,
+             events: Sequence[Mapping[str, Any]] = (),
+             max_decisions: int = DEFAULT_MAX_DECISIONS) -> FightSpec:
+        """Build a spec and its cache key."""
+        text = json.dumps([ruleset.name, scenario, list(events)], sort_keys=True, default=str)
+        key = hashlib.sha1(text.encode()).hexdigest()
+        return FightSpec(ruleset.name, dict(scenario), source, tuple(events),
+                         type(ruleset).__module__, max_decisions, key)
+
+
+def spec_from_scenario(scenario: Scenario,
+                       max_decisions: int = DEFAULT_MAX_DECISIONS) -> FightSpec:
+    """A spec for fresh fights of a loaded scenario."""
+    data = scenario.model.model_dump(mode="json")
+    return FightSpec.make(scenario.ruleset, data, scenario.source, (), max_decisions)
+
+
+def spec_from_log(path: str | Path, from_round: int | None = None,
+                  max_decisions: int = DEFAULT_MAX_DECISIONS) -> FightSpec:
+    """A spec for continuations of a saved fight.
+
+    Args:
+        path: a JSON-lines log written by ``fracas run --save`` or ``fracas play --save``.
+        from_round: continue from the first decision of this round (the log is cut
+            there); ``None`` continues from where the log ends.
+        max_decisions: decision limit per continuation.
+
+    Raises:
+        SimulationError: the fight is already over at the chosen point.
+    """
+    if from_round is not None and from_round < 1:
+        raise SimulationError(f"--round must be 1 or more, got {from_round}")
+    header, lines = read_log(path)
+    ruleset = find_ruleset(header.ruleset)
+    initial = build_initial_state(ruleset, header.scenario, source=str(path))
+    enc = Encounter(ruleset, initial, start=False)  # a log is untrusted: checked event by event
+    kept: list[Mapping[str, Any]] = []
+    for number, data in lines:
+        event = decode_event(data, ruleset, f"{path}:{number}: ")
+        if (from_round is not None and isinstance(event, DecisionMade)
+                and ruleset.round_number(enc.state) >= from_round):
+            break
+        enc.emit_checked(event, f"{path}:{number}")
+        kept.append(encode_event(event))
+    state = enc.state
+    if ruleset.current_actor(state) is None:
+        where = f"at round {from_round}" if from_round is not None else "at the end of the log"
+        raise SimulationError(f"{path}: the fight is already over {where}; nothing to simulate")
+    return FightSpec.make(ruleset, header.scenario, str(path), kept, max_decisions)
+
+
+# --------------------------------------------------------------------------- workers
+@dataclass(slots=True)
+class _Prepared:
+    ruleset: Ruleset[Any]
+    state: Any
+    fresh: bool
+
+
+_PREPARED: dict[str, _Prepared] = {}
+
+
+def prepare(spec: FightSpec) -> _Prepared:
+    """The spec's starting state, built once per process and cached by the spec's key."""
+    cached = _PREPARED.get(spec.key) if spec.key else None
+    if cached is not None:
+        return cached
+    if spec.module:
+        # An entry-point rule set is found by name below even if this fails.
+        with contextlib.suppress(ImportError):
+            importlib.import_module(spec.module)
+    ruleset = find_ruleset(spec.ruleset)
+    state = build_initial_state(ruleset, spec.scenario, spec.source)
+    if spec.events:
+        events: list[Event] = [decode_event(dict(data), ruleset, f"{spec.source}: ")
+                               for data in spec.events]
+        state = Encounter.replay(ruleset, state, events).state
+    prepared = _Prepared(ruleset, state, not spec.events)
+    if len(_PREPARED) >= 16:
+        _PREPARED.clear()
+    if spec.key:
+        _PREPARED[spec.key] = prepared
+    return prepared
+
+
+def _refuse_humans(actor: str, policy: Policy) -> None:
+    if isinstance(policy, HumanPolicy):
+        raise SimulationError(
+            f"{actor} is played by a human; give it a computer policy to simulate"
+        )
+
+
+def _policies(ruleset: Ruleset[Any], state: Any) -> Callable[[str], Policy]:
+    return scenario_policies(ruleset, state, _refuse_humans)
+
+
+def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary:
+    """Play fights ``start .. stop-1`` of the run with ``seed`` and summarise them.
+
+    This is the function the executors send to workers.
+    """
+    prepared = prepare(spec)
+    ruleset, initial = prepared.ruleset, prepared.state
+    summary = ChunkSummary()
+    wins, rounds, survived, health = summary.wins, summary.rounds, summary.survived, summary.health
+    for s in ruleset.standings(initial):
+        wins.setdefault(s.side, 0)
+        survived.setdefault(s.name, 0)
+        health.setdefault(s.name, {})
+    for i in range(start, stop):
+        fight_seed = derive_seed(seed, i)
+        dice = SeededRng(fight_seed)
+        try:
+            enc = Encounter(ruleset, initial, rng=dice, keep_log=False, start=prepared.fresh)
+            outcome = enc.play(_policies(ruleset, enc.state), dice.spawn("policy"),
+                               max_decisions=spec.max_decisions)
+        except SimulationError:
+            raise
+        except Exception as exc:
+            # Re-raised as a plain message: it crosses process boundaries intact, and
+            # says how to replay the fight that failed.
+            raise SimulationError(
+                f"fight {i} of the run (fight seed {fight_seed}) failed: "
+                f"{type(exc).__name__}: {exc}; replay it with "
+                f"'fracas run {spec.source} --seed {fight_seed}'"
+            ) from exc
+        summary.fights += 1
+        if outcome is None:
+            summary.unfinished += 1
+        else:
+            if outcome.winner is None:
+                summary.draws += 1
+            else:
+                wins[outcome.winner] = wins.get(outcome.winner, 0) + 1
+            rounds[outcome.rounds] = rounds.get(outcome.rounds, 0) + 1
+        for s in ruleset.standings(enc.state):
+            if s.standing:
+                survived[s.name] = survived.get(s.name, 0) + 1
+            hist = health.setdefault(s.name, {})
+            hist[s.health] = hist.get(s.health, 0) + 1
+    return summary
