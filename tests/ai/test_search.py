@@ -12,13 +12,13 @@ import pytest
 from fracas.ai import SearchBudget, SearchPolicy, evaluate, search_policy, side_of
 from fracas.ai.duels import DUELS
 from fracas.ai.match import mirror_match, wilson
-from fracas.ai.search import DEFAULT_ROLLOUTS
+from fracas.ai.search import DEFAULT_ROLLOUTS, apply_action, paired, play_on
 from fracas.core.encounter import Encounter
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import SeededRng
 from fracas.core.ruleset import Action
 from fracas.scenario import load_scenario
-from toy_ruleset import Toy, ToyScenario, ToyState, Wait
+from toy_ruleset import Strike, Toy, ToyScenario, ToyState, Wait
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,11 +53,11 @@ def test_search_strikes_where_the_heuristic_only_waits() -> None:
     enc = Encounter(rules, state, rng=SeededRng(1))
     request = enc.request(SeededRng(2))
     assert _AlwaysWait().choose(request).verb == "wait"
-    policy = SearchPolicy(rules, _budget(40))
+    policy = SearchPolicy(rules, _budget(100))
     action = policy.choose(request)
     assert action.verb == "strike"
     assert request.vetted(action)  # picked from the offered steps: the engine skips the check
-    assert policy.last_rollouts == 40
+    assert policy.last_rollouts == 100
 
 
 def test_search_beats_the_passive_heuristic_in_seat_swapped_fights() -> None:
@@ -148,3 +148,70 @@ def test_wilson_interval() -> None:
     low, high = wilson(70, 100)
     assert 0.60 < low < 0.61 and 0.78 < high < 0.79
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+class _AlwaysStrike:
+    def choose(self, request: DecisionRequest) -> Action:
+        foe = next(n for n in request.state.names
+                   if request.state.sides[n] != request.state.sides[request.actor])
+        return Strike(request.actor, foe)
+
+
+def test_keyed_rollouts_meet_the_same_luck_whatever_the_first_move() -> None:
+    """Bo's blow rolls the same die after Ash's strike or wait: keyed dice per decision."""
+    rules = Toy()
+    model = ToyScenario(ruleset="toy", max_rounds=6, fighters=[
+        {"name": "Ash", "side": "a", "hp": 30}, {"name": "Bo", "side": "b", "hp": 30}])
+    striker = _AlwaysStrike()
+    same = 0
+    for seed in range(20):
+        hurt = []
+        for first in (Strike("Ash", "Bo"), Wait("Ash")):
+            state = rules.initial_state(model)
+            rng = SeededRng(seed)
+            apply_action(rules, state, first, rng)
+            play_on(rules, state, rng, lambda a: striker, 1, keyed=seed)
+            hurt.append(30 - state.hp["Ash"])
+        assert hurt[0] == hurt[1]
+        unkeyed = []
+        for first in (Strike("Ash", "Bo"), Wait("Ash")):
+            state = rules.initial_state(model)
+            rng = SeededRng(seed)
+            apply_action(rules, state, first, rng)
+            play_on(rules, state, rng, lambda a: striker, 1)
+            unkeyed.append(30 - state.hp["Ash"])
+        same += unkeyed[0] == unkeyed[1]
+    assert same < 20  # one shared stream: the strike's die shifts Bo's
+
+
+def test_paired_difference_and_its_error() -> None:
+    from fracas.ai.search import _Candidate
+
+    a, b = _Candidate(("x",), Wait("Ash")), _Candidate(("y",), Wait("Ash"))
+    a.results, b.results = [1.0, 1.0, 0.0, 1.0], [0.0, 1.0, 0.0, 0.0, 1.0]
+    lead, err, n = paired(a, b)
+    assert n == 4 and lead == pytest.approx(0.5)
+    assert 0 < err < 0.5
+    assert paired(a, _Candidate(("z",), Wait("Ash"))) == (0.0, 1.0, 0)
+
+
+def test_every_search_move_in_a_duel_is_legal_and_replays_the_same() -> None:
+    duel = DUELS["one_ring"]
+    scenario = duel.scenario()
+    rules = scenario.ruleset
+    moves: list[list[Action]] = []
+    for _ in range(2):
+        enc = Encounter(rules, rules.initial_state(scenario.model), rng=SeededRng(11))
+        policy = SearchPolicy(rules, _budget(6), side=duel.gm_side, seed=1)
+        heuristic = rules.policy("heuristic", "gm", {})
+        rng = SeededRng(12)
+        played: list[Action] = []
+        while enc.current_actor() is not None and len(played) < 40:
+            request = enc.request(rng)
+            chooser = heuristic if request.actor == "gm" else policy
+            action = chooser.choose(request)
+            assert enc.is_legal(action)
+            enc.apply(action)
+            played.append(action)
+        moves.append(played)
+    assert moves[0] == moves[1]

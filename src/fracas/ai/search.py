@@ -49,7 +49,7 @@ __all__ = [
 #: UCB1 exploration constant of the earlier tree search (kept for callers; unused).
 EXPLORATION = 0.7
 #: Standard errors of the paired difference by which a move must beat the heuristic's.
-MARGIN = 1.0
+MARGIN = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,16 +129,26 @@ def _emitter(ruleset: Ruleset[Any], state: Any) -> Callable[[Any], None]:
 
 
 def play_on(ruleset: Ruleset[Any], state: Any, rng: SeededRng,
-            pick: Callable[[str], Policy], limit: int) -> str | None:
+            pick: Callable[[str], Policy], limit: int, *,
+            keyed: int | None = None) -> str | None:
     """Let ``pick(actor)`` decide on ``state`` (in place) for at most ``limit`` decisions.
 
-    Returns ``None``, or the actor left stuck: a policy that fails (no legal action
-    left, or an illegal pick) ends the rollout where it stands.
+    With ``keyed``, each decision gets dice of its own, seeded by ``keyed``, the round,
+    the actor and how many decisions that actor has made in the round: rollouts that
+    start with different moves then meet the same luck at the same moments (the foe's
+    next blow rolls the same dice whatever we did first), so their comparison is not
+    drowned in dice noise.  Returns ``None``, or the actor left stuck: a policy that
+    fails (no legal action left, or an illegal pick) ends the rollout where it stands.
     """
+    counts: dict[tuple[str, int], int] = {}
     for _ in range(limit):
         actor = ruleset.current_actor(state)
         if actor is None:
             return None
+        if keyed is not None:
+            key = (actor, ruleset.round_number(state))
+            n = counts[key] = counts.get(key, 0) + 1
+            rng = SeededRng(derive_seed(keyed, key[1], actor, n))
         request = DecisionRequest(actor, state, ruleset, rng)
         try:
             action = pick(actor).choose(request)
@@ -198,6 +208,8 @@ def _span_values(low: int, high: int, default: int | None, extra: Value) -> list
 
 #: Whole actions the search compares at most in one decision (the heuristic's among them).
 MAX_CANDIDATES = 16
+#: Rollouts a move needs against the heuristic's before it may be preferred.
+MIN_PAIRS = 4
 #: Whole actions tried at most under one verb.
 PER_VERB = 5
 
@@ -227,8 +239,9 @@ class SearchPolicy:
 
     def __init__(self, ruleset: Ruleset[Any], budget: SearchBudget | None = None, *,
                  side: str | None = None, margin: float = MARGIN, seed: int = 0,
-                 exploration: float = EXPLORATION) -> None:
+                 exploration: float = EXPLORATION, keyed: bool = True) -> None:
         self.ruleset = ruleset
+        self.keyed = keyed
         self.budget = budget if budget is not None else SearchBudget()
         self.side = side
         self.margin = margin
@@ -355,10 +368,12 @@ class SearchPolicy:
                  base: int) -> None:
         ruleset = self.ruleset
         state = ruleset.clone_state(request.state)
-        rng = SeededRng(derive_seed(base, len(candidate.results)))  # the k-th seed for all
+        seed = derive_seed(base, len(candidate.results))  # the k-th seed for all
+        rng = SeededRng(seed)
         try:
             apply_action(ruleset, state, candidate.action, rng)
-            stuck = play_on(ruleset, state, rng, self.heuristic, self.budget.horizon)
+            stuck = play_on(ruleset, state, rng, self.heuristic, self.budget.horizon,
+                            keyed=seed if self.keyed else None)
             if stuck is not None and self._side_of(ruleset, state, stuck) == side:
                 result = 0.0  # a dead end of our own making: never worth choosing
             else:
@@ -401,10 +416,17 @@ class SearchPolicy:
         if not has_guess:
             return max(played, key=lambda c: (len(c.results), c.mean()))
         guess = candidates[0]
+        others = [c for c in played if c is not guess]
+        if not others:
+            return guess
+        # Only the last round's survivors: a move dropped after two rollouts is no rival.
+        most = max(len(c.results) for c in others)
         best, best_lead = guess, 0.0
-        for c in played[1:] if played[0] is guess else played:
-            lead, err, n = paired(c, guess)
-            if n >= 2 and lead > self.margin * err and lead > best_lead:
+        for c in others:
+            if len(c.results) < max(MIN_PAIRS, most // 2):
+                continue
+            lead, err, _ = paired(c, guess)
+            if lead > self.margin * err and lead > best_lead:
                 best, best_lead = c, lead
         return best
 
