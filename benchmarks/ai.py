@@ -21,21 +21,23 @@ from typing import Any
 from fracas.ai import SearchBudget, SearchPolicy
 from fracas.ai.duels import DUELS
 from fracas.ai.match import MatchResult, mirror_match
+from fracas.ai.search import MARGIN
 from fracas.core.ruleset import GM
 
 
-def run(ruleset: str, start: int, stop: int, ms: float, turn_ms: float, horizon: int,
-        margin: float) -> MatchResult:
+def run(ruleset: str, start: int, stop: int, ms: float | None, turn_ms: float | None,
+        horizon: int, margin: float, rollouts: int | None = None,
+        keyed: bool = True) -> MatchResult:
     """Seat-swapped fights of seeds ``start..stop-1`` on ``ruleset``'s duel."""
     duel = DUELS[ruleset]
     scenario = duel.scenario()
     rules = scenario.ruleset
     initial = rules.initial_state(scenario.model)
-    budget = SearchBudget(ms=ms, turn_ms=turn_ms, horizon=horizon)
+    budget = SearchBudget(rollouts=rollouts, ms=ms, turn_ms=turn_ms, horizon=horizon)
 
     def search(actor: str) -> Any:
         return SearchPolicy(rules, budget, side=duel.gm_side if actor == GM else None,
-                            margin=margin)
+                            margin=margin, keyed=keyed)
 
     def heuristic(actor: str) -> Any:
         return rules.policy("heuristic", actor, {})
@@ -60,8 +62,12 @@ def main() -> None:
     parser.add_argument("--turn-ms", type=float, default=800.0,
                         help="thinking time for all of an actor's decisions in a round")
     parser.add_argument("--horizon", type=int, default=400, help="decisions per rollout")
-    parser.add_argument("--margin", type=float, default=2.5,
-                        help="standard errors by which a move must beat the heuristic's")
+    parser.add_argument("--margin", type=float, default=MARGIN,
+                        help="paired standard errors by which a move must beat the heuristic's")
+    parser.add_argument("--rollouts", type=int, default=None,
+                        help="a fixed number of rollouts per decision (with --ms 0: no clock)")
+    parser.add_argument("--unkeyed", action="store_true",
+                        help="one dice stream per rollout instead of dice keyed per decision")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=5, help="seeds per job")
     args = parser.parse_args()
@@ -72,8 +78,9 @@ def main() -> None:
         for r in args.rulesets:
             for s in range(args.first_seed, args.first_seed + args.pairs, args.chunk):
                 stop = min(s + args.chunk, args.first_seed + args.pairs)
-                jobs[r].append(pool.submit(run, r, s, stop, args.ms, args.turn_ms,
-                                           args.horizon, args.margin))
+                jobs[r].append(pool.submit(run, r, s, stop, args.ms or None,
+                                           args.turn_ms if args.ms else None, args.horizon,
+                                           args.margin, args.rollouts, not args.unkeyed))
         results: dict[str, MatchResult] = {}
         for r, futures in jobs.items():
             total = MatchResult()
@@ -82,13 +89,16 @@ def main() -> None:
             results[r] = total
     elapsed = time.perf_counter() - started
 
-    print(f"search (ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, horizon={args.horizon},"
-          f" margin={args.margin:g}) against the heuristic, {args.pairs} seeds x 2 seats, "
+    print(f"search (ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, rollouts={args.rollouts},"
+          f" horizon={args.horizon}, margin={args.margin:g}"
+          f"{', unkeyed dice' if args.unkeyed else ''}) against the heuristic, "
+          f"{args.pairs} seeds x 2 seats, "
           f"{elapsed:.0f} s on {args.workers} workers")
     print()
     print("| rule set | fights | won | drawn | lost | win rate | 95% interval | clears 60% "
-          "| decisions/fight | ms/decision (mean, p95) | ms/turn (p95, max) | stuck |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| decisions/fight | ms/decision (mean, p95) | ms/turn (p95, max) "
+          "| rollouts/searched decision (mean) | stuck |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r, res in results.items():
         low, high = res.interval
         per_fight = len(res.moves) / res.fights if res.fights else 0.0
@@ -96,7 +106,9 @@ def main() -> None:
         print(f"| {r} | {res.fights} | {res.wins} | {res.draws} | {res.losses} "
               f"| {res.rate:.3f} | {low:.3f}-{high:.3f} | {'yes' if low > 0.6 else 'no'} "
               f"| {per_fight:.1f} | {mean_ms:.0f}, {_ms(res.moves, 0.95):.0f} "
-              f"| {_ms(res.turns, 0.95):.0f}, {_ms(res.turns, 1.0):.0f} | {len(res.stuck)} |")
+              f"| {_ms(res.turns, 0.95):.0f}, {_ms(res.turns, 1.0):.0f} "
+              f"| {statistics.fmean(res.rollouts) if res.rollouts else 0.0:.0f} "
+              f"| {len(res.stuck)} |")
     for r, res in results.items():
         for line in res.stuck[:3]:
             print(f"stuck ({r}): {line}")

@@ -45,6 +45,8 @@ class Timed:
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
         self.moves: list[float] = []
+        #: Rollouts of each decision the policy searched (a policy that reports them).
+        self.rollouts: list[int] = []
         self._turns: dict[tuple[str, int], float] = {}
 
     @property
@@ -58,6 +60,9 @@ class Timed:
         action = self.policy.choose(request)
         spent = time.perf_counter() - start
         self.moves.append(spent)
+        ran = getattr(self.policy, "last_rollouts", 0)
+        if isinstance(ran, int) and ran > 0:
+            self.rollouts.append(ran)
         self._turns[key] = self._turns.get(key, 0.0) + spent
         return action
 
@@ -97,6 +102,8 @@ class MatchResult:
     by_side: dict[str, list[int]] = field(default_factory=dict)  # side -> [wins, fights]
     moves: list[float] = field(default_factory=list)
     turns: list[float] = field(default_factory=list)
+    #: Rollouts of each decision the challenger searched.
+    rollouts: list[int] = field(default_factory=list)
     #: Fights that could not go on (left out of the counts), with the reason.
     stuck: list[str] = field(default_factory=list)
 
@@ -125,6 +132,7 @@ class MatchResult:
             mine[1] += n
         self.moves += other.moves
         self.turns += other.turns
+        self.rollouts += other.rollouts
         self.stuck += other.stuck
 
 
@@ -170,4 +178,5 @@ def mirror_match(ruleset: Ruleset[Any], initial: Any, challenger: Callable[[str]
             for t in timed.values():
                 result.moves += t.moves
                 result.turns += t.turns
+                result.rollouts += t.rollouts
     return result
