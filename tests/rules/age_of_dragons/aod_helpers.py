@@ -14,7 +14,7 @@ from fracas.core.rng import ScriptedRng
 from fracas.core.ruleset import Action
 from fracas.rules.age_of_dragons import AgeOfDragons
 from fracas.rules.age_of_dragons.actions import RollPool
-from fracas.rules.age_of_dragons.model import RANGES, Fighter, State, pair
+from fracas.rules.age_of_dragons.state import RANGES, AgeOfDragonsState, Fighter, pair
 
 RULESET = AgeOfDragons()
 
@@ -27,7 +27,7 @@ def dragon(name: str, side: str, **kw: Any) -> dict[str, Any]:
     return base
 
 
-def scenario_state(combatants: list[dict[str, Any]], **extra: Any) -> State:
+def scenario_state(combatants: list[dict[str, Any]], **extra: Any) -> AgeOfDragonsState:
     """The initial state of a scenario; the first combatant's side is the aggressor."""
     data: dict[str, Any] = {"ruleset": "age_of_dragons", "combatants": combatants,
                             "aggressor": combatants[0]["side"], "default_range": "close"}
@@ -36,7 +36,8 @@ def scenario_state(combatants: list[dict[str, Any]], **extra: Any) -> State:
     return RULESET.initial_state(model)
 
 
-def start(combatants: list[dict[str, Any]], *faces: int, **extra: Any) -> Encounter[State]:
+def start(combatants: list[dict[str, Any]], *faces: int,
+          **extra: Any) -> Encounter[AgeOfDragonsState]:
     """An encounter at the first decision; ``faces`` feed any start-up rolls (initiative).
 
     Defaults: the first combatant's side is the aggressor and every pair starts at close
@@ -49,7 +50,7 @@ def start(combatants: list[dict[str, Any]], *faces: int, **extra: Any) -> Encoun
     return enc
 
 
-def act(enc: Encounter[State], action: Action | str, *faces: int) -> list[Event]:
+def act(enc: Encounter[AgeOfDragonsState], action: Action | str, *faces: int) -> list[Event]:
     """Apply ``action`` with exactly ``faces`` (every face must be used, none more)."""
     if isinstance(action, str):
         action = RULESET.parse_action(action)
@@ -60,7 +61,8 @@ def act(enc: Encounter[State], action: Action | str, *faces: int) -> list[Event]
     return events
 
 
-def roll(enc: Encounter[State], *faces: int, spheres: tuple[str, ...] = ("soma",)) -> list[Event]:
+def roll(enc: Encounter[AgeOfDragonsState], *faces: int,
+         spheres: tuple[str, ...] = ("soma",)) -> list[Event]:
     """The current actor rolls the pool nominated for ``spheres`` showing exactly ``faces``."""
     actor = enc.current_actor()
     if actor is None:
@@ -68,7 +70,7 @@ def roll(enc: Encounter[State], *faces: int, spheres: tuple[str, ...] = ("soma",
     return act(enc, RollPool(actor, spheres), *faces)
 
 
-def end(enc: Encounter[State], *faces: int) -> list[Event]:
+def end(enc: Encounter[AgeOfDragonsState], *faces: int) -> list[Event]:
     """The current actor ends its turn; ``faces`` feed what follows (the end phase, a stun).
 
     A flyer's turn stays open after its last usable die while it may still choose to fall,
@@ -83,7 +85,7 @@ def end(enc: Encounter[State], *faces: int) -> list[Event]:
 
 
 def fight(combatants: list[dict[str, Any]], *faces: int, spheres: tuple[str, ...] = ("soma",),
-          **extra: Any) -> Encounter[State]:
+          **extra: Any) -> Encounter[AgeOfDragonsState]:
     """A fight whose first actor has just rolled ``faces`` on the pool of ``spheres``."""
     enc = start(combatants, **extra)
     roll(enc, *faces, spheres=spheres)
@@ -95,12 +97,12 @@ def of(events: list[Event], cls: type) -> list[Any]:
     return [e for e in events if isinstance(e, cls)]
 
 
-def who(enc: Encounter[State], name: str) -> Fighter:
+def who(enc: Encounter[AgeOfDragonsState], name: str) -> Fighter:
     """A combatant's live condition."""
     return enc.state.fighters[name]
 
 
-def band(enc: Encounter[State], a: str, b: str) -> str:
+def band(enc: Encounter[AgeOfDragonsState], a: str, b: str) -> str:
     """The range band between two names, by name."""
     return RANGES[enc.state.ranges[pair(a, b)]]
 
@@ -110,7 +112,7 @@ def band(enc: Encounter[State], a: str, b: str) -> str:
 HOLD = [{"name": "hold", "difficulty": 1, "threshold": 1}]
 
 
-def refused(enc: Encounter[State], action: Action) -> str:
+def refused(enc: Encounter[AgeOfDragonsState], action: Action) -> str:
     """The rule named when ``action`` is refused (fails the test if it is allowed)."""
     from fracas.core.errors import IllegalActionError
 
@@ -121,7 +123,7 @@ def refused(enc: Encounter[State], action: Action) -> str:
     raise AssertionError(f"{action} was allowed")
 
 
-def pd_choices(enc: Encounter[State]) -> list[int]:
+def pd_choices(enc: Encounter[AgeOfDragonsState]) -> list[int]:
     """The Physical Defence amounts the defender may choose now."""
     from fracas.rules.age_of_dragons.actions import Defend
 

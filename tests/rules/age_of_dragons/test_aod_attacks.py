@@ -16,14 +16,18 @@ sys.path.insert(0, str(Path(__file__).parent))
 from aod_helpers import HOLD, RULESET, act, dragon, end, fight, of, pd_choices, refused, who
 
 from fracas.core.encounter import Encounter
-from fracas.rules.age_of_dragons import events as ev
-from fracas.rules.age_of_dragons import rules as r
+from fracas.rules.age_of_dragons import rules
 from fracas.rules.age_of_dragons.actions import Attack, Defend, Shoot, UseTask
-from fracas.rules.age_of_dragons.model import State
+from fracas.rules.age_of_dragons.events import (
+    AttackResolved,
+    DiceExpended,
+    TaskAttempted,
+)
+from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 
 
 def duel(faces: tuple[int, ...], a: dict[str, Any] | None = None,
-         b: dict[str, Any] | None = None, **extra: Any) -> Encounter[State]:
+         b: dict[str, Any] | None = None, **extra: Any) -> Encounter[AgeOfDragonsState]:
     """A (red, Soma = number of faces) has just rolled ``faces`` against B at close quarters."""
     me = dict(a or dragon("A", "red"), soma=len(faces))
     return fight([me, b or dragon("B", "blue")], *faces, **extra)
@@ -34,8 +38,8 @@ def hits(n: int, misses: int = 1) -> tuple[int, ...]:
     return tuple([4, 5] * (n // 2) + [4] * (n % 2) + [1] * misses)
 
 
-def resolved(events: list[Any]) -> ev.AttackResolved:
-    found: list[ev.AttackResolved] = of(events, ev.AttackResolved)
+def resolved(events: list[Any]) -> AttackResolved:
+    found: list[AttackResolved] = of(events, AttackResolved)
     assert len(found) == 1
     return found[0]
 
@@ -53,7 +57,7 @@ def test_claw_dice_must_show_four_or_more() -> None:
     assert refused(enc, Attack("A", "B", 2)) == "expend step"
     assert refused(enc, Attack("A", "B", 0)) == "expend step"
     events = act(enc, Attack("A", "B", 1))
-    assert of(events, ev.DiceExpended)[0].dice == (3,)
+    assert of(events, DiceExpended)[0].dice == (3,)
 
 
 def test_expended_dice_leave_the_pool() -> None:
@@ -150,9 +154,9 @@ def test_enough_pd_stops_an_attack_entirely() -> None:
 ])
 def test_margin_is_hits_less_pd_less_tn_and_damage_adds_the_bonus(
         k: int, d: int, m: int, bonus: int, damage: int) -> None:
-    n = r.margin(k, d, m)
+    n = rules.margin(k, d, m)
     assert n == k - d - m
-    assert r.damage_dealt(n, bonus) == damage
+    assert rules.damage_dealt(n, bonus) == damage
 
 
 @pytest.mark.parametrize(("style", "called", "tn", "bonus"), [
@@ -164,7 +168,7 @@ def test_margin_is_hits_less_pd_less_tn_and_damage_adds_the_bonus(
 ])
 def test_style_and_called_shot_modifiers_add_up(
         style: str, called: str | None, tn: int, bonus: int) -> None:
-    assert r.attack_numbers(style, called) == (tn, bonus)
+    assert rules.attack_numbers(style, called) == (tn, bonus)
 
 
 def test_a_bite_needs_three_more_hits_and_deals_six_more() -> None:
@@ -226,7 +230,7 @@ def archer(**kw: Any) -> dict[str, Any]:
 
 
 def _shoot_fight(a_alt: str, b_alt: str, band: str = "middle",
-                 weapon: dict[str, Any] | None = None) -> Encounter[State]:
+                 weapon: dict[str, Any] | None = None) -> Encounter[AgeOfDragonsState]:
     return duel(hits(2), a=archer(altitude=a_alt, ranged=[weapon or BOW]),
                 b=dragon("B", "blue", altitude=b_alt), tasks=HOLD,
                 ranges=[{"between": ["A", "B"], "range": band}])
@@ -295,20 +299,20 @@ GATE = {"name": "smash the gate", "difficulty": 3, "description": "batter the ca
 def test_a_battle_action_succeeds_with_as_many_hits_as_the_gms_difficulty() -> None:
     enc = duel(hits(3), tasks=[GATE])
     events = act(enc, UseTask("A", "smash the gate", 3))
-    done = of(events, ev.TaskAttempted)[0]
+    done = of(events, TaskAttempted)[0]
     assert (done.hits, done.difficulty, done.success) == (3, 3, True)
 
 
 def test_a_battle_action_is_logged_with_the_gms_description() -> None:
     enc = duel(hits(3), tasks=[GATE])
-    done = of(act(enc, UseTask("A", "smash the gate", 3)), ev.TaskAttempted)[0]
+    done = of(act(enc, UseTask("A", "smash the gate", 3)), TaskAttempted)[0]
     line = RULESET.describe_event(done, enc.state)
     assert line is not None and "smash the gate (batter the castle gate)" in line
 
 
 def test_a_battle_action_with_too_few_hits_fails() -> None:
     enc = duel(hits(3), tasks=[GATE])
-    done = of(act(enc, UseTask("A", "smash the gate", 2)), ev.TaskAttempted)[0]
+    done = of(act(enc, UseTask("A", "smash the gate", 2)), TaskAttempted)[0]
     assert (done.hits, done.success) == (2, False)
 
 
@@ -319,7 +323,7 @@ def test_a_battle_action_uses_its_own_threshold_and_sphere() -> None:
     enc = fight([dragon("A", "red", sophis=3), dragon("B", "blue")], 4, 5, 1,
                 spheres=("sophis",), tasks=[cow])
     assert refused(enc, UseTask("A", "cow the soldiers", 2)) == "expend step"
-    done = of(act(enc, UseTask("A", "cow the soldiers", 1)), ev.TaskAttempted)[0]
+    done = of(act(enc, UseTask("A", "cow the soldiers", 1)), TaskAttempted)[0]
     assert done.success
 
 

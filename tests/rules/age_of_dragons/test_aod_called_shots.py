@@ -14,16 +14,26 @@ from aod_helpers import HOLD, act, dragon, end, fight, of, refused, roll, who
 
 from fracas.core.encounter import Encounter
 from fracas.core.events import DiceRolled
-from fracas.rules.age_of_dragons import events as ev
-from fracas.rules.age_of_dragons import rules as r
+from fracas.rules.age_of_dragons import rules
 from fracas.rules.age_of_dragons.actions import Attack, EndTurn, Grapple, Spot
-from fracas.rules.age_of_dragons.model import LIMBS, MAULED, OK, RIPPED, State
+from fracas.rules.age_of_dragons.events import (
+    AttackDeclared,
+    AttackResolved,
+    DieSpotted,
+    GrappleBroken,
+    Killed,
+    PartInjured,
+    Stunned,
+    TurnLost,
+)
+from fracas.rules.age_of_dragons.state import LIMBS, MAULED, OK, RIPPED, AgeOfDragonsState
 
 TN = {"wing": 3, "torso": 3, "tail": 6, "neck": 9, "head": 9, **dict.fromkeys(LIMBS, 6)}
 
 
 def shot(called: str, sixes: int, *, margin: int = 1, style: str = "claw",
-         b: dict[str, Any] | None = None, **extra: Any) -> tuple[Encounter[State], list[Any]]:
+         b: dict[str, Any] | None = None,
+         **extra: Any) -> tuple[Encounter[AgeOfDragonsState], list[Any]]:
     """A makes a called shot on B at ``called`` with ``sixes`` sixes among its hits.
 
     A expends just enough hits for the given margin (B has no PD); the events are returned.
@@ -39,28 +49,28 @@ def shot(called: str, sixes: int, *, margin: int = 1, style: str = "claw",
 def test_the_sixes_counted_are_among_the_expended_dice() -> None:
     enc = fight([dragon("A", "red"), dragon("B", "blue", pr=40)], 6, 4, 4, 4, 4, 1, tasks=HOLD)
     events = act(enc, Attack("A", "B", 4))  # a plain attack keeps the six for later
-    assert of(events, ev.AttackDeclared)[0].sixes == 0
+    assert of(events, AttackDeclared)[0].sixes == 0
     events = act(enc, Attack("A", "B", 1, "wing", "torso"))  # a called shot takes sixes first
-    assert of(events, ev.AttackDeclared)[0].sixes == 1
+    assert of(events, AttackDeclared)[0].sixes == 1
 
 
 def test_a_called_shot_that_misses_has_no_effect_whatever_its_sixes() -> None:
     enc, events = shot("wing", 2, margin=0)
-    assert not of(events, ev.AttackResolved)[0].success
-    assert who(enc, "B").wing == OK and not of(events, ev.PartInjured)
+    assert not of(events, AttackResolved)[0].success
+    assert who(enc, "B").wing == OK and not of(events, PartInjured)
 
 
 @pytest.mark.parametrize("called", ["wing", "tail", *LIMBS])
 def test_a_hit_without_a_six_only_deals_damage(called: str) -> None:
     _enc, events = shot(called, 0)
-    assert of(events, ev.AttackResolved)[0].damage == 1
-    assert not of(events, ev.PartInjured)
+    assert of(events, AttackResolved)[0].damage == 1
+    assert not of(events, PartInjured)
 
 
 # -- wing ---------------------------------------------------------------------------------------
 def test_one_six_on_a_wing_mauls_it_and_ends_its_flying() -> None:
     enc, events = shot("wing", 1, tasks=HOLD)
-    assert [(e.part, e.severity) for e in of(events, ev.PartInjured)] == [("wing", MAULED)]
+    assert [(e.part, e.severity) for e in of(events, PartInjured)] == [("wing", MAULED)]
     assert not who(enc, "B").can_fly
     act(enc, EndTurn("A"))
     roll(enc, 6, 6, 5, 5, 3, 1)
@@ -84,9 +94,9 @@ def test_a_grounded_dragon_with_a_mauled_wing_cannot_take_off() -> None:
 
 def test_torso_has_no_special_effect() -> None:
     _enc, events = shot("torso", 3)
-    assert of(events, ev.AttackResolved)[0].damage == 1
-    assert not of(events, ev.PartInjured) and not of(events, ev.Stunned)
-    assert not of(events, ev.Killed)
+    assert of(events, AttackResolved)[0].damage == 1
+    assert not of(events, PartInjured) and not of(events, Stunned)
+    assert not of(events, Killed)
 
 
 # -- limbs --------------------------------------------------------------------------------------
@@ -106,7 +116,7 @@ def test_two_sixes_on_a_limb_rip_it_off() -> None:
 def test_with_all_four_limbs_injured_no_claw_attack_is_possible() -> None:
     enc2 = fight([dragon("B", "blue"), dragon("A", "red")], 4, 4, 4, 4, 1, 1, tasks=HOLD)
     enc2.state.fighters["B"].limbs[:] = [RIPPED, MAULED, MAULED, MAULED]
-    assert not r.can_claw(enc2.state.fighters["B"])
+    assert not rules.can_claw(enc2.state.fighters["B"])
     assert refused(enc2, Attack("B", "A", 1)) == "called shots"
     # A bite or a slap still works.
     enc2.check(Attack("B", "A", 4, "bite"))
@@ -128,7 +138,7 @@ def test_a_ripped_limb_makes_a_ground_range_step_take_two_sixes() -> None:
                 6, 6, 1, 1, 1, 1, tasks=HOLD)
     enc.state.fighters["B"].limbs[0] = RIPPED
     events = act(enc, Spot("B", "alter_range", "A", False))
-    assert of(events, ev.DieSpotted)[0].dice == (0, 1)
+    assert of(events, DieSpotted)[0].dice == (0, 1)
 
 
 def test_a_ripped_limb_does_not_slow_a_flyer() -> None:
@@ -169,35 +179,35 @@ def test_no_called_shot_at_a_ripped_off_part(part: str) -> None:
 # -- neck and head ---------------------------------------------------------------------------
 def test_a_neck_shot_deals_nine_more_damage() -> None:
     enc, events = shot("neck", 1)
-    assert of(events, ev.AttackResolved)[0].damage == 10
+    assert of(events, AttackResolved)[0].damage == 10
     assert not who(enc, "B").dead
 
 
 def test_two_sixes_on_the_neck_kill_outright() -> None:
     enc, events = shot("neck", 2, b=dragon("B", "blue", pr=200))
-    assert [e.cause for e in of(events, ev.Killed)] == ["head ripped off"]
+    assert [e.cause for e in of(events, Killed)] == ["head ripped off"]
     assert who(enc, "B").dead
 
 
 def test_a_head_shot_deals_six_more_damage() -> None:
     enc, events = shot("head", 0)
-    assert of(events, ev.AttackResolved)[0].damage == 7
+    assert of(events, AttackResolved)[0].damage == 7
     assert not who(enc, "B").stunned
 
 
 def test_one_six_on_the_head_stuns_for_the_rest_of_the_fight() -> None:
     enc, events = shot("head", 1, tasks=HOLD)
-    assert of(events, ev.Stunned) and who(enc, "B").stunned and not who(enc, "B").dead
+    assert of(events, Stunned) and who(enc, "B").stunned and not who(enc, "B").dead
 
 
 def test_two_sixes_on_the_head_kill_outright() -> None:
     _enc, events = shot("head", 3, b=dragon("B", "blue", pr=200))
-    assert [e.cause for e in of(events, ev.Killed)] == ["head demolished"]
+    assert [e.cause for e in of(events, Killed)] == ["head demolished"]
 
 
 def test_called_shot_effects_combine_with_a_bite() -> None:
     enc, events = shot("neck", 2, style="bite", b=dragon("B", "blue", pr=200))
-    assert of(events, ev.AttackResolved)[0].damage == 16
+    assert of(events, AttackResolved)[0].damage == 16
     assert who(enc, "B").dead
 
 
@@ -209,7 +219,7 @@ def test_a_stunned_dragon_loses_its_turn_on_one_or_two(face: int, loses: bool) -
     assert enc.current_actor() == "C"
     events = act(enc, EndTurn("C"), face)
     assert of(events, DiceRolled)[-1].faces == (face,)
-    lost = [e.reason for e in of(events, ev.TurnLost)]
+    lost = [e.reason for e in of(events, TurnLost)]
     assert lost == (["stunned"] if loses else [])
     if not loses:
         assert enc.current_actor() == "B"
@@ -221,8 +231,8 @@ def test_a_kill_ends_the_victims_grapple() -> None:
     act(enc, Grapple("A", "B", 1))
     roll(enc, 6, 6, 5, 5, 5, 5, 5, 5, 5, 5, 1)
     events = act(enc, Attack("C", "B", 10, "claw", "neck"))
-    assert [e.reason for e in of(events, ev.GrappleBroken)] == ["death"]
-    assert not r.is_locked(enc.state, "A")
+    assert [e.reason for e in of(events, GrappleBroken)] == ["death"]
+    assert not rules.is_locked(enc.state, "A")
 
 
 # -- effects belong to a damage-dealing hit (issue 14) ----------------------------------------
@@ -230,16 +240,16 @@ def test_a_called_shot_that_hits_for_no_damage_has_no_effect() -> None:
     # A wing slap at the wing: TN +0 but -6 damage, so one six lands for 0 damage.
     enc = fight([dragon("A", "red"), dragon("B", "blue")], 6, 1, 1, 1, 1, 1)
     events = act(enc, Attack("A", "B", 1, "wing", "wing"))
-    resolved = of(events, ev.AttackResolved)[0]
+    resolved = of(events, AttackResolved)[0]
     assert resolved.success and resolved.damage == 0
-    assert not of(events, ev.PartInjured)
+    assert not of(events, PartInjured)
     assert who(enc, "B").wing == OK and who(enc, "B").can_fly
 
 
 def test_a_tail_slap_needs_seven_over_its_tn_to_maul_a_limb() -> None:
     # Tail slap (-3) at a limb (+6): TN +3, damage margin - 6.
     _enc, events = shot("fore_left", 1, margin=6, style="tail")
-    assert of(events, ev.AttackResolved)[0].damage == 0 and not of(events, ev.PartInjured)
+    assert of(events, AttackResolved)[0].damage == 0 and not of(events, PartInjured)
     enc, events = shot("fore_left", 1, margin=7, style="tail")
-    assert of(events, ev.AttackResolved)[0].damage == 1
+    assert of(events, AttackResolved)[0].damage == 1
     assert who(enc, "B").limbs[0] == MAULED

@@ -18,7 +18,7 @@ from aod_helpers import RULESET, dragon, scenario_state
 
 from fracas.core.encounter import Encounter
 from fracas.core.rng import SeededRng
-from fracas.rules.age_of_dragons.model import State
+from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 
 N = 4000
 
@@ -34,7 +34,7 @@ def within_four_standard_errors(hits: int, n: int, exact: Fraction) -> bool:
     return abs(hits / n - p) <= 4 * math.sqrt(p * (1 - p) / n)
 
 
-def starts(state: State, seed: int, n: int = N) -> list[Encounter[State]]:
+def starts(state: AgeOfDragonsState, seed: int, n: int = N) -> list[Encounter[AgeOfDragonsState]]:
     """``n`` encounters started from ``state``, with dice from one seeded stream."""
     rng = SeededRng(seed)
     return [Encounter(RULESET, state, rng=rng, keep_log=False) for _ in range(n)]

@@ -13,20 +13,19 @@ sys.path.insert(0, str(Path(__file__).parent))
 from aod_helpers import HOLD, RULESET, act, dragon, end, fight, of, refused, roll, who
 
 from fracas.core.events import DiceRolled, FightEnded
-from fracas.rules.age_of_dragons import events as ev
 from fracas.rules.age_of_dragons.actions import Attack, DeclareFall, EndTurn, Grapple, Spot
-from fracas.rules.age_of_dragons.model import (
-    FLYING_HIGH,
-    GROUNDED,
-    MAULED,
-    NORMAL,
-    STRAFING_LOW,
+from fracas.rules.age_of_dragons.events import (
+    LANDING,
+    AttackResolved,
+    Fell,
+    LandedHard,
 )
+from fracas.rules.age_of_dragons.state import FLYING_HIGH, GROUNDED, MAULED, NORMAL, STRAFING_LOW
 
 
 def falls(events: list[Any]) -> dict[str, tuple[int, int, str]]:
     """Who fell in these events: name -> (new altitude, rounds falling, cause)."""
-    return {e.actor: (e.altitude, e.rounds, e.cause) for e in of(events, ev.Fell)}
+    return {e.actor: (e.altitude, e.rounds, e.cause) for e in of(events, Fell)}
 
 
 def test_locked_flyers_fall_one_level_per_round_then_land_hard() -> None:
@@ -34,12 +33,12 @@ def test_locked_flyers_fall_one_level_per_round_then_land_hard() -> None:
     act(enc, Grapple("A", "B", 1))
     events = roll(enc, 1, 1)  # B's turn ends, then the end phase
     assert falls(events) == {"A": (STRAFING_LOW, 1, "locked"), "B": (STRAFING_LOW, 1, "locked")}
-    assert not of(events, ev.LandedHard)
+    assert not of(events, LandedHard)
     roll(enc, 1, 1)
     # Round 2: both reach the ground, each taking 2d6 (two rounds of falling).
     events = roll(enc, 1, 1, 3, 4, 5, 6)
     assert falls(events) == {"A": (GROUNDED, 2, "locked"), "B": (GROUNDED, 2, "locked")}
-    assert {e.actor: e.damage for e in of(events, ev.LandedHard)} == {"A": 7, "B": 11}
+    assert {e.actor: e.damage for e in of(events, LandedHard)} == {"A": 7, "B": 11}
     assert (who(enc, "A").pr, who(enc, "B").pr) == (13, 9)
     assert not who(enc, "A").airborne
 
@@ -117,9 +116,9 @@ def _landing(ground: str | None = None, **extra: Any) -> list[Any]:
 def test_a_forced_landing_deals_a_d6_per_round_falling_plus_the_grounds_dice(
         ground: str, dice: int) -> None:
     events = _landing(ground)
-    landed = of(events, ev.LandedHard)[0]
+    landed = of(events, LandedHard)[0]
     assert (landed.damage, landed.ground) == (6 * dice, ground)
-    landing_rolls = [e for e in of(events, DiceRolled) if e.purpose == ev.LANDING]
+    landing_rolls = [e for e in of(events, DiceRolled) if e.purpose == LANDING]
     assert [len(e.faces) for e in landing_rolls] == [dice]
 
 
@@ -129,8 +128,8 @@ def test_physical_defence_does_not_soften_a_forced_landing() -> None:
     act(enc, DeclareFall("A"))
     act(enc, EndTurn("A"))
     events = roll(enc, 1, 6)
-    assert of(events, ev.LandedHard)[0].damage == 6
-    assert not of(events, ev.AttackResolved)
+    assert of(events, LandedHard)[0].damage == 6
+    assert not of(events, AttackResolved)
     assert who(enc, "A").pr == 20 - 6 and who(enc, "A").pd == 5
 
 
@@ -142,7 +141,7 @@ def test_a_landmarks_ground_applies_to_a_forced_landing_at_close_quarters() -> N
     act(enc, DeclareFall("A"))
     act(enc, EndTurn("A"))
     events = roll(enc, 1, 1, 2, 3, 4)
-    landed = of(events, ev.LandedHard)[0]
+    landed = of(events, LandedHard)[0]
     assert (landed.damage, landed.ground) == (10, "spikes")
 
 
@@ -156,7 +155,7 @@ def test_between_two_landmarks_at_close_quarters_the_harder_ground_counts() -> N
     act(enc, DeclareFall("A"))
     act(enc, EndTurn("A"))
     events = roll(enc, 1, 1, 1, 1, 1)
-    assert of(events, ev.LandedHard)[0].ground == "spikes"
+    assert of(events, LandedHard)[0].ground == "spikes"
 
 
 def test_a_landmark_at_middle_distance_does_not_change_the_ground() -> None:
@@ -167,7 +166,7 @@ def test_a_landmark_at_middle_distance_does_not_change_the_ground() -> None:
     act(enc, DeclareFall("A"))
     act(enc, EndTurn("A"))
     events = roll(enc, 1, 2, 3)
-    landed = of(events, ev.LandedHard)[0]
+    landed = of(events, LandedHard)[0]
     assert (landed.damage, landed.ground) == (5, "bare_rock")
 
 
@@ -189,7 +188,7 @@ def test_a_landing_that_fells_both_sides_ends_the_fight_with_no_winner() -> None
     enc = fight([dragon("A", "red", **low), dragon("B", "blue", **low)], 4, 1)
     act(enc, Grapple("A", "B", 1))
     events = roll(enc, 1, 1, 3, 2)  # B's turn, then the end phase: both land on soft ground
-    assert {e.actor: e.damage for e in of(events, ev.LandedHard)} == {"A": 3, "B": 2}
+    assert {e.actor: e.damage for e in of(events, LandedHard)} == {"A": 3, "B": 2}
     ended = of(events, FightEnded)[0]
     assert (ended.winner, ended.reason) == (None, "no side can act")
     outcome = enc.outcome()
@@ -212,7 +211,7 @@ def test_a_fall_after_a_forced_landing_counts_its_rounds_afresh() -> None:
     act(enc, EndTurn("A"))
     roll(enc, 1)
     events = act(enc, EndTurn("B"), 6)  # round 1 ends: A lands after one round of falling
-    assert [e.damage for e in of(events, ev.LandedHard)] == [6]
+    assert [e.damage for e in of(events, LandedHard)] == [6]
     assert who(enc, "A").falling_rounds == 0
     roll(enc, 5, 1)  # round 2: A takes off again and chooses to fall at once
     act(enc, Spot("A", "take_off"))
@@ -221,7 +220,7 @@ def test_a_fall_after_a_forced_landing_counts_its_rounds_afresh() -> None:
     roll(enc, 1)
     events = act(enc, EndTurn("B"), 4)  # a new fall, one round long: one d6, not two
     assert falls(events) == {"A": (GROUNDED, 1, "chose to fall")}
-    assert [e.damage for e in of(events, ev.LandedHard)] == [4]
+    assert [e.damage for e in of(events, LandedHard)] == [4]
 
 
 # -- the choice to fall outlives the dice (issue 14) -------------------------------------------

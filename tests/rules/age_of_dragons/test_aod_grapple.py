@@ -12,8 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from aod_helpers import HOLD, act, band, dragon, fight, of, pd_choices, refused, roll, who
 
 from fracas.core.encounter import Encounter
-from fracas.rules.age_of_dragons import events as ev
-from fracas.rules.age_of_dragons import rules as r
+from fracas.rules.age_of_dragons import rules
 from fracas.rules.age_of_dragons.actions import (
     Attack,
     BreakOut,
@@ -23,17 +22,21 @@ from fracas.rules.age_of_dragons.actions import (
     Shoot,
     Spot,
 )
-from fracas.rules.age_of_dragons.model import State
+from fracas.rules.age_of_dragons.events import (
+    AttackDeclared,
+    AttackResolved,
+)
+from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 
 SIX = (4, 1, 1, 1, 1, 1)  # one hit in a pool of six
 
 
-def _locked(state: State, name: str) -> bool:
-    return r.is_locked(state, name)
+def _locked(state: AgeOfDragonsState, name: str) -> bool:
+    return rules.is_locked(state, name)
 
 
 def grappled(*, b: dict[str, Any] | None = None, extra: list[dict[str, Any]] | None = None,
-             **kw: Any) -> Encounter[State]:
+             **kw: Any) -> Encounter[AgeOfDragonsState]:
     """A (red) has just grappled B (blue) at close quarters with one hit; A's turn is open."""
     kw.setdefault("tasks", HOLD)
     enc = fight([dragon("A", "red"), *(extra or []), b or dragon("B", "blue")],
@@ -63,7 +66,7 @@ def test_grapple_needs_close_quarters_and_the_same_altitude() -> None:
 def test_a_grapple_the_defender_stops_with_pd_does_not_lock() -> None:
     enc = fight([dragon("A", "red"), dragon("B", "blue", pd=1)], *SIX, tasks=HOLD)
     act(enc, Grapple("A", "B", 1))
-    result = of(act(enc, Defend("B", 1)), ev.AttackResolved)[0]
+    result = of(act(enc, Defend("B", 1)), AttackResolved)[0]
     assert not result.success
     assert not _locked(enc.state, "A") and band(enc, "A", "B") == "close"
 
@@ -97,7 +100,7 @@ def test_a_locked_combatant_may_strike_only_those_it_grapples() -> None:
     roll(enc, 4, 4, 3, 3, 1, 1)
     assert refused(enc, Attack("B", "C", 1)) == "targets"  # C is B's own side
     events = act(enc, Attack("B", "A", 1))
-    assert of(events, ev.AttackResolved)[0].damage == 1
+    assert of(events, AttackResolved)[0].damage == 1
 
 
 def test_a_locked_attacker_cannot_claw_an_outsider() -> None:
@@ -114,7 +117,7 @@ def test_anyone_may_attack_a_locked_combatant() -> None:
     act(enc, EndTurn("A"))
     roll(enc, 4, 4, 1, 1, 1, 1)
     events = act(enc, Attack("C", "B", 2))
-    assert of(events, ev.AttackResolved)[0].damage == 2
+    assert of(events, AttackResolved)[0].damage == 2
 
 
 def test_an_area_attack_on_a_locked_combatant_strikes_every_member_of_the_grapple() -> None:
@@ -124,9 +127,9 @@ def test_an_area_attack_on_a_locked_combatant_strikes_every_member_of_the_grappl
     act(enc, EndTurn("A"))
     roll(enc, 4, 4, 4, 1, 1, 1)
     events = act(enc, Shoot("C", "B", 3, "firestorm"))
-    assert of(events, ev.AttackDeclared)[0].defenders == ("B", "A")
+    assert of(events, AttackDeclared)[0].defenders == ("B", "A")
     events = act(enc, Defend("B", 1))  # each member makes its own PD choice
-    results = {e.defender: e.damage for e in of(events, ev.AttackResolved)}
+    results = {e.defender: e.damage for e in of(events, AttackResolved)}
     assert results == {"B": 2, "A": 3}
 
 
@@ -135,7 +138,7 @@ def test_an_area_attack_by_a_member_of_the_grapple_spares_the_attacker() -> None
     enc = fight([dragon("A", "red", ranged=[storm]), dragon("B", "blue")], 4, 4, 1, 1, 1, 1)
     act(enc, Grapple("A", "B", 1))
     events = act(enc, Shoot("A", "B", 1, "firestorm"))
-    assert of(events, ev.AttackDeclared)[0].defenders == ("B",)
+    assert of(events, AttackDeclared)[0].defenders == ("B",)
 
 
 def test_a_plain_ranged_attack_on_a_locked_combatant_strikes_only_its_target() -> None:
@@ -144,7 +147,7 @@ def test_a_plain_ranged_attack_on_a_locked_combatant_strikes_only_its_target() -
     act(enc, EndTurn("A"))
     roll(enc, 4, 4, 1, 1, 1, 1)
     events = act(enc, Shoot("C", "B", 2, "bow"))
-    assert [e.defender for e in of(events, ev.AttackResolved)] == ["B"]
+    assert [e.defender for e in of(events, AttackResolved)] == ["B"]
 
 
 def test_a_locked_shooter_reaches_only_its_grapple_partners() -> None:
@@ -157,7 +160,7 @@ def test_a_locked_shooter_reaches_only_its_grapple_partners() -> None:
 
 
 # -- breaking out ---------------------------------------------------------------------------
-def _b_turn(enc: Encounter[State], *faces: int) -> None:
+def _b_turn(enc: Encounter[AgeOfDragonsState], *faces: int) -> None:
     while enc.current_actor() != "B":
         act(enc, EndTurn(enc.current_actor() or ""))
     roll(enc, *faces)
@@ -166,7 +169,7 @@ def _b_turn(enc: Encounter[State], *faces: int) -> None:
 def test_break_out_is_three_tn_harder_than_a_claw() -> None:
     enc = grappled()
     _b_turn(enc, 4, 4, 4, 1, 1, 1)
-    result = of(act(enc, BreakOut("B", 3)), ev.AttackResolved)[0]
+    result = of(act(enc, BreakOut("B", 3)), AttackResolved)[0]
     assert (result.margin, result.success, result.damage) == (0, False, 0)
     assert band(enc, "A", "B") == "zero" and _locked(enc.state, "B")
 
@@ -175,7 +178,7 @@ def test_a_successful_break_out_ends_the_lock_at_close_quarters() -> None:
     enc = grappled()
     _b_turn(enc, 4, 4, 4, 4, 1, 1)
     events = act(enc, BreakOut("B", 4))
-    result = of(events, ev.AttackResolved)[0]
+    result = of(events, AttackResolved)[0]
     assert (result.margin, result.success, result.damage) == (1, True, 0)
     assert band(enc, "A", "B") == "close"
     assert not _locked(enc.state, "A") and not _locked(enc.state, "B")
@@ -195,10 +198,10 @@ def test_break_out_is_met_by_each_grappler_with_its_own_pd_choice() -> None:
     act(enc, Grapple("C", "B", 1))
     roll(enc, 4, 4, 4, 4, 4, 1)
     events = act(enc, BreakOut("B", 5))
-    assert of(events, ev.AttackDeclared)[0].defenders == ("A", "C")
+    assert of(events, AttackDeclared)[0].defenders == ("A", "C")
     assert enc.current_actor() == "A" and pd_choices(enc) == [0, 1, 2]
     events = act(enc, Defend("A", 2))
-    results = {e.defender: (e.margin, e.success) for e in of(events, ev.AttackResolved)}
+    results = {e.defender: (e.margin, e.success) for e in of(events, AttackResolved)}
     assert results == {"A": (0, False), "C": (2, True)}
     # Only C was shaken off: B stays locked with A.
     assert band(enc, "B", "C") == "close" and band(enc, "A", "B") == "zero"
@@ -224,7 +227,7 @@ def test_break_out_beating_every_grappler_frees_the_breaker() -> None:
     act(enc, Grapple("C", "B", 1))
     roll(enc, 4, 4, 4, 4, 4, 1)
     events = act(enc, BreakOut("B", 5))
-    assert [(e.defender, e.margin) for e in of(events, ev.AttackResolved)] == [("A", 2),
+    assert [(e.defender, e.margin) for e in of(events, AttackResolved)] == [("A", 2),
                                                                               ("C", 2)]
     assert not any(_locked(enc.state, n) for n in "ABC")
     assert band(enc, "A", "B") == band(enc, "B", "C") == "close"

@@ -14,14 +14,20 @@ from aod_helpers import HOLD, RULESET, act, dragon, fight, of, roll, who
 
 from fracas.core.encounter import Encounter
 from fracas.core.events import DiceRolled, FightEnded
-from fracas.rules.age_of_dragons import events as ev
-from fracas.rules.age_of_dragons import rules as r
+from fracas.rules.age_of_dragons import rules
 from fracas.rules.age_of_dragons.actions import Attack, EndTurn, Spot
-from fracas.rules.age_of_dragons.model import State
+from fracas.rules.age_of_dragons.events import (
+    AttackResolved,
+    DeathChecked,
+    Killed,
+    TurnLost,
+    TurnStarted,
+)
+from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 
 
 def brawl(b_pr: int, *faces: int, b: dict[str, Any] | None = None,
-          **extra: Any) -> Encounter[State]:
+          **extra: Any) -> Encounter[AgeOfDragonsState]:
     """A (red) has rolled ``faces``; B (blue, PR ``b_pr``) and D (blue) keep the fight going.
 
     All three are on the ground, so a turn with nothing left to do ends by itself (a
@@ -46,17 +52,17 @@ def test_a_dying_dragon_has_no_pd_to_spend() -> None:
     act(enc, Attack("A", "B", 2))
     act(enc, "B defend pd=0")
     assert who(enc, "B").dying and who(enc, "B").pd == 3
-    assert r.available_pd(enc.state, "B") == 0
+    assert rules.available_pd(enc.state, "B") == 0
     events = act(enc, Attack("A", "B", 1))  # resolved at once: B has nothing to choose
-    assert of(events, ev.AttackResolved)[0].pd_spent == 0
+    assert of(events, AttackResolved)[0].pd_spent == 0
 
 
 def test_a_dying_dragon_takes_no_actions_and_checks_at_the_start_of_its_turn() -> None:
     enc = brawl(3, 4, 4, 4, 4, 4, 1)
     events = act(enc, Attack("A", "B", 5), 4, 4, 1, 1, 1, 1)
-    check = of(events, ev.DeathChecked)[0]
+    check = of(events, DeathChecked)[0]
     assert (check.needed, check.successes, check.passed) == (2, 2, True)
-    assert [e.reason for e in of(events, ev.TurnLost)] == ["dying"]
+    assert [e.reason for e in of(events, TurnLost)] == ["dying"]
     assert who(enc, "B").pr == -1  # passing heals one point
     assert enc.current_actor() == "D"
 
@@ -64,9 +70,9 @@ def test_a_dying_dragon_takes_no_actions_and_checks_at_the_start_of_its_turn() -
 def test_a_failed_death_check_kills() -> None:
     enc = brawl(3, 4, 4, 4, 4, 4, 1)
     events = act(enc, Attack("A", "B", 5), 4, 3, 3, 3, 1, 1)
-    check = of(events, ev.DeathChecked)[0]
+    check = of(events, DeathChecked)[0]
     assert (check.needed, check.successes, check.passed) == (2, 1, False)
-    assert [e.cause for e in of(events, ev.Killed)] == ["failed death check"]
+    assert [e.cause for e in of(events, Killed)] == ["failed death check"]
     assert who(enc, "B").dead
 
 
@@ -79,7 +85,7 @@ def test_the_death_check_rolls_soma_dice() -> None:
 def test_at_exactly_zero_the_death_check_always_passes() -> None:
     enc = brawl(2, 4, 4, 1)
     events = act(enc, Attack("A", "B", 2), 1, 1, 1, 1, 1, 1)
-    check = of(events, ev.DeathChecked)[0]
+    check = of(events, DeathChecked)[0]
     assert (check.needed, check.successes, check.passed) == (0, 0, True)
     assert who(enc, "B").pr == 1
 
@@ -101,13 +107,13 @@ def test_the_dead_get_no_turn() -> None:
     events = act(enc, Attack("A", "B", 10, "claw", "neck"))  # B is killed, PR still above 0
     assert who(enc, "B").dead and who(enc, "B").pr > 0
     assert enc.current_actor() == "D"
-    assert "B" not in [e.actor for e in of(events, ev.TurnStarted)]
+    assert "B" not in [e.actor for e in of(events, TurnStarted)]
 
 
 def test_a_death_check_below_zero_needs_a_success_per_point() -> None:
     enc = brawl(1, 4, 4, 4, 4, 1)
     events = act(enc, Attack("A", "B", 4), 4, 4, 4, 1, 1, 1)
-    check = of(events, ev.DeathChecked)[0]
+    check = of(events, DeathChecked)[0]
     assert (check.needed, check.successes, check.passed) == (3, 3, True)
 
 

@@ -11,16 +11,19 @@ sys.path.insert(0, str(Path(__file__).parent))
 from aod_helpers import dragon, end, of, roll, start
 
 from fracas.core.events import DiceRolled
-from fracas.rules.age_of_dragons import events as ev
-from fracas.rules.age_of_dragons.resolution import MAX_INITIATIVE_REROLLS
+from fracas.rules.age_of_dragons.events import (
+    INITIATIVE,
+    OrderFixed,
+)
+from fracas.rules.age_of_dragons.resolve import MAX_INITIATIVE_REROLLS
 
 
 def order(enc: Any) -> tuple[str, ...]:
     return tuple(enc.state.order)
 
 
-def fixed(enc: Any) -> ev.OrderFixed:
-    found: list[ev.OrderFixed] = of(enc.log, ev.OrderFixed)
+def fixed(enc: Any) -> OrderFixed:
+    found: list[OrderFixed] = of(enc.log, OrderFixed)
     assert len(found) == 1
     return found[0]
 
@@ -42,7 +45,7 @@ def test_the_order_is_fixed_for_the_whole_fight() -> None:
         end(enc)
     assert enc.state.round == 3
     assert order(enc) == ("B", "A") and enc.current_actor() == "B"
-    assert len(of(enc.log, ev.OrderFixed)) == 1
+    assert len(of(enc.log, OrderFixed)) == 1
 
 
 def _contested(faces: list[int], *specs: dict[str, Any], **extra: Any) -> Any:
@@ -54,7 +57,7 @@ def test_a_contested_roll_puts_the_most_fours_first() -> None:
     assert order(enc) == ("B", "A")
     assert fixed(enc).reason == "contested roll"
     rolls = [(e.actor, e.purpose, e.faces) for e in of(enc.log, DiceRolled)]
-    assert rolls == [("A", ev.INITIATIVE, (1, 1, 4)), ("B", ev.INITIATIVE, (4, 4, 1))]
+    assert rolls == [("A", INITIATIVE, (1, 1, 4)), ("B", INITIATIVE, (4, 4, 1))]
 
 
 def test_a_tied_contested_roll_goes_to_the_higher_rating() -> None:

@@ -16,16 +16,16 @@ from fracas.core.encounter import Encounter
 from fracas.core.policy import scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.rules.age_of_dragons.actions import Attack, Defend, Spot
-from fracas.rules.age_of_dragons.model import State
+from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 from fracas.scenario import load_scenario, start_encounter
 from fracas.store.text import plain
 
 EXAMPLES = sorted((Path(__file__).parents[3] / "examples" / "age_of_dragons").glob("*.yaml"))
 
 
-def lines(enc: Encounter[State]) -> list[str]:
+def lines(enc: Encounter[AgeOfDragonsState]) -> list[str]:
     """The log as a reader sees it: each event told from the state right after it."""
-    shadow: Encounter[State] = Encounter(RULESET, enc.initial_state, start=False)
+    shadow: Encounter[AgeOfDragonsState] = Encounter(RULESET, enc.initial_state, start=False)
     out = []
     for event in enc.log:
         shadow.emit(event)
@@ -35,7 +35,7 @@ def lines(enc: Encounter[State]) -> list[str]:
     return out
 
 
-def table_pd(enc: Encounter[State], name: str) -> str:
+def table_pd(enc: Encounter[AgeOfDragonsState], name: str) -> str:
     columns, rows = RULESET.table(enc.state)
     row = next(r for r in rows if r[0] == name)
     return row[columns.index("PD")]

@@ -26,11 +26,11 @@ from fracas.rules.age_of_dragons.actions import (
     RollPool,
     Spot,
 )
-from fracas.rules.age_of_dragons.model import State
 from fracas.rules.age_of_dragons.policies import ClawAllPolicy, HeuristicPolicy
+from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 
 
-def choice(enc: Encounter[State], policy: Any = None) -> Action:
+def choice(enc: Encounter[AgeOfDragonsState], policy: Any = None) -> Action:
     """What the policy picks now; it must be legal."""
     actor = enc.current_actor()
     assert actor is not None
@@ -40,7 +40,7 @@ def choice(enc: Encounter[State], policy: Any = None) -> Action:
     return picked
 
 
-def _after_spots(enc: Encounter[State]) -> Action:
+def _after_spots(enc: Encounter[AgeOfDragonsState]) -> Action:
     """The heuristic's first expend or end, after any spots it takes (spotted dice stay)."""
     picked = choice(enc)
     while isinstance(picked, Spot):

@@ -13,7 +13,6 @@ from aod_helpers import act, dragon, fight, of, roll, start, who
 
 from fracas.core.errors import IllegalActionError, ScriptExhaustedError
 from fracas.core.events import DiceRolled
-from fracas.rules.age_of_dragons import events as ev
 from fracas.rules.age_of_dragons.actions import (
     Attack,
     BreakOut,
@@ -23,6 +22,10 @@ from fracas.rules.age_of_dragons.actions import (
     RollPool,
     Shoot,
     Spot,
+)
+from fracas.rules.age_of_dragons.events import (
+    AttackResolved,
+    DieRerolled,
 )
 
 # Soma 9, Sophis 6, Pneuma 7: the seed's worked example of pool sizes.
@@ -53,7 +56,7 @@ def test_a_pool_rolls_the_lowest_rating_of_its_nominated_spheres(
 def test_pool_dice_count_as_every_nominated_sphere_for_a_pneuma_power() -> None:
     enc = fight([SAGE, FOE], 4, 5, 1, 1, 1, 1, 1, spheres=("soma", "pneuma"))
     events = act(enc, Shoot("Sage", "Foe", 2, "starfire"))
-    assert of(events, ev.AttackResolved)[0].damage == 2
+    assert of(events, AttackResolved)[0].damage == 2
     # The same dice also serve Soma: a claw from the Soma+Pneuma pool is legal too.
     enc = fight([SAGE, FOE], 4, 5, 1, 1, 1, 1, 1, spheres=("soma", "pneuma"))
     enc.check(Attack("Sage", "Foe", 2))
@@ -144,7 +147,7 @@ def _seer(**kw: object) -> dict[str, object]:
 def test_a_reroll_replaces_the_old_face_and_pays_its_cost() -> None:
     enc = fight([_seer(), FOE], 1, 2, 4, 6)
     events = act(enc, Reroll("Seer", 0, "focus"), 5)
-    assert of(events, ev.DieRerolled)[0].face == 5
+    assert of(events, DieRerolled)[0].face == 5
     assert enc.state.turn is not None and enc.state.turn.pool == [5, 2, 4, 6]
     assert who(enc, "Seer").resources["mental_energy"] == 3
 

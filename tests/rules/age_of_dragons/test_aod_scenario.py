@@ -67,7 +67,7 @@ ranges:
 
 
 def test_the_gm_may_set_the_distance_between_two_landmarks() -> None:
-    from fracas.rules.age_of_dragons.model import LONG, pair
+    from fracas.rules.age_of_dragons.state import LONG, pair
     from fracas.scenario import parse_scenario
 
     scenario = parse_scenario(_TWO_LANDMARKS, "t.yaml")

@@ -13,15 +13,19 @@ sys.path.insert(0, str(Path(__file__).parent))
 from aod_helpers import HOLD, act, band, dragon, fight, of, pd_choices, refused, who
 
 from fracas.core.encounter import Encounter
-from fracas.rules.age_of_dragons import events as ev
 from fracas.rules.age_of_dragons.actions import Attack, Defend, EndTurn, Spot
-from fracas.rules.age_of_dragons.model import (
+from fracas.rules.age_of_dragons.events import (
+    Aimed,
+    AttackResolved,
+    DieSpotted,
+)
+from fracas.rules.age_of_dragons.state import (
     CEILING,
     FLYING_HIGH,
     GROUNDED,
     NORMAL,
     STRAFING_LOW,
-    State,
+    AgeOfDragonsState,
 )
 
 A = dragon("A", "red")
@@ -29,7 +33,7 @@ B = dragon("B", "blue")
 
 
 def _spot_fight(*faces: int, a: dict[str, Any] | None = None,
-                **extra: Any) -> Encounter[State]:
+                **extra: Any) -> Encounter[AgeOfDragonsState]:
     """A against B at close quarters; A has just rolled exactly ``faces`` (Soma = their count)."""
     extra.setdefault("tasks", HOLD)
     me = dict(a or A, soma=len(faces))
@@ -48,16 +52,16 @@ def test_each_die_triggers_one_spot_effect_only() -> None:
 def test_a_spot_uses_the_lowest_unspotted_die_that_qualifies() -> None:
     enc = _spot_fight(6, 3, 5, 1, 1, 1)
     events = act(enc, Spot("A", "evade"))
-    assert of(events, ev.DieSpotted)[0].dice == (1,)
+    assert of(events, DieSpotted)[0].dice == (1,)
     events = act(enc, Spot("A", "evade"))
-    assert of(events, ev.DieSpotted)[0].dice == (2,)
+    assert of(events, DieSpotted)[0].dice == (2,)
 
 
 def test_spotted_dice_stay_in_the_pool_and_may_still_be_expended() -> None:
     enc = _spot_fight(4, 1, 1, 1, 1, 1)
     act(enc, Spot("A", "evade"))
     events = act(enc, Attack("A", "B", 1))
-    assert of(events, ev.AttackResolved)[0].damage == 1
+    assert of(events, AttackResolved)[0].damage == 1
 
 
 def test_option_spot_consumes_dice_removes_a_spotted_die_from_the_pool() -> None:
@@ -65,7 +69,7 @@ def test_option_spot_consumes_dice_removes_a_spotted_die_from_the_pool() -> None
     act(enc, Spot("A", "evade"))
     assert refused(enc, Attack("A", "B", 2)) == "expend step"
     events = act(enc, Attack("A", "B", 1))
-    assert of(events, ev.AttackResolved)[0].damage == 1
+    assert of(events, AttackResolved)[0].damage == 1
 
 
 def test_spotting_is_refused_once_the_turn_has_moved_on_to_expending() -> None:
@@ -87,7 +91,7 @@ def test_spot_thresholds(altitude: str, effect: str, threshold: int) -> None:
     assert refused(enc, Spot("A", effect)) == "spotting step"
     enc = _spot_fight(threshold, 1, a=me)
     events = act(enc, Spot("A", effect))
-    assert of(events, ev.DieSpotted)[0].dice == (0,)
+    assert of(events, DieSpotted)[0].dice == (0,)
 
 
 def test_flying_alter_range_needs_a_three() -> None:
@@ -112,7 +116,7 @@ def test_aim_needs_a_three() -> None:
     assert refused(enc, Spot("A", "aim", "B")) == "spotting step"
     enc = _spot_fight(3, 1)
     events = act(enc, Spot("A", "aim", "B"))
-    assert of(events, ev.Aimed)[0].amount == 1
+    assert of(events, Aimed)[0].amount == 1
 
 
 # -- alter tactical range -------------------------------------------------------------------
@@ -212,7 +216,7 @@ def test_evade_adds_one_pd_per_spot_until_the_evaders_next_turn() -> None:
     act(enc, Attack("B", "A", 3))
     assert pd_choices(enc) == [0, 1, 2]
     events = act(enc, Defend("A", 2))
-    result = of(events, ev.AttackResolved)[0]
+    result = of(events, AttackResolved)[0]
     assert (result.margin, result.damage) == (1, 1)
     act(enc, EndTurn("B"))
     assert enc.state.turn is not None and enc.state.turn.actor == "A"
@@ -245,7 +249,7 @@ def test_aim_cannot_lower_pd_below_zero() -> None:
     act(enc, Spot("A", "aim", "B"))
     act(enc, Spot("A", "aim", "B"))
     events = act(enc, Attack("A", "B", 2))  # no PD left to choose: resolved at once
-    assert of(events, ev.AttackResolved)[0].pd_spent == 0
+    assert of(events, AttackResolved)[0].pd_spent == 0
     assert who(enc, "B").pd == 1
 
 
@@ -275,4 +279,4 @@ def test_aim_counts_grounded_and_strafing_low_as_the_same_altitude() -> None:
                  dragon("B", "blue", altitude="grounded", pd=1)], 3, 4, 1, 1, 1, 1, tasks=HOLD)
     act(enc, Spot("A", "aim", "B"))
     events = act(enc, Attack("A", "B", 1))
-    assert of(events, ev.AttackResolved)[0].damage == 1
+    assert of(events, AttackResolved)[0].damage == 1

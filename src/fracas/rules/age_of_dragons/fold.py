@@ -6,27 +6,27 @@ from collections.abc import Callable
 from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
-from fracas.rules.age_of_dragons import actions as act
-from fracas.rules.age_of_dragons import events as ev
-from fracas.rules.age_of_dragons.model import (
+from fracas.rules.age_of_dragons import actions, events
+from fracas.rules.age_of_dragons.state import (
     CLOSE,
     LIMBS,
     ZERO,
+    AgeOfDragonsState,
     Pending,
     SpotRun,
-    State,
     Turn,
     pair,
 )
 
 __all__ = ["apply_event"]
 
-_EXPEND_ACTIONS = (act.Attack, act.Shoot, act.Grapple, act.BreakOut, act.UseTask)
+_EXPEND_ACTIONS = (actions.Attack, actions.Shoot, actions.Grapple, actions.BreakOut,
+                   actions.UseTask)
 #: Spot effects whose repeats the log tells as one line (see ``SpotRun``).
 FOLDED = frozenset({"aim", "evade"})
 
 
-def _close_run(state: State) -> None:
+def _close_run(state: AgeOfDragonsState) -> None:
     run = state.spot_run
     if run is not None:
         if run.effect in FOLDED:
@@ -34,10 +34,10 @@ def _close_run(state: State) -> None:
         state.spot_run = None
 
 
-def _track_spots(state: State, action: object) -> None:
+def _track_spots(state: AgeOfDragonsState, action: object) -> None:
     """Keep the log's record of the spots in a row (no rule reads it)."""
     run = state.spot_run
-    if type(action) is act.Spot:
+    if type(action) is actions.Spot:
         if run is not None and run.effect in FOLDED and run.effect == action.effect and \
                 run.actor == action.actor and run.target == action.target:
             return  # the same Aim or Evade again: one run
@@ -47,23 +47,23 @@ def _track_spots(state: State, action: object) -> None:
         _close_run(state)
 
 
-def _decision(state: State, e: DecisionMade) -> None:
+def _decision(state: AgeOfDragonsState, e: DecisionMade) -> None:
     # A later step's action closes the earlier steps of the turn.
     turn, action = state.turn, e.action
-    if state.spot_run is not None or type(action) is act.Spot:
+    if state.spot_run is not None or type(action) is actions.Spot:
         _track_spots(state, action)
     if turn is None:
         return
-    if isinstance(action, act.RollPool):
+    if isinstance(action, actions.RollPool):
         turn.spheres = action.spheres
-    elif isinstance(action, act.Spot):
+    elif isinstance(action, actions.Spot):
         turn.step = "spot"
     elif isinstance(action, _EXPEND_ACTIONS):
         turn.step = "expend"
 
 
-def _dice(state: State, e: DiceRolled) -> None:
-    if e.purpose == ev.POOL and state.turn is not None:
+def _dice(state: AgeOfDragonsState, e: DiceRolled) -> None:
+    if e.purpose == events.POOL and state.turn is not None:
         turn = state.turn
         turn.pool = list(e.faces)
         turn.spotted = [False] * len(e.faces)
@@ -71,7 +71,7 @@ def _dice(state: State, e: DiceRolled) -> None:
         turn.step = "reroll"
 
 
-def _reroll(state: State, e: ev.DieRerolled) -> None:
+def _reroll(state: AgeOfDragonsState, e: events.DieRerolled) -> None:
     turn = state.turn
     if turn is None:
         return
@@ -84,7 +84,7 @@ def _reroll(state: State, e: ev.DieRerolled) -> None:
             fighter.resources[ability.resource] -= ability.cost
 
 
-def _spotted(state: State, e: ev.DieSpotted) -> None:
+def _spotted(state: AgeOfDragonsState, e: events.DieSpotted) -> None:
     turn = state.turn
     if turn is None:
         return
@@ -98,24 +98,24 @@ def _spotted(state: State, e: ev.DieSpotted) -> None:
         run.faces.extend([pool[i] for i in e.dice])
 
 
-def _expended(state: State, e: ev.DiceExpended) -> None:
+def _expended(state: AgeOfDragonsState, e: events.DiceExpended) -> None:
     if state.turn is not None:
         for i in e.dice:
             state.turn.expended[i] = True
 
 
-def _aimed(state: State, e: ev.Aimed) -> None:
+def _aimed(state: AgeOfDragonsState, e: events.Aimed) -> None:
     if state.turn is not None:
         aims = state.turn.aims
         aims[e.target] = aims.get(e.target, 0) + e.amount
 
 
-def _declared(state: State, e: ev.AttackDeclared) -> None:
+def _declared(state: AgeOfDragonsState, e: events.AttackDeclared) -> None:
     state.pending = Pending(e.attacker, e.attack, list(e.defenders), e.hits, e.tn,
                             e.damage_bonus, e.sixes, e.style, e.called, e.weapon)
 
 
-def _resolved(state: State, e: ev.AttackResolved) -> None:
+def _resolved(state: AgeOfDragonsState, e: events.AttackResolved) -> None:
     defender = state.fighters[e.defender]
     defender.pd -= e.pd_spent
     defender.pr -= e.damage
@@ -126,7 +126,7 @@ def _resolved(state: State, e: ev.AttackResolved) -> None:
             state.pending = None
 
 
-def _injured(state: State, e: ev.PartInjured) -> None:
+def _injured(state: AgeOfDragonsState, e: events.PartInjured) -> None:
     fighter = state.fighters[e.target]
     if e.part == "wing":
         fighter.wing = max(fighter.wing, e.severity)
@@ -137,31 +137,31 @@ def _injured(state: State, e: ev.PartInjured) -> None:
         fighter.limbs[i] = max(fighter.limbs[i], e.severity)
 
 
-def _turn_started(state: State, e: ev.TurnStarted) -> None:
+def _turn_started(state: AgeOfDragonsState, e: events.TurnStarted) -> None:
     fighter = state.fighters[e.actor]
     fighter.pd = fighter.profile.passive_pd
     state.turn = Turn(e.actor)
 
 
-def _turn_ended(state: State, e: ev.TurnEnded) -> None:
+def _turn_ended(state: AgeOfDragonsState, e: events.TurnEnded) -> None:
     _close_run(state)
     state.turn = None
     state.turn_index += 1
 
 
-def _death_checked(state: State, e: ev.DeathChecked) -> None:
+def _death_checked(state: AgeOfDragonsState, e: events.DeathChecked) -> None:
     if e.passed:
         state.fighters[e.actor].pr += 1
 
 
-def _fell(state: State, e: ev.Fell) -> None:
+def _fell(state: AgeOfDragonsState, e: events.Fell) -> None:
     fighter = state.fighters[e.actor]
     fighter.altitude = e.altitude
     fighter.falling_rounds = e.rounds
     fighter.fell_this_round = True
 
 
-def _round_ended(state: State, e: ev.RoundEnded) -> None:
+def _round_ended(state: AgeOfDragonsState, e: events.RoundEnded) -> None:
     state.round = e.round + 1
     state.turn_index = 0
     for fighter in state.fighters.values():
@@ -171,88 +171,88 @@ def _round_ended(state: State, e: ev.RoundEnded) -> None:
         fighter.chose_fall = False
 
 
-def _order(state: State, e: ev.OrderFixed) -> None:
+def _order(state: AgeOfDragonsState, e: events.OrderFixed) -> None:
     state.order = e.order
     state.round = 1
     state.turn_index = 0
 
 
-def _set(attr: str, value: Any) -> Callable[[State, Any], None]:
-    def handler(state: State, e: Any) -> None:
+def _set(attr: str, value: Any) -> Callable[[AgeOfDragonsState, Any], None]:
+    def handler(state: AgeOfDragonsState, e: Any) -> None:
         setattr(state.fighters[e.target if hasattr(e, "target") else e.actor], attr, value)
     return handler
 
 
-def _grapple(state: State, e: ev.GrappleFormed) -> None:
+def _grapple(state: AgeOfDragonsState, e: events.GrappleFormed) -> None:
     key = pair(e.a, e.b)
     state.grapples.add(key)
     state.ranges[key] = ZERO
 
 
-def _broken(state: State, e: ev.GrappleBroken) -> None:
+def _broken(state: AgeOfDragonsState, e: events.GrappleBroken) -> None:
     key = pair(e.a, e.b)
     state.grapples.discard(key)
     state.ranges[key] = CLOSE
 
 
-def _range(state: State, e: ev.RangeChanged) -> None:
+def _range(state: AgeOfDragonsState, e: events.RangeChanged) -> None:
     state.ranges[pair(e.a, e.b)] = e.range
 
 
-def _altitude(state: State, e: ev.AltitudeChanged) -> None:
+def _altitude(state: AgeOfDragonsState, e: events.AltitudeChanged) -> None:
     state.fighters[e.actor].altitude = e.altitude
 
 
-def _evaded(state: State, e: ev.Evaded) -> None:
+def _evaded(state: AgeOfDragonsState, e: events.Evaded) -> None:
     state.fighters[e.actor].pd += e.amount
 
 
-def _landed(state: State, e: ev.LandedHard) -> None:
+def _landed(state: AgeOfDragonsState, e: events.LandedHard) -> None:
     fighter = state.fighters[e.actor]
     fighter.pr -= e.damage
     fighter.falling_rounds = 0  # the fall is over: a later fall counts its rounds afresh
 
 
-def _ended(state: State, e: FightEnded) -> None:
+def _ended(state: AgeOfDragonsState, e: FightEnded) -> None:
     state.result = (e.winner, e.reason)
 
 
-def _nothing(state: State, e: Event) -> None:
+def _nothing(state: AgeOfDragonsState, e: Event) -> None:
     return None
 
 
-_HANDLERS: dict[type[Event], Callable[[State, Any], None]] = {
+_HANDLERS: dict[type[Event], Callable[[AgeOfDragonsState, Any], None]] = {
     DecisionMade: _decision,
     DiceRolled: _dice,
-    ev.DieRerolled: _reroll,
-    ev.DieSpotted: _spotted,
-    ev.DiceExpended: _expended,
-    ev.Aimed: _aimed,
-    ev.Evaded: _evaded,
-    ev.RangeChanged: _range,
-    ev.AltitudeChanged: _altitude,
-    ev.AttackDeclared: _declared,
-    ev.AttackResolved: _resolved,
-    ev.PartInjured: _injured,
-    ev.Stunned: _set("stunned", True),
-    ev.Killed: _set("dead", True),
-    ev.GrappleFormed: _grapple,
-    ev.GrappleBroken: _broken,
-    ev.FallDeclared: _set("chose_fall", True),
-    ev.TurnStarted: _turn_started,
-    ev.TurnEnded: _turn_ended,
-    ev.TurnLost: _nothing,
-    ev.DeathChecked: _death_checked,
-    ev.TaskAttempted: _nothing,
-    ev.Fell: _fell,
-    ev.LandedHard: _landed,
-    ev.RoundEnded: _round_ended,
-    ev.OrderFixed: _order,
+    events.DieRerolled: _reroll,
+    events.DieSpotted: _spotted,
+    events.DiceExpended: _expended,
+    events.Aimed: _aimed,
+    events.Evaded: _evaded,
+    events.RangeChanged: _range,
+    events.AltitudeChanged: _altitude,
+    events.AttackDeclared: _declared,
+    events.AttackResolved: _resolved,
+    events.PartInjured: _injured,
+    events.Stunned: _set("stunned", True),
+    events.Killed: _set("dead", True),
+    events.GrappleFormed: _grapple,
+    events.GrappleBroken: _broken,
+    events.FallDeclared: _set("chose_fall", True),
+    events.TurnStarted: _turn_started,
+    events.TurnEnded: _turn_ended,
+    events.TurnLost: _nothing,
+    events.DeathChecked: _death_checked,
+    events.TaskAttempted: _nothing,
+    events.Fell: _fell,
+    events.LandedHard: _landed,
+    events.RoundEnded: _round_ended,
+    events.OrderFixed: _order,
     FightEnded: _ended,
 }
 
 
-def apply_event(state: State, event: Event) -> None:
+def apply_event(state: AgeOfDragonsState, event: Event) -> None:
     """Change ``state`` by one event (unknown core events such as notes change nothing)."""
     if state.closed_run is not None:
         state.closed_run = None  # told with the event that closed it

@@ -11,28 +11,30 @@ two, so they cannot disagree.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from fracas.core.decision import Menu, Partial, Span, Steps, has_options
 from fracas.core.errors import IllegalActionError
-from fracas.rules.age_of_dragons import actions as act
-from fracas.rules.age_of_dragons import rules as r
-from fracas.rules.age_of_dragons.model import (
+from fracas.rules.age_of_dragons import actions, rules
+from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
     CALLED,
+    MELEE_LEVEL,
+    STYLES,
+)
+from fracas.rules.age_of_dragons.state import (
     CEILING,
     CLOSE,
     DISENGAGED,
-    MELEE_LEVEL,
     RANGES,
     SPHERES,
-    STYLES,
-    State,
+    AgeOfDragonsState,
     Turn,
     pair,
 )
 
-__all__ = ["TREE", "VERB_LABELS", "asks", "fall_is_a_choice", "step", "turn_has_options",
+__all__ = ["TREE", "VERB_LABELS", "asks", "default_verb", "fall_is_a_choice", "step",
+           "turn_has_options",
            "why_not"]
 
 Refusal = IllegalActionError | None
@@ -57,7 +59,7 @@ _EFFECT_LABELS = {
 
 
 # -- shared predicates ----------------------------------------------------------------------
-def _turn(state: State, p: Partial) -> Turn | IllegalActionError:
+def _turn(state: AgeOfDragonsState, p: Partial) -> Turn | IllegalActionError:
     turn = state.turn
     if state.pending is not None:
         return p.refuse("physical defence",
@@ -83,7 +85,7 @@ def _needs_sphere(turn: Turn, sphere: str, p: Partial, what: str) -> Refusal:
     return None
 
 
-def _enemy_target(state: State, p: Partial, target: object) -> Refusal:
+def _enemy_target(state: AgeOfDragonsState, p: Partial, target: object) -> Refusal:
     fighter = state.fighters.get(target) if isinstance(target, str) else None
     if fighter is None:
         return p.refuse("targets", f"there is no combatant called {target!r}")
@@ -96,7 +98,7 @@ def _enemy_target(state: State, p: Partial, target: object) -> Refusal:
 
 def _hits(turn: Turn, p: Partial, threshold: int) -> Refusal:
     """At least one die can be expended; and the number asked, once asked, is available."""
-    have = r.count_qualifying(turn, threshold)
+    have = rules.count_qualifying(turn, threshold)
     if "dice" not in p:
         if have == 0:
             return p.refuse("expend step", f"no unexpended die shows {threshold}+")
@@ -108,7 +110,7 @@ def _hits(turn: Turn, p: Partial, threshold: int) -> Refusal:
     return None
 
 
-def _expend_turn(state: State, p: Partial, sphere: str | None, what: str,
+def _expend_turn(state: AgeOfDragonsState, p: Partial, sphere: str | None, what: str,
                  hits: bool = False) -> Turn | Refusal:
     """The turn, if it is this actor's and still allows an expend from ``sphere``.
 
@@ -125,13 +127,13 @@ def _expend_turn(state: State, p: Partial, sphere: str | None, what: str,
     return err if err is not None else turn
 
 
-def _anyone_in_melee_reach(state: State, me: str) -> bool:
-    return any(r.in_melee_reach(state, me, f.name) for f in r.enemies(state, me))
+def _anyone_in_melee_reach(state: AgeOfDragonsState, me: str) -> bool:
+    return any(rules.in_melee_reach(state, me, f.name) for f in rules.enemies(state, me))
 
 
-def _melee_reach(state: State, p: Partial, target: str) -> Refusal:
-    if not r.in_melee_reach(state, p.actor, target):
-        if r.is_locked(state, p.actor) and pair(p.actor, target) not in state.grapples:
+def _melee_reach(state: AgeOfDragonsState, p: Partial, target: str) -> Refusal:
+    if not rules.in_melee_reach(state, p.actor, target):
+        if rules.is_locked(state, p.actor) and pair(p.actor, target) not in state.grapples:
             return p.refuse("grappling", f"{p.actor} is locked and may only strike those it "
                             "grapples")
         return p.refuse("tooth and claw", f"{target} must be at close quarters and the same "
@@ -140,7 +142,7 @@ def _melee_reach(state: State, p: Partial, target: str) -> Refusal:
 
 
 # -- one judge per verb -----------------------------------------------------------------------
-def _roll(state: State, p: Partial) -> Refusal:
+def _roll(state: AgeOfDragonsState, p: Partial) -> Refusal:
     turn = _turn(state, p)
     if isinstance(turn, IllegalActionError):
         return turn
@@ -153,12 +155,12 @@ def _roll(state: State, p: Partial) -> Refusal:
             len(set(spheres)) != len(spheres) or any(s not in SPHERES for s in spheres):
         return p.refuse("dice pools", "nominate one, two or three different spheres "
                         "(soma, sophis, pneuma)")
-    if r.pool_size(state.fighters[p.actor].profile, spheres) < 1:
+    if rules.pool_size(state.fighters[p.actor].profile, spheres) < 1:
         return p.refuse("dice pools", "that pool has no dice")
     return None
 
 
-def _reroll(state: State, p: Partial) -> Refusal:
+def _reroll(state: AgeOfDragonsState, p: Partial) -> Refusal:
     turn = _turn(state, p)
     if isinstance(turn, IllegalActionError):
         return turn
@@ -190,7 +192,7 @@ def _reroll(state: State, p: Partial) -> Refusal:
     return None
 
 
-def _spot(state: State, p: Partial) -> Refusal:
+def _spot(state: AgeOfDragonsState, p: Partial) -> Refusal:
     turn = _turn(state, p)
     if isinstance(turn, IllegalActionError):
         return turn
@@ -202,13 +204,13 @@ def _spot(state: State, p: Partial) -> Refusal:
     if effect not in SPOT_EFFECTS:
         return p.refuse("spotting step", f"unknown spot effect {effect!r}")
     me = state.fighters[p.actor]
-    threshold = r.spot_threshold(me, effect)
-    needed = r.spot_dice_needed(me, effect)
-    if r.count_qualifying(turn, threshold, unspotted=True) < needed:
+    threshold = rules.spot_threshold(me, effect)
+    needed = rules.spot_dice_needed(me, effect)
+    if rules.count_qualifying(turn, threshold, unspotted=True) < needed:
         return p.refuse("spotting step", f"{effect} needs an unspotted die showing "
                         f"{threshold}+" + (" (two: a limb is ripped off)" if needed > 1 else ""))
     if effect in _MANOEUVRES:
-        if r.is_locked(state, p.actor):
+        if rules.is_locked(state, p.actor):
             return p.refuse("grappling", f"{p.actor} is locked in a grapple and cannot "
                             "manoeuvre")
         if me.airborne and not me.can_fly:
@@ -231,7 +233,7 @@ def _spot(state: State, p: Partial) -> Refusal:
     return None
 
 
-def _alter_range(state: State, p: Partial) -> Refusal:
+def _alter_range(state: AgeOfDragonsState, p: Partial) -> Refusal:
     if "target" not in p:
         return None
     target = p["target"]
@@ -256,7 +258,7 @@ def _alter_range(state: State, p: Partial) -> Refusal:
     return None
 
 
-def _aim(state: State, p: Partial) -> Refusal:
+def _aim(state: AgeOfDragonsState, p: Partial) -> Refusal:
     target = p["target"]
     if target is None:
         return p.refuse("aim", "aim names an enemy")
@@ -270,18 +272,18 @@ def _aim(state: State, p: Partial) -> Refusal:
     return None
 
 
-def _attack(state: State, p: Partial) -> Refusal:
+def _attack(state: AgeOfDragonsState, p: Partial) -> Refusal:
     turn = _expend_turn(state, p, "soma", "a melee attack", hits=True)
     if not isinstance(turn, Turn):
         return turn
     me = state.fighters[p.actor]
-    if "style" not in p and not any(r.part_usable(me, s) for s in STYLES):
+    if "style" not in p and not any(rules.part_usable(me, s) for s in STYLES):
         return p.refuse("called shots", f"{p.actor} has no limb left to attack with")
     if "target" not in p:
         if not _anyone_in_melee_reach(state, p.actor):
             return p.refuse("tooth and claw", "no enemy is at close quarters and the same "
                             "altitude" + (" among those it grapples"
-                                          if r.is_locked(state, p.actor) else ""))
+                                          if rules.is_locked(state, p.actor) else ""))
     else:
         target = p["target"]
         err = _enemy_target(state, p, target) or _melee_reach(state, p, target)
@@ -291,18 +293,18 @@ def _attack(state: State, p: Partial) -> Refusal:
             called = p["called"]
             if called not in CALLED:
                 return p.refuse("called shots", f"unknown location {called!r}")
-            if not r.called_shot_allowed(state.fighters[target], called):
+            if not rules.called_shot_allowed(state.fighters[target], called):
                 return p.refuse("called shots", f"{target}'s {called} has been ripped off")
     if "style" in p:
         style = p["style"]
         if style not in STYLES:
             return p.refuse("non-claw attacks", f"unknown attack style {style!r}")
-        if not r.part_usable(me, style):
+        if not rules.part_usable(me, style):
             return p.refuse("called shots", f"{p.actor} can no longer attack with its {style}")
     return None
 
 
-def _shoot(state: State, p: Partial) -> Refusal:
+def _shoot(state: AgeOfDragonsState, p: Partial) -> Refusal:
     turn = _expend_turn(state, p, None, "", hits=True)
     if not isinstance(turn, Turn):
         return turn
@@ -323,27 +325,27 @@ def _shoot(state: State, p: Partial) -> Refusal:
                             "this pool can use" if weapons else
                             f"{p.actor} has no ranged weapon or power")
     if "target" not in p:
-        if not any(r.in_ranged_reach(state, p.actor, f.name, w.reach)
-                   for f in r.enemies(state, p.actor) for w in usable):
+        if not any(rules.in_ranged_reach(state, p.actor, f.name, w.reach)
+                   for f in rules.enemies(state, p.actor) for w in usable):
             return p.refuse("ranged attacks", "no enemy is within reach")
     else:
         target = p["target"]
         err = _enemy_target(state, p, target)
         if err is not None:
             return err
-        if not any(r.in_ranged_reach(state, p.actor, target, w.reach) for w in usable):
+        if not any(rules.in_ranged_reach(state, p.actor, target, w.reach) for w in usable):
             return p.refuse("ranged attacks", f"{target} is out of reach: too far, or more "
                             "than one altitude level away" + (
                                 " (or not grappled by a locked shooter)"
-                                if r.is_locked(state, p.actor) else ""))
+                                if rules.is_locked(state, p.actor) else ""))
     return None
 
 
-def _grapple(state: State, p: Partial) -> Refusal:
+def _grapple(state: AgeOfDragonsState, p: Partial) -> Refusal:
     turn = _expend_turn(state, p, "soma", "a grapple", hits=True)
     if not isinstance(turn, Turn):
         return turn
-    if r.is_locked(state, p.actor):
+    if rules.is_locked(state, p.actor):
         return p.refuse("grappling", f"{p.actor} is locked: it may only strike those it "
                         "grapples")
     if "target" not in p:
@@ -355,17 +357,17 @@ def _grapple(state: State, p: Partial) -> Refusal:
     return _enemy_target(state, p, target) or _melee_reach(state, p, target)
 
 
-def _break_out(state: State, p: Partial) -> Refusal:
+def _break_out(state: AgeOfDragonsState, p: Partial) -> Refusal:
     turn = _expend_turn(state, p, "soma", "breaking out")
     if not isinstance(turn, Turn):
         return turn
     side = state.fighters[p.actor].profile.side
-    if not any(state.fighters[o].profile.side != side for o in r.partners(state, p.actor)):
+    if not any(state.fighters[o].profile.side != side for o in rules.partners(state, p.actor)):
         return p.refuse("breaking out", f"{p.actor} is not held in a grapple by an enemy")
     return _hits(turn, p, ATTACK_THRESHOLD)
 
 
-def _task(state: State, p: Partial) -> Refusal:
+def _task(state: AgeOfDragonsState, p: Partial) -> Refusal:
     turn = _expend_turn(state, p, None, "")
     if not isinstance(turn, Turn):
         return turn
@@ -379,7 +381,7 @@ def _task(state: State, p: Partial) -> Refusal:
     return _needs_sphere(turn, task.sphere, p, task.name) or _hits(turn, p, task.threshold)
 
 
-def _fall(state: State, p: Partial) -> Refusal:
+def _fall(state: AgeOfDragonsState, p: Partial) -> Refusal:
     turn = _turn(state, p)
     if isinstance(turn, IllegalActionError):
         return turn
@@ -391,31 +393,32 @@ def _fall(state: State, p: Partial) -> Refusal:
     return None
 
 
-def _end(state: State, p: Partial) -> Refusal:
+def _end(state: AgeOfDragonsState, p: Partial) -> Refusal:
     turn = _turn(state, p)
     return turn if isinstance(turn, IllegalActionError) else None
 
 
-def _defend(state: State, p: Partial) -> Refusal:
+def _defend(state: AgeOfDragonsState, p: Partial) -> Refusal:
     pending = state.pending
     if pending is None or pending.defenders[0] != p.actor:
         return p.refuse("physical defence", f"{p.actor} is not being attacked now")
     if "pd" in p:
-        most = r.available_pd(state, p.actor)
+        most = rules.available_pd(state, p.actor)
         pd = p["pd"]
         if not isinstance(pd, int) or isinstance(pd, bool) or not 0 <= pd <= most:
             return p.refuse("physical defence", f"{p.actor} can spend 0 to {most} PD now")
     return None
 
 
-_JUDGES: dict[type, Callable[[State, Partial], Refusal]] = {
-    act.RollPool: _roll, act.Reroll: _reroll, act.Spot: _spot, act.Attack: _attack,
-    act.Shoot: _shoot, act.Grapple: _grapple, act.BreakOut: _break_out, act.UseTask: _task,
-    act.DeclareFall: _fall, act.EndTurn: _end, act.Defend: _defend,
+_JUDGES: dict[type, Callable[[AgeOfDragonsState, Partial], Refusal]] = {
+    actions.RollPool: _roll, actions.Reroll: _reroll, actions.Spot: _spot,
+    actions.Attack: _attack, actions.Shoot: _shoot, actions.Grapple: _grapple,
+    actions.BreakOut: _break_out, actions.UseTask: _task, actions.DeclareFall: _fall,
+    actions.EndTurn: _end, actions.Defend: _defend,
 }
 
 
-def why_not(state: State, p: Partial) -> Refusal:
+def why_not(state: AgeOfDragonsState, p: Partial) -> Refusal:
     """The refusal (naming the rule) of the action put together so far, or ``None``."""
     judge = _JUDGES.get(p.kind)
     if judge is None:
@@ -428,14 +431,14 @@ def why_not(state: State, p: Partial) -> Refusal:
 
 
 # -- candidates for each field -------------------------------------------------------------------
-def _foes(state: State, me: str) -> Menu:
-    return Menu([f.name for f in r.enemies(state, me)],
+def _foes(state: AgeOfDragonsState, me: str) -> Menu:
+    return Menu([f.name for f in rules.enemies(state, me)],
                    lambda n: f"{n} ({RANGES[state.ranges[pair(me, n)]].replace('_', ' ')})")
 
 
-def _dice(state: State, p: Partial, threshold: int) -> Span:
+def _dice(state: AgeOfDragonsState, p: Partial, threshold: int) -> Span:
     turn = state.turn
-    have = r.count_qualifying(turn, threshold) if turn is not None else 0
+    have = rules.count_qualifying(turn, threshold) if turn is not None else 0
     return Span(1, max(have, 1), max(have, 1))
 
 
@@ -452,21 +455,21 @@ def _called_label(called: str | None) -> str:
     return "no called shot" if called is None else called.replace("_", " ")
 
 
-def step(state: State, p: Partial, name: str) -> Menu | Span | None:
+def step(state: AgeOfDragonsState, p: Partial, name: str) -> Menu | Span | None:
     """The candidates for field ``name`` of ``p`` (``None``: not asked for this verb)."""
     kind, me, turn = p.kind, p.actor, state.turn
-    if kind is act.RollPool:
+    if kind is actions.RollPool:
         return Menu(_SPHERE_SETS, "+".join, ("soma",))
-    if kind is act.Reroll:
+    if kind is actions.Reroll:
         if name == "die":
             return _die_menu(turn) if turn is not None else Menu(())
         return Menu([x.name for x in state.fighters[me].profile.rerolls])
-    if kind is act.Spot:
+    if kind is actions.Spot:
         return _spot_step(state, p, name)
-    if name == "target" and kind in (act.Shoot, act.Attack, act.Grapple):
+    if name == "target" and kind in (actions.Shoot, actions.Attack, actions.Grapple):
         return _foes(state, me)
     if name == "dice":
-        task = state.tasks.get(p.get("task")) if kind is act.UseTask else None
+        task = state.tasks.get(p.get("task")) if kind is actions.UseTask else None
         return _dice(state, p, task.threshold if task is not None else ATTACK_THRESHOLD)
     if name == "style":
         return Menu(list(STYLES), default="claw")
@@ -477,11 +480,11 @@ def step(state: State, p: Partial, name: str) -> Menu | Span | None:
     if name == "task":
         return Menu(list(state.tasks))
     if name == "pd":
-        return Span(0, r.available_pd(state, me), 0)
+        return Span(0, rules.available_pd(state, me), 0)
     return None
 
 
-def _spot_step(state: State, p: Partial, name: str) -> Menu | Span | None:
+def _spot_step(state: AgeOfDragonsState, p: Partial, name: str) -> Menu | Span | None:
     me = p.actor
     if name == "effect":
         return Menu(SPOT_EFFECTS, _EFFECT_LABELS.__getitem__, "evade")
@@ -499,20 +502,27 @@ def _spot_step(state: State, p: Partial, name: str) -> Menu | Span | None:
     return None
 
 
-def asks(state: State, p: Partial, name: str) -> bool:
+def asks(state: AgeOfDragonsState, p: Partial, name: str) -> bool:
     """Whether ``step`` offers field ``name`` (answered without building the offer)."""
-    if p.kind is act.Spot:
+    if p.kind is actions.Spot:
         effect = p.get("effect")
         return name == "effect" or (name == "target" and effect in ("aim", "alter_range")) \
             or (name == "closer" and effect == "alter_range")
     return True
 
 
-TREE = Steps(act.ACTIONS, why_not, step)
+TREE = Steps(actions.ACTIONS, why_not, step)
 _SKIP_WHEN_IDLE = frozenset({"fall", "end"})
 
 
-def fall_is_a_choice(state: State, name: str) -> bool:
+def default_verb(verbs: Sequence[str]) -> str:
+    """With nothing left but falling or ending the turn, ending it is preselected."""
+    if "end" in verbs and set(verbs) <= {"fall", "end"}:
+        return "end"
+    return verbs[0]
+
+
+def fall_is_a_choice(state: AgeOfDragonsState, name: str) -> bool:
     """Whether choosing to fall would change anything for ``name`` this round.
 
     An airborne flyer that can stay up and has not chosen yet; one that is locked,
@@ -520,10 +530,10 @@ def fall_is_a_choice(state: State, name: str) -> bool:
     """
     fighter = state.fighters[name]
     return fighter.airborne and fighter.active and not fighter.chose_fall and \
-        fighter.can_fly and not r.is_locked(state, name)
+        fighter.can_fly and not rules.is_locked(state, name)
 
 
-def turn_has_options(state: State) -> bool:
+def turn_has_options(state: AgeOfDragonsState) -> bool:
     """Whether the acting combatant could still do anything but end its turn.
 
     Choosing to fall counts while it is a real choice (:func:`fall_is_a_choice`): a

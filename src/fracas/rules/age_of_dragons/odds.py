@@ -16,12 +16,19 @@ PD spent and TN), ``sixes`` (sixes among the expended dice of a successful attac
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 from math import comb
 
 from fracas.core.errors import ActionSyntaxError
-from fracas.rules.age_of_dragons.rules import damage_dealt, margin
+from fracas.rules.age_of_dragons.rules import (
+    ATTACK_THRESHOLD,
+    SPOT_THRESHOLDS,
+    damage_dealt,
+    margin,
+)
+from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 
-__all__ = ["attack_distribution", "parse_question"]
+__all__ = ["attack_distribution", "face_classes", "parse_question"]
 
 _KEYS = {"pool": 0, "pd": 0, "tn": 0, "bonus": 0, "threshold": 4}
 _MEASURES = ("damage", "hits", "margin", "sixes")
@@ -81,3 +88,38 @@ def attack_distribution(pool: int, pd: int, tn: int, bonus: int, threshold: int 
                     (1 - p_six_given_hit) ** (hits - sixes)
                 out[sixes] = out.get(sixes, Fraction(0)) + p * q
     return {k: v for k, v in sorted(out.items()) if v}
+
+
+def face_classes(state: AgeOfDragonsState, count: int, sides: int,
+                 ) -> tuple[tuple[int, ...], ...] | None:
+    """Faces of a d6 roll that nothing in the fight tells apart (for the exact solver).
+
+    Initiative and death checks count 4+ only.  A ``claw_all`` roller claws with
+    every 4+ and never calls a shot (sixes matter only to called shots), so its
+    pool is read as 1-3 / 4-6.  Any other pool is read against the attack
+    threshold (4+), sixes and every spot and task threshold; a roller whose
+    rerolls a random choice picks (one die per face shown) keeps every face.
+    Landings add the faces up: every face counts.
+    """
+    if sides != 6:
+        return None
+    turn = state.turn
+    if not state.order:
+        cuts = {ATTACK_THRESHOLD}  # initiative
+    elif turn is None:
+        return None  # a landing
+    elif state.fighters[turn.actor].dying:
+        cuts = {ATTACK_THRESHOLD}  # the death check
+    elif turn.step != "pool" or state.pending is not None:
+        return None
+    else:
+        profile = state.fighters[turn.actor].profile
+        if profile.policy == "claw_all":
+            cuts = {ATTACK_THRESHOLD}
+        elif profile.rerolls and profile.policy != "heuristic":
+            return None
+        else:
+            cuts = {ATTACK_THRESHOLD, 6, *SPOT_THRESHOLDS.values(),
+                    *(task.threshold for task in state.tasks.values())}
+    bounds = [1, *sorted(c for c in cuts if 1 < c <= sides), sides + 1]
+    return tuple(tuple(range(a, b)) for a, b in pairwise(bounds))

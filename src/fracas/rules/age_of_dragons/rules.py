@@ -1,4 +1,4 @@
-"""Age of Dragons rules as small pure functions over the state.
+"""Age of Dragons rules: the seed's numbers and tables, and small pure functions.
 
 Each function implements one rule of the seed (see docs/rules/age_of_dragons.md
 for the table from rule to function to test).  Nothing here changes the state.
@@ -7,25 +7,29 @@ for the table from rule to function to test).  Nothing here changes the state.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
-from fracas.rules.age_of_dragons.model import (
-    ALTITUDE_HALVES,
-    CALLED,
+from fracas.rules.age_of_dragons.state import (
     CLOSE,
     MAULED,
-    MELEE_LEVEL,
     OK,
     RIPPED,
-    SPOT_THRESHOLDS,
-    STYLES,
+    AgeOfDragonsState,
     Fighter,
     Profile,
-    State,
     Turn,
     pair,
 )
 
 __all__ = [
+    "ALTITUDE_HALVES",
+    "ATTACK_THRESHOLD",
+    "BREAK_OUT_TN",
+    "CALLED",
+    "GROUNDS",
+    "MELEE_LEVEL",
+    "SPOT_THRESHOLDS",
+    "STYLES",
     "attack_numbers",
     "available_pd",
     "can_claw",
@@ -44,6 +48,42 @@ __all__ = [
     "spot_dice_needed",
     "spot_threshold",
 ]
+
+
+# -- the seed's numbers and tables ------------------------------------------------
+#: Altitude in half levels, for the ranged-attack limit of one level of difference.
+ALTITUDE_HALVES: Final = (0, 1, 2, 4, 6)
+#: Melee height: grounded and strafing low count as one level (strafing low exists to
+#: strike at the ground).
+MELEE_LEVEL: Final = (0, 0, 1, 2, 3)
+
+
+# -- thresholds (the seed's default variant) -------------------------------------
+SPOT_THRESHOLDS: Final = {
+    "alter_range_flying": 3,
+    "lose_altitude": 4,
+    "gain_altitude": 5,
+    "take_off": 5,
+    "alter_range_ground": 6,
+    "evade": 3,
+    "aim": 3,
+}
+ATTACK_THRESHOLD: Final = 4
+
+# -- attack styles and called shots ------------------------------------------------
+#: Non-claw attacks: (TN modifier, damage bonus).  A claw is the standard attack.
+STYLES: Final = {"claw": (0, 0), "bite": (3, 6), "wing": (-3, -6), "tail": (-3, -6)}
+#: Called shot locations: (TN modifier, damage bonus).
+CALLED: Final = {
+    "wing": (3, 0), "torso": (3, 0),
+    "fore_left": (6, 0), "fore_right": (6, 0), "hind_left": (6, 0), "hind_right": (6, 0),
+    "tail": (6, 0),
+    "neck": (9, 9), "head": (9, 6),
+}
+BREAK_OUT_TN: Final = 3
+
+# -- ground under a forced landing: extra d6 ---------------------------------------
+GROUNDS: Final = {"soft": 0, "bare_rock": 1, "jagged_rock": 2, "spikes": 3}
 
 
 # -- the pool --------------------------------------------------------------------
@@ -81,22 +121,22 @@ def choose_expend_dice(turn: Turn, count: int, threshold: int, sixes_first: bool
 
 
 # -- position ----------------------------------------------------------------------
-def range_between(state: State, a: str, b: str) -> int:
+def range_between(state: AgeOfDragonsState, a: str, b: str) -> int:
     """The range band between two names."""
     return state.ranges[pair(a, b)]
 
 
-def partners(state: State, name: str) -> list[str]:
+def partners(state: AgeOfDragonsState, name: str) -> list[str]:
     """Everyone ``name`` is grappling with (direct links)."""
     return [b if a == name else a for a, b in state.grapples if name in (a, b)]
 
 
-def is_locked(state: State, name: str) -> bool:
+def is_locked(state: AgeOfDragonsState, name: str) -> bool:
     """A combatant in any grapple is locked."""
     return any(name in link for link in state.grapples)
 
 
-def grapple_group(state: State, name: str) -> set[str]:
+def grapple_group(state: AgeOfDragonsState, name: str) -> set[str]:
     """Everyone joined to ``name`` through grapple links (``name`` included)."""
     group, frontier = {name}, [name]
     while frontier:
@@ -107,7 +147,7 @@ def grapple_group(state: State, name: str) -> set[str]:
     return group
 
 
-def enemies(state: State, name: str) -> Iterator[Fighter]:
+def enemies(state: AgeOfDragonsState, name: str) -> Iterator[Fighter]:
     """Combatants of other sides that are not dead, in scenario order."""
     side = state.fighters[name].profile.side
     for fighter in state.fighters.values():
@@ -115,7 +155,7 @@ def enemies(state: State, name: str) -> Iterator[Fighter]:
             yield fighter
 
 
-def in_melee_reach(state: State, attacker: str, target: str) -> bool:
+def in_melee_reach(state: AgeOfDragonsState, attacker: str, target: str) -> bool:
     """Melee needs close quarters (or zero range) and the same height.
 
     Grounded and strafing low count as one height for melee.  A locked attacker may
@@ -130,7 +170,7 @@ def in_melee_reach(state: State, attacker: str, target: str) -> bool:
         pair(attacker, target) in state.grapples
 
 
-def in_ranged_reach(state: State, attacker: str, target: str, reach: int) -> bool:
+def in_ranged_reach(state: AgeOfDragonsState, attacker: str, target: str, reach: int) -> bool:
     """Ranged attacks: within the weapon's reach and at most one altitude level apart."""
     fighters = state.fighters
     halves = abs(ALTITUDE_HALVES[fighters[attacker].altitude]
@@ -179,7 +219,7 @@ def damage_dealt(attack_margin: int, damage_bonus: int) -> int:
     return max(0, attack_margin + damage_bonus)
 
 
-def available_pd(state: State, defender: str) -> int:
+def available_pd(state: AgeOfDragonsState, defender: str) -> int:
     """Physical Defence the defender can spend now: 0 while dying, less the attacker's Aim."""
     fighter = state.fighters[defender]
     if not fighter.active:

@@ -1,4 +1,5 @@
-"""The Age of Dragons scenario file: combatants, landmarks, ranges, options."""
+"""The Age of Dragons scenario file (combatants, landmarks, ranges, options) and the state it
+starts."""
 
 from __future__ import annotations
 
@@ -15,9 +16,20 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from fracas.core.ruleset import GM
+from fracas.rules.age_of_dragons.state import (
+    ALTITUDES,
+    RANGES,
+    AgeOfDragonsState,
+    Fighter,
+    Profile,
+    RangedAttack,
+    RerollAbility,
+    Task,
+    pair,
+)
 from fracas.scenario import ScenarioBase
 
-__all__ = ["AgeOfDragonsScenario", "CombatantSpec"]
+__all__ = ["AgeOfDragonsScenario", "CombatantSpec", "build_state"]
 
 Sphere = Literal["soma", "sophis", "pneuma"]
 RangeName = Literal["zero", "close", "middle", "long", "disengaged"]
@@ -190,3 +202,41 @@ class AgeOfDragonsScenario(ScenarioBase):
             raise ValidationError.from_exception_data(type(self).__name__, problems)
         return self
 
+
+
+def _profile(spec: CombatantSpec) -> Profile:
+    policy, script = (spec.policy, ()) if isinstance(spec.policy, str) else \
+        ("scripted", tuple(spec.policy))
+    return Profile(
+        spec.name, spec.side, spec.soma, spec.sophis, spec.pneuma, spec.pd, spec.pr,
+        spec.flies, policy, script,
+        tuple(RerollAbility(x.name, x.resource, x.cost, x.sphere, x.per_turn)
+              for x in spec.rerolls),
+        tuple(RangedAttack(w.name, w.sphere, RANGES.index(w.reach), w.damage_bonus, w.area)
+              for w in spec.ranged),
+    )
+
+
+def build_state(s: AgeOfDragonsScenario) -> AgeOfDragonsState:
+    """The starting state of a validated scenario."""
+    fighters = {
+        c.name: Fighter(_profile(c), c.pr, c.pd, ALTITUDES.index(c.altitude),
+                        dict(c.resources))
+        for c in s.combatants
+    }
+    places = [*fighters, *(m.name for m in s.landmarks)]
+    default = RANGES.index(s.default_range)
+    ranges = {pair(a, b): default for i, a in enumerate(places) for b in places[i + 1:]
+              if a in fighters or b in fighters}
+    # The distance between two landmarks is the GM's description of the field: kept as
+    # set (nothing moves a landmark), never defaulted.
+    for spec in s.ranges:
+        ranges[pair(*spec.between)] = RANGES.index(spec.range)
+    return AgeOfDragonsState(
+        fighters=fighters, ranges=ranges, grapples=set(),
+        landmarks={m.name: m.ground for m in s.landmarks},
+        tasks={t.name: Task(t.name, t.difficulty, t.sphere, t.threshold, t.description)
+               for t in s.tasks},
+        aggressor=s.aggressor, initiative_sphere=s.initiative_sphere, ground=s.ground,
+        max_rounds=s.max_rounds, spot_consumes_dice=s.options.spot_consumes_dice,
+    )

@@ -5,23 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
-from fracas.rules.age_of_dragons import events as ev
-from fracas.rules.age_of_dragons.model import (
-    ALTITUDES,
+from fracas.rules.age_of_dragons import events
+from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
+    available_pd,
+    is_locked,
+    partners,
+)
+from fracas.rules.age_of_dragons.state import (
+    ALTITUDES,
     LIMBS,
     PART_STATES,
     RANGES,
+    AgeOfDragonsState,
     Fighter,
     SpotRun,
-    State,
 )
-from fracas.rules.age_of_dragons.rules import available_pd, is_locked, partners
 
 __all__ = ["conditions", "describe_event", "table", "view"]
 
 
-def conditions(state: State, f: Fighter) -> list[str]:
+def conditions(state: AgeOfDragonsState, f: Fighter) -> list[str]:
     """Short labels for everything unusual about a combatant."""
     out: list[str] = []
     if f.dead:
@@ -46,7 +50,7 @@ def _alt(level: int) -> str:
     return ALTITUDES[level].replace("_", " ")
 
 
-def table(state: State) -> tuple[list[str], list[list[str]]]:
+def table(state: AgeOfDragonsState) -> tuple[list[str], list[list[str]]]:
     """One row per combatant: side, PR, PD, altitude, conditions and a line per range."""
     places = [*state.fighters, *state.landmarks]
     rows = []
@@ -59,7 +63,7 @@ def table(state: State) -> tuple[list[str], list[list[str]]]:
     return ["combatant", "side", "PR", "PD", "altitude", "ranges", "conditions"], rows
 
 
-def view(state: State) -> dict[str, Any]:
+def view(state: AgeOfDragonsState) -> dict[str, Any]:
     """Everything a screen needs (Age of Dragons keeps no secrets from either side)."""
     fighters = [{
         "name": f.name, "side": f.profile.side, "pr": f.pr, "pr_max": f.profile.pr_max,
@@ -154,7 +158,7 @@ def _pd(f: Fighter) -> str:
     return f"{f.pd} ({passive} + {f.pd - passive} evading)"
 
 
-def _run_line(run: SpotRun, state: State) -> str:
+def _run_line(run: SpotRun, state: AgeOfDragonsState) -> str:
     """One line for a run of Aim or Evade spots."""
     n = len(run.faces)
     dice = f"with {_dice(run.faces)}" if n else ""
@@ -165,7 +169,7 @@ def _run_line(run: SpotRun, state: State) -> str:
         "it this turn"
 
 
-def _spot_line(state: State, what: str) -> str:
+def _spot_line(state: AgeOfDragonsState, what: str) -> str:
     """A manoeuvre's line: the die it took, the manoeuvre, where it leaves the actor."""
     run = state.spot_run
     if run is None or not run.faces:
@@ -177,9 +181,9 @@ def _spot_line(state: State, what: str) -> str:
     return f"  {run.actor} spots {_dice(run.faces)} to {doing}: {what}"
 
 
-def _roll_line(e: DiceRolled, state: State) -> str:
+def _roll_line(e: DiceRolled, state: AgeOfDragonsState) -> str:
     faces = _faces(e.faces)
-    if e.purpose == ev.POOL:
+    if e.purpose == events.POOL:
         spheres = state.turn.spheres if state.turn is not None else ()
         named = _words([_SPHERES[s] for s in spheres]) if spheres else "pool"
         n = len(e.faces)
@@ -187,19 +191,19 @@ def _roll_line(e: DiceRolled, state: State) -> str:
         if not any(f >= ATTACK_THRESHOLD for f in e.faces):
             line += f" (no {ATTACK_THRESHOLD}+: no hits)"
         return line
-    if e.purpose == ev.INITIATIVE:
+    if e.purpose == events.INITIATIVE:
         wins = sum(1 for f in e.faces if f >= ATTACK_THRESHOLD)
         return f"  {e.actor} rolls for initiative: {faces} ({wins} at {ATTACK_THRESHOLD}+)"
-    if e.purpose == ev.DEATH_CHECK:
+    if e.purpose == events.DEATH_CHECK:
         return f"  {e.actor} rolls Soma for its death check: {faces}"
-    if e.purpose == ev.STUN:
+    if e.purpose == events.STUN:
         return f"  {e.actor} is stunned and rolls a d6: {faces}"
-    if e.purpose == ev.LANDING:
+    if e.purpose == events.LANDING:
         return f"  {e.actor} rolls the forced landing: {faces}"
     return f"  {e.actor} rolls {e.purpose}: {faces}"
 
 
-def _attack_line(e: ev.AttackDeclared, state: State) -> str:
+def _attack_line(e: events.AttackDeclared, state: AgeOfDragonsState) -> str:
     target = e.defenders[0] if e.defenders else "nobody"
     if e.attack == "attack":
         whose = f"{target}'s {_part(e.called)}" if e.called else target
@@ -227,7 +231,7 @@ def _attack_line(e: ev.AttackDeclared, state: State) -> str:
     return f"  {e.attacker} {verb} with {_hits(e.hits)}{extra}"
 
 
-def _resolved_line(e: ev.AttackResolved, state: State) -> str:
+def _resolved_line(e: events.AttackResolved, state: AgeOfDragonsState) -> str:
     f = state.fighters[e.defender]
     left = available_pd(state, e.defender)
     spent = f"spends {e.pd_spent} of {e.pd_spent + left} PD" if e.pd_spent else \
@@ -247,7 +251,7 @@ _INJURIES = {
 }
 
 
-def describe_event(event: Event, state: State) -> str | None:
+def describe_event(event: Event, state: AgeOfDragonsState) -> str | None:
     """One line of the round-by-round log (``state`` is the state after the event).
 
     ``""`` keeps an event out of the log; ``None`` leaves it to the generic wording.
@@ -255,72 +259,72 @@ def describe_event(event: Event, state: State) -> str | None:
     (the next decision, or the end of the turn).
     """
     e: Any = event
-    if isinstance(e, ev.TurnStarted):
+    if isinstance(e, events.TurnStarted):
         f = state.fighters[e.actor]
         return (f"[bold]round {e.round}[/bold] · {e.actor}'s turn (PR {f.pr} of "
                 f"{f.profile.pr_max}, PD {f.pd}, {_at(f.altitude)})")
-    if isinstance(e, DecisionMade | ev.TurnEnded):
+    if isinstance(e, DecisionMade | events.TurnEnded):
         run = state.closed_run
         return _run_line(run, state) if run is not None else ""
     if isinstance(e, DiceRolled):
-        return "" if e.purpose == ev.REROLL else _roll_line(e, state)
-    if isinstance(e, ev.DieRerolled):
+        return "" if e.purpose == events.REROLL else _roll_line(e, state)
+    if isinstance(e, events.DieRerolled):
         turn = state.turn
         if turn is None:
             return f"  {e.actor} rerolls a die with {e.ability}: now a {e.face}"
         return (f"  {e.actor} rerolls a {turn.rerolled_from} with {e.ability}: now a {e.face} "
                 f"(dice {_faces(tuple(turn.pool))})")
-    if isinstance(e, ev.DieSpotted | ev.Evaded | ev.Aimed):
+    if isinstance(e, events.DieSpotted | events.Evaded | events.Aimed):
         return ""  # told by the manoeuvre's line, or by the run of Aim or Evade
-    if isinstance(e, ev.RangeChanged):
+    if isinstance(e, events.RangeChanged):
         return _spot_line(state, f"{e.a} and {e.b} are now at {_BANDS[e.range]}"
                           if state.spot_run is None else f"now at {_BANDS[e.range]}")
-    if isinstance(e, ev.AltitudeChanged):
+    if isinstance(e, events.AltitudeChanged):
         return _spot_line(state, f"{e.actor} is now {_at(e.altitude)}"
                           if state.spot_run is None else f"now {_at(e.altitude)}")
-    if isinstance(e, ev.AttackDeclared):
+    if isinstance(e, events.AttackDeclared):
         return _attack_line(e, state)
-    if isinstance(e, ev.AttackResolved):
+    if isinstance(e, events.AttackResolved):
         return _resolved_line(e, state)
-    if isinstance(e, ev.PartInjured):
+    if isinstance(e, events.PartInjured):
         what = _INJURIES.get((e.part, e.severity))
         if what is None:
             what = "is mauled: no claw or weapon on it" if e.severity == 1 else \
                 "is ripped off: no claw or weapon on it, slower on the ground, and it will " \
                 "not heal naturally"
         return f"  {e.target}'s {_part(e.part)} {what}!"
-    if isinstance(e, ev.Stunned):
+    if isinstance(e, events.Stunned):
         return f"  {e.target} is stunned: from now on it loses a turn one time in three"
-    if isinstance(e, ev.Killed):
+    if isinstance(e, events.Killed):
         return f"  [red]{e.target} is dead ({e.cause})[/red]"
-    if isinstance(e, ev.GrappleFormed):
+    if isinstance(e, events.GrappleFormed):
         return f"  {e.a} and {e.b} are locked in a grapple at zero range"
-    if isinstance(e, ev.GrappleBroken):
+    if isinstance(e, events.GrappleBroken):
         if e.reason == "broke out":
             return f"  {e.a} breaks free of {e.b}: now at close quarters"
         return f"  {e.a} and {e.b} are no longer grappling ({e.reason})"
-    if isinstance(e, ev.TaskAttempted):
+    if isinstance(e, events.TaskAttempted):
         verdict = "succeeds" if e.success else "fails"
         task = state.tasks.get(e.task)
         what = f" ({task.description})" if task is not None and task.description else ""
         return (f"  {e.actor} attempts {e.task}{what}: {_hits(e.hits)} of {e.difficulty} "
                 f"needed, {verdict}")
-    if isinstance(e, ev.DeathChecked):
+    if isinstance(e, events.DeathChecked):
         verdict = "survives and heals 1" if e.passed else "fails"
         return (f"  death check for {e.actor}: {e.successes} at {ATTACK_THRESHOLD}+, "
                 f"{e.needed} needed: {verdict}")
-    if isinstance(e, ev.TurnLost):
+    if isinstance(e, events.TurnLost):
         return "" if state.fighters[e.actor].dead else f"  {e.actor} cannot act ({e.reason})"
-    if isinstance(e, ev.FallDeclared):
+    if isinstance(e, events.FallDeclared):
         return f"  {e.actor} chooses to fall this round"
-    if isinstance(e, ev.Fell):
+    if isinstance(e, events.Fell):
         return f"  {e.actor} falls ({_CAUSES.get(e.cause, e.cause)}): now {_at(e.altitude)}"
-    if isinstance(e, ev.LandedHard):
+    if isinstance(e, events.LandedHard):
         f = state.fighters[e.actor]
         ground = "soft ground" if e.ground == "soft" else _plain(e.ground)
         return (f"  [red]{e.actor} crashes onto {ground} for {e.damage}[/red] "
                 f"(PR {f.pr} of {f.profile.pr_max})")
-    if isinstance(e, ev.OrderFixed):
+    if isinstance(e, events.OrderFixed):
         return f"initiative ({e.reason}): {', '.join(e.order)}"
     if isinstance(e, FightEnded):
         return f"[bold]the fight is over[/bold]: {e.winner or 'nobody'} won ({e.reason})"

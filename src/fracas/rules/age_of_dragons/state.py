@@ -1,13 +1,16 @@
-"""Age of Dragons: the vocabulary of the rules and the mutable state of a fight.
+"""Age of Dragons: the vocabulary of a fight and its mutable state.
 
 Positions follow the seed's descriptive system.  Range is kept per pair of
 combatants (and per combatant and landmark) as one of five bands; altitude is
-one of five levels.  Everything a fight changes lives in :class:`State` and is
-changed only by :meth:`AgeOfDragons.apply_event`.
+one of five levels.  Everything a fight changes lives in :class:`AgeOfDragonsState`
+and is changed only by :func:`fracas.rules.age_of_dragons.fold.apply_event`.  The
+seed's numbers and tables (thresholds, attack styles, called shots) are in
+:mod:`fracas.rules.age_of_dragons.rules`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -21,41 +24,8 @@ RANGES: Final = ("zero", "close", "middle", "long", "disengaged")
 # -- altitude levels: grounded 0, strafing low 0.5, normal 1, flying high 2, ceiling 3 --
 GROUNDED, STRAFING_LOW, NORMAL, FLYING_HIGH, CEILING = range(5)
 ALTITUDES: Final = ("grounded", "strafing_low", "normal", "flying_high", "ceiling")
-#: Altitude in half levels, for the ranged-attack limit of one level of difference.
-ALTITUDE_HALVES: Final = (0, 1, 2, 4, 6)
-#: Melee height: grounded and strafing low count as one level (strafing low exists to
-#: strike at the ground).
-MELEE_LEVEL: Final = (0, 0, 1, 2, 3)
-
-# -- thresholds (the seed's default variant) -------------------------------------
-SPOT_THRESHOLDS: Final = {
-    "alter_range_flying": 3,
-    "lose_altitude": 4,
-    "gain_altitude": 5,
-    "take_off": 5,
-    "alter_range_ground": 6,
-    "evade": 3,
-    "aim": 3,
-}
-ATTACK_THRESHOLD: Final = 4
-
-# -- attack styles and called shots ------------------------------------------------
-#: Non-claw attacks: (TN modifier, damage bonus).  A claw is the standard attack.
-STYLES: Final = {"claw": (0, 0), "bite": (3, 6), "wing": (-3, -6), "tail": (-3, -6)}
+# -- body parts and their condition ---------------------------------------------------
 LIMBS: Final = ("fore_left", "fore_right", "hind_left", "hind_right")
-#: Called shot locations: (TN modifier, damage bonus).
-CALLED: Final = {
-    "wing": (3, 0), "torso": (3, 0),
-    "fore_left": (6, 0), "fore_right": (6, 0), "hind_left": (6, 0), "hind_right": (6, 0),
-    "tail": (6, 0),
-    "neck": (9, 9), "head": (9, 6),
-}
-BREAK_OUT_TN: Final = 3
-
-# -- ground under a forced landing: extra d6 ---------------------------------------
-GROUNDS: Final = {"soft": 0, "bare_rock": 1, "jagged_rock": 2, "spikes": 3}
-
-# -- condition of a body part --------------------------------------------------------
 OK, MAULED, RIPPED = 0, 1, 2
 PART_STATES: Final = ("ok", "mauled", "ripped")
 
@@ -230,7 +200,7 @@ class SpotRun:
 
 
 @dataclass(slots=True)
-class State:
+class AgeOfDragonsState:
     """Everything about an Age of Dragons fight that can change, plus its fixed set-up."""
 
     fighters: dict[str, Fighter]
@@ -253,9 +223,9 @@ class State:
     spot_run: SpotRun | None = None
     closed_run: SpotRun | None = None
 
-    def copy(self) -> State:
+    def copy(self) -> AgeOfDragonsState:
         """An independent copy for a new fight or a replay (cheap: no deepcopy)."""
-        return State(
+        return AgeOfDragonsState(
             {n: f.copy() for n, f in self.fighters.items()}, dict(self.ranges),
             set(self.grapples), self.landmarks, self.tasks, self.aggressor,
             self.initiative_sphere, self.ground, self.max_rounds, self.spot_consumes_dice,
@@ -266,6 +236,31 @@ class State:
         )
 
 
+#: The old public name of the state class (kept for code written against it).
+State = AgeOfDragonsState
+
+
 def pair(a: str, b: str) -> tuple[str, str]:
     """The key of a pair of names in ``State.ranges`` and ``State.grapples``."""
     return (a, b) if a < b else (b, a)
+
+
+def state_key(state: AgeOfDragonsState) -> Hashable:
+    """Everything that shapes the rest of the fight, without the round counter."""
+    turn, pending = state.turn, state.pending
+    return (
+        tuple((f.pr, f.pd, f.altitude, tuple(sorted(f.resources.items())), f.dead,
+               f.stunned, f.wing, f.tail, tuple(f.limbs), f.falling_rounds,
+               f.fell_this_round, f.chose_fall) for f in state.fighters.values()),
+        tuple(sorted(state.ranges.items())), tuple(sorted(state.grapples)),
+        state.order, state.turn_index,
+        None if turn is None else (turn.actor, turn.step, turn.spheres,
+                                   tuple(sorted(zip(turn.pool, turn.spotted, turn.expended,
+                                                    strict=True))),
+                                   tuple(sorted(turn.aims.items())),
+                                   tuple(sorted(turn.rerolls_used.items()))),
+        None if pending is None else (pending.attacker, pending.kind,
+                                      tuple(pending.defenders), pending.hits, pending.tn,
+                                      pending.damage_bonus, pending.sixes, pending.called),
+        state.result,
+    )

@@ -11,24 +11,24 @@ from __future__ import annotations
 from fracas.core.action import Action
 from fracas.core.events import DiceRolled, FightEnded
 from fracas.core.rng import Rng
-from fracas.core.ruleset import Emit
-from fracas.rules.age_of_dragons import actions as act
-from fracas.rules.age_of_dragons import events as ev
-from fracas.rules.age_of_dragons import rules as r
+from fracas.core.ruleset import Emit, Outcome, Standing
+from fracas.rules.age_of_dragons import actions, events, rules
 from fracas.rules.age_of_dragons.legality import turn_has_options
-from fracas.rules.age_of_dragons.model import (
+from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
     BREAK_OUT_TN,
+    GROUNDS,
+)
+from fracas.rules.age_of_dragons.state import (
     CLOSE,
     DISENGAGED,
     GROUNDED,
-    GROUNDS,
     STRAFING_LOW,
-    State,
+    AgeOfDragonsState,
     pair,
 )
 
-__all__ = ["advance", "resolve", "settle"]
+__all__ = ["advance", "outcome", "resolve", "settle", "standings"]
 
 #: A stunned combatant loses its turn on these faces of a d6 (a 1-in-3 chance).
 STUN_FACES = 2
@@ -37,134 +37,136 @@ MAX_INITIATIVE_REROLLS = 20
 
 
 # -- actions --------------------------------------------------------------------------
-def resolve(state: State, action: Action, rng: Rng, emit: Emit) -> None:
+def resolve(state: AgeOfDragonsState, action: Action, rng: Rng, emit: Emit) -> None:
     """Carry out a legal action."""
     kind = type(action)
-    if kind is act.RollPool:
+    if kind is actions.RollPool:
         _roll_pool(state, action, rng, emit)  # type: ignore[arg-type]
-    elif kind is act.Attack:
+    elif kind is actions.Attack:
         _attack(state, action, emit)  # type: ignore[arg-type]
-    elif kind is act.Defend:
+    elif kind is actions.Defend:
         settle(state, action.pd, emit)  # type: ignore[attr-defined]
-    elif kind is act.EndTurn:
-        emit(ev.TurnEnded(action.actor))
-    elif kind is act.Spot:
+    elif kind is actions.EndTurn:
+        emit(events.TurnEnded(action.actor))
+    elif kind is actions.Spot:
         _spot(state, action, emit)  # type: ignore[arg-type]
-    elif kind is act.Reroll:
+    elif kind is actions.Reroll:
         face = rng.die(6)
-        emit(DiceRolled(action.actor, ev.REROLL, 6, (face,)))
-        emit(ev.DieRerolled(action.actor, action.die, action.ability, face))  # type: ignore[attr-defined]
-    elif kind is act.Shoot:
+        emit(DiceRolled(action.actor, events.REROLL, 6, (face,)))
+        emit(events.DieRerolled(action.actor, action.die, action.ability, face))  # type: ignore[attr-defined]
+    elif kind is actions.Shoot:
         _shoot(state, action, emit)  # type: ignore[arg-type]
-    elif kind is act.Grapple:
+    elif kind is actions.Grapple:
         _grapple(state, action, emit)  # type: ignore[arg-type]
-    elif kind is act.BreakOut:
+    elif kind is actions.BreakOut:
         _break_out(state, action, emit)  # type: ignore[arg-type]
-    elif kind is act.UseTask:
+    elif kind is actions.UseTask:
         _task(state, action, emit)  # type: ignore[arg-type]
-    elif kind is act.DeclareFall:
-        emit(ev.FallDeclared(action.actor))
+    elif kind is actions.DeclareFall:
+        emit(events.FallDeclared(action.actor))
 
 
-def _roll_pool(state: State, a: act.RollPool, rng: Rng, emit: Emit) -> None:
-    size = r.pool_size(state.fighters[a.actor].profile, a.spheres)
-    emit(DiceRolled(a.actor, ev.POOL, 6, tuple(rng.dice(size, 6))))
+def _roll_pool(state: AgeOfDragonsState, a: actions.RollPool, rng: Rng, emit: Emit) -> None:
+    size = rules.pool_size(state.fighters[a.actor].profile, a.spheres)
+    emit(DiceRolled(a.actor, events.POOL, 6, tuple(rng.dice(size, 6))))
 
 
-def _spot(state: State, a: act.Spot, emit: Emit) -> None:
+def _spot(state: AgeOfDragonsState, a: actions.Spot, emit: Emit) -> None:
     turn = state.turn
     if turn is None:
         return
     me = state.fighters[a.actor]
-    needed = r.spot_dice_needed(me, a.effect)
-    dice = tuple(r.qualifying_dice(turn, r.spot_threshold(me, a.effect), unspotted=True)[:needed])
-    emit(ev.DieSpotted(a.actor, dice, a.effect))
+    needed = rules.spot_dice_needed(me, a.effect)
+    threshold = rules.spot_threshold(me, a.effect)
+    dice = tuple(rules.qualifying_dice(turn, threshold, unspotted=True)[:needed])
+    emit(events.DieSpotted(a.actor, dice, a.effect))
     if a.effect == "evade":
-        emit(ev.Evaded(a.actor, 1))
+        emit(events.Evaded(a.actor, 1))
     elif a.effect == "aim" and a.target is not None:
-        emit(ev.Aimed(a.actor, a.target, 1))
+        emit(events.Aimed(a.actor, a.target, 1))
     elif a.effect == "alter_range" and a.target is not None:
         band = state.ranges[pair(a.actor, a.target)]
-        emit(ev.RangeChanged(a.actor, a.target, band - 1 if a.closer else band + 1))
+        emit(events.RangeChanged(a.actor, a.target, band - 1 if a.closer else band + 1))
     elif a.effect == "lose_altitude":
-        emit(ev.AltitudeChanged(a.actor, me.altitude - 1))
+        emit(events.AltitudeChanged(a.actor, me.altitude - 1))
     elif a.effect == "gain_altitude":
-        emit(ev.AltitudeChanged(a.actor, me.altitude + 1))
+        emit(events.AltitudeChanged(a.actor, me.altitude + 1))
     elif a.effect == "take_off":
-        emit(ev.AltitudeChanged(a.actor, STRAFING_LOW))
+        emit(events.AltitudeChanged(a.actor, STRAFING_LOW))
 
 
-def _expend(state: State, actor: str, count: int, threshold: int, sixes_first: bool,
+def _expend(state: AgeOfDragonsState, actor: str, count: int, threshold: int, sixes_first: bool,
             emit: Emit) -> int:
     """Expend dice; returns how many of them show a six."""
     turn = state.turn
     if turn is None:
         return 0
-    dice = r.choose_expend_dice(turn, count, threshold, sixes_first)
-    emit(ev.DiceExpended(actor, tuple(dice)))
+    dice = rules.choose_expend_dice(turn, count, threshold, sixes_first)
+    emit(events.DiceExpended(actor, tuple(dice)))
     return sum(1 for i in dice if turn.pool[i] == 6)
 
 
-def _attack(state: State, a: act.Attack, emit: Emit) -> None:
+def _attack(state: AgeOfDragonsState, a: actions.Attack, emit: Emit) -> None:
     sixes = _expend(state, a.actor, a.dice, ATTACK_THRESHOLD, a.called is not None, emit)
-    tn, bonus = r.attack_numbers(a.style, a.called)
-    emit(ev.AttackDeclared(a.actor, "attack", (a.target,), a.dice, tn, bonus, sixes,
+    tn, bonus = rules.attack_numbers(a.style, a.called)
+    emit(events.AttackDeclared(a.actor, "attack", (a.target,), a.dice, tn, bonus, sixes,
                            a.style, a.called))
 
 
-def _shoot(state: State, a: act.Shoot, emit: Emit) -> None:
+def _shoot(state: AgeOfDragonsState, a: actions.Shoot, emit: Emit) -> None:
     weapon = next(w for w in state.fighters[a.actor].profile.ranged if w.name == a.weapon)
     sixes = _expend(state, a.actor, a.dice, ATTACK_THRESHOLD, False, emit)
     defenders = [a.target]
     if weapon.area:  # an area attack on a locked combatant strikes its whole grapple
-        defenders += sorted(n for n in r.grapple_group(state, a.target)
+        defenders += sorted(n for n in rules.grapple_group(state, a.target)
                             if n not in (a.target, a.actor) and not state.fighters[n].dead)
-    emit(ev.AttackDeclared(a.actor, "shoot", tuple(defenders), a.dice, 0, weapon.damage_bonus,
+    emit(events.AttackDeclared(a.actor, "shoot", tuple(defenders), a.dice, 0, weapon.damage_bonus,
                            sixes, weapon=a.weapon))
 
 
-def _grapple(state: State, a: act.Grapple, emit: Emit) -> None:
+def _grapple(state: AgeOfDragonsState, a: actions.Grapple, emit: Emit) -> None:
     sixes = _expend(state, a.actor, a.dice, ATTACK_THRESHOLD, False, emit)
-    emit(ev.AttackDeclared(a.actor, "grapple", (a.target,), a.dice, 0, 0, sixes))
+    emit(events.AttackDeclared(a.actor, "grapple", (a.target,), a.dice, 0, 0, sixes))
 
 
-def _break_out(state: State, a: act.BreakOut, emit: Emit) -> None:
+def _break_out(state: AgeOfDragonsState, a: actions.BreakOut, emit: Emit) -> None:
     sixes = _expend(state, a.actor, a.dice, ATTACK_THRESHOLD, False, emit)
     side = state.fighters[a.actor].profile.side
-    holders = tuple(sorted(p for p in r.partners(state, a.actor)
+    holders = tuple(sorted(p for p in rules.partners(state, a.actor)
                            if state.fighters[p].profile.side != side))
-    emit(ev.AttackDeclared(a.actor, "break_out", holders, a.dice, BREAK_OUT_TN, 0, sixes))
+    emit(events.AttackDeclared(a.actor, "break_out", holders, a.dice, BREAK_OUT_TN, 0, sixes))
 
 
-def _task(state: State, a: act.UseTask, emit: Emit) -> None:
+def _task(state: AgeOfDragonsState, a: actions.UseTask, emit: Emit) -> None:
     task = state.tasks[a.task]
     _expend(state, a.actor, a.dice, task.threshold, False, emit)
-    emit(ev.TaskAttempted(a.actor, a.task, a.dice, task.difficulty, a.dice >= task.difficulty))
+    emit(events.TaskAttempted(a.actor, a.task, a.dice, task.difficulty, a.dice >= task.difficulty))
 
 
-def settle(state: State, pd_spent: int, emit: Emit) -> None:
+def settle(state: AgeOfDragonsState, pd_spent: int, emit: Emit) -> None:
     """Resolve the pending attack against its next defender, who spends ``pd_spent`` PD."""
     p = state.pending
     if p is None:
         return
     defender = p.defenders[0]
-    attack_margin = r.margin(p.hits, pd_spent, p.tn)
+    attack_margin = rules.margin(p.hits, pd_spent, p.tn)
     success = attack_margin >= 1
     damaging = p.kind in ("attack", "shoot")
-    damage = r.damage_dealt(attack_margin, p.damage_bonus) if damaging else 0
-    emit(ev.AttackResolved(p.attacker, defender, pd_spent, attack_margin, success, damage))
+    damage = rules.damage_dealt(attack_margin, p.damage_bonus) if damaging else 0
+    emit(events.AttackResolved(p.attacker, defender, pd_spent, attack_margin, success, damage))
     if not success:
         return
     if p.kind == "grapple":
-        emit(ev.GrappleFormed(p.attacker, defender))
+        emit(events.GrappleFormed(p.attacker, defender))
     elif p.kind == "break_out":
-        emit(ev.GrappleBroken(p.attacker, defender, "broke out"))
+        emit(events.GrappleBroken(p.attacker, defender, "broke out"))
     elif p.called is not None and damage > 0:  # effects belong to a damage-dealing hit
         _called_shot(state, defender, p.called, p.sixes, emit)
 
 
-def _called_shot(state: State, target: str, called: str, sixes: int, emit: Emit) -> None:
-    effect = r.called_effect(called, sixes)
+def _called_shot(state: AgeOfDragonsState, target: str, called: str, sixes: int,
+                 emit: Emit) -> None:
+    effect = rules.called_effect(called, sixes)
     if effect is None:
         return
     what, severity = effect
@@ -172,21 +174,40 @@ def _called_shot(state: State, target: str, called: str, sixes: int, emit: Emit)
         _kill(state, target, "head ripped off" if called == "neck" else "head demolished", emit)
     elif what == "stun":
         if not state.fighters[target].stunned:
-            emit(ev.Stunned(target))
+            emit(events.Stunned(target))
     else:
-        emit(ev.PartInjured(target, what, severity))
+        emit(events.PartInjured(target, what, severity))
 
 
-def _kill(state: State, target: str, cause: str, emit: Emit) -> None:
+def _kill(state: AgeOfDragonsState, target: str, cause: str, emit: Emit) -> None:
     if state.fighters[target].dead:
         return
-    emit(ev.Killed(target, cause))
-    for other in sorted(r.partners(state, target)):
-        emit(ev.GrappleBroken(target, other, "death"))
+    emit(events.Killed(target, cause))
+    for other in sorted(rules.partners(state, target)):
+        emit(events.GrappleBroken(target, other, "death"))
+
+
+# -- the end of the fight ----------------------------------------------------------------
+def outcome(state: AgeOfDragonsState) -> Outcome | None:
+    """The result once the fight is over, with the rounds it lasted."""
+    if state.result is None:
+        return None
+    # A fight that ends in an end phase (a landing, the round limit) has already moved
+    # the counter on to a round that never began.
+    between = state.turn is None and state.turn_index == 0 and state.round > 1
+    rounds = state.round - 1 if between else state.round
+    return Outcome(state.result[0], state.result[1], rounds)
+
+
+def standings(state: AgeOfDragonsState) -> list[Standing]:
+    """Each combatant's side, standing (ok, dying, dead) and Physical Resilience."""
+    return [Standing(f.name, f.profile.side,
+                     "dead" if f.dead else "dying" if f.dying else "ok",
+                     f.pr, f.profile.pr_max) for f in state.fighters.values()]
 
 
 # -- automatic steps ----------------------------------------------------------------------
-def advance(state: State, rng: Rng, emit: Emit) -> None:
+def advance(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
     """Run every step nobody chooses, up to the next decision or the end of the fight."""
     while state.result is None:
         if not state.order:
@@ -198,14 +219,14 @@ def advance(state: State, rng: Rng, emit: Emit) -> None:
             return
         pending = state.pending
         if pending is not None:
-            if r.available_pd(state, pending.defenders[0]) > 0:
+            if rules.available_pd(state, pending.defenders[0]) > 0:
                 return  # the defender chooses how much PD to spend
             settle(state, 0, emit)
             continue
         if state.turn is not None:
             if turn_has_options(state):
                 return
-            emit(ev.TurnEnded(state.turn.actor))
+            emit(events.TurnEnded(state.turn.actor))
             continue
         if state.turn_index >= len(state.order):
             _end_phase(state, rng, emit)
@@ -214,47 +235,47 @@ def advance(state: State, rng: Rng, emit: Emit) -> None:
             return
 
 
-def _start_turn(state: State, actor: str, rng: Rng, emit: Emit) -> bool:
+def _start_turn(state: AgeOfDragonsState, actor: str, rng: Rng, emit: Emit) -> bool:
     """Begin ``actor``'s turn; False when the turn is lost before any decision."""
     fighter = state.fighters[actor]
     if fighter.dead:
-        emit(ev.TurnEnded(actor))
+        emit(events.TurnEnded(actor))
         return False
-    emit(ev.TurnStarted(actor, state.round))
+    emit(events.TurnStarted(actor, state.round))
     if fighter.dying:
         _death_check(state, actor, rng, emit)
-        emit(ev.TurnLost(actor, "dying"))
-        emit(ev.TurnEnded(actor))
+        emit(events.TurnLost(actor, "dying"))
+        emit(events.TurnEnded(actor))
         return False
     if fighter.stunned:
         face = rng.die(6)
-        emit(DiceRolled(actor, ev.STUN, 6, (face,)))
+        emit(DiceRolled(actor, events.STUN, 6, (face,)))
         if face <= STUN_FACES:
-            emit(ev.TurnLost(actor, "stunned"))
-            emit(ev.TurnEnded(actor))
+            emit(events.TurnLost(actor, "stunned"))
+            emit(events.TurnEnded(actor))
             return False
     return True
 
 
-def _death_check(state: State, actor: str, rng: Rng, emit: Emit) -> None:
+def _death_check(state: AgeOfDragonsState, actor: str, rng: Rng, emit: Emit) -> None:
     """Roll Soma; at least as many 4+ as points below 0 to survive (and heal 1)."""
     fighter = state.fighters[actor]
     faces = tuple(rng.dice(fighter.profile.soma, 6))
-    emit(DiceRolled(actor, ev.DEATH_CHECK, 6, faces))
+    emit(DiceRolled(actor, events.DEATH_CHECK, 6, faces))
     needed = -fighter.pr
     successes = sum(1 for f in faces if f >= ATTACK_THRESHOLD)
     passed = successes >= needed
-    emit(ev.DeathChecked(actor, needed, successes, passed))
+    emit(events.DeathChecked(actor, needed, successes, passed))
     if not passed:
         _kill(state, actor, "failed death check", emit)
 
 
-def _initiative(state: State, rng: Rng, emit: Emit) -> None:
+def _initiative(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
     """Aggressors first in scenario order; otherwise a contested roll of one sphere."""
     names = list(state.fighters)
     if state.aggressor is not None:
         first = [n for n in names if state.fighters[n].profile.side == state.aggressor]
-        emit(ev.OrderFixed((*first, *(n for n in names if n not in first)), "aggressor"))
+        emit(events.OrderFixed((*first, *(n for n in names if n not in first)), "aggressor"))
         return
     sphere = state.initiative_sphere
     keys: dict[str, list[int]] = {}
@@ -263,7 +284,7 @@ def _initiative(state: State, rng: Rng, emit: Emit) -> None:
         for name in group:
             rating = state.fighters[name].profile.rating(sphere)
             faces = tuple(rng.dice(rating, 6))
-            emit(DiceRolled(name, ev.INITIATIVE, 6, faces))
+            emit(DiceRolled(name, events.INITIATIVE, 6, faces))
             successes = sum(1 for f in faces if f >= 4)
             # First roll: most 4+ wins, then the higher rating; later rolls break ties.
             keys.setdefault(name, []).extend((successes, rating) if attempt == 0
@@ -272,15 +293,15 @@ def _initiative(state: State, rng: Rng, emit: Emit) -> None:
         if not group:
             break
     ranked = sorted(names, key=lambda n: (keys[n], -names.index(n)), reverse=True)
-    emit(ev.OrderFixed(tuple(ranked), "contested roll"))
+    emit(events.OrderFixed(tuple(ranked), "contested roll"))
 
 
-def _end_phase(state: State, rng: Rng, emit: Emit) -> None:
+def _end_phase(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
     """Airborne combatants that cannot stay up drop a level; reaching the ground hurts."""
     for name, fighter in state.fighters.items():
         if fighter.dead or not fighter.airborne:
             continue
-        if r.is_locked(state, name):
+        if rules.is_locked(state, name):
             cause = "locked"
         elif fighter.dying:
             cause = "dying"
@@ -291,16 +312,16 @@ def _end_phase(state: State, rng: Rng, emit: Emit) -> None:
         else:
             continue
         rounds = fighter.falling_rounds + 1
-        emit(ev.Fell(name, fighter.altitude - 1, rounds, cause))
+        emit(events.Fell(name, fighter.altitude - 1, rounds, cause))
         if fighter.altitude == GROUNDED:
             ground = _landing_ground(state, name)
             faces = tuple(rng.dice(rounds + GROUNDS[ground], 6))
-            emit(DiceRolled(name, ev.LANDING, 6, faces))
-            emit(ev.LandedHard(name, sum(faces), ground))
-    emit(ev.RoundEnded(state.round))
+            emit(DiceRolled(name, events.LANDING, 6, faces))
+            emit(events.LandedHard(name, sum(faces), ground))
+    emit(events.RoundEnded(state.round))
 
 
-def _landing_ground(state: State, name: str) -> str:
+def _landing_ground(state: AgeOfDragonsState, name: str) -> str:
     """The ground of the nearest landmark at zero or close range with one, else the scenario's."""
     best: tuple[int, int, str] | None = None
     for landmark, ground in state.landmarks.items():
@@ -311,7 +332,7 @@ def _landing_ground(state: State, name: str) -> str:
     return best[2] if best else state.ground
 
 
-def _fight_over(state: State) -> tuple[str | None, str] | None:
+def _fight_over(state: AgeOfDragonsState) -> tuple[str | None, str] | None:
     """At most one side can still act, everyone is disengaged, or the round limit passed."""
     first: str | None = None
     for f in state.fighters.values():

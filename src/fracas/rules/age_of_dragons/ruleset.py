@@ -1,0 +1,107 @@
+"""The Age of Dragons plug-in class: a thin layer over the modules of the rule set."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from fracas.core.action import Action
+from fracas.core.decision import Menu, Partial, Span
+from fracas.core.errors import IllegalActionError
+from fracas.core.events import Event
+from fracas.core.policy import Policy
+from fracas.core.rng import Rng
+from fracas.core.ruleset import Emit, Outcome, Ruleset, Standing
+from fracas.rules.age_of_dragons import fold, legality, odds, policies, resolve, view
+from fracas.rules.age_of_dragons.actions import ACTIONS
+from fracas.rules.age_of_dragons.scenario import AgeOfDragonsScenario, build_state
+from fracas.rules.age_of_dragons.state import AgeOfDragonsState, state_key
+
+__all__ = ["AgeOfDragons"]
+
+
+class AgeOfDragons(Ruleset[AgeOfDragonsState]):
+    """Age of Dragons skirmish combat: d6 pools, range bands and altitude, tooth and claw."""
+
+    name = "age_of_dragons"
+    title = "Age of Dragons skirmish combat"
+    scenario_model = AgeOfDragonsScenario
+    actions = ACTIONS
+
+    def initial_state(self, scenario: Any) -> AgeOfDragonsState:
+        """Build the starting state from a validated :class:`AgeOfDragonsScenario`."""
+        return build_state(scenario)
+
+    def clone_state(self, state: AgeOfDragonsState) -> AgeOfDragonsState:
+        return state.copy()
+
+    def apply_event(self, state: AgeOfDragonsState, event: Event) -> None:
+        fold.apply_event(state, event)
+
+    def current_actor(self, state: AgeOfDragonsState) -> str | None:
+        if state.result is not None:
+            return None
+        if state.pending is not None:
+            return state.pending.defenders[0]
+        return state.turn.actor if state.turn is not None else None
+
+    def why_not(self, state: AgeOfDragonsState, partial: Partial) -> IllegalActionError | None:
+        """Why the action put together so far is refused (see :mod:`.legality`)."""
+        return legality.why_not(state, partial)
+
+    def step(self, state: AgeOfDragonsState, partial: Partial, field: str,
+             ) -> Menu | Span | None:
+        """The candidates for the next field (see :mod:`.legality`)."""
+        return legality.step(state, partial, field)
+
+    def asks(self, state: AgeOfDragonsState, partial: Partial, field: str) -> bool:
+        return legality.asks(state, partial, field)
+
+    def verb_label(self, action: type[Action]) -> str:
+        return legality.VERB_LABELS.get(action.verb, action.verb)
+
+    def default_verb(self, state: AgeOfDragonsState, verbs: Sequence[str]) -> str:
+        return legality.default_verb(verbs)
+
+    def resolve(self, state: AgeOfDragonsState, action: Action, rng: Rng, emit: Emit) -> None:
+        resolve.resolve(state, action, rng, emit)
+
+    def advance(self, state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
+        resolve.advance(state, rng, emit)
+
+    def outcome(self, state: AgeOfDragonsState) -> Outcome | None:
+        return resolve.outcome(state)
+
+    def standings(self, state: AgeOfDragonsState) -> Sequence[Standing]:
+        return resolve.standings(state)
+
+    def view(self, state: AgeOfDragonsState, side: str | None = None) -> dict[str, Any]:
+        return view.view(state)
+
+    def table(self, state: AgeOfDragonsState) -> tuple[list[str], list[list[str]]]:
+        return view.table(state)
+
+    def describe_event(self, event: Event, state: AgeOfDragonsState) -> str | None:
+        return view.describe_event(event, state)
+
+    def state_key(self, state: AgeOfDragonsState) -> Hashable:
+        """Everything that shapes the rest of the fight, without the round counter."""
+        return state_key(state)
+
+    def face_classes(self, state: AgeOfDragonsState, count: int, sides: int,
+                     ) -> tuple[tuple[int, ...], ...] | None:
+        """Faces of a d6 roll that nothing in the fight tells apart (for the exact solver)."""
+        return odds.face_classes(state, count, sides)
+
+    def odds(self, question: str) -> dict[int, Fraction]:
+        """Exact odds of one attack; see :mod:`fracas.rules.age_of_dragons.odds`."""
+        values, measure = odds.parse_question(question)
+        return odds.attack_distribution(values["pool"], values["pd"], values["tn"],
+                                         values["bonus"], values["threshold"], measure)
+
+    def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
+        return policies.make_policy(self, name, actor, options)
+
+    def policy_for(self, state: AgeOfDragonsState, actor: str) -> Policy:
+        return policies.policy_for(self, state, actor)
