@@ -42,7 +42,7 @@ def _patch_classes(mode: str) -> None:
     """In the child: read claw_all pools as ``three`` classes, or every face ``distinct``."""
     if mode == "rule set":
         return
-    from fracas.rules.age_of_dragons.engine import AgeOfDragons
+    from fracas.rules.age_of_dragons.ruleset import AgeOfDragons
 
     named = AgeOfDragons.face_classes
 

@@ -215,7 +215,7 @@ def test_age_of_dragons_classes_for_the_heuristic_give_the_odds_of_distinct_face
     # The heuristic spots (3+ evade and aim, 4+/5+ altitude), claws and may call shots on
     # sixes: its pools are read as 1-2 / 3 / 4 / 5 / 6.
     pytest.importorskip("fracas.rules.age_of_dragons")
-    from fracas.rules.age_of_dragons.engine import AgeOfDragons
+    from fracas.rules.age_of_dragons.ruleset import AgeOfDragons
 
     text = (DATA / "claw_duel_small.yaml").read_text().replace("claw_all", "heuristic")
     scenario = parse_scenario(text.replace("soma: 4", "soma: 3").replace("pr: 6", "pr: 3"),
