@@ -9,8 +9,8 @@ from fracas.core.encounter import Encounter
 from fracas.core.events import Event
 from fracas.core.rng import ScriptedRng, SeededRng
 from fracas.core.ruleset import Action
-from fracas.rules.adnd import AdndScenario, AdndState, AdndUnderground
-from fracas.rules.adnd.state import Proceed
+from fracas.rules.adnd import AdndScenario, AdndUnderground, AdndUndergroundState
+from fracas.rules.adnd.actions import Proceed
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "adnd").glob("*.yaml"))
 
@@ -24,7 +24,7 @@ def fighter(name: str, side: str, **kw: Any) -> dict[str, Any]:
 
 
 def start(combatants: list[dict[str, Any]], init: tuple[int, ...] | None = None,
-          proceed: bool = True, **extra: Any) -> Encounter[AdndState]:
+          proceed: bool = True, **extra: Any) -> Encounter[AdndUndergroundState]:
     """An encounter at round 1 after the DM proceeds; by default the sides act in listed order."""
     model = AdndScenario.model_validate({"ruleset": "adnd", "combatants": combatants, **extra})
     ruleset = AdndUnderground()
@@ -36,7 +36,7 @@ def start(combatants: list[dict[str, Any]], init: tuple[int, ...] | None = None,
     return enc
 
 
-def act(enc: Encounter[AdndState], action: Action | str, *faces: int) -> list[Event]:
+def act(enc: Encounter[AdndUndergroundState], action: Action | str, *faces: int) -> list[Event]:
     """Apply ``action`` with exactly ``faces`` (later rounds' initiative comes from a seed)."""
     if isinstance(action, str):
         action = enc.ruleset.parse_action(action)

@@ -7,7 +7,7 @@ from adnd_helpers import act, fighter, of, start
 
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import FightEnded
-from fracas.rules.adnd.state import FrontRank, TurnOrder
+from fracas.rules.adnd.events import FrontRank, TurnOrder
 
 BOW = {"name": "bow", "damage": "1d6", "length_ft": 5, "hands": 2, "missile": True}
 

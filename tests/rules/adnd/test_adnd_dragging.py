@@ -9,7 +9,7 @@ from adnd_helpers import act, fighter, of, start
 
 from fracas.core.encounter import Encounter
 from fracas.core.errors import IllegalActionError
-from fracas.rules.adnd.state import (
+from fracas.rules.adnd.events import (
     AttackRolled,
     CheckRolled,
     FallBegan,

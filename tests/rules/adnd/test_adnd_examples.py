@@ -114,3 +114,9 @@ def test_the_scenario_reference_in_the_docs_is_a_valid_scenario() -> None:
     block += "  - {name: B, side: foes, hp: 5}\n"
     scenario = parse_scenario(block, "adnd.md")
     assert scenario.ruleset.name == "adnd"
+
+
+def test_the_old_state_name_still_imports() -> None:
+    from fracas.rules.adnd import AdndState, AdndUndergroundState
+
+    assert AdndState is AdndUndergroundState

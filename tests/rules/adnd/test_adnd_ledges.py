@@ -6,7 +6,7 @@ from typing import Any
 
 from adnd_helpers import act, fighter, of, start
 
-from fracas.rules.adnd.state import AttackRolled, CheckRolled, Landed, Wounded
+from fracas.rules.adnd.events import AttackRolled, CheckRolled, Landed, Wounded
 
 BOW = {"name": "bow", "damage": "1d6", "length_ft": 5, "hands": 2, "missile": True}
 

@@ -18,7 +18,7 @@ from fracas.core.policy import (
 )
 from fracas.core.rng import SeededRng
 from fracas.rules.adnd import AdndUnderground
-from fracas.rules.adnd.state import Attack, Climb, Grab, Proceed, Turn
+from fracas.rules.adnd.actions import Attack, Climb, Grab, Proceed, Turn
 from fracas.scenario import load_scenario, start_encounter
 
 DAGGER = {"name": "dagger", "damage": "1d4", "length_ft": 1.2}
@@ -145,7 +145,7 @@ def test_heuristic_turns_his_back_to_the_wall_to_strike_a_foe_off_it() -> None:
 
 def test_a_log_saved_before_modifiers_were_recorded_still_reads() -> None:
     from fracas.core.events import decode_event
-    from fracas.rules.adnd.state import AttackRolled
+    from fracas.rules.adnd.events import AttackRolled
 
     old = {"type": "adnd.attack", "attacker": "A", "target": "B", "weapon": "sword",
            "total": 15, "needed": 10, "hit": True, "hidden": False}

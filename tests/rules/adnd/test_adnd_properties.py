@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from fracas.core.encounter import Encounter
 from fracas.core.policy import DecisionRequest, RandomPolicy
 from fracas.core.rng import SeededRng
-from fracas.rules.adnd import AdndScenario, AdndState, AdndUnderground
+from fracas.rules.adnd import AdndScenario, AdndUnderground, AdndUndergroundState
 
 WEAPONS = [
     {"name": "dagger", "damage": "1d4", "length_ft": 1.2},
@@ -53,7 +53,7 @@ def scenarios(draw: Any) -> dict[str, Any]:
     return data
 
 
-def _invariants(before: AdndState, after: AdndState) -> None:
+def _invariants(before: AdndUndergroundState, after: AdndUndergroundState) -> None:
     for name, f in after.fighters.items():
         old = before.fighters[name]
         assert f.hp <= old.hp, "hit points never come back"

@@ -10,10 +10,9 @@ from adnd_helpers import act, fighter, start
 
 from fracas.core.events import Event
 from fracas.core.rng import SeededRng
-from fracas.rules.adnd import AdndState, AdndUnderground
-from fracas.rules.adnd import mechanics as m
-from fracas.rules.adnd.combat import deal_damage
-from fracas.rules.adnd.state import FallBegan, Landed, Slain
+from fracas.rules.adnd import AdndUnderground, AdndUndergroundState, rules
+from fracas.rules.adnd.events import FallBegan, Landed, Slain
+from fracas.rules.adnd.resolve import deal_damage
 from fracas.rules.adnd.water import breath_round
 
 RS = AdndUnderground()
@@ -24,7 +23,7 @@ def _within(hits: int, n: int, p: Fraction) -> None:
     assert abs(hits / n - float(p)) <= 4 * se + 1e-12, (hits / n, float(p))
 
 
-def _trial(state: AdndState, body: Any) -> list[Event]:
+def _trial(state: AdndUndergroundState, body: Any) -> list[Event]:
     copy = RS.clone_state(state)
     events: list[Event] = []
 
@@ -72,12 +71,12 @@ def test_breath_clock_of_a_victim_held_under_matches_the_exact_distribution() ->
                  fighter("V", "y", constitution=13, terrain={"kind": "water", "depth_ft": 5})])
     act(enc, "A grapple target=V", 20, 1)  # hit; the save fails: no breath
     state = enc.state
-    exact = m.breath_failure_distribution(13, exerting=True, took_breath=False)
+    exact = rules.breath_failure_distribution(13, exerting=True, took_breath=False)
     rng = SeededRng(406)
     n = 3000
     counts: dict[int, int] = {}
     for _ in range(n):
-        def hold_under(s: AdndState, emit: Any) -> None:
+        def hold_under(s: AdndUndergroundState, emit: Any) -> None:
             rnd = 0
             while s.fighters["V"].up:
                 rnd += 1

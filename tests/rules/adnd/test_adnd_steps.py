@@ -17,14 +17,15 @@ from fracas.core.encounter import Encounter
 from fracas.core.errors import IllegalActionError
 from fracas.core.policy import Policy, RandomPolicy
 from fracas.core.rng import SeededRng
+from fracas.rules.adnd.actions import Attack, Climb
 from fracas.rules.adnd.policies import HeuristicPolicy
-from fracas.rules.adnd.state import AdndState, Attack, Climb
+from fracas.rules.adnd.state import AdndUndergroundState
 from fracas.scenario import load_scenario
 
 MOST_VALUES = 12
 
 
-def _walk(enc: Encounter[AdndState], chosen: tuple[object, ...] = ()) -> list[Action]:
+def _walk(enc: Encounter[AdndUndergroundState], chosen: tuple[object, ...] = ()) -> list[Action]:
     """Every action reachable from ``chosen``, asserting the bound on every step."""
     found = enc.options(chosen)
     if found.action is not None:

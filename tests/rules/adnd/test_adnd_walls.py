@@ -9,7 +9,7 @@ from adnd_helpers import act, fighter, of, start
 
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import DiceRolled
-from fracas.rules.adnd.state import (
+from fracas.rules.adnd.events import (
     AttackRolled,
     CheckRolled,
     Climbed,

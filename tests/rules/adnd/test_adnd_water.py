@@ -8,7 +8,7 @@ import pytest
 from adnd_helpers import act, fighter, of, start
 
 from fracas.core.errors import IllegalActionError
-from fracas.rules.adnd.state import (
+from fracas.rules.adnd.events import (
     AttackRolled,
     Breath,
     CheckRolled,

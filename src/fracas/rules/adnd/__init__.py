@@ -5,8 +5,8 @@ fixed in the project's rulings (THAC0 and descending Armor Class, saving throws
 by category, ability and climbing checks, holding one's breath).
 """
 
-from fracas.rules.adnd.model import AdndScenario
 from fracas.rules.adnd.ruleset import AdndUnderground
-from fracas.rules.adnd.state import AdndState
+from fracas.rules.adnd.scenario import AdndScenario
+from fracas.rules.adnd.state import AdndState, AdndUndergroundState
 
-__all__ = ["AdndScenario", "AdndState", "AdndUnderground"]
+__all__ = ["AdndScenario", "AdndState", "AdndUnderground", "AdndUndergroundState"]

@@ -11,8 +11,9 @@ from functools import cache
 from fracas.core.events import DiceRolled
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
-from fracas.rules.adnd import mechanics as m
-from fracas.rules.adnd.state import AdndState, CheckRolled
+from fracas.rules.adnd import rules
+from fracas.rules.adnd.events import CheckRolled
+from fracas.rules.adnd.state import AdndUndergroundState
 
 __all__ = ["climbing_check", "dexterity_check", "roll_d20", "roll_dice"]
 
@@ -31,7 +32,7 @@ def roll_dice(rng: Rng, emit: Emit, who: str, purpose: str, count: int, sides: i
     return sum(faces)
 
 
-def climbing_check(state: AdndState, name: str, modifier: int, rng: Rng, emit: Emit,
+def climbing_check(state: AdndUndergroundState, name: str, modifier: int, rng: Rng, emit: Emit,
                    why: str = "") -> bool:
     """d100 at or under the climbing rating plus ``modifier`` (``why`` names it in the log)."""
     target = state.profile(name).climbing + modifier
@@ -39,25 +40,25 @@ def climbing_check(state: AdndState, name: str, modifier: int, rng: Rng, emit: E
     emit(DiceRolled(name, "climbing check", 100, (roll,)))
     ok = roll <= target
     emit(CheckRolled(name, "climbing", roll, target, ok,
-                     modifiers=m.labels(((modifier, why or "modifier"),))))
+                     modifiers=rules.labels(((modifier, why or "modifier"),))))
     return ok
 
 
-def dexterity_check(state: AdndState, name: str, push: int, rng: Rng, emit: Emit,
+def dexterity_check(state: AdndUndergroundState, name: str, push: int, rng: Rng, emit: Emit,
                     why: str = "") -> bool:
     """d20 at or under Dexterity, +2 per foot to the drop-off, plus the push modifier.
 
     ``why`` names the push in the log.
     """
     p = state.profile(name)
-    target = m.dex_check_target(p.dexterity, p.edge_ft, push)
+    target = rules.dex_check_target(p.dexterity, p.edge_ft, push)
     roll = rng.die(20)
     emit(DiceRolled(name, "dexterity check", 20, (roll,)))
     ok = roll <= target
     edge = 2 * math.floor(p.edge_ft)
     emit(CheckRolled(name, "dexterity", roll, target, ok,
-                     modifiers=m.labels(((edge, _edge(p.edge_ft)),
-                                         (push, why or "push")))))
+                     modifiers=rules.labels(((edge, _edge(p.edge_ft)),
+                                             (push, why or "push")))))
     return ok
 
 

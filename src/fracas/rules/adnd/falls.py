@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
-from fracas.rules.adnd import mechanics as m
-from fracas.rules.adnd import terrain as t
+from fracas.rules.adnd import rules, terrain
 from fracas.rules.adnd.checks import climbing_check, dexterity_check, roll_d20, roll_dice
-from fracas.rules.adnd.state import (
-    AdndState,
+from fracas.rules.adnd.events import (
     AttackRolled,
     FallBegan,
     Grabbed,
@@ -25,18 +23,19 @@ from fracas.rules.adnd.state import (
     WeaponDropped,
     Wounded,
 )
+from fracas.rules.adnd.state import AdndUndergroundState
 
 __all__ = ["begin_fall", "body_drops", "grab", "knock_out", "land", "regain"]
 
 
-def begin_fall(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
+def begin_fall(state: AdndUndergroundState, name: str, rng: Rng, emit: Emit) -> None:
     """``name`` loses his hold or footing.
 
     If he was fighting a foe at close quarters he gets one chance to grab him
     (his decision comes next); otherwise he falls at once.  A grapple he was in
     ends as the fall begins (the grapple still lets him grab his foe).
     """
-    choices = t.drag_choices(state, name)
+    choices = terrain.drag_choices(state, name)
     _separate(state, name, emit)
     if choices:
         emit(FallBegan(name, choices))
@@ -44,7 +43,7 @@ def begin_fall(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
         land(state, name, rng, emit)
 
 
-def land(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
+def land(state: AdndUndergroundState, name: str, rng: Rng, emit: Emit) -> None:
     """``name`` falls to the bottom, taking 1d6 per ten feet (at most 20d6).
 
     From a wall he lands at its foot and fights on; from a ledge or bridge he
@@ -55,7 +54,7 @@ def land(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
     p = state.profile(name)
     feet = f.alt
     hangers = [h for h in state.setup.order if state.fighters[h].hanging_on == name]
-    count = m.fall_dice(feet)
+    count = rules.fall_dice(feet)
     if count:
         emit(Wounded(name, roll_dice(rng, emit, name, "falling damage", count, 6), "fall"))
     _separate(state, name, emit)
@@ -66,7 +65,7 @@ def land(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
         land(state, hanger, rng, emit)
 
 
-def _separate(state: AdndState, name: str, emit: Emit) -> None:
+def _separate(state: AdndUndergroundState, name: str, emit: Emit) -> None:
     f = state.fighters[name]
     if f.holding is not None:
         emit(GrappleEnded(name, f.holding))
@@ -74,7 +73,7 @@ def _separate(state: AdndState, name: str, emit: Emit) -> None:
         emit(GrappleEnded(f.held_by, name))
 
 
-def body_drops(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
+def body_drops(state: AdndUndergroundState, name: str, rng: Rng, emit: Emit) -> None:
     """A slain fighter lets go of everything: holds end, a dead climber's body drops.
 
     Whoever hung from him falls.
@@ -83,13 +82,13 @@ def body_drops(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
     p = state.profile(name)
     hangers = [h for h in state.setup.order if state.fighters[h].hanging_on == name]
     _separate(state, name, emit)
-    if t.on_sheer_surface(p, f) or f.hanging_on is not None:
+    if terrain.on_sheer_surface(p, f) or f.hanging_on is not None:
         emit(Landed(name, f.alt, p.kind in ("ledge", "bridge")))
     for hanger in hangers:
         land(state, hanger, rng, emit)
 
 
-def grab(state: AdndState, faller: str, target: str, rng: Rng, emit: Emit) -> None:
+def grab(state: AdndUndergroundState, faller: str, target: str, rng: Rng, emit: Emit) -> None:
     """The falling fighter drops his weapon and grabs at ``target``.
 
     The roll is THAC0 against AC 10 less the target's Dexterity part (none for a
@@ -102,8 +101,8 @@ def grab(state: AdndState, faller: str, target: str, rng: Rng, emit: Emit) -> No
         emit(WeaponDropped(faller, f.wielding))
     pf, pt = state.profile(faller), state.profile(target)
     # A climber has already lost his Dexterity part to the wall.
-    dex_ac = 0 if t.clinging(pt, state.fighters[target]) else pt.dex_ac
-    needed = m.grab_number(pf.thac0, dex_ac)
+    dex_ac = 0 if terrain.clinging(pt, state.fighters[target]) else pt.dex_ac
+    needed = rules.grab_number(pf.thac0, dex_ac)
     total = roll_d20(rng, emit, faller, "grab")
     hit = total >= needed
     emit(AttackRolled(faller, target, "grab", total, needed, hit))
@@ -121,13 +120,13 @@ def grab(state: AdndState, faller: str, target: str, rng: Rng, emit: Emit) -> No
         land(state, target, rng, emit)
 
 
-def regain(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
+def regain(state: AdndUndergroundState, name: str, rng: Rng, emit: Emit) -> None:
     """A hanging fighter tries a climbing check at -20% to regain his own place."""
-    if climbing_check(state, name, m.HANGING_PENALTY, rng, emit, "hanging"):
+    if climbing_check(state, name, rules.HANGING_PENALTY, rng, emit, "hanging"):
         emit(Regained(name))
 
 
-def knock_out(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
+def knock_out(state: AdndUndergroundState, name: str, rng: Rng, emit: Emit) -> None:
     """Loss of consciousness threatens a fall like a wound does.
 
     On a ledge or bridge the victim checks Dexterity (our ruling: the usual feet
@@ -139,7 +138,7 @@ def knock_out(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
     p = state.profile(name)
     emit(Unconscious(name))
     _separate(state, name, emit)
-    falls = f.hanging_on is not None or t.on_sheer_surface(p, f)
+    falls = f.hanging_on is not None or terrain.on_sheer_surface(p, f)
     if not falls and p.kind in ("ledge", "bridge"):
         falls = not dexterity_check(state, name, 0, rng, emit)
     if falls:

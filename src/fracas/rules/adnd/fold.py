@@ -6,8 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fracas.core.events import Event, FightEnded
-from fracas.rules.adnd.state import (
-    AdndState,
+from fracas.rules.adnd.events import (
     BoulderSpent,
     Breath,
     Climbed,
@@ -30,78 +29,79 @@ from fracas.rules.adnd.state import (
     Wielded,
     Wounded,
 )
+from fracas.rules.adnd.state import AdndUndergroundState
 
 __all__ = ["apply_event"]
 
 
-def _round(s: AdndState, e: RoundBegan) -> None:
+def _round(s: AdndUndergroundState, e: RoundBegan) -> None:
     s.round = e.round
 
 
-def _front(s: AdndState, e: FrontRank) -> None:
+def _front(s: AdndUndergroundState, e: FrontRank) -> None:
     s.front[e.side] = e.names
 
 
-def _order(s: AdndState, e: TurnOrder) -> None:
+def _order(s: AdndUndergroundState, e: TurnOrder) -> None:
     s.queue = e.names
     s.turn = 0
     s.phase = "gm"
 
 
-def _gm_done(s: AdndState, e: GmDone) -> None:
+def _gm_done(s: AdndUndergroundState, e: GmDone) -> None:
     s.phase = "turns"
 
 
-def _turn_ended(s: AdndState, e: TurnEnded) -> None:
+def _turn_ended(s: AdndUndergroundState, e: TurnEnded) -> None:
     s.turn += 1
 
 
-def _wounded(s: AdndState, e: Wounded) -> None:
+def _wounded(s: AdndUndergroundState, e: Wounded) -> None:
     s.fighters[e.target].hp -= e.amount
 
 
-def _slain(s: AdndState, e: Slain) -> None:
+def _slain(s: AdndUndergroundState, e: Slain) -> None:
     s.fighters[e.name].status = "drowned" if e.cause == "drowned" else "dead"
 
 
-def _unconscious(s: AdndState, e: Unconscious) -> None:
+def _unconscious(s: AdndUndergroundState, e: Unconscious) -> None:
     s.fighters[e.name].status = "unconscious"
 
 
-def _climbed(s: AdndState, e: Climbed) -> None:
+def _climbed(s: AdndUndergroundState, e: Climbed) -> None:
     f = s.fighters[e.name]
     f.alt = e.alt
     f.secure = False
 
 
-def _turned(s: AdndState, e: Turned) -> None:
+def _turned(s: AdndUndergroundState, e: Turned) -> None:
     s.fighters[e.name].facing_wall = e.facing_wall
 
 
-def _secured(s: AdndState, e: Secured) -> None:
+def _secured(s: AdndUndergroundState, e: Secured) -> None:
     s.fighters[e.name].secure = e.secure
 
 
-def _boulder(s: AdndState, e: BoulderSpent) -> None:
+def _boulder(s: AdndUndergroundState, e: BoulderSpent) -> None:
     s.fighters[e.name].boulders -= 1
 
 
-def _wielded(s: AdndState, e: Wielded) -> None:
+def _wielded(s: AdndUndergroundState, e: Wielded) -> None:
     s.fighters[e.name].wielding = e.weapon
 
 
-def _dropped(s: AdndState, e: WeaponDropped) -> None:
+def _dropped(s: AdndUndergroundState, e: WeaponDropped) -> None:
     f = s.fighters[e.name]
     f.dropped = (*f.dropped, e.weapon)
     f.wielding = "fist"
 
 
-def _fall_began(s: AdndState, e: FallBegan) -> None:
+def _fall_began(s: AdndUndergroundState, e: FallBegan) -> None:
     s.falling = e.name
     s.grab_choices = e.choices
 
 
-def _grabbed(s: AdndState, e: Grabbed) -> None:
+def _grabbed(s: AdndUndergroundState, e: Grabbed) -> None:
     s.falling = None
     s.grab_choices = ()
     faller = s.fighters[e.faller]
@@ -109,7 +109,7 @@ def _grabbed(s: AdndState, e: Grabbed) -> None:
     faller.alt = s.fighters[e.holder].alt
 
 
-def _landed(s: AdndState, e: Landed) -> None:
+def _landed(s: AdndUndergroundState, e: Landed) -> None:
     f = s.fighters[e.name]
     f.alt = 0.0
     f.hanging_on = None
@@ -121,35 +121,35 @@ def _landed(s: AdndState, e: Landed) -> None:
         f.status = "fallen"
 
 
-def _regained(s: AdndState, e: Regained) -> None:
+def _regained(s: AdndUndergroundState, e: Regained) -> None:
     s.fighters[e.name].hanging_on = None
 
 
-def _grapple_began(s: AdndState, e: GrappleBegan) -> None:
+def _grapple_began(s: AdndUndergroundState, e: GrappleBegan) -> None:
     holder, victim = s.fighters[e.holder], s.fighters[e.victim]
     holder.holding = e.victim
     victim.held_by = e.holder
     holder.under = victim.under = e.under
 
 
-def _grapple_ended(s: AdndState, e: GrappleEnded) -> None:
+def _grapple_ended(s: AdndUndergroundState, e: GrappleEnded) -> None:
     for f in (s.fighters[e.holder], s.fighters[e.victim]):
         f.holding = f.held_by = None
         f.under = False
         f.breath_free = f.con_checks = 0
 
 
-def _breath(s: AdndState, e: Breath) -> None:
+def _breath(s: AdndUndergroundState, e: Breath) -> None:
     f = s.fighters[e.name]
     f.breath_free = e.free
     f.con_checks = e.checks
 
 
-def _ended(s: AdndState, e: FightEnded) -> None:
+def _ended(s: AdndUndergroundState, e: FightEnded) -> None:
     s.result = (e.winner, e.reason)
 
 
-_HANDLERS: dict[type, Callable[[AdndState, Any], None]] = {
+_HANDLERS: dict[type, Callable[[AdndUndergroundState, Any], None]] = {
     RoundBegan: _round, FrontRank: _front, TurnOrder: _order, GmDone: _gm_done,
     TurnEnded: _turn_ended, Wounded: _wounded, Slain: _slain,
     Climbed: _climbed, Turned: _turned, Secured: _secured, BoulderSpent: _boulder,
@@ -160,7 +160,7 @@ _HANDLERS: dict[type, Callable[[AdndState, Any], None]] = {
 }
 
 
-def apply_event(state: AdndState, event: Event) -> None:
+def apply_event(state: AdndUndergroundState, event: Event) -> None:
     """Change ``state`` by one event; events that only report (rolls, checks) change nothing."""
     handler = _HANDLERS.get(type(event))
     if handler is not None:

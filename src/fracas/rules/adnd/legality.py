@@ -9,14 +9,15 @@ two, so they can never disagree.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fracas.core.action import Action
 from fracas.core.decision import Choice, Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.ruleset import GM
-from fracas.rules.adnd import terrain as t
-from fracas.rules.adnd.state import (
+from fracas.rules.adnd import terrain
+from fracas.rules.adnd.actions import (
     SAVE_CATEGORIES,
-    AdndState,
     Attack,
     Boulder,
     BreakFree,
@@ -32,11 +33,11 @@ from fracas.rules.adnd.state import (
     Secure,
     Turn,
     Wait,
-    Weapon,
 )
+from fracas.rules.adnd.state import AdndUndergroundState, Weapon
 
-__all__ = ["SAVE_CATEGORIES", "VERB_LABELS", "current_actor", "foes_of", "problem", "step",
-           "verb_label", "why_not"]
+__all__ = ["SAVE_CATEGORIES", "VERB_LABELS", "current_actor", "default_verb", "foes_of", "problem",
+           "step", "verb_label", "why_not"]
 
 Problem = tuple[str, str] | None
 
@@ -55,7 +56,7 @@ _SAVE_LABELS = {"paralyzation": "paralyzation, poison or death", "rod": "rod, st
                 "spell": "spell"}
 
 
-def current_actor(state: AdndState) -> str | None:
+def current_actor(state: AdndUndergroundState) -> str | None:
     """A falling fighter decides first; then the DM at the start of a round; then the queue."""
     if state.result is not None:
         return None
@@ -68,13 +69,13 @@ def current_actor(state: AdndState) -> str | None:
     return None
 
 
-def why_not(state: AdndState, partial: Partial) -> IllegalActionError | None:
+def why_not(state: AdndUndergroundState, partial: Partial) -> IllegalActionError | None:
     """The refusal (naming the rule) of a partial or whole action, or ``None``."""
     found = problem(state, partial)
     return None if found is None else partial.refuse(*found)
 
 
-def problem(state: AdndState, partial: Partial) -> Problem:
+def problem(state: AdndUndergroundState, partial: Partial) -> Problem:
     """(rule, reason) when no completion of ``partial`` is legal now, else None.
 
     Only the fields ``partial`` holds are judged (all of them for a whole action).
@@ -102,7 +103,7 @@ def problem(state: AdndState, partial: Partial) -> Problem:
     return _bound_problem(state, partial)
 
 
-def _foe_problem(state: AdndState, actor: str, target: object) -> Problem:
+def _foe_problem(state: AdndUndergroundState, actor: str, target: object) -> Problem:
     if not isinstance(target, str) or target not in state.fighters:
         return "targets", f"there is no combatant called {target}"
     if state.profile(target).side == state.profile(actor).side:
@@ -112,14 +113,14 @@ def _foe_problem(state: AdndState, actor: str, target: object) -> Problem:
     return None
 
 
-def _standing_problem(state: AdndState, target: object) -> Problem:
+def _standing_problem(state: AdndUndergroundState, target: object) -> Problem:
     if not isinstance(target, str) or target not in state.fighters \
             or not state.fighters[target].up:
         return "targets", f"{target} is not in the fight"
     return None
 
 
-def _gm_problem(state: AdndState, partial: Partial) -> Problem:
+def _gm_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
     kind = partial.kind
     if kind is Proceed:
         return None
@@ -130,7 +131,7 @@ def _gm_problem(state: AdndState, partial: Partial) -> Problem:
         if not isinstance(target, str) or target not in state.fighters:
             return "targets", f"there is no combatant called {target}"
         p, f = state.profile(target), state.fighters[target]
-        if not f.up or not t.clinging(p, f):
+        if not f.up or not terrain.clinging(p, f):
             return "secure places", f"{target} is not clinging to a sheer surface"
         return None
     if kind is CallSave or kind is KnockOut:
@@ -145,7 +146,7 @@ def _gm_problem(state: AdndState, partial: Partial) -> Problem:
     return "turn order", "the DM may proceed, secure a climber, call a save or knock out"
 
 
-def _bound_problem(state: AdndState, partial: Partial) -> Problem:
+def _bound_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
     """Rules for a fighter who is hanging from a foe or held, then the free fighter's rules."""
     kind = partial.kind
     f = state.fighters[partial.actor]
@@ -164,7 +165,7 @@ def _bound_problem(state: AdndState, partial: Partial) -> Problem:
     return _free_problem(state, partial)
 
 
-def _free_problem(state: AdndState, partial: Partial) -> Problem:
+def _free_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
     actor, kind = partial.actor, partial.kind
     p, f = state.profile(actor), state.fighters[actor]
     if kind is Wait:
@@ -176,7 +177,7 @@ def _free_problem(state: AdndState, partial: Partial) -> Problem:
     if kind is Climb:
         return _climb_problem(state, partial)
     if kind is Turn:
-        if not t.on_sheer_surface(p, f):
+        if not terrain.on_sheer_surface(p, f):
             return "sheer surfaces", "only a climber can turn toward or away from the wall"
         return None
     if kind is Grapple:
@@ -188,7 +189,7 @@ def _free_problem(state: AdndState, partial: Partial) -> Problem:
     return "turn order", f"a combatant cannot {partial.verb}"
 
 
-def _attack_problem(state: AdndState, partial: Partial) -> Problem:
+def _attack_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
     """A foe first, then a weapon in hand that can reach him from here."""
     if "target" not in partial:
         return None
@@ -196,7 +197,7 @@ def _attack_problem(state: AdndState, partial: Partial) -> Problem:
     found = _foe_problem(state, actor, target)
     if found:
         return found
-    weapons = t.usable_weapons(state, actor)
+    weapons = terrain.usable_weapons(state, actor)
     if "weapon" not in partial:
         first: Problem = None
         for weapon in weapons:
@@ -211,22 +212,23 @@ def _attack_problem(state: AdndState, partial: Partial) -> Problem:
     return _weapon_problem(state, actor, target, chosen)
 
 
-def _weapon_problem(state: AdndState, actor: str, target: str, weapon: Weapon) -> Problem:
+def _weapon_problem(state: AdndUndergroundState, actor: str, target: str,
+                    weapon: Weapon) -> Problem:
     p, f = state.profile(actor), state.fighters[actor]
-    if t.clinging(p, f) and weapon.hands == 2:
+    if terrain.clinging(p, f) and weapon.hands == 2:
         return "sheer surfaces", "one hand holds the wall: no two-handed weapons"
     if weapon.missile:
-        if t.faces_away(state, actor, target):
+        if terrain.faces_away(state, actor, target):
             return "sheer surfaces", "facing the wall, he can shoot only foes beside him on it"
         if state.fighters[target].under:
             return "grappling in water", "the target is under the water"
         if f.holding is not None:
             return "grappling", "a holder cannot shoot"
         return None
-    return t.melee_allowed(state, actor, target, weapon)
+    return terrain.melee_allowed(state, actor, target, weapon)
 
 
-def _boulder_problem(state: AdndState, partial: Partial) -> Problem:
+def _boulder_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
     actor = partial.actor
     f = state.fighters[actor]
     if f.boulders <= 0:
@@ -243,7 +245,7 @@ def _boulder_problem(state: AdndState, partial: Partial) -> Problem:
     return None
 
 
-def _climb_problem(state: AdndState, partial: Partial) -> Problem:
+def _climb_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
     actor = partial.actor
     p, f = state.profile(actor), state.fighters[actor]
     if p.kind != "wall":
@@ -265,10 +267,10 @@ def _climb_problem(state: AdndState, partial: Partial) -> Problem:
     return "sheer surfaces", f"he can climb up or down, not {direction!r}"
 
 
-def _grapple_problem(state: AdndState, partial: Partial) -> Problem:
+def _grapple_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
     actor = partial.actor
     p, f = state.profile(actor), state.fighters[actor]
-    if t.clinging(p, f):
+    if terrain.clinging(p, f):
         return "sheer surfaces", "grappling needs both hands; one holds the wall"
     if f.holding is not None:
         return "grappling", "he already holds someone"
@@ -283,26 +285,26 @@ def _grapple_problem(state: AdndState, partial: Partial) -> Problem:
         return "grappling", f"{target} is already locked with someone"
     if abs(foe.alt - f.alt) > 5.0 or p.across_gap or state.profile(target).across_gap:
         return "reach", "out of reach"
-    if not (t.in_front(state, actor) and t.in_front(state, target)):
+    if not (terrain.in_front(state, actor) and terrain.in_front(state, target)):
         return "bottleneck", "only the front rank fights across the bottleneck"
     return None
 
 
 # -- the values each step offers -------------------------------------------------
-def foes_of(state: AdndState, actor: str) -> list[str]:
+def foes_of(state: AdndUndergroundState, actor: str) -> list[str]:
     """The standing combatants of other sides, in scenario order."""
     side = state.profile(actor).side
     return [n for n in state.setup.order
             if state.profile(n).side != side and state.fighters[n].up]
 
 
-def step(state: AdndState, partial: Partial, field: str) -> Menu | Span | None:
+def step(state: AdndUndergroundState, partial: Partial, field: str) -> Menu | Span | None:
     """The candidate values of ``field``; the engine keeps those that can complete."""
     kind = partial.kind
     if field == "target":
         return _targets(state, partial)
     if field == "weapon":
-        weapons = t.usable_weapons(state, partial.actor)
+        weapons = terrain.usable_weapons(state, partial.actor)
         held = state.fighters[partial.actor].wielding
         names = [w.name for w in weapons]
         return Menu(tuple(Choice(w.name, _weapon_label(w)) for w in weapons),
@@ -314,7 +316,7 @@ def step(state: AdndState, partial: Partial, field: str) -> Menu | Span | None:
     return None
 
 
-def _targets(state: AdndState, partial: Partial) -> Menu:
+def _targets(state: AdndUndergroundState, partial: Partial) -> Menu:
     kind, actor = partial.kind, partial.actor
     if kind is Grab:
         return Menu.of(state.grab_choices, label=lambda n: _where(state, actor, n))
@@ -324,7 +326,7 @@ def _targets(state: AdndState, partial: Partial) -> Menu:
     return Menu.of(foes_of(state, actor), label=lambda n: _where(state, actor, n))
 
 
-def _where(state: AdndState, actor: str, name: str) -> str:
+def _where(state: AdndUndergroundState, actor: str, name: str) -> str:
     """A foe's name with where he stands from ``actor`` ("orc2 (10 ft below)")."""
     if actor not in state.fighters:
         return name
@@ -346,3 +348,11 @@ def _weapon_label(w: Weapon) -> str:
 def verb_label(action: type[Action]) -> str:
     """The words of a verb in the first step."""
     return VERB_LABELS.get(action.verb, action.verb.replace("_", " "))
+
+
+def default_verb(verbs: Sequence[str]) -> str:
+    """The DM lets the round run; a fighter attacks, or does the first thing he can."""
+    for usual in ("proceed", "attack", "grab", "regain", "break_free"):
+        if usual in verbs:
+            return usual
+    return verbs[0]

@@ -26,7 +26,7 @@ from typing import NoReturn
 
 from fracas.core.dice import distribution
 from fracas.core.errors import ActionSyntaxError, DiceSyntaxError
-from fracas.rules.adnd import mechanics as m
+from fracas.rules.adnd import rules
 
 __all__ = ["answer"]
 
@@ -100,38 +100,39 @@ class _Question:
 
 
 def _hit(q: _Question) -> Dist:
-    needed = m.hit_number(q.number("thac0"), q.number("ac"))
-    return _yes_no(m.d20_at_least(needed - q.number("mod", 0)))
+    needed = rules.hit_number(q.number("thac0"), q.number("ac"))
+    return _yes_no(rules.d20_at_least(needed - q.number("mod", 0)))
 
 
 def _boulder(q: _Question) -> Dist:
-    bonus = q.number("mod", 0) + (0 if q.flag("hurl", False) else m.DROP_PENALTY)
-    return _yes_no(m.d20_at_least(m.hit_number(q.number("thac0"), m.BOULDER_AC) - bonus))
+    bonus = q.number("mod", 0) + (0 if q.flag("hurl", False) else rules.DROP_PENALTY)
+    needed = rules.hit_number(q.number("thac0"), rules.BOULDER_AC)
+    return _yes_no(rules.d20_at_least(needed - bonus))
 
 
 def _grab(q: _Question) -> Dist:
-    return _yes_no(m.d20_at_least(m.grab_number(q.number("thac0"), q.number("dexac", 0))))
+    return _yes_no(rules.d20_at_least(rules.grab_number(q.number("thac0"), q.number("dexac", 0))))
 
 
 def _climb(q: _Question) -> Dist:
     rating = q.number("rating")
     if q.flag("hanging", False):
-        return _yes_no(m.d100_at_most(rating + m.HANGING_PENALTY))
+        return _yes_no(rules.d100_at_most(rating + rules.HANGING_PENALTY))
     damage, hp = q.number("damage", 0), q.number("hp", 1)
     if hp < 1:
         q.fail(q.values["hp"][1], "hp must be at least 1")
-    target = m.climb_check_target(rating, damage, hp) if damage > 0 else rating
-    return _yes_no(m.d100_at_most(target))
+    target = rules.climb_check_target(rating, damage, hp) if damage > 0 else rating
+    return _yes_no(rules.d100_at_most(target))
 
 
 def _footing(q: _Question) -> Dist:
-    return _yes_no(m.d20_at_most(m.dex_check_target(q.number("dex"), q.number("feet", 0),
-                                                     q.number("push", 0))))
+    target = rules.dex_check_target(q.number("dex"), q.number("feet", 0), q.number("push", 0))
+    return _yes_no(rules.d20_at_most(target))
 
 
 def _save(q: _Question) -> Dist:
-    modifier = m.CLIMBER_PENALTY if q.flag("clinging", False) else 0
-    return _yes_no(m.d20_at_least(q.number("number") - modifier))
+    modifier = rules.CLIMBER_PENALTY if q.flag("clinging", False) else 0
+    return _yes_no(rules.d20_at_least(q.number("number") - modifier))
 
 
 def _damage(q: _Question) -> Dist:
@@ -149,7 +150,7 @@ def _damage(q: _Question) -> Dist:
 
 
 def _fall(q: _Question) -> Dist:
-    count = m.fall_dice(q.number("feet"))
+    count = rules.fall_dice(q.number("feet"))
     return {0: Fraction(1)} if count == 0 else distribution(f"{count}d6")
 
 
@@ -157,7 +158,7 @@ def _breath(q: _Question) -> Dist:
     con = q.number("con")
     if not 1 <= con <= 25:
         q.fail(q.values["con"][1], "con must be 1 to 25")
-    return m.breath_failure_distribution(con, q.flag("exert", True), q.flag("breath", True))
+    return rules.breath_failure_distribution(con, q.flag("exert", True), q.flag("breath", True))
 
 
 _KINDS: dict[str, Callable[[_Question], Dist]] = {

@@ -12,11 +12,8 @@ from collections.abc import Sequence
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
-from fracas.rules.adnd import mechanics as m
-from fracas.rules.adnd import terrain as t
-from fracas.rules.adnd.legality import foes_of
-from fracas.rules.adnd.state import (
-    AdndState,
+from fracas.rules.adnd import rules, terrain
+from fracas.rules.adnd.actions import (
     Attack,
     Boulder,
     BreakFree,
@@ -28,8 +25,9 @@ from fracas.rules.adnd.state import (
     Regain,
     Turn,
     Wait,
-    Weapon,
 )
+from fracas.rules.adnd.legality import foes_of
+from fracas.rules.adnd.state import AdndUndergroundState, Weapon
 from fracas.rules.adnd.water import deep_enough
 
 __all__ = ["HeuristicPolicy"]
@@ -39,50 +37,51 @@ def _mean_damage(weapon: Weapon, modifier: int) -> float:
     return max(1.0, weapon.count * (weapon.sides + 1) / 2 + weapon.bonus + weapon.magic + modifier)
 
 
-def _fall_value(state: AdndState, target: str, damage: float, melee: bool,
+def _fall_value(state: AdndUndergroundState, target: str, damage: float, melee: bool,
                 flanking: bool) -> float:
     """Chance the blow makes ``target`` fall, times what the fall is worth."""
     p, f = state.profile(target), state.fighters[target]
-    if t.on_sheer_surface(p, f):
-        keep = m.d100_at_most(m.climb_check_target(p.climbing, round(damage), p.hp_max))
-        return float(1 - keep) * (3.5 * m.fall_dice(f.alt))
+    if terrain.on_sheer_surface(p, f):
+        keep = rules.d100_at_most(rules.climb_check_target(p.climbing, round(damage), p.hp_max))
+        return float(1 - keep) * (3.5 * rules.fall_dice(f.alt))
     if p.kind in ("ledge", "bridge"):
-        push = m.push_modifier(p.kind, p.behind, melee, flanking)
-        keep = m.d20_at_most(m.dex_check_target(p.dexterity, p.edge_ft, push))
+        push = rules.push_modifier(p.kind, p.behind, melee, flanking)
+        keep = rules.d20_at_most(rules.dex_check_target(p.dexterity, p.edge_ft, push))
         return float(1 - keep) * max(f.hp, 1)
     return 0.0
 
 
-def hit_chance(state: AdndState, action: Attack) -> float:
+def hit_chance(state: AdndUndergroundState, action: Attack) -> float:
     """The chance ``action`` hits, with every modifier of the moment."""
     actor, target = action.actor, action.target
-    weapon = next(w for w in t.usable_weapons(state, actor) if w.name == action.weapon)
-    needed = m.hit_number(state.profile(actor).thac0, t.effective_ac_of(state, target))
-    return float(m.d20_at_least(needed - t.attack_bonus(state, actor, target, weapon.magic)))
+    weapon = next(w for w in terrain.usable_weapons(state, actor) if w.name == action.weapon)
+    needed = rules.hit_number(state.profile(actor).thac0, terrain.effective_ac_of(state, target))
+    bonus = terrain.attack_bonus(state, actor, target, weapon.magic)
+    return float(rules.d20_at_least(needed - bonus))
 
 
-def score_attack(state: AdndState, action: Attack) -> float:
+def score_attack(state: AdndUndergroundState, action: Attack) -> float:
     """Expected hit points taken plus the expected worth of knocking the target down."""
     actor, target = action.actor, action.target
-    weapon = next(w for w in t.usable_weapons(state, actor) if w.name == action.weapon)
+    weapon = next(w for w in terrain.usable_weapons(state, actor) if w.name == action.weapon)
     p_hit = hit_chance(state, action)
-    damage = _mean_damage(weapon, t.damage_modifier(state, actor))
+    damage = _mean_damage(weapon, terrain.damage_modifier(state, actor))
     fall = _fall_value(state, target, damage, not weapon.missile, state.profile(actor).flanking)
     return p_hit * (min(damage, state.fighters[target].hp) + fall)
 
 
-def score_boulder(state: AdndState, action: Boulder) -> float:
+def score_boulder(state: AdndUndergroundState, action: Boulder) -> float:
     """Expected worth of a boulder (2d8, AC 10, -8 when dropped)."""
     pa = state.profile(action.actor)
-    bonus = t.attack_bonus(state, action.actor, action.target, 0)
-    bonus += 0 if pa.can_hurl else m.DROP_PENALTY
-    p_hit = float(m.d20_at_least(m.hit_number(pa.thac0, m.BOULDER_AC) - bonus))
-    damage = max(1.0, 9.0 + t.damage_modifier(state, action.actor))
+    bonus = terrain.attack_bonus(state, action.actor, action.target, 0)
+    bonus += 0 if pa.can_hurl else rules.DROP_PENALTY
+    p_hit = float(rules.d20_at_least(rules.hit_number(pa.thac0, rules.BOULDER_AC) - bonus))
+    damage = max(1.0, 9.0 + terrain.damage_modifier(state, action.actor))
     fall = _fall_value(state, action.target, damage, False, False)
     return p_hit * (min(damage, state.fighters[action.target].hp) + fall)
 
 
-def score_grapple(state: AdndState, action: Grapple) -> float:
+def score_grapple(state: AdndUndergroundState, action: Grapple) -> float:
     """Only worth it in deep water against a foe who is not at home there."""
     if not deep_enough(state, action.actor, action.target):
         return 0.0
@@ -100,7 +99,7 @@ class HeuristicPolicy:
         Only the actions worth scoring are built and confirmed legal (never the
         whole list of actions), so the AI stays cheap in bulk simulation.
         """
-        state: AdndState = request.state
+        state: AdndUndergroundState = request.state
         actor = request.actor
         if actor == GM:
             return Proceed(GM)
@@ -121,14 +120,14 @@ class HeuristicPolicy:
         return climb if climb is not None else Wait(actor)
 
     @staticmethod
-    def _worth_scoring(state: AdndState, actor: str) -> list[Action]:
+    def _worth_scoring(state: AdndUndergroundState, actor: str) -> list[Action]:
         """Attacks, plus boulders and grapples only where they can matter.
 
         Built directly, never by listing every action: only the best is confirmed legal.
         """
         p, me = state.profile(actor), state.fighters[actor]
         foes = foes_of(state, actor)
-        weapons = t.usable_weapons(state, actor)
+        weapons = terrain.usable_weapons(state, actor)
         wanted: list[Action] = [Attack(actor, foe, w.name) for foe in foes for w in weapons]
         if p.kind == "water":
             wanted += [Grapple(actor, foe) for foe in foes]
@@ -139,7 +138,7 @@ class HeuristicPolicy:
     @staticmethod
     def _best(request: DecisionRequest, actions: Sequence[Action]) -> Action | None:
         """The legal action of highest worth above nothing (the first of equals)."""
-        state: AdndState = request.state
+        state: AdndUndergroundState = request.state
         scored: list[tuple[float, int, Action]] = []
         for index, action in enumerate(actions):
             score = 0.0
@@ -160,32 +159,32 @@ class HeuristicPolicy:
         climbs a step first if the target stays in reach (trading -2 for +2)."""
         if not isinstance(best, Attack):
             return None
-        state: AdndState = request.state
+        state: AdndUndergroundState = request.state
         me, foe = state.fighters[best.actor], state.fighters[best.target]
         if state.profile(best.actor).kind != "wall" or foe.alt <= me.alt \
                 or hit_chance(state, best) >= 0.5:
             return None
-        weapon = next(w for w in t.usable_weapons(state, best.actor) if w.name == best.weapon)
+        weapon = next(w for w in terrain.usable_weapons(state, best.actor) if w.name == best.weapon)
         step = state.setup.climb_step_ft
-        if not m.in_reach(me.alt + step, foe.alt, weapon.length_ft):
+        if not rules.in_reach(me.alt + step, foe.alt, weapon.length_ft):
             return None
         up = Climb(best.actor, "up")
         return up if request.is_legal(up) else None
 
     @staticmethod
-    def _should_turn(state: AdndState, actor: str) -> bool:
+    def _should_turn(state: AdndUndergroundState, actor: str) -> bool:
         """Facing the wall, turn when a foe off it stands within reach of his longest weapon."""
         p, me = state.profile(actor), state.fighters[actor]
-        if not (t.clinging(p, me) and me.facing_wall) or p.across_gap:
+        if not (terrain.clinging(p, me) and me.facing_wall) or p.across_gap:
             return False
-        reach = max((w.length_ft for w in t.usable_weapons(state, actor) if not w.missile),
+        reach = max((w.length_ft for w in terrain.usable_weapons(state, actor) if not w.missile),
                     default=0.0)
         for name, foe in state.fighters.items():
             pf = state.profile(name)
             if (foe.up and pf.side != p.side and not pf.across_gap and not foe.under
-                    and t.faces_away(state, actor, name)
-                    and m.in_reach(me.alt, foe.alt, reach)
-                    and t.in_front(state, actor) and t.in_front(state, name)):
+                    and terrain.faces_away(state, actor, name)
+                    and rules.in_reach(me.alt, foe.alt, reach)
+                    and terrain.in_front(state, actor) and terrain.in_front(state, name)):
                 return True
         return False
 
@@ -198,7 +197,7 @@ class HeuristicPolicy:
         the climb: heading for him, a climber went down and up again forever while the
         defenders above waited.
         """
-        state: AdndState = request.state
+        state: AdndUndergroundState = request.state
         actor = request.actor
         p = state.profile(actor)
         if p.kind != "wall" or p.across_gap:

@@ -5,8 +5,8 @@ Queries only: these functions read the state and never change it.
 
 from __future__ import annotations
 
-from fracas.rules.adnd import mechanics as m
-from fracas.rules.adnd.state import FIST, AdndState, Fighter, Profile, Weapon
+from fracas.rules.adnd import rules
+from fracas.rules.adnd.state import FIST, AdndUndergroundState, Fighter, Profile, Weapon
 
 __all__ = [
     "attack_bonus",
@@ -42,27 +42,27 @@ def wall_fight(pa: Profile, fa: Fighter, pt: Profile, ft: Fighter) -> bool:
     return on_sheer_surface(pa, fa) or on_sheer_surface(pt, ft)
 
 
-def effective_ac_of(state: AdndState, name: str) -> int:
+def effective_ac_of(state: AdndUndergroundState, name: str) -> int:
     """Armor Class with shield and Dexterity parts lost while clinging."""
     p = state.profile(name)
-    return m.effective_ac(p.ac, p.shield_ac, p.dex_ac, clinging(p, state.fighters[name]))
+    return rules.effective_ac(p.ac, p.shield_ac, p.dex_ac, clinging(p, state.fighters[name]))
 
 
 def water_modifier(p: Profile) -> int:
     """The attack and damage penalty water gives this combatant where he stands."""
     if p.kind != "water":
         return 0
-    return m.water_penalty(m.water_band(p.depth_ft, p.height_ft), p.at_home_in_water)
+    return rules.water_penalty(rules.water_band(p.depth_ft, p.height_ft), p.at_home_in_water)
 
 
-def rear_attack(state: AdndState, attacker: str, target: str) -> bool:
+def rear_attack(state: AdndUndergroundState, attacker: str, target: str) -> bool:
     """A climber facing the wall shows his back to all but those beside him on the wall."""
     pt, ft = state.profile(target), state.fighters[target]
     return clinging(pt, ft) and ft.facing_wall and not on_sheer_surface(
         state.profile(attacker), state.fighters[attacker])
 
 
-def faces_away(state: AdndState, attacker: str, target: str) -> bool:
+def faces_away(state: AdndUndergroundState, attacker: str, target: str) -> bool:
     """A climber facing the wall can face only foes beside him on it; the rest are at his back.
 
     One hanging from him clings to his own body, so he can still strike him.
@@ -73,7 +73,7 @@ def faces_away(state: AdndState, attacker: str, target: str) -> bool:
             and ft.hanging_on != attacker)
 
 
-def attack_parts(state: AdndState, attacker: str, target: str, magic: int,
+def attack_parts(state: AdndUndergroundState, attacker: str, target: str, magic: int,
                  weaponless: bool = False) -> tuple[tuple[int, str], ...]:
     """Every modifier to an attack roll from the underground rules, each with its name.
 
@@ -87,13 +87,13 @@ def attack_parts(state: AdndState, attacker: str, target: str, magic: int,
     if magic:
         parts.append((magic, "magic"))
     if clinging(pa, fa):
-        parts.append((m.CLIMBER_PENALTY, "clinging"))
+        parts.append((rules.CLIMBER_PENALTY, "clinging"))
     if wall_fight(pa, fa, pt, ft):
-        height = m.height_modifier(fa.alt, ft.alt)
+        height = rules.height_modifier(fa.alt, ft.alt)
         if height:
             parts.append((height, "higher" if height > 0 else "lower"))
     if rear_attack(state, attacker, target):
-        parts.append((m.REAR_BONUS, "rear"))
+        parts.append((rules.REAR_BONUS, "rear"))
     if not weaponless:
         water = water_modifier(pa)
         if water:
@@ -101,39 +101,39 @@ def attack_parts(state: AdndState, attacker: str, target: str, magic: int,
     return tuple(parts)
 
 
-def attack_bonus(state: AdndState, attacker: str, target: str, magic: int,
+def attack_bonus(state: AdndUndergroundState, attacker: str, target: str, magic: int,
                  weaponless: bool = False) -> int:
     """The sum of :func:`attack_parts`."""
     return sum(value for value, _ in attack_parts(state, attacker, target, magic, weaponless))
 
 
-def damage_modifier(state: AdndState, attacker: str) -> int:
+def damage_modifier(state: AdndUndergroundState, attacker: str) -> int:
     """Damage modifiers: -2 for a clinging attacker, the water penalty."""
     pa, fa = state.profile(attacker), state.fighters[attacker]
-    return (m.CLIMBER_PENALTY if clinging(pa, fa) else 0) + water_modifier(pa)
+    return (rules.CLIMBER_PENALTY if clinging(pa, fa) else 0) + water_modifier(pa)
 
 
-def in_front(state: AdndState, name: str) -> bool:
+def in_front(state: AdndUndergroundState, name: str) -> bool:
     """True when there is no bottleneck or ``name`` stands in his side's frontage."""
     if state.setup.bottleneck_ft is None:
         return True
     return name in state.front.get(state.profile(name).side, ())
 
 
-def weapon_in_hand(state: AdndState, name: str) -> Weapon:
+def weapon_in_hand(state: AdndUndergroundState, name: str) -> Weapon:
     """The weapon ``name`` fights with now (fists once everything is dropped)."""
     f = state.fighters[name]
     return state.profile(name).weapon(f.wielding) or FIST
 
 
-def melee_allowed(state: AdndState, attacker: str, target: str,
+def melee_allowed(state: AdndUndergroundState, attacker: str, target: str,
                   weapon: Weapon) -> tuple[str, str] | None:
     """(rule, reason) why ``attacker`` cannot strike ``target`` with ``weapon``, or None."""
     pa, fa = state.profile(attacker), state.fighters[attacker]
     pt, ft = state.profile(target), state.fighters[target]
     if pa.across_gap or pt.across_gap:
         return "reach", "a gap lies between them: no melee"
-    if not m.in_reach(fa.alt, ft.alt, weapon.length_ft):
+    if not rules.in_reach(fa.alt, ft.alt, weapon.length_ft):
         return "reach", "out of reach at that height"
     if not (in_front(state, attacker) and in_front(state, target)):
         return "bottleneck", "only the front rank fights across the bottleneck"
@@ -148,7 +148,7 @@ def melee_allowed(state: AdndState, attacker: str, target: str,
     return None
 
 
-def usable_weapons(state: AdndState, name: str) -> tuple[Weapon, ...]:
+def usable_weapons(state: AdndUndergroundState, name: str) -> tuple[Weapon, ...]:
     """Weapons not dropped; fists when no melee weapon is left."""
     p, f = state.profile(name), state.fighters[name]
     if not f.dropped and p.has_melee:
@@ -159,7 +159,7 @@ def usable_weapons(state: AdndState, name: str) -> tuple[Weapon, ...]:
     return (*kept, FIST)
 
 
-def drag_choices(state: AdndState, faller: str) -> tuple[str, ...]:
+def drag_choices(state: AdndUndergroundState, faller: str) -> tuple[str, ...]:
     """Foes a falling fighter may try to grab.
 
     Only those fighting him at close quarters: within five feet of his height,

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
-from fracas.rules.adnd import mechanics as m
-from fracas.rules.adnd import terrain as t
+from fracas.rules.adnd import rules, terrain
 from fracas.rules.adnd.checks import roll_d20
-from fracas.rules.adnd.falls import body_drops
-from fracas.rules.adnd.state import (
-    AdndState,
+from fracas.rules.adnd.events import (
     AttackRolled,
     Breath,
     CheckRolled,
@@ -23,6 +20,8 @@ from fracas.rules.adnd.state import (
     SaveRolled,
     Slain,
 )
+from fracas.rules.adnd.falls import body_drops
+from fracas.rules.adnd.state import AdndUndergroundState
 
 __all__ = [
     "break_free",
@@ -33,49 +32,49 @@ __all__ = [
 ]
 
 
-def deep_enough(state: AdndState, holder: str, victim: str) -> bool:
+def deep_enough(state: AdndUndergroundState, holder: str, victim: str) -> bool:
     """Both in water at least a third of the victim's height deep: the grapple goes under."""
     ph, pv = state.profile(holder), state.profile(victim)
     return ph.kind == "water" and pv.kind == "water" and pv.depth_ft >= pv.height_ft / 3
 
 
-def grapple(state: AdndState, holder: str, victim: str, rng: Rng, emit: Emit) -> None:
+def grapple(state: AdndUndergroundState, holder: str, victim: str, rng: Rng, emit: Emit) -> None:
     """A bare-handed grapple: an attack roll against the victim's AC without water penalties.
 
     In deep enough water both go under: the holder has taken a deep breath, the
     victim gets one only with a saving throw against paralyzation.
     """
     ph = state.profile(holder)
-    parts = t.attack_parts(state, holder, victim, 0, weaponless=True)
-    needed = m.hit_number(ph.thac0, t.effective_ac_of(state, victim))
+    parts = terrain.attack_parts(state, holder, victim, 0, weaponless=True)
+    needed = rules.hit_number(ph.thac0, terrain.effective_ac_of(state, victim))
     total = roll_d20(rng, emit, holder, "grapple") + sum(v for v, _ in parts)
     hit = total >= needed
-    emit(AttackRolled(holder, victim, "grapple", total, needed, hit, modifiers=m.labels(parts)))
+    emit(AttackRolled(holder, victim, "grapple", total, needed, hit, modifiers=rules.labels(parts)))
     if not hit:
         return
     under = deep_enough(state, holder, victim)
     emit(GrappleBegan(holder, victim, under))
     if under:
         pv = state.profile(victim)
-        emit(Breath(holder, m.breath_free_rounds(ph.constitution, True), 0))
+        emit(Breath(holder, rules.breath_free_rounds(ph.constitution, True), 0))
         breathed = saving_throw(state, victim, "paralyzation", rng, emit)
-        emit(Breath(victim, m.breath_free_rounds(pv.constitution, True) if breathed else 0, 0))
+        emit(Breath(victim, rules.breath_free_rounds(pv.constitution, True) if breathed else 0, 0))
 
 
-def saving_throw(state: AdndState, name: str, category: str, rng: Rng, emit: Emit,
+def saving_throw(state: AdndUndergroundState, name: str, category: str, rng: Rng, emit: Emit,
                  hidden: bool = False) -> bool:
     """d20 (with -2 for a climber) at or above the save number of ``category``."""
     p, f = state.profile(name), state.fighters[name]
-    modifier = m.CLIMBER_PENALTY if t.clinging(p, f) else 0
+    modifier = rules.CLIMBER_PENALTY if terrain.clinging(p, f) else 0
     needed = p.saves[category]
     total = roll_d20(rng, emit, name, f"save vs {category}", hidden) + modifier
     ok = total >= needed
     emit(SaveRolled(name, category, total, needed, ok, hidden,
-                    modifiers=m.labels(((modifier, "clinging"),))))
+                    modifiers=rules.labels(((modifier, "clinging"),))))
     return ok
 
 
-def break_free(state: AdndState, victim: str, rng: Rng, emit: Emit) -> None:
+def break_free(state: AdndUndergroundState, victim: str, rng: Rng, emit: Emit) -> None:
     """Our ruling for breaking a hold: each rolls d20 plus level; the held one must beat the holder.
 
     A broken hold under water brings both to the surface.
@@ -88,12 +87,12 @@ def break_free(state: AdndState, victim: str, rng: Rng, emit: Emit) -> None:
     theirs = roll_d20(rng, emit, holder, "keep hold") + state.profile(holder).level
     freed = mine > theirs
     emit(AttackRolled(victim, holder, "break free", mine, theirs + 1, freed,
-                      modifiers=m.labels(((level, "level"),))))
+                      modifiers=rules.labels(((level, "level"),))))
     if freed:
         emit(GrappleEnded(holder, victim))
 
 
-def breath_round(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
+def breath_round(state: AdndUndergroundState, name: str, rng: Rng, emit: Emit) -> None:
     """One round under water on ``name``'s breath.
 
     A free round is spent; past them a Constitution check.  A failed check
@@ -103,11 +102,11 @@ def breath_round(state: AdndState, name: str, rng: Rng, emit: Emit) -> None:
     if f.breath_free > 0:
         emit(Breath(name, f.breath_free - 1, f.con_checks))
         return
-    target = m.con_check_target(state.profile(name).constitution, f.con_checks)
+    target = rules.con_check_target(state.profile(name).constitution, f.con_checks)
     roll = roll_d20(rng, emit, name, "constitution check")
     ok = roll <= target
     emit(CheckRolled(name, "constitution", roll, target, ok,
-                     modifiers=m.labels(((-2 * f.con_checks, "earlier checks"),))))
+                     modifiers=rules.labels(((-2 * f.con_checks, "earlier checks"),))))
     if ok:
         emit(Breath(name, 0, f.con_checks + 1))
     elif f.held_by is not None:

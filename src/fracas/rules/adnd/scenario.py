@@ -1,7 +1,8 @@
 """The AD&D underground scenario file: combatants, their gear and the ground under their feet.
 
 Every range the rules rely on is checked here, so a bad value is refused with
-``file:line: field: message`` before a fight starts.
+``file:line: field: message`` before a fight starts.  :func:`initial_state`
+builds the starting state from a checked scenario.
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from fracas.core.codec import parse_fields, split_words
 from fracas.core.errors import ActionSyntaxError
+from fracas.core.ruleset import GM
+from fracas.rules.adnd.actions import ACTIONS
+from fracas.rules.adnd.rules import nature_rating
+from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile, Setup, Weapon
 from fracas.scenario import ScenarioBase
 
 __all__ = [
@@ -21,6 +26,7 @@ __all__ = [
     "SavesSpec",
     "TerrainSpec",
     "WeaponSpec",
+    "initial_state",
 ]
 
 TerrainKind = Literal["open", "wall", "ledge", "bridge", "water"]
@@ -146,8 +152,6 @@ class CombatantSpec(_Frozen):
 
 def _check_script(lines: list[str], actor: str) -> None:
     """A scripted policy: each line must be one of ``actor``'s own actions."""
-    from fracas.rules.adnd.state import ACTIONS
-
     by_verb = {cls.verb: cls for cls in ACTIONS}
     verbs = set(by_verb)
     for number, line in enumerate(lines, start=1):
@@ -190,3 +194,43 @@ class AdndScenario(ScenarioBase):
         if isinstance(self.gm_policy, list):
             _check_script(self.gm_policy, "gm")
         return self
+
+
+def initial_state(scenario: AdndScenario) -> AdndUndergroundState:
+    """The starting state: profiles are built once and shared by every copy."""
+    top = max(c.terrain.alt_ft for c in scenario.combatants)
+    profiles = {c.name: _profile(c, top) for c in scenario.combatants}
+    policies: dict[str, str | tuple[str, ...]] = {
+        c.name: c.policy if isinstance(c.policy, str) else tuple(c.policy)
+        for c in scenario.combatants}
+    gm = scenario.gm_policy
+    policies[GM] = gm if isinstance(gm, str) else tuple(gm)
+    sides = tuple(dict.fromkeys(c.side for c in scenario.combatants))
+    setup = Setup(profiles, tuple(profiles), sides,
+                  scenario.bottleneck.width_ft if scenario.bottleneck else None,
+                  scenario.max_rounds, scenario.climb_step_ft, policies)
+    fighters = {
+        c.name: Fighter(c.name, c.hp, c.terrain.alt_ft, c.terrain.facing_wall, c.boulders,
+                        next((w.name for w in c.weapons if not w.missile), "fist"))
+        for c in scenario.combatants}
+    return AdndUndergroundState(setup, fighters)
+
+
+def _profile(c: CombatantSpec, top: float) -> Profile:
+    weapons = tuple(Weapon.parse(w.name, w.damage, w.length_ft, w.magic, w.hands, w.missile)
+                    for w in c.weapons)
+    terrain = c.terrain
+    behind = terrain.behind
+    if behind is None:
+        behind = "wall" if terrain.kind == "ledge" else "open"
+    return Profile(
+        name=c.name, side=c.side, level=c.level, hp_max=c.hp, thac0=c.thac0, ac=c.ac,
+        shield_ac=c.shield_ac, dex_ac=c.dex_ac, dexterity=c.dexterity,
+        constitution=c.constitution, saves=c.saves.model_dump(),
+        climbing=c.climbing if c.climbing is not None else nature_rating(c.nature),
+        at_home_in_water=c.swimmer or c.aquatic, height_ft=c.height_ft,
+        frontage_ft=c.frontage_ft, weapons=weapons, two_weapons=c.two_weapons,
+        can_hurl=c.can_hurl, flanking=c.flanking,
+        top_ft=terrain.top_ft if terrain.top_ft is not None else max(top, terrain.alt_ft),
+        kind=terrain.kind, edge_ft=terrain.edge_ft, behind=behind, depth_ft=terrain.depth_ft,
+        across_gap=terrain.across_gap, has_melee=any(not w.missile for w in weapons))

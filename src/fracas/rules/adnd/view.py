@@ -8,22 +8,19 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.core.events import DecisionMade, Event
-from fracas.rules.adnd import terrain as t
-from fracas.rules.adnd.state import (
-    AdndState,
+from fracas.rules.adnd import terrain
+from fracas.rules.adnd.actions import Proceed
+from fracas.rules.adnd.events import (
     AttackRolled,
     Breath,
     CheckRolled,
     Climbed,
     FallBegan,
-    Fighter,
     FrontRank,
     Grabbed,
     GrappleBegan,
     GrappleEnded,
     Landed,
-    Proceed,
-    Profile,
     Regained,
     RoundBegan,
     SaveRolled,
@@ -35,6 +32,7 @@ from fracas.rules.adnd.state import (
     WeaponDropped,
     Wounded,
 )
+from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile
 
 __all__ = ["describe", "table_of", "view_of"]
 
@@ -52,7 +50,7 @@ def _terrain(p: Profile, f: Fighter) -> str:
     return "open"
 
 
-def _conditions(state: AdndState, name: str) -> list[str]:
+def _conditions(state: AdndUndergroundState, name: str) -> list[str]:
     f = state.fighters[name]
     out = []
     if state.falling == name:
@@ -69,12 +67,12 @@ def _conditions(state: AdndState, name: str) -> list[str]:
         out.append("dropped " + ", ".join(f.dropped))
     if f.boulders:
         out.append(f"{f.boulders} boulders")
-    if state.setup.bottleneck_ft is not None and t.in_front(state, name) and f.up:
+    if state.setup.bottleneck_ft is not None and terrain.in_front(state, name) and f.up:
         out.append("front rank")
     return out
 
 
-def view_of(state: AdndState, side: str | None) -> dict[str, Any]:
+def view_of(state: AdndUndergroundState, side: str | None) -> dict[str, Any]:
     """JSON-ready state; for a side, foes' hit points and breath are hidden."""
     combatants = []
     for name, f in state.fighters.items():
@@ -97,7 +95,7 @@ def view_of(state: AdndState, side: str | None) -> dict[str, Any]:
             "result": list(state.result) if state.result else None, "combatants": combatants}
 
 
-def table_of(state: AdndState) -> tuple[list[str], list[list[str]]]:
+def table_of(state: AdndUndergroundState) -> tuple[list[str], list[list[str]]]:
     """Name, side, status, hit points, terrain, height and conditions of everyone."""
     rows = []
     for name, f in state.fighters.items():
@@ -107,7 +105,7 @@ def table_of(state: AdndState) -> tuple[list[str], list[list[str]]]:
     return ["name", "side", "status", "hp", "terrain", "height", "conditions"], rows
 
 
-def describe(event: Event, state: AdndState) -> str | None:
+def describe(event: Event, state: AdndUndergroundState) -> str | None:
     """One readable line for an event (None: let the core describe it; "": stay silent)."""
     return _line(event)
 

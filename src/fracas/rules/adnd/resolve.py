@@ -1,0 +1,280 @@
+"""Resolving actions and advancing the fight: rounds, initiative, blows and what they do.
+
+:func:`resolve` carries out a legal action; :func:`advance` skips those who
+cannot act, closes a round (breath clocks) and opens the next (front ranks at a
+bottleneck, side initiative).  Attack rolls, damage, boulders and what a hit
+does to a climber's hold live here too; falls are in :mod:`.falls`, grappling
+and water in :mod:`.water`.  Each function rolls through the injected ``Rng``,
+records every face in a ``DiceRolled`` event before using it, and changes the
+state only by emitting events.
+"""
+
+from __future__ import annotations
+
+from fracas.core.action import Action
+from fracas.core.events import DiceRolled, FightEnded
+from fracas.core.rng import Rng
+from fracas.core.ruleset import GM, Emit
+from fracas.rules.adnd import falls, rules, terrain, water
+from fracas.rules.adnd.actions import (
+    Attack,
+    Boulder,
+    BreakFree,
+    CallSave,
+    Climb,
+    Grab,
+    Grapple,
+    KnockOut,
+    Plummet,
+    Regain,
+    Release,
+    Secure,
+    Turn,
+)
+from fracas.rules.adnd.checks import climbing_check, dexterity_check, roll_d20, roll_dice
+from fracas.rules.adnd.events import (
+    AttackRolled,
+    BoulderSpent,
+    Climbed,
+    FrontRank,
+    GmDone,
+    GrappleEnded,
+    RoundBegan,
+    Secured,
+    Slain,
+    Turned,
+    TurnEnded,
+    TurnOrder,
+    Wielded,
+    Wounded,
+)
+from fracas.rules.adnd.state import AdndUndergroundState, Weapon
+
+__all__ = ["advance", "attack", "boulder", "deal_damage", "front_rank", "resolve"]
+
+
+# -- actions -------------------------------------------------------------------
+def resolve(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -> None:
+    """Carry out a legal action; a combatant's action ends his turn."""
+    actor = action.actor
+    if actor == GM:
+        _resolve_gm(state, action, rng, emit)
+        return
+    if isinstance(action, Grab):
+        falls.grab(state, actor, action.target, rng, emit)
+        return
+    if isinstance(action, Plummet):
+        falls.land(state, actor, rng, emit)
+        return
+    if isinstance(action, Attack):
+        _attack_action(state, action, rng, emit)
+    elif isinstance(action, Boulder):
+        boulder(state, actor, action.target, rng, emit)
+    elif isinstance(action, Climb):
+        step = state.setup.climb_step_ft
+        alt = state.fighters[actor].alt + (step if action.direction == "up" else -step)
+        emit(Climbed(actor, max(0.0, alt)))
+    elif isinstance(action, Turn):
+        emit(Turned(actor, not state.fighters[actor].facing_wall))
+    elif isinstance(action, Grapple):
+        water.grapple(state, actor, action.target, rng, emit)
+    elif isinstance(action, BreakFree):
+        water.break_free(state, actor, rng, emit)
+    elif isinstance(action, Release):
+        holding = state.fighters[actor].holding
+        if holding is not None:
+            emit(GrappleEnded(actor, holding))
+    elif isinstance(action, Regain):
+        falls.regain(state, actor, rng, emit)
+    emit(TurnEnded(actor))
+
+
+def _resolve_gm(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -> None:
+    if isinstance(action, Secure):
+        emit(Secured(action.target, True))
+    elif isinstance(action, CallSave):
+        water.saving_throw(state, action.target, action.category, rng, emit, hidden=True)
+    elif isinstance(action, KnockOut):
+        falls.knock_out(state, action.target, rng, emit)
+    emit(GmDone())
+
+
+def _attack_action(state: AdndUndergroundState, action: Attack, rng: Rng, emit: Emit) -> None:
+    """One attack; a two-weapon fighter not clinging to a wall strikes with both."""
+    actor, target = action.actor, action.target
+    weapons = terrain.usable_weapons(state, actor)
+    weapon = next(w for w in weapons if w.name == action.weapon)
+    attack(state, actor, target, weapon, rng, emit)
+    p, f = state.profile(actor), state.fighters[actor]
+    if weapon.missile or not p.two_weapons or terrain.clinging(p, f):
+        return
+    second = next((w for w in weapons if not w.missile and w.name != weapon.name), None)
+    ft = state.fighters[target]
+    if second is None or not ft.up or state.falling == target or ft.hanging_on is not None:
+        return
+    if terrain.melee_allowed(state, actor, target, second) is None:
+        attack(state, actor, target, second, rng, emit)
+
+
+# -- rounds --------------------------------------------------------------------
+def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
+    """Skip those who cannot act, close rounds (breath clocks), open rounds (initiative)."""
+    while state.result is None and state.falling is None:
+        if _decided(state, emit):
+            return
+        if state.round == 0:
+            _start_round(state, rng, emit)
+            continue
+        if state.phase == "gm":
+            return
+        if state.turn < len(state.queue):
+            name = state.queue[state.turn]
+            if state.fighters[name].up:
+                return
+            emit(TurnEnded(name))
+            continue
+        for name in state.setup.order:
+            f = state.fighters[name]
+            if f.up and f.under:
+                water.breath_round(state, name, rng, emit)
+        if _decided(state, emit):
+            return
+        if state.round >= state.setup.max_rounds:
+            emit(FightEnded(None, "round limit"))
+            return
+        _start_round(state, rng, emit)
+
+
+def _decided(state: AdndUndergroundState, emit: Emit) -> bool:
+    standing = {state.profile(n).side for n, f in state.fighters.items() if f.up}
+    if len(standing) > 1:
+        return False
+    winner = next(iter(standing), None)
+    emit(FightEnded(winner, "the last side standing" if winner else "nobody is left"))
+    return True
+
+
+def _start_round(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
+    """Form the bottleneck's front ranks and roll side initiative on d10 (low goes first)."""
+    emit(RoundBegan(state.round + 1))
+    setup = state.setup
+    if setup.bottleneck_ft is not None:
+        for side in setup.sides:
+            emit(FrontRank(side, front_rank(state, side, setup.bottleneck_ft)))
+    while True:
+        rolls = {}
+        for side in setup.sides:
+            face = rng.die(10)
+            emit(DiceRolled(side, "initiative", 10, (face,)))
+            rolls[side] = face
+        if len(set(rolls.values())) == len(rolls):
+            break
+    sides = tuple(sorted(setup.sides, key=rolls.__getitem__))
+    names = tuple(n for side in sides for n in setup.order
+                  if setup.profiles[n].side == side and state.fighters[n].up)
+    emit(TurnOrder(sides, names))
+
+
+def front_rank(state: AdndUndergroundState, side: str, width_ft: float) -> tuple[str, ...]:
+    """Who of ``side`` fits the bottleneck: standing fighters in scenario order, each taking
+    his frontage, while the total fits the width."""
+    used = 0.0
+    names = []
+    for name in state.setup.order:
+        p = state.profile(name)
+        if p.side != side or not state.fighters[name].up:
+            continue
+        if used + p.frontage_ft > width_ft:
+            break
+        used += p.frontage_ft
+        names.append(name)
+    return tuple(names)
+
+
+# -- blows ---------------------------------------------------------------------
+
+
+def attack(state: AdndUndergroundState, attacker: str, target: str, weapon: Weapon, rng: Rng,
+           emit: Emit) -> None:
+    """One attack roll with ``weapon``: d20 plus modifiers against THAC0 minus the target's AC.
+
+    A hit deals the weapon's damage plus magic, less the climber and water
+    penalties, never under 1 point.
+    """
+    pa = state.profile(attacker)
+    if not weapon.missile and state.fighters[attacker].wielding != weapon.name:
+        emit(Wielded(attacker, weapon.name))
+    parts = terrain.attack_parts(state, attacker, target, weapon.magic)
+    needed = rules.hit_number(pa.thac0, terrain.effective_ac_of(state, target))
+    total = roll_d20(rng, emit, attacker, "attack") + sum(v for v, _ in parts)
+    hit = total >= needed
+    emit(AttackRolled(attacker, target, weapon.name, total, needed, hit,
+                      modifiers=rules.labels(parts)))
+    if not hit:
+        return
+    raw = roll_dice(rng, emit, attacker, "damage", weapon.count, weapon.sides)
+    amount = max(1, raw + weapon.bonus + weapon.magic + terrain.damage_modifier(state, attacker))
+    deal_damage(state, target, amount, "melee" if not weapon.missile else "missile",
+                not weapon.missile, pa.flanking, rng, emit)
+
+
+def boulder(state: AdndUndergroundState, thrower: str, target: str, rng: Rng, emit: Emit) -> None:
+    """A boulder: 2d8 against AC 10, -8 to hit when dropped by one who cannot hurl it.
+
+    A climber it strikes checks his hold like after any blow.
+    """
+    pa = state.profile(thrower)
+    emit(BoulderSpent(thrower))
+    parts = terrain.attack_parts(state, thrower, target, 0)
+    if not pa.can_hurl:
+        parts += ((rules.DROP_PENALTY, "dropped"),)
+    needed = rules.hit_number(pa.thac0, rules.BOULDER_AC)
+    total = roll_d20(rng, emit, thrower, "boulder") + sum(v for v, _ in parts)
+    hit = total >= needed
+    emit(AttackRolled(thrower, target, "boulder", total, needed, hit,
+                      modifiers=rules.labels(parts)))
+    if not hit:
+        return
+    raw = roll_dice(rng, emit, thrower, "damage", *rules.BOULDER_DICE)
+    amount = max(1, raw + terrain.damage_modifier(state, thrower))
+    deal_damage(state, target, amount, "boulder", False, False, rng, emit)
+
+
+def deal_damage(state: AdndUndergroundState, target: str, amount: int, cause: str, melee: bool,
+                flanking: bool, rng: Rng, emit: Emit) -> None:
+    """Take ``amount`` hit points from ``target``, then test his hold or footing.
+
+    At 0 hit points he dies.  A combatant hanging from a foe checks at -20% or
+    falls alone; a climber checks his climbing rating (-10% for a blow of half
+    his hit points or more); a fighter on a ledge or bridge checks Dexterity.
+    """
+    emit(Wounded(target, amount, cause))
+    f = state.fighters[target]
+    p = state.profile(target)
+    if f.hp <= 0:
+        emit(Slain(target, cause))
+        falls.body_drops(state, target, rng, emit)
+        return
+    if f.hanging_on is not None:
+        if not climbing_check(state, target, rules.HANGING_PENALTY, rng, emit, "hanging"):
+            falls.land(state, target, rng, emit)
+        return
+    if terrain.on_sheer_surface(p, f):
+        heavy = rules.climb_check_target(p.climbing, amount, p.hp_max) - p.climbing
+        if not climbing_check(state, target, heavy, rng, emit, "heavy blow"):
+            falls.begin_fall(state, target, rng, emit)
+    elif p.kind in ("ledge", "bridge"):
+        push = rules.push_modifier(p.kind, p.behind, melee, flanking)
+        if not dexterity_check(state, target, push, rng, emit, _push_reason(p.behind, melee,
+                                                                             flanking)):
+            falls.begin_fall(state, target, rng, emit)
+
+
+def _push_reason(behind: str | None, melee: bool, flanking: bool) -> str:
+    """Why a blow pushes a fighter on a ledge or bridge as it does (for the log)."""
+    if not melee and flanking:
+        return "shot from the flank"
+    return _BEHIND.get(behind or "open", "push")
+
+
+_BEHIND = {"wall": "wall behind", "drop": "drop behind", "open": "open ground behind"}
