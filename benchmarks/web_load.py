@@ -2,21 +2,33 @@
 
 Starts a real ``fracas serve`` process on 127.0.0.1 and a free port over a fresh
 SQLite file, gives every client its own encounter (a new one through the GM's
-create form whenever a fight ends), and has each client take a random legal
-action, wait for the answer, and repeat.  Only the action POSTs are timed.
-Everything is bounded: a deadline, a cap on actions, a per-request timeout,
-and the server is killed when the run ends.
+create form whenever a fight ends), and has each client decide as a page does
+and repeat: choose a verb at random, ask ``decide`` (JSON) for its steps, pick a
+random offered value for every step and ask ``decide`` again (the server keeps
+the values still offered), then post the whole action to ``act`` and wait for
+the answer.  ``--protocol list`` instead picks from the whole list of legal
+actions (the old way: ``state.json``/answers' ``actions``, or ``actions.json``
+where the answers no longer carry it).  Everything is bounded: a deadline, a cap
+on actions, a per-request timeout, and the server is killed when the run ends.
 
     .venv/bin/python benchmarks/web_load.py --clients 1,5,20 --seconds 20 --runs 3
+    .venv/bin/python benchmarks/web_load.py --tree before=/work/start/src --tree after=src
 
-Reports, per number of clients, the throughput (acted requests per second) and
-the p50, p95 and p99 latency of the action POSTs (median over the runs).
+Reports, per tree and number of clients, the throughput (acted requests per
+second) and the p50, p95 and p99 latency of the ``act`` POSTs and of all
+requests (median over the runs).  With several ``--tree`` options the trees are
+run one after the other for each number of clients (the server runs with
+``PYTHONPATH`` set to the tree's ``src``), so a before/after comparison shares
+one machine state.  ``--sync normal`` runs the server's store with SQLite's
+``synchronous=NORMAL`` (an experiment: it shows what the fsync of each commit
+costs; the store itself uses ``FULL``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import signal
@@ -36,10 +48,26 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SCENARIO = ROOT / "examples" / "age_of_dragons" / "claw_duel.yaml"
 
+#: Run by the server process with ``--sync normal``: the store's pragma is changed after it
+#: opens its database, then ``fracas serve`` runs as usual.
+_SYNC_BOOT = """\
+import sys
+from fracas.store import sqlite as _s
+_open = _s.EventStore.__init__
+def _init(self, *a, **k):
+    _open(self, *a, **k)
+    self._db.execute("PRAGMA synchronous=NORMAL")
+_s.EventStore.__init__ = _init
+from fracas.cli.app import main
+sys.argv[0] = "fracas"
+main()
+"""
+
 
 @dataclass
 class ClientResult:
     latencies: list[float] = field(default_factory=list)
+    every: list[float] = field(default_factory=list)
     fights: int = 0
     conflicts: int = 0
     errors: list[str] = field(default_factory=list)
@@ -52,12 +80,16 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: Path, port: int, python: str) -> subprocess.Popen[bytes]:
-    fracas = str(Path(python).parent / "fracas")
-    proc = subprocess.Popen([fracas, "serve", "--db", str(db),
-                             "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return proc
+def start_server(db: Path, port: int, python: str, src: Path | None = None,
+                 sync: str = "full") -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    args = ["serve", "--db", str(db), "--host", "127.0.0.1", "--port", str(port)]
+    command = ([python, "-c", _SYNC_BOOT, *args] if sync == "normal" else
+               [python, "-m", "fracas", *args])
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            cwd=tempfile.gettempdir())
 
 
 def read_admin_link(proc: subprocess.Popen[bytes], timeout: float = 30.0) -> str:
@@ -99,52 +131,114 @@ def new_fight(client: httpx.Client, admin: str, scenario: str, seed: int) -> str
     return str(answer.headers["location"])
 
 
+class Table:
+    """One client's encounter, as a script sees it over HTTP."""
+
+    def __init__(self, client: httpx.Client, link: str, result: ClientResult) -> None:
+        self.client, self.link, self.result = client, link, result
+        state = self.get("state.json")
+        self.csrf: str = state["csrf"]
+        self.rev: Any = state["revision"]
+        self.verbs: list[str] = list(state.get("verbs") or [])
+        self.actions: list[str] | None = state.get("actions")
+        self.over = state.get("outcome") is not None or not self.verbs
+
+    def get(self, what: str) -> dict[str, Any]:
+        started = time.perf_counter()
+        answer = self.client.get(f"{self.link}/{what}")
+        self.result.every.append(time.perf_counter() - started)
+        body: dict[str, Any] = answer.json()
+        return body
+
+    def post(self, what: str, data: dict[str, str]) -> tuple[int, dict[str, Any], float]:
+        started = time.perf_counter()
+        answer = self.client.post(f"{self.link}/{what}",
+                                  data={"csrf": self.csrf, "rev": str(self.rev), **data},
+                                  headers={"accept": "application/json"})
+        elapsed = time.perf_counter() - started
+        self.result.every.append(elapsed)
+        body: dict[str, Any] = answer.json()
+        return answer.status_code, body, elapsed
+
+    def choose_by_steps(self, rng: random.Random) -> dict[str, str]:
+        """A random action walked through ``decide``, as a person clicks it."""
+        form = {"verb": rng.choice(self.verbs)}
+        status, body, _ = self.post("decide", form)
+        if status != 200:
+            raise RuntimeError(f"decide: {status} {body.get('error')}")
+        for f in body["fields"]:
+            if "choices" in f:
+                form[f"f_{f['name']}"] = rng.choice(f["choices"])["value"]
+            else:
+                form[f"f_{f['name']}"] = str(rng.randint(int(f["low"]), int(f["high"])))
+        if body["fields"]:
+            status, body, _ = self.post("decide", form)
+            if status != 200:
+                raise RuntimeError(f"decide: {status} {body.get('error')}")
+            form = {"verb": form["verb"],
+                    **{f"f_{f['name']}": str(f["value"]) for f in body["fields"]}}
+        return form
+
+    def choose_from_list(self, rng: random.Random) -> dict[str, str]:
+        """A random action from the whole list of legal actions (the old way)."""
+        if self.actions is None:
+            self.actions = list(self.get("actions.json")["actions"])
+        return {"action": self.actions[rng.randrange(len(self.actions))]}
+
+    def act(self, form: dict[str, str]) -> tuple[int, dict[str, Any], float]:
+        status, body, elapsed = self.post("act", form)
+        if status < 400 or status == 409:
+            self.rev = body["revision"]
+            self.actions = body.get("actions")
+            if "verbs" in body:
+                self.verbs = list(body["verbs"])
+            elif self.actions is not None:  # an older server: verbs from the action list
+                self.verbs = sorted({a.split()[1] for a in self.actions if len(a.split()) > 1})
+            self.over = body.get("outcome") is not None or not self.verbs
+        return status, body, elapsed
+
+
 def client_loop(base: str, admin: str, scenario: str, index: int, deadline: float,
-                budget: list[int], lock: threading.Lock, result: ClientResult) -> None:
+                budget: list[int], lock: threading.Lock, result: ClientResult,
+                protocol: str = "steps") -> None:
     rng = random.Random(index)
     with httpx.Client(base_url=base, timeout=10.0) as client:
         try:
-            link = new_fight(client, admin, scenario, index)
+            table = Table(client, new_fight(client, admin, scenario, index), result)
             result.fights += 1
-            state = client.get(f"{link}/state.json").json()
-            csrf, rev, actions = state["csrf"], state["revision"], state["actions"]
             while time.monotonic() < deadline:
                 with lock:
                     if budget[0] <= 0:
                         return
                     budget[0] -= 1
-                if not actions:
-                    link = new_fight(client, admin, scenario, index * 10_000 + result.fights)
+                if table.over:
+                    seed = index * 10_000 + result.fights
+                    table = Table(client, new_fight(client, admin, scenario, seed), result)
                     result.fights += 1
-                    state = client.get(f"{link}/state.json").json()
-                    csrf, rev, actions = state["csrf"], state["revision"], state["actions"]
                     continue
-                action = actions[rng.randrange(len(actions))]
-                started = time.perf_counter()
-                answer = client.post(f"{link}/act", data={"csrf": csrf, "rev": str(rev),
-                                                          "action": action},
-                                     headers={"accept": "application/json"})
-                elapsed = time.perf_counter() - started
-                body: dict[str, Any] = answer.json()
-                if answer.status_code == 409:
+                form = (table.choose_from_list(rng) if protocol == "list" else
+                        table.choose_by_steps(rng))
+                status, body, elapsed = table.act(form)
+                if status == 409:
                     result.conflicts += 1
-                elif answer.status_code != 200:
-                    result.errors.append(f"{answer.status_code}: {body.get('error')}")
+                elif status != 200:
+                    result.errors.append(f"{status}: {body.get('error')}")
                     return
                 else:
                     result.latencies.append(elapsed)
-                rev, actions = body["revision"], body["actions"]
         except (httpx.HTTPError, RuntimeError, KeyError, ValueError) as exc:
             result.errors.append(f"{type(exc).__name__}: {exc}")
 
 
 def run_load(clients: int = 20, seconds: float = 30.0, scenario: Path = DEFAULT_SCENARIO,
-             max_actions: int = 200_000, python: str = sys.executable) -> dict[str, Any]:
+             max_actions: int = 200_000, python: str = sys.executable,
+             src: Path | None = None, protocol: str = "steps",
+             sync: str = "full") -> dict[str, Any]:
     """One bounded run; returns counts, actions per second and latency percentiles (ms)."""
     text = scenario.read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        server = start_server(Path(tmp) / "load.sqlite", port, python)
+        server = start_server(Path(tmp) / "load.sqlite", port, python, src, sync)
         try:
             admin_url = read_admin_link(server)
             base = f"http://127.0.0.1:{port}"
@@ -157,7 +251,7 @@ def run_load(clients: int = 20, seconds: float = 30.0, scenario: Path = DEFAULT_
             deadline = started + seconds
             threads = [threading.Thread(target=client_loop, daemon=True,
                                         args=(base, admin, text, i, deadline, budget, lock,
-                                              results[i])) for i in range(clients)]
+                                              results[i], protocol)) for i in range(clients)]
             for t in threads:
                 t.start()
             for t in threads:
@@ -171,12 +265,15 @@ def run_load(clients: int = 20, seconds: float = 30.0, scenario: Path = DEFAULT_
                 server.kill()
                 server.wait()
     latencies = sorted(x for r in results for x in r.latencies)
+    every = sorted(x for r in results for x in r.every)
     return {
         "clients": clients, "seconds": round(wall, 2), "actions": len(latencies),
         "actions_per_second": round(len(latencies) / wall, 1) if wall else 0.0,
+        "requests_per_second": round(len(every) / wall, 1) if wall else 0.0,
         "p50_ms": round(1000 * _percentile(latencies, 0.50), 1),
         "p95_ms": round(1000 * _percentile(latencies, 0.95), 1),
         "p99_ms": round(1000 * _percentile(latencies, 0.99), 1),
+        "all_p95_ms": round(1000 * _percentile(every, 0.95), 1),
         "fights": sum(r.fights for r in results),
         "conflicts": sum(r.conflicts for r in results),
         "errors": [e for r in results for e in r.errors][:10],
@@ -198,31 +295,46 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--max-actions", type=int, default=200_000)
     parser.add_argument("--scenario", type=Path, default=DEFAULT_SCENARIO)
+    parser.add_argument("--tree", action="append", default=[], metavar="NAME=SRC",
+                        help="run the server from this src folder (repeat to compare trees)")
+    parser.add_argument("--protocol", choices=("steps", "list"), default="steps",
+                        help="steps: walk decide as a page does; list: the whole action list")
+    parser.add_argument("--sync", choices=("full", "normal"), default="full",
+                        help="the store's SQLite synchronous setting (normal: an experiment)")
     parser.add_argument("--json", action="store_true", help="print every run as JSON")
     args = parser.parse_args()
-    keys = ("actions_per_second", "p50_ms", "p95_ms", "p99_ms")
+    trees: list[tuple[str, Path | None]] = [
+        (t.partition("=")[0], Path(t.partition("=")[2]).resolve()) for t in args.tree
+    ] or [("this tree", None)]
+    keys = ("actions_per_second", "p50_ms", "p95_ms", "p99_ms", "all_p95_ms")
     table = []
-    everything = {}
+    everything: dict[str, Any] = {}
     for clients in (int(c) for c in str(args.clients).split(",") if c.strip()):
-        runs = []
-        for n in range(args.runs):
-            result = run_load(clients, args.seconds, args.scenario, args.max_actions)
-            runs.append(result)
-            print(f"{clients} client(s), run {n + 1}: {result['actions']} actions in "
-                  f"{result['seconds']} s = {result['actions_per_second']}/s, "
-                  f"p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms, "
-                  f"p99 {result['p99_ms']} ms, {result['fights']} fights, "
-                  f"{result['conflicts']} conflicts, errors: {result['errors'] or 'none'}",
-                  flush=True)
-        summary = {key: statistics.median(r[key] for r in runs) for key in keys}
-        table.append((clients, summary, [r["actions_per_second"] for r in runs]))
-        everything[clients] = {"runs": runs, "median": summary}
-    print(f"\n| clients | actions/s (median of {args.runs}) | p50 | p95 | p99 | runs (actions/s) |")
-    print("|---|---|---|---|---|---|")
-    for clients, summary, rates in table:
-        print(f"| {clients} | {summary['actions_per_second']} | {summary['p50_ms']} ms | "
-              f"{summary['p95_ms']} ms | {summary['p99_ms']} ms | "
-              f"{', '.join(str(r) for r in rates)} |")
+        for name, src in trees:
+            runs = []
+            for n in range(args.runs):
+                result = run_load(clients, args.seconds, args.scenario, args.max_actions,
+                                  src=src, protocol=args.protocol, sync=args.sync)
+                runs.append(result)
+                print(f"{name}, {clients} client(s), run {n + 1}: {result['actions']} actions "
+                      f"in {result['seconds']} s = {result['actions_per_second']}/s "
+                      f"({result['requests_per_second']} requests/s), "
+                      f"act p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms, "
+                      f"p99 {result['p99_ms']} ms, all requests p95 {result['all_p95_ms']} ms, "
+                      f"{result['fights']} fights, {result['conflicts']} conflicts, "
+                      f"errors: {result['errors'] or 'none'}", flush=True)
+            summary = {key: statistics.median(r[key] for r in runs) for key in keys}
+            table.append((name, clients, summary, [r["actions_per_second"] for r in runs]))
+            everything[f"{name}/{clients}"] = {"runs": runs, "median": summary}
+    print(f"\nprotocol {args.protocol}, sync {args.sync}, {args.seconds:g} s per run, "
+          f"median of {args.runs}")
+    print("| tree | clients | actions/s | act p50 | act p95 | act p99 | all requests p95 "
+          "| runs (actions/s) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, clients, summary, rates in table:
+        print(f"| {name} | {clients} | {summary['actions_per_second']} | {summary['p50_ms']} ms "
+              f"| {summary['p95_ms']} ms | {summary['p99_ms']} ms | {summary['all_p95_ms']} ms "
+              f"| {', '.join(str(r) for r in rates)} |")
     if args.json:
         print(json.dumps(everything, indent=2))
 

@@ -165,7 +165,8 @@ def test_request_bodies_over_the_cap_are_refused(console: Console) -> None:
 def test_a_player_link_acts_only_for_its_own_side(console: Console) -> None:
     links = console.create("duel.yaml")
     blue, red = links["player-blue"], links["player-red"]
-    assert console.state(blue)["can_act"] is False and console.state(blue)["actions"] == []
+    assert console.state(blue)["can_act"] is False and console.state(blue)["verbs"] == []
+    assert console.client.get(f"{blue}/actions.json").json()["actions"] == []
     assert "ann strike" not in console.client.get(blue).text
     answer = console.post(blue, "act", action="ann strike target=bob")
     assert answer.status_code == 403 and "only for side 'blue'" in answer.json()["error"]
@@ -343,7 +344,18 @@ def test_fracas_serve_is_a_registered_command() -> None:
 def test_state_json_is_valid_json_for_scripts(console: Console) -> None:
     gm = console.create("duel.yaml")["gm"]
     body = json.loads(console.client.get(f"{gm}/state.json").text)
-    assert body["role"] == "gm" and body["actions"] == ["ann strike target=bob", "ann wait"]
+    assert body["role"] == "gm" and body["verbs"] == ["strike", "wait"]
+    assert "actions" not in body  # the whole list is actions.json's
+    listed = console.client.get(f"{gm}/actions.json").json()
+    assert listed == {"actions": ["ann strike target=bob", "ann wait"], "complete": True}
+
+
+def test_a_scripts_post_is_answered_with_a_short_status(console: Console) -> None:
+    gm = console.create("duel.yaml")["gm"]
+    body = console.post(gm, "act", action="ann strike target=bob").json()
+    assert body["ok"] is True and body["revision"] == 1 and body["actor"] == "bob"
+    assert body["verbs"] == ["strike", "wait"] and body["can_act"] is True
+    assert "actions" not in body and body["outcome"] is None
 
 
 def test_long_titles_are_cut_and_huge_seeds_refused(console: Console) -> None:
@@ -360,14 +372,17 @@ def test_long_titles_are_cut_and_huge_seeds_refused(console: Console) -> None:
     assert answer.status_code == 400 and "seed" in answer.text
 
 
-def test_a_players_table_is_built_from_every_list_their_view_holds() -> None:
-    from fracas.web.table import view_table
+def test_a_players_table_is_built_from_the_combatants_their_view_holds() -> None:
+    from fracas.core.presentation import Presentation
 
-    view = {"round": 2, "heroes": [{"name": "Dori", "stance": "open", "endurance": 20}],
+    view = {"round": 2, "heroes": [{"name": "Dori", "stance": "open", "endurance": 20,
+                                    "endurance_max": 26}],
+            "areas": [{"name": "ford", "kind": "river"}],
             "adversaries": [{"name": "orc", "status": "ok"}], "notes": "ignored"}
-    columns, rows = view_table(view)
-    assert columns == ["name", "stance", "endurance", "status"]
-    assert rows == [["Dori", "open", "20", ""], ["orc", "", "", "ok"]]
+    table = Presentation().table(view, {"Dori", "orc", "Balin"})
+    assert table.columns == ["name", "stance", "endurance", "status"]
+    assert table.rows == [["Dori", "open", "20/26", ""], ["orc", "", "", "ok"]]
+    assert table.names == ["Dori", "orc"]  # the ford is not a combatant
 
 
 def test_the_one_ring_company_does_not_see_adversary_endurance(console: Console) -> None:

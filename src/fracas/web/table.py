@@ -18,7 +18,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -27,13 +29,14 @@ from fracas.core.codec import format_fields
 from fracas.core.decision import Options, Step
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError
+from fracas.core.presentation import presentation_of
 from fracas.core.ruleset import GM
 from fracas.store import EncounterInfo, EventStore, LogEntry
 from fracas.store.text import names_in
 from fracas.web.security import Access
 
-__all__ = ["FIELD_PREFIX", "DecideForm", "FormField", "TableView", "action_from_form",
-           "decide_form", "snapshot", "value_text"]
+__all__ = ["FIELD_PREFIX", "DecideForm", "FormField", "Memo", "Status", "TableView",
+           "action_from_form", "decide_form", "snapshot", "status", "value_text"]
 
 #: Form fields holding a step's value are named this prefix + the action field's name
 #: (so an action field can never clash with ``csrf``, ``rev``, ``verb`` or ``action``).
@@ -44,7 +47,45 @@ MAX_STEPS = 16
 #: How many log entries the page shows (newest last); the whole log has its own page.
 #: Kept small so that one turn's page stays well under 20 KB.
 LOG_TAIL = 60
-_LIST_KEYS = ("combatants", "fighters", "standings", "units", "heroes", "adversaries")
+
+
+class Memo:
+    """Answers worked out once per encounter revision and kept for the next request.
+
+    A revision never comes back with another state (every change, undo and redo
+    included, adds one), so whatever is derived from an encounter at a revision
+    (a viewer's picture, the verbs on offer, a rendered panel) can be kept under
+    ``(encounter, revision, ...)``.  Thread-safe, bounded (least recently used
+    goes first).
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        value = make()
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+    def peek(self, key: tuple[Any, ...]) -> Any:
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key: tuple[Any, ...], value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
 
 
 @dataclass(slots=True)
@@ -71,13 +112,15 @@ class TableView:
     can_redo: bool
     log_length: int
     log_cut: bool = False
-    actions: list[str] = field(default_factory=list)
     form: DecideForm | None = None
     message: str = ""
     message_kind: str = "info"
     extra: dict[str, Any] = field(default_factory=dict)
     side_names: list[str] = field(default_factory=list)
     decision_key: str = ""
+    battlefield: str | None = None
+    #: The encounter's revision this picture was taken at (the GM's ``revision``).
+    at_revision: int = -1
 
     def side_class(self, side: Any) -> str:
         """The CSS class of a side's colour (by the side's place among the encounter's sides)."""
@@ -87,10 +130,10 @@ class TableView:
             return "side-cx"
 
     def as_json(self) -> dict[str, Any]:
-        """The JSON form served to scripts (``state.json``)."""
+        """The JSON form served to scripts (``state.json``; the legal actions: ``actions.json``)."""
         return {"id": self.info.id, "ruleset": self.info.ruleset, "revision": self.revision,
                 "round": self.round, "actor": self.actor, "can_act": self.can_act,
-                "verbs": [v for v, _ in self.verbs], "actions": self.actions,
+                "verbs": [v for v, _ in self.verbs],
                 "view": self.view, "outcome": self.outcome,
                 # Players are not told how many events (hidden ones included) exist.
                 "log_length": self.log_length if self.access.sees_hidden else None,
@@ -98,68 +141,20 @@ class TableView:
                 "side": self.access.side}
 
 
-def _scalar(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else ""
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, list | tuple):
-        return ", ".join(_scalar(v) for v in value)
-    if value is None:
-        return ""
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_scalar(v)}" for k, v in value.items())
-    return str(value)
+@dataclass(slots=True)
+class Status:
+    """The short answer to a script's POST: where the table stands now, for this link."""
 
+    revision: int | str
+    actor: str | None
+    can_act: bool
+    verbs: list[str]
+    outcome: str | None
+    log_length: int | None
 
-def _key(label: str) -> str:
-    return label.strip().lower().replace(" ", "_")
-
-
-def view_items(view: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The records of combatants or units a view holds, in its order."""
-    items: list[dict[str, Any]] = []
-    for key in _LIST_KEYS:
-        found = view.get(key)
-        if isinstance(found, list) and all(isinstance(i, dict) for i in found):
-            items.extend(found)
-    return items
-
-
-def view_table(view: dict[str, Any], words: list[str] | None = None
-               ) -> tuple[list[str], list[list[str]]]:
-    """A table of combatants taken from a ``view`` (only what the view already shows).
-
-    Every list of records under a known key (``combatants``, ``fighters``,
-    ``heroes`` and ``adversaries``, ``units``, ...) becomes rows; the columns are
-    the union of their fields in order of appearance.  A field ``x`` with an
-    ``x_max`` beside it is shown as ``x/max``.  Columns are headed with the rule
-    set's own words where its GM table (``words``) has one for the field, else
-    with the field's name in words (``passive pd``), never a raw key.
-    """
-    items = view_items(view)
-    keys: list[str] = []
-    for item in items:
-        keys.extend(k for k in item if k not in keys)
-    maxed = {k for k in keys if f"{k}_max" in keys}
-    keys = [k for k in keys if not (k.endswith("_max") and k[:-4] in maxed)]
-    named = {_key(w): w for w in words or []}
-    for word in ("combatant", "unit", "name"):
-        if word in named:
-            named.setdefault("name", named[word])
-    # A field without a heading of its own borrows the casing of the words the rule set
-    # uses in its headings ("passive_pd" reads "passive PD" beside a "PD" column).
-    spelled = {w.lower(): w for heading in words or [] for w in heading.split()}
-    columns = [named.get(k) or " ".join(spelled.get(w, w) for w in k.split("_"))
-               for k in keys]
-
-    def cell(item: dict[str, Any], k: str) -> str:
-        if k in maxed and item.get(k) is not None:
-            return f"{_scalar(item.get(k))}/{_scalar(item.get(k + '_max'))}"
-        return _scalar(item.get(k))
-
-    rows = [[cell(item, k) for k in keys] for item in items]
-    return columns, rows
+    def as_json(self) -> dict[str, Any]:
+        return {"revision": self.revision, "actor": self.actor, "can_act": self.can_act,
+                "verbs": self.verbs, "outcome": self.outcome, "log_length": self.log_length}
 
 
 def _digest(secret: str, *parts: Any) -> str:
@@ -174,23 +169,90 @@ def entry_id(secret: str, viewer: str | None, seq: int) -> str:
     return _digest(secret, "line", viewer, seq)[:12]
 
 
+def _remembered(memo: Memo | None, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    return make() if memo is None else memo.get(key, make)
+
+
+def _picture_at(memo: Memo | None, enc_id: str, revision: int, enc: Encounter[Any],
+                access: Access) -> dict[str, Any]:
+    return dict(_remembered(memo, ("picture", enc_id, revision, access.view_side),
+                            lambda: _picture(enc, access)))
+
+
+def _last_seen(memo: Memo | None, store: EventStore, enc_id: str, revision: int,
+               viewer: str | None) -> int:
+    return int(_remembered(memo, ("seen", enc_id, revision, viewer),
+                           lambda: store.last_seen(enc_id, viewer)))
+
+
+def _version(secret: str, store: EventStore, enc_id: str, revision: int, picture: dict[str, Any],
+             viewer: str, memo: Memo | None) -> str:
+    last = _last_seen(memo, store, enc_id, revision, viewer)
+    return _digest(secret, enc_id, viewer, picture["view"], last, picture["actor"],
+                   picture["outcome"])
+
+
 def version_of(secret: str, store: EventStore, enc: Encounter[Any], enc_id: str,
-               access: Access) -> str:
+               access: Access, revision: int | None = None, memo: Memo | None = None) -> str:
     """The version a non-GM viewer sees: a keyed digest of its whole picture.
 
     Call it with the encounter locked.  It changes when the viewer's view, the
     newest line it may read, who it sees deciding or the outcome change, and
-    only then.
+    only then.  (With ``revision`` and a ``memo`` the work is done once per
+    revision.)
     """
-    picture = _picture(enc, access)
-    return _digest(secret, enc_id, access.viewer, picture["view"],
-                   store.last_seen(enc_id, access.viewer), picture["actor"],
-                   picture["outcome"])
+    viewer = access.viewer or ""
+    if revision is None or memo is None:
+        picture = _picture(enc, access)
+        return _version(secret, store, enc_id, -1, picture, viewer, None)
+    picture = _picture_at(memo, enc_id, revision, enc, access)
+    return _version(secret, store, enc_id, revision, picture, viewer, memo)
+
+
+def _first_step(memo: Memo | None, enc_id: str, revision: int, enc: Encounter[Any]
+                ) -> tuple[list[tuple[str, str]], str | None, Step | None]:
+    def make() -> tuple[list[tuple[str, str]], str | None, Step | None]:
+        first = enc.options().step
+        if first is None:
+            return [], None, None
+        return ([(str(c.value), _label(c.value, c.label)) for c in first.choices],
+                str(first.default), first)
+    found: tuple[list[tuple[str, str]], str | None, Step | None] = _remembered(
+        memo, ("verbs", enc_id, revision), make)
+    return found
+
+
+def status(store: EventStore, enc_id: str, access: Access, *, secret: str = "",
+           memo: Memo | None = None) -> Status:
+    """Where the table stands for ``access``: the short answer of a script's POST."""
+    with store.live(enc_id) as (enc, revision):
+        picture = _picture_at(memo, enc_id, revision, enc, access)
+        can_act = access.may_act_for(enc.current_actor(), picture["all_sides"])
+        verbs = [v for v, _ in _first_step(memo, enc_id, revision, enc)[0]] if can_act else []
+        shown: int | str = revision if access.viewer is None else _version(
+            secret, store, enc_id, revision, picture, access.viewer, memo)
+        return Status(shown, picture["actor"], can_act, verbs, picture["outcome"],
+                      len(enc.log) if access.sees_hidden else None)
+
+
+def legal_actions(store: EventStore, enc_id: str, access: Access, limit: int) -> tuple[
+        list[str], bool]:
+    """Every legal action for the link (at most ``limit``; the flag: the list is whole)."""
+    with store.live(enc_id) as (enc, _):
+        sides = {s.name: s.side for s in enc.ruleset.standings(enc.state)}
+        if not access.may_act_for(enc.current_actor(), sides):
+            return [], True
+        found: list[str] = []
+        for action in enc.legal_actions():
+            if len(found) >= limit:
+                return found, False
+            found.append(str(action))
+        return found, True
 
 
 def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool = True,
-             with_actions: bool = False, chosen: Mapping[str, Any] | None = None,
-             log_tail: int | None = LOG_TAIL, secret: str = "") -> TableView:
+             chosen: Mapping[str, Any] | None = None, log_tail: int | None = LOG_TAIL,
+             secret: str = "", memo: Memo | None = None) -> TableView:
     """Copy out what ``access`` may see of encounter ``enc_id`` (the log only if asked).
 
     The log is its last ``log_tail`` entries the viewer may read (``None``: all
@@ -198,34 +260,27 @@ def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool =
 
     The decision is offered as its first step (the verbs); with ``chosen`` (the
     posted form: ``verb`` and ``f_<field>`` values) the remaining steps too, as a
-    :class:`DecideForm`.  ``with_actions`` lists every legal action (for scripts
-    reading JSON; the page never needs the whole list).
+    :class:`DecideForm`.  With a ``memo``, what depends only on the encounter's
+    revision is worked out once.
     """
     info = store.info(enc_id)
     verbs: list[tuple[str, str]] = []
     default_verb: str | None = None
     form: DecideForm | None = None
-    actions: list[str] = []
     viewer = access.viewer
     with store.live(enc_id) as (enc, revision):
-        picture = _picture(enc, access)
+        picture = _picture_at(memo, enc_id, revision, enc, access)
         actor = picture["actor"]
         sides = picture["sides"]
         can_act = access.may_act_for(enc.current_actor(), picture["all_sides"])
         if can_act:
-            first = enc.options().step
-            if first is not None:
-                verbs = [(str(c.value), _label(c.value, c.label)) for c in first.choices]
-                default_verb = str(first.default)
+            verbs, default_verb, first = _first_step(memo, enc_id, revision, enc)
             if chosen is not None and chosen.get("verb"):
                 form = decide_form(enc, chosen, first)
-            if with_actions:
-                actions = [str(a) for a in enc.legal_actions()]
         can_undo = access.is_gm and enc.can_undo
         log_length = len(enc.log)
-        last = store.last_seen(enc_id, viewer) if viewer is not None else log_length
-        shown_revision: int | str = revision if viewer is None else _digest(
-            secret, enc_id, viewer, picture["view"], last, actor, picture["outcome"])
+        shown_revision: int | str = revision if viewer is None else _version(
+            secret, store, enc_id, revision, picture, viewer, memo)
         if with_log and log_tail is not None:
             # Only the tail of the log is shown; read a margin for lines a viewer skips.
             start = max(0, log_length - 3 * log_tail)
@@ -253,11 +308,12 @@ def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool =
     return TableView(
         info=info, revision=shown_revision, access=access, round=picture["round"],
         actor=actor, can_act=can_act, verbs=verbs, default_verb=default_verb,
-        actions=actions, form=form, columns=picture["columns"], rows=picture["rows"],
+        form=form, columns=picture["columns"], rows=picture["rows"],
         view=picture["view"], sides=sides, order=picture["order"], log=shown,
         last_dice=last_dice, outcome=picture["outcome"], can_undo=can_undo,
         can_redo=access.is_gm and store.can_redo(enc_id), log_length=log_length,
-        log_cut=log_cut, side_names=picture["side_names"], decision_key=key)
+        log_cut=log_cut, side_names=picture["side_names"], decision_key=key,
+        battlefield=picture["battlefield"], at_revision=revision)
 
 
 def is_raw(kind: str, text: str) -> bool:
@@ -268,7 +324,7 @@ def is_raw(kind: str, text: str) -> bool:
 def plain_words(kind: str, text: str) -> str:
     """A line in the core's generic wording put in plainer words.
 
-    ``bs.phase phase=gm queue=`` reads ``phase: phase gm``: the rule set's
+    ``xx.phase phase=gm queue=`` reads ``phase: phase gm``: the rule set's
     prefix goes, underscores become spaces and empty fields are left out.  (The
     rule set's ``describe_event`` is the place for real words.)
     """
@@ -286,7 +342,12 @@ def plain_words(kind: str, text: str) -> str:
 
 
 def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
+    """What ``access`` sees of the encounter now (call it with the encounter locked).
+
+    The result is not changed afterwards by anyone (it may be shared between requests).
+    """
     ruleset, state = enc.ruleset, enc.state
+    presentation = presentation_of(ruleset)
     standings = list(ruleset.standings(state))
     all_sides = {s.name: s.side for s in standings}
     view = ruleset.view(state, access.view_side)
@@ -303,12 +364,14 @@ def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
         # combatant the view holds no record of (a rule set's slip, e.g. a turn queue).
         names = names_in(view)
         view = scrub(view, set(all_sides) - names)
-        columns, rows = view_table(view, _words(ruleset, state))
+        words = () if presentation.columns else _words(ruleset, state)
+        table = presentation.table(view, set(all_sides), words)
+        columns, rows = table.columns, table.rows
         order_raw = view.get("order")
         if isinstance(order_raw, list):
             order = [str(o) for o in order_raw if str(o) in names]
         else:
-            order = [str(i.get("name")) for i in view_items(view) if i.get("name") in names]
+            order = [n for n in table.names if n in names]
         if actor is not None and actor not in names and actor != GM:
             actor = None  # someone this viewer does not see is deciding
     sides = {n: s for n, s in all_sides.items() if n in names}
@@ -317,10 +380,19 @@ def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
         "sides": sides, "all_sides": all_sides, "order": order, "actor": actor,
         "side_names": sorted(set(all_sides.values())),
         "round": ruleset.round_number(state),
+        "battlefield": _battlefield(presentation.package, presentation.battlefield),
         "outcome": None if outcome is None else
                    f"{outcome.winner or 'nobody'} wins after {outcome.rounds} round(s): "
                    f"{outcome.reason}",
     }
+
+
+#: Template names of a rule set's own battlefield: this prefix, its package, ``/`` and the file.
+RULESET_TEMPLATE = "ruleset:"
+
+
+def _battlefield(package: str, name: str | None) -> str | None:
+    return f"{RULESET_TEMPLATE}{package}/{name}" if package and name else None
 
 
 def scrub(picture: Any, secret: set[str]) -> Any:

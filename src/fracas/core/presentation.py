@@ -1,0 +1,182 @@
+"""How a rule set is shown to people: its combatants table, battlefield template and log wording.
+
+A rule set's plug-in class may set ``presentation = Presentation(...)``; an
+interface (the web console) reads everything it shows through it and so needs to
+know no rule set by name.  A rule set that sets nothing gets the default
+:class:`Presentation`, which works from the view alone:
+
+* **the table** (:meth:`Presentation.table`): one row per record of the view
+  that is a combatant (a record under a top-level list whose ``name`` is one of
+  the standings' names, or under one of the lists the rule set names in
+  ``records``); its columns are the ``columns`` the rule set declares (field and
+  people's label), else every field of those records with its name in words; a
+  field ``x`` beside ``x_max`` reads ``x/max``;
+* **the battlefield** (:attr:`Presentation.battlefield`): a Jinja2 template the
+  rule set ships in its package (``templates/<name>``, package data) that draws
+  the view; ``None`` leaves the interface's generic picture of the view;
+* **per-viewer wording** (:meth:`Presentation.describe_for`): the line an event
+  reads for one side from that side's own view (a turn map of what that side
+  sees), where the plain line would name what the side does not see.  The
+  default has none (:data:`SAME`): the line is veiled as usual (withheld, or
+  of a many-line text the lines naming what the viewer does not hold).
+
+Nothing here imports a rule set or an interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+__all__ = ["SAME", "Column", "Presentation", "TableRows", "presentation_of", "scalar_text",
+           "words_of"]
+
+
+class _Same:
+    """The marker "worded the same for every viewer" (:meth:`Presentation.describe_for`)."""
+
+    _instance: _Same | None = None
+
+    def __new__(cls) -> _Same:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "SAME"
+
+
+#: Returned by :meth:`Presentation.describe_for` when the rule set words the event the
+#: same for every viewer (the usual veil then applies).
+SAME: Final = _Same()
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of the combatants table: a record field and the words heading it."""
+
+    field: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableRows:
+    """A table for people: headings, rows of text and each row's record name."""
+
+    columns: list[str]
+    rows: list[list[str]]
+    names: list[str]
+
+
+def scalar_text(value: Any) -> str:
+    """A record field as a table cell: lists joined, ``True`` as yes, ``None`` as blank."""
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list | tuple):
+        return ", ".join(scalar_text(v) for v in value)
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {scalar_text(v)}" for k, v in value.items())
+    return str(value)
+
+
+def words_of(key: str) -> str:
+    """A field's name in words: ``passive_pd`` reads ``passive pd``."""
+    return key.replace("_", " ")
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """What a rule set shows people, derived from its ``view`` (see the module's text).
+
+    ``package``: the rule set's package (where ``templates/`` lives, for
+    ``battlefield``); ``records``: the top-level lists of the view whose records
+    are the table's rows (empty: every record named like a combatant);
+    ``columns``: the table's columns in order (empty: every field, in words).
+    """
+
+    package: str = ""
+    battlefield: str | None = None
+    records: tuple[str, ...] = ()
+    columns: tuple[Column, ...] = ()
+    hidden_fields: frozenset[str] = field(default_factory=frozenset)
+
+    # -- the table -------------------------------------------------------------------
+    def items(self, view: Mapping[str, Any], combatants: Iterable[str] = ()) -> list[
+            dict[str, Any]]:
+        """The records of the view that are the table's rows, in the view's order."""
+        keys = self.records or tuple(view)
+        named = set(combatants)
+        found: list[dict[str, Any]] = []
+        for key in keys:
+            value = view.get(key)
+            if not isinstance(value, list):
+                continue
+            for item in value:
+                if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                    continue
+                if self.records or item["name"] in named:
+                    found.append(item)
+        return found
+
+    def table(self, view: Mapping[str, Any], combatants: Iterable[str] = (),
+              words: Sequence[str] = ()) -> TableRows:
+        """The combatants table of ``view`` (only what the view holds), with people's labels.
+
+        ``combatants``: the names of the standings (rows are the records so named,
+        unless the rule set names its ``records``).  Without declared ``columns``
+        a field is headed with one of ``words`` (the headings of the rule set's GM
+        table) where one names it, else with its name in words, borrowing the
+        casing of those headings (``passive_pd`` reads ``passive PD`` beside ``PD``).
+        """
+        items = self.items(view, combatants)
+        if self.columns:
+            present = {k for item in items for k in item}
+            pairs = [(c.field, c.label) for c in self.columns if c.field in present or not items]
+        else:
+            keys: list[str] = []
+            for item in items:
+                keys.extend(k for k in item if k not in keys and k not in self.hidden_fields)
+            named = {w.strip().lower().replace(" ", "_"): w for w in words}
+            for word in ("combatant", "unit", "name"):
+                if word in named:
+                    named.setdefault("name", named[word])
+            spelled = {w.lower(): w for heading in words for w in heading.split()}
+            pairs = [(k, named.get(k) or " ".join(spelled.get(w, w) for w in k.split("_")))
+                     for k in keys]
+        fields = [k for k, _ in pairs]
+        maxed = {k for k in fields if any(f"{k}_max" in item for item in items)}
+        pairs = [(k, label) for k, label in pairs if not (k.endswith("_max") and k[:-4] in maxed)]
+
+        def cell(item: Mapping[str, Any], k: str) -> str:
+            if k in maxed and item.get(k) is not None:
+                return f"{scalar_text(item.get(k))}/{scalar_text(item.get(k + '_max'))}"
+            return scalar_text(item.get(k))
+
+        return TableRows(columns=[label for _, label in pairs],
+                         rows=[[cell(item, k) for k, _ in pairs] for item in items],
+                         names=[str(item["name"]) for item in items])
+
+    # -- the log, worded for one viewer ----------------------------------------------------
+    def describe_for(self, event: Any, state: Any, side: str) -> str | _Same | None:
+        """``event``'s line as ``side`` reads it (``state``: the state just after it).
+
+        A string: the line for that side, from that side's view alone; ``None``:
+        nothing for that side; :data:`SAME` (the default): the rule set words it
+        the same for everyone and the usual veil applies.
+        """
+        return SAME
+
+
+def presentation_of(ruleset: Any) -> Presentation:
+    """The rule set's :class:`Presentation` (its ``presentation`` attribute), or the default."""
+    found = getattr(ruleset, "presentation", None)
+    return found if isinstance(found, Presentation) else _DEFAULT
+
+
+_DEFAULT = Presentation()
+

@@ -1,0 +1,346 @@
+"""The console's shared parts: one :class:`Console` per app, and the routes' dependencies.
+
+The :class:`Console` holds the store, the templates, the server's secrets, the
+broker that wakes event streams, and a :class:`~fracas.web.table.Memo` of what
+is worked out once per encounter revision (each viewer's picture, the verbs on
+offer, rendered panels).  The FastAPI dependencies below give each route what it
+may use, in the order the rules ask for: the link (an unknown one is a ``404``),
+then the link's role (a spectator may not act; only the GM undoes), and only
+then the form, read within its caps once its CSRF token is known good.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from hmac import compare_digest
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, ParamSpec, TypeVar
+
+from fastapi import Depends, Request
+from jinja2 import (
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    FunctionLoader,
+    select_autoescape,
+)
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
+from starlette.responses import HTMLResponse
+
+from fracas.core.errors import FracasError
+from fracas.store import EventStore, Link, UnknownEncounterError
+from fracas.web.broker import Broker
+from fracas.web.security import CSRF_HEADER, Access, csrf_ok, csrf_token
+from fracas.web.table import (
+    RULESET_TEMPLATE,
+    Memo,
+    TableView,
+    entry_id,
+    is_raw,
+    plain_words,
+    snapshot,
+    version_of,
+)
+from fracas.web.words import MAX_ACTION_TEXT
+
+__all__ = ["FORM_BYTES", "MAX_FIELDS", "BadForm", "Console", "Forbidden", "Posted", "Viewer",
+           "blocking", "find_bundled"]
+
+HERE = Path(__file__).parent
+#: Bodies of an encounter's forms (no files) larger than this are refused with 413.
+FORM_BYTES = 16 * 1024
+#: At most this many fields, each of at most this many characters, in an encounter's form.
+MAX_FIELDS = 48
+MAX_FIELD_CHARS = 2 * MAX_ACTION_TEXT
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+class BadForm(FracasError):
+    """A form too big or malformed (answered 400 or 413 before anything else is done)."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Forbidden(FracasError):
+    """The link does not allow this (a player acting for another side, a spectator acting)."""
+
+    exit_code = 3
+
+
+async def blocking(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    """Run ``fn`` in a worker thread: the event loop never waits for the store or the rules."""
+    return await run_in_threadpool(fn, *args, **kwargs)
+
+
+def find_bundled(dirs: Sequence[Path]) -> dict[str, Path]:
+    """Scenario files offered on the home page: YAML under ``dirs`` and the rule-set packages."""
+    import fracas.rules
+
+    found: dict[str, Path] = {}
+    roots = [*dirs, *(Path(p) for p in fracas.rules.__path__)]
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for path in sorted([*root.rglob("*.yaml"), *root.rglob("*.yml")]):
+            if _names_a_ruleset(path):
+                key = f"{root.name}/{path.relative_to(root).as_posix()}"
+                found.setdefault(key, path)
+    return found
+
+
+def _names_a_ruleset(path: Path) -> bool:
+    """A cheap test that a YAML file is a scenario (data files of rule sets are not)."""
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return any(line.startswith("ruleset:") for line in fh)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _ruleset_template(name: str) -> str | None:
+    """A template a rule set ships in its package: ``ruleset:<package>/<file>``.
+
+    The file is ``templates/<file>`` inside the rule set's package (package data).
+    """
+    if not name.startswith(RULESET_TEMPLATE):
+        return None
+    package, _, file = name[len(RULESET_TEMPLATE):].partition("/")
+    if not package or not file or ".." in file.split("/"):
+        return None
+    try:
+        return (resources.files(package) / "templates" / file).read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError, OSError):
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """One encounter link as a request holds it: the link and what it lets its holder do."""
+
+    enc_id: str
+    token: str
+    link: Link
+    access: Access
+
+    @property
+    def base(self) -> str:
+        return f"/e/{self.enc_id}/{self.token}"
+
+    @property
+    def scope(self) -> str:
+        """What the link's CSRF token is an HMAC of."""
+        return f"{self.enc_id}:{self.token}"
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """A link's POST: the link, its form (read once its role and CSRF token passed)."""
+
+    viewer: Viewer
+    form: dict[str, Any]
+
+    @property
+    def rev(self) -> str:
+        return str(self.form.get("rev", ""))[:64]
+
+
+class Console:
+    """Everything the routes share: the store, templates, secrets, broker and memo."""
+
+    def __init__(self, store: EventStore, scenario_dirs: Sequence[Path] = ()) -> None:
+        self.store = store
+        self.env = Environment(
+            loader=ChoiceLoader([FileSystemLoader(HERE / "templates"),
+                                 FunctionLoader(_ruleset_template)]),
+            autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+        self.env.filters["is_raw"] = lambda e: is_raw(e.kind, e.text)
+        self.env.filters["words"] = lambda e: plain_words(e.kind, e.text)
+        self.secret = store.secret("csrf")
+        self.admin_key = store.secret("admin")
+        self.broker = Broker()
+        store.listeners.append(self.broker.changed)
+        self.bundled = find_bundled(scenario_dirs)
+        self.memo = Memo()
+
+    # -- rendering ---------------------------------------------------------------------
+    def render(self, name: str, **context: Any) -> str:
+        return self.env.get_template(name).render(**context)
+
+    def html(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(self.render(name, **context), status_code=status)
+
+    def battlefield(self, t: TableView) -> str:
+        """The battlefield template: the rule set's own, else the generic picture of the view."""
+        names = [t.battlefield] if t.battlefield else []
+        template = self.env.select_template([*names, f"battlefield/{t.info.ruleset}.html",
+                                             "battlefield/generic.html"])
+        return str(template.name)
+
+    def panel_context(self, t: TableView, token: str) -> dict[str, Any]:
+        viewer = t.access.viewer
+        role_title = ("GM console" if t.access.is_gm else
+                      f"player view of {t.access.side}" if t.access.role == "player" else
+                      "spectator view")
+        secret = self.secret
+        return {"t": t, "base": f"/e/{t.info.id}/{token}", "role_title": role_title,
+                "battlefield": self.battlefield(t),
+                "line_id": lambda seq: entry_id(secret, viewer, seq),
+                "csrf": csrf_token(secret, f"{t.info.id}:{token}")}
+
+    def page(self, t: TableView, viewer: Viewer, status: int = 200) -> HTMLResponse:
+        links = self.store.links(t.info.id) if viewer.access.is_gm else []
+        return self.html("encounter.html", status, links=links, admin_key=self.admin_key,
+                         **self.panel_context(t, viewer.token))
+
+    def home_page(self, key: str, message: str = "", status: int = 200,
+                  show_archived: bool = False) -> HTMLResponse:
+        store = self.store
+        return self.html("home.html", status, key=key, csrf=csrf_token(self.secret, "admin"),
+                         encounters=store.encounters(include_archived=show_archived),
+                         links={i.id: store.links(i.id) for i in store.encounters(True)},
+                         bundled=sorted(self.bundled), message=message,
+                         show_archived=show_archived)
+
+    def snapshot(self, enc_id: str, access: Access, **options: Any) -> TableView:
+        return snapshot(self.store, enc_id, access, secret=self.secret, memo=self.memo,
+                        **options)
+
+    # -- versions and pushed panels ------------------------------------------------------
+    def current(self, enc_id: str, access: Access) -> tuple[int, str]:
+        """The encounter's revision and the version ``access`` sees at it."""
+        if access.viewer is None:
+            revision = self.store.info(enc_id).revision
+            return revision, str(revision)
+        with self.store.live(enc_id) as (enc, revision):
+            return revision, version_of(self.secret, self.store, enc, enc_id, access,
+                                        revision, self.memo)
+
+    def fresh_panel(self, enc_id: str, token: str, access: Access, known: str
+                    ) -> tuple[str, str]:
+        """The link's version and, if it is not ``known``, its panel as HTML.
+
+        The version is worked out first (once per revision and viewer); a panel
+        is rendered once per link and revision, so pages open on one link share it.
+        """
+        revision, now = self.current(enc_id, access)
+        if now == known:
+            return now, ""
+        found = self.memo.peek(("panel", enc_id, token, revision, now))
+        if isinstance(found, str):
+            return now, found
+        t = self.snapshot(enc_id, access)
+        now = str(t.revision)
+        if now == known:
+            return now, ""
+        html_text = self.render("panel.html", **self.panel_context(t, token))
+        self.memo.put(("panel", enc_id, token, t.at_revision, now), html_text)
+        return now, html_text
+
+    # -- access ----------------------------------------------------------------------------
+    def find_viewer(self, enc_id: str, token: str) -> Viewer:
+        if len(enc_id) > 64 or len(token) > 128:
+            raise UnknownEncounterError("no such encounter link")
+        link = self.store.find_link(enc_id, token)
+        if link is None:
+            raise UnknownEncounterError("no such encounter link")
+        return Viewer(enc_id, token, link, Access(link.role, link.side))
+
+    async def read_form(self, request: Request, scope: str, *, files: int = 0,
+                        part_bytes: int = MAX_FIELD_CHARS) -> dict[str, Any]:
+        """The form of a POST, read within its caps, once its CSRF token is known good."""
+        if request.headers.get("sec-fetch-site") == "cross-site":
+            raise Forbidden("cross-site requests are refused")
+        header_token = request.headers.get(CSRF_HEADER)
+        if header_token is not None and not csrf_ok(self.secret, scope, header_token):
+            raise Forbidden("missing or wrong CSRF token: reload the page")
+        try:
+            # The parser's cap is on the encoded field (a quote is 3 bytes); the decoded
+            # text is checked against ``part_bytes`` below.
+            form = await request.form(max_files=files, max_fields=MAX_FIELDS,
+                                      max_part_size=3 * part_bytes)
+        except (MultiPartException, HTTPException) as exc:
+            raise BadForm(f"bad form: {getattr(exc, 'detail', None) or exc}") from None
+        for name, value in form.multi_items():
+            if len(name) > 64 or (isinstance(value, str) and len(value) > part_bytes):
+                raise BadForm(f"form field {name[:40]!r} is longer than {part_bytes} "
+                              "characters", 413)
+        offered = header_token or form.get("csrf")
+        if not csrf_ok(self.secret, scope, offered if isinstance(offered, str) else None):
+            raise Forbidden("missing or wrong CSRF token: reload the page")
+        return dict(form)
+
+
+# -- dependencies ------------------------------------------------------------------------
+
+def console_of(request: Request) -> Console:
+    """The app's :class:`Console`."""
+    found: Console = request.app.state.console
+    return found
+
+
+ConsoleDep = Annotated[Console, Depends(console_of)]
+
+
+async def viewer_of(enc_id: str, token: str, console: ConsoleDep) -> Viewer:
+    """The encounter link of the URL (an unknown one, or a wrong token: ``404``)."""
+    return await blocking(console.find_viewer, enc_id, token)
+
+
+ViewerDep = Annotated[Viewer, Depends(viewer_of)]
+
+
+def acting_viewer(viewer: ViewerDep) -> Viewer:
+    """A link that may act (not a spectator's); checked before the form is read."""
+    if viewer.access.role == "spectator":
+        raise Forbidden("a spectator link cannot act")
+    return viewer
+
+
+def gm_viewer(viewer: ViewerDep) -> Viewer:
+    """The GM's link (undo, redo, play to the end, export); checked before the form is read."""
+    if not viewer.access.is_gm:
+        raise Forbidden("only the GM link may do that")
+    return viewer
+
+
+async def acting_form(request: Request, console: ConsoleDep,
+                      viewer: Annotated[Viewer, Depends(acting_viewer)]) -> Posted:
+    """An acting link's form, CSRF-checked."""
+    return Posted(viewer, await console.read_form(request, viewer.scope))
+
+
+async def gm_form(request: Request, console: ConsoleDep,
+                  viewer: Annotated[Viewer, Depends(gm_viewer)]) -> Posted:
+    """The GM link's form, CSRF-checked."""
+    return Posted(viewer, await console.read_form(request, viewer.scope))
+
+
+def gm_key(key: str, console: ConsoleDep) -> str:
+    """The GM's home key of the URL (a wrong one: ``404``, like an unknown page)."""
+    if not compare_digest(key.encode(), console.admin_key.encode()):
+        raise UnknownEncounterError("no such page")
+    return key
+
+
+GmKey = Annotated[str, Depends(gm_key)]
+
+
+async def home_form(request: Request, console: ConsoleDep, key: GmKey) -> dict[str, Any]:
+    """A form of the GM's home (no files), CSRF-checked."""
+    return await console.read_form(request, "admin")
+
+
+async def upload_form(request: Request, console: ConsoleDep, key: GmKey) -> dict[str, Any]:
+    """A form of the GM's home with one file, CSRF-checked."""
+    return await console.read_form(request, "admin", files=1)
+

@@ -1,0 +1,7 @@
+"""The console's routes, one router per part: the GM's home, reading a table, changing it."""
+
+from fracas.web.routes.changes import router as changes
+from fracas.web.routes.home import router as home
+from fracas.web.routes.tables import router as tables
+
+__all__ = ["changes", "home", "tables"]

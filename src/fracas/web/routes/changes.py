@@ -1,0 +1,272 @@
+"""Changing one encounter through a link: the Decide form, acting, the AI's turn, undo,
+redo and play to the end.
+
+Every route's link and role are checked first (a dependency), then its form is
+read with its CSRF token; under the encounter's lock the link's right to decide
+now is checked before anything the form says is used.  The answer is the fresh
+panel for htmx, a short JSON status for scripts (``Accept: application/json``:
+revision or version, who decides, the verbs on offer, the outcome; the whole
+list of legal actions is ``actions.json``'s) or a redirect for a plain form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from hmac import compare_digest
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse, RedirectResponse
+from starlette.responses import Response
+
+from fracas.core.encounter import Encounter
+from fracas.core.errors import (
+    ActionSyntaxError,
+    FightOverError,
+    IllegalActionError,
+    NothingToUndoError,
+)
+from fracas.core.ruleset import GM, Action
+from fracas.store import StaleRevisionError
+from fracas.web.autoplay import ai_choice, play_to_the_end
+from fracas.web.console import (
+    Console,
+    ConsoleDep,
+    Forbidden,
+    Posted,
+    acting_form,
+    blocking,
+    gm_form,
+)
+from fracas.web.security import Access
+from fracas.web.table import action_from_form, status, version_of
+from fracas.web.words import MAX_ACTION_TEXT, parse_typed
+
+__all__ = ["router"]
+
+router = APIRouter()
+ActingForm = Annotated[Posted, Depends(acting_form)]
+GmForm = Annotated[Posted, Depends(gm_form)]
+#: What a change does (in a worker thread): returns the message shown with the fresh panel.
+Change = Callable[[Console, Posted], str]
+
+
+def wants_json(request: Request) -> bool:
+    return "application/json" in request.headers.get("accept", "")
+
+
+async def answer_change(request: Request, console: Console, posted: Posted,
+                        do: Change) -> Response:
+    """Run ``do`` and answer with the fresh panel, a JSON status or a redirect."""
+    viewer = posted.viewer
+    access = viewer.access
+    json_answer = wants_json(request)
+
+    def make() -> Response:
+        message, kind, code = "", "info", 200
+        try:
+            message = do(console, posted)
+        except StaleRevisionError as exc:
+            message, kind, code = str(exc), "conflict", 409
+        except (IllegalActionError, ActionSyntaxError) as exc:
+            message, kind, code = str(exc), "error", 422
+        except Forbidden as exc:
+            message, kind, code = str(exc), "error", 403
+        except (NothingToUndoError, FightOverError) as exc:
+            message, kind, code = str(exc), "error", 409
+        if json_answer:
+            now = status(console.store, viewer.enc_id, access, secret=console.secret,
+                         memo=console.memo)
+            return JSONResponse({"ok": code < 400, "error": message if code >= 400 else "",
+                                 **now.as_json()}, code)
+        t = console.snapshot(viewer.enc_id, access)
+        t.message, t.message_kind = message, kind
+        if request.headers.get("hx-request"):
+            return console.html("panel.html", code, **console.panel_context(t, viewer.token))
+        if code < 400:
+            return RedirectResponse(viewer.base, 303)
+        return console.page(t, viewer, code)
+
+    return await run(make)
+
+
+async def run(make: Callable[[], Response]) -> Response:
+    return await blocking(make)
+
+
+def fresh(console: Console, posted: Posted) -> Callable[[Encounter[Any]], None]:
+    """The optimistic check for a link: the GM's revision, or another viewer's version."""
+    access, enc_id, rev = posted.viewer.access, posted.viewer.enc_id, posted.rev
+
+    def check(enc: Encounter[Any]) -> None:
+        if access.viewer is None:
+            return
+        now = version_of(console.secret, console.store, enc, enc_id, access)
+        if not compare_digest(now.encode(), rev.encode()):
+            raise StaleRevisionError(-1, -1)
+    return check
+
+
+def gm_revision(posted: Posted) -> int | None:
+    """The revision the GM's form was made at (other viewers post a version: ``None``)."""
+    return None if posted.viewer.access.viewer is not None else number(posted.rev)
+
+
+def number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return -1
+
+
+def checked(access: Access, enc: Encounter[Any], action: Action) -> Action:
+    sides = {s.name: s.side for s in enc.ruleset.standings(enc.state)}
+    if not access.may_act_for(action.actor, sides):
+        whose = "a spectator link cannot act" if access.role == "spectator" else \
+            f"this link acts only for side {access.side!r}, not for {action.actor}"
+        raise Forbidden(whose)
+    return action
+
+
+def may_decide_now(access: Access, enc: Encounter[Any]) -> str:
+    sides = {s.name: s.side for s in enc.ruleset.standings(enc.state)}
+    actor = enc.current_actor()
+    if actor is None:
+        raise FightOverError("the fight is over: nobody has a decision to make")
+    if not access.may_act_for(actor, sides):
+        raise Forbidden("a spectator link cannot act" if access.role == "spectator" else
+                        f"this link acts only for side {access.side!r}, and it is not "
+                        "that side's turn")
+    return actor
+
+
+def names(enc: Encounter[Any]) -> set[str]:
+    return {s.name for s in enc.ruleset.standings(enc.state)} | {GM}
+
+
+@router.post("/e/{enc_id}/{token}/decide")
+async def decide(request: Request, console: ConsoleDep, posted: ActingForm) -> Response:
+    """The Decide form for the choices posted so far (nothing is stored)."""
+    viewer, form = posted.viewer, posted.form
+    json_answer = wants_json(request)
+    hx = bool(request.headers.get("hx-request"))
+
+    def make() -> Response:
+        t = console.snapshot(viewer.enc_id, viewer.access, with_log=not json_answer,
+                             chosen=form)
+        problem, kind, code = "", "error", 200
+        if str(form.get("rev", "")) != str(t.revision):
+            problem, kind, code = ("the table moved on while you were choosing: "
+                                   "here is the decision now", "conflict", 409)
+        elif not t.can_act:
+            problem, code = f"this link cannot decide for {t.actor or 'anyone'} now", 403
+        if json_answer:
+            f = t.form
+            return JSONResponse({
+                "ok": not problem and f is not None and not f.error,
+                "error": problem or (f.error if f else "choose a verb"),
+                "revision": t.revision, "actor": t.actor,
+                "verbs": [v for v, _ in t.verbs],
+                "fields": [] if problem or f is None else [
+                    {"name": x.name, "value": x.value,
+                     **({"low": x.low, "high": x.high} if x.is_span else
+                        {"choices": [{"value": v, "label": label} for v, label in x.choices]})}
+                    for x in f.fields],
+                "action": None if problem or f is None else f.action}, code)
+        if problem:
+            t.form = None
+            t.message, t.message_kind = problem, kind
+            if not hx:
+                return console.page(t, viewer, code)
+            answer = console.html("panel.html", code, **console.panel_context(t, viewer.token))
+            answer.headers["HX-Retarget"] = "#live"
+            answer.headers["HX-Reswap"] = "outerHTML"
+            return answer
+        if not hx:
+            return console.page(t, viewer)
+        return console.html("decide.html", **console.panel_context(t, viewer.token))
+
+    return await run(make)
+
+
+def _act(console: Console, posted: Posted) -> str:
+    access, form = posted.viewer.access, posted.form
+    text = str(form.get("action") or "").strip()
+    if len(text) > MAX_ACTION_TEXT:
+        raise ActionSyntaxError(f"an action is at most {MAX_ACTION_TEXT} characters")
+    check = fresh(console, posted)
+    if not text and form.get("verb"):
+        # The Decide form: the role first, then every step's value as offered now.
+        def from_form(enc: Encounter[Any]) -> Action:
+            may_decide_now(access, enc)
+            check(enc)
+            return checked(access, enc, action_from_form(enc, form))
+
+        console.store.apply(posted.viewer.enc_id, gm_revision(posted), from_form)
+        return ""
+    if not text:
+        raise ActionSyntaxError("no action given")
+
+    def choose(enc: Encounter[Any]) -> Action:
+        # The role first: a player types only on its own side's turn.
+        if access.viewer is not None:
+            may_decide_now(access, enc)
+        check(enc)
+        # The actor may be left out of typed text: it is the one deciding now.
+        actor = enc.current_actor() or GM
+        return checked(access, enc, parse_typed(enc.ruleset, text, actor, names(enc)))
+
+    console.store.apply(posted.viewer.enc_id, gm_revision(posted), choose)
+    return ""
+
+
+def _ai(console: Console, posted: Posted) -> str:
+    access = posted.viewer.access
+    check = fresh(console, posted)
+
+    def choose(enc: Encounter[Any]) -> Action:
+        may_decide_now(access, enc)
+        check(enc)
+        return checked(access, enc, ai_choice(enc))
+
+    console.store.apply(posted.viewer.enc_id, gm_revision(posted), choose)
+    return ""
+
+
+def _undo(console: Console, posted: Posted) -> str:
+    console.store.undo(posted.viewer.enc_id, number(posted.rev))
+    return "the last decision was undone"
+
+
+def _redo(console: Console, posted: Posted) -> str:
+    console.store.redo(posted.viewer.enc_id, number(posted.rev))
+    return "the undone decision was restored"
+
+
+def _auto(console: Console, posted: Posted) -> str:
+    return play_to_the_end(console.store, posted.viewer.enc_id, gm_revision(posted))
+
+
+@router.post("/e/{enc_id}/{token}/act")
+async def act(request: Request, console: ConsoleDep, posted: ActingForm) -> Response:
+    return await answer_change(request, console, posted, _act)
+
+
+@router.post("/e/{enc_id}/{token}/ai")
+async def ai_turn(request: Request, console: ConsoleDep, posted: ActingForm) -> Response:
+    return await answer_change(request, console, posted, _ai)
+
+
+@router.post("/e/{enc_id}/{token}/undo")
+async def undo(request: Request, console: ConsoleDep, posted: GmForm) -> Response:
+    return await answer_change(request, console, posted, _undo)
+
+
+@router.post("/e/{enc_id}/{token}/redo")
+async def redo(request: Request, console: ConsoleDep, posted: GmForm) -> Response:
+    return await answer_change(request, console, posted, _redo)
+
+
+@router.post("/e/{enc_id}/{token}/auto")
+async def play_to_end(request: Request, console: ConsoleDep, posted: GmForm) -> Response:
+    return await answer_change(request, console, posted, _auto)

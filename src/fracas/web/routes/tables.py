@@ -1,0 +1,135 @@
+"""Reading one encounter through a link: the page, its live panel, the event stream,
+the whole log, ``state.json``, ``actions.json`` and the GM's export."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    StreamingResponse,
+)
+from starlette.responses import Response
+
+from fracas.web.console import ConsoleDep, Viewer, ViewerDep, blocking, gm_viewer
+from fracas.web.security import csrf_token
+from fracas.web.table import legal_actions
+
+__all__ = ["HEARTBEAT_SECONDS", "MAX_LISTED_ACTIONS", "STREAM_SECONDS", "router"]
+
+#: A server-sent events stream is closed after this long (the browser reconnects).
+STREAM_SECONDS = 60.0
+#: A comment line keeps an idle stream open through proxies every this many seconds.
+HEARTBEAT_SECONDS = 15.0
+#: ``actions.json`` lists at most this many actions (``complete`` says whether that was all).
+MAX_LISTED_ACTIONS = 5000
+
+router = APIRouter()
+
+
+@router.get("/e/{enc_id}/{token}", response_class=HTMLResponse)
+async def encounter_page(viewer: ViewerDep, console: ConsoleDep) -> Response:
+    def make() -> Response:
+        return console.page(console.snapshot(viewer.enc_id, viewer.access), viewer)
+
+    return await blocking(make)
+
+
+@router.get("/e/{enc_id}/{token}/panel", response_class=HTMLResponse)
+async def panel(viewer: ViewerDep, console: ConsoleDep, rev: str = "") -> Response:
+    """The live part of the page; ``204`` while ``rev`` is still the link's version."""
+    def make() -> Response:
+        _, html_text = console.fresh_panel(viewer.enc_id, viewer.token, viewer.access,
+                                           rev[:64])
+        if not html_text:
+            return Response(status_code=204)
+        return HTMLResponse(html_text)
+
+    return await blocking(make)
+
+
+@router.get("/e/{enc_id}/{token}/events")
+async def events(request: Request, viewer: ViewerDep, console: ConsoleDep) -> Response:
+    """Server-sent events: the link's new panel whenever what it sees changes."""
+    broker, enc_id, access = console.broker, viewer.enc_id, viewer.access
+
+    async def stream() -> AsyncIterator[str]:
+        wake = broker.listen(enc_id)
+        try:
+            _, sent = await blocking(console.current, enc_id, access)
+            yield f"retry: 1000\nevent: version\ndata: {sent}\n\n"
+            ends = time.monotonic() + STREAM_SECONDS
+            while time.monotonic() < ends and not broker.closing:
+                try:
+                    await asyncio.wait_for(wake.wait(), HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    yield ": still here\n\n"
+                    continue
+                wake.clear()
+                if broker.closing:
+                    break
+                now, panel_html = await blocking(console.fresh_panel, enc_id, viewer.token,
+                                                 access, sent)
+                if now != sent:
+                    # The fresh panel itself: the page patches it in without asking.
+                    sent = now
+                    lines = panel_html.replace("\r\n", "\n").replace("\r", "\n")
+                    data = "".join(f"data: {line}\n" for line in lines.split("\n"))
+                    yield f"event: panel\n{data}\n"
+        finally:
+            broker.leave(enc_id, wake)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"X-Accel-Buffering": "no"})
+
+
+@router.get("/e/{enc_id}/{token}/log", response_class=HTMLResponse)
+async def whole_log(viewer: ViewerDep, console: ConsoleDep) -> Response:
+    """Every log entry the link may see (the panel shows only the newest)."""
+    def make() -> Response:
+        t = console.snapshot(viewer.enc_id, viewer.access, log_tail=None)
+        return console.html("log.html", **console.panel_context(t, viewer.token))
+
+    return await blocking(make)
+
+
+@router.get("/e/{enc_id}/{token}/state.json")
+async def state_json(viewer: ViewerDep, console: ConsoleDep) -> Response:
+    """The table for scripts: revision, CSRF token, verbs, view and log (no action list)."""
+    access = viewer.access
+
+    def make() -> Response:
+        # Players and spectators get their whole log, numbered 0, 1, 2, ... as they read it.
+        t = console.snapshot(viewer.enc_id, access,
+                             log_tail=None if access.viewer is not None else 60)
+        body = t.as_json()
+        body["csrf"] = csrf_token(console.secret, viewer.scope)
+        body["log"] = [{"seq": e.seq, "kind": e.kind, "text": e.text} for e in t.log]
+        return JSONResponse(body)
+
+    return await blocking(make)
+
+
+@router.get("/e/{enc_id}/{token}/actions.json")
+async def actions_json(viewer: ViewerDep, console: ConsoleDep) -> Response:
+    """Every legal action the link may take now, typed (for scripts that want the list)."""
+    def make() -> Response:
+        found, whole = legal_actions(console.store, viewer.enc_id, viewer.access,
+                                     MAX_LISTED_ACTIONS)
+        return JSONResponse({"actions": found, "complete": whole})
+
+    return await blocking(make)
+
+
+@router.get("/e/{enc_id}/{token}/export")
+async def export(viewer: Annotated[Viewer, Depends(gm_viewer)], console: ConsoleDep) -> Response:
+    text = await blocking(console.store.export_log, viewer.enc_id)
+    return PlainTextResponse(
+        text, media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="fracas-{viewer.enc_id}.jsonl"'})
