@@ -68,6 +68,7 @@ def _dice(state: AgeOfDragonsState, e: DiceRolled) -> None:
         turn.pool = list(e.faces)
         turn.spotted = [False] * len(e.faces)
         turn.expended = [False] * len(e.faces)
+        turn.hits = None
         turn.step = "reroll"
 
 
@@ -77,6 +78,7 @@ def _reroll(state: AgeOfDragonsState, e: events.DieRerolled) -> None:
         return
     turn.rerolled_from = turn.pool[e.die]
     turn.pool[e.die] = e.face
+    turn.hits = None
     turn.rerolls_used[e.ability] = turn.rerolls_used.get(e.ability, 0) + 1
     fighter = state.fighters[e.actor]
     for ability in fighter.profile.rerolls:
@@ -92,6 +94,7 @@ def _spotted(state: AgeOfDragonsState, e: events.DieSpotted) -> None:
         turn.spotted[i] = True
         if state.spot_consumes_dice:
             turn.expended[i] = True
+            turn.hits = None
     run = state.spot_run
     if run is not None:
         pool = turn.pool
@@ -99,9 +102,11 @@ def _spotted(state: AgeOfDragonsState, e: events.DieSpotted) -> None:
 
 
 def _expended(state: AgeOfDragonsState, e: events.DiceExpended) -> None:
-    if state.turn is not None:
+    turn = state.turn
+    if turn is not None:
         for i in e.dice:
-            state.turn.expended[i] = True
+            turn.expended[i] = True
+        turn.hits = None
 
 
 def _aimed(state: AgeOfDragonsState, e: events.Aimed) -> None:

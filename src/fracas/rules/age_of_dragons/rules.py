@@ -93,7 +93,13 @@ def pool_size(profile: Profile, spheres: tuple[str, ...]) -> int:
 
 
 def qualifying_dice(turn: Turn, threshold: int, unspotted: bool = False) -> list[int]:
-    """Indices of the dice still in the pool showing ``threshold`` or more, lowest first."""
+    """Indices of the dice still in the pool showing ``threshold`` or more, lowest first.
+
+    The attack threshold's list is worked out once per change of the pool (``Turn.hits``):
+    the policy choosing an attack, the check and the expend share it.
+    """
+    if threshold == ATTACK_THRESHOLD and not unspotted:
+        return list(_hits(turn))
     pool, expended, spotted = turn.pool, turn.expended, turn.spotted
     found = [i for i in range(len(pool))
              if not expended[i] and pool[i] >= threshold and not (unspotted and spotted[i])]
@@ -103,9 +109,21 @@ def qualifying_dice(turn: Turn, threshold: int, unspotted: bool = False) -> list
 
 def count_qualifying(turn: Turn, threshold: int, unspotted: bool = False) -> int:
     """How many dice :func:`qualifying_dice` would find (no list, no sort)."""
+    if threshold == ATTACK_THRESHOLD and not unspotted:
+        return len(_hits(turn))
     pool, expended, spotted = turn.pool, turn.expended, turn.spotted
     return sum(1 for i, face in enumerate(pool)
                if face >= threshold and not expended[i] and not (unspotted and spotted[i]))
+
+
+def _hits(turn: Turn) -> tuple[int, ...]:
+    hits = turn.hits
+    if hits is None:
+        pool, expended = turn.pool, turn.expended
+        found = [i for i, face in enumerate(pool) if face >= ATTACK_THRESHOLD and not expended[i]]
+        found.sort(key=pool.__getitem__)
+        hits = turn.hits = tuple(found)
+    return hits
 
 
 def choose_expend_dice(turn: Turn, count: int, threshold: int, sixes_first: bool) -> list[int]:

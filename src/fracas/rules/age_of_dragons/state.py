@@ -151,12 +151,16 @@ class Turn:
     rerolls_used: dict[str, int] = field(default_factory=dict)
     #: For the log only: the face the last reroll replaced.
     rerolled_from: int = 0
+    #: The dice still in the pool showing 4+ (the attack threshold), lowest face first:
+    #: worked out once by ``rules.qualifying_dice`` and forgotten by the fold whenever the
+    #: pool or the expended dice change.  No rule reads it directly.
+    hits: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> Turn:
         """An independent copy."""
         return Turn(self.actor, self.step, self.spheres, list(self.pool), list(self.spotted),
                     list(self.expended), dict(self.aims), dict(self.rerolls_used),
-                    self.rerolled_from)
+                    self.rerolled_from, self.hits)
 
 
 @dataclass(slots=True)
