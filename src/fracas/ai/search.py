@@ -207,11 +207,11 @@ def _span_values(low: int, high: int, default: int | None, extra: Value) -> list
 
 
 #: Whole actions the search compares at most in one decision (the heuristic's among them).
-MAX_CANDIDATES = 16
+MAX_CANDIDATES = 8
 #: Rollouts a move needs against the heuristic's before it may be preferred.
 MIN_PAIRS = 4
 #: Whole actions tried at most under one verb.
-PER_VERB = 5
+PER_VERB = 3
 
 
 class SearchPolicy:
