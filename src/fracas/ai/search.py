@@ -1,22 +1,27 @@
-"""A search policy: Monte Carlo tree search over the engine's own step-by-step choices.
+"""A search policy: Monte Carlo search over the whole moves the engine's steps offer.
 
-The tree is the decision being made, one step at a time: the verb, then each field
-the rule set asks for (:func:`fracas.core.decision.options`).  A leaf is a whole
-legal action.  Each iteration walks down the tree by UCB1, applies the leaf's
-action to a private copy of the state (``ruleset.clone_state``) with fresh dice
-(a :class:`~fracas.core.rng.SeededRng`, so chance is sampled from the rules
-themselves, never read from the fight's own dice), and plays on with the rule
-set's ``heuristic`` policy for every actor until the fight ends or the horizon
-is reached.  The result, seen from the searching actor's side, is backed up
-along the path.
+The candidates are whole legal actions found through the decision's steps
+(:func:`fracas.core.decision.options`: the verb, then each field), the heuristic's
+own choice first.  Each rollout applies a candidate to a private copy of the state
+(``ruleset.clone_state``) with fresh dice (a :class:`~fracas.core.rng.SeededRng`, so
+chance is sampled from the rules themselves, never read from the fight's own dice)
+and plays on with the rule set's ``heuristic`` policy for every actor until the fight
+ends or the horizon is reached.  The result is scored from the searching actor's side.
 
-Rollouts of different actions share their dice stream by visit number (the
-k-th rollout of every action uses the same seed: common random numbers), so
-actions are compared under the same luck.
+Variance is what makes a duel hard to search: a fight's result is mostly dice.  Two
+things keep the comparison of moves out of that noise:
 
-The heuristic's own choice is tried first and kept unless the rollouts show
-another action does better by more than ``margin`` standard errors: the search
-deviates from the heuristic only where it measurably pays.
+* **common random numbers, keyed per decision**: the k-th rollout of every candidate
+  uses the same seed, and inside a rollout each decision draws its dice from a stream
+  keyed by that seed, the round, the actor and its count of decisions in the round,
+  so the foe's next blow rolls the same dice whatever move we tried first;
+* **paired comparison**: a move replaces the heuristic's only when its lead over the
+  heuristic's move, rollout against rollout on the same seeds, clears ``margin``
+  standard errors.
+
+The budget is shared by successive halving: every candidate plays two seeds, the
+worse half is dropped, the survivors play twice as many, and so on; the heuristic's
+move always stays in.
 
 The search reads the state its :class:`~fracas.core.policy.DecisionRequest`
 carries, which is what every policy (the heuristic included) sees.
