@@ -1,0 +1,76 @@
+"""The template rule set (``examples/template_ruleset``): small, and it keeps every promise.
+
+It is what a new rule set is copied from, so it must pass the conformance kit, play
+through the command line, pin its one rule with scripted dice and stay short.
+"""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from tests.fracas_cli import run_fracas
+
+from fracas.core.rng import ScriptedRng
+from fracas.core.ruleset import register_ruleset
+from fracas.scenario import load_scenario
+from fracas.testing import check_ruleset
+
+HERE = Path(__file__).resolve().parents[1] / "examples" / "template_ruleset"
+DUEL = HERE / "duel.yaml"
+sys.path.insert(0, str(HERE))
+
+from pools import Pools  # noqa: E402
+from pools.actions import Attack, Guard  # noqa: E402
+
+register_ruleset(Pools)
+
+
+def test_the_template_passes_the_conformance_kit() -> None:
+    report = check_ruleset("pools", DUEL, seeds=range(10))
+    assert report.fights == 10 and report.decisions > 0
+
+
+def test_the_template_stays_under_300_lines() -> None:
+    lines = [line for path in sorted((HERE / "pools").glob("*.py"))
+             for line in path.read_text().splitlines() if line.strip()]
+    assert len(lines) < 300
+
+
+def test_one_layout_file_per_role() -> None:
+    roles = {"ruleset", "scenario", "state", "actions", "events", "fold", "legality",
+             "resolve", "rules", "policies", "view", "odds"}
+    assert roles <= {p.stem for p in (HERE / "pools").glob("*.py")}
+
+
+def test_kept_dice_stop_hits_one_for_one() -> None:
+    scenario = load_scenario(DUEL)
+    from fracas.scenario import start_encounter
+
+    enc = start_encounter(scenario, 0)
+    enc.apply(Attack("Ada", "Bo", 4))          # Ada keeps 2 dice back...
+    enc.rng = ScriptedRng([4, 5, 6, 1, 6, 6])
+    enc.apply(Attack("Bo", "Ada", 6))          # ...so Bo's 5 hits wound her 3 times
+    fighters = enc.state.fighters
+    assert fighters["Ada"].wounds == 5 - 3 and fighters["Ada"].guard == 2
+
+
+def test_an_illegal_attack_names_its_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    enc_state = Pools().initial_state(load_scenario(DUEL).model)
+    with pytest.raises(Exception, match="pools"):
+        Pools().check(enc_state, Attack("Ada", "Bo", 9))
+    with pytest.raises(Exception, match="turn order"):
+        Pools().check(enc_state, Guard("Bo"))
+
+
+def test_exact_odds_of_an_attack() -> None:
+    assert Pools().odds("attack 3 vs 1") == {0: Fraction(1, 2), 1: Fraction(3, 8),
+                                             2: Fraction(1, 8)}
+
+
+def test_it_plays_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_fracas(["run", str(DUEL), "--seed", "3"], capsys)
+    assert code == 0, err
+    assert "won after" in out or "draw" in out
