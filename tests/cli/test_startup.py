@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from fracas_cli import run_fracas
+
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "examples" / "age_of_dragons" / "claw_duel.yaml"
 
@@ -68,3 +70,32 @@ def test_the_limits_the_odds_help_shows_are_the_solver_s() -> None:
     assert odds.MAX_EXPLOSIONS == dice.MAX_EXPLOSIONS
     assert odds.DEFAULT_MAX_STATES == duel.DEFAULT_MAX_STATES
     assert odds.DEFAULT_MAX_SECONDS == duel.DEFAULT_MAX_SECONDS
+
+
+PLAIN = [["odds", "9d6>=4"], ["odds", "2d6", "+", "3"], ["odds", "3d6>=10"],
+         ["odds", "nosuchruleset: 3"], ["odds", "1d20+4 vs 1d20+2"],
+         ["validate", str(DUEL)], ["validate", "no/such/file.yaml"],
+         ["validate", str(ROOT / "pyproject.toml")]]
+
+
+@pytest.mark.parametrize("argv", PLAIN, ids=" ".join)
+def test_a_plain_command_line_skips_the_parser_with_the_same_output(
+        argv: list[str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from fracas.cli import app
+
+    assert app.plain_call(argv) is not None
+    plain = run_fracas(argv, capsys)
+    monkeypatch.setattr(app, "plain_call", lambda argv: None)
+    parsed = run_fracas(argv, capsys)
+    assert plain == parsed
+
+
+@pytest.mark.parametrize("argv", [[], ["odds"], ["odds", "duel", str(DUEL)],
+                                  ["odds", "--json", "9d6>=4"], ["odds", "-1d6+10"],
+                                  ["validate"], ["validate", "a.yaml", "b.yaml"],
+                                  ["validate", "--help"], ["run", str(DUEL)]], ids=repr)
+def test_anything_else_goes_through_the_parser(argv: list[str]) -> None:
+    from fracas.cli import app
+
+    assert app.plain_call(argv) is None

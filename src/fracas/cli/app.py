@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
 try:
     import typer
@@ -68,9 +70,33 @@ def _aborts() -> tuple[type[BaseException], ...]:
     return found
 
 
+def plain_call(argv: list[str]) -> Callable[[], None] | None:
+    """The command, for a command line whose meaning needs no option parser; else ``None``.
+
+    Reading the options of a command costs Typer about as much time as ``fracas odds
+    9d6>=4`` takes to answer, so the two short questions asked most often go straight
+    to their command when they hold no option at all: ``fracas odds WORDS...`` (dice or
+    a rule set's question, not ``duel``) and ``fracas validate FILE``.  Anything else,
+    and any word that starts with ``-``, goes through Typer as usual; both ways give the
+    same output (``tests/cli/test_startup.py`` compares them).
+    """
+    if not argv or any(word.startswith("-") for word in argv):
+        return None
+    command, *words = argv
+    if command == "odds" and words and words[0] != "duel":
+        return lambda: odds.odds_command(words)
+    if command == "validate" and len(words) == 1:
+        return lambda: fights.validate(Path(words[0]))
+    return None
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``fracas`` console script."""
     try:
+        plain = plain_call(sys.argv[1:] if argv is None else argv)
+        if plain is not None:
+            plain()
+            sys.exit(0)
         code = app(args=argv, standalone_mode=False)
     except KeyboardInterrupt:
         err_console.print("interrupted")
