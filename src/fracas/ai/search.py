@@ -408,6 +408,17 @@ class SearchPolicy:
                     self._rollout(request, c, side, base)
             others = sorted((c for c in alive if c is not keep),
                             key=lambda c: -c.mean(target))
+            if keep is not None and target >= MIN_PAIRS:
+                # Racing: a move clearly worse than the heuristic's is dropped; once every
+                # move left is, or one is clearly better, the decision is settled and the
+                # rest of the turn's time is kept for the decisions still to come.
+                leads = {id(c): paired(c, keep) for c in others}
+                if any(lead > (self.margin + 1) * err for lead, err, _ in leads.values()):
+                    return
+                others = [c for c in others
+                          if leads[id(c)][0] + self.margin * leads[id(c)][1] >= 0]
+                if not others:
+                    return
             if len(others) > 1:
                 others = others[:max(1, (len(others) + 1) // 2)]
             alive = ([keep] if keep is not None else []) + others
