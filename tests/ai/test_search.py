@@ -215,3 +215,24 @@ def test_every_search_move_in_a_duel_is_legal_and_replays_the_same() -> None:
             played.append(action)
         moves.append(played)
     assert moves[0] == moves[1]
+
+
+class StrikingToy(Toy):
+    """The toy rules with a heuristic that always strikes (the right move)."""
+
+    def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
+        if name == "heuristic":
+            return _AlwaysStrike()
+        return super().policy(name, actor, options)
+
+
+def test_a_settled_decision_stops_early_and_keeps_the_heuristics_move() -> None:
+    rules = StrikingToy()
+    model = ToyScenario(ruleset="toy", max_rounds=6, fighters=[
+        {"name": "Ash", "side": "a", "hp": 3}, {"name": "Bo", "side": "b", "hp": 3}])
+    enc = Encounter(rules, rules.initial_state(model), rng=SeededRng(1))
+    request = enc.request(SeededRng(2))
+    policy = SearchPolicy(rules, _budget(200))
+    action = policy.choose(request)
+    assert action.verb == "strike"
+    assert policy.last_rollouts < 200  # waiting fell clearly behind: the rest is kept
