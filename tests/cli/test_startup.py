@@ -99,3 +99,13 @@ def test_anything_else_goes_through_the_parser(argv: list[str]) -> None:
     from fracas.cli import app
 
     assert app.plain_call(argv) is None
+
+
+def test_import_fracas_loads_the_core_only_when_a_core_name_is_asked_for() -> None:
+    code = ("import sys, fracas; before = 'fracas.core' in sys.modules; "
+            "from fracas import *; import fracas.core as core; "
+            "print(before, all(getattr(fracas, n) is getattr(core, n) for n in core.__all__), "
+            "fracas.__all__ == [*core.__all__, '__version__'], fracas.core is core)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=120)
+    assert done.stdout.split() == ["False", "True", "True", "True"]
