@@ -45,7 +45,7 @@ from fracas.rules.battlesystem.movement import march
 from fracas.rules.battlesystem.rout import rout_phase
 from fracas.rules.battlesystem.state import BattlesystemState
 
-__all__ = ["advance", "carry_out"]
+__all__ = ["advance", "carry_out", "cut_off"]
 
 
 def carry_out(state: BattlesystemState, action: Action, rng: Rng, emit: Emit) -> None:
@@ -122,9 +122,11 @@ def _next_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
 
 
 def _finish(state: BattlesystemState, emit: Emit, limit: bool) -> bool:
-    """End the battle when an army has no unit in good order, or at the turn limit.
+    """End the battle when an army has no unit in good order, at the turn limit, or
+    (at the end of a turn) when the armies are cut off from each other.
 
-    At the limit the army with more figures in good order wins (ours); equal is a draw.
+    At the limit, or cut off, the army with more figures in good order wins (ours);
+    equal is a draw.
     """
     strength = {s.name: 0 for s in state.sides}
     for unit in state.units.values():
@@ -134,9 +136,35 @@ def _finish(state: BattlesystemState, emit: Emit, limit: bool) -> bool:
     if len(standing) <= 1:
         emit(FightEnded(standing[0] if standing else None, "the other army is broken"))
         return True
+    reason = None
     if limit and state.turn >= state.max_turns:
+        reason = "turn limit reached"
+    elif limit and cut_off(state):
+        reason = "the armies cannot reach each other"
+    if reason is not None:
         ranked = sorted(strength.items(), key=lambda kv: -kv[1])
         winner = ranked[0][0] if ranked[0][1] > ranked[1][1] else None
-        emit(FightEnded(winner, "turn limit reached"))
+        emit(FightEnded(winner, reason))
         return True
     return False
+
+
+def cut_off(state: BattlesystemState) -> bool:
+    """True when no unit in good order can ever reach an enemy (ours).
+
+    No open way leads from it to an enemy on the field (fallen ground blocks every
+    path) and no enemy stands within its missile range.  The GM then calls the
+    battle at the end of the turn and judges it as at the turn limit.
+    """
+    gone = frozenset(state.gone)
+    for unit in state.units.values():
+        if unit.status != "ok":
+            continue
+        foes = {e.area for e in state.units.values() if e.on_field and e.side != unit.side}
+        if foes & state.board.distances(unit.area, gone).keys():
+            return False
+        reach = unit.stats.missile_range
+        if reach > 0 and any(d <= reach for a, d in state.board.distances(unit.area).items()
+                             if a in foes):
+            return False
+    return True

@@ -61,6 +61,8 @@ def flee(state: BattlesystemState, unit: Unit, rng: Rng, emit: Emit, moved: set[
     moved.add(unit.name)
     goal = state.side(unit.side).retreat
     budget = movement_allowance(unit.stats.movement, blind(state, unit))
+    if unit.goal == goal:
+        budget += unit.progress
     hostile = _enemy_areas(state, unit) | frozenset(state.gone)
     while unit.status == "routing":
         if unit.area == goal:
@@ -105,13 +107,18 @@ def _run(state: BattlesystemState, unit: Unit, route: list[str], budget: float, 
     """Step along ``route`` while movement lasts; returns the movement left (0 if stopped).
 
     Each area entered on the ground stresses its fragile formations; a blind router
-    entering an unseen obstacle is caught by it like any marching unit.
+    entering an unseen obstacle is caught by it like any marching unit.  Movement
+    too short for the next step is carried to the next routing move, as a march
+    carries it (ours): a slow unit routing from a long area still gets away.
     """
     here, rear = unit.area, unit.rear
+    goal = state.side(unit.side).retreat
     for there in route:
         price = step_price(state, unit, here, there, rear)
         shape = _rout_shape(unit, state, there)
         if budget + 1e-9 < price or not room_for(state, unit, there, shape):
+            if budget > 1e-9:
+                emit(UnitMoved(unit.name, here, rear, min(budget, price), goal))
             return 0.0
         if shape != unit.formation:
             emit(FormationChanged(unit.name, shape, unit.axis))
