@@ -323,7 +323,7 @@ def main() -> None:
                       f"p99 {result['p99_ms']} ms, all requests p95 {result['all_p95_ms']} ms, "
                       f"{result['fights']} fights, {result['conflicts']} conflicts, "
                       f"errors: {result['errors'] or 'none'}", flush=True)
-            summary = {key: statistics.median(r[key] for r in runs) for key in keys}
+            summary = {key: round(statistics.median(r[key] for r in runs), 1) for key in keys}
             table.append((name, clients, summary, [r["actions_per_second"] for r in runs]))
             everything[f"{name}/{clients}"] = {"runs": runs, "median": summary}
     print(f"\nprotocol {args.protocol}, sync {args.sync}, {args.seconds:g} s per run, "

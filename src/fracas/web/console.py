@@ -182,8 +182,7 @@ class Console:
     def battlefield(self, t: TableView) -> str:
         """The battlefield template: the rule set's own, else the generic picture of the view."""
         names = [t.battlefield] if t.battlefield else []
-        template = self.env.select_template([*names, f"battlefield/{t.info.ruleset}.html",
-                                             "battlefield/generic.html"])
+        template = self.env.select_template([*names, "battlefield/generic.html"])
         return str(template.name)
 
     def panel_context(self, t: TableView, token: str) -> dict[str, Any]:

@@ -38,6 +38,7 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     name: ClassVar[str] = "adnd"
     title: ClassVar[str] = "AD&D underground skirmish"
     scenario_model = AdndScenario
+    presentation = view.PRESENTATION
     actions: ClassVar[Sequence[type[Action]]] = ACTIONS
 
     # -- setting up --------------------------------------------------------

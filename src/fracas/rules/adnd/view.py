@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.core.events import DecisionMade, Event
+from fracas.core.presentation import Column, Presentation
 from fracas.rules.adnd import terrain
 from fracas.rules.adnd.actions import Proceed
 from fracas.rules.adnd.events import (
@@ -34,7 +35,7 @@ from fracas.rules.adnd.events import (
 )
 from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile
 
-__all__ = ["describe", "table_of", "view_of"]
+__all__ = ["PRESENTATION", "describe", "table_of", "view_of"]
 
 
 def _terrain(p: Profile, f: Fighter) -> str:
@@ -206,3 +207,17 @@ def _attack_line(e: AttackRolled) -> str:
         return f"  {e.attacker} {verdict} {e.target}: {score}"
     verdict = "hits" if e.hit else "misses"
     return f"  {e.attacker} ({e.weapon}) {verdict} {e.target}: {score}"
+
+
+#: What people see: the combatants' table in words, and the terrain picture.
+PRESENTATION = Presentation(
+    package=__package__ or "", battlefield="battlefield.html", records=("combatants",),
+    columns=(Column("name", "name"), Column("side", "side"), Column("status", "status"),
+             Column("hp", "hp"), Column("terrain", "terrain"), Column("alt_ft", "height (ft)"),
+             Column("facing_wall", "facing the wall"), Column("secure", "secure"),
+             Column("edge_ft", "to the edge (ft)"), Column("behind", "beyond the edge"),
+             Column("depth_ft", "water depth (ft)"), Column("wielding", "wielding"),
+             Column("dropped", "dropped"), Column("boulders", "boulders"),
+             Column("hanging_on", "hanging on"), Column("holding", "holding"),
+             Column("held_by", "held by"), Column("under", "under water"),
+             Column("breath_free", "breath free"), Column("con_checks", "CON checks")))

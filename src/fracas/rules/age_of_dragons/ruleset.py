@@ -27,6 +27,7 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
     name = "age_of_dragons"
     title = "Age of Dragons skirmish combat"
     scenario_model = AgeOfDragonsScenario
+    presentation = view.PRESENTATION
     actions = ACTIONS
 
     def initial_state(self, scenario: Any) -> AgeOfDragonsState:

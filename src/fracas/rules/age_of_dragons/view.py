@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
+from fracas.core.presentation import Column, Presentation
 from fracas.rules.age_of_dragons import events
 from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
@@ -22,7 +23,7 @@ from fracas.rules.age_of_dragons.state import (
     SpotRun,
 )
 
-__all__ = ["conditions", "describe_event", "table", "view"]
+__all__ = ["PRESENTATION", "conditions", "describe_event", "table", "view"]
 
 
 def conditions(state: AgeOfDragonsState, f: Fighter) -> list[str]:
@@ -329,3 +330,17 @@ def describe_event(event: Event, state: AgeOfDragonsState) -> str | None:
     if isinstance(e, FightEnded):
         return f"[bold]the fight is over[/bold]: {e.winner or 'nobody'} won ({e.reason})"
     return None
+
+
+#: What people see: the fighters' table in the game's words, and the sky picture.
+PRESENTATION = Presentation(
+    package=__package__ or "", battlefield="battlefield.html", records=("fighters",),
+    columns=(Column("name", "combatant"), Column("side", "side"), Column("pr", "PR"),
+             Column("pd", "PD"), Column("passive_pd", "passive PD"),
+             Column("altitude", "altitude"), Column("altitude_level", "altitude level"),
+             Column("soma", "soma"), Column("sophis", "sophis"), Column("pneuma", "pneuma"),
+             Column("flies", "flies"), Column("dead", "dead"), Column("dying", "dying"),
+             Column("stunned", "stunned"), Column("wing", "wing"), Column("tail", "tail"),
+             Column("limbs", "limbs"), Column("falling_rounds", "falling rounds"),
+             Column("chose_fall", "chose to fall"), Column("resources", "resources"),
+             Column("conditions", "conditions")))

@@ -45,6 +45,7 @@ class Battlesystem(Ruleset[BattlesystemState]):
     name = "battlesystem"
     title = "BATTLESYSTEM underground mass combat"
     scenario_model = BattlesystemScenario
+    presentation = view.PRESENTATION
     actions = (Move, Charge, Hold, Form, Torches, Fly, Fire, Pass, CaveIn, ReleaseGas,
                StrikeFeature)
 

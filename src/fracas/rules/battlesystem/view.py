@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.core.events import Event, FightEnded
+from fracas.core.presentation import SAME, Column, Presentation, Same
 from fracas.rules.battlesystem.events import (
     AltitudeChanged,
     CeilingCollapsed,
@@ -30,7 +31,7 @@ from fracas.rules.battlesystem.events import (
 from fracas.rules.battlesystem.movement import in_command
 from fracas.rules.battlesystem.state import Area, BattlesystemState, Unit, can_see, unit_footprint
 
-__all__ = ["battle_map", "describe", "table", "view"]
+__all__ = ["PRESENTATION", "BattlesystemPresentation", "battle_map", "describe", "table", "view"]
 
 
 def _inches(x: float) -> str:
@@ -75,13 +76,18 @@ def _area_line(state: BattlesystemState, area: Area) -> str:
     return text + f"\n    exits: {links or 'none'}"
 
 
-def battle_map(state: BattlesystemState) -> str:
-    """A multi-line text map: every area in map order with the units standing in it."""
+def battle_map(state: BattlesystemState, side: str | None = None) -> str:
+    """A multi-line text map: every area in map order with the units standing in it.
+
+    For a ``side`` (or ``"spectator"``), only the units that side's view holds:
+    its own, and enemies some unit of its own can see.
+    """
     lines = [f"=== turn {state.turn} map (1 inch = 10 yards) ==="]
     for name in state.board.order:
         lines.append(_area_line(state, state.board.areas[name]))
-        lines.extend(_unit_line(state, u) for u in state.in_area(name))
-    gone = [u for u in state.units.values() if not u.on_field]
+        lines.extend(_unit_line(state, u) for u in state.in_area(name)
+                     if _visible(state, u, side))
+    gone = [u for u in state.units.values() if not u.on_field and _visible(state, u, side)]
     if gone:
         lines.append("  off the field: " + ", ".join(f"{u.name} ({u.status})" for u in gone))
     return "\n".join(lines)
@@ -217,3 +223,24 @@ def view(state: BattlesystemState, side: str | None = None) -> dict[str, Any]:
                   for g in state.gases],
         "result": list(state.result) if state.result else None,
     }
+
+
+class BattlesystemPresentation(Presentation):
+    """The units table, the map template, and the turn map worded for each side."""
+
+    def describe_for(self, event: Any, state: Any, side: str) -> str | Same | None:
+        """A new turn's map shows a side the units its view holds; other lines are shared."""
+        if isinstance(event, TurnStarted) and not event.hidden:
+            return battle_map(state, side)
+        return SAME
+
+
+PRESENTATION = BattlesystemPresentation(
+    package=__package__ or "", battlefield="battlefield.html", records=("units",),
+    columns=(Column("name", "unit"), Column("side", "side"), Column("status", "status"),
+             Column("area", "area"), Column("figures", "figures"),
+             Column("wounded", "wounded"), Column("formation", "formation"),
+             Column("axis", "facing"), Column("altitude", "altitude"),
+             Column("torches", "torches"), Column("progress", "march carried (in)"),
+             Column("goal", "marching to"), Column("rear", "rear"),
+             Column("in_command", "in command")))

@@ -20,7 +20,7 @@ from fracas.rules.one_ring.odds import parse_question, roll_odds
 from fracas.rules.one_ring.policies import HeroHeuristic, LoremasterHeuristic
 from fracas.rules.one_ring.scenario import OneRingScenario, build_state
 from fracas.rules.one_ring.state import COMPANY, ENEMIES, OneRingState
-from fracas.rules.one_ring.view import describe_event, table, view
+from fracas.rules.one_ring.view import PRESENTATION, describe_event, table, view
 
 __all__ = ["OneRing"]
 
@@ -32,6 +32,7 @@ class OneRing(Ruleset[OneRingState]):
     name = "one_ring"
     title = "The One Ring (2nd edition)"
     scenario_model = OneRingScenario
+    presentation = PRESENTATION
     actions = ACTIONS
 
     # -- setting up --------------------------------------------------------

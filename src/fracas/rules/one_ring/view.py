@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.core.events import DiceRolled, Event
+from fracas.core.presentation import Column, Presentation
 from fracas.rules.one_ring import events
 from fracas.rules.one_ring.dice import EYE_FACE, FEAT_SIDES, RUNE_FACE
 from fracas.rules.one_ring.rules import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
 from fracas.rules.one_ring.state import COMPANY, ENEMIES, OneRingState
 
-__all__ = ["describe_event", "table", "view"]
+__all__ = ["PRESENTATION", "describe_event", "table", "view"]
 
 
 def _hero_conditions(state: OneRingState, name: str) -> list[str]:
@@ -252,3 +253,17 @@ def describe_event(event: Event, state: OneRingState) -> str | None:
     if isinstance(event, events.HopeSpent):
         return f"  {event.hero} spends a point of Hope"
     return None
+
+
+#: What people see: heroes and adversaries in one table, and the stances picture.
+PRESENTATION = Presentation(
+    package=__package__ or "", battlefield="battlefield.html",
+    records=("heroes", "adversaries"),
+    columns=(Column("name", "name"), Column("kind", "kind"), Column("status", "status"),
+             Column("stance", "stance"), Column("endurance", "endurance"),
+             Column("hope", "hope"), Column("hate", "hate"), Column("resolve", "resolve"),
+             Column("wounds", "wounds"), Column("weary", "weary"), Column("parry", "parry"),
+             Column("load", "load"), Column("wielded", "wielded"), Column("size", "size"),
+             Column("engaged_with", "engaged with"), Column("standing_back", "standing back"),
+             Column("eligible", "eligible"), Column("conditions", "conditions"),
+             Column("located", "located")))
