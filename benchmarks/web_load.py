@@ -73,6 +73,15 @@ class ClientResult:
     errors: list[str] = field(default_factory=list)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -247,6 +256,7 @@ def run_load(clients: int = 20, seconds: float = 30.0, scenario: Path = DEFAULT_
             results = [ClientResult() for _ in range(clients)]
             lock = threading.Lock()
             budget = [max_actions]
+            cpu_before = cpu_seconds(server.pid)
             started = time.monotonic()
             deadline = started + seconds
             threads = [threading.Thread(target=client_loop, daemon=True,
@@ -257,6 +267,7 @@ def run_load(clients: int = 20, seconds: float = 30.0, scenario: Path = DEFAULT_
             for t in threads:
                 t.join(timeout=seconds + 30)
             wall = time.monotonic() - started
+            cpu = cpu_seconds(server.pid) - cpu_before
         finally:
             server.send_signal(signal.SIGTERM)
             try:
@@ -274,6 +285,8 @@ def run_load(clients: int = 20, seconds: float = 30.0, scenario: Path = DEFAULT_
         "p95_ms": round(1000 * _percentile(latencies, 0.95), 1),
         "p99_ms": round(1000 * _percentile(latencies, 0.99), 1),
         "all_p95_ms": round(1000 * _percentile(every, 0.95), 1),
+        # The server's CPU time per acted request (every request of the cycle included).
+        "cpu_ms_per_action": round(1000 * cpu / len(latencies), 2) if latencies else 0.0,
         "fights": sum(r.fights for r in results),
         "conflicts": sum(r.conflicts for r in results),
         "errors": [e for r in results for e in r.errors][:10],
@@ -306,7 +319,7 @@ def main() -> None:
     trees: list[tuple[str, Path | None]] = [
         (t.partition("=")[0], Path(t.partition("=")[2]).resolve()) for t in args.tree
     ] or [("this tree", None)]
-    keys = ("actions_per_second", "p50_ms", "p95_ms", "p99_ms", "all_p95_ms")
+    keys = ("actions_per_second", "p50_ms", "p95_ms", "p99_ms", "all_p95_ms", "cpu_ms_per_action")
     table = []
     everything: dict[str, Any] = {}
     for clients in (int(c) for c in str(args.clients).split(",") if c.strip()):
@@ -321,6 +334,7 @@ def main() -> None:
                       f"({result['requests_per_second']} requests/s), "
                       f"act p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms, "
                       f"p99 {result['p99_ms']} ms, all requests p95 {result['all_p95_ms']} ms, "
+                      f"server CPU {result['cpu_ms_per_action']} ms/action, "
                       f"{result['fights']} fights, {result['conflicts']} conflicts, "
                       f"errors: {result['errors'] or 'none'}", flush=True)
             summary = {key: round(statistics.median(r[key] for r in runs), 1) for key in keys}
@@ -329,12 +343,12 @@ def main() -> None:
     print(f"\nprotocol {args.protocol}, sync {args.sync}, {args.seconds:g} s per run, "
           f"median of {args.runs}")
     print("| tree | clients | actions/s | act p50 | act p95 | act p99 | all requests p95 "
-          "| runs (actions/s) |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| server CPU/action | runs (actions/s) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name, clients, summary, rates in table:
         print(f"| {name} | {clients} | {summary['actions_per_second']} | {summary['p50_ms']} ms "
               f"| {summary['p95_ms']} ms | {summary['p99_ms']} ms | {summary['all_p95_ms']} ms "
-              f"| {', '.join(str(r) for r in rates)} |")
+              f"| {summary['cpu_ms_per_action']} ms | {', '.join(str(r) for r in rates)} |")
     if args.json:
         print(json.dumps(everything, indent=2))
 

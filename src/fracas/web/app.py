@@ -37,7 +37,7 @@ per-viewer wording come from its :class:`~fracas.core.presentation.Presentation`
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -61,7 +61,7 @@ from fracas.web.console import (
 )
 from fracas.web.routes.home import MAX_TITLE
 from fracas.web.routes.tables import HEARTBEAT_SECONDS, STREAM_SECONDS
-from fracas.web.security import BodySizeLimit
+from fracas.web.security import BodySizeLimit, SecurityHeaders
 
 __all__ = ["AUTO_DECISIONS", "AUTO_SECONDS", "DEFAULT_MAX_BODY", "FORM_BYTES",
            "HEARTBEAT_SECONDS", "MAX_FIELDS", "MAX_FIELD_CHARS", "MAX_TITLE", "STREAM_SECONDS",
@@ -70,16 +70,6 @@ __all__ = ["AUTO_DECISIONS", "AUTO_SECONDS", "DEFAULT_MAX_BODY", "FORM_BYTES",
 HERE = Path(__file__).parent
 #: Request bodies larger than this (bytes) are refused with 413.
 DEFAULT_MAX_BODY = 2 * 1024 * 1024
-
-_SECURITY_HEADERS = {
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
-        " connect-src 'self'; frame-ancestors 'none'; form-action 'self'"),
-}
-
 
 def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
                max_body: int = DEFAULT_MAX_BODY) -> FastAPI:
@@ -100,15 +90,7 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
         app.include_router(router)
     _answer_errors(app, console)
 
-    @app.middleware("http")
-    async def headers(request: Request,
-                      call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        response.headers.update(_SECURITY_HEADERS)
-        if not request.url.path.startswith("/static/"):
-            response.headers["Cache-Control"] = "no-store"
-        return response
-
+    app.add_middleware(SecurityHeaders)
     return app
 
 

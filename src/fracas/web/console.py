@@ -246,13 +246,20 @@ class Console:
         return now, html_text
 
     # -- access ----------------------------------------------------------------------------
+    def known_viewer(self, enc_id: str, token: str) -> Viewer | None:
+        """A link already looked up (links never change once made): no store read."""
+        found = self.memo.peek(("link", enc_id, token))
+        return found if isinstance(found, Viewer) else None
+
     def find_viewer(self, enc_id: str, token: str) -> Viewer:
         if len(enc_id) > 64 or len(token) > 128:
             raise UnknownEncounterError("no such encounter link")
         link = self.store.find_link(enc_id, token)
         if link is None:
             raise UnknownEncounterError("no such encounter link")
-        return Viewer(enc_id, token, link, Access(link.role, link.side))
+        viewer = Viewer(enc_id, token, link, Access(link.role, link.side))
+        self.memo.put(("link", enc_id, token), viewer)
+        return viewer
 
     async def read_form(self, request: Request, scope: str, *, files: int = 0,
                         part_bytes: int = MAX_FIELD_CHARS) -> dict[str, Any]:
@@ -292,6 +299,9 @@ ConsoleDep = Annotated[Console, Depends(console_of)]
 
 async def viewer_of(enc_id: str, token: str, console: ConsoleDep) -> Viewer:
     """The encounter link of the URL (an unknown one, or a wrong token: ``404``)."""
+    known = console.known_viewer(enc_id, token)
+    if known is not None:
+        return known
     return await blocking(console.find_viewer, enc_id, token)
 
 
