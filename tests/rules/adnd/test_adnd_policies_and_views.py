@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from adnd_helpers import EXAMPLES, act, fighter, start
 
 from fracas.core.encounter import Encounter
@@ -170,3 +172,59 @@ def test_heuristic_climbs_toward_the_foe_he_can_reach_not_one_across_a_gap() -> 
     # the climber closes with the goblin on the clifftop instead.
     enc = start(_cliff_with_a_slinger_across_the_gap(5))
     assert _choose(enc) == Climb("W", "up")  # not down toward the slinger and back up again
+
+
+_SWORD_AND_BOW = [{"name": "sword", "damage": "1d8", "length_ft": 3.5},
+                  {"name": "bow", "damage": "1d6", "length_ft": 5, "hands": 2, "missile": True}]
+
+
+def _archer_below(alt: float, foe_terrain: dict[str, Any]) -> list[dict[str, Any]]:
+    """An archer on a cliff (his bow needs both hands) below a goblin at its top."""
+    return [fighter("W", "party", climbing=90, weapons=_SWORD_AND_BOW,
+                    terrain={"kind": "wall", "alt_ft": alt, "top_ft": 40}),
+            fighter("G", "goblins", terrain=foe_terrain)]
+
+
+_LEDGE_AT_THE_TOP = {"kind": "ledge", "alt_ft": 40, "edge_ft": 2, "behind": "open"}
+
+
+def test_heuristic_archer_climbs_down_to_shoot_at_foes_on_a_ledge_above() -> None:
+    # Up there he would fight clinging at -2 against a foe 2 higher; the goblin on the
+    # ledge cannot climb after him, so he goes down to where his bow works.
+    enc = start(_archer_below(20, _LEDGE_AT_THE_TOP))
+    assert _choose(enc) == Climb("W", "down")
+
+
+def test_heuristic_archer_at_the_foot_shoots_at_the_ledge() -> None:
+    enc = start(_archer_below(0, _LEDGE_AT_THE_TOP))
+    assert _choose(enc) == Attack("W", "G", "bow")
+
+
+def test_heuristic_archer_still_climbs_toward_a_foe_who_could_climb_after_him() -> None:
+    # A foe on the wall itself could follow him down: the archer closes as before.
+    enc = start(_archer_below(20, {"kind": "wall", "alt_ft": 40, "top_ft": 40}))
+    assert _choose(enc) == Climb("W", "up")
+
+
+def test_heuristic_climber_without_a_bow_climbs_up_to_the_ledge() -> None:
+    enc = start([fighter("W", "party", climbing=90,
+                         terrain={"kind": "wall", "alt_ft": 20, "top_ft": 40}),
+                 fighter("G", "goblins", terrain=_LEDGE_AT_THE_TOP)])
+    assert _choose(enc) == Climb("W", "up")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_heuristic_fights_of_every_example_rarely_end_at_the_round_limit(path: Path) -> None:
+    # Issue 15: no example ends at its round limit in more than 1% of heuristic fights.
+    ruleset = AdndUnderground()
+    initial = ruleset.initial_state(load_scenario(path).model)
+    undecided = 0
+    for seed in range(300):
+        dice = SeededRng(seed)
+        enc = Encounter(ruleset, initial, rng=dice, keep_log=False)
+        outcome = enc.play(lambda actor: ruleset.policy_for(initial, actor),
+                           dice.spawn("policy"))
+        assert outcome is not None
+        undecided += outcome.reason == "round limit"
+    assert undecided <= 3, f"{undecided} of 300 fights ended at the round limit"

@@ -209,5 +209,24 @@ class HeuristicPolicy:
         if not foes:
             return None
         goal = min(foes, key=lambda alt: abs(alt - me.alt))
-        climb = Climb(actor, "up" if goal >= me.alt else "down")
+        up = goal >= me.alt and not HeuristicPolicy._shoots_from_the_foot(state, actor)
+        climb = Climb(actor, "up" if up else "down")
         return climb if request.is_legal(climb) else None
+
+    @staticmethod
+    def _shoots_from_the_foot(state: AdndUndergroundState, actor: str) -> bool:
+        """An archer on a wall whose bow needs both hands (useless while he clings) climbs
+        down to shoot from the foot, rather than up to fight clinging, when every foe above
+        him stands on a ledge or bridge (they cannot climb after him).
+
+        At the top he would strike at -2 against foes 2 higher, each of their hits a
+        climbing check or a fall; from the foot every hit of his threatens to push a
+        foe over the edge.
+        """
+        p, me = state.profile(actor), state.fighters[actor]
+        if me.alt <= 0 or not any(w.missile and w.hands == 2 for w in p.weapons):
+            return False
+        above = [state.profile(n) for n, f in state.fighters.items()
+                 if f.up and state.profile(n).side != p.side and f.alt > me.alt]
+        return bool(above) and all(pf.kind in ("ledge", "bridge") and not pf.across_gap
+                                   for pf in above)
