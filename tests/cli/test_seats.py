@@ -27,7 +27,8 @@ def human_duel(tmp_path: Path) -> Path:
 
 
 def test_every_example_names_its_seats() -> None:
-    for path in sorted(EXAMPLES.glob("*/*.yaml")):
+    shipped = ("age_of_dragons", "one_ring", "adnd", "battlesystem")  # not the template plug-in
+    for path in sorted(p for p in EXAMPLES.glob("*/*.yaml") if p.parent.name in shipped):
         found = seats(load_scenario(path))
         assert found.paths, path
         assert all(p in ("heuristic", "random", "claw_all", "human") or isinstance(p, list)
