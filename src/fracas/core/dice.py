@@ -37,6 +37,7 @@ from fractions import Fraction
 from functools import lru_cache, reduce
 from math import comb, gcd
 
+from fracas.core.distribution import Distribution
 from fracas.core.errors import DiceSyntaxError, OddsTooLargeError
 from fracas.core.rng import Rng
 
@@ -529,7 +530,6 @@ def roll(expression: str | Expression, rng: Rng) -> RollRecord:
 # a polynomial is packed into one big integer (a fixed number of bytes per weight,
 # enough for the largest possible weight) and CPython's big-integer multiplication
 # does the convolution.
-Distribution = dict[int, Fraction]
 _Counts = tuple[int, list[int], int]
 
 #: Rough cost of one bit-by-bit step of big-integer multiplication (about 1 s = 1.2e10).
@@ -803,7 +803,7 @@ def _exact(node: Expression) -> tuple[tuple[int, Fraction], ...]:
     return tuple((offset + i, Fraction(w, den)) for i, w in enumerate(weights) if w)
 
 
-def distribution(expression: str | Expression) -> Distribution:
+def distribution(expression: str | Expression) -> dict[int, Fraction]:
     """The exact probability of every result of ``expression``, as fractions.
 
     Exploding dice follow the cap of :data:`MAX_EXPLOSIONS` (see :func:`explosion_tail`).
@@ -812,7 +812,7 @@ def distribution(expression: str | Expression) -> Distribution:
         OddsTooLargeError: the exact answer would take more than some seconds of work.
     """
     node = parse(expression) if isinstance(expression, str) else expression
-    return dict(_exact(node))
+    return dict(_exact(node))  # a plain dict: callers build on it (Distribution(...) freezes)
 
 
 def _dice_terms(node: Expression | Const | DiceTerm) -> list[DiceTerm]:
@@ -842,14 +842,9 @@ def explosion_tail(expression: str | Expression) -> Fraction:
 
 def mean(dist: Mapping[int, Fraction]) -> Fraction:
     """The expected value of a distribution."""
-    return sum((k * p for k, p in dist.items()), Fraction(0))
+    return Distribution(dist).mean
 
 
 def at_least(dist: Mapping[int, Fraction]) -> dict[int, Fraction]:
     """For every outcome ``k``, the probability of rolling ``k`` or more."""
-    out: dict[int, Fraction] = {}
-    running = Fraction(0)
-    for k in sorted(dist, reverse=True):
-        running += dist[k]
-        out[k] = running
-    return dict(sorted(out.items()))
+    return Distribution(dist).at_least().to_dict()

@@ -27,9 +27,15 @@ from fracas.core.events import (
     read_log,
     write_log,
 )
+from fracas.core.loop import Listener, play, take_decision
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import Rng, SeededRng
 from fracas.core.ruleset import Action, Outcome, Ruleset, find_ruleset
+
+#: Builds the starting state of a stored log from its rule set, its header's scenario
+#: data and the source's name (for errors): :func:`fracas.scenario.logs.state_from_header`
+#: checks the data with the scenario layer's messages.
+StateBuilder = Callable[[Ruleset[Any], Mapping[str, Any], str], Any]
 
 __all__ = ["Encounter"]
 
@@ -48,13 +54,17 @@ class Encounter(Generic[S]):
         rng: where dice come from; defaults to ``SeededRng(0)``.
         header: what to write at the top of a saved log.
         keep_log: ``False`` for bulk simulation (no undo, no replay, less memory).
+        listener: told every event and the state right after it (see
+            :mod:`fracas.core.loop`); may be set or cleared at any time.
     """
 
     def __init__(
         self, ruleset: Ruleset[S], initial: S, *, rng: Rng | None = None,
         header: LogHeader | None = None, keep_log: bool = True, start: bool = True,
+        listener: Listener | None = None,
     ) -> None:
         self.ruleset = ruleset
+        self.listener: Listener | None = listener
         self.header = header
         self.rng: Rng = rng if rng is not None else SeededRng(0)
         self.keep_log = keep_log
@@ -123,13 +133,17 @@ class Encounter(Generic[S]):
                                  f"({type(exc).__name__}: {exc})") from None
 
     @classmethod
-    def load(cls, path: str | Path, rng: Rng | None = None) -> Encounter[Any]:
-        """Load a saved JSON-lines log and replay it, checking every decision."""
-        from fracas.scenario import build_initial_state
+    def load(cls, path: str | Path, rng: Rng | None = None, *,
+             build: StateBuilder | None = None) -> Encounter[Any]:
+        """Load a saved JSON-lines log and replay it, checking every decision.
 
+        ``build`` makes the starting state from the header (by default the rule set's
+        scenario model validates the data).  Front ends use
+        :func:`fracas.scenario.logs.load_log`, which also verifies every event.
+        """
         header, lines = read_log(path)
         ruleset = find_ruleset(header.ruleset)
-        initial = build_initial_state(ruleset, header.scenario, source=str(path))
+        initial = (build or _build_state)(ruleset, header.scenario, f"{path}:1")
         events = [decode_event(data, ruleset, f"{path}:{n}: ") for n, data in lines]
         return Encounter.replay_checked(ruleset, initial, events, header=header, rng=rng,
                                         source=str(path), lines=[n for n, _ in lines])
@@ -141,12 +155,14 @@ class Encounter(Generic[S]):
 
     # -- the log -----------------------------------------------------------
     def emit(self, event: Event) -> None:
-        """Apply one event to the state and append it to the log."""
+        """Apply one event to the state and append it to the log (then tell the listener)."""
         self.ruleset.apply_event(self.state, event)
         if self.keep_log:
             if type(event) is DecisionMade:
                 self._decisions.append(len(self.log))
             self.log.append(event)
+        if self.listener is not None:
+            self.listener(event, self.state)
 
     def _snapshot(self) -> None:
         if self.keep_log and len(self._decisions) % SNAPSHOT_EVERY == 0:
@@ -209,22 +225,32 @@ class Encounter(Generic[S]):
         self.ruleset.check(self.state, action)
 
     def apply(self, action: Action, rng: Rng | None = None, *,
-              checked: bool = False) -> list[Event]:
+              checked: bool = False, listener: Listener | None = None) -> list[Event]:
         """Check and resolve ``action``, run the automatic steps after it, return the new events.
 
         ``checked=True`` skips the check: only for an action just found legal in this
-        very state (a built-in policy's pick from the offered steps).
+        very state (a built-in policy's pick from the offered steps).  ``listener`` is
+        told each new event with the state right after it.  The step itself is
+        :func:`fracas.core.loop.take_decision`.
         """
         if not checked:
             self.check(action)
         start = len(self.log)
         dice = rng if rng is not None else self.rng
-        self.emit(DecisionMade(action.actor, action))
-        self.ruleset.resolve(self.state, action, dice, self.emit)
-        self.ruleset.advance(self.state, dice, self.emit)
-        self._redo.clear()
-        self._snapshot()
-        return self.log[start:]
+        if listener is None:
+            take_decision(self.ruleset, self.state, action, dice, self.emit)
+        else:
+            before = self.listener
+            self.listener = listener
+            try:
+                take_decision(self.ruleset, self.state, action, dice, self.emit)
+            finally:
+                self.listener = before
+        if self.keep_log:
+            self._redo.clear()
+            self._snapshot()
+            return self.log[start:]
+        return []
 
     @property
     def is_over(self) -> bool:
@@ -290,16 +316,21 @@ class Encounter(Generic[S]):
 
     def play(
         self, policies: Mapping[str, Policy] | Callable[[str], Policy], policy_rng: Rng,
-        *, max_decisions: int = 1_000_000,
+        *, max_decisions: int = 1_000_000, listener: Listener | None = None,
     ) -> Outcome | None:
-        """Let the policies decide until the fight ends (or ``max_decisions`` pass)."""
-        pick = policies.__getitem__ if isinstance(policies, Mapping) else policies
-        ruleset = self.ruleset
-        for _ in range(max_decisions):
-            actor = ruleset.current_actor(self.state)
-            if actor is None:
-                return ruleset.outcome(self.state)
-            request = DecisionRequest(actor, self.state, ruleset, policy_rng)
-            action = pick(actor).choose(request)
-            self.apply(action, checked=request.vetted(action))
-        return ruleset.outcome(self.state)
+        """Let the policies decide until the fight ends (or ``max_decisions`` pass).
+
+        ``listener(event, state)`` is told every event, with the state right after it.
+        See :func:`fracas.core.loop.play`.
+        """
+        return play(self, policies, policy_rng, max_decisions=max_decisions, listener=listener)
+
+
+def _build_state(ruleset: Ruleset[Any], data: Mapping[str, Any], source: str) -> Any:
+    """The starting state of a log's header, its scenario checked by the rule set's model."""
+    try:
+        model = ruleset.scenario_model.model_validate(data)
+    except Exception as exc:  # pydantic's ValidationError, without importing pydantic here
+        raise LogFormatError(f"{source}: the header's scenario is not a valid "
+                             f"{ruleset.name} scenario: {exc}") from None
+    return ruleset.initial_state(model)

@@ -13,7 +13,18 @@ from typing import Protocol, runtime_checkable
 
 from fracas.core.errors import ScriptExhaustedError
 
-__all__ = ["Rng", "ScriptedRng", "SeededRng", "derive_seed", "roll_pool"]
+__all__ = [
+    "LazyRng",
+    "Rng",
+    "ScriptedRng",
+    "SeededRng",
+    "continuation_dice",
+    "decision_dice",
+    "derive_seed",
+    "fight_streams",
+    "policy_stream",
+    "roll_pool",
+]
 
 
 @runtime_checkable
@@ -125,3 +136,82 @@ class ScriptedRng:
 
     def choice_index(self, n: int) -> int:
         return self.die(n) - 1
+
+
+class LazyRng:
+    """A :class:`SeededRng` made only when something first draws from it.
+
+    Policies that never draw (heuristics, scripts) then cost no generator: a fight
+    seeds its policy stream only if a random choice is made.  The numbers are those
+    of ``SeededRng(seed)`` exactly.
+    """
+
+    __slots__ = ("_rng", "seed")
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._rng: SeededRng | None = None
+
+    @property
+    def started(self) -> bool:
+        """True once something has drawn from this stream."""
+        return self._rng is not None
+
+    def _real(self) -> SeededRng:
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = SeededRng(self.seed)
+        return rng
+
+    def die(self, sides: int) -> int:
+        return self._real().die(sides)
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        return self._real().dice(count, sides)
+
+    def choice_index(self, n: int) -> int:
+        return self._real().choice_index(n)
+
+    def spawn(self, *labels: int | str) -> SeededRng:
+        """An independent stream derived from this one's seed and ``labels``."""
+        return SeededRng(derive_seed(self.seed, *labels))
+
+
+# --------------------------------------------------------------------------- the seeding rule
+#
+# One seed makes a whole fight repeatable.  From a fight's seed ``s``:
+#
+# * the dice are ``SeededRng(s)``;
+# * the policies draw from ``SeededRng(derive_seed(s, "policy"))`` (what
+#   ``SeededRng(s).spawn("policy")`` gives), made only when a policy first draws;
+# * a fight continued after a log of ``n`` events (``fracas play --from``, ``replay``
+#   then go on) rolls ``SeededRng(derive_seed(s, "after", n))``;
+# * the web console, which keeps no generator between requests, rolls the decision
+#   taken when the log has ``n`` events with ``SeededRng(derive_seed(s, "dice", n))``
+#   (so undoing a decision and taking it again gives the same dice).
+#
+# These are the numbers every earlier version used, so every saved fight and golden
+# transcript replays identically.
+
+def policy_stream(seed: int) -> LazyRng:
+    """The policy stream of the fight seeded ``seed`` (made on its first draw)."""
+    return LazyRng(derive_seed(seed, "policy"))
+
+
+def fight_streams(seed: int) -> tuple[SeededRng, LazyRng]:
+    """The dice stream and the policy stream of the fight seeded ``seed``."""
+    return SeededRng(seed), policy_stream(seed)
+
+
+def continuation_dice(seed: int, length: int) -> SeededRng:
+    """The dice of a fight seeded ``seed`` that goes on after a log of ``length`` events."""
+    return SeededRng(derive_seed(seed, "after", length))
+
+
+def decision_dice(seed: int, length: int, purpose: str = "dice") -> SeededRng:
+    """The dice of the decision taken when the log has ``length`` events (the web console).
+
+    Derived from the seed and the log position alone: a restarted server rolls the same
+    dice, and undoing a decision then taking it again does not give fresh dice.
+    """
+    return SeededRng(derive_seed(seed, purpose, length))

@@ -15,10 +15,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
-
-from pydantic import BaseModel
 
 from fracas.core.action import Action
 from fracas.core.codec import parse_fields, split_words
@@ -26,6 +23,8 @@ from fracas.core.errors import ActionSyntaxError, UnknownRulesetError
 from fracas.core.events import Event
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from fracas.core.decision import Menu, Partial, Span
     from fracas.core.errors import IllegalActionError
     from fracas.core.policy import Policy
@@ -168,9 +167,17 @@ class Ruleset(ABC, Generic[S]):
     def advance(self, state: S, rng: Rng, emit: Emit) -> None:
         """Run every automatic step (rolls nobody chooses, end phases) up to the next decision."""
 
-    @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
-        """The result once the fight is over, else ``None``."""
+        """The result once the fight is over, else ``None``.
+
+        By default read from ``state.result``: ``None`` while the fight goes on, else
+        ``(winner, reason)`` (``winner`` ``None`` for a draw), with
+        :meth:`round_number` as the rounds fought.
+        """
+        result = getattr(state, "result", None)
+        if result is None:
+            return None
+        return Outcome(result[0], result[1], self.round_number(state))
 
     # -- reading the state -------------------------------------------------
     @abstractmethod
@@ -238,18 +245,40 @@ class Ruleset(ABC, Generic[S]):
 
     # -- policies ----------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
-        """The policy called ``name`` for ``actor`` (rule sets add their own names)."""
-        from fracas.core.policy import RandomPolicy, ScriptedPolicy
+        """The policy called ``name`` for ``actor``.
+
+        The core knows ``human`` (a person decides through a front end), ``random``
+        (uniform at each step) and ``scripted`` (``options["script"]``: action texts
+        played in order).  A rule set adds its own names (``heuristic``...) and calls
+        ``super().policy(...)`` for the rest.
+        """
+        from fracas.core.policy import HumanPolicy, RandomPolicy, ScriptedPolicy
 
         if name == "random":
             return RandomPolicy()
+        if name == "human":
+            return HumanPolicy()
         if name == "scripted":
             return ScriptedPolicy([self.parse_action(t) for t in options.get("script", ())])
         raise ActionSyntaxError(f"rule set {self.name} has no policy called {name!r}")
 
+    def policy_choice(self, state: S, actor: str) -> str | Sequence[str]:
+        """What the scenario chose for ``actor``: a policy name, or a script (action texts).
+
+        The default policy :meth:`policy_for` is built from it; ``random`` by default.
+        """
+        return "random"
+
     def policy_for(self, state: S, actor: str) -> Policy:
-        """The default policy of ``actor`` as the scenario set it up."""
-        return self.policy("random", actor, {})
+        """The default policy of ``actor`` as the scenario set it up.
+
+        Built from :meth:`policy_choice`: a name is looked up with :meth:`policy`, a
+        list or tuple of action texts is a ``scripted`` policy.
+        """
+        choice = self.policy_choice(state, actor)
+        if isinstance(choice, str):
+            return self.policy(choice, actor, {})
+        return self.policy("scripted", actor, {"script": tuple(choice)})
 
     # -- text forms --------------------------------------------------------
     def parse_action(self, text: str) -> Action:
@@ -293,6 +322,8 @@ def register_ruleset(cls: type[Ruleset[Any]]) -> type[Ruleset[Any]]:
 
 def available_rulesets() -> list[str]:
     """Names of every registered rule set, sorted."""
+    from importlib.metadata import entry_points  # 60 ms: only when a rule set is looked up
+
     names = set(_REGISTERED)
     names.update(ep.name for ep in entry_points(group="fracas.rulesets"))
     return sorted(names)
@@ -305,6 +336,8 @@ def find_ruleset(name: str) -> Ruleset[Any]:
     """
     cls = _REGISTERED.get(name)
     if cls is None:
+        from importlib.metadata import entry_points  # 60 ms: only when a rule set is looked up
+
         for ep in entry_points(group="fracas.rulesets"):
             if ep.name == name:
                 cls = ep.load()

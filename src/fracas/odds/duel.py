@@ -51,6 +51,7 @@ import numpy as np
 from fracas.core.decision import options
 from fracas.core.errors import FracasError, ScriptExhaustedError
 from fracas.core.events import DecisionMade, Event
+from fracas.core.loop import resolve_decision
 from fracas.core.policy import (
     DecisionRequest,
     HumanPolicy,
@@ -591,8 +592,7 @@ class _Explorer:
             self.emitted += 1
             apply(state, event)
 
-        rs.resolve(state, action, rng, emit)
-        rs.advance(state, rng, emit)
+        resolve_decision(rs, state, action, rng, emit)  # the engine's own step
 
     def start(self, state: Any, rng: Any) -> None:
         self.rs.advance(state, rng, lambda event: self.rs.apply_event(state, event))
@@ -971,8 +971,9 @@ def state_from_log(path: str | Path, round_number: int | None = None,
         DuelError: the round is not in the log.
     """
     from fracas.core.encounter import Encounter
+    from fracas.scenario.logs import state_from_header
 
-    encounter = Encounter.load(path)
+    encounter = Encounter.load(path, build=state_from_header)
     ruleset = encounter.ruleset
     if round_number is None:
         return ruleset, encounter.state, bool(encounter.log)

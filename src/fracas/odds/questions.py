@@ -10,11 +10,13 @@ documents its own question syntax).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from fracas.core import dice
+from fracas.core.distribution import Distribution
 from fracas.core.errors import ActionSyntaxError, UnknownRulesetError
 from fracas.core.ruleset import find_ruleset
 
@@ -28,7 +30,8 @@ class OddsResult:
     """An exact distribution: outcome -> probability (as fractions)."""
 
     expression: str
-    distribution: dict[int, Fraction]
+    #: A :class:`~fracas.core.distribution.Distribution` (read-only), outcomes in order.
+    distribution: Mapping[int, Fraction]
     #: Words for some outcomes (``A vs B``: 1 = the left roll wins, 0 = a tie, -1 = it loses).
     labels: dict[int, str] = field(default_factory=dict)
     #: With exploding dice: the chance that the cap on explosions cut some die short.
@@ -37,11 +40,11 @@ class OddsResult:
     @property
     def mean(self) -> Fraction:
         """The expected outcome."""
-        return dice.mean(self.distribution)
+        return Distribution(self.distribution).mean
 
-    def at_least(self) -> dict[int, Fraction]:
+    def at_least(self) -> Distribution[int]:
         """Outcome -> the probability of that outcome or more."""
-        return dice.at_least(self.distribution)
+        return Distribution(self.distribution).at_least()
 
     def to_json(self) -> dict[str, Any]:
         """``expression``, ``distribution`` and ``at_least`` (floats), ``mean``, exact fractions."""
@@ -76,7 +79,8 @@ def answer(question: str) -> OddsResult:
             if left == right:
                 left, right = f"first {left}", f"second {right}"
             labels = {1: f"{left} wins", 0: "tie", -1: f"{right} wins"}
-        return OddsResult(str(node), dice.distribution(node), labels, dice.explosion_tail(node))
+        return OddsResult(str(node), Distribution(dice.distribution(node)), labels,
+                          dice.explosion_tail(node))
     name, rest = match.group(1), match.group(2).strip()
     try:
         ruleset = find_ruleset(name)
@@ -85,4 +89,4 @@ def answer(question: str) -> OddsResult:
     if not rest:
         raise ActionSyntaxError(f"ask {name} a question after the colon, e.g. '{name}: ...'")
     dist = ruleset.odds(rest)
-    return OddsResult(f"{name}: {rest}", dict(sorted(dist.items())))
+    return OddsResult(f"{name}: {rest}", Distribution(dist).sorted())

@@ -6,11 +6,14 @@ produce exactly its events: the decisions are played again through the engine wi
 its die first), and the events the rules produce are compared with the log's, line by
 line.  An edited number, a face a die cannot show, a reordered or truncated log: each is
 refused naming the first line that differs.
+
+:func:`encounter_from_log` is the one way a header and its events become an encounter
+(files, uploads, the store's own rows); :func:`load_log` reads a file or text with it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +34,20 @@ from fracas.core.events import (
     encode_event,
     parse_log_text,
 )
-from fracas.core.rng import ScriptedRng, SeededRng
+from fracas.core.rng import ScriptedRng, continuation_dice
 from fracas.core.ruleset import Ruleset, find_ruleset
 from fracas.scenario.loader import Scenario
 from fracas.scenario.problems import check_model
 
-__all__ = ["LoadedLog", "load_log", "read_log_file", "verify_events"]
+__all__ = [
+    "LoadedLog",
+    "encounter_from_log",
+    "load_encounter",
+    "load_log",
+    "read_log_file",
+    "state_from_header",
+    "verify_events",
+]
 
 #: The most dice faces a log may hold (a long BATTLESYSTEM battle rolls some 10^5).
 MAX_LOG_FACES = 5_000_000
@@ -166,6 +177,45 @@ def verify_events(ruleset: Ruleset[Any], initial: Any, events: Sequence[Event],
     return enc, True
 
 
+def state_from_header(ruleset: Ruleset[Any], data: Mapping[str, Any], source: str) -> Any:
+    """The starting state of a log header's scenario data, checked as a scenario file is.
+
+    A :data:`fracas.core.encounter.StateBuilder` (pass it to ``Encounter.load``).
+    """
+    return ruleset.initial_state(check_model(ruleset.scenario_model, data, source, {}))
+
+
+def encounter_from_log(header: LogHeader, records: Sequence[tuple[int, Mapping[str, Any]]],
+                       source: str, *, verify: bool = True,
+                       where: Callable[[int], str] | None = None,
+                       ruleset: Ruleset[Any] | None = None,
+                       initial: Any = None) -> tuple[Encounter[Any], bool]:
+    """The encounter a log header and its raw event records make; and whether it is complete.
+
+    ``records`` are ``(line, data)`` pairs as :func:`fracas.core.events.parse_log_text`
+    gives them.  With ``verify`` (every untrusted log: a file, an upload) the decisions
+    are replayed with the recorded dice and every event must be what the rules give
+    (:func:`verify_events`); without, the events are applied as they are (the store's
+    own rows, written by the engine).  Errors name ``source`` and the line, or
+    ``where(line)`` when given (``"encounter 3f2a event 12: "``).  ``ruleset`` and
+    ``initial`` may be given when the caller has them already.
+    """
+    rs = ruleset if ruleset is not None else find_ruleset(header.ruleset)
+    start = initial if initial is not None else \
+        state_from_header(rs, header.scenario, f"{source}:1: header")
+    place = where if where is not None else (lambda n: f"{source}:{n}: ")
+    events: list[Event] = [decode_event(dict(data), rs, place(n)) for n, data in records]
+    if not verify:
+        return Encounter.replay(rs, start, events, header=header), True
+    return verify_events(rs, start, events, [n for n, _ in records], source, header)
+
+
+def load_encounter(path: str | Path) -> Encounter[Any]:
+    """The encounter of a saved log file, every event verified (``Encounter.load`` for front
+    ends: the scenario layer's messages, the events checked against the rules and dice)."""
+    return load_log(path).encounter
+
+
 def load_log(path: str | Path | None = None, *, text: str | None = None,
              source: str | None = None,
              policies: Mapping[str, Any] | None = None) -> LoadedLog:
@@ -188,11 +238,9 @@ def load_log(path: str | Path | None = None, *, text: str | None = None,
 
         scenario = seat(scenario, policies)
         header = LogHeader(header.ruleset, scenario.model.model_dump(mode="json"), header.seed)
-    events: list[Event] = [decode_event(data, ruleset, f"{name}:{n}: ") for n, data in records]
-    initial = ruleset.initial_state(scenario.model)
-    enc, complete = verify_events(ruleset, initial, events, [n for n, _ in records], name,
-                                  header)
-    enc.rng = SeededRng(header.seed or 0).spawn("after", len(events))
+    enc, complete = encounter_from_log(header, records, name, ruleset=ruleset,
+                                       initial=ruleset.initial_state(scenario.model))
+    enc.rng = continuation_dice(header.seed or 0, len(records))
     return LoadedLog(header, scenario, enc, complete)
 
 

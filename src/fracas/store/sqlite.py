@@ -49,10 +49,11 @@ from fracas.core.events import (
     encode_event,
     parse_log_text,
 )
-from fracas.core.rng import SeededRng, derive_seed
-from fracas.core.ruleset import Action, Ruleset, find_ruleset
-from fracas.scenario import Scenario, build_initial_state
-from fracas.scenario.logs import verify_events
+from fracas.core.loop import fold
+from fracas.core.rng import SeededRng, decision_dice
+from fracas.core.ruleset import Action, Ruleset
+from fracas.scenario import Scenario
+from fracas.scenario.logs import encounter_from_log
 from fracas.store.text import describe, veil, viewers_of
 
 __all__ = [
@@ -192,8 +193,9 @@ def decision_rng(seed: int, length: int, purpose: str = "dice") -> SeededRng:
     Deriving the stream from the seed and the log position keeps the store free
     of generator state: a restarted server rolls the same dice, and undoing a
     decision then taking it again does not give fresh dice (no re-rolling by undo).
+    The core's seeding rule: :func:`fracas.core.rng.decision_dice`.
     """
-    return SeededRng(derive_seed(seed, purpose, length))
+    return decision_dice(seed, length, purpose)
 
 
 def _info(row: sqlite3.Row) -> EncounterInfo:
@@ -348,13 +350,9 @@ class EventStore:
     def import_log(self, text: str, source: str = "<import>", title: str = "") -> EncounterInfo:
         """Store a fight from an exported log (JSON lines); the log is checked by replaying it."""
         header, records = parse_log_text(text, source)
-        ruleset = find_ruleset(header.ruleset)
-        initial = build_initial_state(ruleset, header.scenario, source=source)
-        events = [decode_event(data, ruleset, f"{source}:{n}: ") for n, data in records]
         # An uploaded log is untrusted input: its decisions are replayed with its recorded
         # dice and every event must be what the rules give (fracas.scenario.logs).
-        enc, _ = verify_events(ruleset, initial, events, [n for n, _ in records], source,
-                               header)
+        enc, _ = encounter_from_log(header, records, source)
         name = title or str(header.scenario.get("name") or "") or "imported fight"
         return self._insert(enc, header, name)
 
@@ -500,13 +498,13 @@ class EventStore:
 
     def _rebuild(self, enc_id: str, header_text: str) -> Encounter[Any]:
         header = _header_from_json(header_text, f"encounter {enc_id}")
-        ruleset = find_ruleset(header.ruleset)
-        initial = build_initial_state(ruleset, header.scenario, source=f"encounter {enc_id}")
         rows = self._reader().execute("SELECT seq, payload FROM events WHERE encounter_id = ?"
                                       " ORDER BY seq", (enc_id,)).fetchall()
-        events = [decode_event(json.loads(r["payload"]), ruleset,
-                               f"encounter {enc_id} event {r['seq']}: ") for r in rows]
-        return Encounter.replay(ruleset, initial, events, header=header)
+        # The store's own rows, written by the engine: applied as they are, not re-verified.
+        enc, _ = encounter_from_log(header, [(r["seq"], json.loads(r["payload"])) for r in rows],
+                                    f"encounter {enc_id}", verify=False,
+                                    where=lambda seq: f"encounter {enc_id} event {seq}: ")
+        return enc
 
     def _remember(self, enc_id: str, live: _Live) -> None:
         with self._guard:
@@ -536,11 +534,13 @@ class EventStore:
                 raise StaleRevisionError(expected_revision, revision)
             action = choose(enc)
             start = len(enc.log)
-            before = enc.ruleset.clone_state(enc.state)
             seed = enc.header.seed if enc.header and enc.header.seed is not None else 0
+            texts: list[str] = []
+            veils: list[str] = []
+            # Each line's text and veil, worked out in the state right after its event.
+            listener = _describer(enc.ruleset, self._viewers(enc_id), texts, veils)
             try:
-                events = enc.apply(action, rng=decision_rng(seed, start))
-                texts, veils = _describe_all(enc.ruleset, before, events, self._viewers(enc_id))
+                events = enc.apply(action, rng=decision_rng(seed, start), listener=listener)
                 new = self._commit(enc_id, enc, revision, start, events, texts, veils,
                                    clear_redo=True)
             except BaseException:
@@ -595,13 +595,18 @@ class EventStore:
                       for item in items]
             start = len(enc.log)
             try:
-                before = enc.ruleset.clone_state(enc.state)
-                for event in events:
-                    enc.emit(event)
                 if all(len(item) > 2 for item in items):
                     veils = [_veil_text(item[2]) for item in items]
-                else:  # kept by an older version: work the veils out again
-                    _, veils = _describe_all(enc.ruleset, before, events, self._viewers(enc_id))
+                    for event in events:
+                        enc.emit(event)
+                else:  # kept by an older version: work the veils out again on the way
+                    veils = []
+                    enc.listener = _describer(enc.ruleset, self._viewers(enc_id), [], veils)
+                    try:
+                        for event in events:
+                            enc.emit(event)
+                    finally:
+                        enc.listener = None
                 with self._lock, self._transaction() as db:
                     db.execute("DELETE FROM redo WHERE encounter_id = ? AND depth = ?",
                                (enc_id, row["depth"]))
@@ -649,27 +654,39 @@ def _veil_set(text: str | None) -> dict[str, str | None]:
     return found if isinstance(found, dict) else {}
 
 
+def _describer(ruleset: Ruleset[Any], viewers: Sequence[tuple[str, str]], texts: list[str],
+               veils: list[str]) -> Callable[[Event, Any], None]:
+    """A listener (see :mod:`fracas.core.loop`) adding each event's text and veil to the lists."""
+
+    def listener(event: Event, state: Any) -> None:
+        text = describe(ruleset, event, state)
+        texts.append(text)
+        veils.append(_veil_text(veil(ruleset, event, state, text, viewers)))
+
+    return listener
+
+
 def _describe_all(ruleset: Ruleset[Any], before: Any, events: Sequence[Event],
                   viewers: Sequence[tuple[str, str]]) -> tuple[list[str], list[str]]:
-    """Readable text and veil for each event, each worked out in the state just after it."""
-    shadow = ruleset.clone_state(before)
-    texts, veils = [], []
-    for event in events:
-        ruleset.apply_event(shadow, event)
-        text = describe(ruleset, event, shadow)
-        texts.append(text)
-        veils.append(_veil_text(veil(ruleset, event, shadow, text, viewers)))
+    """Readable text and veil for each event of a log already played, each worked out in the
+    state just after it (``before`` is not changed)."""
+    texts: list[str] = []
+    veils: list[str] = []
+    fold(ruleset, ruleset.clone_state(before), events,
+         _describer(ruleset, viewers, texts, veils))
     return texts, veils
 
 
 def _veil_all(ruleset: Ruleset[Any], before: Any, events: Sequence[Event], texts: Sequence[str],
               viewers: Sequence[tuple[str, str]]) -> list[str]:
     """The veils of stored lines (their texts kept as stored)."""
-    shadow = ruleset.clone_state(before)
-    veils = []
-    for event, text in zip(events, texts, strict=True):
-        ruleset.apply_event(shadow, event)
-        veils.append(_veil_text(veil(ruleset, event, shadow, text, viewers)))
+    veils: list[str] = []
+    stored = iter(texts)
+
+    def listener(event: Event, state: Any) -> None:
+        veils.append(_veil_text(veil(ruleset, event, state, next(stored), viewers)))
+
+    fold(ruleset, ruleset.clone_state(before), events, listener)
     return veils
 
 

@@ -28,9 +28,10 @@ from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError
 from fracas.core.events import DiceRolled, Event, encode_event
 from fracas.core.policy import DecisionRequest, RandomPolicy
-from fracas.core.rng import ScriptedRng, SeededRng
+from fracas.core.rng import ScriptedRng, SeededRng, policy_stream
 from fracas.core.ruleset import Action, Ruleset
 from fracas.scenario import Scenario, load_scenario, start_encounter
+from fracas.scenario.logs import state_from_header
 
 __all__ = ["ConformanceError", "ConformanceReport", "check_ruleset"]
 
@@ -133,7 +134,7 @@ def _play(scenario: Scenario, seed: int, max_decisions: int, check_all_legal: bo
     enc = start_encounter(scenario, seed)
     ruleset = enc.ruleset
     policy = RandomPolicy()
-    policy_rng = SeededRng(seed).spawn("policy")
+    policy_rng = policy_stream(seed)
     walk_rng = SeededRng(seed).spawn("conformance")
     decisions = 0
     while (actor := enc.current_actor()) is not None:
@@ -189,7 +190,9 @@ def check_ruleset(
     for seed in seeds:
         enc, decisions = _play(loaded, seed, max_decisions, check_all_legal, undo_every,
                                max_step)
-        again, _ = _play(loaded, seed, max_decisions, False, 0, 0)
+        again = start_encounter(loaded, seed)  # the plain play loop, nothing checked
+        again.play(lambda actor: RandomPolicy(), policy_stream(seed),
+                   max_decisions=max_decisions)
         if _encoded(enc.log) != _encoded(again.log):
             raise ConformanceError(f"seed {seed}: the same seed gave a different log")
         rs = enc.ruleset
@@ -199,7 +202,7 @@ def check_ruleset(
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "fight.jsonl"
             enc.save(path)
-            loaded_back = Encounter.load(path)
+            loaded_back = Encounter.load(path, build=state_from_header)
         if not _same_state(rs, enc.state, loaded_back.state):
             raise ConformanceError(f"seed {seed}: the JSON-lines log did not round-trip")
         if loaded_back.outcome() != enc.outcome():

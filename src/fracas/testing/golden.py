@@ -15,7 +15,7 @@ from pathlib import Path
 
 from fracas.core.events import encode_event
 from fracas.core.policy import scenario_policies
-from fracas.core.rng import SeededRng
+from fracas.core.rng import policy_stream
 from fracas.scenario import load_scenario, start_encounter
 
 __all__ = ["REGENERATE", "check_golden", "transcript"]
@@ -27,7 +27,7 @@ REGENERATE = "FRACAS_REGEN_GOLDEN"
 def transcript(scenario: str | Path, seed: int) -> list[str]:
     """Play ``scenario`` with ``seed`` as ``fracas run`` does and return its transcript lines."""
     enc = start_encounter(load_scenario(scenario), seed)
-    enc.play(scenario_policies(enc.ruleset, enc.state), SeededRng(seed).spawn("policy"))
+    enc.play(scenario_policies(enc.ruleset, enc.state), policy_stream(seed))
     lines = [json.dumps(encode_event(e), sort_keys=True) for e in enc.log]
     outcome = enc.outcome()
     lines.append(json.dumps({"outcome": None if outcome is None else

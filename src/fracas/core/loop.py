@@ -1,0 +1,99 @@
+"""The engine's few moving parts, written once: a decision step, a fold, a play loop.
+
+* :func:`take_decision` -- record a decision, resolve it, run the automatic steps after
+  it.  :meth:`Encounter.apply <fracas.core.encounter.Encounter.apply>` and the exact
+  duel solver (:mod:`fracas.odds.duel`) both use it (the solver through
+  :func:`resolve_decision`, the part after the decision is recorded).
+* :func:`fold` -- apply events to a state one by one, telling a listener each event
+  and the state right after it (the store writes each log line's text this way).
+* :func:`play` -- let policies decide until the fight ends, with the same listener.
+
+A *listener* is ``listener(event, state)``: called after ``event`` has been applied,
+with the live state (read it, do not keep or change it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from fracas.core.events import DecisionMade, Event
+from fracas.core.policy import DecisionRequest, Policy
+
+if TYPE_CHECKING:
+    from fracas.core.encounter import Encounter
+    from fracas.core.rng import Rng
+    from fracas.core.ruleset import Action, Emit, Outcome, Ruleset
+
+__all__ = ["Listener", "fold", "play", "resolve_decision", "take_decision"]
+
+S = TypeVar("S")
+
+#: Told each event and the state right after it.
+Listener = Callable[[Event, Any], None]
+
+
+def resolve_decision(ruleset: Ruleset[S], state: S, action: Action, rng: Rng,
+                     emit: Emit) -> None:
+    """Resolve ``action`` (its decision already recorded) and run the automatic steps after it."""
+    ruleset.resolve(state, action, rng, emit)
+    ruleset.advance(state, rng, emit)
+
+
+def take_decision(ruleset: Ruleset[S], state: S, action: Action, rng: Rng,
+                  emit: Emit) -> None:
+    """The decision step: record ``action`` as a decision, resolve it, advance to the next one.
+
+    ``action`` must already be legal (checked, or picked from the offered steps);
+    ``emit`` applies each event to ``state`` before the next one is made.
+    """
+    emit(DecisionMade(action.actor, action))
+    ruleset.resolve(state, action, rng, emit)
+    ruleset.advance(state, rng, emit)
+
+
+def fold(ruleset: Ruleset[S], state: S, events: Iterable[Event],
+         listener: Listener | None = None) -> S:
+    """Apply ``events`` to ``state`` in place, in order; returns ``state``.
+
+    ``listener(event, state)`` is told each event with the state right after it.
+    """
+    apply = ruleset.apply_event
+    if listener is None:
+        for event in events:
+            apply(state, event)
+        return state
+    for event in events:
+        apply(state, event)
+        listener(event, state)
+    return state
+
+
+def play(encounter: Encounter[Any],
+         policies: Mapping[str, Policy] | Callable[[str], Policy], policy_rng: Rng, *,
+         max_decisions: int = 1_000_000, listener: Listener | None = None) -> Outcome | None:
+    """Let the policies decide until the fight ends (or ``max_decisions`` pass).
+
+    Each policy gets a :class:`DecisionRequest` with ``policy_rng``; an action a
+    built-in policy picked from the offered steps is not checked a second time, any
+    other is.  ``listener`` is told every event the decisions cause, with the state
+    right after it.  Returns the outcome (``None`` when the decisions ran out first).
+    """
+    pick = policies.__getitem__ if isinstance(policies, Mapping) else policies
+    ruleset = encounter.ruleset
+    current_actor = ruleset.current_actor
+    before = encounter.listener
+    if listener is not None:
+        encounter.listener = listener
+    try:
+        for _ in range(max_decisions):
+            state = encounter.state
+            actor = current_actor(state)
+            if actor is None:
+                break
+            request = DecisionRequest(actor, state, ruleset, policy_rng)
+            action = pick(actor).choose(request)
+            encounter.apply(action, checked=request.vetted(action))
+    finally:
+        encounter.listener = before
+    return ruleset.outcome(encounter.state)
