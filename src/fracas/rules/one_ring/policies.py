@@ -39,7 +39,7 @@ from fracas.rules.one_ring.actions import (
 )
 from fracas.rules.one_ring.combat import knockback_due, special_options
 from fracas.rules.one_ring.engagement import next_step
-from fracas.rules.one_ring.rules import HEAVY, PIERCE
+from fracas.rules.one_ring.rules import FEND_OFF, HEAVY, PIERCE, knockback_loss
 from fracas.rules.one_ring.state import (
     CLOSE_STANCES,
     DEFENSIVE,
@@ -49,8 +49,20 @@ from fracas.rules.one_ring.state import (
     STANCES,
     OneRingState,
 )
+from fracas.rules.one_ring.tactics import (
+    attack_roll,
+    attack_value,
+    foe_threat,
+    hope_pays,
+    stance_scores,
+    task_value,
+)
 
 __all__ = ["HeroHeuristic", "LoremasterHeuristic"]
+
+#: A Defensive hero left without a Success die advances to Open mid-round only when Open
+#: scores this much better (:func:`tactics.stance_scores`).
+SHIFT_MARGIN = 1.15
 
 
 def _confirm(request: DecisionRequest, wishes: Iterable[Action]) -> Action:
@@ -69,11 +81,16 @@ def _confirm(request: DecisionRequest, wishes: Iterable[Action]) -> Action:
 
 
 def _special(state: OneRingState, actor: str) -> Special:
-    """Pierce when it turns the hit into a Piercing Blow, else a Heavy Blow."""
+    """Pierce when it turns the hit into a Piercing Blow; a hero whose hit already takes the
+    foe's last Endurance raises their Parry with Fend Off instead of a wasted Heavy Blow;
+    else a Heavy Blow."""
     p = state.pending
     options = special_options(state)
     if p is not None and PIERCE in options and 8 <= p.rank + p.pierce <= 9:
         return Special(actor, PIERCE)
+    if p is not None and p.hero_attacks and FEND_OFF in options and \
+            p.damage + p.heavy >= state.foes[p.target].endurance:
+        return Special(actor, FEND_OFF)
     return Special(actor, HEAVY if HEAVY in options else options[0])
 
 
@@ -119,30 +136,46 @@ class HeroHeuristic:
 
     @staticmethod
     def _knockback(state: OneRingState, me: str) -> Knockback:
+        """Take the knockback (half the loss, the next main action spent recovering) only
+        when halving keeps the hero in the fight or keeps them from turning Weary."""
         p = state.pending
         h = state.heroes[me]
-        loss = 0 if p is None else p.damage + p.heavy
-        return Knockback(me, loss >= h.endurance or h.endurance - loss <= state.load(me))
+        full = 0 if p is None else p.damage + p.heavy
+        half = knockback_loss(full, True)
+        load = state.load(me)
+        drops_out = full >= h.endurance > half
+        spares_weariness = h.endurance - full <= load < h.endurance - half
+        return Knockback(me, drops_out or spares_weariness)
 
     @staticmethod
     def _stance(state: OneRingState, me: str) -> str:
+        """An archer whose bow beats their blade keeps to the Rearward when the quota allows;
+        otherwise the close-combat stance whose attacks take the most Endurance for the
+        Endurance the foes likely to engage the hero take (see :func:`tactics.stance_scores`):
+        never a Defensive stance that leaves no Success die against a pack of foes."""
         card = state.roster.heroes[me]
-        h = state.heroes[me]
         melee = max((card.rating(w.category) for w in card.weapons if not w.ranged), default=0)
         if state.ranged_weapon(me) is not None and card.rating("bows") > melee and \
                 legality.rearward_allowed(state, me) is None:
             return REARWARD
-        if h.wounds or h.endurance * 3 <= card.endurance_max:
-            return DEFENSIVE
-        if h.endurance * 3 >= card.endurance_max * 2 and card.strength >= 5:
-            return FORWARD
-        return OPEN
+        foes = legality.eligible_foes(state) or state.standing_foes()
+        if not foes:
+            return OPEN
+        h = state.heroes[me]
+        # One more Wound takes a Wounded hero out: they do not invite attacks by pressing
+        # Forward.
+        stances = CLOSE_STANCES[1:] if h.wounds else CLOSE_STANCES
+        scores = stance_scores(state, me, _weakest(state, foes), stances)
+        return max(stances, key=lambda stance: (scores[stance], stance == OPEN))
 
     @staticmethod
     def _turn(state: OneRingState, me: str) -> Iterable[Action]:
         h = state.heroes[me]
         if h.knocked_back:
             yield Recover(me)
+        escape = None if h.knocked_back else _escape(state, me)
+        if escape is not None:
+            yield escape
         secondary = not h.secondary_used
         draw = _weapon_to_draw(state, me) if secondary else None
         if draw is not None:
@@ -151,20 +184,89 @@ class HeroHeuristic:
             drop = _spare_gear(state, me)
             if drop is not None:
                 yield Drop(me, drop)
+            shift = _shift_stance(state, me)
+            if shift is not None:
+                yield shift
         if not h.knocked_back:
             targets = legality.hero_targets(state, me)
-            if targets:
-                yield _best_attack(state, me, targets, Attack)
+            target = _best_target(state, me, targets) if targets else None
+            task = _task(state, me)
+            if task is not None and target is not None and \
+                    task_value(state, me, task.companion) > _value(state, me, target):
+                yield task
+            if target is not None:
+                yield _with_hope(state, me, target)
             moves = legality.move_targets(state, me)
             if moves:
                 yield _best_attack(state, me, moves, Move)
-            if h.stance == DEFENSIVE:
-                companions = legality.companions(state, me)
-                if companions:
-                    yield Task(me, companion=_weakest(state, companions))
-            else:
-                yield Task(me)
+            if task is not None:
+                yield task
         yield from _in_offer_order(state, me)
+
+
+def _shift_stance(state: OneRingState, me: str) -> Action | None:
+    """A Defensive hero whose penalty (a die per engaging foe) leaves the attack no Success
+    die advances to Open when Open wears the foes down clearly faster for what it costs."""
+    h = state.heroes[me]
+    foes = state.board.foes_of(me)
+    if h.stance != DEFENSIVE or not foes:
+        return None
+    target = _best_target(state, me, foes)
+    roll = attack_roll(state, me, target, DEFENSIVE, len(foes))
+    if roll is None or roll[0] > 0:
+        return None
+    scores = stance_scores(state, me, target, (DEFENSIVE, OPEN), attackers=foes)
+    return Advance(me) if scores[OPEN] > scores[DEFENSIVE] * SHIFT_MARGIN else None
+
+
+def _value(state: OneRingState, me: str, target: str) -> float:
+    """What the hero's attack on ``target`` is expected to take, as things stand."""
+    return attack_value(state, me, target, state.heroes[me].stance,
+                        len(state.board.foes_of(me)))
+
+
+def _with_hope(state: OneRingState, me: str, target: str) -> Attack:
+    """The attack on ``target``, with Hope spent on it when that pays
+    (:func:`tactics.hope_pays`)."""
+    roll = attack_roll(state, me, target, state.heroes[me].stance,
+                       len(state.board.foes_of(me)))
+    return Attack(me, target, hope=roll is not None and hope_pays(state, me, *roll, target))
+
+
+def _task(state: OneRingState, me: str) -> Task | None:
+    """The combat task of the hero's stance (Protect Companion names the companion most
+    pressed), or ``None`` when there is none to take."""
+    h = state.heroes[me]
+    if h.stance == DEFENSIVE:
+        companions = legality.companions(state, me)
+        if not companions:
+            return None
+        return Task(me, companion=max(companions, key=lambda c: (
+            len(state.board.foes_of(c)), -state.heroes[c].endurance)))
+    return Task(me)
+
+
+def _escape(state: OneRingState, me: str) -> Escape | None:
+    """The last hero standing leaves a fight they cannot win: Wounded, or down to a third of
+    their Endurance, and expected to fall before the foes do."""
+    if state.standing_heroes() != [me]:
+        return None
+    options = legality.escape_options(state, me)
+    if not options:
+        return None
+    h = state.heroes[me]
+    card = state.roster.heroes[me]
+    if not h.wounds and h.endurance * 3 > card.endurance_max:
+        return None
+    foes = state.standing_foes()
+    engaged = max(len(state.board.foes_of(me)), 1)
+    stance = h.stance if h.stance != REARWARD else DEFENSIVE
+    dealt = max(attack_value(state, me, f, stance, engaged) for f in foes)
+    taken = sum(foe_threat(state, f, me, stance) for f in foes)
+    foes_left = sum(state.foes[f].endurance for f in foes)
+    if dealt > 0 and foes_left / dealt <= h.endurance / max(taken, 0.01):
+        return None
+    return Escape(me, options[0])
 
 
 def _in_offer_order(state: OneRingState, me: str) -> Iterable[Action]:
@@ -219,8 +321,7 @@ def _spare_gear(state: OneRingState, me: str) -> str | None:
     return best[1] if best else None
 
 
-def _best_attack(state: OneRingState, me: str, targets: Sequence[str],
-                 kind: type[Attack] | type[Move]) -> Action:
+def _best_target(state: OneRingState, me: str, targets: Sequence[str]) -> str:
     """Prefer foes pressing the most wounded comrade, then the weakest foe."""
     board = state.board
     comrades = [h for h in state.standing_heroes() if h != me and board.foes_of(h)]
@@ -230,7 +331,13 @@ def _best_attack(state: OneRingState, me: str, targets: Sequence[str],
         if pressing and state.heroes[hurt].endurance * 2 <= \
                 state.roster.heroes[hurt].endurance_max:
             targets = pressing
-    return kind(me, _weakest(state, targets))
+    return _weakest(state, targets)
+
+
+def _best_attack(state: OneRingState, me: str, targets: Sequence[str],
+                 kind: type[Attack] | type[Move]) -> Action:
+    """The attack (or move) on the best target (:func:`_best_target`)."""
+    return kind(me, _best_target(state, me, targets))
 
 
 class LoremasterHeuristic:

@@ -1,0 +1,266 @@
+"""Estimates the heuristic policies weigh their choices with: the chance that a roll succeeds
+and pierces, and what an attack, a combat task or a stance is worth in Endurance.
+
+Every figure is an expectation for one roll, computed exactly from the dice (no sampling),
+so the heuristics stay deterministic.  Values are in Endurance points: a Wound that takes a
+combatant out is worth all the Endurance they have left.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
+from fracas.rules.one_ring.dice import BAD, FEAT_SIDES, GOOD, SUCCESS_SIDES, feat_rank
+from fracas.rules.one_ring.rules import PIERCING_RANK, TASKS
+from fracas.rules.one_ring.state import DEFENSIVE, FORWARD, REARWARD, OneRingState
+
+__all__ = [
+    "attack_roll",
+    "attack_value",
+    "chances",
+    "engaging_estimate",
+    "foe_threat",
+    "hope_pays",
+    "stance_scores",
+    "task_value",
+]
+
+#: Hope is spent on a roll that matters when the extra die raises its chance of success by
+#: this much.
+HOPE_GAIN = 0.15
+#: Rounds over which a Weary adversary's weaker attacks are counted (Intimidate Foe).
+WEARY_ROUNDS = 2
+
+
+@cache
+def _totals(dice: int, weary: bool) -> tuple[float, ...]:
+    """Probability of each counted total of ``dice`` Success dice (index = total)."""
+    dist = [1.0]
+    for _ in range(dice):
+        nxt = [0.0] * (len(dist) + SUCCESS_SIDES)
+        for total, p in enumerate(dist):
+            for face in range(1, SUCCESS_SIDES + 1):
+                nxt[total + (0 if weary and face <= 3 else face)] += p / SUCCESS_SIDES
+        dist = nxt
+    return tuple(dist)
+
+
+@cache
+def chances(dice: int, tn: int, *, adversary: bool = False, weary: bool = False,
+            miserable: bool = False) -> tuple[float, float]:
+    """(chance of success, chance of a success on a Piercing Blow's Feat number) of one roll
+    of the Feat die and ``dice`` Success dice against ``tn``."""
+    totals = _totals(max(0, dice), weary)
+    # at_least[x] = P(total >= x)
+    at_least = [0.0] * (len(totals) + 1)
+    for x in range(len(totals) - 1, -1, -1):
+        at_least[x] = at_least[x + 1] + totals[x]
+    success = pierce = 0.0
+    for face in range(1, FEAT_SIDES + 1):
+        rank = feat_rank(face, adversary)
+        if rank == GOOD:
+            ok = 1.0
+        elif rank == BAD and miserable:
+            ok = 0.0
+        else:
+            need = tn - (rank if 1 <= rank <= 10 else 0)
+            ok = at_least[min(max(need, 0), len(totals))]
+        success += ok / FEAT_SIDES
+        if rank == GOOD or rank >= PIERCING_RANK:
+            pierce += ok / FEAT_SIDES
+    return success, pierce
+
+
+def _wound_chance(protection: int, injury: int, adversary: bool) -> float:
+    """Chance that a Piercing Blow wounds: the target's Protection roll fails."""
+    return 1.0 - chances(protection, injury, adversary=adversary)[0]
+
+
+def _hero_weapon(state: OneRingState, me: str, ranged: bool) -> Weapon | None:
+    """The weapon the hero would fight with: the one in hand when it suits, else the first
+    carried one that does."""
+    card = state.roster.heroes[me]
+    held = state.bow_in_hand(me) if ranged else state.close_weapon(me)
+    if held is not None:
+        return held
+    dropped = state.heroes[me].dropped
+    return next((w for w in card.weapons if w.ranged == ranged and w.name not in dropped), None)
+
+
+def attack_roll(state: OneRingState, me: str, target: str, stance: str,
+                engaged: int) -> tuple[int, int] | None:
+    """(Success dice, TN) of a hero's attack on ``target`` in ``stance`` with ``engaged``
+    foes on them, before Hope (``None`` without a weapon for it).  The dice may be negative:
+    a bonus die first cancels a penalty, as on the table."""
+    weapon = _hero_weapon(state, me, stance == REARWARD)
+    if weapon is None:
+        return None
+    card = state.roster.heroes[me]
+    dice = card.rating(weapon.category) + (1 if state.heroes[me].rallied else 0)
+    if stance == FORWARD:
+        dice += 1
+    elif stance == DEFENSIVE:
+        dice -= engaged
+    return dice, 20 - card.strength + state.roster.foes[target].parry
+
+
+def attack_value(state: OneRingState, me: str, target: str, stance: str, engaged: int,
+                 extra: int = 0) -> float:
+    """Expected Endurance a hero's attack on ``target`` takes (a Wound that kills counts the
+    foe's whole Endurance), in ``stance`` with ``engaged`` foes on them and ``extra`` dice."""
+    weapon = _hero_weapon(state, me, stance == REARWARD)
+    roll = attack_roll(state, me, target, stance, engaged)
+    if weapon is None or roll is None:
+        return 0.0
+    dice, tn = roll
+    dice += extra
+    foe = state.roster.foes[target]
+    f = state.foes[target]
+    hit, pierce = chances(max(dice, 0), tn, weary=state.weary(me),
+                          miserable=state.miserable(me))
+    left = max(f.endurance, 0)
+    wounds_to_kill = max(foe.might - f.wounds, 1)
+    wound = left if wounds_to_kill == 1 else left / wounds_to_kill
+    return hit * min(weapon.damage, left) + \
+        pierce * _wound_chance(foe.armour, weapon.injury, True) * wound
+
+
+def _foe_weapon(state: OneRingState, foe: str) -> FoeWeapon | None:
+    card = state.roster.foes[foe]
+    return card.close_weapon() or (card.weapons[0] if card.weapons else None)
+
+
+def foe_threat(state: OneRingState, foe: str, hero: str, stance: str,
+               protected: bool = False, weary: bool | None = None) -> float:
+    """Expected Endurance an adversary's close attack takes from ``hero`` in ``stance``; a
+    Wound counts half the hero's Endurance, or all of it when it would be the second.
+    ``weary`` overrides whether the adversary is Weary."""
+    weapon = _foe_weapon(state, foe)
+    if weapon is None:
+        return 0.0
+    dice = weapon.rating + (1 if stance == FORWARD else 0) - (1 if stance == DEFENSIVE else 0)
+    dice -= 1 if protected else 0
+    hit, pierce = chances(max(dice, 0), state.parry(hero), adversary=True,
+                          weary=state.foe_weary(foe) if weary is None else weary)
+    card = state.roster.heroes[hero]
+    h = state.heroes[hero]
+    left = max(h.endurance, 0)
+    wound = left if h.wounds >= 1 else left / 2
+    attacks = state.roster.foes[foe].might
+    return attacks * (hit * min(weapon.damage, left) + pierce * _wound_chance(
+        card.armour_dice + card.helm_dice, weapon.injury, False) * wound)
+
+
+def engaging_estimate(state: OneRingState, me: str) -> int:
+    """How many foes will engage ``me`` this round, if the Loremaster gives each close-combat
+    hero one foe and piles the rest, three at most, on the weakest heroes."""
+    heroes = [h for h in state.standing_heroes() if state.heroes[h].stance != REARWARD]
+    foes = len(_fighters(state))
+    if me not in heroes or foes == 0:
+        return 0
+    if foes <= len(heroes):
+        return 1
+    spare = foes - len(heroes)
+    for hero in sorted(heroes, key=lambda n: (state.heroes[n].endurance,
+                                              state.roster.hero_order.index(n))):
+        extra = min(2, spare)
+        if hero == me:
+            return 1 + extra
+        spare -= extra
+    return 1
+
+
+def _fighters(state: OneRingState) -> list[str]:
+    """The standing foes who come to close quarters: all but those whose bow beats their
+    close weapon (the Loremaster keeps those back to shoot when they are spare)."""
+    out = []
+    for foe in state.standing_foes():
+        card = state.roster.foes[foe]
+        bow, close = card.ranged_weapon(), card.close_weapon()
+        if close is not None and (bow is None or bow.rating <= close.rating):
+            out.append(foe)
+    return out or state.standing_foes()
+
+
+def _likely_attackers(state: OneRingState, me: str, count: int) -> list[str]:
+    """The ``count`` foes coming to close quarters whose attacks would hurt ``me`` most."""
+    foes = sorted(_fighters(state), key=lambda f: -foe_threat(state, f, me, ""))
+    return foes[:count]
+
+
+def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str, ...],
+                  attackers: list[str] | None = None) -> dict[str, float]:
+    """For each close-combat stance: Endurance the hero's attack is expected to take from
+    ``target`` over the Endurance the foes engaging them (``attackers``; by default those
+    likely to, :func:`engaging_estimate`) are expected to take: the ratio of how fast the
+    hero wears the foe down to how fast the foes wear the hero down."""
+    if attackers is None:
+        attackers = _likely_attackers(state, me, max(engaging_estimate(state, me), 1))
+    engaged = max(len(attackers), 1)
+    scores: dict[str, float] = {}
+    for stance in stances:
+        dealt = attack_value(state, me, target, stance, engaged)
+        taken = sum(foe_threat(state, f, me, stance) for f in attackers)
+        scores[stance] = dealt / (taken + 0.5)
+    return scores
+
+
+def hope_pays(state: OneRingState, me: str, dice: int, tn: int, target: str = "") -> bool:
+    """A hero spends Hope on a roll when it keeps them above their Shadow (never making
+    themselves Miserable), the extra die raises the chance of success by ``HOPE_GAIN`` or
+    more, and either the hero still has half their Hope after spending it or the roll
+    matters: the hero is in danger (Wounded, or down to half their Endurance) or the hit
+    would take ``target`` out of the fight."""
+    card = state.roster.heroes[me]
+    h = state.heroes[me]
+    if h.hope - 1 <= card.shadow:
+        return False
+    danger = h.wounds > 0 or h.endurance * 2 <= card.endurance_max
+    weapon = _hero_weapon(state, me, h.stance == REARWARD)
+    finishing = bool(target) and weapon is not None and \
+        state.foes[target].endurance <= weapon.damage
+    plenty = (h.hope - 1) * 2 >= card.hope_max
+    if not (danger or finishing or plenty):
+        return False
+    weary, miserable = state.weary(me), state.miserable(me)
+    without = chances(max(dice, 0), tn, weary=weary, miserable=miserable)[0]
+    with_hope = chances(max(dice + 1, 0), tn, weary=weary, miserable=miserable)[0]
+    return with_hope - without >= HOPE_GAIN
+
+
+def task_value(state: OneRingState, me: str, companion: str = "") -> float:
+    """Expected Endurance the combat task of the hero's stance is worth: a Rally's extra die
+    on every other engaged hero's next attack, a Protect Companion's die off every attack on
+    the companion, the weaker attacks of the foes an Intimidate Foe leaves Weary."""
+    h = state.heroes[me]
+    task, attribute, skill = TASKS[h.stance]
+    card = state.roster.heroes[me]
+    dice = card.skills.get(skill, 0)
+    ok = chances(dice, 20 - int(getattr(card, attribute)), weary=state.weary(me),
+                 miserable=state.miserable(me))[0]
+    board = state.board
+    gain = 0.0
+    if task == "rally":
+        for other in state.standing_heroes():
+            foes = board.foes_of(other)
+            if other == me or state.heroes[other].rallied or not foes:
+                continue
+            stance = state.heroes[other].stance
+            target = min(foes, key=lambda f: state.foes[f].endurance)
+            gain += attack_value(state, other, target, stance, len(foes), 1) - \
+                attack_value(state, other, target, stance, len(foes))
+    elif task == "protect" and companion:
+        stance = state.heroes[companion].stance
+        for foe in board.foes_of(companion):
+            gain += foe_threat(state, foe, companion, stance) - \
+                foe_threat(state, foe, companion, stance, protected=True)
+    elif task == "intimidate":
+        for foe in state.standing_foes():
+            if state.foes[foe].hate != 1:
+                continue
+            for hero in board.heroes_on(foe):
+                stance = state.heroes[hero].stance
+                gain += WEARY_ROUNDS * (foe_threat(state, foe, hero, stance) -
+                                        foe_threat(state, foe, hero, stance, weary=True))
+    return ok * gain
