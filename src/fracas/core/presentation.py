@@ -13,7 +13,9 @@ know no rule set by name.  A rule set that sets nothing gets the default
   field ``x`` beside ``x_max`` reads ``x/max``;
 * **the battlefield** (:attr:`Presentation.battlefield`): a Jinja2 template the
   rule set ships in its package (``templates/<name>``, package data) that draws
-  the view; ``None`` leaves the interface's generic picture of the view;
+  the view (it gets ``t``, the table as one link sees it, with ``t.view``; it
+  may ``{% include "battlefield/generic.html" %}``, the web's picture of any
+  view); ``None`` leaves the interface's generic picture of the view;
 * **per-viewer wording** (:meth:`Presentation.describe_for`): the line an event
   reads for one side from that side's own view (a turn map of what that side
   sees), where the plain line would name what the side does not see.  The
@@ -29,16 +31,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-__all__ = ["SAME", "Column", "Presentation", "TableRows", "presentation_of", "scalar_text",
+__all__ = ["SAME", "Column", "Presentation", "Same", "TableRows", "presentation_of", "scalar_text",
            "words_of"]
 
 
-class _Same:
+class Same:
     """The marker "worded the same for every viewer" (:meth:`Presentation.describe_for`)."""
 
-    _instance: _Same | None = None
+    _instance: Same | None = None
 
-    def __new__(cls) -> _Same:
+    def __new__(cls) -> Same:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
@@ -49,7 +51,7 @@ class _Same:
 
 #: Returned by :meth:`Presentation.describe_for` when the rule set words the event the
 #: same for every viewer (the usual veil then applies).
-SAME: Final = _Same()
+SAME: Final = Same()
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +164,7 @@ class Presentation:
                          names=[str(item["name"]) for item in items])
 
     # -- the log, worded for one viewer ----------------------------------------------------
-    def describe_for(self, event: Any, state: Any, side: str) -> str | _Same | None:
+    def describe_for(self, event: Any, state: Any, side: str) -> str | Same | None:
         """``event``'s line as ``side`` reads it (``state``: the state just after it).
 
         A string: the line for that side, from that side's view alone; ``None``:
