@@ -20,6 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
+from fracas.core.distribution import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError
 from fracas.rules.one_ring.dice import (
     BAD,
@@ -112,48 +113,45 @@ def degree(success: bool, tengwars: int) -> int:
 
 
 @cache
-def _success_dice(count: int, weary: bool) -> dict[tuple[int, int], Fraction]:
+def _success_dice(count: int, weary: bool) -> Distribution[tuple[int, int]]:
     """Distribution of (counted total, tengwars capped at 2) for ``count`` Success dice."""
-    dist: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
+    dist: Distribution[tuple[int, int]] = Distribution({(0, 0): Fraction(1)})
     p = Fraction(1, SUCCESS_SIDES)
     for _ in range(count):
-        nxt: dict[tuple[int, int], Fraction] = {}
+        nxt: Tally[tuple[int, int]] = Tally()
         for (total, sixes), q in dist.items():
             for face in range(1, SUCCESS_SIDES + 1):
-                key = (total + (0 if weary and face <= 3 else face),
-                       min(2, sixes + (face == TENGWAR_FACE)))
-                nxt[key] = nxt.get(key, Fraction(0)) + q * p
-        dist = nxt
+                nxt.add((total + (0 if weary and face <= 3 else face),
+                         min(2, sixes + (face == TENGWAR_FACE))), q * p)
+        dist = nxt.freeze()
     return dist
 
 
-def _feat_ranks(q: OddsQuestion) -> dict[int, Fraction]:
+def _feat_ranks(q: OddsQuestion) -> Distribution[int]:
     count = feat_dice_count(q.favoured, q.ill_favoured)
     faces = range(1, FEAT_SIDES + 1)
-    out: dict[int, Fraction] = {}
+    out: Tally[int] = Tally()
     p = Fraction(1, FEAT_SIDES) ** count
     if count == 1:
         for f in faces:
-            r = feat_rank(f, q.adversary)
-            out[r] = out.get(r, Fraction(0)) + p
-        return out
+            out.add(feat_rank(f, q.adversary), p)
+        return out.freeze()
     for a in faces:
         for b in faces:
-            r = keep_feat((feat_rank(a, q.adversary), feat_rank(b, q.adversary)),
-                          q.favoured, q.ill_favoured)
-            out[r] = out.get(r, Fraction(0)) + p
-    return out
+            out.add(keep_feat((feat_rank(a, q.adversary), feat_rank(b, q.adversary)),
+                              q.favoured, q.ill_favoured), p)
+    return out.freeze()
 
 
 def roll_odds(q: OddsQuestion) -> dict[int, Fraction]:
     """The exact probability of each degree of result for question ``q``."""
-    out = {FAILURE: Fraction(0), SUCCESS: Fraction(0), GREAT: Fraction(0),
-           EXTRAORDINARY: Fraction(0)}
+    out: Tally[int] = Tally()
+    for key in (FAILURE, SUCCESS, GREAT, EXTRAORDINARY):
+        out.add(key, 0)
     dice = _success_dice(q.dice, q.weary)
     for rank, p_rank in _feat_ranks(q).items():
         numeric = rank if 1 <= rank <= 10 else 0
         for (total, sixes), p_dice in dice.items():
             ok = not (rank == BAD and q.miserable) and (rank == GOOD or numeric + total >= q.tn)
-            key = degree(ok, sixes)
-            out[key] += p_rank * p_dice
-    return out
+            out.add(degree(ok, sixes), p_rank * p_dice)
+    return dict(out.freeze())

@@ -10,9 +10,9 @@ from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
-from fracas.core.policy import HumanPolicy, Policy
+from fracas.core.policy import Policy
 from fracas.core.rng import Rng
-from fracas.core.ruleset import GM, Emit, Outcome, Ruleset, Standing
+from fracas.core.ruleset import GM, Emit, Ruleset, Standing
 from fracas.rules.one_ring import legality, resolve
 from fracas.rules.one_ring.actions import ACTIONS
 from fracas.rules.one_ring.fold import apply_event
@@ -77,12 +77,6 @@ class OneRing(Ruleset[OneRingState]):
         """Run the automatic steps of the combat sequence."""
         resolve.advance(state, rng, emit)
 
-    def outcome(self, state: OneRingState) -> Outcome | None:
-        """Who won once one side is out of the fight (or the round limit passed)."""
-        if state.result is None:
-            return None
-        return Outcome(state.result[0], state.result[1], state.round)
-
     # -- reading -------------------------------------------------------------
     def standings(self, state: OneRingState) -> Sequence[Standing]:
         """Heroes then adversaries, with Endurance as health."""
@@ -112,11 +106,10 @@ class OneRing(Ruleset[OneRingState]):
 
     # -- policies --------------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
-        """``heuristic`` (hero or Loremaster), ``search``, ``human``, ``random`` or ``scripted``."""
+        """``heuristic`` (hero or Loremaster) and ``search``; the core's ``human``,
+        ``random`` and ``scripted`` for the rest."""
         if name == "heuristic":
             return LoremasterHeuristic() if actor == GM else HeroHeuristic()
-        if name == "human":
-            return HumanPolicy()
         if name == "search":
             from fracas.ai import search_policy
 
@@ -125,10 +118,7 @@ class OneRing(Ruleset[OneRingState]):
                                  else options)
         return super().policy(name, actor, options)
 
-    def policy_for(self, state: OneRingState, actor: str) -> Policy:
-        """The policy the scenario chose for ``actor`` (``gm`` included)."""
+    def policy_choice(self, state: OneRingState, actor: str) -> str | Sequence[str]:
+        """The policy the scenario chose for ``actor`` (``gm`` included), or its script."""
         card = state.roster.heroes.get(actor)
-        choice = card.policy if card is not None else state.roster.gm_policy
-        if isinstance(choice, tuple):
-            return self.policy("scripted", actor, {"script": choice})
-        return self.policy(choice, actor, {})
+        return card.policy if card is not None else state.roster.gm_policy
