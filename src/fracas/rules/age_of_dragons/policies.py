@@ -1,11 +1,16 @@
-"""Age of Dragons policies: a sensible heuristic and the fixed ``claw_all``.
+"""Age of Dragons policies: a heuristic that plays to win, and the fixed ``claw_all``.
 
-The heuristic closes to melee (matching altitude, then range), aims and evades with
-its spare spots, bites or claws for the most damage a defender cannot stop, goes for
-the neck when it has two sixes to spare, grapples a weaker flyer to drag it down,
-breaks out when a grapple goes against it, chooses to fall when that brings it down
-toward its foe without a crash landing (otherwise it ends a turn it has no use for),
-and spends just enough Physical Defence to turn an attack aside.
+The heuristic plans each turn with :mod:`.tactics`: for every foe it prices tooth and
+claw after the spots that reach it and each ranged weapon from where it can shoot, takes
+the spots of the best plan (matching altitude, then range, then aims) and evades with the
+rest.  It expends on the attack worth the most -- a called shot when the margin leaves
+damage for an effect worth more than a plain bite's extra damage, a shot when it beats
+closing in -- grapples a weaker flyer to drag it down and holds on while it stays the
+stronger, breaks out only when the hits can beat a holder's Physical Defence, and in a
+team fight drains a foe's PD for a friend who acts next when its hits cannot hurt.  It
+chooses to fall when that brings it down toward its foe without a crash landing
+(otherwise it ends a turn it has no use for), and spends just enough Physical Defence to
+turn an attack aside.  See "How the heuristic plays" in docs/rules/age_of_dragons.md.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from fracas.core.policy import (
     ScriptedPolicy,
 )
 from fracas.core.ruleset import GM, Ruleset
-from fracas.rules.age_of_dragons import actions, rules
+from fracas.rules.age_of_dragons import actions, rules, tactics
 from fracas.rules.age_of_dragons.legality import fall_is_a_choice
 from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
@@ -125,16 +130,12 @@ class HeuristicPolicy:
 
     @staticmethod
     def _target(state: AgeOfDragonsState, me: str) -> str | None:
-        foes = [f for f in rules.enemies(state, me) if f.active] or list(rules.enemies(state, me))
-        if not foes:
-            return None
-        held = set(rules.partners(state, me))
-        foes.sort(key=lambda f: (f.name not in held, state.ranges[pair(me, f.name)],
-                                 abs(f.altitude - state.fighters[me].altitude), f.pr))
-        return foes[0].name
+        foes = tactics.target_order(state, state.fighters[me])
+        return foes[0].name if foes else None
 
     @staticmethod
-    def _spheres(state: AgeOfDragonsState, fighter: Fighter, target: str | None) -> tuple[str, ...]:
+    def _spheres(state: AgeOfDragonsState, fighter: Fighter,
+                 target: str | None) -> tuple[str, ...]:
         if target is not None and not rules.in_melee_reach(state, fighter.name, target):
             for weapon in fighter.profile.ranged:
                 if weapon.sphere != "soma" and fighter.profile.rating(weapon.sphere) > 0:
@@ -143,25 +144,39 @@ class HeuristicPolicy:
         return ("soma",)
 
     @staticmethod
-    def _spots(state: AgeOfDragonsState, fighter: Fighter, target: str) -> Iterator[Action]:
+    def _spots(state: AgeOfDragonsState, fighter: Fighter,
+               target: str | None) -> Iterator[Action]:
+        """The plan's next move or aim (see :func:`.tactics.plan`), then evasion.
+
+        With no attack in reach this turn it heads for its target's melee height and
+        range, and aims if it can.
+        """
         me = fighter.name
-        foe = state.fighters[target]
-        mine, theirs = MELEE_LEVEL[fighter.altitude], MELEE_LEVEL[foe.altitude]
-        if mine > theirs:
-            yield actions.Spot(me, "lose_altitude")
-        elif mine < theirs:
-            yield actions.Spot(me, "gain_altitude" if fighter.airborne else "take_off")
-        if state.ranges[pair(me, target)] > CLOSE:
-            yield actions.Spot(me, "alter_range", target, True)
-        if state.spot_consumes_dice:
-            return  # spare dice are worth more as hits
-        if foe.pd - (state.turn.aims.get(target, 0) if state.turn else 0) > 0:
-            yield actions.Spot(me, "aim", target)
-        yield actions.Spot(me, "evade")
+        plan = tactics.plan(state, fighter)
+        if plan is not None:
+            if plan.moves:
+                move = plan.moves[0]
+                yield actions.Spot(me, move, plan.target if move == "alter_range" else None)
+            elif plan.aims:
+                yield actions.Spot(me, "aim", plan.target)
+        elif target is not None:
+            foe = state.fighters[target]
+            mine, theirs = MELEE_LEVEL[fighter.altitude], MELEE_LEVEL[foe.altitude]
+            if mine > theirs:
+                yield actions.Spot(me, "lose_altitude")
+            elif mine < theirs:
+                yield actions.Spot(me, "gain_altitude" if fighter.airborne else "take_off")
+            if state.ranges[pair(me, target)] > CLOSE:
+                yield actions.Spot(me, "alter_range", target, True)
+            if not state.spot_consumes_dice and rules.available_pd(state, target) > 0:
+                yield actions.Spot(me, "aim", target)
+        if not state.spot_consumes_dice:  # otherwise spare dice are worth more as hits
+            yield actions.Spot(me, "evade")
 
     @staticmethod
     def _expends(state: AgeOfDragonsState, fighter: Fighter,
                  target: str | None) -> Iterator[Action]:
+        """Break out, grapple, the attack worth the most, or one that drains a foe's PD."""
         turn = state.turn
         if turn is None:
             return
@@ -170,28 +185,46 @@ class HeuristicPolicy:
         hits = len(dice)
         if hits == 0:
             return
-        held_by = [p for p in rules.partners(state, me)
-                   if state.fighters[p].profile.side != fighter.profile.side]
-        if held_by and (fighter.airborne or fighter.pr < max(state.fighters[p].pr
-                                                             for p in held_by)):
+        if tactics.wants_out(state, fighter) and tactics.breakable(state, fighter, hits):
             yield actions.BreakOut(me, hits)
-        if target is None:
-            return
-        foe = state.fighters[target]
-        pd = rules.available_pd(state, target)
+        if target is not None:
+            foe = state.fighters[target]
+            if foe.airborne and foe.altitude >= NORMAL and tactics.favoured(fighter, foe) and \
+                    hits > rules.available_pd(state, target) and \
+                    not rules.is_locked(state, target):
+                yield actions.Grapple(me, target, hits)
         sixes = sum(1 for i in dice if turn.pool[i] == 6)
-        if foe.airborne and foe.altitude >= NORMAL and fighter.pr >= foe.pr + 5 and \
-                hits > pd and not rules.is_locked(state, target):
-            yield actions.Grapple(me, target, hits)
-        if sixes >= 2 and hits - pd - 9 >= 1:
-            yield actions.Attack(me, target, hits, "claw", "neck")
-        if hits - pd - 3 >= 1:
-            yield actions.Attack(me, target, hits, "bite")
-        if hits - pd >= 1:
-            yield actions.Attack(me, target, hits)
-        for weapon in fighter.profile.ranged:
-            if hits - pd + weapon.damage_bonus >= 1:
-                yield actions.Shoot(me, target, hits, weapon.name)
+        best: tuple[float, Action] | None = None
+        drains: list[Action] = []
+        soma = "soma" in turn.spheres
+        for foe in tactics.target_order(state, fighter):
+            share = 1.0 if foe.active else tactics.DYING_SHARE
+            options: list[tuple[float, Action]] = []
+            if soma and rules.in_melee_reach(state, me, foe.name):
+                value, style, called = tactics.best_melee(
+                    state, fighter, foe, hits, sixes, rules.available_pd(state, foe.name))
+                if value <= 0 and not rules.part_usable(fighter, style):
+                    style = "bite"
+                options.append((value * share, actions.Attack(me, foe.name, hits, style,
+                                                              called)))
+            for weapon in fighter.profile.ranged:
+                if weapon.sphere in turn.spheres and rules.in_ranged_reach(
+                        state, me, foe.name, weapon.reach):
+                    value = tactics.ranged_value(state, fighter, foe.name, weapon, hits)
+                    options.append((value * share,
+                                    actions.Shoot(me, foe.name, hits, weapon.name)))
+            for value, action in options:
+                if value > 0 and (best is None or value > best[0] or (
+                        value == best[0] and tactics.RANGED_WINS_TIES
+                        and isinstance(action, actions.Shoot)
+                        and not isinstance(best[1], actions.Shoot))):
+                    best = (value, action)
+                elif value == 0 and foe.active and rules.available_pd(state, foe.name) > 0 \
+                        and tactics.drain_helps(state, fighter, foe.name):
+                    drains.append(action)
+        if best is not None:
+            yield best[1]
+        yield from drains[:1]
 
 
 def make_policy(ruleset: Ruleset[Any], name: str, actor: str,

@@ -1,0 +1,331 @@
+"""What the heuristic reckons before it acts: what each attack is worth, and how to get there.
+
+Nothing here changes the state or draws dice.  Every estimate assumes the defender spends
+Physical Defence as the heuristic does: just enough to turn the attack aside when it can,
+otherwise all of it against a damaging attack and none against a grapple or a break-out.
+
+- :func:`melee_options` and :func:`ranged_value` price an attack with the dice in the pool:
+  the damage it should deal, plus what a called shot's sixes would do (a kill, a stun, a
+  wing that can no longer keep its owner in the air).
+- :func:`plan` looks at every foe and every way of reaching it this turn (spots to match
+  its altitude and close the range, spare dice to aim) and keeps the one worth the most.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from fracas.rules.age_of_dragons import rules
+from fracas.rules.age_of_dragons.rules import (
+    ALTITUDE_HALVES,
+    ATTACK_THRESHOLD,
+    BREAK_OUT_TN,
+    CALLED,
+    GROUNDS,
+    MELEE_LEVEL,
+    SPOT_THRESHOLDS,
+)
+from fracas.rules.age_of_dragons.state import (
+    CLOSE,
+    GROUNDED,
+    RIPPED,
+    STRAFING_LOW,
+    AgeOfDragonsState,
+    Fighter,
+    RangedAttack,
+    pair,
+)
+
+__all__ = ["Plan", "best_melee", "breakable", "drain_helps", "melee_options", "plan",
+           "ranged_value", "target_order", "wants_out"]
+
+#: What a stun is worth in points of damage: the victim loses a third of its turns.
+STUN_VALUE = 6.0
+#: What a mauled wing is worth against a flyer on the ground (it cannot take off).
+GROUNDED_WING_VALUE = 2.0
+#: A kill is worth the victim's Physical Resilience and this much more.
+KILL_BONUS = 20.0
+#: A grapple "favours" a combatant this much stronger in Physical Resilience: the
+#: heuristic grapples such a flyer to drag it down, and keeps the grapple.
+GRAPPLE_EDGE = 5
+#: Whether a shot is preferred to tooth and claw worth as much (no need to close in).
+RANGED_WINS_TIES = True
+#: Average face of a d6.
+MEAN_D6 = 3.5
+
+
+def expected_damage(hits: int, pd: int, tn: int, bonus: int) -> int:
+    """Damage against a defender with ``pd`` to spend (see the module docstring)."""
+    if hits - tn <= pd:
+        return 0  # the defender spends just enough: margin 0
+    return rules.damage_dealt(hits - tn - pd, bonus)
+
+
+def effect_value(state: AgeOfDragonsState, foe: Fighter, called: str | None,
+                 sixes: int) -> float:
+    """What a damaging called shot's sixes do to ``foe``, in points of damage."""
+    if called is None:
+        return 0.0
+    effect = rules.called_effect(called, sixes)
+    if effect is None:
+        return 0.0
+    what = effect[0]
+    if what == "kill":
+        return foe.pr + KILL_BONUS
+    if what == "stun":
+        return 0.0 if foe.stunned else STUN_VALUE
+    if what == "wing" and foe.can_fly:
+        if not foe.airborne:
+            return GROUNDED_WING_VALUE
+        # It falls a level an end phase, then lands: one die per round fallen plus the ground's.
+        return MEAN_D6 * (foe.altitude + GROUNDS[state.ground]) + GROUNDED_WING_VALUE
+    return 0.0  # limbs, tail, torso: nothing worth the extra target number
+
+
+def melee_options(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int,
+                  sixes: int, pd: int) -> Iterator[tuple[float, str, str | None]]:
+    """(value, style, called) of each claw or bite, with or without a called shot.
+
+    Plain attacks come first, so a called shot is taken only when it is worth more.
+    Wing and tail slaps are left out: for the same hits a bite always deals more.
+    """
+    styles = [s for s in ("bite", "claw") if rules.part_usable(me, s)]
+    for called in (None, *CALLED):
+        if called is not None and not rules.called_shot_allowed(foe, called):
+            continue
+        for style in styles:
+            tn, bonus = rules.attack_numbers(style, called)
+            damage = expected_damage(hits, pd, tn, bonus)
+            if damage > 0:
+                yield damage + effect_value(state, foe, called, sixes), style, called
+
+
+def best_melee(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int, sixes: int,
+               pd: int) -> tuple[float, str, str | None]:
+    """The most valuable melee attack (value 0 and a claw when none can hurt)."""
+    best: tuple[float, str, str | None] = (0.0, "claw", None)
+    for option in melee_options(state, me, foe, hits, sixes, pd):
+        if option[0] > best[0]:
+            best = option
+    return best
+
+
+def ranged_value(state: AgeOfDragonsState, me: Fighter, target: str, weapon: RangedAttack,
+                 hits: int, aims: int = 0) -> float:
+    """Damage a shot should deal, less what an area power does to the shooter's own side."""
+    side = me.profile.side
+    struck = [target]
+    if weapon.area:
+        struck += [n for n in rules.grapple_group(state, target)
+                   if n not in (target, me.name) and not state.fighters[n].dead]
+    value = 0.0
+    for name in struck:
+        pd = rules.available_pd(state, name) - (aims if name == target else 0)
+        damage = expected_damage(hits, max(0, pd), 0, weapon.damage_bonus)
+        value += -damage if state.fighters[name].profile.side == side else damage
+    return value
+
+
+# -- grapples -------------------------------------------------------------------------------
+def enemy_holders(state: AgeOfDragonsState, me: Fighter) -> list[Fighter]:
+    """The enemies ``me`` is locked with."""
+    side = me.profile.side
+    return [state.fighters[p] for p in rules.partners(state, me.name)
+            if state.fighters[p].profile.side != side]
+
+
+def favoured(me: Fighter, other: Fighter) -> bool:
+    """Whether a grapple with ``other`` goes ``me``'s way (it can take the fall better)."""
+    return me.pr >= other.pr + GRAPPLE_EDGE
+
+
+def wants_out(state: AgeOfDragonsState, me: Fighter) -> bool:
+    """Held by an enemy, and the grapple goes against it.
+
+    Locked flyers fall together and both land hard: in the air a combatant stays only
+    while it has more Physical Resilience than every enemy holding it (a grappler that
+    seized a foe weaker by :data:`GRAPPLE_EDGE` to drag it down holds on while it stays
+    the stronger); on the ground it leaves a holder stronger than itself.
+    """
+    holders = enemy_holders(state, me)
+    if not holders:
+        return False
+    strongest = max(h.pr for h in holders)
+    return me.pr <= strongest if me.airborne else me.pr < strongest
+
+
+def breakable(state: AgeOfDragonsState, me: Fighter, hits: int) -> bool:
+    """Whether a break-out with ``hits`` can beat at least one holder's Physical Defence."""
+    return any(hits - BREAK_OUT_TN - rules.available_pd(state, h.name) >= 1
+               for h in enemy_holders(state, me))
+
+
+def drain_helps(state: AgeOfDragonsState, me: Fighter, foe: str) -> bool:
+    """Whether Physical Defence ``foe`` spends now is missed by a friend's attack.
+
+    PD comes back at the start of the foe's own turn; a friend who acts before that
+    (and can act) finds it lower.
+    """
+    order, side = state.order, me.profile.side
+    if foe not in order or me.name not in order:
+        return False
+    mine, theirs = order.index(me.name), order.index(foe)
+    span = order[mine + 1:theirs] if theirs > mine else order[mine + 1:] + order[:theirs]
+    return any(state.fighters[n].profile.side == side and state.fighters[n].active
+               for n in span)
+
+
+# -- plans ------------------------------------------------------------------------------------
+#: A foe already dying (it cannot act) is worth this share of an able one.
+DYING_SHARE = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Spots to take this turn (in order) and the attack they lead to."""
+
+    target: str
+    moves: tuple[str, ...]  # spot effects: lose_altitude, gain_altitude, take_off, alter_range
+    aims: int
+    value: float
+    weapon: str | None = None  # None: tooth and claw
+
+
+@dataclass(frozen=True, slots=True)
+class _Route:
+    moves: tuple[str, ...]
+    altitude: int  # where the moves leave the mover
+    band: int
+
+
+def _route(state: AgeOfDragonsState, me: Fighter, foe: Fighter,
+           weapon: RangedAttack | None) -> _Route | None:
+    """Manoeuvres that bring ``foe`` into reach: altitude first, then range.
+
+    Tooth and claw needs the same melee height and close quarters; a weapon needs at
+    most one altitude level between them and its reach.  A locked combatant cannot
+    manoeuvre: it reaches those it grapples or nobody.  None: out of reach this turn.
+    """
+    band = state.ranges[pair(me.name, foe.name)]
+    if rules.is_locked(state, me.name):
+        reach = rules.in_melee_reach(state, me.name, foe.name) if weapon is None else \
+            rules.in_ranged_reach(state, me.name, foe.name, weapon.reach)
+        return _Route((), me.altitude, band) if reach else None
+    moves: list[str] = []
+    altitude = me.altitude
+
+    def apart(level: int) -> int:
+        if weapon is None:
+            return MELEE_LEVEL[level] - MELEE_LEVEL[foe.altitude]
+        gap = ALTITUDE_HALVES[level] - ALTITUDE_HALVES[foe.altitude]
+        return 0 if abs(gap) <= 2 else gap
+
+    while apart(altitude) != 0:
+        if not me.can_fly:
+            return None
+        if apart(altitude) > 0:
+            moves.append("lose_altitude")
+            altitude -= 1
+        elif altitude == GROUNDED:
+            moves.append("take_off")
+            altitude = STRAFING_LOW
+        else:
+            moves.append("gain_altitude")
+            altitude += 1
+    steps = max(0, band - (CLOSE if weapon is None else weapon.reach))
+    moves += ["alter_range"] * steps
+    if moves and me.airborne and not me.can_fly:
+        return None  # falling: no manoeuvre
+    return _Route(tuple(moves), altitude, band - steps)
+
+
+def _pay(me: Fighter, route: _Route, faces: list[int]) -> tuple[int, int] | None:
+    """Give each move the lowest unspotted die that qualifies, as the engine does.
+
+    ``faces``: the unspotted dice.  Returns (dice left showing 3+, 4+ dice the moves
+    took), or None when the dice cannot pay for every move this turn.
+    """
+    left = sorted(faces)
+    took_hits = 0
+    airborne = route.altitude > GROUNDED
+    for move in route.moves:
+        if move == "alter_range":
+            threshold = SPOT_THRESHOLDS["alter_range_flying" if airborne
+                                        else "alter_range_ground"]
+            needed = 2 if not airborne and RIPPED in me.limbs else 1
+        else:
+            threshold, needed = SPOT_THRESHOLDS[move], 1
+        for _ in range(needed):
+            die = next((f for f in left if f >= threshold), None)
+            if die is None:
+                return None
+            left.remove(die)
+            took_hits += die >= ATTACK_THRESHOLD
+    return sum(1 for f in left if f >= SPOT_THRESHOLDS["aim"]), took_hits
+
+
+def target_order(state: AgeOfDragonsState, me: Fighter) -> list[Fighter]:
+    """Living foes, those able to act first; then those it grapples, the nearest in range
+    and altitude, the weakest."""
+    held = set(rules.partners(state, me.name))
+    return sorted(rules.enemies(state, me.name),
+                  key=lambda f: (not f.active, f.name not in held,
+                                 state.ranges[pair(me.name, f.name)],
+                                 abs(f.altitude - me.altitude), f.pr))
+
+
+def plan(state: AgeOfDragonsState, me: Fighter) -> Plan | None:
+    """The most valuable attack this turn's dice can reach, and the spots that reach it.
+
+    For each living foe: tooth and claw (after matching melee height and closing to close
+    quarters) and each ranged weapon the pool can use (after closing to its reach and to
+    within one altitude level); spare 3+ dice aim at the foe when that leaves it at close
+    quarters and the same height.  A ranged plan wins a tie (it need not close in), and
+    otherwise the foe first in :func:`target_order`.  A dying foe counts for a quarter.
+    None: no attack can hurt anyone this turn.  With ``spot_consumes_dice`` a spotted die
+    is no longer a hit, and the plan takes no aims.
+    """
+    turn = state.turn
+    if turn is None:
+        return None
+    pool, spotted, expended = turn.pool, turn.spotted, turn.expended
+    unspotted = [f for i, f in enumerate(pool) if not spotted[i] and not expended[i]]
+    hit_faces = [f for i, f in enumerate(pool) if f >= ATTACK_THRESHOLD and not expended[i]]
+    sixes = sum(1 for f in hit_faces if f == 6)
+    consumes = state.spot_consumes_dice
+    can_spot = "soma" in turn.spheres and turn.step != "expend"
+    best: Plan | None = None
+    for foe in target_order(state, me):
+        ways: list[RangedAttack | None] = [None]
+        ways += [w for w in me.profile.ranged if w.sphere in turn.spheres]
+        if "soma" not in turn.spheres:
+            ways.remove(None)
+        for weapon in ways:
+            route = _route(state, me, foe, weapon)
+            if route is None or (route.moves and not can_spot):
+                continue
+            paid = _pay(me, route, unspotted)
+            if paid is None:
+                continue
+            spare, took = paid
+            hits = len(hit_faces) - (took if consumes else 0)
+            aims = 0
+            if can_spot and not consumes and route.band <= CLOSE and \
+                    MELEE_LEVEL[route.altitude] == MELEE_LEVEL[foe.altitude]:
+                aims = min(spare, rules.available_pd(state, foe.name))
+            if weapon is None:
+                pd = max(0, rules.available_pd(state, foe.name) - aims)
+                value = best_melee(state, me, foe, hits, sixes, pd)[0]
+            else:
+                value = ranged_value(state, me, foe.name, weapon, hits, aims)
+            if not foe.active:
+                value *= DYING_SHARE
+            if value <= 0:
+                continue
+            if best is None or value > best.value or (
+                    value == best.value and RANGED_WINS_TIES and weapon is not None
+                    and best.weapon is None):
+                best = Plan(foe.name, route.moves, aims, value,
+                            None if weapon is None else weapon.name)
+    return best
