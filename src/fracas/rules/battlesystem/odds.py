@@ -16,6 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from fracas.core.distribution import Distribution
 from fracas.core.errors import ActionSyntaxError
 from fracas.rules.battlesystem.rules import DARK_SAVE_PENALTY, fragile_chance
 
@@ -74,18 +75,16 @@ def _value(key: str, text: str, kind: type, position: int) -> int | bool:
     return number
 
 
-def _binomial(n: int, p: Fraction, scale: int = 1) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for k in range(n + 1):
-        out[k * scale] = out.get(k * scale, Fraction(0)) + comb(n, k) * p**k * (1 - p) ** (n - k)
-    return out
+def _binomial(n: int, p: Fraction, scale: int = 1) -> Distribution[int]:
+    return Distribution.from_pairs((k * scale, comb(n, k) * p**k * (1 - p) ** (n - k))
+                                   for k in range(n + 1))
 
 
-def _bernoulli(p: Fraction) -> dict[int, Fraction]:
-    return {0: 1 - p, 1: p}
+def _bernoulli(p: Fraction) -> Distribution[int]:
+    return Distribution({0: 1 - p, 1: p})
 
 
-def answer(question: str) -> dict[int, Fraction]:
+def answer(question: str) -> Distribution[int]:
     """The exact distribution asked for by ``question`` (see the module docstring)."""
     kind, v = _parse(question)
     if kind == "attack":

@@ -15,9 +15,9 @@ from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
-from fracas.core.policy import HumanPolicy, Policy
+from fracas.core.policy import Policy
 from fracas.core.rng import Rng
-from fracas.core.ruleset import Emit, Outcome, Ruleset, Standing
+from fracas.core.ruleset import Emit, Ruleset, Standing
 from fracas.rules.battlesystem import fold, legality, odds, resolve, view
 from fracas.rules.battlesystem.actions import (
     CaveIn,
@@ -94,12 +94,6 @@ class Battlesystem(Ruleset[BattlesystemState]):
         """Run the automatic phases until someone must decide or the battle ends."""
         resolve.advance(state, rng, emit)
 
-    def outcome(self, state: BattlesystemState) -> Outcome | None:
-        """The winning army once the battle is over."""
-        if state.result is None:
-            return None
-        return Outcome(state.result[0], state.result[1], state.turn)
-
     # -- reading -------------------------------------------------------------------
     def standings(self, state: BattlesystemState) -> Sequence[Standing]:
         """Each unit: side, status and figures left of those it started with."""
@@ -128,21 +122,17 @@ class Battlesystem(Ruleset[BattlesystemState]):
 
     # -- policies ------------------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
-        """``heuristic`` (the default AI), ``search``, ``human``, or the core's ``random`` and
+        """``heuristic`` (the default AI), ``search``, or the core's ``human``, ``random`` and
         ``scripted``."""
         if name == "heuristic":
             return HeuristicPolicy()
-        if name == "human":
-            return HumanPolicy()
         if name == "search":
             from fracas.ai import search_policy
 
             return search_policy(self, actor, options)
         return super().policy(name, actor, options)
 
-    def policy_for(self, state: BattlesystemState, actor: str) -> Policy:
-        """The policy the scenario chose for ``actor`` (a unit or the GM)."""
-        spec = state.policies.get(actor, "heuristic")
-        if isinstance(spec, tuple):
-            return self.policy("scripted", actor, {"script": spec})
-        return self.policy(spec, actor, {})
+    def policy_choice(self, state: BattlesystemState, actor: str) -> str | Sequence[str]:
+        """What the scenario chose for ``actor`` (a unit or the GM): a policy name or a
+        script; the core's ``policy_for`` builds the policy from it."""
+        return state.policies.get(actor, "heuristic")
