@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies
 
 from fracas.core.encounter import Encounter
 from fracas.core.policy import DecisionRequest, RandomPolicy
@@ -35,23 +34,24 @@ def assert_room(state: BattlesystemState) -> None:
         assert covered <= area.surface + 1e-9, name
 
 
-@st.composite
+@strategies.composite
 def tunnel_battles(draw: Any) -> dict[str, Any]:
-    n = draw(st.integers(3, 6))
+    n = draw(strategies.integers(3, 6))
     areas = [{"name": "gate", "width": 10, "length": 10, "lit": True}]
     for i in range(n):
-        areas.append({"name": f"t{i}", "width": draw(st.sampled_from(WIDTHS)),
-                      "length": draw(st.integers(3, 12)), "lit": True})
+        areas.append({"name": f"t{i}", "width": draw(strategies.sampled_from(WIDTHS)),
+                      "length": draw(strategies.integers(3, 12)), "lit": True})
     areas.append({"name": "far", "width": 10, "length": 10, "lit": True})
     links = [{"a": areas[i]["name"], "b": areas[i + 1]["name"]} for i in range(len(areas) - 1)]
-    if draw(st.booleans()):
-        links.append({"a": "gate", "b": f"t{draw(st.integers(1, n - 1))}"})
+    if draw(strategies.booleans()):
+        links.append({"a": "gate", "b": f"t{draw(strategies.integers(1, n - 1))}"})
     units = []
-    for i in range(draw(st.integers(1, 8))):
-        units.append({"name": f"r{i}", "side": "red", "area": f"t{draw(st.integers(0, n - 1))}",
-                      "figures": draw(st.integers(1, 6)), "formation": "column",
-                      "base": draw(st.sampled_from((0.5, 0.75, 1.0))),
-                      "movement": draw(st.sampled_from((3, 6, 12)))})
+    for i in range(draw(strategies.integers(1, 8))):
+        where = f"t{draw(strategies.integers(0, n - 1))}"
+        units.append({"name": f"r{i}", "side": "red", "area": where,
+                      "figures": draw(strategies.integers(1, 6)), "formation": "column",
+                      "base": draw(strategies.sampled_from((0.5, 0.75, 1.0))),
+                      "movement": draw(strategies.sampled_from((3, 6, 12)))})
     units.append({"name": "foe", "side": "blue", "area": "far", "figures": 2})
     return {"ruleset": "battlesystem", "areas": areas, "links": links, "units": units,
             "sides": [{"name": "red", "retreat": "gate"}, {"name": "blue", "retreat": "far"}]}
@@ -75,15 +75,15 @@ def _placed(data: dict[str, Any]) -> BattlesystemState | None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(tunnel_battles(), st.data())
+@given(tunnel_battles(), strategies.data())
 def test_rout_chains_terminate_and_leave_every_figure_room(data: dict[str, Any],
-                                                           pick: st.DataObject) -> None:
+                                                           pick: strategies.DataObject) -> None:
     state = _placed(data)
     if state is None:
         return
     rs = Battlesystem()
     reds = [u for u in state.units.values() if u.side == "red"]
-    first = pick.draw(st.sampled_from(reds))
+    first = pick.draw(strategies.sampled_from(reds))
     events: list[Any] = []
 
     def emit(event: Any) -> None:
@@ -103,7 +103,7 @@ def test_rout_chains_terminate_and_leave_every_figure_room(data: dict[str, Any],
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(tunnel_battles(), st.integers(0, 10_000))
+@given(tunnel_battles(), strategies.integers(0, 10_000))
 def test_random_play_never_puts_a_figure_where_it_has_no_room(data: dict[str, Any],
                                                               seed: int) -> None:
     state = _placed(data)
@@ -123,8 +123,9 @@ def test_random_play_never_puts_a_figure_where_it_has_no_room(data: dict[str, An
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 8), st.lists(st.sampled_from((3, 6, 9, 12)), min_size=8, max_size=8),
-       st.sampled_from((0.3, 0.5)), st.booleans())
+@given(strategies.integers(1, 8),
+       strategies.lists(strategies.sampled_from((3, 6, 9, 12)), min_size=8, max_size=8),
+       strategies.sampled_from((0.3, 0.5)), strategies.booleans())
 def test_a_tunnel_packed_with_friends_routs_as_one_chain(k: int, moves: list[int],
                                                          width: float, room_at_gate: bool) -> None:
     areas = [{"name": "gate", "width": 10 if room_at_gate else 0.3, "length": 4, "lit": True}]
