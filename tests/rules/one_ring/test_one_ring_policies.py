@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from fracas.core.events import DiceRolled
-from fracas.core.policy import DecisionRequest, HumanPolicy, RandomPolicy, ScriptedPolicy
+from fracas.core.policy import (
+    DecisionRequest,
+    HumanPolicy,
+    RandomPolicy,
+    ScriptedPolicy,
+    scenario_policies,
+)
 from fracas.core.rng import ScriptedRng, SeededRng
+from fracas.core.ruleset import Outcome
 from fracas.rules.one_ring.combat import knockback_due
 from fracas.rules.one_ring.events import HitPending, RollRead
 from fracas.rules.one_ring.fold import apply_event
 from fracas.rules.one_ring.odds import parse_question, roll_odds
 from fracas.rules.one_ring.policies import HeroHeuristic, LoremasterHeuristic
 from fracas.rules.one_ring.resolve import resolve
+from fracas.scenario import load_scenario, start_encounter
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "one_ring"
 
 BOW = {"weapons": ["dagger", "great_bow"], "proficiencies": {"bows": 3, "swords": 1}}
 
@@ -307,3 +320,26 @@ def test_heuristic_hero_near_weary_drops_a_weapon_he_does_not_use(tor: SimpleNam
     f.do("A drop item=great_axe")
     assert choose(f, "A") == "A attack target=X hope=yes", \
         "one secondary action, then the attack"
+
+
+def _heuristic_fight(path: str, seed: int) -> Outcome:
+    enc = start_encounter(load_scenario(EXAMPLES / path), seed)
+    enc.play(scenario_policies(enc.ruleset, enc.state), SeededRng(seed).spawn("policy"))
+    outcome = enc.outcome()
+    assert outcome is not None
+    return outcome
+
+
+def test_the_ambush_that_stalled_to_the_round_cap_is_decided() -> None:
+    # Hirgon, Wounded, sat Defensive against three bandits with no Success die until round 30.
+    outcome = _heuristic_fight("ambush.yaml", 14596045766775621310)
+    assert outcome.winner is not None and outcome.rounds < 30
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("example", ["ambush.yaml", "company_vs_orcs.yaml",
+                                     "troll_and_orcs.yaml"])
+def test_no_example_ends_at_the_round_cap_in_more_than_one_percent_of_heuristic_fights(
+        example: str) -> None:
+    draws = sum(_heuristic_fight(example, seed).winner is None for seed in range(300))
+    assert draws <= 3
