@@ -20,7 +20,9 @@ def test_there_is_a_schema_a_reference_and_bundled_examples_for_each_rule_set() 
     names = {p.name for p in FILES}
     for ruleset in ("age_of_dragons", "one_ring", "adnd", "battlesystem"):
         assert f"{ruleset}.schema.json" in names and f"{ruleset}-fields.md" in names
-    assert sum(p.suffix == ".yaml" for p in FILES) == len(list(ROOT.glob("examples/*/*.yaml")))
+    shipped = [p for p in ROOT.glob("examples/*/*.yaml")  # not the template plug-in's
+               if p.parent.name in ("age_of_dragons", "one_ring", "adnd", "battlesystem")]
+    assert sum(p.suffix == ".yaml" for p in FILES) == len(shipped)
 
 
 @pytest.mark.parametrize("path", sorted(FILES), ids=lambda p: str(p.relative_to(ROOT)))

@@ -28,7 +28,8 @@ GOLDEN = ROOT / "tests" / "golden"
 REGENERATE = "FRACAS_REGEN_OUTCOMES"
 #: Seeds played per example.
 SEEDS = 20
-RULESETS = sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir() and any(p.glob("*.yaml")))
+#: The rule sets fracas ships (examples/template_ruleset is a plug-in of its own).
+RULESETS = ["adnd", "age_of_dragons", "battlesystem", "one_ring"]
 
 
 def fight_record(scenario: Path, seed: int) -> dict[str, Any]:

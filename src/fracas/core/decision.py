@@ -277,7 +277,10 @@ class _Whole(Partial):
         return {name: getattr(action, name) for name, _ in action_fields(self.kind)}
 
     def __contains__(self, name: object) -> bool:
-        return any(name == field for field, _ in action_fields(self.kind))
+        names = _NAMES.get(self.kind)
+        if names is None:
+            names = _NAMES[self.kind] = frozenset(f for f, _ in action_fields(self.kind))
+        return name in names
 
     def get(self, name: str, default: Value = None) -> Value:
         return getattr(self.action, name, default) if name != "actor" else default
@@ -318,6 +321,7 @@ _NO_DEFAULT: Any = object()
 
 
 _FIELDS: dict[type[Action], tuple[tuple[str, Value], ...]] = {}
+_NAMES: dict[type[Action], frozenset[str]] = {}
 
 
 def action_fields(kind: type[Action]) -> tuple[tuple[str, Value], ...]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from fracas.core.errors import IllegalActionError
 from fracas.core.events import DecisionMade, Event
 from fracas.core.policy import DecisionRequest, Policy
 
@@ -82,6 +83,7 @@ def play(encounter: Encounter[Any],
     pick = policies.__getitem__ if isinstance(policies, Mapping) else policies
     ruleset = encounter.ruleset
     current_actor = ruleset.current_actor
+    check = ruleset.check
     before = encounter.listener
     if listener is not None:
         encounter.listener = listener
@@ -93,7 +95,11 @@ def play(encounter: Encounter[Any],
                 break
             request = DecisionRequest(actor, state, ruleset, policy_rng)
             action = pick(actor).choose(request)
-            encounter.apply(action, checked=request.vetted(action))
+            if not request.vetted(action):  # what Encounter.check does, the actor known
+                if action.actor != actor:
+                    raise IllegalActionError(action, "turn order", f"it is {actor}'s decision now")
+                check(state, action)
+            encounter.apply(action, checked=True)
     finally:
         encounter.listener = before
     return ruleset.outcome(encounter.state)

@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from fracas.core.action import Action
 from fracas.core.codec import parse_fields, split_words
+from fracas.core.decision import check, iter_legal
 from fracas.core.errors import ActionSyntaxError, UnknownRulesetError
 from fracas.core.events import Event
+from fracas.core.records import fast_init
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -87,6 +89,13 @@ class Ruleset(ABC, Generic[S]):
     #: The action classes of this rule set; their verbs must be unique.
     actions: ClassVar[Sequence[type[Action]]] = ()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Cheaper construction for the rule set's actions (frozen slotted dataclasses
+        # stay what they are in every other way): see fracas.core.records.
+        for action_cls in cls.__dict__.get("actions", ()):
+            fast_init(action_cls)
+
     # -- setting up --------------------------------------------------------
     @abstractmethod
     def initial_state(self, scenario: Any) -> S:
@@ -146,8 +155,6 @@ class Ruleset(ABC, Generic[S]):
 
     def legal_actions(self, state: S) -> Iterable[Action]:
         """Every action the current actor may take now, lazily, over the steps."""
-        from fracas.core.decision import iter_legal
-
         actor = self.current_actor(state)
         if actor is None:
             return iter(())
@@ -155,8 +162,6 @@ class Ruleset(ABC, Generic[S]):
 
     def check(self, state: S, action: Action) -> None:
         """Raise :class:`IllegalActionError` naming the rule if ``action`` is illegal now."""
-        from fracas.core.decision import check
-
         check(self, state, action)
 
     @abstractmethod

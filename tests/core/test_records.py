@@ -1,0 +1,75 @@
+"""Events and actions built by the cheaper constructor stay frozen, typed dataclasses."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import inspect
+import pickle
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import pytest
+
+from fracas.core.events import DiceRolled, Event, decode_event, encode_event, event_type
+from fracas.core.records import fast_init
+from fracas.core.ruleset import find_ruleset
+from toy_ruleset import Strike, Wounded
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class Shoved(Event):
+    kind: ClassVar[str] = "test.shoved"
+    who: str
+    feet: int = 5
+    hidden: bool = False
+
+
+def test_event_and_action_classes_get_the_fast_constructor() -> None:
+    find_ruleset("toy")
+    for cls in (Shoved, DiceRolled, Wounded, Strike):
+        assert cls.__dict__.get("__fracas_fast_init__") is True, cls
+
+
+def test_fast_records_keep_every_dataclass_behaviour() -> None:
+    e = Shoved("Bo")
+    assert e == Shoved("Bo", 5, False) == Shoved(who="Bo", feet=5) and e.feet == 5
+    assert hash(e) == hash(Shoved("Bo")) and repr(e) == "Shoved(who='Bo', feet=5, hidden=False)"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        e.feet = 3  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(e)) == e and copy.deepcopy(e) == e
+    assert dataclasses.replace(e, feet=10) == Shoved("Bo", 10)
+    assert str(inspect.signature(Shoved)).startswith(
+        "(who: 'str', feet: 'int' = 5, hidden: 'bool' = False)")
+    with pytest.raises(TypeError):
+        Shoved()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Shoved("Bo", 1, False, 4)  # type: ignore[call-arg]
+    toy = find_ruleset("toy")
+    assert decode_event(encode_event(e), toy) == e
+    assert toy.parse_action(str(Strike("a", "b"))) == Strike("a", "b")
+
+
+def test_classes_it_cannot_speed_up_keep_their_own_constructor() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Checked:
+        n: int
+
+        def __post_init__(self) -> None:
+            if self.n < 0:
+                raise ValueError("negative")
+
+    @dataclass(frozen=True, slots=True)
+    class Listed:
+        items: list[int] = field(default_factory=list)
+
+    @dataclass(frozen=True)
+    class Unslotted:
+        n: int
+
+    for cls in (Checked, Listed, Unslotted):
+        before = cls.__init__
+        assert fast_init(cls) is cls and cls.__init__ is before
+    with pytest.raises(ValueError):
+        Checked(-1)
