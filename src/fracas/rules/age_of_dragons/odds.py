@@ -19,6 +19,7 @@ from fractions import Fraction
 from itertools import pairwise
 from math import comb
 
+from fracas.core.distribution import Tally
 from fracas.core.errors import ActionSyntaxError
 from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
@@ -69,25 +70,23 @@ def attack_distribution(pool: int, pd: int, tn: int, bonus: int, threshold: int 
     """The exact distribution of one attack's ``measure`` (see the module docstring)."""
     p_hit = Fraction(7 - threshold, 6)
     p_six_given_hit = Fraction(1, 7 - threshold)
-    out: dict[int, Fraction] = {}
+    out: Tally[int] = Tally()
     for hits in range(pool + 1):
         p = comb(pool, hits) * p_hit**hits * (1 - p_hit) ** (pool - hits)
         m = margin(hits, min(pd, hits), tn)
         if measure == "hits":
-            out[hits] = out.get(hits, Fraction(0)) + p
+            out.add(hits, p)
         elif measure == "margin":
-            out[m] = out.get(m, Fraction(0)) + p
+            out.add(m, p)
         elif measure == "damage":
-            d = damage_dealt(m, bonus)
-            out[d] = out.get(d, Fraction(0)) + p
+            out.add(damage_dealt(m, bonus), p)
         elif m < 1:
-            out[0] = out.get(0, Fraction(0)) + p
+            out.add(0, p)
         else:
-            for sixes in range(hits + 1):
-                q = comb(hits, sixes) * p_six_given_hit**sixes * \
-                    (1 - p_six_given_hit) ** (hits - sixes)
-                out[sixes] = out.get(sixes, Fraction(0)) + p * q
-    return {k: v for k, v in sorted(out.items()) if v}
+            out.add_all(((sixes, comb(hits, sixes) * p_six_given_hit**sixes
+                          * (1 - p_six_given_hit) ** (hits - sixes))
+                         for sixes in range(hits + 1)), p)
+    return {k: v for k, v in out.freeze(ordered=True).items() if v}
 
 
 def face_classes(state: AgeOfDragonsState, count: int, sides: int,

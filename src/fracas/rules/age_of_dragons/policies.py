@@ -19,14 +19,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from fracas.core.action import Action
-from fracas.core.errors import ActionSyntaxError
-from fracas.core.policy import (
-    DecisionRequest,
-    HumanPolicy,
-    Policy,
-    RandomPolicy,
-    ScriptedPolicy,
-)
+from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.ruleset import GM, Ruleset
 from fracas.rules.age_of_dragons import actions, rules, tactics
 from fracas.rules.age_of_dragons.legality import fall_is_a_choice
@@ -42,7 +35,7 @@ from fracas.rules.age_of_dragons.state import (
     pair,
 )
 
-__all__ = ["ClawAllPolicy", "HeuristicPolicy", "make_policy", "policy_for"]
+__all__ = ["ClawAllPolicy", "HeuristicPolicy", "own_policy", "policy_choice"]
 
 
 def _melee_target(state: AgeOfDragonsState, me: str) -> str | None:
@@ -227,9 +220,9 @@ class HeuristicPolicy:
         yield from drains[:1]
 
 
-def make_policy(ruleset: Ruleset[Any], name: str, actor: str,
-                options: Mapping[str, Any]) -> Policy:
-    """The policy called ``name`` for ``actor`` (``options``: a script of typed actions)."""
+def own_policy(ruleset: Ruleset[Any], name: str, actor: str,
+               options: Mapping[str, Any]) -> Policy | None:
+    """The rule set's own policy called ``name`` (None: a core policy or no policy)."""
     if name == "heuristic":
         return HeuristicPolicy()
     if name == "claw_all":
@@ -238,18 +231,12 @@ def make_policy(ruleset: Ruleset[Any], name: str, actor: str,
         from fracas.ai import search_policy
 
         return search_policy(ruleset, actor, options)
-    if name == "human":
-        return HumanPolicy()
-    if name == "random":
-        return RandomPolicy()
-    if name == "scripted":
-        return ScriptedPolicy([ruleset.parse_action(t) for t in options.get("script", ())])
-    raise ActionSyntaxError(f"age_of_dragons has no policy called {name!r}")
+    return None
 
 
-def policy_for(ruleset: Ruleset[Any], state: AgeOfDragonsState, actor: str) -> Policy:
-    """The policy the scenario names for ``actor`` (the heuristic for the GM)."""
+def policy_choice(state: AgeOfDragonsState, actor: str) -> str | tuple[str, ...]:
+    """The policy the scenario names for ``actor``, or its script (the heuristic for the GM)."""
     if actor == GM or actor not in state.fighters:
-        return HeuristicPolicy()
+        return "heuristic"
     profile = state.fighters[actor].profile
-    return ruleset.policy(profile.policy, actor, {"script": profile.script})
+    return profile.script if profile.policy == "scripted" else profile.policy

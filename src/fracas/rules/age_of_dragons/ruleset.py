@@ -8,7 +8,7 @@ from typing import Any
 
 from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
-from fracas.core.errors import IllegalActionError
+from fracas.core.errors import ActionSyntaxError, IllegalActionError
 from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
@@ -102,7 +102,14 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
                                          values["bonus"], values["threshold"], measure)
 
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
-        return policies.make_policy(self, name, actor, options)
+        """``heuristic``, ``claw_all`` and ``search``; the core's ``human``, ``random`` and
+        ``scripted``."""
+        own = policies.own_policy(self, name, actor, options)
+        if own is not None:
+            return own
+        if name in ("human", "random", "scripted"):
+            return super().policy(name, actor, options)
+        raise ActionSyntaxError(f"age_of_dragons has no policy called {name!r}")
 
-    def policy_for(self, state: AgeOfDragonsState, actor: str) -> Policy:
-        return policies.policy_for(self, state, actor)
+    def policy_choice(self, state: AgeOfDragonsState, actor: str) -> str | Sequence[str]:
+        return policies.policy_choice(state, actor)
