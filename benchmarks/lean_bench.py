@@ -29,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import time
+import timeit
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
@@ -73,7 +74,16 @@ def child(tree: Path, fights: int, digest_fights: int) -> None:
         fight.update(repr(outcome).encode())
         fight.update(repr(list(ruleset.standings(enc.state))).encode())
         events += len(enc.log)
+    from fracas.core.events import DecisionMade, DiceRolled
+
+    action = enc.log[2].action if len(enc.log) > 2 and hasattr(enc.log[2], "action") else None
+    faces = (6, 5, 3, 2, 4, 3, 5, 2, 3)
+    build_event = min(timeit.repeat(lambda: DiceRolled("Ember", "pool", 6, faces),
+                                    number=20_000, repeat=5)) / 20_000 * 1e6
+    build_decision = min(timeit.repeat(lambda: DecisionMade("Ember", action),  # type: ignore[arg-type]
+                                       number=20_000, repeat=5)) / 20_000 * 1e6
     print(json.dumps({"fights_per_cpu_s": fights / cpu, "red_wins": red,
+                      "us_event": build_event, "us_decision": build_decision,
                       "fight": fight.hexdigest()[:12], "events": every.hexdigest()[:12],
                       "count": events}))
 
@@ -103,12 +113,14 @@ def main() -> None:
         [(name, path) for name, path in DEFAULT_TREES if (path / "src").is_dir()]
     trees.append(("this", HERE))
     rates: dict[str, list[float]] = {name: [] for name, _ in trees}
+    builds: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in trees}
     fights: dict[str, set[str]] = {name: set() for name, _ in trees}
     events: dict[str, set[str]] = {name: set() for name, _ in trees}
     for _ in range(args.rounds):
         for name, path in trees:
             got = measure(path, args.fights, args.digest_fights)
             rates[name].append(float(got["fights_per_cpu_s"]))  # type: ignore[arg-type]
+            builds[name].append((float(got["us_event"]), float(got["us_decision"])))  # type: ignore[arg-type]
             fights[name].add(f"{got['fight']} ({got['red_wins']} red wins)")
             events[name].add(f"{got['events']} ({got['count']} events)")
     print(f"claw duel, scenario policies, {args.fights} fights x {args.rounds} runs per tree "
@@ -118,6 +130,10 @@ def main() -> None:
         med = statistics.median(rates[name])
         print(f"  {name:6} {med:9.0f}  x{med / first:4.2f}   {path!s:12}  "
               f"fight {', '.join(sorted(fights[name]))}  events {', '.join(sorted(events[name]))}")
+    print("building one event (DiceRolled, 9 faces) / one DecisionMade, us (median of runs):")
+    for name, _ in trees:
+        print(f"  {name:6} {statistics.median(b[0] for b in builds[name]):5.2f} / "
+              f"{statistics.median(b[1] for b in builds[name]):5.2f}")
     same = len({d for name, _ in trees for d in fights[name]}) == 1
     print(f"first {args.digest_fights} fights: " +
           ("the same dice, outcomes and standings in every tree" if same else
