@@ -228,3 +228,22 @@ def test_heuristic_fights_of_every_example_rarely_end_at_the_round_limit(path: P
         assert outcome is not None
         undecided += outcome.reason == "round limit"
     assert undecided <= 3, f"{undecided} of 300 fights ended at the round limit"
+
+
+def _fresh_and_wounded(wounded_weapon: dict[str, Any]) -> list[dict[str, Any]]:
+    """A swordsman (1d8) against a fresh foe and one with 2 hit points left."""
+    return [fighter("A", "x"), fighter("B", "y"),
+            fighter("C", "y", hp=2, weapons=[wounded_weapon])]
+
+
+def test_heuristic_finishes_a_wounded_foe_who_still_strikes_hard() -> None:
+    # 4.5 hp expected from B, 2 from C; but a hit kills C 7 times in 8, and a dead
+    # swordsman deals no more 1d8 blows: A finishes him.
+    enc = start(_fresh_and_wounded({"name": "sword", "damage": "1d8", "length_ft": 3.5}))
+    assert _choose(enc) == Attack("A", "C", "sword")
+
+
+def test_heuristic_does_not_chase_a_wounded_foe_who_barely_hurts() -> None:
+    # C's dagger (2.5 a blow) is worth less than a solid blow on the fresh B.
+    enc = start(_fresh_and_wounded(DAGGER))
+    assert _choose(enc) == Attack("A", "B", "sword")

@@ -122,3 +122,13 @@ def test_no_breath_starts_the_checks_at_once() -> None:
     assert min(exact) == 1
     assert exact[1] == Fraction(8, 20)
     assert sum(exact.values()) == 1
+
+
+@pytest.mark.parametrize(("count", "sides", "modifier", "amount"),
+                         [(1, 8, 0, 2), (2, 4, 1, 8), (1, 4, -3, 1), (1, 4, -3, 2), (3, 6, 0, 19),
+                          (2, 8, -2, 10)])
+def test_damage_at_least_matches_enumeration(count: int, sides: int, modifier: int,
+                                             amount: int) -> None:
+    faces = list(itertools.product(range(1, sides + 1), repeat=count))
+    hits = sum(max(1, sum(roll) + modifier) >= amount for roll in faces)
+    assert rules.damage_at_least(count, sides, modifier, amount) == Fraction(hits, len(faces))

@@ -61,13 +61,28 @@ def hit_chance(state: AdndUndergroundState, action: Attack) -> float:
 
 
 def score_attack(state: AdndUndergroundState, action: Attack) -> float:
-    """Expected hit points taken plus the expected worth of knocking the target down."""
+    """Expected hit points taken, plus the expected worth of knocking the target down and of
+    killing him (see :func:`_threat`)."""
     actor, target = action.actor, action.target
     weapon = next(w for w in terrain.usable_weapons(state, actor) if w.name == action.weapon)
     p_hit = hit_chance(state, action)
     damage = _mean_damage(weapon, terrain.damage_modifier(state, actor))
     fall = _fall_value(state, target, damage, not weapon.missile, state.profile(actor).flanking)
-    return p_hit * (min(damage, state.fighters[target].hp) + fall)
+    modifier = weapon.bonus + weapon.magic + terrain.damage_modifier(state, actor)
+    kill = rules.damage_at_least(weapon.count, weapon.sides, modifier, state.fighters[target].hp)
+    return p_hit * (min(damage, state.fighters[target].hp) + fall
+                    + float(kill) * _threat(state, target))
+
+
+def _threat(state: AdndUndergroundState, name: str) -> float:
+    """What a foe still deals with one blow: the mean damage of his best weapon, or of a
+    boulder while he has one.  Killing him is worth that on top of the hit points taken:
+    a foe finished off strikes no more (finishing a wounded foe beats scratching a fresh one).
+    """
+    best = max((_mean_damage(w, 0) for w in terrain.usable_weapons(state, name)), default=0.0)
+    if state.fighters[name].boulders:
+        best = max(best, (rules.BOULDER_DICE[0] * (rules.BOULDER_DICE[1] + 1)) / 2)
+    return best
 
 
 def score_boulder(state: AdndUndergroundState, action: Boulder) -> float:
@@ -78,7 +93,10 @@ def score_boulder(state: AdndUndergroundState, action: Boulder) -> float:
     p_hit = float(rules.d20_at_least(rules.hit_number(pa.thac0, rules.BOULDER_AC) - bonus))
     damage = max(1.0, 9.0 + terrain.damage_modifier(state, action.actor))
     fall = _fall_value(state, action.target, damage, False, False)
-    return p_hit * (min(damage, state.fighters[action.target].hp) + fall)
+    hp = state.fighters[action.target].hp
+    count, sides = rules.BOULDER_DICE
+    kill = rules.damage_at_least(count, sides, terrain.damage_modifier(state, action.actor), hp)
+    return p_hit * (min(damage, hp) + fall + float(kill) * _threat(state, action.target))
 
 
 def score_grapple(state: AdndUndergroundState, action: Grapple) -> float:

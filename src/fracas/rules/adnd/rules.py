@@ -31,6 +31,7 @@ __all__ = [
     "d20_at_least",
     "d20_at_most",
     "d100_at_most",
+    "damage_at_least",
     "dex_check_target",
     "effective_ac",
     "fall_dice",
@@ -205,6 +206,21 @@ def d20_at_most(n: int) -> Fraction:
 def d100_at_most(n: int) -> Fraction:
     """Chance percentile dice show ``n`` or less."""
     return Fraction(min(100, max(0, n)), 100)
+
+
+@cache
+def damage_at_least(count: int, sides: int, modifier: int, amount: int) -> Fraction:
+    """Chance ``count`` d ``sides`` plus ``modifier`` deals ``amount`` or more (a hit deals
+    at least 1)."""
+    ways = {0: 1}
+    for _ in range(count):
+        step: dict[int, int] = {}
+        for total, n in ways.items():
+            for face in range(1, sides + 1):
+                step[total + face] = step.get(total + face, 0) + n
+        ways = step
+    hits = sum(n for total, n in ways.items() if max(1, total + modifier) >= amount)
+    return Fraction(hits, sides ** count)
 
 
 def breath_failure_distribution(constitution: int, exerting: bool,
