@@ -34,5 +34,7 @@ def test_seeded_example_fight_matches_its_golden_transcript(golden: Path) -> Non
 
 def test_every_example_has_a_golden_transcript() -> None:
     pinned = {_case(path)[0] for path in GOLDEN}
-    missing = [p for p in sorted(EXAMPLES.glob("*/*.yaml")) if p not in pinned]
+    shipped = [p for p in sorted(EXAMPLES.glob("*/*.yaml"))
+               if p.parent.name != "template_ruleset"]  # a plug-in's, tested on its own
+    missing = [p for p in shipped if p not in pinned]
     assert not missing, f"no golden transcript for {missing}"
