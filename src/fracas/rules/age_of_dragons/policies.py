@@ -32,6 +32,7 @@ from fracas.rules.age_of_dragons.state import (
     NORMAL,
     AgeOfDragonsState,
     Fighter,
+    Turn,
     pair,
 )
 
@@ -65,6 +66,11 @@ class ClawAllPolicy:
 
 class HeuristicPolicy:
     """A sensible default for non-human combatants (see the module docstring)."""
+
+    def __init__(self) -> None:
+        #: The turn whose plan has no spot left to take: its remaining spots are evasions
+        #: (evading only spends dice the plan does not need, so the plan cannot change).
+        self._settled: Turn | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
         state: AgeOfDragonsState = request.state
@@ -136,8 +142,7 @@ class HeuristicPolicy:
                                  if s in ("soma", weapon.sphere))
         return ("soma",)
 
-    @staticmethod
-    def _spots(state: AgeOfDragonsState, fighter: Fighter,
+    def _spots(self, state: AgeOfDragonsState, fighter: Fighter,
                target: str | None) -> Iterator[Action]:
         """The plan's next move or aim (see :func:`.tactics.plan`), then evasion.
 
@@ -145,13 +150,17 @@ class HeuristicPolicy:
         range, and aims if it can.
         """
         me = fighter.name
-        plan = tactics.plan(state, fighter)
-        if plan is not None:
+        plan = None if state.turn is self._settled else tactics.plan(state, fighter)
+        if state.turn is self._settled:
+            pass
+        elif plan is not None:
             if plan.moves:
                 move = plan.moves[0]
                 yield actions.Spot(me, move, plan.target if move == "alter_range" else None)
             elif plan.aims:
                 yield actions.Spot(me, "aim", plan.target)
+            else:
+                self._settled = state.turn
         elif target is not None:
             foe = state.fighters[target]
             mine, theirs = MELEE_LEVEL[fighter.altitude], MELEE_LEVEL[foe.altitude]

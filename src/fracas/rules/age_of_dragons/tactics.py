@@ -87,18 +87,25 @@ def melee_options(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int
                   sixes: int, pd: int) -> Iterator[tuple[float, str, str | None]]:
     """(value, style, called) of each claw or bite, with or without a called shot.
 
-    Plain attacks come first, so a called shot is taken only when it is worth more.
-    Wing and tail slaps are left out: for the same hits a bite always deals more.
+    Plain attacks come first, so a called shot is taken only when it is worth more; one
+    whose effect is worth nothing (no six, or a part that does not matter) is skipped, as
+    it never is.  Wing and tail slaps are left out: for the same hits a bite always deals
+    more.
     """
     styles = [s for s in ("bite", "claw") if rules.part_usable(me, s)]
     for called in (None, *CALLED):
-        if called is not None and not rules.called_shot_allowed(foe, called):
-            continue
+        extra = 0.0
+        if called is not None:
+            if sixes == 0:
+                return  # no effect without a six: a called shot only costs target number
+            extra = effect_value(state, foe, called, sixes)
+            if extra <= 0 or not rules.called_shot_allowed(foe, called):
+                continue  # never worth more than the plain attack
         for style in styles:
             tn, bonus = rules.attack_numbers(style, called)
             damage = expected_damage(hits, pd, tn, bonus)
             if damage > 0:
-                yield damage + effect_value(state, foe, called, sixes), style, called
+                yield damage + extra, style, called
 
 
 def best_melee(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int, sixes: int,
