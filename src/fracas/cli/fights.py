@@ -39,25 +39,21 @@ def run(
 
     from fracas.cli.render import LogPrinter, print_outcome, print_table
     from fracas.core.events import encode_event
+    from fracas.core.loop import play
     from fracas.core.policy import scenario_policies
-    from fracas.core.rng import SeededRng
+    from fracas.core.rng import policy_stream
     from fracas.scenario import load_scenario, start_encounter
 
     check_save(save, seed)
     loaded = load_scenario(scenario)
     _refuse_human_seats(loaded)
     enc = start_encounter(loaded, seed)
-    policy_rng = SeededRng(seed).spawn("policy")
-    printer = None if as_json else LogPrinter(console, enc)
+    printer = None if as_json else LogPrinter(console, enc.ruleset, enc.state)
     if printer is not None:
         print_table(console, enc)
-        printer.feed(enc)
-    pick = scenario_policies(enc.ruleset, enc.state, _computer_only)
-    while not enc.is_over:
-        request = enc.request(policy_rng)
-        enc.apply(pick(request.actor).choose(request))
-        if printer is not None:
-            printer.feed(enc)
+        printer.print_log(enc)
+    play(enc, scenario_policies(enc.ruleset, enc.state, _computer_only), policy_stream(seed),
+         listener=printer)
     if as_json:
         for event in enc.log:
             sys.stdout.write(json.dumps(encode_event(event)) + "\n")
@@ -135,7 +131,7 @@ def play(
     'human' in the file); the scenario's policies play the rest."""
     from fracas.cli.interactive import play_interactively
     from fracas.core.errors import ScenarioError
-    from fracas.core.rng import SeededRng
+    from fracas.core.rng import continuation_dice
     from fracas.scenario import load_scenario, start_encounter
     from fracas.scenario.logs import load_log
     from fracas.scenario.seats import HUMAN, seats, with_humans
@@ -149,7 +145,7 @@ def play(
         enc = resumed.continuable(str(from_log))
         loaded = resumed.scenario
         if seed:
-            enc.rng = SeededRng(seed).spawn("after", len(enc.log))
+            enc.rng = continuation_dice(seed, len(enc.log))
         console.print(f"resuming {escape(str(from_log))} after {len(enc.log)} events")
     else:
         loaded = with_humans(load_scenario(Path(str(scenario))), names)
@@ -177,6 +173,6 @@ def replay(
     if as_json:
         console.print_json(json.dumps(enc.ruleset.view(enc.state)))
         return
-    LogPrinter(console, enc).feed(enc)
+    LogPrinter(console, enc.ruleset, enc.state).print_log(enc)
     print_table(console, enc, "after the fight" if enc.is_over else None)
     print_outcome(console, enc)

@@ -32,13 +32,14 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from fracas.cli.render import LogPrinter, print_outcome, print_table
 from fracas.core.codec import split_words, with_actor
 from fracas.core.decision import Options, Step, action_fields
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToUndoError
 from fracas.core.events import DecisionMade
 from fracas.core.policy import DecisionRequest, HumanPolicy, Policy, RandomPolicy
-from fracas.core.rng import SeededRng
+from fracas.core.rng import policy_stream
 from fracas.core.ruleset import GM
 
 __all__ = ["HELP", "play_interactively"]
@@ -114,7 +115,7 @@ class _Table:
     """One person at the table: shows a decision's steps and reads the answers."""
 
     def __init__(self, console: Console, enc: Encounter[Any], policies: dict[str, Policy],
-                 printer: Any) -> None:
+                 printer: LogPrinter) -> None:
         self.console = console
         self.enc = enc
         self.policies = policies
@@ -226,10 +227,8 @@ class _Table:
             return None
         try:
             if low in ("u", "undo"):
-                self.undone.append(self.undo_to_human())
-                self.printer.feed(enc)
-                from fracas.cli.render import print_table
-
+                with self.printer.silent(enc):  # the events taken back are not printed again
+                    self.undone.append(self.undo_to_human())
                 print_table(self.console, enc, "after undo")
                 return True
             if low in ("r", "redo"):
@@ -239,8 +238,6 @@ class _Table:
                         enc.redo()
                 return True
             if low == "t":
-                from fracas.cli.render import print_table
-
                 print_table(self.console, enc)
                 self.reshow = True
                 return None
@@ -388,24 +385,25 @@ def play_interactively(console: Console, enc: Encounter[Any], seed: int,
 
     ``humans`` seats a person for these actors too, whatever the scenario says.
     """
-    from fracas.cli.render import LogPrinter, print_outcome, print_table
-
-    policy_rng = SeededRng(seed).spawn("policy")
+    policy_rng = policy_stream(seed)
     policies: dict[str, Policy] = {name: HumanPolicy() for name in humans}
-    printer = LogPrinter(console, enc)
+    printer = LogPrinter(console, enc.ruleset, enc.state)
     table = _Table(console, enc, policies, printer)
     print_table(console, enc)
-    printer.feed(enc)
-    while not enc.is_over:
-        request = enc.request(policy_rng)
-        actor = request.actor
-        policy = table.policy(actor)
-        if not isinstance(policy, HumanPolicy):
-            action = policy.choose(request)
-            enc.apply(action, checked=request.vetted(action))
-        elif not table.decide(request):
-            break
-        printer.feed(enc)
+    printer.print_log(enc)
+    enc.listener = printer  # every event from here on is printed as it happens
+    try:
+        while not enc.is_over:
+            request = enc.request(policy_rng)
+            actor = request.actor
+            policy = table.policy(actor)
+            if not isinstance(policy, HumanPolicy):
+                action = policy.choose(request)
+                enc.apply(action, checked=request.vetted(action))
+            elif not table.decide(request):
+                break
+    finally:
+        enc.listener = None
     print_table(console, enc)
     print_outcome(console, enc)
     if save is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from rich.console import Console
@@ -9,13 +11,15 @@ from rich.table import Table
 
 from fracas.core.encounter import Encounter
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
+from fracas.core.loop import fold
+from fracas.core.ruleset import Ruleset
 
-__all__ = ["LogPrinter", "describe", "print_event", "print_outcome", "print_table"]
+__all__ = ["LogPrinter", "describe", "print_outcome", "print_state_table", "print_table"]
 
 
-def describe(enc: Encounter[Any], event: Event) -> str | None:
-    """The rule set's account of ``event``, or a generic one for core events."""
-    text = enc.ruleset.describe_event(event, enc.state)
+def describe(ruleset: Ruleset[Any], state: Any, event: Event) -> str | None:
+    """The rule set's account of ``event`` (``state`` is right after it), or a generic one."""
+    text = ruleset.describe_event(event, state)
     if text is not None:
         return text
     if isinstance(event, DecisionMade):
@@ -30,55 +34,65 @@ def describe(enc: Encounter[Any], event: Event) -> str | None:
     return None
 
 
-def print_event(console: Console, enc: Encounter[Any], event: Event) -> None:
-    """Print one event if it has anything to say."""
-    text = describe(enc, event)
-    if text:
-        console.print(text)
-
-
 class LogPrinter:
-    """Prints events one by one against a shadow copy of the fight.
+    """Prints a fight's events as they happen: a listener ``(event, state)`` of the core.
 
-    Each line is worded from the state right after its own event (not the state at the
-    end of a batch), and a table of positions is printed whenever a new round begins.
+    Give it to :func:`fracas.core.loop.play`, :func:`~fracas.core.loop.fold` or an
+    encounter (``enc.listener``).  Each line is worded from the state right after its own
+    event, and a table of positions is printed whenever a new round begins.
     """
 
-    def __init__(self, console: Console, enc: Encounter[Any], tables: bool = True) -> None:
+    def __init__(self, console: Console, ruleset: Ruleset[Any], state: Any,
+                 tables: bool = True) -> None:
         self.console = console
-        self.shadow: Encounter[Any] = Encounter(enc.ruleset, enc.initial_state, start=False)
+        self.ruleset = ruleset
         self.tables = tables
-        self.printed = 0
-        self.round = enc.ruleset.round_number(self.shadow.state)
+        self.round = ruleset.round_number(state)
 
-    def feed(self, enc: Encounter[Any]) -> None:
-        """Print every event of ``enc`` not printed yet (after an undo, start over)."""
-        if self.printed > len(enc.log):
-            self.__init__(self.console, enc, self.tables)  # type: ignore[misc]
-            for event in enc.log:
-                self.shadow.emit(event)
-            self.printed = len(enc.log)
-            self.round = enc.ruleset.round_number(self.shadow.state)
-            return
-        for event in enc.log[self.printed:]:
-            self.shadow.emit(event)
-            round_now = enc.ruleset.round_number(self.shadow.state)
-            if self.tables and round_now != self.round and not self.shadow.is_over:
-                print_table(self.console, self.shadow)
-            self.round = round_now
-            print_event(self.console, self.shadow, event)
-        self.printed = len(enc.log)
+    def __call__(self, event: Event, state: Any) -> None:
+        ruleset = self.ruleset
+        round_now = ruleset.round_number(state)
+        if self.tables and round_now != self.round and ruleset.current_actor(state) is not None:
+            print_state_table(self.console, ruleset, state)
+        self.round = round_now
+        text = describe(ruleset, state, event)
+        if text:
+            self.console.print(text)
+
+    def print_log(self, enc: Encounter[Any]) -> None:
+        """Print every event of ``enc``'s log so far, from the state the fight started in."""
+        start = enc.initial_state
+        self.round = self.ruleset.round_number(start)
+        fold(self.ruleset, start, enc.log, self)
+
+    @contextmanager
+    def silent(self, enc: Encounter[Any]) -> Iterator[None]:
+        """Print nothing of what ``enc`` does meanwhile (an undo rebuilding its state), then
+        go on from the state it reached."""
+        before = enc.listener
+        enc.listener = None
+        try:
+            yield
+        finally:
+            enc.listener = before
+            self.round = self.ruleset.round_number(enc.state)
 
 
-def print_table(console: Console, enc: Encounter[Any], title: str | None = None) -> None:
+def print_state_table(console: Console, ruleset: Ruleset[Any], state: Any,
+                      title: str | None = None) -> None:
     """A table of every combatant: side, status, health, position and conditions."""
-    columns, rows = enc.ruleset.table(enc.state)
-    table = Table(title=title or f"round {enc.ruleset.round_number(enc.state)}")
+    columns, rows = ruleset.table(state)
+    table = Table(title=title or f"round {ruleset.round_number(state)}")
     for column in columns:
         table.add_column(column)
     for row in rows:
         table.add_row(*row)
     console.print(table)
+
+
+def print_table(console: Console, enc: Encounter[Any], title: str | None = None) -> None:
+    """The table of :func:`print_state_table` for ``enc``'s current state."""
+    print_state_table(console, enc.ruleset, enc.state, title)
 
 
 def print_outcome(console: Console, enc: Encounter[Any]) -> None:

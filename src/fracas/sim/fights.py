@@ -1,9 +1,10 @@
 """The worker's side of a simulation: what a fight is made from, and playing a chunk of them.
 
 Fight ``i`` of a run with seed ``s`` has the *fight seed* ``derive_seed(s, i)`` and
-is played exactly as ``fracas run SCENARIO --seed <fight seed>`` plays it (dice from
-``SeededRng(fight seed)``, policies from its ``spawn("policy")`` stream), so the
-fight is the same whichever worker plays it and any one of them can be replayed.
+is played exactly as ``fracas run SCENARIO --seed <fight seed>`` plays it (the core's
+seeding rule, :func:`fracas.core.rng.fight_streams`: the fight's dice stream and its
+policy stream from that one seed), so the fight is the same whichever worker plays it
+and any one of them can be replayed.
 Workers receive a :class:`FightSpec` (plain data: rule-set name, scenario data,
 optionally the events of a saved fight to continue from) and a range of fight
 indices; they build the starting state once per process and send back a
@@ -27,8 +28,9 @@ from typing import Any
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError
 from fracas.core.events import DecisionMade, Event, decode_event, encode_event, read_log
+from fracas.core.loop import play
 from fracas.core.policy import HumanPolicy, Policy, scenario_policies
-from fracas.core.rng import SeededRng, derive_seed
+from fracas.core.rng import derive_seed, fight_streams
 from fracas.core.ruleset import Ruleset, find_ruleset
 from fracas.scenario import Scenario, build_initial_state
 from fracas.sim.stats import ChunkSummary
@@ -188,11 +190,11 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
         health.setdefault(s.name, {})
     for i in range(start, stop):
         fight_seed = derive_seed(seed, i)
-        dice = SeededRng(fight_seed)
+        dice, policy_rng = fight_streams(fight_seed)
         try:
             enc = Encounter(ruleset, initial, rng=dice, keep_log=False, start=prepared.fresh)
-            outcome = enc.play(_policies(ruleset, enc.state), dice.spawn("policy"),
-                               max_decisions=spec.max_decisions)
+            outcome = play(enc, _policies(ruleset, enc.state), policy_rng,
+                           max_decisions=spec.max_decisions)
         except SimulationError:
             raise
         except Exception as exc:
