@@ -62,13 +62,6 @@ _NAMES = {1: "core", 2: "shared layers", 2.5: "rule sets", 3: "interfaces"}
 KNOWN_CYCLES: dict[frozenset[str], str] = {
     frozenset({"fracas.core.policy", "fracas.core.ruleset"}):
         "core: Ruleset.policy imports the built-in policies inside the method",
-    frozenset({"fracas.core.encounter", "fracas.scenario", "fracas.scenario.loader"}):
-        "core: Encounter.load builds a log's state with fracas.scenario (issue 16)",
-}
-#: Imports up a floor still being moved (importing module, imported module -> why).
-KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    ("fracas.core.encounter", "fracas.scenario"):
-        "core: Encounter.load builds a log's state with fracas.scenario (issue 16)",
 }
 
 
@@ -243,9 +236,7 @@ def test_every_module_has_a_floor() -> None:
 
 def test_no_import_runs_up_a_floor() -> None:
     _, edges = _graph()
-    bad = [edge for edge in upward_imports(edges)
-           if (edge.source, _part(edge.target)) not in KNOWN_UPWARD
-           and (edge.source, edge.target) not in KNOWN_UPWARD]
+    bad = upward_imports(edges)
     assert not bad, "imports up a floor (core < shared layers < rule sets < interfaces):\n" + \
         "\n".join(f"{edge} ({_NAMES[floor(edge.source)]} -> {_NAMES[floor(edge.target)]})"
                   for edge in bad)
@@ -264,14 +255,6 @@ def test_no_import_cycles() -> None:
 def test_a_known_cycle_is_gone(members: frozenset[str]) -> None:
     modules, edges = _graph()
     assert members not in {_members(chain) for chain in cycles(modules, edges)}
-
-
-@pytest.mark.parametrize("edge", [pytest.param(edge, id=" -> ".join(edge),
-                                               marks=pytest.mark.xfail(reason=why))
-                                  for edge, why in KNOWN_UPWARD.items()])
-def test_a_known_upward_import_is_gone(edge: tuple[str, str]) -> None:
-    _, edges = _graph()
-    assert edge not in {(e.source, _part(e.target)) for e in upward_imports(edges)}
 
 
 def test_the_checker_sees_function_imports_and_skips_type_checking(tmp_path: Path) -> None:
