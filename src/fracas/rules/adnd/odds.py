@@ -25,16 +25,17 @@ from fractions import Fraction
 from typing import NoReturn
 
 from fracas.core.dice import distribution
+from fracas.core.distribution import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError, DiceSyntaxError
 from fracas.rules.adnd import rules
 
 __all__ = ["answer"]
 
-Dist = dict[int, Fraction]
+Dist = Distribution[int]
 
 
 def _yes_no(p: Fraction) -> Dist:
-    return {1: p, 0: 1 - p}
+    return Distribution({1: p, 0: 1 - p})
 
 
 class _Question:
@@ -142,23 +143,23 @@ def _damage(q: _Question) -> Dist:
         raw = distribution(dice)
     except DiceSyntaxError as exc:
         q.fail(col + exc.position, f"bad dice: expected {exc.expected}")
-    out: Dist = {}
+    out: Tally[int] = Tally()
     for total, p in raw.items():
-        key = max(1, total + modifier)
-        out[key] = out.get(key, Fraction(0)) + p
-    return dict(sorted(out.items()))
+        out.add(max(1, total + modifier), p)
+    return out.freeze(ordered=True)
 
 
 def _fall(q: _Question) -> Dist:
     count = rules.fall_dice(q.number("feet"))
-    return {0: Fraction(1)} if count == 0 else distribution(f"{count}d6")
+    return Distribution.certain(0) if count == 0 else Distribution(distribution(f"{count}d6"))
 
 
 def _breath(q: _Question) -> Dist:
     con = q.number("con")
     if not 1 <= con <= 25:
         q.fail(q.values["con"][1], "con must be 1 to 25")
-    return rules.breath_failure_distribution(con, q.flag("exert", True), q.flag("breath", True))
+    return Distribution(rules.breath_failure_distribution(con, q.flag("exert", True),
+                                                          q.flag("breath", True)))
 
 
 _KINDS: dict[str, Callable[[_Question], Dist]] = {

@@ -15,9 +15,9 @@ from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
-from fracas.core.policy import HumanPolicy, Policy
+from fracas.core.policy import Policy
 from fracas.core.rng import Rng
-from fracas.core.ruleset import Emit, Outcome, Ruleset, Standing
+from fracas.core.ruleset import Emit, Ruleset, Standing
 from fracas.rules.adnd import fold, legality, odds, resolve, view
 from fracas.rules.adnd.actions import ACTIONS
 from fracas.rules.adnd.policies import HeuristicPolicy
@@ -83,13 +83,7 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
         """Skip those who cannot act, close and open rounds; see :func:`.resolve.advance`."""
         resolve.advance(state, rng, emit)
 
-    # -- results -----------------------------------------------------------
-    def outcome(self, state: AdndUndergroundState) -> Outcome | None:
-        """Who won once the fight is over."""
-        if state.result is None:
-            return None
-        return Outcome(state.result[0], state.result[1], state.round)
-
+    # -- results (the core's outcome reads state.result) -------------------
     def standings(self, state: AdndUndergroundState) -> Sequence[Standing]:
         """Side, status and hit points of everyone, in scenario order."""
         return [Standing(n, state.profile(n).side, f.status, float(max(f.hp, 0)),
@@ -109,25 +103,21 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
 
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of this rule set's rolls; see :mod:`fracas.rules.adnd.odds`."""
-        return odds.answer(question)
+        return dict(odds.answer(question))
 
     # -- policies ----------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
-        """``heuristic`` (the default AI), ``search``, ``human``, ``random`` or ``scripted``."""
+        """``heuristic`` (the default AI) and ``search``; the core's ``human``, ``random``
+        and ``scripted`` for the rest."""
         if name == "heuristic":
             return HeuristicPolicy()
-        if name == "human":
-            return HumanPolicy()
         if name == "search":
             from fracas.ai import search_policy  # the AI layer sits above the rule sets
 
             return search_policy(self, actor, options)
         return super().policy(name, actor, options)
 
-    def policy_for(self, state: AdndUndergroundState, actor: str) -> Policy:
-        """The policy the scenario chose for ``actor`` (a list of action texts is a script)."""
-        spec = state.setup.policies.get(actor, "heuristic")
-        if isinstance(spec, tuple):
-            return self.policy("scripted", actor, {"script": spec})
-        return self.policy(spec, actor, {})
+    def policy_choice(self, state: AdndUndergroundState, actor: str) -> str | Sequence[str]:
+        """The policy the scenario chose for ``actor`` (``gm`` included), or its script."""
+        return state.setup.policies.get(actor, "heuristic")
 
