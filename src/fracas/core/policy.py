@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from fracas.core.action import Action
 from fracas.core.decision import Options, Value, options
 from fracas.core.errors import IllegalActionError, ScriptExhaustedError
 from fracas.core.rng import Rng
-from fracas.core.ruleset import Action, Ruleset
+
+if TYPE_CHECKING:  # the rule set module imports this one (its built-in policies)
+    from fracas.core.ruleset import Ruleset
 
 __all__ = [
     "DecisionRequest",

@@ -22,6 +22,7 @@ from fracas.core.codec import parse_fields, split_words
 from fracas.core.decision import check, iter_legal
 from fracas.core.errors import ActionSyntaxError, UnknownRulesetError
 from fracas.core.events import Event
+from fracas.core.policy import HumanPolicy, Policy, RandomPolicy, ScriptedPolicy
 from fracas.core.records import fast_init
 
 if TYPE_CHECKING:
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 
     from fracas.core.decision import Menu, Partial, Span
     from fracas.core.errors import IllegalActionError
-    from fracas.core.policy import Policy
     from fracas.core.rng import Rng
 
 __all__ = [
@@ -257,8 +257,6 @@ class Ruleset(ABC, Generic[S]):
         played in order).  A rule set adds its own names (``heuristic``...) and calls
         ``super().policy(...)`` for the rest.
         """
-        from fracas.core.policy import HumanPolicy, RandomPolicy, ScriptedPolicy
-
         if name == "random":
             return RandomPolicy()
         if name == "human":

@@ -2,22 +2,31 @@
 
 Nothing here samples: dice questions are answered with exact fractions, and
 :func:`solve_duel` walks every chance outcome of a fight with fixed policies.
+
+The names are loaded on first use: ``fracas odds "9d6>=4"`` reads
+:mod:`fracas.odds.questions` only, never the duel solver, numpy or the scenario layer.
 """
 
-from fracas.odds.duel import (
-    DuelError,
-    DuelLimits,
-    DuelOdds,
-    DuelProgress,
-    StateSpaceTooLargeError,
-    dice_outcomes,
-    pool_outcomes,
-    solve_duel,
-    solve_from_log,
-    solve_from_state,
-    state_from_log,
-)
-from fracas.odds.questions import OddsResult, answer
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fracas.odds.duel import (
+        DuelError,
+        DuelLimits,
+        DuelOdds,
+        DuelProgress,
+        StateSpaceTooLargeError,
+        dice_outcomes,
+        pool_outcomes,
+        solve_duel,
+        solve_from_log,
+        solve_from_state,
+        state_from_log,
+    )
+    from fracas.odds.questions import OddsResult, answer
 
 __all__ = [
     "DuelError",
@@ -34,3 +43,13 @@ __all__ = [
     "solve_from_state",
     "state_from_log",
 ]
+
+_HOME = {name: "fracas.odds.questions" for name in ("OddsResult", "answer")}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'fracas.odds' has no attribute {name!r}")
+    value = getattr(import_module(_HOME.get(name, "fracas.odds.duel")), name)
+    globals()[name] = value
+    return value
