@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -10,41 +9,12 @@ from adnd_helpers import EXAMPLES
 
 from fracas.cli.app import main
 from fracas.core.errors import ScenarioError
-from fracas.scenario import load_scenario, parse_scenario
-from fracas.testing import check_ruleset
+from fracas.scenario import parse_scenario
 
 
 def test_there_are_the_four_promised_examples() -> None:
     assert {p.stem for p in EXAMPLES} == {"cliff_boulders", "bridge_duel", "lake_ambush",
                                           "bottleneck"}
-
-
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_example_passes_the_conformance_kit(path: Path) -> None:
-    report = check_ruleset("adnd", path, seeds=range(3))
-    assert report.fights == 3
-
-
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_example_runs_from_the_command_line(path: Path, capsys: pytest.CaptureFixture[str],
-                                            tmp_path: Path) -> None:
-    with pytest.raises(SystemExit) as done:
-        main(["run", str(path), "--seed", "3", "--save", str(tmp_path / "log.jsonl")])
-    assert done.value.code == 0
-    assert "round 1" in capsys.readouterr().out
-    with pytest.raises(SystemExit) as done:
-        main(["run", str(path), "--seed", "3", "--json"])
-    assert done.value.code == 0
-    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert last["type"] == "outcome" and last["reason"]
-    with pytest.raises(SystemExit) as done:
-        main(["replay", str(tmp_path / "log.jsonl")])
-    assert done.value.code == 0
-
-
-def test_examples_validate() -> None:
-    for path in EXAMPLES:
-        assert load_scenario(path).ruleset.name == "adnd"
 
 
 BAD = """ruleset: adnd

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from fracas.cli.app import app, main
-from fracas.testing import check_ruleset
+from fracas.cli.app import app
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "battlesystem")
                   .glob("*.yaml"))
@@ -21,13 +19,6 @@ def test_there_are_four_examples() -> None:
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_example_passes_the_conformance_kit(path: Path) -> None:
-    report = check_ruleset("battlesystem", path, seeds=range(3))
-    assert report.fights == 3
-    assert report.decisions > 0
-
-
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_example_runs_in_the_cli_and_prints_a_map_each_turn(path: Path) -> None:
     result = CliRunner().invoke(app, ["run", str(path), "--seed", "1"])
     assert result.exit_code == 0, result.output
@@ -35,14 +26,3 @@ def test_example_runs_in_the_cli_and_prints_a_map_each_turn(path: Path) -> None:
     turns = max(int(line.split()[2]) for line in result.output.splitlines()
                 if line.startswith("=== turn "))
     assert maps == turns >= 2
-
-
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_example_exits_zero_through_main(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as stop:
-        main(["run", str(path), "--seed", "2", "--json"])
-    assert stop.value.code == 0
-    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert last["type"] == "outcome"
-    assert last["reason"] in ("the other army is broken", "turn limit reached",
-                              "the armies cannot reach each other")

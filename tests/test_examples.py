@@ -1,0 +1,70 @@
+"""Every shipped example of every rule set: the conformance kit and the command line.
+
+One test for what the four rule sets used to test each in their own copy; what is
+particular to a rule set (its promised examples, its map, its bad files) stays in
+``tests/rules/<ruleset>/``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.fracas_cli import run_fracas
+
+from fracas.testing import check_ruleset
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+RULESETS = ("age_of_dragons", "one_ring", "adnd", "battlesystem")
+SCENARIOS = [path for name in RULESETS for path in sorted((EXAMPLES / name).glob("*.yaml"))]
+#: The kit's settings where a rule set's fights are long (every legal action listed at
+#: every decision of an Age of Dragons fight takes minutes; one example does it below).
+KIT: dict[str, dict[str, Any]] = {
+    "age_of_dragons": {"seeds": range(2), "check_all_legal": False, "undo_every": 5},
+}
+
+
+def _id(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
+def test_every_rule_set_ships_examples() -> None:
+    assert {path.parent.name for path in SCENARIOS} == set(RULESETS)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+def test_example_passes_the_conformance_kit(path: Path) -> None:
+    settings = {"seeds": range(3), **KIT.get(path.parent.name, {})}
+    report = check_ruleset(path.parent.name, path, **settings)
+    assert report.fights == len(settings["seeds"]) and report.decisions > 0
+
+
+def test_conformance_kit_with_every_legal_action_checked() -> None:
+    report = check_ruleset("age_of_dragons", EXAMPLES / "age_of_dragons" / "grapple_brawl.yaml",
+                           seeds=range(1))
+    assert report.decisions > 0
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+def test_example_validates_runs_saves_and_replays(path: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_fracas(["validate", str(path)], capsys)
+    assert code == 0, err
+    log = tmp_path / "fight.jsonl"
+    code, out, err = run_fracas(["run", str(path), "--seed", "3", "--save", str(log)], capsys)
+    assert code == 0, err
+    assert "won after" in out or "draw" in out.lower(), out[-300:]
+    code, out, err = run_fracas(["replay", str(log)], capsys)
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+def test_run_json_prints_events_then_the_outcome(path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_fracas(["run", str(path), "--seed", "2", "--json"], capsys)
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert lines[-1]["type"] == "outcome" and lines[-1]["reason"]
+    assert any(line["type"] == "dice" for line in lines[:-1])
