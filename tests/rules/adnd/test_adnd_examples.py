@@ -1,4 +1,4 @@
-"""Every example plays through the conformance kit and ``fracas run``; bad files fail cleanly."""
+"""AD&D examples: the promised four; bad files fail cleanly (kit, CLI: tests/test_examples.py)."""
 
 from __future__ import annotations
 

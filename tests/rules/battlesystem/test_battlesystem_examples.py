@@ -1,4 +1,4 @@
-"""Every BATTLESYSTEM example runs through the conformance kit and `fracas run`."""
+"""BATTLESYSTEM examples: the promised four, a map each turn (kit: tests/test_examples.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every example runs through the conformance kit and the CLI; bad scenarios fail clearly."""
+"""One Ring examples: the promised three; bad scenarios fail clearly (kit: tests/test_examples)."""
 
 from __future__ import annotations
 
