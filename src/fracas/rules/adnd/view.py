@@ -13,11 +13,13 @@ from fracas.rules.adnd import terrain
 from fracas.rules.adnd.actions import Proceed
 from fracas.rules.adnd.events import (
     AttackRolled,
+    BoulderSpent,
     Breath,
     CheckRolled,
     Climbed,
     FallBegan,
     FrontRank,
+    GmDone,
     Grabbed,
     GrappleBegan,
     GrappleEnded,
@@ -28,6 +30,7 @@ from fracas.rules.adnd.events import (
     Secured,
     Slain,
     Turned,
+    TurnEnded,
     TurnOrder,
     Unconscious,
     WeaponDropped,
@@ -108,6 +111,8 @@ def table_of(state: AdndUndergroundState) -> tuple[list[str], list[list[str]]]:
 
 def describe(event: Event, state: AdndUndergroundState) -> str | None:
     """One readable line for an event (None: let the core describe it; "": stay silent)."""
+    if isinstance(event, TurnEnded | GmDone | BoulderSpent):
+        return ""  # bookkeeping: the decision's own line says what was done
     return _line(event)
 
 

@@ -259,6 +259,10 @@ def describe_event(event: Event, state: AgeOfDragonsState) -> str | None:
     Aim and Evade spots in a row are told as one line, with the event that ends the run
     (the next decision, or the end of the turn).
     """
+    if isinstance(event, events.DiceExpended):
+        return f"  {event.actor} expends {' '.join(map(str, event.dice)) or 'no dice'}"
+    if isinstance(event, events.RoundEnded):
+        return f"end of round {event.round}"
     e: Any = event
     if isinstance(e, events.TurnStarted):
         f = state.fighters[e.actor]

@@ -16,6 +16,7 @@ from fracas.rules.battlesystem.events import (
     GasEnded,
     GasMoved,
     GasReleased,
+    GmEffectUsed,
     MoraleResult,
     ObstacleMarked,
     ObstacleSprung,
@@ -98,7 +99,10 @@ def describe(event: Event, state: BattlesystemState) -> str | None:
     if isinstance(event, TurnStarted):
         return battle_map(state)
     if isinstance(event, PhaseStarted):
-        return f"-- {event.phase} phase" if event.queue or event.phase != "gm" else None
+        # A GM phase with nobody to decide in it is kept out of the log.
+        return f"-- {event.phase} phase" if event.queue or event.phase != "gm" else ""
+    if isinstance(event, GmEffectUsed):
+        return f"  the GM's prepared {event.effect.replace('_', ' ')} is spent"
     if isinstance(event, UnitMoved):
         verb = "charges into" if event.charging else "moves to"
         if event.progress:

@@ -199,6 +199,15 @@ def _phase(event: events.PhaseBegan) -> str | None:
 
 def describe_event(event: Event, state: OneRingState) -> str | None:
     """One readable line for the events worth reading in a fight's log."""
+    if isinstance(event, events.TurnEnded | events.MainActionTaken | events.SecondaryTaken
+                  | events.HitResolved):
+        return ""  # bookkeeping: the decision's own line says what was done
+    if isinstance(event, events.HitPending):
+        spend = (f", {event.tengwars} tengwar(s) for {event.decider} to spend"
+                 if event.tengwars else "")
+        return f"  {event.attacker} hits {event.target}: damage {event.damage}{spend}"
+    if isinstance(event, events.BonusUsed):
+        return f"  {event.hero}'s {event.bonus} bonus is used up"
     if isinstance(event, events.PhaseBegan):
         return _phase(event)
     if isinstance(event, DiceRolled):
