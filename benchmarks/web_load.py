@@ -316,8 +316,11 @@ def main() -> None:
                         help="the store's SQLite synchronous setting (normal: an experiment)")
     parser.add_argument("--json", action="store_true", help="print every run as JSON")
     args = parser.parse_args()
+    # A tree's value may list several folders (``src:/extra/site``), joined as PYTHONPATH.
     trees: list[tuple[str, Path | None]] = [
-        (t.partition("=")[0], Path(t.partition("=")[2]).resolve()) for t in args.tree
+        (t.partition("=")[0], Path(os.pathsep.join(
+            str(Path(p).resolve()) for p in t.partition("=")[2].split(os.pathsep))))
+        for t in args.tree
     ] or [("this tree", None)]
     keys = ("actions_per_second", "p50_ms", "p95_ms", "p99_ms", "all_p95_ms", "cpu_ms_per_action")
     table = []
