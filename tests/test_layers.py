@@ -33,8 +33,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 import fracas
 
 SRC = Path(fracas.__file__).resolve().parent
@@ -57,12 +55,6 @@ FLOORS: dict[str, float] = {
 }
 _NAMES = {1: "core", 2: "shared layers", 2.5: "rule sets", 3: "interfaces"}
 
-#: Cycles still being taken apart by the engineer who owns those files (modules of the
-#: cycle -> why it is tolerated for now).  Remove an entry once its cycle is gone.
-KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"fracas.core.policy", "fracas.core.ruleset"}):
-        "core: Ruleset.policy imports the built-in policies inside the method",
-}
 
 
 @dataclass(frozen=True)
@@ -225,10 +217,6 @@ def _chain(graph: dict[str, dict[str, Import]], group: set[str]) -> list[Import]
     raise AssertionError(f"no cycle through {start}")  # pragma: no cover
 
 
-def _members(chain: list[Import]) -> frozenset[str]:
-    return frozenset(edge.source for edge in chain)
-
-
 def test_every_module_has_a_floor() -> None:
     for module in _modules():
         floor(module)
@@ -244,17 +232,9 @@ def test_no_import_runs_up_a_floor() -> None:
 
 def test_no_import_cycles() -> None:
     modules, edges = _graph()
-    found = [chain for chain in cycles(modules, edges) if _members(chain) not in KNOWN_CYCLES]
+    found = cycles(modules, edges)
     assert not found, "import cycles:\n" + "\n\n".join(
         "\n".join(str(edge) for edge in chain) for chain in found)
-
-
-@pytest.mark.parametrize("members", [pytest.param(members, id=" ".join(sorted(members)),
-                                                  marks=pytest.mark.xfail(reason=why))
-                                     for members, why in KNOWN_CYCLES.items()])
-def test_a_known_cycle_is_gone(members: frozenset[str]) -> None:
-    modules, edges = _graph()
-    assert members not in {_members(chain) for chain in cycles(modules, edges)}
 
 
 def test_the_checker_sees_function_imports_and_skips_type_checking(tmp_path: Path) -> None:

@@ -51,15 +51,18 @@ def test_help_loads_no_command_s_work() -> None:
 def test_validate_loads_the_scenario_layer_only() -> None:
     loaded = loaded_by("validate", str(DUEL))
     assert "fracas.scenario" in loaded
-    assert not ({*NEVER, "fracas.odds"} & loaded)
+    assert not ({*NEVER, "fracas.odds", "typer"} & loaded)
 
 
-@pytest.mark.xfail(reason="fracas.odds (core's) imports its duel solver, numpy and the "
-                          "scenario layer when any of its modules is imported", strict=False)
+def test_a_plain_command_line_runs_without_typer_and_others_with_it() -> None:
+    assert "typer" not in loaded_by("odds", "2d6")
+    assert "typer" in loaded_by("odds", "--json", "2d6")
+
+
 def test_dice_odds_load_no_scenario_layer_and_no_solver() -> None:
     loaded = loaded_by("odds", "9d6>=4")
     assert "fracas.odds.questions" in loaded
-    assert not ({*NEVER, "yaml", "fracas.scenario", "fracas.rules"} & loaded)
+    assert not ({*NEVER, "yaml", "fracas.scenario", "fracas.rules", "typer"} & loaded)
 
 
 def test_the_limits_the_odds_help_shows_are_the_solver_s() -> None:

@@ -2,10 +2,11 @@
 
 Each command is a plain function in its own module (:mod:`fracas.cli.fights`,
 :mod:`fracas.cli.authoring`, :mod:`fracas.cli.odds`, :mod:`fracas.cli.serve`,
-:mod:`fracas.cli.simulate`), registered on :data:`app` below in the order ``--help``
-lists them.  Those modules import only what declaring a command takes; the work's
-own imports (the scenario layer, the solver, the simulator, plotting) happen inside
-the command that runs, so a command starts without loading the others' needs.
+:mod:`fracas.cli.simulate`), registered on :data:`app` in the order ``--help`` lists
+them.  Those modules import only what declaring a command takes; the work's own
+imports (the scenario layer, the solver, the simulator, plotting) happen inside the
+command that runs.  :data:`app` itself is built on first use: ``fracas odds WORDS``
+and ``fracas validate FILE`` with no option run without Typer (:func:`plain_call`).
 Imports go one way: this module imports the command modules, never the reverse.
 
 Every :class:`FracasError` becomes a one-line message on stderr and the error's exit
@@ -17,41 +18,66 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+_NO_EXTRA = "the fracas command line needs its extra: pip install 'fracas[cli]'"
 
 try:
-    import typer
     from rich.markup import escape
+
+    from fracas.cli.common import console, err_console
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise SystemExit(
-        "the fracas command line needs its extra: pip install 'fracas[cli]'"
-    ) from exc
+    raise SystemExit(_NO_EXTRA) from exc
 
-from fracas.cli import authoring, fights, odds, serve, simulate
-from fracas.cli.common import console, err_console
+if TYPE_CHECKING:
+    import typer
 
-__all__ = ["app", "console", "err_console", "main"]
+    app: typer.Typer  # built by build_app() when first read (see __getattr__)
 
-app = typer.Typer(
-    name="fracas", no_args_is_help=True, add_completion=False,
-    help="fracas: play tabletop RPG fights by the rule book.",
-)
+__all__ = ["app", "console", "err_console", "main", "plain_call"]
 
-app.command()(fights.validate)
-app.command()(fights.run)
-app.command()(fights.play)
-app.command()(fights.replay)
-app.command("schema")(authoring.schema_command)
-app.command("new")(authoring.new_command)
-app.command("odds", context_settings={"ignore_unknown_options": True},
-            help=odds.HELP)(odds.odds_command)
-app.command()(serve.serve)
-app.command("simulate")(simulate.simulate_command)
-app.command("sweep")(simulate.sweep_command)
+
+@cache
+def build_app() -> typer.Typer:
+    """The Typer application with every command (built once, on first use)."""
+    try:
+        import typer
+    except ImportError as exc:  # pragma: no cover - exercised only without the extra
+        raise SystemExit(_NO_EXTRA) from exc
+
+    from fracas.cli import authoring, fights, odds, serve, simulate
+
+    app = typer.Typer(
+        name="fracas", no_args_is_help=True, add_completion=False,
+        help="fracas: play tabletop RPG fights by the rule book.",
+    )
+    app.command()(fights.validate)
+    app.command()(fights.run)
+    app.command()(fights.play)
+    app.command()(fights.replay)
+    app.command("schema")(authoring.schema_command)
+    app.command("new")(authoring.new_command)
+    app.command("odds", context_settings={"ignore_unknown_options": True},
+                help=odds.HELP)(odds.odds_command)
+    app.command()(serve.serve)
+    app.command("simulate")(simulate.simulate_command)
+    app.command("sweep")(simulate.sweep_command)
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the Typer application, built when first asked for."""
+    if name == "app":
+        return build_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _usage_errors() -> tuple[type[BaseException], ...]:
     """Usage errors: Click's own classes (when Typer uses Click) and Typer's (since 0.20)."""
+    import typer
+
     found: tuple[type[BaseException], ...] = ()
     click = sys.modules.get("click")
     if click is not None:
@@ -63,6 +89,8 @@ def _usage_errors() -> tuple[type[BaseException], ...]:
 
 def _aborts() -> tuple[type[BaseException], ...]:
     """Aborts (Ctrl-C or end of input at a prompt): Typer's, and Click's when loaded."""
+    import typer
+
     found: tuple[type[BaseException], ...] = (typer.Abort,)
     click = sys.modules.get("click")
     if click is not None:
@@ -73,10 +101,11 @@ def _aborts() -> tuple[type[BaseException], ...]:
 def plain_call(argv: list[str]) -> Callable[[], None] | None:
     """The command, for a command line whose meaning needs no option parser; else ``None``.
 
-    Reading the options of a command costs Typer about as much time as ``fracas odds
-    9d6>=4`` takes to answer, so the two short questions asked most often go straight
-    to their command when they hold no option at all: ``fracas odds WORDS...`` (dice or
-    a rule set's question, not ``duel``) and ``fracas validate FILE``.  Anything else,
+    Importing Typer and reading the options of a command cost about as much time as
+    ``fracas odds 9d6>=4`` takes to answer, so the two short questions asked most often
+    go straight to their work (:mod:`fracas.cli.plain`) when they hold no option at
+    all: ``fracas odds WORDS...`` (dice or a rule set's question, not ``duel``) and
+    ``fracas validate FILE``.  Anything else,
     and any word that starts with ``-``, goes through Typer as usual; both ways give the
     same output (``tests/cli/test_startup.py`` compares them).
     """
@@ -84,9 +113,13 @@ def plain_call(argv: list[str]) -> Callable[[], None] | None:
         return None
     command, *words = argv
     if command == "odds" and words and words[0] != "duel":
-        return lambda: odds.odds_command(words)
+        from fracas.cli.plain import dice_odds
+
+        return lambda: dice_odds(words)
     if command == "validate" and len(words) == 1:
-        return lambda: fights.validate(Path(words[0]))
+        from fracas.cli.plain import validate_file
+
+        return lambda: validate_file(Path(words[0]))
     return None
 
 
@@ -97,7 +130,7 @@ def main(argv: list[str] | None = None) -> None:
         if plain is not None:
             plain()
             sys.exit(0)
-        code = app(args=argv, standalone_mode=False)
+        code = build_app()(args=argv, standalone_mode=False)
     except KeyboardInterrupt:
         err_console.print("interrupted")
         sys.exit(130)

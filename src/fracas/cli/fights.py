@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from fracas.cli.common import JsonOpt, ScenarioArg, SeedOpt, check_save, console
+from fracas.cli.common import check_save, console
+from fracas.cli.options import JsonOpt, ScenarioArg, SeedOpt
 
 if TYPE_CHECKING:
     from fracas.scenario import Scenario
@@ -22,11 +23,9 @@ __all__ = ["play", "replay", "run", "validate"]
 
 def validate(scenario: ScenarioArg) -> None:
     """Check a scenario file and say what is wrong, with file, line and field."""
-    from fracas.scenario import load_scenario
+    from fracas.cli.plain import validate_file
 
-    loaded = load_scenario(scenario)
-    console.print(f"[green]ok[/green] {escape(str(scenario))}: a valid {loaded.ruleset.name} "
-                  "scenario")
+    validate_file(scenario)
 
 
 def run(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -18,60 +17,18 @@ import typer
 from rich.markup import escape
 
 from fracas.cli.common import console, err_console
+from fracas.cli.plain import MAX_EXPLOSIONS, print_odds
 
 if TYPE_CHECKING:
     from fracas.odds.duel import DuelOdds, DuelProgress, Watch
     from fracas.odds.questions import OddsResult
 
-__all__ = ["HELP", "odds_command"]
+__all__ = ["HELP", "MAX_EXPLOSIONS", "odds_command"]
 
-# The solver's and the dice language's limits as the help shows them, written out so that
-# the help does not load the solver (tests/cli/test_startup.py checks they agree).
-MAX_EXPLOSIONS = 10  # fracas.core.dice.MAX_EXPLOSIONS
+# The solver's limits as the help shows them, written out so that the help does not load
+# the solver (tests/cli/test_startup.py checks they agree).
 DEFAULT_MAX_STATES = 200_000  # fracas.odds.duel.DEFAULT_MAX_STATES
 DEFAULT_MAX_SECONDS = 60.0  # fracas.odds.duel.DEFAULT_MAX_SECONDS
-
-
-#: In long tables, outcomes less likely than this are left out of the printed table.
-_SHOWN = Fraction(1, 10**6)
-
-
-def _pct(p: float) -> str:
-    return f"{100 * p:.4g}%"
-
-
-def print_odds(result: OddsResult) -> None:
-    """A table of each outcome's chance and the chance of at least that outcome."""
-    from rich.table import Table
-
-    table = Table(title=result.expression)
-    table.add_column("outcome", justify="right")
-    table.add_column("chance", justify="right")
-    table.add_column("at least", justify="right")
-    table.add_column("")
-    peak = max(result.distribution.values())
-    at_least = result.at_least()
-    rows = list(result.distribution.items())
-    hidden = 0
-    if len(result.distribution) > 40:  # long tails (exploding dice): leave out the dust
-        hidden = sum(p < _SHOWN for p in result.distribution.values())
-        rows = [(k, p) for k, p in rows if p >= _SHOWN]
-    for outcome, p in rows:
-        label = str(outcome)
-        if outcome in result.labels:
-            label += f" ({result.labels[outcome]})"
-        table.add_row(label, _pct(float(p)), _pct(float(at_least[outcome])),
-                      "#" * max(1, round(30 * float(p / peak))))
-    console.print(table)
-    console.print(f"mean {float(result.mean):.4f}")
-    if hidden:
-        console.print(f"{hidden} outcomes under {_pct(float(_SHOWN))} each not shown (--json "
-                      "lists them all)")
-    if result.labels:
-        console.print("ties are their own outcome (0): 'at least 0' is the chance to win or tie")
-    if result.explosion_tail:
-        console.print(f"dice explode at most {MAX_EXPLOSIONS} times; the chance that this cap "
-                      f"cut a die short is {float(result.explosion_tail):.3g}")
 
 
 def plot_odds(result: OddsResult, path: Path) -> Path:

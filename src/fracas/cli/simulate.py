@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
-from fracas.cli.common import ScenarioArg, SeedOpt, console, err_console
+from fracas.cli.common import console, err_console
+from fracas.cli.options import ScenarioArg, SeedOpt
 
 if TYPE_CHECKING:
     from fracas.sim.fights import FightSpec
