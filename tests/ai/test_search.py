@@ -4,6 +4,7 @@ budget, better than a poor heuristic, and seat-swapped matches that are fair by 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +13,9 @@ import pytest
 from fracas.ai import SearchBudget, SearchPolicy, evaluate, search_policy, side_of
 from fracas.ai.duels import DUELS
 from fracas.ai.match import mirror_match, wilson
-from fracas.ai.search import DEFAULT_ROLLOUTS, apply_action, paired, play_on
+from fracas.ai.search import DEFAULT_ROLLOUTS, paired, play_on
 from fracas.core.encounter import Encounter
+from fracas.core.loop import take_decision
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import SeededRng
 from fracas.core.ruleset import Action
@@ -169,7 +171,7 @@ def test_keyed_rollouts_meet_the_same_luck_whatever_the_first_move() -> None:
         for first in (Strike("Ash", "Bo"), Wait("Ash")):
             state = rules.initial_state(model)
             rng = SeededRng(seed)
-            apply_action(rules, state, first, rng)
+            take_decision(rules, state, first, rng, partial(rules.apply_event, state))
             play_on(rules, state, rng, lambda a: striker, 1, keyed=seed)
             hurt.append(30 - state.hp["Ash"])
         assert hurt[0] == hurt[1]
@@ -177,7 +179,7 @@ def test_keyed_rollouts_meet_the_same_luck_whatever_the_first_move() -> None:
         for first in (Strike("Ash", "Bo"), Wait("Ash")):
             state = rules.initial_state(model)
             rng = SeededRng(seed)
-            apply_action(rules, state, first, rng)
+            take_decision(rules, state, first, rng, partial(rules.apply_event, state))
             play_on(rules, state, rng, lambda a: striker, 1)
             unkeyed.append(30 - state.hp["Ash"])
         same += unkeyed[0] == unkeyed[1]

@@ -7,6 +7,8 @@ own choice first.  Each rollout applies a candidate to a private copy of the sta
 chance is sampled from the rules themselves, never read from the fight's own dice)
 and plays on with the rule set's ``heuristic`` policy for every actor until the fight
 ends or the horizon is reached.  The result is scored from the searching actor's side.
+Every decision of a rollout goes through the engine's own decision step
+(:func:`fracas.core.loop.take_decision`), events applied at once and no log kept.
 
 Variance is what makes a duel hard to search: a fight's result is mostly dice.  Two
 things keep the comparison of moves out of that noise:
@@ -33,14 +35,15 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from fracas.core.decision import Options, Value, chosen_values, options
 from fracas.core.errors import FracasError, ScriptExhaustedError
-from fracas.core.events import DecisionMade
+from fracas.core.loop import take_decision
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import SeededRng, derive_seed
-from fracas.core.ruleset import GM, Action, Ruleset
+from fracas.core.ruleset import GM, Action, Emit, Ruleset
 
 __all__ = [
     "SearchBudget",
@@ -116,21 +119,9 @@ def evaluate(ruleset: Ruleset[Any], state: Any, side: str) -> float:
     return 0.5 + 0.5 * max(-1.0, min(1.0, lead))
 
 
-def apply_action(ruleset: Ruleset[Any], state: Any, action: Action, rng: SeededRng) -> None:
-    """Resolve ``action`` on ``state`` in place and run the automatic steps after it."""
-    emit = _emitter(ruleset, state)
-    emit(DecisionMade(action.actor, action))
-    ruleset.resolve(state, action, rng, emit)
-    ruleset.advance(state, rng, emit)
-
-
-def _emitter(ruleset: Ruleset[Any], state: Any) -> Callable[[Any], None]:
-    fold = ruleset.apply_event
-
-    def emit(event: Any) -> None:
-        fold(state, event)
-
-    return emit
+def _folding(ruleset: Ruleset[Any], state: Any) -> Emit:
+    """An ``emit`` that applies each event to ``state`` at once (a rollout keeps no log)."""
+    return partial(ruleset.apply_event, state)
 
 
 def play_on(ruleset: Ruleset[Any], state: Any, rng: SeededRng,
@@ -146,6 +137,7 @@ def play_on(ruleset: Ruleset[Any], state: Any, rng: SeededRng,
     fails (no legal action left, or an illegal pick) ends the rollout where it stands.
     """
     counts: dict[tuple[str, int], int] = {}
+    emit = _folding(ruleset, state)
     for _ in range(limit):
         actor = ruleset.current_actor(state)
         if actor is None:
@@ -159,7 +151,7 @@ def play_on(ruleset: Ruleset[Any], state: Any, rng: SeededRng,
             action = pick(actor).choose(request)
             if not request.vetted(action):
                 ruleset.check(state, action)
-            apply_action(ruleset, state, action, rng)
+            take_decision(ruleset, state, action, rng, emit)
         except FracasError:
             return actor
     return None
@@ -376,7 +368,7 @@ class SearchPolicy:
         seed = derive_seed(base, len(candidate.results))  # the k-th seed for all
         rng = SeededRng(seed)
         try:
-            apply_action(ruleset, state, candidate.action, rng)
+            take_decision(ruleset, state, candidate.action, rng, _folding(ruleset, state))
             stuck = play_on(ruleset, state, rng, self.heuristic, self.budget.horizon,
                             keyed=seed if self.keyed else None)
             if stuck is not None and self._side_of(ruleset, state, stuck) == side:
