@@ -18,7 +18,7 @@ from fracas.ai.search import side_of
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError
 from fracas.core.policy import DecisionRequest, Policy
-from fracas.core.rng import SeededRng, derive_seed
+from fracas.core.rng import fight_streams
 from fracas.core.ruleset import GM, Action, Ruleset
 
 __all__ = ["MatchResult", "StuckFight", "Timed", "mirror_match", "play_fight", "wilson"]
@@ -70,8 +70,13 @@ class Timed:
 def play_fight(ruleset: Ruleset[Any], initial: Any, seed: int,
                policy_of: Callable[[str], Policy],
                max_decisions: int = 100_000) -> str | None:
-    """Play one fight from ``initial`` with dice seeded by ``seed``; the winner (or ``None``)."""
-    enc = Encounter(ruleset, initial, rng=SeededRng(seed), keep_log=False)
+    """Play one fight from ``initial`` seeded by ``seed``; the winner (or ``None``).
+
+    The dice and the policies' stream follow the engine's one seeding rule
+    (:func:`fracas.core.rng.fight_streams`).
+    """
+    dice, policy_rng = fight_streams(seed)
+    enc = Encounter(ruleset, initial, rng=dice, keep_log=False)
     table: dict[str, Policy] = {}
 
     def pick(actor: str) -> Policy:
@@ -81,8 +86,7 @@ def play_fight(ruleset: Ruleset[Any], initial: Any, seed: int,
         return p
 
     try:
-        outcome = enc.play(pick, SeededRng(derive_seed(seed, "policies")),
-                           max_decisions=max_decisions)
+        outcome = enc.play(pick, policy_rng, max_decisions=max_decisions)
     except FracasError as exc:  # a policy left with no legal action: a rule-set slip
         raise StuckFight(f"seed {seed}: {exc}") from None
     return outcome.winner if outcome is not None else None
