@@ -41,9 +41,14 @@ __all__ = ["ClawAllPolicy", "HeuristicPolicy", "own_policy", "policy_choice"]
 
 def _melee_target(state: AgeOfDragonsState, me: str) -> str | None:
     """The first living enemy in melee reach, preferring those still able to actions."""
-    found = [f for f in rules.enemies(state, me) if rules.in_melee_reach(state, me, f.name)]
-    found.sort(key=lambda f: not f.active)
-    return found[0].name if found else None
+    first: str | None = None
+    for foe in rules.enemies(state, me):
+        if rules.in_melee_reach(state, me, foe.name):
+            if foe.active:
+                return foe.name
+            if first is None:
+                first = foe.name
+    return first
 
 
 class ClawAllPolicy:
@@ -57,7 +62,7 @@ class ClawAllPolicy:
         turn = state.turn
         if turn is not None and turn.step == "pool":
             return actions.RollPool(me, ("soma",))
-        hits = len(rules.qualifying_dice(turn, ATTACK_THRESHOLD)) if turn else 0
+        hits = rules.count_qualifying(turn, ATTACK_THRESHOLD) if turn else 0
         target = _melee_target(state, me) if hits else None
         if target is not None and rules.can_claw(state.fighters[me]):
             return actions.Attack(me, target, hits)
