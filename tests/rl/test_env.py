@@ -20,7 +20,9 @@ from fracas.rl.encode import features, hashed
 from fracas.rl.env import VIEW_SIZE
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
+#: The examples of the rule sets fracas ships (examples/template_ruleset is a plug-in of its own).
+EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/*.yaml")
+                  if p.parent.name != "template_ruleset")
 #: The side the GM runs, where it runs one (The One Ring's Loremaster plays the enemies).
 GM_SIDE = {"one_ring": "enemies"}
 
@@ -60,7 +62,10 @@ def _play_random(aec: FracasAEC, seed: int) -> dict[str, float]:
 
 def test_rewards_come_at_the_end_and_name_the_winner() -> None:
     aec = FracasAEC(ROOT / "examples/age_of_dragons/claw_duel.yaml")
-    totals = _play_random(aec, 5)  # a decisive fight (random claw duels often reach the cap)
+    for seed in range(20):  # random claw duels often reach the cap: take the first decisive one
+        totals = _play_random(aec, seed)
+        if any(totals.values()):
+            break
     assert sorted(totals.values()) == [-1.0, 1.0]
     assert not aec.agents  # everyone left after the fight
 

@@ -15,7 +15,13 @@
 
 Decisions of actors that belong to no agent are played by the engine: the GM where the
 GM is a referee, and every side listed in ``autoplay`` (with the rule set's policy of
-that name, ``heuristic`` by default).
+that name, ``heuristic`` by default), through the engine's play loop
+(:func:`fracas.core.loop.play`).
+
+Seeding follows the simulator's rule: the ``i``-th fight after ``reset(seed=s)`` (the
+first is ``i = 0``) has the fight seed ``derive_seed(s, i)``, and its dice and the
+engine policies' stream come from that seed by :func:`fracas.core.rng.fight_streams`.
+A first ``reset()`` without a seed counts as ``s = 0``.
 """
 
 from __future__ import annotations
@@ -31,8 +37,9 @@ from pettingzoo import AECEnv  # type: ignore[import-not-found,import-untyped,un
 
 from fracas.core.decision import Options, Step, Value
 from fracas.core.encounter import Encounter
-from fracas.core.policy import DecisionRequest, HumanPolicy, Policy
-from fracas.core.rng import SeededRng, derive_seed
+from fracas.core.loop import play
+from fracas.core.policy import HumanPolicy, Policy
+from fracas.core.rng import derive_seed, fight_streams
 from fracas.core.ruleset import GM, Ruleset
 from fracas.rl.encode import LIMIT, features, hashed
 from fracas.scenario import Scenario, load_scenario
@@ -157,11 +164,9 @@ class FracasAEC(AECEnv):  # type: ignore[misc,unused-ignore]
             self._seed = seed
             self._resets = 0
         base = self._seed if self._seed is not None else 0
-        dice = derive_seed(base, "fight", self._resets)
+        dice, self._policy_rng = fight_streams(derive_seed(base, self._resets))
         self._resets += 1
-        self._policy_rng = SeededRng(derive_seed(dice, "engine policies"))
-        self.encounter = Encounter(self.ruleset, self._initial, rng=SeededRng(dice),
-                                   keep_log=False)
+        self.encounter = Encounter(self.ruleset, self._initial, rng=dice, keep_log=False)
         self._engine_policies = {}
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -246,9 +251,9 @@ class FracasAEC(AECEnv):  # type: ignore[misc,unused-ignore]
                 self.agent_selection = agent
                 self._found = enc.options(self._chosen)
                 return
-            request = DecisionRequest(actor, enc.state, ruleset, self._policy_rng)
-            action = self._engine_policy(actor).choose(request)
-            enc.apply(action, checked=request.vetted(action))
+            # One engine decision through the core's loop (it checks a policy's pick
+            # unless the policy took it from the offered steps); then look again.
+            play(enc, self._engine_policy, self._policy_rng, max_decisions=1)
 
     def _finish(self) -> None:
         enc = self.encounter
