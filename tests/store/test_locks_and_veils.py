@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.core.events import Event, Note
+from fracas.core.presentation import Presentation, Same
 from fracas.scenario import Scenario
 from fracas.store import EventStore
 from fracas.store.text import veil
@@ -70,6 +71,29 @@ def test_a_line_naming_what_a_viewer_cannot_see_is_withheld_from_it_line_by_line
     assert seen["spectator"] == "map\n  annex: empty"
     hidden = Note("ann waits", hidden=True)
     assert veil(rules, hidden, None, "ann waits", VIEWERS) == {k: None for k, _ in VIEWERS}
+
+
+class _Worded(Presentation):
+    """Words a note for each side from its own view: "you see ann" / "you see bob"."""
+
+    def describe_for(self, event: Any, state: Any, side: str) -> str | Same | None:
+        if side == "spectator":
+            return None
+        return "you see " + ("ann" if side == "red" else "bob")
+
+
+class _SightedAndWorded(_Sighted):
+    presentation = _Worded()
+
+
+def test_a_line_the_rule_set_words_for_a_side_is_read_in_those_words() -> None:
+    rules: Any = _SightedAndWorded()
+    seen = veil(rules, Note("x"), None, "ann and bob wait", VIEWERS)
+    assert seen == {"player:blue": "you see bob", "player:red": "you see ann",
+                    "spectator": None}
+    hidden = Note("x", hidden=True)
+    assert veil(rules, hidden, None, "ann and bob wait", VIEWERS) == {
+        k: None for k, _ in VIEWERS}
 
 
 def test_a_store_from_before_veils_gets_them_when_opened(db_path: Path, duel: Scenario) -> None:

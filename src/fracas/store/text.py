@@ -8,6 +8,7 @@ from typing import Any
 
 from fracas.core.codec import format_fields
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
+from fracas.core.presentation import Same, presentation_of
 from fracas.core.ruleset import Ruleset
 
 __all__ = ["describe", "names_in", "plain", "veil", "viewers_of"]
@@ -89,23 +90,32 @@ def veil(ruleset: Ruleset[Any], event: Event, state: Any, text: str,
          viewers: Sequence[tuple[str, str]]) -> dict[str, str | None]:
     """What each viewer reads of the line ``text`` of ``event``, where it differs from the GM.
 
-    ``None``: the line is withheld from that viewer; a string: the lines of a
-    many-line text that remain for it.  A hidden event is withheld from every
-    viewer.  Any other line (of a many-line text: each line) is withheld from a
-    viewer when it names a combatant or unit that the viewer's ``view`` of
-    ``state`` (the state just after the event) does not hold: a turn map
-    listing units in ambush keeps its other lines for the side they ambush.
+    ``None``: the line is withheld from that viewer; a string: what it reads
+    instead.  A hidden event is withheld from every viewer.  Where the rule set
+    words the event for a side (its presentation's ``describe_for``, from that
+    side's view alone), the viewer reads that.  Any other line (of a many-line
+    text: each line) is withheld from a viewer when it names a combatant or unit
+    that the viewer's ``view`` of ``state`` (the state just after the event) does
+    not hold.
     """
     if event.hidden:
         return {key: None for key, _ in viewers}
-    if not text:
-        return {}
+    seen: dict[str, str | None] = {}
+    wording = presentation_of(ruleset)
+    veiled: list[tuple[str, str]] = []
+    for key, side in viewers:
+        worded = wording.describe_for(event, state, side)
+        if isinstance(worded, Same):
+            veiled.append((key, side))
+        elif worded != text:
+            seen[key] = worded or None
+    if not text or not veiled:
+        return seen
     everyone = names_in(ruleset.view(state)) | {s.name for s in ruleset.standings(state)}
     if not _mentions(text, everyone):
-        return {}
-    seen: dict[str, str | None] = {}
+        return seen
     lines = text.split("\n")
-    for key, side in viewers:
+    for key, side in veiled:
         secret = everyone - names_in(ruleset.view(state, side))
         if not secret or not _mentions(text, secret):
             continue
