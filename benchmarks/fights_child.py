@@ -3,8 +3,9 @@
 Run by ``benchmarks/decisions_bench.py`` once per source tree (``PYTHONPATH=TREE/src``), so
 it uses only the library API both the old and the new engine have: ``load_scenario``,
 ``Encounter(..., keep_log=False)``, ``Encounter.play`` and the simulator's seeding rule
-(fight ``i`` of run seed ``s``: dice ``SeededRng(derive_seed(s, i))``, policies from its
-``spawn("policy")`` stream).
+(fight ``i`` of run seed ``s`` has the fight seed ``derive_seed(s, i)``; its dice and policy
+streams are ``fracas.core.rng.fight_streams`` of it).  A tree older than ``fight_streams``
+gets the same two streams written out (``SeededRng(seed)`` and its ``spawn("policy")``).
 
     python benchmarks/fights_child.py SCENARIO FIGHTS POLICY   # POLICY: heuristic | random
 """
@@ -21,6 +22,12 @@ from fracas.core.encounter import Encounter
 from fracas.core.rng import SeededRng, derive_seed
 from fracas.scenario import load_scenario
 
+try:
+    from fracas.core.rng import fight_streams
+except ImportError:  # a tree from before the one seeding rule: the same numbers, written out
+    def fight_streams(seed: int) -> tuple[SeededRng, SeededRng]:  # type: ignore[misc]
+        return SeededRng(seed), SeededRng(seed).spawn("policy")
+
 
 def main() -> None:
     path, fights, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -31,7 +38,7 @@ def main() -> None:
     decisions = 0
     start, cpu = time.perf_counter(), time.process_time()
     for i in range(fights):
-        dice = SeededRng(derive_seed(0, i))
+        dice, policy_rng = fight_streams(derive_seed(0, i))
         enc: Encounter[Any] = Encounter(ruleset, initial, rng=dice, keep_log=False)
         table: dict[str, Any] = {}
 
@@ -40,7 +47,7 @@ def main() -> None:
                 table[actor] = ruleset.policy(mode, actor, {})
             return table[actor]
 
-        outcome = enc.play(pick, dice.spawn("policy"), max_decisions=20_000)
+        outcome = enc.play(pick, policy_rng, max_decisions=20_000)
         standings = [(s.name, s.status, s.health) for s in ruleset.standings(enc.state)]
         digests.append(repr((outcome, standings)))
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
