@@ -15,6 +15,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from fracas.core.decision import Choice, Span, Step
+from fracas.core.rng import derive_seed
 from fracas.rl import FracasAEC, FracasGym, env, step_values
 from fracas.rl.encode import features, hashed
 from fracas.rl.env import VIEW_SIZE
@@ -126,6 +127,16 @@ def test_same_seed_same_fight() -> None:
     a = FracasAEC(ROOT / "examples/battlesystem/gas_on_the_wind.yaml")
     b = FracasAEC(ROOT / "examples/battlesystem/gas_on_the_wind.yaml")
     assert _play_random(a, 9) == _play_random(b, 9)
+
+
+def test_fight_i_after_a_seed_follows_the_simulators_seeding_rule() -> None:
+    aec = FracasAEC(ROOT / "examples/age_of_dragons/claw_duel.yaml")
+    seeds = []
+    for seed in (7, None, 7):
+        aec.reset(seed=seed)
+        assert aec.encounter is not None
+        seeds.append(getattr(aec.encounter.rng, "seed", None))
+    assert seeds == [derive_seed(7, 0), derive_seed(7, 1), derive_seed(7, 0)]
 
 
 def test_gymnasium_wrapper_passes_the_checker_and_plays_to_the_end() -> None:
