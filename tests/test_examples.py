@@ -14,6 +14,9 @@ from typing import Any
 import pytest
 from tests.fracas_cli import run_fracas
 
+from fracas.core.policy import scenario_policies
+from fracas.core.rng import policy_stream
+from fracas.scenario import load_scenario, start_encounter
 from fracas.testing import check_ruleset
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -68,3 +71,17 @@ def test_run_json_prints_events_then_the_outcome(path: Path,
     lines = [json.loads(line) for line in out.splitlines()]
     assert lines[-1]["type"] == "outcome" and lines[-1]["reason"]
     assert any(line["type"] == "dice" for line in lines[:-1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+def test_heuristic_fights_rarely_end_at_the_round_or_turn_limit(path: Path) -> None:
+    # Issue 15: no example ends at its limit in more than 1% of its own policies' fights.
+    scenario = load_scenario(path)
+    at_limit = 0
+    for seed in range(300):
+        enc = start_encounter(scenario, seed, keep_log=False)
+        outcome = enc.play(scenario_policies(enc.ruleset, enc.state), policy_stream(seed))
+        assert outcome is not None
+        at_limit += "limit" in outcome.reason
+    assert at_limit <= 3, f"{at_limit} of 300 fights ended at the limit"

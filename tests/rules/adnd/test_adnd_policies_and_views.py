@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-import pytest
 from adnd_helpers import EXAMPLES, act, fighter, start
 
 from fracas.core.encounter import Encounter
@@ -211,23 +209,6 @@ def test_heuristic_climber_without_a_bow_climbs_up_to_the_ledge() -> None:
                          terrain={"kind": "wall", "alt_ft": 20, "top_ft": 40}),
                  fighter("G", "goblins", terrain=_LEDGE_AT_THE_TOP)])
     assert _choose(enc) == Climb("W", "up")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_heuristic_fights_of_every_example_rarely_end_at_the_round_limit(path: Path) -> None:
-    # Issue 15: no example ends at its round limit in more than 1% of heuristic fights.
-    ruleset = AdndUnderground()
-    initial = ruleset.initial_state(load_scenario(path).model)
-    undecided = 0
-    for seed in range(300):
-        dice = SeededRng(seed)
-        enc = Encounter(ruleset, initial, rng=dice, keep_log=False)
-        outcome = enc.play(lambda actor: ruleset.policy_for(initial, actor),
-                           dice.spawn("policy"))
-        assert outcome is not None
-        undecided += outcome.reason == "round limit"
-    assert undecided <= 3, f"{undecided} of 300 fights ended at the round limit"
 
 
 def _fresh_and_wounded(wounded_weapon: dict[str, Any]) -> list[dict[str, Any]]:

@@ -6,8 +6,6 @@ import math
 from pathlib import Path
 from types import SimpleNamespace
 
-import pytest
-
 from fracas.core.events import DiceRolled
 from fracas.core.policy import (
     DecisionRequest,
@@ -334,12 +332,3 @@ def test_the_ambush_that_stalled_to_the_round_cap_is_decided() -> None:
     # Hirgon, Wounded, sat Defensive against three bandits with no Success die until round 30.
     outcome = _heuristic_fight("ambush.yaml", 14596045766775621310)
     assert outcome.winner is not None and outcome.rounds < 30
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("example", ["ambush.yaml", "company_vs_orcs.yaml",
-                                     "troll_and_orcs.yaml"])
-def test_no_example_ends_at_the_round_cap_in_more_than_one_percent_of_heuristic_fights(
-        example: str) -> None:
-    draws = sum(_heuristic_fight(example, seed).winner is None for seed in range(300))
-    assert draws <= 3
