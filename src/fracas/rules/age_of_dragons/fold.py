@@ -20,8 +20,8 @@ from fracas.rules.age_of_dragons.state import (
 
 __all__ = ["apply_event"]
 
-_EXPEND_ACTIONS = (actions.Attack, actions.Shoot, actions.Grapple, actions.BreakOut,
-                   actions.UseTask)
+_EXPEND_ACTIONS = frozenset({actions.Attack, actions.Shoot, actions.Grapple, actions.BreakOut,
+                            actions.UseTask})
 #: Spot effects whose repeats the log tells as one line (see ``SpotRun``).
 FOLDED = frozenset({"aim", "evade"})
 
@@ -54,11 +54,12 @@ def _decision(state: AgeOfDragonsState, e: DecisionMade) -> None:
         _track_spots(state, action)
     if turn is None:
         return
-    if isinstance(action, actions.RollPool):
-        turn.spheres = action.spheres
-    elif isinstance(action, actions.Spot):
+    kind = type(action)
+    if kind is actions.RollPool:
+        turn.spheres = action.spheres  # type: ignore[attr-defined]
+    elif kind is actions.Spot:
         turn.step = "spot"
-    elif isinstance(action, _EXPEND_ACTIONS):
+    elif kind in _EXPEND_ACTIONS:
         turn.step = "expend"
 
 

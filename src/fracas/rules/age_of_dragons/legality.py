@@ -151,8 +151,9 @@ def _roll(state: AgeOfDragonsState, p: Partial) -> Refusal:
     if "spheres" not in p:
         return None
     spheres = p["spheres"]
-    if not isinstance(spheres, tuple) or not 1 <= len(spheres) <= 3 or \
-            len(set(spheres)) != len(spheres) or any(s not in SPHERES for s in spheres):
+    if spheres not in _SPHERE_SETS and (
+            not isinstance(spheres, tuple) or not 1 <= len(spheres) <= 3
+            or len(set(spheres)) != len(spheres) or any(s not in SPHERES for s in spheres)):
         return p.refuse("dice pools", "nominate one, two or three different spheres "
                         "(soma, sophis, pneuma)")
     if rules.pool_size(state.fighters[p.actor].profile, spheres) < 1:

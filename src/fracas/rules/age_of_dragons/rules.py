@@ -89,6 +89,8 @@ GROUNDS: Final = {"soft": 0, "bare_rock": 1, "jagged_rock": 2, "spikes": 3}
 # -- the pool --------------------------------------------------------------------
 def pool_size(profile: Profile, spheres: tuple[str, ...]) -> int:
     """Nominating several spheres rolls only the lowest of their ratings."""
+    if len(spheres) == 1:
+        return profile.rating(spheres[0])
     return min(profile.rating(s) for s in spheres)
 
 
@@ -110,7 +112,8 @@ def qualifying_dice(turn: Turn, threshold: int, unspotted: bool = False) -> list
 def count_qualifying(turn: Turn, threshold: int, unspotted: bool = False) -> int:
     """How many dice :func:`qualifying_dice` would find (no list, no sort)."""
     if threshold == ATTACK_THRESHOLD and not unspotted:
-        return len(_hits(turn))
+        hits = turn.hits
+        return len(hits if hits is not None else _hits(turn))
     pool, expended, spotted = turn.pool, turn.expended, turn.spotted
     return sum(1 for i, face in enumerate(pool)
                if face >= threshold and not expended[i] and not (unspotted and spotted[i]))
@@ -151,7 +154,8 @@ def partners(state: AgeOfDragonsState, name: str) -> list[str]:
 
 def is_locked(state: AgeOfDragonsState, name: str) -> bool:
     """A combatant in any grapple is locked."""
-    return any(name in link for link in state.grapples)
+    grapples = state.grapples
+    return bool(grapples) and any(name in link for link in grapples)
 
 
 def grapple_group(state: AgeOfDragonsState, name: str) -> set[str]:

@@ -249,20 +249,27 @@ def pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a < b else (b, a)
 
 
+def _items(mapping: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """A small dict's items in key order (no sort for zero or one item)."""
+    return tuple(sorted(mapping.items())) if len(mapping) > 1 else tuple(mapping.items())
+
+
 def state_key(state: AgeOfDragonsState) -> Hashable:
     """Everything that shapes the rest of the fight, without the round counter."""
     turn, pending = state.turn, state.pending
+    ranges = state.ranges
     return (
-        tuple((f.pr, f.pd, f.altitude, tuple(sorted(f.resources.items())), f.dead,
-               f.stunned, f.wing, f.tail, tuple(f.limbs), f.falling_rounds,
-               f.fell_this_round, f.chose_fall) for f in state.fighters.values()),
-        tuple(sorted(state.ranges.items())), tuple(sorted(state.grapples)),
+        tuple([(f.pr, f.pd, f.altitude, _items(f.resources) if f.resources else (), f.dead,
+                f.stunned, f.wing, f.tail, tuple(f.limbs), f.falling_rounds,
+                f.fell_this_round, f.chose_fall) for f in state.fighters.values()]),
+        tuple(sorted(ranges.items())) if len(ranges) > 1 else tuple(ranges.items()),
+        tuple(sorted(state.grapples)) if state.grapples else (),
         state.order, state.turn_index,
         None if turn is None else (turn.actor, turn.step, turn.spheres,
                                    tuple(sorted(zip(turn.pool, turn.spotted, turn.expended,
                                                     strict=True))),
-                                   tuple(sorted(turn.aims.items())),
-                                   tuple(sorted(turn.rerolls_used.items()))),
+                                   _items(turn.aims) if turn.aims else (),
+                                   _items(turn.rerolls_used) if turn.rerolls_used else ()),
         None if pending is None else (pending.attacker, pending.kind,
                                       tuple(pending.defenders), pending.hits, pending.tn,
                                       pending.damage_bonus, pending.sixes, pending.called),
