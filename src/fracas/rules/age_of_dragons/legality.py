@@ -448,8 +448,9 @@ _JUDGES: dict[type, Callable[[AgeOfDragonsState, Partial], Refusal]] = {
 }
 
 
-def why_not(state: AgeOfDragonsState, p: Partial) -> Refusal:
+def why_not(state: AgeOfDragonsState, partial: Partial) -> Refusal:
     """The refusal (naming the rule) of the action put together so far, or ``None``."""
+    p = partial
     judge = _JUDGES.get(p.kind)
     if judge is None:
         return p.refuse("actions", "not an Age of Dragons action")

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
-from fracas.core.errors import ActionSyntaxError, IllegalActionError
+from fracas.core.errors import ActionSyntaxError
 from fracas.core.events import Event
 from fracas.core.policy import Policy
-from fracas.core.rng import Rng
-from fracas.core.ruleset import Emit, Outcome, Ruleset, Standing
+from fracas.core.ruleset import Outcome, Ruleset, Standing
 from fracas.rules.age_of_dragons import fold, legality, odds, policies, resolve, view
 from fracas.rules.age_of_dragons.actions import ACTIONS
 from fracas.rules.age_of_dragons.scenario import AgeOfDragonsScenario, build_state
@@ -37,8 +36,8 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
     def clone_state(self, state: AgeOfDragonsState) -> AgeOfDragonsState:
         return state.copy()
 
-    def apply_event(self, state: AgeOfDragonsState, event: Event) -> None:
-        fold.apply_event(state, event)
+    #: The hot hooks are the modules' functions themselves (no extra call per event).
+    apply_event = staticmethod(fold.apply_event)
 
     def current_actor(self, state: AgeOfDragonsState) -> str | None:
         if state.result is not None:
@@ -47,9 +46,8 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
             return state.pending.defenders[0]
         return state.turn.actor if state.turn is not None else None
 
-    def why_not(self, state: AgeOfDragonsState, partial: Partial) -> IllegalActionError | None:
-        """Why the action put together so far is refused (see :mod:`.legality`)."""
-        return legality.why_not(state, partial)
+    #: Why the action put together so far is refused (see :mod:`.legality`).
+    why_not = staticmethod(legality.why_not)
 
     def step(self, state: AgeOfDragonsState, partial: Partial, field: str,
              ) -> Menu | Span | None:
@@ -65,11 +63,8 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
     def default_verb(self, state: AgeOfDragonsState, verbs: Sequence[str]) -> str:
         return legality.default_verb(verbs)
 
-    def resolve(self, state: AgeOfDragonsState, action: Action, rng: Rng, emit: Emit) -> None:
-        resolve.resolve(state, action, rng, emit)
-
-    def advance(self, state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
-        resolve.advance(state, rng, emit)
+    advance = staticmethod(resolve.advance)
+    resolve = staticmethod(resolve.resolve)
 
     def outcome(self, state: AgeOfDragonsState) -> Outcome | None:
         return resolve.outcome(state)
@@ -86,9 +81,8 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
     def describe_event(self, event: Event, state: AgeOfDragonsState) -> str | None:
         return view.describe_event(event, state)
 
-    def state_key(self, state: AgeOfDragonsState) -> Hashable:
-        """Everything that shapes the rest of the fight, without the round counter."""
-        return state_key(state)
+    #: Everything that shapes the rest of the fight, without the round counter.
+    state_key = staticmethod(state_key)
 
     def face_classes(self, state: AgeOfDragonsState, count: int, sides: int,
                      ) -> tuple[tuple[int, ...], ...] | None:
