@@ -107,7 +107,10 @@ def _expended(state: AgeOfDragonsState, e: events.DiceExpended) -> None:
     if turn is not None:
         for i in e.dice:
             turn.expended[i] = True
-        turn.hits = None
+        hits = turn.hits
+        if hits is not None:  # the known hits, less the dice just expended (order kept)
+            gone = e.dice
+            turn.hits = () if hits == gone else tuple(i for i in hits if i not in gone)
 
 
 def _aimed(state: AgeOfDragonsState, e: events.Aimed) -> None:

@@ -152,8 +152,8 @@ class Turn:
     #: For the log only: the face the last reroll replaced.
     rerolled_from: int = 0
     #: The dice still in the pool showing 4+ (the attack threshold), lowest face first:
-    #: worked out once by ``rules.qualifying_dice`` and forgotten by the fold whenever the
-    #: pool or the expended dice change.  No rule reads it directly.
+    #: worked out once by ``rules.qualifying_dice``, forgotten by the fold whenever the
+    #: pool changes, and an expend takes its dice out of it.  No rule reads it directly.
     hits: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> Turn:
@@ -254,6 +254,19 @@ def _items(mapping: dict[str, int]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(mapping.items())) if len(mapping) > 1 else tuple(mapping.items())
 
 
+def _dice_key(turn: Turn) -> tuple[tuple[int, bool], ...]:
+    """The dice still in the pool (face, spotted), in face order.
+
+    An expended die is out of play: no rule and no policy reads its face or whether it
+    was spotted, so two turns that differ only in their expended dice go on alike.
+    """
+    expended = turn.expended
+    if True not in expended:
+        return tuple(sorted(zip(turn.pool, turn.spotted, strict=True)))
+    return tuple(sorted([(face, spotted) for face, spotted, gone
+                         in zip(turn.pool, turn.spotted, expended, strict=True) if not gone]))
+
+
 def state_key(state: AgeOfDragonsState) -> Hashable:
     """Everything that shapes the rest of the fight, without the round counter."""
     turn, pending = state.turn, state.pending
@@ -266,8 +279,7 @@ def state_key(state: AgeOfDragonsState) -> Hashable:
         tuple(sorted(state.grapples)) if state.grapples else (),
         state.order, state.turn_index,
         None if turn is None else (turn.actor, turn.step, turn.spheres,
-                                   tuple(sorted(zip(turn.pool, turn.spotted, turn.expended,
-                                                    strict=True))),
+                                   _dice_key(turn),
                                    _items(turn.aims) if turn.aims else (),
                                    _items(turn.rerolls_used) if turn.rerolls_used else ()),
         None if pending is None else (pending.attacker, pending.kind,
