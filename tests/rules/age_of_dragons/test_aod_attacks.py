@@ -348,3 +348,29 @@ def test_any_claw_deals_its_hits_less_the_pd_spent(faces: list[int], pd: int,
     d = min(spend, pd) if pd else 0
     assert (result.margin, result.damage) == (k - d, max(0, k - d))
     assert who(enc, "B").pr == 50 - max(0, k - d)
+
+
+def test_the_state_key_ignores_expended_dice_but_not_the_dice_left() -> None:
+    """Two turns that differ only in the faces they have expended go on alike."""
+    from fracas.rules.age_of_dragons.state import state_key
+
+    after = []
+    for faces in ((6, 4, 2, 1), (5, 5, 2, 1), (4, 6, 1, 2)):
+        enc = duel(faces)
+        act(enc, Attack("A", "B", 2))
+        after.append(state_key(enc.state))
+    assert after[0] == after[1] == after[2]
+    other = duel((6, 4, 3, 1))
+    act(other, Attack("A", "B", 2))
+    assert state_key(other.state) != after[0]  # a 3 left is not a 2 left (evade, tasks)
+
+
+def test_an_expend_keeps_the_hits_it_did_not_use_lowest_first() -> None:
+    enc = duel((6, 4, 5, 1, 4))
+    turn = enc.state.turn
+    assert turn is not None
+    assert rules.qualifying_dice(turn, 4) == [1, 4, 2, 0]
+    act(enc, Attack("A", "B", 1))
+    assert rules.qualifying_dice(turn, 4) == [4, 2, 0]  # the first 4 went
+    turn.hits = None  # worked out afresh: the same
+    assert rules.qualifying_dice(turn, 4) == [4, 2, 0]
