@@ -38,6 +38,8 @@ __all__ = ["TREE", "VERB_LABELS", "asks", "default_verb", "fall_is_a_choice", "s
            "why_not"]
 
 Refusal = IllegalActionError | None
+#: A field not chosen yet (``Partial.get`` with this default; ``None`` is a value).
+_UNSET: object = object()
 
 SPOT_EFFECTS = ("alter_range", "lose_altitude", "gain_altitude", "take_off", "evade", "aim")
 _MANOEUVRES = frozenset({"alter_range", "lose_altitude", "gain_altitude", "take_off"})
@@ -148,9 +150,9 @@ def _roll(state: AgeOfDragonsState, p: Partial) -> Refusal:
         return turn
     if turn.step != "pool":
         return p.refuse("turn steps", "the pool for this turn has already been rolled")
-    if "spheres" not in p:
+    spheres = p.get("spheres", _UNSET)
+    if spheres is _UNSET:
         return None
-    spheres = p["spheres"]
     if spheres not in _SPHERE_SETS and (
             not isinstance(spheres, tuple) or not 1 <= len(spheres) <= 3
             or len(set(spheres)) != len(spheres) or any(s not in SPHERES for s in spheres)):
@@ -285,8 +287,10 @@ def _whole_attack_allowed(state: AgeOfDragonsState, p: Partial) -> bool:
     actor = p.actor
     if turn is None or turn.actor != actor or turn.step == "pool" or "soma" not in turn.spheres:
         return False
-    dice, target, style, called = p["dice"], p["target"], p["style"], p["called"]
-    if type(dice) is not int or not 1 <= dice <= rules.count_qualifying(turn, ATTACK_THRESHOLD):
+    dice, target, style = p.get("dice", _UNSET), p.get("target", _UNSET), p.get("style", _UNSET)
+    called = p.get("called")
+    if type(dice) is not int or not 1 <= dice <= rules.count_qualifying(turn, ATTACK_THRESHOLD) \
+            or target is _UNSET or style is _UNSET:
         return False
     fighters = state.fighters
     foe = fighters.get(target) if isinstance(target, str) else None
@@ -300,9 +304,8 @@ def _whole_attack_allowed(state: AgeOfDragonsState, p: Partial) -> bool:
 
 
 def _attack(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    if "called" in p and "style" in p and "dice" in p and "target" in p and \
-            _whole_attack_allowed(state, p):
-        return None
+    if p.get("called", _UNSET) is not _UNSET and _whole_attack_allowed(state, p):
+        return None  # "called" is the last field: the attack is (all but) whole
     turn = _expend_turn(state, p, "soma", "a melee attack", hits=True)
     if not isinstance(turn, Turn):
         return turn
