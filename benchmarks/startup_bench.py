@@ -15,7 +15,11 @@ fresh process: the ``fracas`` console script installed beside this interpreter (
 path; ``--runs`` times for every tree, the trees taking turns run by run so that a
 machine whose speed drifts treats them alike.  Wall
 time is a monotonic clock around the child; CPU time is the child's user + system time
-(``os.wait4``), which a shared machine disturbs less.  Medians are quoted, with the min
+(``os.wait4``), which a shared machine disturbs less.  Children run with bytecode
+caching on, as an installed fracas does (pip writes ``.pyc`` files at install; the
+unmeasured first run of each tree writes them into its ``src``), even when the
+calling shell sets ``PYTHONDONTWRITEBYTECODE``; ``--no-bytecode`` measures the
+other case, every module compiled from source in every run.  Medians are quoted, with the min
 and max; the ratio is this tree's median over the other's.  Each tree validates its own
 copy of the example.  Every run's exit code must be 0 (else the row says so).
 """
@@ -47,10 +51,19 @@ def commands(tree: Path) -> dict[str, list[str]]:
     }
 
 
+#: Whether children may write and read ``__pycache__`` (as an installed fracas does).
+BYTECODE = True
+
+
 def once(tree: Path, args: list[str]) -> tuple[float, float, int]:
     """Wall seconds, CPU seconds and exit code of one ``fracas ARGS``."""
     env = dict(os.environ, PYTHONPATH=str(tree / "src"), COLUMNS="100")
     env.pop("FRACAS_DEBUG", None)
+    if BYTECODE:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONPYCACHEPREFIX"] = "/nonexistent-fracas-pycache"
     started = time.perf_counter()
     child = subprocess.Popen([*FRACAS, *args], cwd="/", env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -74,7 +87,11 @@ def main() -> None:
                         help="an old source tree to compare with (repeatable)")
     parser.add_argument("--runs", type=int, default=15, help="runs per command and tree")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="compile every module from source each run (no __pycache__)")
     args = parser.parse_args()
+    global BYTECODE
+    BYTECODE = not args.no_bytecode
     trees = {"this": ROOT}
     for spec in args.tree:
         name, _, path = spec.partition("=")
