@@ -22,7 +22,6 @@ class Pools(Ruleset[PoolsState]):
     """Pools: d6 pools where 4+ hits and dice kept back guard."""
 
     name = "pools"
-    title = "Pools (template rule set)"
     scenario_model = PoolsScenario
     actions = (Attack, Guard)
 

@@ -7,6 +7,7 @@
 * :func:`fold` -- apply events to a state one by one, telling a listener each event
   and the state right after it (the store writes each log line's text this way).
 * :func:`play` -- let policies decide until the fight ends, with the same listener.
+* :func:`fold_by_type` -- a rule set's fold from a table of handlers, one per event class.
 
 A *listener* is ``listener(event, state)``: called after ``event`` has been applied,
 with the live state (read it, do not keep or change it).
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
     from fracas.core.rng import Rng
     from fracas.core.ruleset import Action, Emit, Outcome, Ruleset
 
-__all__ = ["Listener", "fold", "play", "resolve_decision", "take_decision"]
+__all__ = ["Listener", "fold", "fold_by_type", "play", "resolve_decision",
+           "take_decision"]
 
 S = TypeVar("S")
 
@@ -51,6 +53,25 @@ def take_decision(ruleset: Ruleset[S], state: S, action: Action, rng: Rng,
     emit(DecisionMade(action.actor, action))
     ruleset.resolve(state, action, rng, emit)
     ruleset.advance(state, rng, emit)
+
+
+def fold_by_type(handlers: Mapping[type[Event], Callable[..., None]]
+                 ) -> Callable[[S, Event], None]:
+    """A rule set's ``apply_event`` from one handler per event class (the fold registry).
+
+    The handler registered for an event's exact class changes the state; an event of
+    any other class (a note, a roll nothing keeps) changes nothing.  The table is
+    copied, so a rule set declares it once, beside its handlers.
+    """
+    table = dict(handlers)
+    lookup = table.get
+
+    def apply_event(state: S, event: Event) -> None:
+        handler = lookup(type(event))
+        if handler is not None:
+            handler(state, event)
+
+    return apply_event
 
 
 def fold(ruleset: Ruleset[S], state: S, events: Iterable[Event],

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from fracas.core.events import Event, FightEnded
+from fracas.core.loop import fold_by_type
 from fracas.rules.adnd.events import (
     BoulderSpent,
     Breath,
@@ -149,7 +149,8 @@ def _ended(s: AdndUndergroundState, e: FightEnded) -> None:
     s.result = (e.winner, e.reason)
 
 
-_HANDLERS: dict[type, Callable[[AdndUndergroundState, Any], None]] = {
+#: The fold: events that only report (rolls, checks) change nothing.
+apply_event: Callable[[AdndUndergroundState, Event], None] = fold_by_type({
     RoundBegan: _round, FrontRank: _front, TurnOrder: _order, GmDone: _gm_done,
     TurnEnded: _turn_ended, Wounded: _wounded, Slain: _slain,
     Climbed: _climbed, Turned: _turned, Secured: _secured, BoulderSpent: _boulder,
@@ -157,11 +158,4 @@ _HANDLERS: dict[type, Callable[[AdndUndergroundState, Any], None]] = {
     Grabbed: _grabbed, Landed: _landed, Regained: _regained,
     GrappleBegan: _grapple_began, GrappleEnded: _grapple_ended, Breath: _breath,
     FightEnded: _ended, Unconscious: _unconscious,
-}
-
-
-def apply_event(state: AdndUndergroundState, event: Event) -> None:
-    """Change ``state`` by one event; events that only report (rolls, checks) change nothing."""
-    handler = _HANDLERS.get(type(event))
-    if handler is not None:
-        handler(state, event)
+})

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
+from fracas.core.loop import fold_by_type
 from fracas.rules.age_of_dragons import actions, events
 from fracas.rules.age_of_dragons.state import (
     CLOSE,
@@ -230,7 +231,7 @@ def _nothing(state: AgeOfDragonsState, e: Event) -> None:
     return None
 
 
-_HANDLERS: dict[type[Event], Callable[[AgeOfDragonsState, Any], None]] = {
+_by_type: Callable[[AgeOfDragonsState, Event], None] = fold_by_type({
     DecisionMade: _decision,
     DiceRolled: _dice,
     events.DieRerolled: _reroll,
@@ -258,13 +259,11 @@ _HANDLERS: dict[type[Event], Callable[[AgeOfDragonsState, Any], None]] = {
     events.RoundEnded: _round_ended,
     events.OrderFixed: _order,
     FightEnded: _ended,
-}
+})
 
 
 def apply_event(state: AgeOfDragonsState, event: Event) -> None:
     """Change ``state`` by one event (unknown core events such as notes change nothing)."""
     if state.closed_run is not None:
         state.closed_run = None  # told with the event that closed it
-    handler = _HANDLERS.get(type(event))
-    if handler is not None:
-        handler(state, event)
+    _by_type(state, event)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from fracas.core.events import DecisionMade, Event, FightEnded
+from fracas.core.loop import fold_by_type
 from fracas.rules.battlesystem.events import (
     AltitudeChanged,
     CeilingCollapsed,
@@ -31,13 +31,6 @@ from fracas.rules.battlesystem.hazards import FLOORS
 from fracas.rules.battlesystem.state import BattlesystemState, Gas
 
 __all__ = ["apply_event"]
-
-
-def apply_event(state: BattlesystemState, event: Event) -> None:
-    """Change the state by one event; events this rule set does not fold are ignored."""
-    handler = _APPLY.get(type(event))
-    if handler is not None:
-        handler(state, event)
 
 
 # -- the fold, event by event --------------------------------------------------
@@ -141,7 +134,8 @@ def _ended(state: BattlesystemState, e: FightEnded) -> None:
     state.queue = []
 
 
-_APPLY: dict[type, Callable[[BattlesystemState, Any], None]] = {
+#: The fold: events this rule set does not fold are ignored.
+apply_event: Callable[[BattlesystemState, Event], None] = fold_by_type({
     DecisionMade: _decision, UnitMoved: _moved, Damaged: _apply_damage,
     TurnStarted: _turn, PhaseStarted: _phase, TurnSkipped: _skipped,
     FormationChanged: _formation, TorchesChanged: _torches, AltitudeChanged: _altitude,
@@ -149,4 +143,4 @@ _APPLY: dict[type, Callable[[BattlesystemState, Any], None]] = {
     CeilingCollapsed: _caved, GmEffectUsed: _gm_used, ObstacleSprung: _obstacle,
     ObstacleMarked: _obstacle,
     GasReleased: _gas, GasMoved: _gas_moved, GasEnded: _gas_ended, FightEnded: _ended,
-}
+})

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
 
 from fracas.core.events import Event, FightEnded
+from fracas.core.loop import fold_by_type
 from fracas.rules.one_ring import events
 from fracas.rules.one_ring.engagement import Board
 from fracas.rules.one_ring.rules import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
@@ -14,7 +14,6 @@ from fracas.rules.one_ring.state import CLOSE_STANCES, OneRingState, Pending
 
 __all__ = ["apply_event"]
 
-Handler = Callable[[OneRingState, Any], None]
 
 
 def _volleys_set(s: OneRingState, e: events.VolleysSet) -> None:
@@ -211,7 +210,8 @@ def _ended(s: OneRingState, e: FightEnded) -> None:
     s.phase = "over"
 
 
-_HANDLERS: dict[type[Event], Handler] = {
+#: The fold: events this rule set does not know change nothing.
+apply_event: Callable[[OneRingState, Event], None] = fold_by_type({
     events.VolleysSet: _volleys_set, events.PhaseBegan: _phase, events.TurnEnded: _turn_ended,
     events.StanceTaken: _stance, events.Engaged: _engaged, events.Introduced: _introduced,
     events.StoodBack: _stood_back,
@@ -222,11 +222,4 @@ _HANDLERS: dict[type[Event], Handler] = {
     events.TakenOut: _out, events.HateLost: _hate, events.TaskSucceeded: _task,
     events.ThrustLost: _thrust_lost, events.Recovered: _recovered, events.GearChanged: _gear,
     events.Located: _located, events.Carried: _carried, FightEnded: _ended,
-}
-
-
-def apply_event(state: OneRingState, event: Event) -> None:
-    """Change ``state`` by one event (events this rule set does not know change nothing)."""
-    handler = _HANDLERS.get(type(event))
-    if handler is not None:
-        handler(state, event)
+})
