@@ -13,15 +13,13 @@ from typing import Any
 
 import pytest
 from tests.fracas_cli import run_fracas
+from tests.shipped import EXAMPLES, RULESETS, SCENARIOS, example_id
 
 from fracas.core.policy import scenario_policies
 from fracas.core.rng import policy_stream
 from fracas.scenario import load_scenario, start_encounter
 from fracas.testing import check_ruleset
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-RULESETS = ("age_of_dragons", "one_ring", "adnd", "battlesystem")
-SCENARIOS = [path for name in RULESETS for path in sorted((EXAMPLES / name).glob("*.yaml"))]
 #: The kit's settings where a rule set's fights are long (every legal action listed at
 #: every decision of an Age of Dragons fight takes minutes; one example does it below).
 KIT: dict[str, dict[str, Any]] = {
@@ -29,15 +27,11 @@ KIT: dict[str, dict[str, Any]] = {
 }
 
 
-def _id(path: Path) -> str:
-    return f"{path.parent.name}/{path.stem}"
-
-
 def test_every_rule_set_ships_examples() -> None:
     assert {path.parent.name for path in SCENARIOS} == set(RULESETS)
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+@pytest.mark.parametrize("path", SCENARIOS, ids=example_id)
 def test_example_passes_the_conformance_kit(path: Path) -> None:
     settings = {"seeds": range(3), **KIT.get(path.parent.name, {})}
     report = check_ruleset(path.parent.name, path, **settings)
@@ -50,7 +44,7 @@ def test_conformance_kit_with_every_legal_action_checked() -> None:
     assert report.decisions > 0
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+@pytest.mark.parametrize("path", SCENARIOS, ids=example_id)
 def test_example_validates_runs_saves_and_replays(path: Path, tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_fracas(["validate", str(path)], capsys)
@@ -63,7 +57,7 @@ def test_example_validates_runs_saves_and_replays(path: Path, tmp_path: Path,
     assert code == 0, err
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+@pytest.mark.parametrize("path", SCENARIOS, ids=example_id)
 def test_run_json_prints_events_then_the_outcome(path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_fracas(["run", str(path), "--seed", "2", "--json"], capsys)
@@ -74,7 +68,7 @@ def test_run_json_prints_events_then_the_outcome(path: Path,
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+@pytest.mark.parametrize("path", SCENARIOS, ids=example_id)
 def test_heuristic_fights_rarely_end_at_the_round_or_turn_limit(path: Path) -> None:
     # Issue 15: no example ends at its limit in more than 1% of its own policies' fights.
     scenario = load_scenario(path)

@@ -6,15 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.shipped import RULESETS, SCENARIOS
 
 from fracas.scenario import load_scenario
 from fracas.scenario.reference import MODELINE, bundled_examples
 from fracas_cli import run_fracas
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS = ["age_of_dragons", "one_ring", "adnd", "battlesystem"]
-#: The examples of the rule sets fracas ships (examples/template_ruleset is a plug-in of its own).
-SHIPPED = sorted(p for p in ROOT.glob("examples/*/*.yaml") if p.parent.name in RULESETS)
+SHIPPED = sorted(SCENARIOS)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.shipped import SCENARIOS
 
 from fracas.core.policy import scenario_policies
 from fracas.core.rng import SeededRng
@@ -27,8 +28,7 @@ def human_duel(tmp_path: Path) -> Path:
 
 
 def test_every_example_names_its_seats() -> None:
-    shipped = ("age_of_dragons", "one_ring", "adnd", "battlesystem")  # not the template plug-in
-    for path in sorted(p for p in EXAMPLES.glob("*/*.yaml") if p.parent.name in shipped):
+    for path in SCENARIOS:
         found = seats(load_scenario(path))
         assert found.paths, path
         assert all(p in ("heuristic", "random", "claw_all", "human") or isinstance(p, list)

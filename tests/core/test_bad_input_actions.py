@@ -9,6 +9,7 @@ from typing import ClassVar
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.shipped import SCENARIOS
 
 from fracas.core.action import Action
 from fracas.core.codec import parse_fields
@@ -47,9 +48,7 @@ def test_a_value_error_in_an_action_is_a_syntax_error_not_a_crash() -> None:
         parse_fields(Push, ["target=bob", "steps=11"], {"actor": "ann"})
 
 
-#: The examples of the rule sets fracas ships (examples/template_ruleset is a plug-in of its own).
-SHIPPED = ("age_of_dragons", "one_ring", "adnd", "battlesystem")
-SCENARIOS = sorted(p for p in EXAMPLES.glob("*/*.yaml") if p.parent.name in SHIPPED)
+
 WORDS = st.sampled_from(["", "-1", "0", "7", "99999999999999999999", "x", "1.5", "é", "a,b", ",",
                          "none", "yes", "gm", "nan", "'a b'", "\"", "=", "[", "close", "human"])
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.shipped import RULESETS
 
 from fracas.testing.golden import transcript
 
@@ -28,8 +29,6 @@ GOLDEN = ROOT / "tests" / "golden"
 REGENERATE = "FRACAS_REGEN_OUTCOMES"
 #: Seeds played per example.
 SEEDS = 20
-#: The rule sets fracas ships (examples/template_ruleset is a plug-in of its own).
-RULESETS = ["adnd", "age_of_dragons", "battlesystem", "one_ring"]
 
 
 def fight_record(scenario: Path, seed: int) -> dict[str, Any]:

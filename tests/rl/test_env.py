@@ -13,6 +13,7 @@ pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
+from tests.shipped import SCENARIOS
 
 from fracas.core.decision import Choice, Span, Step
 from fracas.core.rng import derive_seed
@@ -21,9 +22,7 @@ from fracas.rl.encode import features, hashed
 from fracas.rl.env import VIEW_SIZE
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The examples of the rule sets fracas ships (examples/template_ruleset is a plug-in of its own).
-EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/*.yaml")
-                  if p.parent.name != "template_ruleset")
+EXAMPLES = SCENARIOS
 #: The side the GM runs, where it runs one (The One Ring's Loremaster plays the enemies).
 GM_SIDE = {"one_ring": "enemies"}
 

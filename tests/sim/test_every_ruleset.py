@@ -5,17 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.shipped import SCENARIOS, example_id
 
 from fracas.scenario import load_scenario
 from fracas.sim import InlineExecutor, LocalExecutor, simulate, spec_from_scenario
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*/*.yaml"))
-
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", EXAMPLES, ids=[f"{p.parent.name}/{p.stem}" for p in EXAMPLES])
+@pytest.mark.parametrize("path", SCENARIOS, ids=example_id)
 def test_every_example_simulates_identically_in_one_process_and_in_two(path: Path) -> None:
-    pytest.importorskip(f"fracas.rules.{path.parent.name}")
     scenario = load_scenario(path)
     spec = spec_from_scenario(scenario)
     here = simulate(spec, 4, seed=13, executor=InlineExecutor())

@@ -7,25 +7,20 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.shipped import SCENARIOS, example_id
 
-from fracas.core.errors import FracasError
-from fracas.core.ruleset import find_ruleset
 from fracas.store import EventStore
 from fracas.web import create_app
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-FILES = sorted(EXAMPLES.glob("*/*.yaml"))
+FILES = SCENARIOS
 #: A turn's page (the Decide panel included) stays under this many bytes.
 PAGE_LIMIT = 20_000
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("example", FILES, ids=[f"{p.parent.name}/{p.stem}" for p in FILES])
+@pytest.mark.parametrize("example", FILES, ids=example_id)
 def test_each_verb_opens_a_form_whose_defaults_confirm(tmp_path: Path, example: Path) -> None:
-    try:
-        find_ruleset(example.parent.name)
-    except (FracasError, ImportError) as exc:
-        pytest.skip(f"rule set {example.parent.name} is not available: {exc}")
     store = EventStore(tmp_path / "c.sqlite")
     app = create_app(store, [EXAMPLES])
     client = TestClient(app)

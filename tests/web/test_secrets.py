@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.shipped import SCENARIOS, example_id
 
-from fracas.core.errors import UnknownRulesetError
-from fracas.core.ruleset import find_ruleset
 from fracas.scenario import load_scenario
 from fracas.store import EventStore
 from fracas.store.text import names_in
@@ -27,7 +26,7 @@ from fracas.web import create_app
 from fracas.web.app import ai_choice
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-ALL = sorted(EXAMPLES.glob("*/*.yaml"))
+ALL = SCENARIOS
 AMBUSH = EXAMPLES / "battlesystem" / "dwarf_column_ambush.yaml"
 
 
@@ -145,13 +144,8 @@ def test_the_ambush_is_not_given_away(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("example", ALL, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("example", ALL, ids=example_id)
 def test_no_page_names_what_the_side_has_not_seen(tmp_path: Path, example: Path) -> None:
-    named = re.search(r"^ruleset:\s*(\S+)", example.read_text(encoding="utf-8"), re.M)
-    try:
-        find_ruleset(named.group(1) if named else "")
-    except UnknownRulesetError as exc:  # an example of a rule set not installed here
-        pytest.skip(f"{example.name}: {exc}")
     load_scenario(example)
     store = EventStore(tmp_path / "s.sqlite")
     app = create_app(store, [EXAMPLES])
