@@ -532,6 +532,7 @@ class _Explorer:
             )
         node = len(self.nodes)
         self.index[key] = node
+        self.through[key] = node  # one lookup finds nodes and the states passed through
         self.nodes.append(_Node(actor, state, decisions, first, after))
         self.edges.append({})
         return node
@@ -661,19 +662,18 @@ class _Explorer:
         without chance (both sides waiting forever) still closes through a node.
         """
         rs = self.rs
+        current_actor, state_key, seen = rs.current_actor, rs.state_key, self.through.get
         chain: list[Hashable] = []
         played: list[Action] = []
         result: int | None = None
         for _ in range(_CHAIN_LIMIT):
-            actor = rs.current_actor(state)
+            actor = current_actor(state)
             if actor is None:
                 outcome = rs.outcome(state)
                 result = -1 - self.label(outcome.winner if outcome is not None else None)
                 break
-            key = (actor, rs.state_key(state))
-            result = self.index.get(key)
-            if result is None:
-                result = self.through.get(key)
+            key = (actor, state_key(state))
+            result = seen(key)
             if result is not None:
                 break
             decisions = self.decisions(state, actor)
