@@ -13,10 +13,13 @@ from fracas.core.errors import DiceSyntaxError, FracasError, OddsTooLargeError
 
 
 @pytest.mark.parametrize(("text", "column", "got"), [
-    ("1d6kh0", 6, "'0'"),     # the caret is on the keep count refused, not past it
-    ("1d6 kh 9", 8, "'9'"),
-    ("1d0", 3, "'0'"),        # and on the die size refused
-    ("2d 1", 4, "'1'"),
+    ("1d6kh0", 6, "0"),       # the caret is on the keep count refused, not past it
+    ("1d6 kh 9", 8, "9"),
+    ("1d0", 3, "0"),          # and on the die size refused
+    ("2d 1", 4, "1"),
+    ("1001d6", 1, "1001"),    # the whole number refused is named, not its first digit
+    ("3d10001", 3, "10001"),
+    ("1234567d6", 1, "1234567"),
 ])
 def test_out_of_range_numbers_are_pointed_at(text: str, column: int, got: str) -> None:
     with pytest.raises(DiceSyntaxError) as info:

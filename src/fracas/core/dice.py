@@ -210,8 +210,8 @@ class _Parser:
         self.pos = 0
         self.depth = 0
 
-    def fail(self, expected: str) -> DiceSyntaxError:
-        return DiceSyntaxError(self.original, self.pos, expected)
+    def fail(self, expected: str, got: str | None = None) -> DiceSyntaxError:
+        return DiceSyntaxError(self.original, self.pos, expected, got)
 
     def skip(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos] in " \t":
@@ -235,8 +235,9 @@ class _Parser:
         if start == self.pos:
             raise self.fail(expected)
         if self.pos - start > 6:
+            digits = self.text[start:self.pos]
             self.pos = start
-            raise self.fail("a number of at most 6 digits")
+            raise self.fail("a number of at most 6 digits", digits)
         return int(self.text[start:self.pos])
 
     def compare_op(self) -> str | None:
@@ -327,7 +328,7 @@ class _Parser:
             return Const(count)
         if count is not None and not 1 <= count <= MAX_DICE:
             self.pos = start
-            raise self.fail(f"a dice count between 1 and {MAX_DICE}")
+            raise self.fail(f"a dice count between 1 and {MAX_DICE}", str(count))
         return self.dice(1 if count is None else count)
 
     def dice(self, count: int) -> DiceTerm:
@@ -336,7 +337,7 @@ class _Parser:
         sides = 100 if self.take("%") else self.integer("a die size after 'd'")
         if not 1 < sides <= MAX_SIDES:
             self.pos = start
-            raise self.fail(f"a die size between 2 and {MAX_SIDES}")
+            raise self.fail(f"a die size between 2 and {MAX_SIDES}", str(sides))
         term = DiceTerm(count, sides)
         seen: set[str] = set()
         while True:
@@ -378,7 +379,8 @@ class _Parser:
             self.pos = start
             raise self.fail(f"a face a d{term.sides} can show (1 to {term.sides}) to reroll"
                             if not hit else
-                            f"a reroll that leaves some face of the d{term.sides} standing")
+                            f"a reroll that leaves some face of the d{term.sides} standing",
+                            str(face))
         return new
 
     def keep(self, term: DiceTerm, token: str) -> DiceTerm:
@@ -392,12 +394,13 @@ class _Parser:
                 self.pos = start
                 raise self.fail(f"a number of dice to drop between 1 and {term.count - 1}"
                                 if term.count > 1 else
-                                "a pool of two or more dice to drop from (one die is rolled)")
+                                "a pool of two or more dice to drop from (one die is rolled)",
+                                str(number))
             return replace(term, keep=term.count - number, keep_highest=token == "dl",
                             drop=True)
         if not 1 <= number <= term.count:
             self.pos = start
-            raise self.fail(f"a number of dice to keep between 1 and {term.count}")
+            raise self.fail(f"a number of dice to keep between 1 and {term.count}", str(number))
         return replace(term, keep=number, keep_highest=token == "kh")
 
 

@@ -43,11 +43,13 @@ class DiceSyntaxError(FracasError, ValueError):
 
     exit_code = 2
 
-    def __init__(self, expression: str, position: int, expected: str) -> None:
+    def __init__(self, expression: str, position: int, expected: str,
+                 got: str | None = None) -> None:
         self.expression = expression
         self.position = position
         self.expected = expected
-        got = repr(expression[position]) if position < len(expression) else "end of input"
+        if got is None:
+            got = repr(expression[position]) if position < len(expression) else "end of input"
         pointer = " " * position + "^"
         super().__init__(
             f"bad dice expression {expression!r} at column {position + 1}: expected "
