@@ -19,6 +19,15 @@ Cases:
     .venv/bin/python benchmarks/duel_bench.py [--before /tmp/fracas-before] [--skip-old-full]
         [--examples | --only-examples] [--max-seconds 60]
 
+``--compare TREE`` instead times the new solver on the full claw duel against the
+solver of another source tree (both new-style: ``TREE`` must have ``fracas.odds.duel``
+with face classes), alternating the two ``--repeat`` times (3 by default), with the
+face classes of ``--mode`` (``three`` by default), and prints the median CPU seconds
+of each and whether the values agree to 1e-15::
+
+    git archive <commit> src | tar -x -C /tmp/solver-before
+    .venv/bin/python benchmarks/duel_bench.py --compare /tmp/solver-before
+
 The old solver needs about two to three minutes of CPU for the full claw duel.
 """
 
@@ -27,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -106,6 +116,24 @@ def row(name: str, tree: str, mode: str, r: dict[str, Any]) -> str:
     return f"| {name} | {tree} | {mode} | {r['cpu']:.2f} | {r['wall']:.1f} | {counts} | {value} |"
 
 
+def compare(before: Path, mode: str, repeat: int) -> None:
+    """Alternate the claw duel on ``before`` and on this tree; medians and the values."""
+    runs: dict[str, list[dict[str, Any]]] = {"before": [], "new": []}
+    for i in range(repeat):
+        for label, tree in (("before", before), ("new", ROOT)):
+            r = run(tree, CLAW, mode)
+            runs[label].append(r)
+            shown = r.get("error") or f"red {r['sides']['red']!r}, {r['states']:,} states, " \
+                f"{r['leaves']:,} resolutions"
+            print(f"run {i + 1} {label:6} {r['cpu']:.2f} s CPU  {shown}", flush=True)
+    medians = {label: statistics.median(r["cpu"] for r in rs) for label, rs in runs.items()}
+    values = {label: [r["sides"]["red"] for r in rs if "sides" in r]
+              for label, rs in runs.items()}
+    agree = all(abs(a - b) <= 1e-15 for a in values["before"] for b in values["new"])
+    print(f"claw_duel, classes {mode!r}: median CPU s before {medians['before']:.2f}, "
+          f"new {medians['new']:.2f}; values {'equal to 1e-15' if agree else 'DIFFER'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--before", type=Path, default=Path("/tmp/fracas-before"),
@@ -119,11 +147,22 @@ def main() -> None:
                         help="only the examples (not the claw duel cases)")
     parser.add_argument("--max-seconds", type=float, default=60.0,
                         help="time limit of each example (default 60)")
+    parser.add_argument("--compare", type=Path, metavar="TREE",
+                        help="time the claw duel against the solver of another source tree, "
+                             "alternating (see --repeat, --mode)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of each tree with --compare (default 3)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
-    parser.add_argument("--mode", default="rule set", help=argparse.SUPPRESS)
+    parser.add_argument("--mode", default=None,
+                        help="face classes of the claw_all pools: 'rule set', 'three' or "
+                             "'distinct' (with --compare; default 'three')")
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.mode, args.max_seconds if "--max-seconds" in sys.argv else None)
+        child(args.child, args.mode or "rule set",
+              args.max_seconds if "--max-seconds" in sys.argv else None)
+        return
+    if args.compare:
+        compare(args.compare, args.mode or "three", max(1, args.repeat))
         return
     print("| case | tree | pool classes | CPU s | wall s | states / resolutions | value |")
     print("|---|---|---|---|---|---|---|")
