@@ -51,7 +51,7 @@ import numpy as np
 
 from fracas.core.decision import options
 from fracas.core.errors import FracasError, ScriptExhaustedError
-from fracas.core.events import DecisionMade, Event
+from fracas.core.events import DecisionMade
 from fracas.core.loop import resolve_decision
 from fracas.core.policy import (
     DecisionRequest,
@@ -311,6 +311,11 @@ def _sweep_young_only() -> Iterator[None]:
             gc.enable()
 
 
+#: A policy's Rng before its first draw: with nothing to replay it changes nothing, so
+#: one serves every decision (a draw raises the chance point to enumerate).
+_NO_DRAWS = _ChanceRng((), None, None)
+
+
 # --------------------------------------------------------------------------- results
 @dataclass(frozen=True, slots=True)
 class DuelOdds:
@@ -411,15 +416,14 @@ class DuelLimits:
 class _Node:
     """A decision state whose decision leads to chance (or to a loop without chance)."""
 
-    __slots__ = ("actor", "after", "decisions", "first", "state")
+    __slots__ = ("actor", "decisions", "first", "state")
 
     def __init__(self, actor: str, state: Any, decisions: list[tuple[Action, float]] | None,
-                 first: _Branch | None, after: bool) -> None:
+                 first: _Branch | None) -> None:
         self.actor = actor
-        self.state = state  # before the decision, or just after it when ``after``
+        self.state = state  # before the decision
         self.decisions = decisions
         self.first = first  # the first chance point of the decision's one action
-        self.after = after
 
 
 class _Explorer:
@@ -449,7 +453,6 @@ class _Explorer:
         self.mass = 0.0  # share of the outcomes of the state being expanded already followed
         self.widest = (0, "")
         self.most_actions = (0, "")
-        self.emitted = 0
 
     # -- bookkeeping ------------------------------------------------------------------
     def label(self, winner: object) -> int:
@@ -522,7 +525,7 @@ class _Explorer:
 
     def new_node(self, key: Hashable, actor: str, state: Any,
                  decisions: list[tuple[Action, float]] | None, first: _Branch | None,
-                 after: bool) -> int:
+                 ) -> int:
         """Add a decision state to the graph (within the state limit)."""
         if len(self.nodes) >= self.max_states:
             raise StateSpaceTooLargeError(
@@ -533,7 +536,7 @@ class _Explorer:
         node = len(self.nodes)
         self.index[key] = node
         self.through[key] = node  # one lookup finds nodes and the states passed through
-        self.nodes.append(_Node(actor, state, decisions, first, after))
+        self.nodes.append(_Node(actor, state, decisions, first))
         self.edges.append({})
         return node
 
@@ -550,7 +553,7 @@ class _Explorer:
         if type(policy) is RandomPolicy:
             return self.random_decisions(state, actor)
         # The usual case first: a policy that draws nothing chooses once.
-        request = DecisionRequest(actor, state, rs, _ChanceRng((), None, None))
+        request = DecisionRequest(actor, state, rs, _NO_DRAWS)
         try:
             action = policy.choose(request)
         except _Branch as branch:
@@ -634,17 +637,6 @@ class _Explorer:
         # the engine's own step; each event applied at once (no Python frame in between)
         resolve_decision(self.rs, state, action, rng, partial(self.rs.apply_event, state))
 
-    def play_counted(self, state: Any, action: Action, rng: Any) -> int:
-        """:meth:`play`, counting the events applied (into ``self.emitted``)."""
-        apply = self.rs.apply_event
-        self.emitted = 0
-
-        def emit(event: Event) -> None:
-            self.emitted += 1
-            apply(state, event)
-
-        resolve_decision(self.rs, state, action, rng, emit)
-        return self.emitted
 
     def start(self, state: Any, rng: Any) -> None:
         self.rs.advance(state, rng, lambda event: self.rs.apply_event(state, event))
@@ -655,11 +647,12 @@ class _Explorer:
 
         Returns a node index (>= 0) or ``-1 - label`` for an ended fight.  ``state`` is
         the solver's own copy and is played on in place; ``rebuild()`` makes it again as
-        it was (needed only when a decision on the way turns out to lead to chance after
-        changing the state).  Only states whose decision leads to chance become nodes;
-        the chance-free decisions on the way are remembered by key (a later visit is one
-        lookup).  A chain of chance-free decisions is cut after a fixed length, so a loop
-        without chance (both sides waiting forever) still closes through a node.
+        it was (needed when a decision on the way turns out to lead to chance: the node
+        keeps the state before that decision).  Only states whose decision leads to
+        chance become nodes; the chance-free decisions on the way are remembered by key
+        (a later visit is one lookup).  A chain of chance-free decisions is cut after a
+        fixed length, so a loop without chance (both sides waiting forever) still closes
+        through a node.
         """
         rs = self.rs
         current_actor, state_key, seen = rs.current_actor, rs.state_key, self.through.get
@@ -678,22 +671,21 @@ class _Explorer:
                 break
             decisions = self.decisions(state, actor)
             if len(decisions) != 1:
-                result = self.new_node(key, actor, state, decisions, None, False)
+                result = self.new_node(key, actor, state, decisions, None)
                 break
             action = decisions[0][0]
             rs.apply_event(state, DecisionMade(actor, action))
-            self.emitted = 0
             try:
-                self.play_counted(state, action, _ChanceRng((), rs, state))
+                self.play(state, action, _ChanceRng((), rs, state))
             except _Branch as branch:
                 # Kept in the node: without its traceback, whose frames would tie the
                 # whole graph into one reference cycle (freed only by the cycle collector).
                 branch.__traceback__ = None
-                if self.emitted == 0:  # the state is as the decision left it
-                    result = self.new_node(key, actor, state, decisions, branch, True)
-                else:
-                    result = self.new_node(key, actor, self.replay(rebuild, played), decisions,
-                                           branch, False)
+                # The resolution may have changed the state before its first roll: the
+                # node keeps the state before the decision, made again (once per node,
+                # cheaper than counting every event of every resolution on the way).
+                result = self.new_node(key, actor, self.replay(rebuild, played), decisions,
+                                       branch)
                 break
             chain.append(key)
             played.append(action)
@@ -704,7 +696,7 @@ class _Explorer:
             key = (actor, rs.state_key(state))
             result = self.index.get(key)
             if result is None:
-                result = self.new_node(key, actor, state, None, None, False)
+                result = self.new_node(key, actor, state, None, None)
         assert result is not None
         for passed in chain:
             self.through[passed] = result
@@ -779,11 +771,8 @@ class _Explorer:
         if decisions is None:
             decisions = self.decisions(node.state, node.actor)
         for chosen, p in decisions:
-            if node.after:  # the state as the node's one decision left it
-                after = node.state
-            else:
-                after = rs.clone_state(node.state)
-                rs.apply_event(after, DecisionMade(node.actor, chosen))
+            after = rs.clone_state(node.state)
+            rs.apply_event(after, DecisionMade(node.actor, chosen))
             self.follow(after, self.runner(chosen), p, out,
                         node.first if len(decisions) == 1 else None)
         return out
