@@ -481,6 +481,15 @@ class EventStore:
         with self._enc_lock(enc_id):
             yield
 
+    def held_revision(self, enc_id: str, enc: Encounter[Any]) -> int | None:
+        """The revision at which ``enc`` is the live encounter of ``enc_id`` (``None``: it is
+        not, or no longer cached).  Call it holding the encounter's lock, e.g. from the
+        ``choose`` of :meth:`apply`: what is worked out from ``enc`` may then be kept
+        under that revision."""
+        with self._guard:
+            live = self._cache.get(enc_id)
+            return live.revision if live is not None and live.encounter is enc else None
+
     def _live(self, enc_id: str) -> tuple[Encounter[Any], int]:
         """The live encounter (the caller holds the encounter's lock)."""
         row = self._reader().execute("SELECT revision, header FROM encounters WHERE id = ?",

@@ -288,8 +288,12 @@ class Console:
 
 # -- dependencies ------------------------------------------------------------------------
 
-def console_of(request: Request) -> Console:
-    """The app's :class:`Console`."""
+async def console_of(request: Request) -> Console:
+    """The app's :class:`Console`.
+
+    This and the other dependencies that do no blocking work are ``async``: FastAPI runs a
+    plain ``def`` dependency in a worker thread, a hop that cost more than its work.
+    """
     found: Console = request.app.state.console
     return found
 
@@ -308,14 +312,14 @@ async def viewer_of(enc_id: str, token: str, console: ConsoleDep) -> Viewer:
 ViewerDep = Annotated[Viewer, Depends(viewer_of)]
 
 
-def acting_viewer(viewer: ViewerDep) -> Viewer:
+async def acting_viewer(viewer: ViewerDep) -> Viewer:
     """A link that may act (not a spectator's); checked before the form is read."""
     if viewer.access.role == "spectator":
         raise Forbidden("a spectator link cannot act")
     return viewer
 
 
-def gm_viewer(viewer: ViewerDep) -> Viewer:
+async def gm_viewer(viewer: ViewerDep) -> Viewer:
     """The GM's link (undo, redo, play to the end, export); checked before the form is read."""
     if not viewer.access.is_gm:
         raise Forbidden("only the GM link may do that")
@@ -334,7 +338,7 @@ async def gm_form(request: Request, console: ConsoleDep,
     return Posted(viewer, await console.read_form(request, viewer.scope))
 
 
-def gm_key(key: str, console: ConsoleDep) -> str:
+async def gm_key(key: str, console: ConsoleDep) -> str:
     """The GM's home key of the URL (a wrong one: ``404``, like an unknown page)."""
     if not compare_digest(key.encode(), console.admin_key.encode()):
         raise UnknownEncounterError("no such page")

@@ -35,8 +35,8 @@ from fracas.store import EncounterInfo, EventStore, LogEntry
 from fracas.store.text import names_in
 from fracas.web.security import Access
 
-__all__ = ["FIELD_PREFIX", "DecideForm", "FormField", "Memo", "Status", "TableView",
-           "action_from_form", "decide_form", "snapshot", "status", "value_text"]
+__all__ = ["FIELD_PREFIX", "DecideForm", "FormField", "Memo", "OptionsOf", "Status", "TableView",
+           "action_from_form", "decide_form", "options_of", "snapshot", "status", "value_text"]
 
 #: Form fields holding a step's value are named this prefix + the action field's name
 #: (so an action field can never clash with ``csrf``, ``rev``, ``verb`` or ``action``).
@@ -59,7 +59,7 @@ class Memo:
     goes first).
     """
 
-    def __init__(self, size: int = 512) -> None:
+    def __init__(self, size: int = 4096) -> None:
         self.size = size
         self._items: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._lock = threading.Lock()
@@ -209,10 +209,38 @@ def version_of(secret: str, store: EventStore, enc: Encounter[Any], enc_id: str,
     return _version(secret, store, enc_id, revision, picture, viewer, memo)
 
 
+#: ``Encounter.options`` for the values chosen so far (a tuple), perhaps remembered.
+OptionsOf = Callable[[tuple[Any, ...]], Options]
+
+
+def options_of(enc: Encounter[Any], memo: Memo | None = None, enc_id: str = "",
+               revision: int | None = None) -> OptionsOf:
+    """``enc.options``, remembered per revision when a ``memo`` and the revision are given.
+
+    A decision walked through the form asks the same questions several times (the
+    verb's ``decide``, the values' ``decide``, then ``act`` checks the same values
+    again); each answer depends only on the state at the revision and the values.
+    Call it, and what it returns, with the encounter locked.
+    """
+    if memo is None or revision is None:
+        return enc.options
+
+    def get(chosen: tuple[Any, ...]) -> Options:
+        try:
+            key = ("options", enc_id, revision, chosen)
+            hash(key)
+        except TypeError:  # a value that cannot be a key: worked out each time
+            return enc.options(chosen)
+        found: Options = memo.get(key, lambda: enc.options(chosen))
+        return found
+
+    return get
+
+
 def _first_step(memo: Memo | None, enc_id: str, revision: int, enc: Encounter[Any]
                 ) -> tuple[list[tuple[str, str]], str | None, Step | None]:
     def make() -> tuple[list[tuple[str, str]], str | None, Step | None]:
-        first = enc.options().step
+        first = options_of(enc, memo, enc_id, revision)(()).step
         if first is None:
             return [], None, None
         return ([(str(c.value), _label(c.value, c.label)) for c in first.choices],
@@ -276,7 +304,8 @@ def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool =
         if can_act:
             verbs, default_verb, first = _first_step(memo, enc_id, revision, enc)
             if chosen is not None and chosen.get("verb"):
-                form = decide_form(enc, chosen, first)
+                form = decide_form(enc, chosen, first,
+                                   options_of(enc, memo, enc_id, revision))
         can_undo = access.is_gm and enc.can_undo
         log_length = len(enc.log)
         shown_revision: int | str = revision if viewer is None else _version(
@@ -525,7 +554,7 @@ def _typed(action: Action) -> str:
 
 
 def decide_form(enc: Encounter[Any], posted: Mapping[str, Any],
-                first: Step | None = None) -> DecideForm:
+                first: Step | None = None, options_for: OptionsOf | None = None) -> DecideForm:
     """The form for the current decision after the values ``posted`` so far.
 
     Each step keeps its posted value while that value is still offered (given the
@@ -534,7 +563,8 @@ def decide_form(enc: Encounter[Any], posted: Mapping[str, Any],
     """
     verb = str(posted.get("verb") or "")
     actor = enc.current_actor() or ""
-    first = first or enc.options().step
+    ask = options_for or enc.options
+    first = first or ask(()).step
     labels = {str(c.value): _label(c.value, c.label) for c in first.choices} if first else {}
     if verb not in labels:
         return DecideForm(actor, verb, verb, [], None, "",
@@ -543,7 +573,7 @@ def decide_form(enc: Encounter[Any], posted: Mapping[str, Any],
         if first else []
     fields: list[FormField] = []
     try:
-        options = enc.options(chosen)
+        options = ask(tuple(chosen))
         while options.step is not None and len(fields) < MAX_STEPS:
             step = options.step
             raw = posted.get(FIELD_PREFIX + step.name)
@@ -552,7 +582,7 @@ def decide_form(enc: Encounter[Any], posted: Mapping[str, Any],
                 value = _nearest(step, raw)
             fields.append(_field(step, value))
             chosen.append(value)
-            options = enc.options(chosen)
+            options = ask(tuple(chosen))
     except (IllegalActionError, ActionSyntaxError) as exc:
         return DecideForm(actor, verb, labels[verb], fields, None, "", str(exc))
     action = options.action
@@ -563,14 +593,16 @@ def decide_form(enc: Encounter[Any], posted: Mapping[str, Any],
     return DecideForm(actor, verb, labels[verb], fields, str(action), _typed(action), fresh=fresh)
 
 
-def action_from_form(enc: Encounter[Any], posted: Mapping[str, Any]) -> Action:
+def action_from_form(enc: Encounter[Any], posted: Mapping[str, Any],
+                     options_for: OptionsOf | None = None) -> Action:
     """The whole action the posted form names, every step's value checked as offered.
 
     Unlike :func:`decide_form` nothing falls back to a default: a value that is
     not offered (any more) is refused, naming the step.
     """
     verb = str(posted.get("verb") or "")
-    first = enc.options().step
+    ask = options_for or enc.options
+    first = ask(()).step
     match = [c.value for c in first.choices if str(c.value) == verb] if first else []
     if not match:
         actor = enc.current_actor()
@@ -578,7 +610,7 @@ def action_from_form(enc: Encounter[Any], posted: Mapping[str, Any]) -> Action:
                                 f"choose one of: {', '.join(str(c.value) for c in first.choices)}"
                                 if first else "nothing to decide now")
     chosen: list[Any] = [match[0]]
-    options: Options = enc.options(chosen)
+    options: Options = ask(tuple(chosen))
     for _ in range(MAX_STEPS):
         if options.step is None:
             break
@@ -592,7 +624,7 @@ def action_from_form(enc: Encounter[Any], posted: Mapping[str, Any]) -> Action:
             raise ActionSyntaxError(f"{verb}: {_title(step.name).lower()} {shown} is not "
                                     f"offered now (choose {offered})")
         chosen.append(value)
-        options = enc.options(chosen)
+        options = ask(tuple(chosen))
     if options.action is None:
         raise ActionSyntaxError(f"{verb}: the choices do not form a whole action")
     return options.action

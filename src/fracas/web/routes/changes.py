@@ -39,7 +39,7 @@ from fracas.web.console import (
     gm_form,
 )
 from fracas.web.security import Access
-from fracas.web.table import action_from_form, status, version_of
+from fracas.web.table import action_from_form, options_of, status, version_of
 from fracas.web.words import MAX_ACTION_TEXT, parse_typed
 
 __all__ = ["router"]
@@ -200,7 +200,10 @@ def _act(console: Console, posted: Posted) -> str:
         def from_form(enc: Encounter[Any]) -> Action:
             may_decide_now(access, enc)
             check(enc)
-            return checked(access, enc, action_from_form(enc, form))
+            # The steps' answers as the form's ``decide`` requests worked them out.
+            revision = console.store.held_revision(posted.viewer.enc_id, enc)
+            ask = options_of(enc, console.memo, posted.viewer.enc_id, revision)
+            return checked(access, enc, action_from_form(enc, form, ask))
 
         console.store.apply(posted.viewer.enc_id, gm_revision(posted), from_form)
         return ""
