@@ -10,7 +10,7 @@ from __future__ import annotations
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
 from fracas.rules.adnd import rules, terrain
-from fracas.rules.adnd.checks import climbing_check, dexterity_check, roll_d20, roll_dice
+from fracas.rules.adnd.checks import at_least, climbing_check, dexterity_check, roll_d20, roll_dice
 from fracas.rules.adnd.events import (
     AttackRolled,
     FallBegan,
@@ -55,10 +55,16 @@ def land(state: AdndUndergroundState, name: str, rng: Rng, emit: Emit) -> None:
     feet = f.alt
     hangers = [h for h in state.setup.order if state.fighters[h].hanging_on == name]
     count = rules.fall_dice(feet)
+    out = p.kind in ("ledge", "bridge")
     if count:
-        emit(Wounded(name, roll_dice(rng, emit, name, "falling damage", count, 6), "fall"))
+        # Over the edge of a ledge or bridge he is out of the fight whatever he takes,
+        # and a fighter out of the fight is keyed without his hit points: the faces of
+        # that fall are all alike.  Landing at the foot of a wall, every face counts.
+        alike = ((1, 2, 3, 4, 5, 6),) if out else None
+        emit(Wounded(name, roll_dice(rng, emit, name, "falling damage", count, 6, alike),
+                     "fall"))
     _separate(state, name, emit)
-    emit(Landed(name, feet, p.kind in ("ledge", "bridge")))
+    emit(Landed(name, feet, out))
     if state.fighters[name].hp <= 0:
         emit(Slain(name, "fall"))
     for hanger in hangers:
@@ -103,7 +109,7 @@ def grab(state: AdndUndergroundState, faller: str, target: str, rng: Rng, emit: 
     # A climber has already lost his Dexterity part to the wall.
     dex_ac = 0 if terrain.clinging(pt, state.fighters[target]) else pt.dex_ac
     needed = rules.grab_number(pf.thac0, dex_ac)
-    total = roll_d20(rng, emit, faller, "grab")
+    total = roll_d20(rng, emit, faller, "grab", classes=at_least(20, needed))
     hit = total >= needed
     emit(AttackRolled(faller, target, "grab", total, needed, hit))
     if not hit:

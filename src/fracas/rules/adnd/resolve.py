@@ -31,7 +31,14 @@ from fracas.rules.adnd.actions import (
     Secure,
     Turn,
 )
-from fracas.rules.adnd.checks import climbing_check, dexterity_check, roll_d20, roll_dice
+from fracas.rules.adnd.checks import (
+    Classes,
+    at_least,
+    climbing_check,
+    dexterity_check,
+    roll_d20,
+    roll_dice,
+)
 from fracas.rules.adnd.events import (
     AttackRolled,
     BoulderSpent,
@@ -161,18 +168,39 @@ def _start_round(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
     if setup.bottleneck_ft is not None:
         for side in setup.sides:
             emit(FrontRank(side, front_rank(state, side, setup.bottleneck_ft)))
+    sides = initiative(setup.sides, rng, emit)
+    names = tuple(n for side in sides for n in setup.order
+                  if setup.profiles[n].side == side and state.fighters[n].up)
+    emit(TurnOrder(sides, names))
+
+
+def initiative(sides: tuple[str, ...], rng: Rng, emit: Emit) -> tuple[str, ...]:
+    """Every side rolls d10, all again on any tie; the sides in the order of their rolls.
+
+    Each side rolls the same die and every tie is rolled again, so the order comes out
+    uniformly at random among all orders of the sides.  The exact duel solver (an Rng
+    that enumerates, told by its ``dice_in_classes``) branches on that order directly,
+    each position drawn as one uniform choice among the sides left, and is shown faces
+    1, 2, ... in that order; rolling its d10s would branch into a hundred faces a pair,
+    with ties rolled again without end.  Every other Rng rolls the d10s.
+    """
+    if getattr(rng, "dice_in_classes", None) is not None:
+        left = list(sides)
+        order = []
+        while len(left) > 1:
+            order.append(left.pop(rng.die(len(left)) - 1))
+        order.extend(left)
+        for side in sides:
+            emit(DiceRolled(side, "initiative", 10, (order.index(side) + 1,)))
+        return tuple(order)
     while True:
         rolls = {}
-        for side in setup.sides:
+        for side in sides:
             face = rng.die(10)
             emit(DiceRolled(side, "initiative", 10, (face,)))
             rolls[side] = face
         if len(set(rolls.values())) == len(rolls):
-            break
-    sides = tuple(sorted(setup.sides, key=rolls.__getitem__))
-    names = tuple(n for side in sides for n in setup.order
-                  if setup.profiles[n].side == side and state.fighters[n].up)
-    emit(TurnOrder(sides, names))
+            return tuple(sorted(sides, key=rolls.__getitem__))
 
 
 def front_rank(state: AdndUndergroundState, side: str, width_ft: float) -> tuple[str, ...]:
@@ -206,14 +234,18 @@ def attack(state: AdndUndergroundState, attacker: str, target: str, weapon: Weap
         emit(Wielded(attacker, weapon.name))
     parts = terrain.attack_parts(state, attacker, target, weapon.magic)
     needed = rules.hit_number(pa.thac0, terrain.effective_ac_of(state, target))
-    total = roll_d20(rng, emit, attacker, "attack") + sum(v for v, _ in parts)
+    bonus = sum(v for v, _ in parts)
+    total = roll_d20(rng, emit, attacker, "attack",
+                     classes=at_least(20, needed - bonus)) + bonus
     hit = total >= needed
     emit(AttackRolled(attacker, target, weapon.name, total, needed, hit,
                       modifiers=rules.labels(parts)))
     if not hit:
         return
-    raw = roll_dice(rng, emit, attacker, "damage", weapon.count, weapon.sides)
-    amount = max(1, raw + weapon.bonus + weapon.magic + terrain.damage_modifier(state, attacker))
+    modifier = weapon.bonus + weapon.magic + terrain.damage_modifier(state, attacker)
+    raw = roll_dice(rng, emit, attacker, "damage", weapon.count, weapon.sides,
+                    damage_classes(state, target, weapon.count, weapon.sides, modifier))
+    amount = max(1, raw + modifier)
     deal_damage(state, target, amount, "melee" if not weapon.missile else "missile",
                 not weapon.missile, pa.flanking, rng, emit)
 
@@ -229,15 +261,40 @@ def boulder(state: AdndUndergroundState, thrower: str, target: str, rng: Rng, em
     if not pa.can_hurl:
         parts += ((rules.DROP_PENALTY, "dropped"),)
     needed = rules.hit_number(pa.thac0, rules.BOULDER_AC)
-    total = roll_d20(rng, emit, thrower, "boulder") + sum(v for v, _ in parts)
+    bonus = sum(v for v, _ in parts)
+    total = roll_d20(rng, emit, thrower, "boulder",
+                     classes=at_least(20, needed - bonus)) + bonus
     hit = total >= needed
     emit(AttackRolled(thrower, target, "boulder", total, needed, hit,
                       modifiers=rules.labels(parts)))
     if not hit:
         return
-    raw = roll_dice(rng, emit, thrower, "damage", *rules.BOULDER_DICE)
-    amount = max(1, raw + terrain.damage_modifier(state, thrower))
+    modifier = terrain.damage_modifier(state, thrower)
+    raw = roll_dice(rng, emit, thrower, "damage", *rules.BOULDER_DICE,
+                    damage_classes(state, target, *rules.BOULDER_DICE, modifier))
+    amount = max(1, raw + modifier)
     deal_damage(state, target, amount, "boulder", False, False, rng, emit)
+
+
+def damage_classes(state: AdndUndergroundState, target: str, count: int, sides: int,
+                   modifier: int) -> Classes | None:
+    """Faces of a blow's damage dice that nothing after the blow tells apart, or ``None``.
+
+    Every amount that takes the target to 0 hit points does the same: he is slain, and
+    a fighter out of the fight is keyed without his hit points (:func:`.state.state_key`).
+    One die: each face that leaves him standing is its own class, the felling faces one
+    class.  Several dice add up, so their faces are told apart unless even the lowest
+    total fells him.
+    """
+    hp = state.fighters[target].hp
+    if count == 1:
+        felling = tuple(f for f in range(1, sides + 1) if max(1, f + modifier) >= hp)
+        if len(felling) < 2:
+            return None
+        return (*((f,) for f in range(1, sides + 1) if f not in felling), felling)
+    if max(1, count + modifier) >= hp:
+        return (tuple(range(1, sides + 1)),)
+    return None
 
 
 def deal_damage(state: AdndUndergroundState, target: str, amount: int, cause: str, melee: bool,

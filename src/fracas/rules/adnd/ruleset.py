@@ -22,7 +22,7 @@ from fracas.rules.adnd import fold, legality, odds, resolve, view
 from fracas.rules.adnd.actions import ACTIONS
 from fracas.rules.adnd.policies import HeuristicPolicy
 from fracas.rules.adnd.scenario import AdndScenario, initial_state
-from fracas.rules.adnd.state import AdndUndergroundState
+from fracas.rules.adnd.state import AdndUndergroundState, state_key
 
 __all__ = ["AdndUnderground"]
 
@@ -49,6 +49,9 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     def clone_state(self, state: AdndUndergroundState) -> AdndUndergroundState:
         """A copy of the changing parts; the frozen setup is shared."""
         return state.clone()
+
+    #: What the exact duel solver merges states by; see :func:`.state.state_key`.
+    state_key = staticmethod(state_key)
 
     def apply_event(self, state: AdndUndergroundState, event: Event) -> None:
         """Fold one event into the state (never rolls dice); see :mod:`.fold`."""

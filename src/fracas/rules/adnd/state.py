@@ -7,9 +7,8 @@ of a state; what changes during a fight lives in one small mutable
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -21,6 +20,7 @@ __all__ = [
     "Profile",
     "Setup",
     "Weapon",
+    "state_key",
 ]
 
 _DAMAGE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
@@ -141,6 +141,14 @@ class Fighter:
         """True while the combatant is still in the fight."""
         return self.status == "ok"
 
+    def copy(self) -> Fighter:
+        """An independent copy (every field is immutable: a plain constructor call, several
+        times cheaper than ``dataclasses.replace``)."""
+        return Fighter(self.name, self.hp, self.alt, self.facing_wall, self.boulders,
+                       self.wielding, self.status, self.secure, self.dropped, self.hanging_on,
+                       self.holding, self.held_by, self.under, self.breath_free,
+                       self.con_checks)
+
 
 @dataclass
 class AdndUndergroundState:
@@ -159,7 +167,7 @@ class AdndUndergroundState:
 
     def clone(self) -> AdndUndergroundState:
         """A copy sharing the frozen setup."""
-        fighters = {k: dataclasses.replace(v) for k, v in self.fighters.items()}
+        fighters = {k: v.copy() for k, v in self.fighters.items()}
         return AdndUndergroundState(self.setup, fighters, self.round, self.phase, self.queue,
                                     self.turn, self.falling, self.grab_choices, dict(self.front),
                                     self.result)
@@ -170,3 +178,26 @@ class AdndUndergroundState:
 
 
 AdndState = AdndUndergroundState  # the old public name, kept for existing imports
+
+
+def state_key(state: AdndUndergroundState) -> Hashable:
+    """Everything that shapes the rest of the fight, for the exact duel solver.
+
+    Two states with the same key play on alike (the same decisions, the same odds):
+
+    * A fighter out of the fight (slain, fallen, drowned, unconscious) is keyed as out,
+      nothing more: no rule, no policy and no outcome reads his hit points, height or
+      gear again (only ``up`` is read; the winner is the last side with a fighter up).
+    * The round is kept: the fight ends as a draw at the scenario's round limit, so the
+      same position in two rounds can end differently.
+    * The rolls of the past are not in the state at all (they are only reported), and
+      initiative leaves only its order (the queue).
+    """
+    return (
+        tuple([(f.hp, f.alt, f.facing_wall, f.boulders, f.wielding, f.secure, f.dropped,
+                f.hanging_on, f.holding, f.held_by, f.under, f.breath_free, f.con_checks)
+               if f.status == "ok" else None for f in state.fighters.values()]),
+        state.round, state.phase, state.queue, state.turn, state.falling, state.grab_choices,
+        tuple(sorted(state.front.items())) if state.front else (),
+        state.result,
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
 from fracas.rules.adnd import rules, terrain
-from fracas.rules.adnd.checks import roll_d20
+from fracas.rules.adnd.checks import at_least, at_most, roll_d20
 from fracas.rules.adnd.events import (
     AttackRolled,
     Breath,
@@ -47,7 +47,8 @@ def grapple(state: AdndUndergroundState, holder: str, victim: str, rng: Rng, emi
     ph = state.profile(holder)
     parts = terrain.attack_parts(state, holder, victim, 0, weaponless=True)
     needed = rules.hit_number(ph.thac0, terrain.effective_ac_of(state, victim))
-    total = roll_d20(rng, emit, holder, "grapple") + sum(v for v, _ in parts)
+    bonus = sum(v for v, _ in parts)
+    total = roll_d20(rng, emit, holder, "grapple", classes=at_least(20, needed - bonus)) + bonus
     hit = total >= needed
     emit(AttackRolled(holder, victim, "grapple", total, needed, hit, modifiers=rules.labels(parts)))
     if not hit:
@@ -67,7 +68,8 @@ def saving_throw(state: AdndUndergroundState, name: str, category: str, rng: Rng
     p, f = state.profile(name), state.fighters[name]
     modifier = rules.CLIMBER_PENALTY if terrain.clinging(p, f) else 0
     needed = p.saves[category]
-    total = roll_d20(rng, emit, name, f"save vs {category}", hidden) + modifier
+    total = roll_d20(rng, emit, name, f"save vs {category}", hidden,
+                     at_least(20, needed - modifier)) + modifier
     ok = total >= needed
     emit(SaveRolled(name, category, total, needed, ok, hidden,
                     modifiers=rules.labels(((modifier, "clinging"),))))
@@ -84,7 +86,10 @@ def break_free(state: AdndUndergroundState, victim: str, rng: Rng, emit: Emit) -
         return
     level = state.profile(victim).level
     mine = roll_d20(rng, emit, victim, "break free") + level
-    theirs = roll_d20(rng, emit, holder, "keep hold") + state.profile(holder).level
+    other = state.profile(holder).level
+    # freed when mine > theirs: the holder's die matters only as under or over mine - other
+    theirs = roll_d20(rng, emit, holder, "keep hold",
+                      classes=at_most(20, mine - other - 1)) + other
     freed = mine > theirs
     emit(AttackRolled(victim, holder, "break free", mine, theirs + 1, freed,
                       modifiers=rules.labels(((level, "level"),))))
@@ -103,7 +108,7 @@ def breath_round(state: AdndUndergroundState, name: str, rng: Rng, emit: Emit) -
         emit(Breath(name, f.breath_free - 1, f.con_checks))
         return
     target = rules.con_check_target(state.profile(name).constitution, f.con_checks)
-    roll = roll_d20(rng, emit, name, "constitution check")
+    roll = roll_d20(rng, emit, name, "constitution check", classes=at_most(20, target))
     ok = roll <= target
     emit(CheckRolled(name, "constitution", roll, target, ok,
                      modifiers=rules.labels(((-2 * f.con_checks, "earlier checks"),))))
