@@ -143,7 +143,7 @@ def test_a_bug_is_one_line_without_traceback_unless_debugging(
     def broken(path: object) -> object:
         raise KeyError("boom")
 
-    monkeypatch.setattr(fracas.scenario, "load_scenario", broken)
+    monkeypatch.setattr(fracas.scenario, "check_scenario", broken)
     monkeypatch.delenv("FRACAS_DEBUG", raising=False)
     code, out, err = run_main(["validate", str(DUEL)], capsys)
     assert code == 1 and "internal error: KeyError: 'boom'" in err

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from fracas_cli import run_fracas
+from shipped import RULESETS, SCENARIOS, example_id
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "examples" / "age_of_dragons" / "claw_duel.yaml"
@@ -48,10 +49,26 @@ def test_help_loads_no_command_s_work() -> None:
     assert not unwanted
 
 
-def test_validate_loads_the_scenario_layer_only() -> None:
-    loaded = loaded_by("validate", str(DUEL))
-    assert "fracas.scenario" in loaded
+#: A rule set's engine: what running a fight needs and validating a scenario does not.
+ENGINE = ("ruleset", "resolve", "policies", "view", "odds", "fold", "legality", "events",
+          "tactics")
+
+
+@pytest.mark.parametrize("example", [SCENARIOS[0], *(
+    next(p for p in SCENARIOS if p.parent.name == name) for name in RULESETS[1:])],
+    ids=example_id)
+def test_validate_loads_the_scenario_layer_and_the_rule_set_s_scenario_only(
+        example: Path) -> None:
+    loaded = loaded_by("validate", str(example))
+    name = example.parent.name
+    assert {"fracas.scenario", f"fracas.rules.{name}.scenario",
+            f"fracas.rules.{name}.state"} <= loaded
     assert not ({*NEVER, "fracas.odds", "typer"} & loaded)
+    engine = {f"fracas.rules.{rs}.{part}" for rs in RULESETS for part in ENGINE}
+    assert not engine & loaded
+    assert {m for m in loaded if m.startswith("fracas.rules.")} <= {
+        f"fracas.rules.{name}", *(f"fracas.rules.{name}.{m}" for m in (
+            "scenario", "state", "rules", "actions", "catalogue", "engagement"))}
 
 
 def test_a_plain_command_line_runs_without_typer_and_others_with_it() -> None:

@@ -30,10 +30,10 @@ MAX_EXPLOSIONS = 10  # fracas.core.dice.MAX_EXPLOSIONS
 
 def validate_file(scenario: Path) -> None:
     """``fracas validate``: check a scenario file, or say what is wrong with it."""
-    from fracas.scenario import load_scenario
+    from fracas.scenario import check_scenario
 
-    loaded = load_scenario(scenario)
-    console.print(f"[green]ok[/green] {escape(str(scenario))}: a valid {loaded.ruleset.name} "
+    checked = check_scenario(scenario)
+    console.print(f"[green]ok[/green] {escape(str(scenario))}: a valid {checked.ruleset} "
                   "scenario")
 
 

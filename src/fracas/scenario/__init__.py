@@ -5,18 +5,24 @@ without reading a traceback.
 """
 
 from fracas.scenario.loader import (
+    CheckedScenario,
     Scenario,
     ScenarioBase,
+    ScenarioEntry,
     build_initial_state,
+    check_scenario,
     load_scenario,
     parse_scenario,
     start_encounter,
 )
 
 __all__ = [
+    "CheckedScenario",
     "Scenario",
     "ScenarioBase",
+    "ScenarioEntry",
     "build_initial_state",
+    "check_scenario",
     "load_scenario",
     "parse_scenario",
     "start_encounter",

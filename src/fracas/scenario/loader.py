@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from fracas.core.encounter import Encounter
 from fracas.core.errors import ScenarioError
-from fracas.core.events import LogHeader
-from fracas.core.rng import SeededRng
-from fracas.core.ruleset import Ruleset, find_ruleset
 from fracas.scenario.limits import MAX_FILE_BYTES, check_combatants, check_size
 from fracas.scenario.problems import Path_, check_model, field_name
 
-__all__ = ["Scenario", "ScenarioBase", "build_initial_state", "load_scenario", "parse_scenario"]
+if TYPE_CHECKING:
+    from fracas.core.encounter import Encounter
+    from fracas.core.events import LogHeader
+    from fracas.core.ruleset import Ruleset
+
+__all__ = ["CheckedScenario", "Scenario", "ScenarioBase", "ScenarioEntry", "build_initial_state",
+           "check_scenario", "load_scenario", "parse_scenario"]
 
 
 #: A scenario holds at most this many YAML values, aliases expanded (a "billion laughs"
@@ -49,6 +51,8 @@ class Scenario:
 
     def header(self, seed: int | None) -> LogHeader:
         """The log header that lets a stored fight be rebuilt from this scenario."""
+        from fracas.core.events import LogHeader
+
         return LogHeader(self.ruleset.name, self.model.model_dump(mode="json"), seed)
 
 
@@ -124,8 +128,34 @@ def _bad_value(text: str, exc: Exception, source: str) -> ScenarioError:
     return ScenarioError(f"YAML value error: {exc}", file=source)
 
 
-def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
-    """Validate scenario YAML text; ``source`` is the name used in error messages."""
+@dataclass(frozen=True, slots=True)
+class ScenarioEntry:
+    """What validating a rule set's scenarios needs, importable without its engine.
+
+    A rule set's package may offer it as ``scenario_entry()`` (the shipped rule sets do,
+    from their ``scenario`` module): :func:`check_scenario` then validates a file with
+    the scenario model and the starting state only, not the resolution, policies, view
+    and odds that loading the :class:`~fracas.core.ruleset.Ruleset` class imports.
+    ``model`` must be the rule set's ``scenario_model`` and ``combatants(model)`` the
+    number of combatants (``standings``) of ``initial_state(model)``, building that state
+    so that its own checks run (``tests/scenario/test_entry.py`` holds them to it).
+    """
+
+    model: type[BaseModel]
+    combatants: Callable[[Any], int]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedScenario:
+    """A scenario found valid by :func:`check_scenario`: rule set name, model, source."""
+
+    ruleset: str
+    model: BaseModel
+    source: str
+
+
+def _read_yaml(text: str, source: str) -> tuple[dict[str, Any], dict[Path_, int]]:
+    """The scenario's data and the line of every path in it (a mapping at the top)."""
     check_size(len(text), source)
     if not text.strip():
         raise ScenarioError("the file is empty; a scenario needs at least 'ruleset:'",
@@ -152,33 +182,85 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         raise ScenarioError("a scenario must be a mapping of fields", file=source, line=1)
     line_map = _LineMap(source, data)
     line_map.walk(node, ())
-    lines = line_map.lines
+    return data, line_map.lines
+
+
+def _ruleset_name(data: Mapping[str, Any], source: str, lines: Mapping[Path_, int]) -> str:
     name = data.get("ruleset")
     if not isinstance(name, str):
         raise ScenarioError("required field is missing or not text", file=source,
                             line=lines.get(("ruleset",), 1), field="ruleset")
+    return name
+
+
+def _find_ruleset(name: str, source: str, lines: Mapping[Path_, int]) -> Ruleset[Any]:
+    from fracas.core.ruleset import find_ruleset
+
     try:
-        ruleset = find_ruleset(name)
+        return find_ruleset(name)
     except ScenarioError as exc:
         raise ScenarioError(exc.reason, file=source, line=lines.get(("ruleset",)),
                             field="ruleset") from None
+
+
+def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
+    """Validate scenario YAML text; ``source`` is the name used in error messages."""
+    data, lines = _read_yaml(text, source)
+    ruleset = _find_ruleset(_ruleset_name(data, source, lines), source, lines)
     model = check_model(ruleset.scenario_model, data, source, lines)
     check_combatants(len(ruleset.standings(ruleset.initial_state(model))), source)
     return Scenario(ruleset, model, data, source)
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """Read and validate a scenario file."""
+def _read_text(path: str | Path) -> str:
     try:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_FILE_BYTES + 1)
         check_size(len(raw), str(path))
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except OSError as exc:
         raise ScenarioError(f"cannot read the file: {exc.strerror}", file=str(path)) from None
     except UnicodeDecodeError:
         raise ScenarioError("the file is not UTF-8 text", file=str(path)) from None
-    return parse_scenario(text, str(path))
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file."""
+    return parse_scenario(_read_text(path), str(path))
+
+
+def _scenario_entry(name: str) -> ScenarioEntry | None:
+    """The light entry of the rule set registered as ``name``, if it offers one."""
+    import importlib
+
+    from fracas.core import ruleset as registry
+
+    if name in registry._REGISTERED:  # registered by hand: its class is at hand already
+        return None
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group="fracas.rulesets"):
+        if point.name == name:
+            offer = getattr(importlib.import_module(point.module), "scenario_entry", None)
+            return offer() if callable(offer) else None
+    return None
+
+
+def check_scenario(path: str | Path) -> CheckedScenario:
+    """Validate a scenario file as :func:`load_scenario` does, with the same errors, loading
+    only what validation needs: the rule set's :class:`ScenarioEntry` when it offers one."""
+    source = str(path)
+    data, lines = _read_yaml(_read_text(path), source)
+    name = _ruleset_name(data, source, lines)
+    entry = _scenario_entry(name)
+    if entry is None:
+        ruleset = _find_ruleset(name, source, lines)
+        model = check_model(ruleset.scenario_model, data, source, lines)
+        check_combatants(len(ruleset.standings(ruleset.initial_state(model))), source)
+        return CheckedScenario(ruleset.name, model, source)
+    model = check_model(entry.model, data, source, lines)
+    check_combatants(entry.combatants(model), source)
+    return CheckedScenario(name, model, source)
 
 
 def build_initial_state(ruleset: Ruleset[Any], data: Mapping[str, Any], source: str) -> Any:
@@ -189,6 +271,9 @@ def build_initial_state(ruleset: Ruleset[Any], data: Mapping[str, Any], source: 
 
 def start_encounter(scenario: Scenario, seed: int = 0, *, keep_log: bool = True) -> Encounter[Any]:
     """A fresh encounter for ``scenario`` with dice seeded by ``seed``."""
+    from fracas.core.encounter import Encounter
+    from fracas.core.rng import SeededRng
+
     ruleset = scenario.ruleset
     return Encounter(ruleset, ruleset.initial_state(scenario.model),
                      rng=SeededRng(seed), header=scenario.header(seed), keep_log=keep_log)

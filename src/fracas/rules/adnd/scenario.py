@@ -17,7 +17,7 @@ from fracas.core.ruleset import GM
 from fracas.rules.adnd.actions import ACTIONS
 from fracas.rules.adnd.rules import nature_rating
 from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile, Setup, Weapon
-from fracas.scenario import ScenarioBase
+from fracas.scenario import ScenarioBase, ScenarioEntry
 
 __all__ = [
     "AdndScenario",
@@ -26,6 +26,8 @@ __all__ = [
     "SavesSpec",
     "TerrainSpec",
     "WeaponSpec",
+    "combatant_count",
+    "entry",
     "initial_state",
 ]
 
@@ -39,7 +41,7 @@ MAX_DIE = 100
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class WeaponSpec(_Frozen):
@@ -234,3 +236,12 @@ def _profile(c: CombatantSpec, top: float) -> Profile:
         top_ft=terrain.top_ft if terrain.top_ft is not None else max(top, terrain.alt_ft),
         kind=terrain.kind, edge_ft=terrain.edge_ft, behind=behind, depth_ft=terrain.depth_ft,
         across_gap=terrain.across_gap, has_melee=any(not w.missile for w in weapons))
+
+
+def combatant_count(scenario: AdndScenario) -> int:
+    """How many combatants the fight starts with (its state built, as the rule set does)."""
+    return len(initial_state(scenario).fighters)
+
+
+#: Validation's light entry (:class:`fracas.scenario.ScenarioEntry`): no engine module.
+entry = ScenarioEntry(AdndScenario, combatant_count)

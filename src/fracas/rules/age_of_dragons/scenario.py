@@ -3,7 +3,7 @@ starts."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
 from pydantic import (
     BaseModel,
@@ -27,9 +27,9 @@ from fracas.rules.age_of_dragons.state import (
     Task,
     pair,
 )
-from fracas.scenario import ScenarioBase
+from fracas.scenario import ScenarioBase, ScenarioEntry
 
-__all__ = ["AgeOfDragonsScenario", "CombatantSpec", "build_state"]
+__all__ = ["AgeOfDragonsScenario", "CombatantSpec", "build_state", "combatant_count", "entry"]
 
 Sphere = Literal["soma", "sophis", "pneuma"]
 RangeName = Literal["zero", "close", "middle", "long", "disengaged"]
@@ -40,7 +40,7 @@ _NUMERIC_ALTITUDES = {0: "grounded", 0.5: "strafing_low", 1: "normal", 2: "flyin
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class RerollSpec(_Strict):
@@ -103,9 +103,9 @@ class CombatantSpec(_Strict):
     altitude: AltitudeName = "grounded"
     flies: bool = True
     policy: str | list[str] = "heuristic"
-    resources: dict[str, Annotated[int, Field(ge=0, le=1000)]] = Field(default_factory=dict)
-    rerolls: list[RerollSpec] = Field(default_factory=list)
-    ranged: list[RangedSpec] = Field(default_factory=list)
+    resources: dict[str, Annotated[int, Field(ge=0, le=1000)]] = Field(default_factory=lambda: {})
+    rerolls: list[RerollSpec] = Field(default_factory=lambda: [])
+    ranged: list[RangedSpec] = Field(default_factory=lambda: [])
 
     @field_validator("altitude", mode="before")
     @classmethod
@@ -126,13 +126,13 @@ class CombatantSpec(_Strict):
         return value
 
     @model_validator(mode="after")
-    def _grounded_if_wingless(self) -> CombatantSpec:
+    def _grounded_if_wingless(self) -> Self:
         if not self.flies and self.altitude != "grounded":
             raise ValueError("a combatant that cannot fly must start grounded")
         return self
 
     @model_validator(mode="after")
-    def _unique_abilities(self) -> CombatantSpec:
+    def _unique_abilities(self) -> Self:
         # Actions name a reroll ability or a weapon: two of one name would be ambiguous.
         for what, names in (("reroll abilities", [x.name for x in self.rerolls]),
                             ("ranged weapons", [w.name for w in self.ranged])):
@@ -153,18 +153,18 @@ class AgeOfDragonsScenario(ScenarioBase):
 
     ruleset: Literal["age_of_dragons"]
     combatants: list[CombatantSpec] = Field(min_length=2)
-    landmarks: list[LandmarkSpec] = Field(default_factory=list)
-    ranges: list[RangeSpec] = Field(default_factory=list)
+    landmarks: list[LandmarkSpec] = Field(default_factory=lambda: [])
+    ranges: list[RangeSpec] = Field(default_factory=lambda: [])
     default_range: RangeName = "middle"
     aggressor: str | None = None
     initiative_sphere: Sphere = "soma"
     ground: Ground = "soft"
     max_rounds: int = Field(default=100, ge=1, le=10_000)
-    tasks: list[TaskSpec] = Field(default_factory=list)
-    options: OptionsSpec = Field(default_factory=OptionsSpec)
+    tasks: list[TaskSpec] = Field(default_factory=lambda: [])
+    options: OptionsSpec = Field(default_factory=lambda: OptionsSpec())
 
     @model_validator(mode="after")
-    def _consistent(self) -> AgeOfDragonsScenario:
+    def _consistent(self) -> Self:
         names = [c.name for c in self.combatants]
         if GM in names:
             raise ValueError(f"{GM!r} names the game master; choose another combatant name")
@@ -240,3 +240,12 @@ def build_state(s: AgeOfDragonsScenario) -> AgeOfDragonsState:
         aggressor=s.aggressor, initiative_sphere=s.initiative_sphere, ground=s.ground,
         max_rounds=s.max_rounds, spot_consumes_dice=s.options.spot_consumes_dice,
     )
+
+
+def combatant_count(s: AgeOfDragonsScenario) -> int:
+    """How many combatants the fight starts with (its state built, as the rule set does)."""
+    return len(build_state(s).fighters)
+
+
+#: Validation's light entry (:class:`fracas.scenario.ScenarioEntry`): no engine module.
+entry = ScenarioEntry(AgeOfDragonsScenario, combatant_count)

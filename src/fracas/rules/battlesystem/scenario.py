@@ -26,7 +26,7 @@ from fracas.rules.battlesystem.state import (
     fits_width,
     used_surface,
 )
-from fracas.scenario import ScenarioBase
+from fracas.scenario import ScenarioBase, ScenarioEntry
 
 __all__ = [
     "AreaModel",
@@ -41,6 +41,8 @@ __all__ = [
     "SideModel",
     "UnitModel",
     "build_state",
+    "combatant_count",
+    "entry",
     "figure_hit_dice",
 ]
 
@@ -48,7 +50,7 @@ Policy = Literal["heuristic", "search", "random", "human"] | list[str]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class ObstacleModel(_Strict):
@@ -190,7 +192,7 @@ class BattlesystemScenario(ScenarioBase):
 
     max_turns: int = Field(20, ge=1, le=500)
     areas: list[AreaModel] = Field(min_length=1)
-    links: list[LinkModel] = Field(default_factory=list)
+    links: list[LinkModel] = Field(default_factory=lambda: [])
     sides: list[SideModel] = Field(min_length=2)
     units: list[UnitModel] = Field(min_length=2)
     gm: GmModel = GmModel()
@@ -338,3 +340,12 @@ def _check_placement(state: BattlesystemState) -> None:
         if used_surface(state, name) > area.surface + 1e-9:
             raise ScenarioError(f"the units placed in {name} do not fit in it",
                                 field=f"areas[{name}]")
+
+
+def combatant_count(scenario: BattlesystemScenario) -> int:
+    """How many units the battle starts with (its state built, as the rule set does)."""
+    return len(build_state(scenario).units)
+
+
+#: Validation's light entry (:class:`fracas.scenario.ScenarioEntry`): no engine module.
+entry = ScenarioEntry(BattlesystemScenario, combatant_count)

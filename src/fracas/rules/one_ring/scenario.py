@@ -28,16 +28,17 @@ from fracas.rules.one_ring.state import (
     OneRingState,
     Roster,
 )
-from fracas.scenario import ScenarioBase
+from fracas.scenario import ScenarioBase, ScenarioEntry
 
-__all__ = ["AdversarySpec", "HeroSpec", "OneRingScenario", "PolicyChoice"]
+__all__ = ["AdversarySpec", "HeroSpec", "OneRingScenario", "PolicyChoice", "combatant_count",
+           "entry"]
 
 PolicyChoice = Literal["heuristic", "search", "random", "human"] | list[str]
 SKILLS: tuple[str, ...] = ("awe", "enhearten", "athletics", "scan")
 
 
 class _Spec(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class HeroSpec(_Spec):
@@ -55,8 +56,8 @@ class HeroSpec(_Spec):
     helm: bool = False
     shield: str | None = None
     weapons: list[str] = Field(min_length=1)
-    proficiencies: dict[str, int] = Field(default_factory=dict)
-    skills: dict[str, int] = Field(default_factory=dict)
+    proficiencies: dict[str, int] = Field(default_factory=lambda: {})
+    skills: dict[str, int] = Field(default_factory=lambda: {})
     aware: bool = True
     weary: bool = False
     miserable: bool = False
@@ -299,3 +300,13 @@ def build_state(scenario: OneRingScenario) -> OneRingState:
     foe_states = {n: FoeState(c.endurance_max, c.hate_max, eligible=c.eligible)
                   for n, c in foes.items()}
     return OneRingState(roster, hero_states, foe_states)
+
+
+def combatant_count(scenario: OneRingScenario) -> int:
+    """How many combatants the fight starts with (its state built, as the rule set does)."""
+    roster = build_state(scenario).roster
+    return len(roster.hero_order) + len(roster.foe_order)
+
+
+#: Validation's light entry (:class:`fracas.scenario.ScenarioEntry`): no engine module.
+entry = ScenarioEntry(OneRingScenario, combatant_count)
