@@ -27,13 +27,14 @@ from fracas.core.ruleset import GM
 
 def run(ruleset: str, start: int, stop: int, ms: float | None, turn_ms: float | None,
         horizon: int, margin: float, rollouts: int | None = None,
-        keyed: bool = True) -> MatchResult:
+        keyed: bool = True, clock: str = "wall") -> MatchResult:
     """Seat-swapped fights of seeds ``start..stop-1`` on ``ruleset``'s duel."""
     duel = DUELS[ruleset]
     scenario = duel.scenario()
     rules = scenario.ruleset
     initial = rules.initial_state(scenario.model)
-    budget = SearchBudget(rollouts=rollouts, ms=ms, turn_ms=turn_ms, horizon=horizon)
+    budget = SearchBudget(rollouts=rollouts, ms=ms, turn_ms=turn_ms, horizon=horizon,
+                          clock=clock)
 
     def search(actor: str) -> Any:
         return SearchPolicy(rules, budget, side=duel.gm_side if actor == GM else None,
@@ -68,6 +69,9 @@ def main() -> None:
                         help="a fixed number of rollouts per decision (with --ms 0: no clock)")
     parser.add_argument("--unkeyed", action="store_true",
                         help="one dice stream per rollout instead of dice keyed per decision")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="the clock of --ms and --turn-ms: wall time, or this process's "
+                             "CPU time (the same thinking however busy the machine is)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=5, help="seeds per job")
     args = parser.parse_args()
@@ -80,7 +84,8 @@ def main() -> None:
                 stop = min(s + args.chunk, args.first_seed + args.pairs)
                 jobs[r].append(pool.submit(run, r, s, stop, args.ms or None,
                                            args.turn_ms if args.ms else None, args.horizon,
-                                           args.margin, args.rollouts, not args.unkeyed))
+                                           args.margin, args.rollouts, not args.unkeyed,
+                                           args.clock))
         results: dict[str, MatchResult] = {}
         for r, futures in jobs.items():
             total = MatchResult()
@@ -90,15 +95,16 @@ def main() -> None:
     elapsed = time.perf_counter() - started
 
     print(f"search (ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, rollouts={args.rollouts},"
-          f" horizon={args.horizon}, margin={args.margin:g}"
+          f" horizon={args.horizon}, margin={args.margin:g}, clock={args.clock}"
           f"{', unkeyed dice' if args.unkeyed else ''}) against the heuristic, "
           f"{args.pairs} seeds x 2 seats, "
           f"{elapsed:.0f} s on {args.workers} workers")
     print()
     print("| rule set | fights | won | drawn | lost | win rate | 95% interval | clears 60% "
           "| decisions/fight | ms/decision (mean, p95) | ms/turn (p95, max) "
+          "| CPU ms/turn (p95, max) "
           "| rollouts/searched decision (mean) | stuck |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r, res in results.items():
         low, high = res.interval
         per_fight = len(res.moves) / res.fights if res.fights else 0.0
@@ -107,6 +113,7 @@ def main() -> None:
               f"| {res.rate:.3f} | {low:.3f}-{high:.3f} | {'yes' if low > 0.6 else 'no'} "
               f"| {per_fight:.1f} | {mean_ms:.0f}, {_ms(res.moves, 0.95):.0f} "
               f"| {_ms(res.turns, 0.95):.0f}, {_ms(res.turns, 1.0):.0f} "
+              f"| {_ms(res.cpu_turns, 0.95):.0f}, {_ms(res.cpu_turns, 1.0):.0f} "
               f"| {statistics.fmean(res.rollouts) if res.rollouts else 0.0:.0f} "
               f"| {len(res.stuck)} |")
     for r, res in results.items():

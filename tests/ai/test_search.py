@@ -59,7 +59,7 @@ def test_search_strikes_where_the_heuristic_only_waits() -> None:
     action = policy.choose(request)
     assert action.verb == "strike"
     assert request.vetted(action)  # picked from the offered steps: the engine skips the check
-    assert policy.last_rollouts == 100
+    assert 0 < policy.last_rollouts <= 100
 
 
 def test_search_beats_the_passive_heuristic_in_seat_swapped_fights() -> None:

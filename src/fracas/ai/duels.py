@@ -1,9 +1,13 @@
 """Small two-sided fights for measuring policies: one duel for each bundled rule set.
 
-Where both sides can have the same statistics they do (Age of Dragons, AD&D,
-BATTLESYSTEM); in The One Ring a hero always faces an adversary, so the duel is a
-hero against an orc chieftain, and the seat swap of :func:`fracas.ai.match.mirror_match`
-is what makes the comparison fair.
+Where both sides can have the same statistics and that still leaves choices they do
+(Age of Dragons, BATTLESYSTEM).  In The One Ring a hero always faces an adversary, so
+the duel is a hero against an orc chieftain.  In AD&D two equal fighters on a bridge
+decide almost nothing (about four decisions a fight, the heuristic's opening blow
+already the best move), so the duel is the example ``ledge_sentry``: a climber against a
+sentry on a ledge, some 26 decisions a fight, most with two to six moves that lead to
+different states.  In both the seat swap of :func:`fracas.ai.match.mirror_match` is
+what makes the comparison fair.
 """
 
 from __future__ import annotations
@@ -39,39 +43,45 @@ ranges:
   - {between: [Ember, Ash], range: close}
 """
 
+#: The AD&D duel is the example ``examples/adnd/ledge_sentry.yaml`` (a test keeps them equal).
 _ADND = """
 ruleset: adnd
-name: Mirror duel on the bridge
-max_rounds: 20
+name: The sentry on the ledge
+description: >
+  A veteran sellsword with climbing spikes scales a thirty-foot cliff toward the
+  ledge where a lone sentry keeps watch with a long spear and two loose stones.
+  Every step of the climb is a choice: press on into the spear's reach, hang back,
+  or strike from the rock face; the sentry chooses between stone, spear and sword.
+  A man knocked off the cliff lands at its foot and may climb again.
+max_rounds: 40
+climb_step_ft: 5
 combatants:
-  - name: Aldric
-    side: north
+  - name: Corvin
+    side: climber
     level: 6
-    hp: 44
+    hp: 40
     thac0: 15
-    ac: 2
+    ac: 5
+    dex_ac: 2
+    dexterity: 16
+    climbing: 85
+    weapons:
+      - {name: short_sword, damage: 1d6, length_ft: 2.0}
+      - {name: dagger, damage: 1d4, length_ft: 1.2}
+    terrain: {kind: wall, alt_ft: 15, top_ft: 30}
+  - name: Hask
+    side: sentry
+    level: 4
+    hp: 24
+    thac0: 18
+    ac: 5
     shield_ac: 1
     dexterity: 12
-    climbing: 40
-    saves: {paralyzation: 9, rod: 11, petrification: 10, breath: 11, spell: 12}
+    boulders: 2
     weapons:
-      - {name: broad_sword, damage: 2d4, length_ft: 3.5, magic: 1}
-      - {name: crossbow, damage: 1d4+1, length_ft: 2.5, hands: 2, missile: true}
-    terrain: {kind: bridge, alt_ft: 60, edge_ft: 1, behind: open}
-  - name: Bram
-    side: south
-    level: 6
-    hp: 44
-    thac0: 15
-    ac: 2
-    shield_ac: 1
-    dexterity: 12
-    climbing: 40
-    saves: {paralyzation: 9, rod: 11, petrification: 10, breath: 11, spell: 12}
-    weapons:
-      - {name: broad_sword, damage: 2d4, length_ft: 3.5, magic: 1}
-      - {name: crossbow, damage: 1d4+1, length_ft: 2.5, hands: 2, missile: true}
-    terrain: {kind: bridge, alt_ft: 60, edge_ft: 1, behind: open}
+      - {name: spear, damage: 1d6, length_ft: 6}
+      - {name: short_sword, damage: 1d6, length_ft: 2.0}
+    terrain: {kind: ledge, alt_ft: 30, edge_ft: 2, behind: open}
 """
 
 _ONE_RING = """

@@ -48,17 +48,24 @@ class Timed:
         #: Rollouts of each decision the policy searched (a policy that reports them).
         self.rollouts: list[int] = []
         self._turns: dict[tuple[str, int], float] = {}
+        self._cpu_turns: dict[tuple[str, int], float] = {}
 
     @property
     def turns(self) -> list[float]:
-        """The thinking time of each turn."""
+        """The thinking time of each turn (wall clock)."""
         return list(self._turns.values())
+
+    @property
+    def cpu_turns(self) -> list[float]:
+        """The thinking time of each turn in this process's CPU time."""
+        return list(self._cpu_turns.values())
 
     def choose(self, request: DecisionRequest) -> Action:
         key = (request.actor, request.ruleset.round_number(request.state))
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = self.policy.choose(request)
         spent = time.perf_counter() - start
+        self._cpu_turns[key] = self._cpu_turns.get(key, 0.0) + time.process_time() - cpu
         self.moves.append(spent)
         ran = getattr(self.policy, "last_rollouts", 0)
         if isinstance(ran, int) and ran > 0:
@@ -106,6 +113,8 @@ class MatchResult:
     by_side: dict[str, list[int]] = field(default_factory=dict)  # side -> [wins, fights]
     moves: list[float] = field(default_factory=list)
     turns: list[float] = field(default_factory=list)
+    #: The CPU time of each turn (the wall-clock ``turns`` include waiting for a busy CPU).
+    cpu_turns: list[float] = field(default_factory=list)
     #: Rollouts of each decision the challenger searched.
     rollouts: list[int] = field(default_factory=list)
     #: Fights that could not go on (left out of the counts), with the reason.
@@ -136,6 +145,7 @@ class MatchResult:
             mine[1] += n
         self.moves += other.moves
         self.turns += other.turns
+        self.cpu_turns += other.cpu_turns
         self.rollouts += other.rollouts
         self.stuck += other.stuck
 
@@ -182,5 +192,6 @@ def mirror_match(ruleset: Ruleset[Any], initial: Any, challenger: Callable[[str]
             for t in timed.values():
                 result.moves += t.moves
                 result.turns += t.turns
+                result.cpu_turns += t.cpu_turns
                 result.rollouts += t.rollouts
     return result

@@ -74,6 +74,9 @@ class SearchBudget:
     ms: float | None = 200.0
     horizon: int = 400
     turn_ms: float | None = None
+    #: ``"wall"``: milliseconds of the wall clock; ``"cpu"``: of this process's CPU time
+    #: (the same thinking on a busy machine as on an idle one).
+    clock: str = "wall"
 
     def __post_init__(self) -> None:
         if self.rollouts is None and self.ms is None:
@@ -86,6 +89,12 @@ class SearchBudget:
             raise ValueError("the horizon must be at least 1 decision")
         if self.turn_ms is not None and self.turn_ms <= 0:
             raise ValueError("the time of a turn must be positive")
+        if self.clock not in ("wall", "cpu"):
+            raise ValueError("the clock is 'wall' or 'cpu'")
+
+    def now(self) -> float:
+        """The budget's clock, in seconds."""
+        return time.process_time() if self.clock == "cpu" else time.perf_counter()
 
 
 def side_of(ruleset: Ruleset[Any], state: Any, actor: str) -> str | None:
@@ -209,6 +218,16 @@ MAX_CANDIDATES = 8
 MIN_PAIRS = 4
 #: Whole actions tried at most under one verb.
 PER_VERB = 3
+#: Dice seeds on which two moves must leave the same state to count as one move.
+PROBES = 3
+#: Seeds every move still in the race plays between two looks at the results.
+BATCH = 2
+
+
+def _behind(c: _Candidate, leader: _Candidate, margin: float) -> bool:
+    """Whether ``leader`` beats ``c`` by ``margin`` paired standard errors."""
+    lead, err, n = paired(leader, c)
+    return n >= MIN_PAIRS and lead > margin * err
 
 
 class SearchPolicy:
@@ -263,14 +282,14 @@ class SearchPolicy:
 
     # -- the Policy protocol ------------------------------------------------------
     def choose(self, request: DecisionRequest) -> Action:
-        start = time.perf_counter()
+        start = self.budget.now()
         turn = (request.actor, request.ruleset.round_number(request.state))
         if turn != self._turn:
             self._turn, self._turn_spent = turn, 0.0
         try:
             return self._choose(request)
         finally:
-            self._turn_spent += time.perf_counter() - start
+            self._turn_spent += self.budget.now() - start
 
     def _time_left(self) -> float | None:
         """Seconds this decision may think (``None``: no time limit)."""
@@ -286,7 +305,7 @@ class SearchPolicy:
         self.last_rollouts = 0
         self.last_candidates = []
         left = self._time_left()
-        deadline = time.perf_counter() + left if left is not None else None
+        deadline = self.budget.now() + left if left is not None else None
         side = side_of(ruleset, state, actor) if actor != GM else None
         if side is None:
             side = self.side
@@ -298,13 +317,14 @@ class SearchPolicy:
         candidates = self._candidates(request, prefer)
         if not candidates:
             return guess if guess is not None else self._first(request)
+        base = derive_seed(self.seed, request.rng.choice_index(1 << 30))
+        candidates = self._distinct(request, candidates, base)
         if len(candidates) == 1:
             return self._vet(request, candidates[0])
         self.last_candidates = candidates
         has_guess = bool(prefer) and candidates[0].chosen == tuple(prefer)
-        base = derive_seed(self.seed, request.rng.choice_index(1 << 30))
-        self._halve(request, candidates, side, base, deadline,
-                    keep=candidates[0] if has_guess else None)
+        self._race(request, candidates, side, base, deadline,
+                   keep=candidates[0] if has_guess else None)
         return self._vet(request, self._pick(candidates, has_guess))
 
     # -- the candidates -----------------------------------------------------------
@@ -380,41 +400,73 @@ class SearchPolicy:
         candidate.results.append(result)
         self.last_rollouts += 1
 
-    def _halve(self, request: DecisionRequest, candidates: list[_Candidate], side: str,
-               base: int, deadline: float | None, keep: _Candidate | None) -> None:
-        """Successive halving until the budget is spent (rollouts and/or time)."""
+    def _distinct(self, request: DecisionRequest, candidates: list[_Candidate],
+                  base: int) -> list[_Candidate]:
+        """The candidates that lead somewhere different, the first of each kind kept.
+
+        Each candidate is applied to copies of the state with the same :data:`PROBES`
+        dice seeds; moves that leave the same state (by ``ruleset.state_key``) under every
+        seed are one move for the search (two weapons of the same reach and damage, a
+        stance the rules then override), so their rollouts are not spent twice.  A
+        decision left with one distinct move is decided without a rollout.
+        """
+        ruleset = self.ruleset
+        kept: dict[Any, _Candidate] = {}
+        for i, c in enumerate(candidates):
+            keys: list[Any] = []
+            for k in range(PROBES):
+                state = ruleset.clone_state(request.state)
+                try:
+                    take_decision(ruleset, state, c.action,
+                                  SeededRng(derive_seed(base, "probe", k)),
+                                  _folding(ruleset, state))
+                    keys.append(ruleset.state_key(state))
+                except FracasError:
+                    keys.append(("refused", i))
+                    break
+            kept.setdefault(tuple(keys), c)
+        return list(kept.values())
+
+    def _race(self, request: DecisionRequest, candidates: list[_Candidate], side: str,
+              base: int, deadline: float | None, keep: _Candidate | None) -> None:
+        """Play every move still in the race on the same seeds until the budget is spent.
+
+        After each round of :data:`BATCH` seeds a move that the current leader beats by
+        ``margin`` paired standard errors drops out (the heuristic's move never does).
+        The decision settles early when only the heuristic's move is left, or when one
+        move beats it by ``margin + 1`` errors: the time not spent goes to the turn's
+        later decisions.
+        """
         limit = self.budget.rollouts
-        began = time.perf_counter()
+        clock = self.budget.now
+        began = clock()
         alive = list(candidates)
-        target = 2
+        target = 0
         while True:
+            target += BATCH
             for c in alive:
                 while len(c.results) < target:
                     if limit is not None and self.last_rollouts >= limit:
                         return
                     if deadline is not None and self.last_rollouts > 0:
                         # Stop when the next rollout (timed by the mean so far) would end late.
-                        now = time.perf_counter()
+                        now = clock()
                         if now + (now - began) / self.last_rollouts >= deadline:
                             return
                     self._rollout(request, c, side, base)
-            others = sorted((c for c in alive if c is not keep),
-                            key=lambda c: -c.mean(target))
-            if keep is not None and target >= MIN_PAIRS:
-                # Racing: a move clearly worse than the heuristic's is dropped; once every
-                # move left is, or one is clearly better, the decision is settled and the
-                # rest of the turn's time is kept for the decisions still to come.
-                leads = {id(c): paired(c, keep) for c in others}
-                if any(lead > (self.margin + 1) * err for lead, err, _ in leads.values()):
+            if target < MIN_PAIRS:
+                continue
+            leader = max(alive, key=lambda c: c.mean(target))
+            alive = [c for c in alive if c is keep or c is leader
+                     or not _behind(c, leader, self.margin)]
+            if keep is not None:
+                if alive == [keep]:
                     return
-                others = [c for c in others
-                          if leads[id(c)][0] + self.margin * leads[id(c)][1] >= 0]
-                if not others:
+                if any(paired(c, keep)[0] > (self.margin + 1) * paired(c, keep)[1]
+                       for c in alive if c is not keep):
                     return
-            if len(others) > 1:
-                others = others[:max(1, (len(others) + 1) // 2)]
-            alive = ([keep] if keep is not None else []) + others
-            target *= 2
+            if len(alive) == 1:
+                return
 
     def _pick(self, candidates: list[_Candidate], has_guess: bool) -> _Candidate:
         """The heuristic's choice, unless another leads it by ``margin`` paired errors."""
