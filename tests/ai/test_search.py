@@ -238,3 +238,23 @@ def test_a_settled_decision_stops_early_and_keeps_the_heuristics_move() -> None:
     action = policy.choose(request)
     assert action.verb == "strike"
     assert policy.last_rollouts < 200  # waiting fell clearly behind: the rest is kept
+
+
+def test_moves_that_leave_the_same_state_count_once() -> None:
+    from fracas.ai.search import _Candidate
+
+    rules, state = _toy()
+    enc = Encounter(rules, state, rng=SeededRng(1))
+    request = enc.request(SeededRng(2))
+    policy = SearchPolicy(rules, _budget(10))
+    wait, again, strike = (_Candidate(("wait",), Wait("Ash")),
+                           _Candidate(("wait", "again"), Wait("Ash")),
+                           _Candidate(("strike", "Bo"), Strike("Ash", "Bo")))
+    assert policy._distinct(request, [wait, again, strike], 7) == [wait, strike]
+    assert policy._distinct(request, [wait, again], 7) == [wait]
+
+
+def test_a_cpu_clock_budget_is_accepted_and_an_unknown_clock_refused() -> None:
+    assert SearchBudget(ms=100, clock="cpu").now() >= 0
+    with pytest.raises(ValueError, match="clock"):
+        SearchBudget(clock="sundial")

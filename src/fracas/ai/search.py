@@ -21,9 +21,13 @@ things keep the comparison of moves out of that noise:
   heuristic's move, rollout against rollout on the same seeds, clears ``margin``
   standard errors.
 
-The budget is shared by successive halving: every candidate plays two seeds, the
-worse half is dropped, the survivors play twice as many, and so on; the heuristic's
-move always stays in.
+Moves that leave the same state under the same dice are one move (the first kept), so
+a decision with one distinct move costs no rollout.  The rest race: every move still in
+plays two more seeds at a time, and one that the leader beats by ``margin`` paired
+standard errors drops out; the heuristic's move always stays in.  A decision that
+settles early (only the heuristic's move left, or one move clearly ahead of it) leaves
+its time to the turn's later decisions.  The budget's clock may be the process's CPU
+time, so a busy machine does not make the search play worse.
 
 The search reads the state its :class:`~fracas.core.policy.DecisionRequest`
 carries, which is what every policy (the heuristic included) sees.
@@ -236,10 +240,10 @@ class SearchPolicy:
     The candidates are found through the decision's steps (the verb, then each field),
     the heuristic's own choice first; at most :data:`MAX_CANDIDATES` of them, at most
     :data:`PER_VERB` under one verb (a numeric span is tried at its default, both ends,
-    its middle and the heuristic's number).  They are compared by successive halving:
-    every candidate still in the running plays the same dice seeds (common random
-    numbers), then the worse half is dropped and the survivors play twice as many
-    seeds, until the budget is spent.  The heuristic's choice always stays in.
+    its middle and the heuristic's number); moves that leave the same state under the
+    same dice count once.  They race on the same dice seeds (common random numbers):
+    a move the leader beats by ``margin`` paired errors drops out, until the budget is
+    spent or the decision settles.  The heuristic's choice always stays in.
 
     Args:
         ruleset: the rules (its ``heuristic`` policy plays every rollout).
@@ -479,7 +483,7 @@ class SearchPolicy:
         others = [c for c in played if c is not guess]
         if not others:
             return guess
-        # Only the last round's survivors: a move dropped after two rollouts is no rival.
+        # Only moves that ran long enough: one dropped early in the race is no rival.
         most = max(len(c.results) for c in others)
         best, best_lead = guess, 0.0
         for c in others:
