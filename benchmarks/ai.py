@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -91,6 +92,10 @@ def main() -> None:
             total = MatchResult()
             for f in futures:
                 total.merge(f.result())
+                # Progress on stderr, so a long run that is cut short still says something.
+                print(f"{r}: {total.wins} won, {total.draws} drawn of {total.fights} "
+                      f"after {time.perf_counter() - started:.0f} s", file=sys.stderr,
+                      flush=True)
             results[r] = total
     elapsed = time.perf_counter() - started
 
