@@ -258,3 +258,29 @@ def test_a_cpu_clock_budget_is_accepted_and_an_unknown_clock_refused() -> None:
     assert SearchBudget(ms=100, clock="cpu").now() >= 0
     with pytest.raises(ValueError, match="clock"):
         SearchBudget(clock="sundial")
+
+
+def test_search_leaves_the_defensive_stance_the_heuristic_keeps_when_worn_down() -> None:
+    """One Ring duel, seed 0, round 5: Hirgon (11 of 26 Endurance) against the chieftain
+    (10 of 20).  The heuristic stays Defensive, which wins about one fight in ten from
+    here; pressing Forward wins about four in ten, and the search finds it."""
+    from fracas.core.rng import fight_streams
+
+    duel = DUELS["one_ring"]
+    scenario = duel.scenario()
+    rules = scenario.ruleset
+    dice, stream = fight_streams(0)
+    enc = Encounter(rules, rules.initial_state(scenario.model), rng=dice, keep_log=False)
+    while True:
+        actor = enc.current_actor()
+        assert actor is not None
+        action = rules.policy("heuristic", actor, {}).choose(enc.request(stream))
+        if actor == "Hirgon" and action.verb == "stance" and rules.round_number(enc.state) == 5:
+            break
+        enc.apply(action)
+    assert action.stance == "defensive"  # type: ignore[attr-defined]
+    policy = SearchPolicy(rules, _budget(64), seed=1)
+    request = enc.request(SeededRng(3))
+    pick = policy.choose(request)
+    assert pick.verb == "stance" and pick.stance == "forward"  # type: ignore[attr-defined]
+    assert request.vetted(pick)
