@@ -181,6 +181,15 @@ class LogEntry:
         return self.text_for(viewer) is not None
 
 
+@dataclass(slots=True, eq=False)
+class _Write:
+    """One change waiting for its turn in a group commit, and how it went."""
+
+    job: Callable[[sqlite3.Connection], None]
+    done: bool = False
+    error: BaseException | None = None
+
+
 @dataclass(slots=True)
 class _Live:
     revision: int
@@ -233,6 +242,14 @@ class EventStore:
         self._lock = threading.RLock()  # the connection
         self._guard = threading.Lock()  # the per-encounter lock table and the cache
         self._enc_locks: dict[str, threading.RLock] = {}
+        # Group commit: changes waiting for the next transaction, and whether one is running.
+        self._queued: list[_Write] = []
+        self._writing = False
+        self._write_turn = threading.Condition(threading.Lock())
+        #: Transactions and changes written so far (a change per applied action, undo, redo
+        #: or new encounter): their ratio is how many changes shared each commit's fsync.
+        self.commits = 0
+        self.changes = 0
         self.listeners: list[Callable[[str], None]] = []
         if Path(self.path).is_dir():
             raise StoreOpenError(f"{self.path}: cannot open the database: it is a folder")
@@ -324,6 +341,79 @@ class EventStore:
             raise
         self._db.execute("COMMIT")
 
+    def _write(self, job: Callable[[sqlite3.Connection], None]) -> None:
+        """Run ``job`` in a transaction, returning only once that transaction is durable.
+
+        Group commit: the changes of every thread that asks while a transaction is
+        being written (other encounters' actions, undos, new tables) wait for it to
+        end, then the first of them writes all of them in the next transaction, each
+        in its own savepoint, so one commit (one fsync with ``synchronous=FULL``)
+        serves them all and the store's write rate is no longer one fsync a change.
+        A change that fails (its revision check, say) is rolled back alone and its
+        error raised in its own thread; if the commit fails, every change in it
+        fails.  Nothing is acknowledged before the ``COMMIT`` that holds it returned.
+        Call it with no connection lock held (the encounter's lock is fine: jobs
+        only write rows that were worked out beforehand).
+        """
+        mine = _Write(job)
+        with self._write_turn:
+            self._queued.append(mine)
+            while self._writing and not mine.done:
+                self._write_turn.wait()
+            batch: list[_Write] = []
+            if not mine.done:
+                self._writing = True
+                batch, self._queued = self._queued, []
+        if batch:
+            try:
+                self._write_batch(batch)
+            except BaseException as exc:
+                for w in batch:
+                    if w.error is None:
+                        w.error = _again(exc)
+                raise
+            finally:
+                with self._write_turn:
+                    self._writing = False
+                    for w in batch:
+                        w.done = True
+                    self._write_turn.notify_all()
+        if mine.error is not None:
+            raise mine.error
+
+    def _write_batch(self, batch: list[_Write]) -> None:
+        """One transaction for the changes in ``batch`` (each in a savepoint)."""
+        with self._lock:
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                for w in batch:
+                    w.error = _again(exc)
+                return
+            written = 0
+            try:
+                for w in batch:
+                    db.execute("SAVEPOINT change")
+                    try:
+                        w.job(db)
+                    except Exception as exc:  # the change fails alone
+                        db.execute("ROLLBACK TO change")
+                        w.error = exc
+                    else:
+                        written += 1
+                    db.execute("RELEASE change")
+                db.execute("COMMIT")
+            except BaseException as exc:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                for w in batch:
+                    if w.error is None:
+                        w.error = _again(exc)
+                return
+            self.commits += 1
+            self.changes += written
+
     def secret(self, key: str) -> str:
         """A long random value kept in the database (created on first use)."""
         with self._lock, self._transaction() as db:
@@ -360,19 +450,27 @@ class EventStore:
         sides = sorted({s.side for s in enc.ruleset.standings(enc.state)})
         texts, veils = _describe_all(enc.ruleset, enc.initial_state, enc.log, viewers_of(sides))
         now = time.time()
-        with self._lock:
+        rows = _event_rows(enc.log, 0, texts, veils)
+        status = _status(enc)
+        links = [("gm", ""), ("spectator", "")] + [("player", s) for s in sides]
+        tokens = [(role, side, secrets.token_urlsafe(32)) for role, side in links]
+        made: list[str] = []
+
+        def job(db: sqlite3.Connection) -> None:
             enc_id = self._new_id()
-            with self._transaction() as db:
-                db.execute(
-                    "INSERT INTO encounters (id, title, ruleset, header, seed, created, updated,"
-                    " revision, length, status) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
-                    (enc_id, title, header.ruleset, _header_json(header), header.seed or 0, now,
-                     now, len(enc.log), _status(enc)))
-                self._write_events(db, enc_id, 0, enc.log, texts, veils)
-                links = [("gm", ""), ("spectator", "")] + [("player", s) for s in sides]
-                db.executemany(
-                    "INSERT INTO links (encounter_id, role, side, token) VALUES (?, ?, ?, ?)",
-                    [(enc_id, role, side, secrets.token_urlsafe(32)) for role, side in links])
+            db.execute(
+                "INSERT INTO encounters (id, title, ruleset, header, seed, created, updated,"
+                " revision, length, status) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+                (enc_id, title, header.ruleset, _header_json(header), header.seed or 0, now,
+                 now, len(enc.log), status))
+            self._write_events(db, enc_id, rows)
+            db.executemany(
+                "INSERT INTO links (encounter_id, role, side, token) VALUES (?, ?, ?, ?)",
+                [(enc_id, role, side, token) for role, side, token in tokens])
+            made.append(enc_id)
+
+        self._write(job)
+        enc_id = made[-1]
         self._remember(enc_id, _Live(0, enc))
         return self.info(enc_id)
 
@@ -384,13 +482,10 @@ class EventStore:
                 return enc_id
 
     @staticmethod
-    def _write_events(db: sqlite3.Connection, enc_id: str, start: int, events: Sequence[Event],
-                      texts: Sequence[str], veils: Sequence[str]) -> None:
+    def _write_events(db: sqlite3.Connection, enc_id: str, rows: Sequence[_Row]) -> None:
         db.executemany(
             "INSERT INTO events (encounter_id, seq, kind, hidden, payload, text, veil)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(enc_id, start + i, e.kind, int(e.hidden), json.dumps(encode_event(e)), t, v)
-             for i, (e, t, v) in enumerate(zip(events, texts, veils, strict=True))])
+            " VALUES (?, ?, ?, ?, ?, ?, ?)", [(enc_id, *row) for row in rows])
 
     # -- reading -----------------------------------------------------------
     def encounters(self, include_archived: bool = False) -> list[EncounterInfo]:
@@ -572,16 +667,20 @@ class EventStore:
             stored = self.entries(enc_id, cut)
             try:
                 enc.undo()
-                with self._lock, self._transaction() as db:
-                    self._bump(db, enc_id, enc, revision)
+                bump = _bump_of(enc_id, enc, revision)
+                payload = json.dumps([[encode_event(e), x.text, x.veil]
+                                      for e, x in zip(removed, stored, strict=True)])
+
+                def job(db: sqlite3.Connection) -> None:
+                    bump(db)
                     db.execute("DELETE FROM events WHERE encounter_id = ? AND seq >= ?",
                                (enc_id, cut))
                     depth = db.execute("SELECT COALESCE(MAX(depth), 0) + 1 FROM redo"
                                        " WHERE encounter_id = ?", (enc_id,)).fetchone()[0]
-                    payload = [[encode_event(e), x.text, x.veil]
-                               for e, x in zip(removed, stored, strict=True)]
                     db.execute("INSERT INTO redo (encounter_id, depth, payload) VALUES (?, ?, ?)",
-                               (enc_id, depth, json.dumps(payload)))
+                               (enc_id, depth, payload))
+
+                self._write(job)
             except BaseException:
                 self._forget(enc_id)
                 raise
@@ -616,11 +715,17 @@ class EventStore:
                             enc.emit(event)
                     finally:
                         enc.listener = None
-                with self._lock, self._transaction() as db:
+                bump = _bump_of(enc_id, enc, revision)
+                rows = _event_rows(events, start, [i[1] for i in items], veils)
+                depth = row["depth"]
+
+                def job(db: sqlite3.Connection) -> None:
                     db.execute("DELETE FROM redo WHERE encounter_id = ? AND depth = ?",
-                               (enc_id, row["depth"]))
-                    self._bump(db, enc_id, enc, revision)
-                    self._write_events(db, enc_id, start, events, [i[1] for i in items], veils)
+                               (enc_id, depth))
+                    bump(db)
+                    self._write_events(db, enc_id, rows)
+
+                self._write(job)
             except BaseException:
                 self._forget(enc_id)
                 raise
@@ -631,25 +736,57 @@ class EventStore:
     def _commit(self, enc_id: str, enc: Encounter[Any], revision: int, start: int,
                 events: Sequence[Event], texts: Sequence[str], veils: Sequence[str], *,
                 clear_redo: bool) -> int:
-        with self._lock, self._transaction() as db:
-            self._bump(db, enc_id, enc, revision)
+        # Everything is worked out here, in the caller's thread; the job only writes it.
+        bump = _bump_of(enc_id, enc, revision)
+        rows = _event_rows(events, start, texts, veils)
+
+        def job(db: sqlite3.Connection) -> None:
+            bump(db)
             if clear_redo:
                 db.execute("DELETE FROM redo WHERE encounter_id = ?", (enc_id,))
-            self._write_events(db, enc_id, start, events, texts, veils)
+            self._write_events(db, enc_id, rows)
+
+        self._write(job)
         self._remember(enc_id, _Live(revision + 1, enc))
         return revision + 1
 
-    @staticmethod
-    def _bump(db: sqlite3.Connection, enc_id: str, enc: Encounter[Any], revision: int) -> None:
-        """The optimistic check: move to ``revision + 1`` only if nobody else did first."""
+
+#: An event's row in the ``events`` table, less its encounter: seq, kind, hidden, payload,
+#: text, veil.
+_Row = tuple[int, str, int, str, str, str]
+
+
+def _event_rows(events: Sequence[Event], start: int, texts: Sequence[str],
+                veils: Sequence[str]) -> list[_Row]:
+    return [(start + i, e.kind, int(e.hidden), json.dumps(encode_event(e)), t, v)
+            for i, (e, t, v) in enumerate(zip(events, texts, veils, strict=True))]
+
+
+def _bump_of(enc_id: str, enc: Encounter[Any], revision: int
+             ) -> Callable[[sqlite3.Connection], None]:
+    """The optimistic check: move to ``revision + 1`` only if nobody else did first (the
+    encounter's new length and status are worked out now, written by the returned call)."""
+    values = (len(enc.log), _status(enc), time.time(), enc_id, revision)
+
+    def bump(db: sqlite3.Connection) -> None:
         cur = db.execute(
             "UPDATE encounters SET revision = revision + 1, length = ?, status = ?, updated = ?"
-            " WHERE id = ? AND revision = ?",
-            (len(enc.log), _status(enc), time.time(), enc_id, revision))
+            " WHERE id = ? AND revision = ?", values)
         if cur.rowcount != 1:
             actual = db.execute("SELECT revision FROM encounters WHERE id = ?",
                                 (enc_id,)).fetchone()
             raise StaleRevisionError(revision, int(actual[0]) if actual else -1)
+
+    return bump
+
+
+def _again(exc: BaseException) -> BaseException:
+    """A fresh copy of a failed commit's error for each change it held (each thread raises
+    its own)."""
+    try:
+        return type(exc)(*exc.args)
+    except Exception:
+        return exc
 
 
 def _veil_text(seen: dict[str, str | None]) -> str:
