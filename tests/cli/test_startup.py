@@ -7,6 +7,7 @@ Each case runs ``fracas`` in a fresh interpreter and lists the modules it loaded
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -129,3 +130,30 @@ def test_import_fracas_loads_the_core_only_when_a_core_name_is_asked_for() -> No
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, timeout=120)
     assert done.stdout.split() == ["False", "True", "True", "True"]
+
+
+def _validate_output(path: Path, **environ: str) -> tuple[str, bool]:
+    """What ``fracas validate PATH`` printed to a pipe, and whether it loaded Rich."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")}
+    done = subprocess.run([sys.executable, "-c", _PROBE, "validate", str(path)],
+                          capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+                          env={**env, **environ})
+    modules = json.loads(done.stderr.rpartition("\nMODULES ")[2])
+    return done.stdout, any(m.startswith("rich") for m in modules)
+
+
+@pytest.mark.parametrize("name", ["duel.yaml", "a b.yaml", "[x] duel.yaml", "a:b:.yaml",
+                                  "dragón.yaml", "tab\tname.yaml", "x" * 120 + ".yaml"])
+def test_validate_writes_ok_to_a_pipe_as_rich_does_and_without_it_when_it_can(
+        name: str, tmp_path: Path) -> None:
+    copy = tmp_path / name
+    copy.write_bytes(DUEL.read_bytes())
+    plain, plain_rich = _validate_output(copy)
+    # An empty FORCE_COLOR keeps Rich's view of a pipe (no colour) but turns the plain
+    # writer off: Rich itself prints.
+    drawn, drawn_rich = _validate_output(copy, FORCE_COLOR="")
+    assert drawn_rich and plain == drawn
+    assert plain.startswith("ok ")
+    simple = name in ("duel.yaml", "a b.yaml") and len(str(copy)) < 90
+    assert plain_rich is not simple

@@ -15,6 +15,7 @@ code; no traceback reaches a user.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from collections.abc import Callable
@@ -24,17 +25,18 @@ from typing import TYPE_CHECKING, Any
 
 _NO_EXTRA = "the fracas command line needs its extra: pip install 'fracas[cli]'"
 
-try:
-    from rich.markup import escape
-
-    from fracas.cli.common import console, err_console
-except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise SystemExit(_NO_EXTRA) from exc
+# Rich is imported when something is drawn (a piped "ok" of validate needs none of it),
+# but its absence is told at once.
+if importlib.util.find_spec("rich") is None:  # pragma: no cover - only without the extra
+    raise SystemExit(_NO_EXTRA)
 
 if TYPE_CHECKING:
     import typer
+    from rich.console import Console
 
     app: typer.Typer  # built by build_app() when first read (see __getattr__)
+    console: Console  # fracas.cli.common's, when first read
+    err_console: Console
 
 __all__ = ["app", "console", "err_console", "main", "plain_call"]
 
@@ -68,9 +70,13 @@ def build_app() -> typer.Typer:
 
 
 def __getattr__(name: str) -> Any:
-    """``app``: the Typer application, built when first asked for."""
+    """``app``: the Typer application, built when first asked for; the two consoles."""
     if name == "app":
         return build_app()
+    if name in ("console", "err_console"):
+        from fracas.cli import common
+
+        return getattr(common, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -132,9 +138,15 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(0)
         code = build_app()(args=argv, standalone_mode=False)
     except KeyboardInterrupt:
+        from fracas.cli.common import err_console
+
         err_console.print("interrupted")
         sys.exit(130)
     except Exception as exc:
+        from rich.markup import escape
+
+        from fracas.cli.common import err_console
+
         # (The core's errors module is loaded already when one of its errors was raised.)
         from fracas.core.errors import FracasError
 

@@ -10,13 +10,12 @@ ways print the same thing.  Nothing here imports Typer.
 
 from __future__ import annotations
 
+import builtins
+import os
+import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from rich.markup import escape
-
-from fracas.cli.common import console
 
 if TYPE_CHECKING:
     from fracas.odds.questions import OddsResult
@@ -33,8 +32,51 @@ def validate_file(scenario: Path) -> None:
     from fracas.scenario import check_scenario
 
     checked = check_scenario(scenario)
+    if _plain_ok(str(scenario), f": a valid {checked.ruleset} scenario"):
+        return
+    from rich.markup import escape
+
+    from fracas.cli.common import console
+
     console.print(f"[green]ok[/green] {escape(str(scenario))}: a valid {checked.ruleset} "
                   "scenario")
+
+
+#: Environment variables that make Rich treat a pipe as a terminal (or Jupyter's size).
+_RICH_ENVIRON = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS",
+                 "JUPYTER_LINES")
+#: The width of :data:`fracas.cli.common.console` on a pipe.
+_PIPE_WIDTH = 120
+
+
+def _plain_ok(name: str, rest: str) -> bool:
+    """Write ``ok NAME REST`` to a pipe exactly as Rich's console would, without loading Rich.
+
+    Rich (about 25 ms of import) draws nothing but the text on a pipe: no colour, and
+    no wrapping of a line that fits :data:`_PIPE_WIDTH` columns.  So when the line is
+    plain printable ASCII that Rich would not touch (no markup brackets, backslashes or
+    ``:emoji:`` colons in the name), fits, and goes to a pipe Rich sees as one, it is
+    written here; anything else -- a terminal, an environment that forces colour, a
+    console already made -- returns ``False`` and Rich prints it
+    (``tests/cli/test_startup.py`` compares both ways).
+    """
+    out = sys.stdout
+    if out is None or "fracas.cli.common" in sys.modules or hasattr(builtins, "get_ipython"):
+        return False
+    if any(key in os.environ for key in _RICH_ENVIRON):
+        return False
+    line = f"ok {name}{rest}"
+    if (len(line) > _PIPE_WIDTH or not (line.isascii() and line.isprintable())
+            or any(c in name + rest[1:] for c in "[]\\:")):
+        return False
+    try:
+        if out.isatty():
+            return False
+    except ValueError:
+        return False
+    out.write(line + "\n")
+    out.flush()
+    return True
 
 
 def dice_odds(words: list[str]) -> None:
@@ -55,6 +97,8 @@ def _pct(p: float) -> str:
 def print_odds(result: OddsResult) -> None:
     """A table of each outcome's chance and the chance of at least that outcome."""
     from rich.table import Table
+
+    from fracas.cli.common import console
 
     table = Table(title=result.expression)
     table.add_column("outcome", justify="right")
