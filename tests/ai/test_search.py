@@ -140,6 +140,7 @@ def test_search_policy_reads_its_settings_and_refuses_an_empty_budget() -> None:
     default = search_policy(rules, "Ash").budget  # reproducible: a count, not a clock
     assert default.rollouts == DEFAULT_ROLLOUTS and default.ms is None
     assert search_policy(rules, "Ash", {"ms": 150}).budget.ms == 150.0
+    assert search_policy(rules, "Ash", {"ms": 150, "clock": "cpu"}).budget.clock == "cpu"
     with pytest.raises(ValueError, match="rollouts, milliseconds or both"):
         SearchBudget(rollouts=None, ms=None)
     with pytest.raises(ValueError, match="horizon"):

@@ -538,7 +538,8 @@ def search_policy(ruleset: Ruleset[Any], actor: str,
     a fixed :data:`DEFAULT_ROLLOUTS` rollouts a decision, so fights replay), ``turn_ms``
     (milliseconds for all of an actor's decisions in a round, default 800), ``rollouts``
     (a fixed number per decision instead of, or as well as, a time limit), ``horizon``
-    (decisions per rollout), ``side`` (for a GM that runs one side) and ``seed``.
+    (decisions per rollout), ``clock`` (``"wall"`` or ``"cpu"``: which clock the
+    milliseconds are counted on), ``side`` (for a GM that runs one side) and ``seed``.
     """
     settings = settings or {}
     # With no budget named, a fixed number of rollouts: a seeded fight then replays
@@ -548,7 +549,8 @@ def search_policy(ruleset: Ruleset[Any], actor: str,
     budget = SearchBudget(rollouts=None if rollouts is None else int(rollouts),
                           ms=None if ms is None else float(ms),
                           horizon=int(settings.get("horizon", 400)),
-                          turn_ms=None if ms is None else float(settings.get("turn_ms", 800.0)))
+                          turn_ms=None if ms is None else float(settings.get("turn_ms", 800.0)),
+                          clock=str(settings.get("clock", "wall")))
     side = settings.get("side")
     return SearchPolicy(ruleset, budget, side=None if side is None else str(side),
                         seed=int(settings.get("seed", 0)))
