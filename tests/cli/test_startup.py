@@ -157,3 +157,58 @@ def test_validate_writes_ok_to_a_pipe_as_rich_does_and_without_it_when_it_can(
     assert plain.startswith("ok ")
     simple = name in ("duel.yaml", "a b.yaml") and len(str(copy)) < 90
     assert plain_rich is not simple
+
+
+def _on_a_terminal(path: Path, columns: int, **environ: str) -> tuple[bytes, bool]:
+    """What ``fracas validate PATH`` drew on a pseudo-terminal of ``columns`` columns, and
+    whether it loaded Rich."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, child = pty.openpty()
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in (
+        "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "COLUMNS", "NO_COLOR", "TERM",
+        "COLORTERM")}
+    with subprocess.Popen([sys.executable, "-c", _PROBE, "validate", str(path)],
+                          stdin=child, stdout=child, stderr=subprocess.PIPE, cwd=ROOT,
+                          env={**env, **environ}) as proc:
+        os.close(child)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            drawn += chunk
+        _, err = proc.communicate(timeout=120)
+    os.close(master)
+    modules = json.loads(err.decode().rpartition("\nMODULES ")[2])
+    return drawn, any(m.startswith("rich") for m in modules)
+
+
+TERMINALS = [{"TERM": "xterm-256color"}, {"TERM": "xterm"}, {"TERM": "dumb"},
+             {"TERM": "xterm", "NO_COLOR": "1"}, {"TERM": "xterm", "COLORTERM": "truecolor"},
+             {"TERM": "xterm", "COLUMNS": "150"}, {"TERM": "xterm", "COLUMNS": "30"}, {}]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+@pytest.mark.parametrize("columns", [100, 40])
+@pytest.mark.parametrize("environ", TERMINALS, ids=lambda e: " ".join(
+    f"{k}={v}" for k, v in e.items()) or "no TERM")
+def test_validate_draws_ok_on_a_terminal_as_rich_does(environ: dict[str, str], columns: int,
+                                                      tmp_path: Path) -> None:
+    copy = tmp_path / "duel.yaml"
+    copy.write_bytes(DUEL.read_bytes())
+    plain, plain_rich = _on_a_terminal(copy, columns, **environ)
+    # FORCE_COLOR=1 makes Rich see the terminal it sees anyway, and turns the plain
+    # writer off.
+    drawn, drawn_rich = _on_a_terminal(copy, columns, FORCE_COLOR="1", **environ)
+    assert drawn_rich and plain == drawn and b"ok" in plain
+    line = len(f"ok {copy}: a valid age_of_dragons scenario")
+    width = 80 if environ.get("TERM") == "dumb" else int(environ.get("COLUMNS", columns))
+    assert plain_rich is (line > width)

@@ -42,39 +42,66 @@ def validate_file(scenario: Path) -> None:
                   "scenario")
 
 
-#: Environment variables that make Rich treat a pipe as a terminal (or Jupyter's size).
+#: Environment variables that make Rich see a terminal otherwise (or Jupyter's size).
 _RICH_ENVIRON = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS",
                  "JUPYTER_LINES")
 #: The width of :data:`fracas.cli.common.console` on a pipe.
 _PIPE_WIDTH = 120
 
 
-def _plain_ok(name: str, rest: str) -> bool:
-    """Write ``ok NAME REST`` to a pipe exactly as Rich's console would, without loading Rich.
+def _terminal_width() -> int:
+    """The width Rich's console gives a terminal (``COLUMNS``, else the terminal's, else 80);
+    0 for a ``COLUMNS=0``, which Rich takes as it is."""
+    columns = os.environ.get("COLUMNS")
+    if columns is not None and columns.isdigit():
+        return int(columns)
+    for fd in (0, 1, 2):
+        try:
+            return os.get_terminal_size(fd).columns or 80
+        except (AttributeError, ValueError, OSError):
+            continue
+    return 80
 
-    Rich (about 25 ms of import) draws nothing but the text on a pipe: no colour, and
-    no wrapping of a line that fits :data:`_PIPE_WIDTH` columns.  So when the line is
-    plain printable ASCII that Rich would not touch (no markup brackets, backslashes or
-    ``:emoji:`` colons in the name), fits, and goes to a pipe Rich sees as one, it is
-    written here; anything else -- a terminal, an environment that forces colour, a
-    console already made -- returns ``False`` and Rich prints it
-    (``tests/cli/test_startup.py`` compares both ways).
+
+def _plain_ok(name: str, rest: str) -> bool:
+    """Write ``ok NAME REST`` exactly as Rich's console would, without loading Rich.
+
+    Rich (about 25 ms of import) draws such a line as the text itself, ``ok`` in the
+    terminal's green (none on a pipe, a dumb terminal or with ``NO_COLOR``), when the
+    line fits the console's width.  So when the line is plain printable ASCII that
+    Rich would not touch (no markup brackets, backslashes or ``:emoji:`` colons), fits,
+    and no setting changes what Rich sees (``FORCE_COLOR``, ``TTY_*``, Jupyter,
+    Windows, IDLE), it is written here; anything else -- or a console made already --
+    returns ``False`` and Rich prints it (``tests/cli/test_startup.py`` compares both
+    ways, on a pipe and on a pseudo-terminal).
     """
     out = sys.stdout
-    if out is None or "fracas.cli.common" in sys.modules or hasattr(builtins, "get_ipython"):
+    if (out is None or "fracas.cli.common" in sys.modules or sys.platform == "win32"
+            or hasattr(builtins, "get_ipython")
+            or getattr(sys.stdin, "__module__", "").startswith("idlelib")):
         return False
     if any(key in os.environ for key in _RICH_ENVIRON):
         return False
     line = f"ok {name}{rest}"
-    if (len(line) > _PIPE_WIDTH or not (line.isascii() and line.isprintable())
-            or any(c in name + rest[1:] for c in "[]\\:")):
+    if not (line.isascii() and line.isprintable()) or any(c in name + rest[1:]
+                                                          for c in "[]\\:"):
         return False
     try:
-        if out.isatty():
-            return False
+        terminal = out.isatty()
     except ValueError:
         return False
-    out.write(line + "\n")
+    ok = "ok"
+    width = _PIPE_WIDTH
+    if terminal:
+        if os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
+            width = 80
+        else:
+            width = _terminal_width()
+            if os.environ.get("NO_COLOR", "") == "":
+                ok = "\x1b[32mok\x1b[0m"
+    if len(line) > width:
+        return False
+    out.write(f"{ok} {name}{rest}\n")
     out.flush()
     return True
 
