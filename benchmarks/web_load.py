@@ -11,8 +11,18 @@ actions (the old way: ``state.json``/answers' ``actions``, or ``actions.json``
 where the answers no longer carry it).  Everything is bounded: a deadline, a cap
 on actions, a per-request timeout, and the server is killed when the run ends.
 
+What "N clients" means here: N people at N tables, each with a browser of their
+own (one kept-alive connection each) who never pause between clicks
+(``--think`` adds a person's pauses), so the server always has N requests in
+hand: a much heavier load than N people at a table.  The clients are threads
+spread over load-generating processes, five to a process (``--client-processes``),
+so that they do not queue behind one another for one interpreter lock to read
+their answers; they still share the machine's cores with the server, and their
+CPU time is reported beside the server's.
+
     .venv/bin/python benchmarks/web_load.py --clients 1,5,20 --seconds 20 --runs 3
-    .venv/bin/python benchmarks/web_load.py --tree before=/work/start/src --tree after=src
+    .venv/bin/python benchmarks/web_load.py --tree before=/work/today/src --tree after=src \
+        --clients 1,5,20 --seconds 10 --runs 3
 
 Reports, per tree and number of clients, the throughput (acted requests per
 second) and the p50, p95 and p99 latency of the ``act`` POSTs and of all
@@ -28,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -143,8 +154,10 @@ def new_fight(client: httpx.Client, admin: str, scenario: str, seed: int) -> str
 class Table:
     """One client's encounter, as a script sees it over HTTP."""
 
-    def __init__(self, client: httpx.Client, link: str, result: ClientResult) -> None:
+    def __init__(self, client: httpx.Client, link: str, result: ClientResult,
+                 think: float = 0.0, rng: random.Random | None = None) -> None:
         self.client, self.link, self.result = client, link, result
+        self.think, self.rng = think, rng or random.Random(0)
         state = self.get("state.json")
         self.csrf: str = state["csrf"]
         self.rev: Any = state["revision"]
@@ -159,7 +172,13 @@ class Table:
         body: dict[str, Any] = answer.json()
         return body
 
+    def pause(self) -> None:
+        """A person's pause before a click (exponential, mean ``think`` seconds; 0: none)."""
+        if self.think > 0:
+            time.sleep(self.rng.expovariate(1 / self.think))
+
     def post(self, what: str, data: dict[str, str]) -> tuple[int, dict[str, Any], float]:
+        self.pause()
         started = time.perf_counter()
         answer = self.client.post(f"{self.link}/{what}",
                                   data={"csrf": self.csrf, "rev": str(self.rev), **data},
@@ -209,11 +228,13 @@ class Table:
 
 def client_loop(base: str, admin: str, scenario: str, index: int, deadline: float,
                 budget: list[int], lock: threading.Lock, result: ClientResult,
-                protocol: str = "steps") -> None:
+                protocol: str = "steps", think: float = 0.0) -> None:
     rng = random.Random(index)
+    # One connection per client, kept open (HTTP keep-alive), as a browser keeps its own.
     with httpx.Client(base_url=base, timeout=10.0) as client:
         try:
-            table = Table(client, new_fight(client, admin, scenario, index), result)
+            table = Table(client, new_fight(client, admin, scenario, index), result, think,
+                          random.Random(-index))
             result.fights += 1
             while time.monotonic() < deadline:
                 with lock:
@@ -222,7 +243,8 @@ def client_loop(base: str, admin: str, scenario: str, index: int, deadline: floa
                     budget[0] -= 1
                 if table.over:
                     seed = index * 10_000 + result.fights
-                    table = Table(client, new_fight(client, admin, scenario, seed), result)
+                    table = Table(client, new_fight(client, admin, scenario, seed), result,
+                                  think, table.rng)
                     result.fights += 1
                     continue
                 form = (table.choose_from_list(rng) if protocol == "list" else
@@ -239,11 +261,74 @@ def client_loop(base: str, admin: str, scenario: str, index: int, deadline: floa
             result.errors.append(f"{type(exc).__name__}: {exc}")
 
 
+#: Client threads per load-generating process (``--client-processes`` overrides the count).
+CLIENTS_PER_PROCESS = 5
+
+
+def run_clients(base: str, admin: str, text: str, indices: list[int], seconds: float,
+                max_actions: int, protocol: str, think: float,
+                ready: Any = None) -> tuple[list[ClientResult], float]:
+    """One load-generating process's clients, a thread each; returns their results and the
+    process's CPU time.  ``ready`` (a barrier) is passed before the clock starts."""
+    if ready is not None:
+        ready.wait(timeout=120)
+    own_before = time.process_time()
+    deadline = time.monotonic() + seconds
+    results = [ClientResult() for _ in indices]
+    lock = threading.Lock()
+    budget = [max_actions]
+    threads = [threading.Thread(target=client_loop, daemon=True,
+                                args=(base, admin, text, i, deadline, budget, lock, result,
+                                      protocol, think))
+               for i, result in zip(indices, results, strict=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=seconds + 30)
+    return results, time.process_time() - own_before
+
+
+def _client_process(queue: Any, ready: Any, n: int, args: tuple[Any, ...]) -> None:
+    queue.put((n, *run_clients(*args, ready=ready)))
+
+
+def _in_processes(base: str, admin: str, text: str, groups: list[list[int]], seconds: float,
+                  max_actions: int, protocol: str, think: float
+                  ) -> tuple[list[ClientResult], float, float]:
+    """Run the client groups in processes of their own (each with its own interpreter lock,
+    as separate browsers are); returns every result, their CPU time and the start time."""
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    ready = context.Barrier(len(groups) + 1)
+    share = max(1, max_actions // len(groups))
+    workers = [context.Process(target=_client_process, daemon=True,
+                               args=(queue, ready, n, (base, admin, text, group, seconds, share,
+                                                       protocol, think)))
+               for n, group in enumerate(groups)]
+    for w in workers:
+        w.start()
+    try:
+        ready.wait(timeout=120)  # every process has started and imported what it needs
+        started = time.monotonic()
+        found = [queue.get(timeout=seconds + 120) for _ in workers]
+    finally:
+        for w in workers:
+            w.join(timeout=10)
+            if w.is_alive():
+                w.kill()
+    results = [r for _, rs, _ in sorted(found, key=lambda f: f[0]) for r in rs]
+    return results, sum(cpu for _, _, cpu in found), started
+
+
 def run_load(clients: int = 20, seconds: float = 30.0, scenario: Path = DEFAULT_SCENARIO,
              max_actions: int = 200_000, python: str = sys.executable,
              src: Path | None = None, protocol: str = "steps",
-             sync: str = "full") -> dict[str, Any]:
-    """One bounded run; returns counts, actions per second and latency percentiles (ms)."""
+             sync: str = "full", think: float = 0.0, processes: int = 0) -> dict[str, Any]:
+    """One bounded run; returns counts, actions per second and latency percentiles (ms).
+
+    The clients run as threads in ``processes`` load-generating processes (0: one per
+    :data:`CLIENTS_PER_PROCESS` clients), so that they do not queue for one interpreter lock
+    to read their answers (which the latencies would count)."""
     text = scenario.read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -253,19 +338,16 @@ def run_load(clients: int = 20, seconds: float = 30.0, scenario: Path = DEFAULT_
             base = f"http://127.0.0.1:{port}"
             wait_ready(base + "/")
             admin = admin_url.removeprefix(base)
-            results = [ClientResult() for _ in range(clients)]
-            lock = threading.Lock()
-            budget = [max_actions]
+            procs = max(1, min(clients, processes or -(-clients // CLIENTS_PER_PROCESS)))
+            groups = [list(range(clients))[p::procs] for p in range(procs)]
             cpu_before = cpu_seconds(server.pid)
-            started = time.monotonic()
-            deadline = started + seconds
-            threads = [threading.Thread(target=client_loop, daemon=True,
-                                        args=(base, admin, text, i, deadline, budget, lock,
-                                              results[i], protocol)) for i in range(clients)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(timeout=seconds + 30)
+            if procs == 1:
+                started = time.monotonic()
+                results, own = run_clients(base, admin, text, groups[0], seconds, max_actions,
+                                           protocol, think)
+            else:
+                results, own, started = _in_processes(base, admin, text, groups, seconds,
+                                                      max_actions, protocol, think)
             wall = time.monotonic() - started
             cpu = cpu_seconds(server.pid) - cpu_before
         finally:
@@ -287,6 +369,9 @@ def run_load(clients: int = 20, seconds: float = 30.0, scenario: Path = DEFAULT_
         "all_p95_ms": round(1000 * _percentile(every, 0.95), 1),
         # The server's CPU time per acted request (every request of the cycle included).
         "cpu_ms_per_action": round(1000 * cpu / len(latencies), 2) if latencies else 0.0,
+        # The load generator's own CPU time per action: it shares the machine's cores with
+        # the server (on loopback), so it is part of what the latencies pay for.
+        "client_cpu_ms_per_action": round(1000 * own / len(latencies), 2) if latencies else 0.0,
         "fights": sum(r.fights for r in results),
         "conflicts": sum(r.conflicts for r in results),
         "errors": [e for r in results for e in r.errors][:10],
@@ -314,6 +399,14 @@ def main() -> None:
                         help="steps: walk decide as a page does; list: the whole action list")
     parser.add_argument("--sync", choices=("full", "normal"), default="full",
                         help="the store's SQLite synchronous setting (normal: an experiment)")
+    parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
+                        help="each client pauses before every request, exponentially "
+                             "distributed with this mean, as a person between clicks "
+                             "(default 0: clients that never pause, the heaviest load)")
+    parser.add_argument("--client-processes", type=int, default=0, metavar="N",
+                        help="load-generating processes the clients are spread over (default: "
+                             f"one per {CLIENTS_PER_PROCESS} clients; 1: all in this one, as "
+                             "before 2026-12-01's second session)")
     parser.add_argument("--json", action="store_true", help="print every run as JSON")
     args = parser.parse_args()
     # A tree's value may list several folders (``src:/extra/site``), joined as PYTHONPATH.
@@ -322,7 +415,8 @@ def main() -> None:
             str(Path(p).resolve()) for p in t.partition("=")[2].split(os.pathsep))))
         for t in args.tree
     ] or [("this tree", None)]
-    keys = ("actions_per_second", "p50_ms", "p95_ms", "p99_ms", "all_p95_ms", "cpu_ms_per_action")
+    keys = ("actions_per_second", "p50_ms", "p95_ms", "p99_ms", "all_p95_ms", "cpu_ms_per_action",
+            "client_cpu_ms_per_action")
     table = []
     everything: dict[str, Any] = {}
     for clients in (int(c) for c in str(args.clients).split(",") if c.strip()):
@@ -330,7 +424,8 @@ def main() -> None:
             runs = []
             for n in range(args.runs):
                 result = run_load(clients, args.seconds, args.scenario, args.max_actions,
-                                  src=src, protocol=args.protocol, sync=args.sync)
+                                  src=src, protocol=args.protocol, sync=args.sync,
+                                  think=args.think, processes=args.client_processes)
                 runs.append(result)
                 print(f"{name}, {clients} client(s), run {n + 1}: {result['actions']} actions "
                       f"in {result['seconds']} s = {result['actions_per_second']}/s "
@@ -338,20 +433,22 @@ def main() -> None:
                       f"act p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms, "
                       f"p99 {result['p99_ms']} ms, all requests p95 {result['all_p95_ms']} ms, "
                       f"server CPU {result['cpu_ms_per_action']} ms/action, "
+                      f"client CPU {result['client_cpu_ms_per_action']} ms/action, "
                       f"{result['fights']} fights, {result['conflicts']} conflicts, "
                       f"errors: {result['errors'] or 'none'}", flush=True)
             summary = {key: round(statistics.median(r[key] for r in runs), 1) for key in keys}
             table.append((name, clients, summary, [r["actions_per_second"] for r in runs]))
             everything[f"{name}/{clients}"] = {"runs": runs, "median": summary}
-    print(f"\nprotocol {args.protocol}, sync {args.sync}, {args.seconds:g} s per run, "
-          f"median of {args.runs}")
+    print(f"\nprotocol {args.protocol}, sync {args.sync}, think {args.think:g} s, "
+          f"{args.seconds:g} s per run, median of {args.runs}")
     print("| tree | clients | actions/s | act p50 | act p95 | act p99 | all requests p95 "
-          "| server CPU/action | runs (actions/s) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| server CPU/action | client CPU/action | runs (actions/s) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, clients, summary, rates in table:
         print(f"| {name} | {clients} | {summary['actions_per_second']} | {summary['p50_ms']} ms "
               f"| {summary['p95_ms']} ms | {summary['p99_ms']} ms | {summary['all_p95_ms']} ms "
-              f"| {summary['cpu_ms_per_action']} ms | {', '.join(str(r) for r in rates)} |")
+              f"| {summary['cpu_ms_per_action']} ms | {summary['client_cpu_ms_per_action']} ms "
+              f"| {', '.join(str(r) for r in rates)} |")
     if args.json:
         print(json.dumps(everything, indent=2))
 

@@ -21,6 +21,8 @@ def load_benchmark() -> ModuleType:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["web_load"] = module  # dataclasses look their module up there
+    if str(SCRIPT.parent) not in sys.path:  # client processes import it by name
+        sys.path.append(str(SCRIPT.parent))
     spec.loader.exec_module(module)
     return module
 
@@ -34,3 +36,14 @@ def test_a_short_load_run_acts_without_errors_and_stops_on_its_own() -> None:
     assert 0 < result["actions"] <= 60
     assert result["seconds"] < 15
     assert 0 < result["p50_ms"] <= result["p95_ms"]
+
+
+@pytest.mark.skipif(not SCENARIO.exists(), reason="the Age of Dragons claw_duel example is missing")
+def test_clients_spread_over_processes_act_too() -> None:
+    bench = load_benchmark()
+    result = bench.run_load(clients=4, seconds=2.0, scenario=SCENARIO, max_actions=60,
+                            processes=2)
+    assert result["errors"] == []
+    assert result["conflicts"] == 0
+    assert 0 < result["actions"] <= 60
+    assert result["client_cpu_ms_per_action"] > 0
