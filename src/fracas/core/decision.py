@@ -497,7 +497,15 @@ def check(ruleset: Tree, state: Any, action: Action) -> None:
 
     ``why_not`` judges the whole action (so the refusal is the most specific one), and
     a field the rule set does not ask for this verb must keep its default.
+
+    A rule set may offer a fast path, ``allows(state, action) -> bool``: a quick yes
+    for a whole action of its common kinds, exactly when this check would accept it
+    (``False`` means "judge it in full", so a refusal still names the rule).  It must
+    be held to the full check by a test, both ways (see Age of Dragons').
     """
+    allows = getattr(ruleset, "allows", None)
+    if allows is not None and allows(state, action):
+        return
     kind = type(action)
     if kind not in ruleset.actions:
         raise IllegalActionError(action, "actions", "not an action of this rule set")

@@ -12,7 +12,9 @@ two, so they cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
+from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span, Steps, has_options
 from fracas.core.errors import IllegalActionError
 from fracas.rules.age_of_dragons import actions, rules
@@ -33,7 +35,7 @@ from fracas.rules.age_of_dragons.state import (
     pair,
 )
 
-__all__ = ["TREE", "VERB_LABELS", "asks", "default_verb", "fall_is_a_choice", "step",
+__all__ = ["TREE", "VERB_LABELS", "allows", "asks", "default_verb", "fall_is_a_choice", "step",
            "turn_has_options",
            "why_not"]
 
@@ -275,37 +277,29 @@ def _aim(state: AgeOfDragonsState, p: Partial) -> Refusal:
     return None
 
 
-def _whole_attack_allowed(state: AgeOfDragonsState, p: Partial) -> bool:
-    """A quick yes for a whole attack that breaks no rule (the check of a policy's attack).
-
-    ``False`` only means "judge it in full": :func:`_attack` then names the rule broken.
-    The same tests as the full judge, in one pass without the partial's lookups.
-    """
+def _attack_ok(state: AgeOfDragonsState, actor: str, target: object, dice: object,
+               style: object, called: object) -> bool:
+    """Whether the whole attack breaks no rule: the tests of :func:`_attack`, in one pass."""
     if state.pending is not None:
         return False
     turn = state.turn
-    actor = p.actor
     if turn is None or turn.actor != actor or turn.step == "pool" or "soma" not in turn.spheres:
         return False
-    dice, target, style = p.get("dice", _UNSET), p.get("target", _UNSET), p.get("style", _UNSET)
-    called = p.get("called")
-    if type(dice) is not int or not 1 <= dice <= rules.count_qualifying(turn, ATTACK_THRESHOLD) \
-            or target is _UNSET or style is _UNSET:
+    if type(dice) is not int or not 1 <= dice <= rules.count_qualifying(turn, ATTACK_THRESHOLD):
         return False
     fighters = state.fighters
     foe = fighters.get(target) if isinstance(target, str) else None
-    if foe is None or foe.dead or foe.profile.side == fighters[actor].profile.side or \
-            not rules.in_melee_reach(state, actor, target):
+    me = fighters.get(actor)
+    if foe is None or me is None or foe.dead or foe.profile.side == me.profile.side or \
+            not rules.in_melee_reach(state, actor, target):  # type: ignore[arg-type]
         return False
-    if called is not None and (called not in CALLED
+    if called is not None and (type(called) is not str or called not in CALLED
                                or not rules.called_shot_allowed(foe, called)):
         return False
-    return style in STYLES and rules.part_usable(fighters[actor], style)
+    return type(style) is str and style in STYLES and rules.part_usable(me, style)
 
 
 def _attack(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    if p.get("called", _UNSET) is not _UNSET and _whole_attack_allowed(state, p):
-        return None  # "called" is the last field: the attack is (all but) whole
     turn = _expend_turn(state, p, "soma", "a melee attack", hits=True)
     if not isinstance(turn, Turn):
         return turn
@@ -462,6 +456,53 @@ def why_not(state: AgeOfDragonsState, partial: Partial) -> Refusal:
     if p.actor not in state.fighters:
         return p.refuse("turn order", f"there is no combatant called {p.actor!r}")
     return judge(state, p)
+
+
+# -- a quick, exact yes for a whole action of the common kinds ---------------------------------
+def _roll_ok(state: AgeOfDragonsState, a: actions.RollPool) -> bool:
+    turn = state.turn
+    me = state.fighters.get(a.actor)
+    return state.pending is None and turn is not None and turn.actor == a.actor and \
+        me is not None and turn.step == "pool" and a.spheres in _SPHERE_SETS and \
+        rules.pool_size(me.profile, a.spheres) >= 1
+
+
+def _attack_action_ok(state: AgeOfDragonsState, a: actions.Attack) -> bool:
+    return _attack_ok(state, a.actor, a.target, a.dice, a.style, a.called)
+
+
+def _end_ok(state: AgeOfDragonsState, a: actions.EndTurn) -> bool:
+    turn = state.turn
+    return state.pending is None and turn is not None and turn.actor == a.actor and \
+        a.actor in state.fighters
+
+
+def _defend_ok(state: AgeOfDragonsState, a: actions.Defend) -> bool:
+    pending, pd = state.pending, a.pd
+    return pending is not None and pending.defenders[0] == a.actor and \
+        a.actor in state.fighters and type(pd) is int and \
+        0 <= pd <= rules.available_pd(state, a.actor)
+
+
+_QUICK: dict[type, Callable[[AgeOfDragonsState, Any], bool]] = {
+    actions.RollPool: _roll_ok, actions.Attack: _attack_action_ok, actions.EndTurn: _end_ok,
+    actions.Defend: _defend_ok,
+}
+
+
+def allows(state: AgeOfDragonsState, action: Action) -> bool:
+    """A quick yes for a whole action the check would accept (the loop's check of a policy).
+
+    Rolling, a tooth-and-claw attack, ending the turn and spending Physical Defence are
+    judged in one pass over the action's fields, with the very tests :func:`why_not`
+    makes (every field of these verbs is asked, so no field can be off its default
+    unasked).  ``True`` only when the full check would accept the action; ``False``
+    means "judge it in full" (another verb, an odd value): the check then names the
+    rule.  ``tests/rules/age_of_dragons/test_aod_quick_check.py`` holds it to the
+    full check, both ways, on every decision of many fights.
+    """
+    judge = _QUICK.get(type(action))
+    return judge is not None and state.result is None and judge(state, action)
 
 
 # -- candidates for each field -------------------------------------------------------------------

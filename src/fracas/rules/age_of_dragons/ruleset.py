@@ -48,6 +48,8 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
 
     #: Why the action put together so far is refused (see :mod:`.legality`).
     why_not = staticmethod(legality.why_not)
+    #: A quick, exact yes for a whole action of the common kinds (the check's fast path).
+    allows = staticmethod(legality.allows)
 
     def step(self, state: AgeOfDragonsState, partial: Partial, field: str,
              ) -> Menu | Span | None:

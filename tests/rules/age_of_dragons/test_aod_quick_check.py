@@ -1,0 +1,205 @@
+"""The quick yes (``legality.allows``) agrees with the full check, both ways.
+
+The play loop and the exact solver accept a policy's roll, attack, end of turn or
+Physical Defence through :func:`fracas.rules.age_of_dragons.legality.allows` instead of
+walking the action's fields with ``why_not``.  These tests hold it to the full check
+(:func:`fracas.core.decision.check` without the fast path) on every decision of many
+fights of every example, for right and wrong actions of those verbs by every combatant:
+it may never say yes to an action the check refuses, and it says yes to each one the
+check accepts.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.core import decision
+from fracas.core.action import Action
+from fracas.core.encounter import Encounter
+from fracas.core.errors import IllegalActionError
+from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
+from fracas.core.rng import SeededRng
+from fracas.rules.age_of_dragons import actions, legality, policies, rules
+from fracas.rules.age_of_dragons.rules import CALLED, STYLES
+from fracas.rules.age_of_dragons.state import MAULED, OK, RIPPED, AgeOfDragonsState, pair
+from fracas.scenario import load_scenario
+
+sys.path.insert(0, str(Path(__file__).parent))
+from aod_helpers import RULESET
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" /
+                   "age_of_dragons").glob("*.yaml"))
+
+_SPHERES: list[Any] = [("soma",), ("sophis",), ("pneuma",), ("soma", "sophis"),
+                       ("soma", "pneuma"), ("sophis", "pneuma"), ("soma", "sophis", "pneuma"),
+                       (), ("soma", "soma"), ("fire",), ["soma"], "soma"]
+#: Legal but spelled unlike the steps offer it: the quick judge may leave it to the full one.
+_ODD_SPHERES: list[Any] = [("pneuma", "soma"), ("pneuma", "sophis", "soma")]
+
+
+class _Full:
+    """The rule set seen without its fast path: the check walks the fields with ``why_not``."""
+
+    actions = RULESET.actions
+    why_not = staticmethod(RULESET.why_not)
+    step = staticmethod(RULESET.step)
+    asks = staticmethod(RULESET.asks)
+
+
+def _full_check_passes(state: AgeOfDragonsState, action: Action) -> bool:
+    try:
+        decision.check(_Full(), state, action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def _candidates(state: AgeOfDragonsState,
+                rnd: random.Random) -> Iterator[tuple[Action, bool]]:
+    """Right and wrong actions of the quick verbs, by every combatant and a stranger.
+
+    Each comes with ``True`` when it is spelled as the steps offer it (the quick judge
+    must then answer as the full check does), ``False`` for a legal spelling the quick
+    judge may leave to the full check (spheres in another order).
+    """
+    names = [*state.fighters, "Nobody"]
+    turn = state.turn
+    hits = rules.count_qualifying(turn, 4) if turn is not None else 0
+    for me in names:
+        yield actions.EndTurn(me), True
+        for spheres in _SPHERES:
+            yield actions.RollPool(me, spheres), True
+        for spheres in _ODD_SPHERES:
+            yield actions.RollPool(me, spheres), False
+        most = rules.available_pd(state, me) if me in state.fighters else 0
+        for pd in (-1, 0, 1, most, most + 1, True, 1.0):
+            yield actions.Defend(me, pd), True  # type: ignore[arg-type]
+        for target in [*names, None, 3]:
+            for dice in (-1, 0, 1, hits, hits + 1, True, 2.0):
+                yield actions.Attack(me, target, dice), True  # type: ignore[arg-type]
+            # a few of the styles and called shots each time (all of them would be slow)
+            for _ in range(6):
+                style = rnd.choice([*STYLES, "horn", None])
+                called = rnd.choice([None, *CALLED, "antler", 7])
+                dice = rnd.choice((1, max(hits, 1), hits + 1))
+                yield actions.Attack(me, target, dice, style, called), True  # type: ignore[arg-type]
+
+
+def _states(path: Path, fights: int, random_play: bool,
+            decisions: int = 400) -> Iterator[AgeOfDragonsState]:
+    """The state at each of the first ``decisions`` decisions of ``fights`` fights."""
+    scenario = load_scenario(path)
+    initial = RULESET.initial_state(scenario.model)
+    for seed in range(fights):
+        enc = Encounter(RULESET, initial, rng=SeededRng(seed), keep_log=False)
+        own = scenario_policies(RULESET, enc.state)
+        rng = SeededRng(seed).spawn("policy")
+        for _ in range(decisions):
+            actor = enc.current_actor()
+            if actor is None:
+                break
+            yield enc.state
+            policy = RandomPolicy() if random_play else own(actor)
+            action = policy.choose(DecisionRequest(actor, enc.state, RULESET, rng))
+            enc.apply(action)
+
+
+def _twists(state: AgeOfDragonsState, rnd: random.Random) -> Iterator[AgeOfDragonsState]:
+    """The state, then copies with one combatant dead, dying, hurt, aimed at or held, or over.
+
+    Fights seldom reach these by chance at a decision with dice in hand; the quick
+    judge reads every one of them.
+    """
+    yield state
+    name = rnd.choice(list(state.fighters))
+    for twist in rnd.sample(("dead", "dying", "maimed", "ripped", "aimed", "grappled",
+                             "over"), 2):
+        copy = state.copy()
+        fighter = copy.fighters[name]
+        if twist == "dead":
+            fighter.dead = True
+        elif twist == "dying":
+            fighter.pr = 0
+        elif twist == "maimed":
+            fighter.limbs = [MAULED] * 4
+            fighter.tail = MAULED
+        elif twist == "ripped":
+            fighter.limbs = [RIPPED, OK, RIPPED, MAULED]
+            fighter.wing = fighter.tail = RIPPED
+        elif twist == "aimed" and copy.turn is not None:
+            copy.turn.aims[name] = rnd.randint(1, 3)
+        elif twist == "over":
+            copy.result = (None, "a test ended it")
+        elif twist == "grappled":
+            other = rnd.choice([n for n in copy.fighters if n != name])
+            copy.grapples.add(pair(name, other))
+        yield copy
+
+
+@pytest.mark.parametrize("random_play", [False, True], ids=["own policies", "random"])
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_the_quick_yes_is_the_full_check(path: Path, random_play: bool) -> None:
+    rnd = random.Random(f"{path.stem}{random_play}")
+    said_yes = judged = 0
+    states = (twisted for played in _states(path, 3, random_play, 50 if random_play else 400)
+              for twisted in _twists(played, rnd))
+    for state in states:
+        for action, plain in _candidates(state, rnd):
+            quick = legality.allows(state, action)
+            full = _full_check_passes(state, action)
+            assert full or not quick, f"{action}: the quick judge let an illegal action by"
+            assert quick == full or not plain, f"{action}: quick {quick}, full check {full}"
+            said_yes += quick
+            judged += 1
+    assert said_yes > 0 and judged > said_yes  # both answers were put to the test
+
+
+def test_the_check_takes_the_fast_path_only_for_a_yes() -> None:
+    """The rule set's check (with the fast path) refuses what the full check refuses."""
+    state = next(iter(_states(EXAMPLES[0], 1, False)))
+    actor = RULESET.current_actor(state)
+    assert actor is not None
+    with pytest.raises(IllegalActionError, match=r"turn order|physical defence"):
+        RULESET.check(state, actions.EndTurn("Nobody"))
+    with pytest.raises(IllegalActionError):
+        RULESET.check(state, actions.RollPool(actor, ("fire",)))
+
+
+class _GreedyClaw(policies.ClawAllPolicy):
+    """claw_all, but it asks for one die more than it has: the loop must refuse it."""
+
+    def choose(self, request: DecisionRequest) -> Action:
+        action = super().choose(request)
+        if isinstance(action, actions.Attack):
+            return actions.Attack(action.actor, action.target, action.dice + 1)
+        return action
+
+
+class _FarClaw(policies.ClawAllPolicy):
+    """claw_all, but it claws a foe that is not there."""
+
+    def choose(self, request: DecisionRequest) -> Action:
+        action = super().choose(request)
+        if isinstance(action, actions.Attack):
+            return actions.Attack(action.actor, "Nobody", action.dice)
+        return action
+
+
+@pytest.mark.parametrize(("policy", "rule"), [(_GreedyClaw, "expend step"),
+                                              (_FarClaw, "targets")])
+def test_a_wrong_claw_all_like_action_is_refused(policy: type[policies.ClawAllPolicy],
+                                                 rule: str) -> None:
+    claw = next(p for p in EXAMPLES if p.stem == "claw_duel")
+    scenario = load_scenario(claw)
+    initial = RULESET.initial_state(scenario.model)
+    enc = Encounter(RULESET, initial, rng=SeededRng(1), keep_log=False)
+    wrong = policy()
+    with pytest.raises(IllegalActionError) as refused:
+        enc.play(lambda actor: wrong, SeededRng(1).spawn("policy"))
+    assert refused.value.rule == rule
