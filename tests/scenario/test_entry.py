@@ -135,3 +135,15 @@ def test_a_file_that_is_no_scenario_gets_the_same_message(text: str, tmp_path: P
     copy.write_text(text, encoding="utf-8")
     assert _answer(copy, check_scenario) == _answer(copy, load_scenario)
     assert _answer(copy, load_scenario)[0] == "error"
+
+
+def test_a_rule_set_registered_by_hand_is_checked_through_its_class(tmp_path: Path) -> None:
+    import toy_ruleset  # registers "toy" by hand; it offers no light entry
+
+    copy = tmp_path / "toy.yaml"
+    copy.write_text("ruleset: toy\nfighters:\n  - {name: a, side: x, hp: 3}\n"
+                    "  - {name: b, side: y, hp: 3}\n", encoding="utf-8")
+    checked = check_scenario(copy)
+    assert checked.ruleset == "toy" and isinstance(checked.model, toy_ruleset.ToyScenario)
+    copy.write_text("ruleset: toy\nfighters: 3\n", encoding="utf-8")
+    assert _answer(copy, check_scenario) == _answer(copy, load_scenario)

@@ -232,10 +232,12 @@ def load_scenario(path: str | Path) -> Scenario:
 def _scenario_entry(name: str) -> ScenarioEntry | None:
     """The light entry of the rule set registered as ``name``, if it offers one."""
     import importlib
+    import sys
 
-    from fracas.core import ruleset as registry
-
-    if name in registry._REGISTERED:  # registered by hand: its class is at hand already
+    # A rule set registered by hand (fracas.core.ruleset.register_ruleset) is looked up
+    # first, as find_ruleset does; none can be unless the registry module was loaded.
+    registry = sys.modules.get("fracas.core.ruleset")
+    if registry is not None and name in registry._REGISTERED:
         return None
     from importlib.metadata import entry_points
 

@@ -8,7 +8,6 @@ checks here collect :class:`~fracas.core.errors.ScenarioError` values, and
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import re
@@ -198,6 +197,8 @@ def known_keys(model: type[BaseModel], loc: Path_) -> list[str]:
 
 
 def _near(key: str, keys: list[str]) -> str | None:
+    import difflib  # only when a key is unknown
+
     near = difflib.get_close_matches(key, keys, n=1, cutoff=0.6)
     return near[0] if near else None
 
