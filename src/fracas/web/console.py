@@ -48,7 +48,7 @@ from fracas.web.table import (
 from fracas.web.words import MAX_ACTION_TEXT
 
 __all__ = ["FORM_BYTES", "MAX_FIELDS", "BadForm", "Console", "Forbidden", "Posted", "Viewer",
-           "blocking", "find_bundled"]
+           "blocking", "find_bundled", "read_posted"]
 
 HERE = Path(__file__).parent
 #: Bodies of an encounter's forms (no files) larger than this are refused with 413.
@@ -326,16 +326,21 @@ async def gm_viewer(viewer: ViewerDep) -> Viewer:
     return viewer
 
 
+async def read_posted(request: Request, console: Console, viewer: Viewer) -> Posted:
+    """A link's POST: its form, CSRF-checked (call it once the link's role passed)."""
+    return Posted(viewer, await console.read_form(request, viewer.scope))
+
+
 async def acting_form(request: Request, console: ConsoleDep,
                       viewer: Annotated[Viewer, Depends(acting_viewer)]) -> Posted:
     """An acting link's form, CSRF-checked."""
-    return Posted(viewer, await console.read_form(request, viewer.scope))
+    return await read_posted(request, console, viewer)
 
 
 async def gm_form(request: Request, console: ConsoleDep,
                   viewer: Annotated[Viewer, Depends(gm_viewer)]) -> Posted:
     """The GM link's form, CSRF-checked."""
-    return Posted(viewer, await console.read_form(request, viewer.scope))
+    return await read_posted(request, console, viewer)
 
 
 async def gm_key(key: str, console: ConsoleDep) -> str:
