@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,47 @@ def test_names_with_any_printable_characters_round_trip(tmp_path: Path,
         reopened.close()
     home = console.client.get(console.home)
     assert home.status_code == 200
+
+
+def _starlette_form(body: bytes, max_part: int) -> list[tuple[str, str]] | str:
+    import asyncio
+
+    from starlette.datastructures import Headers
+    from starlette.formparsers import FormParser, MultiPartException
+
+    async def chunks() -> AsyncIterator[bytes]:
+        yield body
+
+    async def parse() -> list[tuple[str, str]] | str:
+        parser = FormParser(Headers({"content-type": "application/x-www-form-urlencoded"}),
+                            chunks(), max_fields=MAX_FIELDS, max_part_size=max_part)
+        try:
+            return [(k, str(v)) for k, v in (await parser.parse()).multi_items()]
+        except MultiPartException as exc:
+            return f"bad form: {exc.message}"
+
+    return asyncio.run(parse())
+
+
+@given(st.lists(st.sampled_from([b"a", b"=", b"&", b"%", b"%2", b"%41", b"%e2%82%ac", b"+",
+                                 b"\xc3\xa9", b"\xff", b"csrf", b"rev", b"x" * 7]),
+                max_size=40),
+       st.sampled_from([4, 8, 64]))
+def test_a_click_s_form_is_read_as_starlette_reads_it(parts: list[bytes], max_part: int) -> None:
+    from fracas.web.console import BadForm, _urlencoded
+
+    body = b"".join(parts)
+    try:
+        ours: list[tuple[str, str]] | str = _urlencoded(body, max_part)
+    except BadForm as exc:
+        ours = str(exc)
+    assert ours == _starlette_form(body, max_part)
+
+
+def test_too_many_fields_in_a_click_s_form_as_starlette_says() -> None:
+    from fracas.web.console import BadForm, _urlencoded
+
+    body = b"&".join(b"f%d=1" % n for n in range(MAX_FIELDS + 1))
+    with pytest.raises(BadForm) as refused:
+        _urlencoded(body, 1000)
+    assert str(refused.value) == _starlette_form(body, 1000)

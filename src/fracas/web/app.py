@@ -91,7 +91,8 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
     app.state.broker = console.broker
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.add_middleware(BodySizeLimit, max_bytes=max_body, form_bytes=FORM_BYTES)
-    for router in (routes.home, routes.tables, routes.changes):
+    # The changing routes first: every click is one of them, and routes are tried in order.
+    for router in (routes.changes, routes.tables, routes.home):
         app.include_router(router)
     _answer_errors(app, console)
 

@@ -17,6 +17,7 @@ from hmac import compare_digest
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
+from urllib.parse import unquote_plus
 
 from fastapi import Depends, Request
 from jinja2 import (
@@ -269,21 +270,54 @@ class Console:
         header_token = request.headers.get(CSRF_HEADER)
         if header_token is not None and not csrf_ok(self.secret, scope, header_token):
             raise Forbidden("missing or wrong CSRF token: reload the page")
-        try:
-            # The parser's cap is on the encoded field (a quote is 3 bytes); the decoded
-            # text is checked against ``part_bytes`` below.
-            form = await request.form(max_files=files, max_fields=MAX_FIELDS,
-                                      max_part_size=3 * part_bytes)
-        except (MultiPartException, HTTPException) as exc:
-            raise BadForm(f"bad form: {getattr(exc, 'detail', None) or exc}") from None
-        for name, value in form.multi_items():
+        items: list[tuple[str, Any]]
+        if not files and _media_type(request) == "application/x-www-form-urlencoded":
+            # Every click's form: split here (Starlette's parser feeds a generic streaming
+            # parser byte callbacks), with the same caps, decoding and last-one-wins keys.
+            items = _urlencoded(await request.body(), 3 * part_bytes)
+        else:
+            try:
+                # The parser's cap is on the encoded field (a quote is 3 bytes); the decoded
+                # text is checked against ``part_bytes`` below.
+                form = await request.form(max_files=files, max_fields=MAX_FIELDS,
+                                          max_part_size=3 * part_bytes)
+            except (MultiPartException, HTTPException) as exc:
+                raise BadForm(f"bad form: {getattr(exc, 'detail', None) or exc}") from None
+            items = form.multi_items()
+        for name, value in items:
             if len(name) > 64 or (isinstance(value, str) and len(value) > part_bytes):
                 raise BadForm(f"form field {name[:40]!r} is longer than {part_bytes} "
                               "characters", 413)
-        offered = header_token or form.get("csrf")
+        found = dict(items)
+        offered = header_token or found.get("csrf")
         if not csrf_ok(self.secret, scope, offered if isinstance(offered, str) else None):
             raise Forbidden("missing or wrong CSRF token: reload the page")
-        return dict(form)
+        return found
+
+
+def _media_type(request: Request) -> str:
+    return request.headers.get("content-type", "").partition(";")[0].strip().lower()
+
+
+def _urlencoded(body: bytes, max_part: int) -> list[tuple[str, str]]:
+    """The fields of a URL-encoded body, as Starlette's form parser reads them.
+
+    Fields are split on ``&`` (empty ones skipped, a field without ``=`` has an empty
+    value); names and values are read as Latin-1 then percent- and plus-decoded as UTF-8;
+    a field whose encoded name and value pass ``max_part`` bytes, or more than
+    :data:`MAX_FIELDS` fields, make the form bad (``400``).
+    """
+    items: list[tuple[str, str]] = []
+    for chunk in body.split(b"&"):
+        if not chunk:
+            continue
+        name, equals, value = chunk.partition(b"=")
+        if len(chunk) - len(equals) > max_part:
+            raise BadForm(f"bad form: Field exceeded maximum size of {max_part // 1024}KB.")
+        if len(items) == MAX_FIELDS:
+            raise BadForm(f"bad form: Too many fields. Maximum number of fields is {MAX_FIELDS}.")
+        items.append((unquote_plus(name.decode("latin-1")), unquote_plus(value.decode("latin-1"))))
+    return items
 
 
 # -- dependencies ------------------------------------------------------------------------
