@@ -8,7 +8,8 @@ Usage::
         --tree start=/tmp/fracas-start [--runs 15] [--json FILE]
 
 Each command -- ``fracas odds "9d6>=4"``, ``fracas validate
-examples/age_of_dragons/claw_duel.yaml`` and ``fracas --help`` -- is started as a
+examples/age_of_dragons/claw_duel.yaml`` (``--every-ruleset``: and an example of each
+other rule set) and ``fracas --help`` -- is started as a
 fresh process: the ``fracas`` console script installed beside this interpreter (or
 ``python -m fracas`` when there is none, which adds about 15 ms of ``runpy``), with
 ``PYTHONPATH`` set to the tree's ``src`` and run from ``/`` so nothing else is on the
@@ -42,13 +43,24 @@ FRACAS = [str(SCRIPT)] if SCRIPT.is_file() else [sys.executable, "-m", "fracas"]
 EXAMPLE = "examples/age_of_dragons/claw_duel.yaml"
 
 
+#: One example of each other rule set, validated too with ``--every-ruleset``.
+OTHER_EXAMPLES = ("examples/one_ring/ambush.yaml", "examples/adnd/bottleneck.yaml",
+                  "examples/battlesystem/chasm_bridge.yaml")
+#: Whether ``commands`` includes :data:`OTHER_EXAMPLES`.
+EVERY_RULESET = False
+
+
 def commands(tree: Path) -> dict[str, list[str]]:
     """The commands timed, by label, for one tree."""
-    return {
+    timed = {
         'odds "9d6>=4"': ["odds", "9d6>=4"],
         "validate claw_duel.yaml": ["validate", str(tree / EXAMPLE)],
-        "--help": ["--help"],
     }
+    if EVERY_RULESET:
+        timed.update({f"validate {Path(example).name}": ["validate", str(tree / example)]
+                      for example in OTHER_EXAMPLES})
+    timed["--help"] = ["--help"]
+    return timed
 
 
 #: Whether children may write and read ``__pycache__`` (as an installed fracas does).
@@ -89,9 +101,13 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--no-bytecode", action="store_true",
                         help="compile every module from source each run (no __pycache__)")
+    parser.add_argument("--every-ruleset", action="store_true",
+                        help="also validate an example of each other rule set")
     args = parser.parse_args()
-    global BYTECODE
+    global BYTECODE, EVERY_RULESET
     BYTECODE = not args.no_bytecode
+    EVERY_RULESET = args.every_ruleset
+    load_before = os.getloadavg()[0]
     trees = {"this": ROOT}
     for spec in args.tree:
         name, _, path = spec.partition("=")
@@ -114,14 +130,16 @@ def main() -> None:
                          "failed": failed[name], "wall": _stats(walls[name]),
                          "cpu": _stats(cpus[name])})
     mine = {row["command"]: row for row in rows if row["tree"] == "this"}
-    print(f"{'command':<26}{'tree':<8}{'wall median (min-max) s':<26}"
+    print(f"{'command':<30}{'tree':<8}{'wall median (min-max) s':<26}"
           f"{'cpu median (min-max) s':<26}{'this/tree (cpu)':>15}")
     for row in rows:
         wall, cpu = row["wall"], row["cpu"]
         ratio = mine[row["command"]]["cpu"]["median"] / cpu["median"]
         note = f"  ({row['failed']} runs failed)" if row["failed"] else ""
-        print(f"{row['command']:<26}{row['tree']:<8}"
+        print(f"{row['command']:<30}{row['tree']:<8}"
               f"{_span(wall):<26}{_span(cpu):<26}{ratio:>14.2f}x{note}")
+    load_after = os.getloadavg()[0]
+    print(f"load average (1 min): {load_before:.1f} before, {load_after:.1f} after")
     if args.json is not None:
         args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
 
