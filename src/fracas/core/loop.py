@@ -16,6 +16,7 @@ with the live state (read it, do not keep or change it).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fracas.core.errors import IllegalActionError
@@ -106,6 +107,7 @@ def play(encounter: Encounter[Any],
     current_actor = ruleset.current_actor
     check = ruleset.check
     allows = getattr(ruleset, "allows", None)  # a rule set's quick exact yes (see decision.check)
+    resolve, advance = ruleset.resolve, ruleset.advance
     before = encounter.listener
     if listener is not None:
         encounter.listener = listener
@@ -117,12 +119,20 @@ def play(encounter: Encounter[Any],
                 break
             request = DecisionRequest(actor, state, ruleset, policy_rng)
             action = pick(actor).choose(request)
-            if not request.vetted(action):  # what Encounter.check does, the actor known
+            if action is not request._vetted or action.actor != actor:
+                # not the action this request found legal: what Encounter.check does
                 if action.actor != actor:
                     raise IllegalActionError(action, "turn order", f"it is {actor}'s decision now")
                 if allows is None or not allows(state, action):
                     check(state, action)
-            encounter.apply(action, checked=True)
+            if encounter.keep_log or encounter.listener is not None:
+                encounter.apply(action, checked=True)
+                continue
+            # No log, nobody listening: the decision step with the fold as the emitter.
+            emit = partial(ruleset.apply_event, state)
+            emit(DecisionMade(actor, action))
+            resolve(state, action, encounter.rng, emit)
+            advance(state, encounter.rng, emit)
     finally:
         encounter.listener = before
     return ruleset.outcome(encounter.state)

@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
-from fracas.core.loop import fold_by_type
 from fracas.rules.age_of_dragons import actions, events
 from fracas.rules.age_of_dragons.state import (
     CLOSE,
@@ -231,7 +230,9 @@ def _nothing(state: AgeOfDragonsState, e: Event) -> None:
     return None
 
 
-_by_type: Callable[[AgeOfDragonsState, Event], None] = fold_by_type({
+#: The fold registry: one handler per event class (as ``fracas.core.loop.fold_by_type``
+#: takes it; :func:`apply_event` reads it in place, one call frame less per event).
+HANDLERS: dict[type[Event], Callable[[AgeOfDragonsState, Any], None]] = {
     DecisionMade: _decision,
     DiceRolled: _dice,
     events.DieRerolled: _reroll,
@@ -259,11 +260,14 @@ _by_type: Callable[[AgeOfDragonsState, Event], None] = fold_by_type({
     events.RoundEnded: _round_ended,
     events.OrderFixed: _order,
     FightEnded: _ended,
-})
+}
+_handler = HANDLERS.get
 
 
 def apply_event(state: AgeOfDragonsState, event: Event) -> None:
     """Change ``state`` by one event (unknown core events such as notes change nothing)."""
     if state.closed_run is not None:
         state.closed_run = None  # told with the event that closed it
-    _by_type(state, event)
+    handler = _handler(type(event))
+    if handler is not None:
+        handler(state, event)

@@ -28,6 +28,8 @@ from fracas.rules.age_of_dragons.state import (
     CEILING,
     CLOSE,
     DISENGAGED,
+    GROUNDED,
+    OK,
     RANGES,
     SPHERES,
     AgeOfDragonsState,
@@ -603,9 +605,10 @@ def fall_is_a_choice(state: AgeOfDragonsState, name: str) -> bool:
     An airborne flyer that can stay up and has not chosen yet; one that is locked,
     dying or cannot fly falls anyway, so for it there is nothing to choose.
     """
-    fighter = state.fighters[name]
-    return fighter.airborne and fighter.active and not fighter.chose_fall and \
-        fighter.can_fly and not rules.is_locked(state, name)
+    fighter = state.fighters[name]  # airborne, active, not chosen yet, can fly, not locked:
+    return fighter.altitude > GROUNDED and fighter.pr > 0 and not fighter.dead and \
+        not fighter.chose_fall and fighter.profile.flies and fighter.wing == OK and \
+        not (state.grapples and rules.is_locked(state, name))
 
 
 def turn_has_options(state: AgeOfDragonsState) -> bool:

@@ -40,14 +40,17 @@ __all__ = ["ClawAllPolicy", "HeuristicPolicy", "own_policy", "policy_choice"]
 
 
 def _melee_target(state: AgeOfDragonsState, me: str) -> str | None:
-    """The first living enemy in melee reach, preferring those still able to actions."""
+    """The first living enemy in melee reach, preferring those still able to act."""
+    fighters = state.fighters
+    side = fighters[me].profile.side
     first: str | None = None
-    for foe in rules.enemies(state, me):
-        if rules.in_melee_reach(state, me, foe.name):
-            if foe.active:
-                return foe.name
-            if first is None:
-                first = foe.name
+    for name, foe in fighters.items():  # rules.enemies, in scenario order, without a generator
+        if foe.dead or foe.profile.side == side or not rules.in_melee_reach(state, me, name):
+            continue
+        if foe.pr > 0:  # active
+            return name
+        if first is None:
+            first = name
     return first
 
 

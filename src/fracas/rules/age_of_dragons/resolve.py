@@ -107,8 +107,14 @@ def _expend(state: AgeOfDragonsState, actor: str, count: int, threshold: int, si
 
 
 def _attack(state: AgeOfDragonsState, a: actions.Attack, emit: Emit) -> None:
-    sixes = _expend(state, a.actor, a.dice, ATTACK_THRESHOLD, a.called is not None, emit)
-    tn, bonus = rules.attack_numbers(a.style, a.called)
+    turn, called = state.turn, a.called
+    sixes = 0
+    if turn is not None:  # _expend at the attack threshold, from the known hits
+        dice = rules.attack_dice(turn, a.dice, called is not None)
+        emit(events.DiceExpended(a.actor, dice))
+        pool = turn.pool
+        sixes = [pool[i] for i in dice].count(6)
+    tn, bonus = rules.attack_numbers(a.style, called)
     emit(events.AttackDeclared(a.actor, "attack", (a.target,), a.dice, tn, bonus, sixes,
                            a.style, a.called))
 
@@ -242,7 +248,7 @@ def _start_turn(state: AgeOfDragonsState, actor: str, rng: Rng, emit: Emit) -> b
         emit(events.TurnEnded(actor))
         return False
     emit(events.TurnStarted(actor, state.round))
-    if fighter.dying:
+    if fighter.pr <= 0:  # dying (not dead: that turn ended above)
         _death_check(state, actor, rng, emit)
         emit(events.TurnLost(actor, "dying"))
         emit(events.TurnEnded(actor))

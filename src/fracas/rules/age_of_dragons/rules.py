@@ -141,6 +141,15 @@ def choose_expend_dice(turn: Turn, count: int, threshold: int, sixes_first: bool
     return found[:count]
 
 
+def attack_dice(turn: Turn, count: int, sixes_first: bool) -> tuple[int, ...]:
+    """:func:`choose_expend_dice` at the attack threshold, from the known hits (no list made)."""
+    hits = _hits(turn)
+    if not sixes_first:
+        return hits[:count]
+    pool = turn.pool
+    return tuple(sorted(hits, key=lambda i: -pool[i])[:count])
+
+
 # -- position ----------------------------------------------------------------------
 def range_between(state: AgeOfDragonsState, a: str, b: str) -> int:
     """The range band between two names."""
