@@ -50,9 +50,10 @@ def test_help_loads_no_command_s_work() -> None:
     assert not unwanted
 
 
-#: A rule set's engine: what running a fight needs and validating a scenario does not.
+#: A rule set's engine: what running a fight needs and validating a scenario does not (the
+#: actions only to check a scripted policy, which these examples have not).
 ENGINE = ("ruleset", "resolve", "policies", "view", "odds", "fold", "legality", "events",
-          "tactics")
+          "tactics", "actions")
 
 
 @pytest.mark.parametrize("example", [SCENARIOS[0], *(
@@ -69,7 +70,7 @@ def test_validate_loads_the_scenario_layer_and_the_rule_set_s_scenario_only(
     assert not engine & loaded
     assert {m for m in loaded if m.startswith("fracas.rules.")} <= {
         f"fracas.rules.{name}", *(f"fracas.rules.{name}.{m}" for m in (
-            "scenario", "state", "rules", "actions", "catalogue", "engagement"))}
+            "scenario", "state", "rules", "catalogue", "engagement"))}
 
 
 def test_a_plain_command_line_runs_without_typer_and_others_with_it() -> None:

@@ -147,3 +147,27 @@ def test_a_rule_set_registered_by_hand_is_checked_through_its_class(tmp_path: Pa
     assert checked.ruleset == "toy" and isinstance(checked.model, toy_ruleset.ToyScenario)
     copy.write_text("ruleset: toy\nfighters: 3\n", encoding="utf-8")
     assert _answer(copy, check_scenario) == _answer(copy, load_scenario)
+
+
+SCRIPTS = {  # rule set: (example, where the script goes, a good script, bad scripts)
+    "one_ring": ("ambush.yaml", ("heroes", 0, "policy"), ["Hirgon stance stance=forward"],
+                 (["Hirgon fly"], ["Merry stance stance=forward"], ["Hirgon"],
+                  ["Hirgon stance x=1"])),
+    "adnd": ("bottleneck.yaml", ("combatants", 0, "policy"),
+             ["Durin attack target=Grub weapon=battle_axe"],
+             (["Durin fly"], ["Balin attack"], ["Durin attack nothing=1"])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_a_scripted_policy_is_checked_alike_both_ways(name: str, tmp_path: Path) -> None:
+    example, where, good, bad = SCRIPTS[name]
+    data = yaml.safe_load((Path(SCENARIOS[0]).parents[1] / name / example).read_text())
+    copy = tmp_path / example
+    answers = []
+    for script in (good, *bad):
+        copy.write_text(yaml.safe_dump(_set(data, where, script)), encoding="utf-8")
+        answer = _answer(copy, check_scenario)
+        assert answer == _answer(copy, load_scenario)
+        answers.append(answer[0] if answer[0] == "ok" else answer[1])
+    assert answers[0] == "ok" and "ok" not in answers[1:], answers

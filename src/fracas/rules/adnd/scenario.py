@@ -14,7 +14,6 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from fracas.core.codec import parse_fields, split_words
 from fracas.core.errors import ActionSyntaxError
 from fracas.core.ruleset import GM
-from fracas.rules.adnd.actions import ACTIONS
 from fracas.rules.adnd.rules import nature_rating
 from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile, Setup, Weapon
 from fracas.scenario import ScenarioBase, ScenarioEntry
@@ -154,6 +153,8 @@ class CombatantSpec(_Frozen):
 
 def _check_script(lines: list[str], actor: str) -> None:
     """A scripted policy: each line must be one of ``actor``'s own actions."""
+    from fracas.rules.adnd.actions import ACTIONS  # only a scenario with a script
+
     by_verb = {cls.verb: cls for cls in ACTIONS}
     verbs = set(by_verb)
     for number, line in enumerate(lines, start=1):
