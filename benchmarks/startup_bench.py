@@ -130,13 +130,13 @@ def main() -> None:
                          "failed": failed[name], "wall": _stats(walls[name]),
                          "cpu": _stats(cpus[name])})
     mine = {row["command"]: row for row in rows if row["tree"] == "this"}
-    print(f"{'command':<30}{'tree':<8}{'wall median (min-max) s':<26}"
+    print(f"{'command':<30}{'tree':<10}{'wall median (min-max) s':<26}"
           f"{'cpu median (min-max) s':<26}{'this/tree (cpu)':>15}")
     for row in rows:
         wall, cpu = row["wall"], row["cpu"]
         ratio = mine[row["command"]]["cpu"]["median"] / cpu["median"]
         note = f"  ({row['failed']} runs failed)" if row["failed"] else ""
-        print(f"{row['command']:<30}{row['tree']:<8}"
+        print(f"{row['command']:<30}{row['tree']:<10}"
               f"{_span(wall):<26}{_span(cpu):<26}{ratio:>14.2f}x{note}")
     load_after = os.getloadavg()[0]
     print(f"load average (1 min): {load_before:.1f} before, {load_after:.1f} after")
