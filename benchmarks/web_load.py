@@ -17,8 +17,10 @@ own (one kept-alive connection each) who never pause between clicks
 hand: a much heavier load than N people at a table.  The clients are threads
 spread over load-generating processes, five to a process (``--client-processes``),
 so that they do not queue behind one another for one interpreter lock to read
-their answers; they still share the machine's cores with the server, and their
-CPU time is reported beside the server's.
+their answers, and they speak HTTP through the standard library's client
+(``--http httpx`` for the old one, which used twice the CPU); they still share
+the machine's cores with the server, and their CPU time is reported beside the
+server's.
 
     .venv/bin/python benchmarks/web_load.py --clients 1,5,20 --seconds 20 --runs 3
     .venv/bin/python benchmarks/web_load.py --tree before=/work/today/src --tree after=src \
@@ -37,6 +39,7 @@ costs; the store itself uses ``FULL``).
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import multiprocessing
 import os
@@ -50,6 +53,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,10 +155,66 @@ def new_fight(client: httpx.Client, admin: str, scenario: str, seed: int) -> str
     return str(answer.headers["location"])
 
 
+class StdlibWire:
+    """A client's one kept-alive connection, through the standard library's HTTP client.
+
+    It costs the load generator about a third of httpx's CPU time a request, time the
+    server would otherwise lose on the shared cores: browsers run on other machines.
+    """
+
+    def __init__(self, base: str) -> None:
+        where = urllib.parse.urlsplit(base)
+        self.conn = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port,
+                                               timeout=10.0)
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        return self._send("GET", path, None, {})
+
+    def post(self, path: str, data: dict[str, str], headers: dict[str, str]
+             ) -> tuple[int, bytes]:
+        return self._send("POST", path, urllib.parse.urlencode(data).encode(),
+                          {"content-type": "application/x-www-form-urlencoded", **headers})
+
+    def _send(self, method: str, path: str, body: bytes | None, headers: dict[str, str]
+              ) -> tuple[int, bytes]:
+        try:
+            self.conn.request(method, path, body, headers)
+            answer = self.conn.getresponse()
+            return answer.status, answer.read()
+        except (OSError, http.client.HTTPException) as exc:
+            self.conn.close()
+            raise RuntimeError(f"{method} {path}: {type(exc).__name__}: {exc}") from None
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class HttpxWire:
+    """The same through httpx (the benchmark's client before 2026-12-01's second session)."""
+
+    def __init__(self, client: httpx.Client) -> None:
+        self.client = client
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        answer = self.client.get(path)
+        return answer.status_code, answer.content
+
+    def post(self, path: str, data: dict[str, str], headers: dict[str, str]
+             ) -> tuple[int, bytes]:
+        answer = self.client.post(path, data=data, headers=headers)
+        return answer.status_code, answer.content
+
+    def close(self) -> None:
+        pass
+
+
+Wire = StdlibWire | HttpxWire
+
+
 class Table:
     """One client's encounter, as a script sees it over HTTP."""
 
-    def __init__(self, client: httpx.Client, link: str, result: ClientResult,
+    def __init__(self, client: Wire, link: str, result: ClientResult,
                  think: float = 0.0, rng: random.Random | None = None) -> None:
         self.client, self.link, self.result = client, link, result
         self.think, self.rng = think, rng or random.Random(0)
@@ -167,9 +227,9 @@ class Table:
 
     def get(self, what: str) -> dict[str, Any]:
         started = time.perf_counter()
-        answer = self.client.get(f"{self.link}/{what}")
+        _, raw = self.client.get(f"{self.link}/{what}")
         self.result.every.append(time.perf_counter() - started)
-        body: dict[str, Any] = answer.json()
+        body: dict[str, Any] = json.loads(raw)
         return body
 
     def pause(self) -> None:
@@ -180,13 +240,13 @@ class Table:
     def post(self, what: str, data: dict[str, str]) -> tuple[int, dict[str, Any], float]:
         self.pause()
         started = time.perf_counter()
-        answer = self.client.post(f"{self.link}/{what}",
-                                  data={"csrf": self.csrf, "rev": str(self.rev), **data},
-                                  headers={"accept": "application/json"})
+        status, raw = self.client.post(f"{self.link}/{what}",
+                                       {"csrf": self.csrf, "rev": str(self.rev), **data},
+                                       {"accept": "application/json"})
         elapsed = time.perf_counter() - started
         self.result.every.append(elapsed)
-        body: dict[str, Any] = answer.json()
-        return answer.status_code, body, elapsed
+        body: dict[str, Any] = json.loads(raw)
+        return status, body, elapsed
 
     def choose_by_steps(self, rng: random.Random) -> dict[str, str]:
         """A random action walked through ``decide``, as a person clicks it."""
@@ -228,12 +288,15 @@ class Table:
 
 def client_loop(base: str, admin: str, scenario: str, index: int, deadline: float,
                 budget: list[int], lock: threading.Lock, result: ClientResult,
-                protocol: str = "steps", think: float = 0.0) -> None:
+                protocol: str = "steps", think: float = 0.0, http_client: str = "stdlib"
+                ) -> None:
     rng = random.Random(index)
-    # One connection per client, kept open (HTTP keep-alive), as a browser keeps its own.
+    # One connection per client, kept open (HTTP keep-alive), as a browser keeps its own;
+    # the GM's uploads (a new encounter when a fight ends) go through httpx, untimed.
     with httpx.Client(base_url=base, timeout=10.0) as client:
+        wire: Wire = StdlibWire(base) if http_client == "stdlib" else HttpxWire(client)
         try:
-            table = Table(client, new_fight(client, admin, scenario, index), result, think,
+            table = Table(wire, new_fight(client, admin, scenario, index), result, think,
                           random.Random(-index))
             result.fights += 1
             while time.monotonic() < deadline:
@@ -243,7 +306,7 @@ def client_loop(base: str, admin: str, scenario: str, index: int, deadline: floa
                     budget[0] -= 1
                 if table.over:
                     seed = index * 10_000 + result.fights
-                    table = Table(client, new_fight(client, admin, scenario, seed), result,
+                    table = Table(wire, new_fight(client, admin, scenario, seed), result,
                                   think, table.rng)
                     result.fights += 1
                     continue
@@ -259,6 +322,8 @@ def client_loop(base: str, admin: str, scenario: str, index: int, deadline: floa
                     result.latencies.append(elapsed)
         except (httpx.HTTPError, RuntimeError, KeyError, ValueError) as exc:
             result.errors.append(f"{type(exc).__name__}: {exc}")
+        finally:
+            wire.close()
 
 
 #: Client threads per load-generating process (``--client-processes`` overrides the count).
@@ -266,7 +331,7 @@ CLIENTS_PER_PROCESS = 5
 
 
 def run_clients(base: str, admin: str, text: str, indices: list[int], seconds: float,
-                max_actions: int, protocol: str, think: float,
+                max_actions: int, protocol: str, think: float, http_client: str = "stdlib",
                 ready: Any = None) -> tuple[list[ClientResult], float]:
     """One load-generating process's clients, a thread each; returns their results and the
     process's CPU time.  ``ready`` (a barrier) is passed before the clock starts."""
@@ -279,7 +344,7 @@ def run_clients(base: str, admin: str, text: str, indices: list[int], seconds: f
     budget = [max_actions]
     threads = [threading.Thread(target=client_loop, daemon=True,
                                 args=(base, admin, text, i, deadline, budget, lock, result,
-                                      protocol, think))
+                                      protocol, think, http_client))
                for i, result in zip(indices, results, strict=True)]
     for t in threads:
         t.start()
@@ -293,7 +358,7 @@ def _client_process(queue: Any, ready: Any, n: int, args: tuple[Any, ...]) -> No
 
 
 def _in_processes(base: str, admin: str, text: str, groups: list[list[int]], seconds: float,
-                  max_actions: int, protocol: str, think: float
+                  max_actions: int, protocol: str, think: float, http_client: str
                   ) -> tuple[list[ClientResult], float, float]:
     """Run the client groups in processes of their own (each with its own interpreter lock,
     as separate browsers are); returns every result, their CPU time and the start time."""
@@ -303,7 +368,7 @@ def _in_processes(base: str, admin: str, text: str, groups: list[list[int]], sec
     share = max(1, max_actions // len(groups))
     workers = [context.Process(target=_client_process, daemon=True,
                                args=(queue, ready, n, (base, admin, text, group, seconds, share,
-                                                       protocol, think)))
+                                                       protocol, think, http_client)))
                for n, group in enumerate(groups)]
     for w in workers:
         w.start()
@@ -323,7 +388,8 @@ def _in_processes(base: str, admin: str, text: str, groups: list[list[int]], sec
 def run_load(clients: int = 20, seconds: float = 30.0, scenario: Path = DEFAULT_SCENARIO,
              max_actions: int = 200_000, python: str = sys.executable,
              src: Path | None = None, protocol: str = "steps",
-             sync: str = "full", think: float = 0.0, processes: int = 0) -> dict[str, Any]:
+             sync: str = "full", think: float = 0.0, processes: int = 0,
+             http_client: str = "stdlib") -> dict[str, Any]:
     """One bounded run; returns counts, actions per second and latency percentiles (ms).
 
     The clients run as threads in ``processes`` load-generating processes (0: one per
@@ -344,10 +410,10 @@ def run_load(clients: int = 20, seconds: float = 30.0, scenario: Path = DEFAULT_
             if procs == 1:
                 started = time.monotonic()
                 results, own = run_clients(base, admin, text, groups[0], seconds, max_actions,
-                                           protocol, think)
+                                           protocol, think, http_client)
             else:
                 results, own, started = _in_processes(base, admin, text, groups, seconds,
-                                                      max_actions, protocol, think)
+                                                      max_actions, protocol, think, http_client)
             wall = time.monotonic() - started
             cpu = cpu_seconds(server.pid) - cpu_before
         finally:
@@ -407,6 +473,9 @@ def main() -> None:
                         help="load-generating processes the clients are spread over (default: "
                              f"one per {CLIENTS_PER_PROCESS} clients; 1: all in this one, as "
                              "before 2026-12-01's second session)")
+    parser.add_argument("--http", choices=("stdlib", "httpx"), default="stdlib",
+                        help="the clients' HTTP library for the timed requests (stdlib: the "
+                             "lighter; httpx: as before 2026-12-01's second session)")
     parser.add_argument("--json", action="store_true", help="print every run as JSON")
     args = parser.parse_args()
     # A tree's value may list several folders (``src:/extra/site``), joined as PYTHONPATH.
@@ -425,7 +494,8 @@ def main() -> None:
             for n in range(args.runs):
                 result = run_load(clients, args.seconds, args.scenario, args.max_actions,
                                   src=src, protocol=args.protocol, sync=args.sync,
-                                  think=args.think, processes=args.client_processes)
+                                  think=args.think, processes=args.client_processes,
+                                  http_client=args.http)
                 runs.append(result)
                 print(f"{name}, {clients} client(s), run {n + 1}: {result['actions']} actions "
                       f"in {result['seconds']} s = {result['actions_per_second']}/s "
@@ -440,6 +510,7 @@ def main() -> None:
             table.append((name, clients, summary, [r["actions_per_second"] for r in runs]))
             everything[f"{name}/{clients}"] = {"runs": runs, "median": summary}
     print(f"\nprotocol {args.protocol}, sync {args.sync}, think {args.think:g} s, "
+          f"{args.http} clients in {args.client_processes or 'one per five clients'} process(es), "
           f"{args.seconds:g} s per run, median of {args.runs}")
     print("| tree | clients | actions/s | act p50 | act p95 | act p99 | all requests p95 "
           "| server CPU/action | client CPU/action | runs (actions/s) |")
