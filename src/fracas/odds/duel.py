@@ -430,6 +430,8 @@ class _Explorer:
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
                  limits: DuelLimits, progress: Progress | None, watch: Watch | None) -> None:
         self.rs = ruleset
+        #: The rule set's quick exact yes for a whole action (see ``decision.check``).
+        self.allows: Callable[[Any, Action], bool] | None = getattr(ruleset, "allows", None)
         self.pick = policies
         self.max_states = limits.max_states
         self.max_leaves = limits.max_leaves
@@ -560,11 +562,13 @@ class _Explorer:
             self.note(branch)
             stack: list[tuple[tuple[Any, ...], float]] = [((v,), q) for v, q in branch.outcomes]
         else:
-            if not request.vetted(action):
+            if action is not request._vetted or action.actor != actor:  # not found legal
                 if action.actor != actor:
                     raise DuelError(f"{actor}'s policy chose an action for {action.actor}: "
                                     f"{action}")
-                rs.check(state, action)
+                allows = self.allows
+                if allows is None or not allows(state, action):
+                    rs.check(state, action)
             if not self.most_actions[0]:
                 self.most_actions = (1, actor)
             return [(action, 1.0)]

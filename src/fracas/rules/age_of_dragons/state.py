@@ -254,13 +254,19 @@ def _items(mapping: dict[str, int]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(mapping.items())) if len(mapping) > 1 else tuple(mapping.items())
 
 
-def _dice_key(turn: Turn) -> tuple[tuple[int, bool], ...]:
-    """The dice still in the pool (face, spotted), in face order.
+def _dice_key(turn: Turn) -> tuple[int, ...] | tuple[tuple[int, bool], ...]:
+    """The dice still in the pool (face, spotted), in face order; their faces alone when
+    no die is spotted.
 
     An expended die is out of play: no rule and no policy reads its face or whether it
     was spotted, so two turns that differ only in their expended dice go on alike.
     """
     expended = turn.expended
+    if True not in turn.spotted:  # the faces alone (no die spotted: nothing to tell apart)
+        if True not in expended:
+            return tuple(sorted(turn.pool))
+        return tuple(sorted([face for face, gone in zip(turn.pool, expended, strict=True)
+                             if not gone]))
     if True not in expended:
         return tuple(sorted(zip(turn.pool, turn.spotted, strict=True)))
     return tuple(sorted([(face, spotted) for face, spotted, gone
