@@ -13,7 +13,8 @@ from fracas.scenario import parse_scenario
 
 
 def test_there_are_the_four_promised_examples() -> None:
-    assert {p.stem for p in EXAMPLES} == {"cliff_boulders", "bridge_duel", "lake_ambush",
+    # later examples may join them (the search engineer's one-against-one ledge_sentry)
+    assert {p.stem for p in EXAMPLES} >= {"cliff_boulders", "bridge_duel", "lake_ambush",
                                           "bottleneck"}
 
 
