@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -103,3 +104,55 @@ def test_undo_redo_and_new_tables_go_through_the_same_commits(store: EventStore,
         assert errors == []
     assert [store.info(t.id).revision for t in tables] == [2] * n
     assert len(store.encounters()) == n + 1
+
+
+def _random_choice(enc: Any) -> Any:
+    from fracas.core.policy import RandomPolicy
+    from fracas.store import decision_rng
+
+    return RandomPolicy().choose(enc.request(decision_rng(7, len(enc.log), "policy")))
+
+
+def test_decisions_of_one_table_applied_together_share_one_commit(store: EventStore,
+                                                                   duel: Scenario) -> None:
+    one_by_one = store.create(duel, seed=5)
+    together = store.create(duel, seed=5)
+    for revision in range(12):
+        store.apply(one_by_one.id, revision, _random_choice)
+    commits = store.commits
+    revision, made = store.apply_many(together.id, 0, _random_choice, decisions=12,
+                                      seconds=60)
+    assert (revision, made, store.commits - commits) == (12, 12, 1)
+    # The same dice, events, lines and veils as twelve separate applies.
+    assert [(e.seq, e.kind, e.text, e.data, e.veil) for e in store.entries(together.id)] == \
+        [(e.seq, e.kind, e.text, e.data, e.veil) for e in store.entries(one_by_one.id)]
+    reopened = EventStore(store.path)
+    try:
+        with reopened.live(together.id) as (enc, at):
+            assert at == 12
+            assert enc.state == store_state(store, one_by_one.id)
+    finally:
+        reopened.close()
+
+
+def store_state(store: EventStore, enc_id: str) -> Any:
+    with store.live(enc_id) as (enc, _):
+        return enc.state
+
+
+def test_a_failing_decision_keeps_those_before_it(store: EventStore, duel: Scenario) -> None:
+    info = store.create(duel, seed=5)
+    calls = []
+
+    def choose(enc: Any) -> Any:
+        calls.append(len(enc.log))
+        if len(calls) == 4:
+            raise RuntimeError("the policy broke")
+        return _random_choice(enc)
+
+    with pytest.raises(RuntimeError, match="the policy broke"):
+        store.apply_many(info.id, 0, choose, decisions=10, seconds=60)
+    assert store.info(info.id).revision == 3
+    assert sum(e.kind == "decision" for e in store.entries(info.id)) == 3
+    with store.live(info.id) as (enc, revision):
+        assert revision == 3 and len(enc.log) == store.info(info.id).length

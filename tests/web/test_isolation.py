@@ -20,6 +20,8 @@ import pytest
 from web_helpers import SCENARIOS
 from web_live_server import LiveServer
 
+from fracas.web.autoplay import AUTO_DECISIONS
+
 pytestmark = pytest.mark.slow
 
 ENDLESS = """\
@@ -65,12 +67,23 @@ def test_play_to_the_end_on_one_table_does_not_hold_up_another(server: LiveServe
         result: dict[str, Any] = {}
 
         def auto() -> None:
+            # "Play to the end" again and again (each stops at its cap of decisions, a few
+            # seconds on a quiet machine) until the other table has been read for 3 s.
             with httpx.Client(base_url=server.url, timeout=60.0) as other:
                 started = time.monotonic()
-                answer = other.post(f"{a['gm']}/auto", data={"csrf": state["csrf"], "rev": "0"},
-                                    headers={"accept": "application/json"})
+                runs: list[tuple[float, int, httpx.Response]] = []
+                revision = 0
+                while not runs or time.monotonic() - started < 3.0:
+                    began = time.monotonic()
+                    answer = other.post(f"{a['gm']}/auto",
+                                        data={"csrf": state["csrf"], "rev": str(revision)},
+                                        headers={"accept": "application/json"})
+                    runs.append((time.monotonic() - began, revision, answer))
+                    if answer.status_code != 200:
+                        break
+                    revision = answer.json()["revision"]
                 result["seconds"] = time.monotonic() - started
-                result["answer"] = answer
+                result["runs"] = runs
 
         runner = threading.Thread(target=auto)
         runner.start()
@@ -83,16 +96,18 @@ def test_play_to_the_end_on_one_table_does_not_hold_up_another(server: LiveServe
             assert page.status_code == 200
             time.sleep(0.02)
         runner.join()
-    assert result["answer"].status_code == 200
-    # The long run really ran: to its 20 s limit, or (on a quiet machine, in a few
+    # Each long run really ran: to its 20 s limit, or (on a quiet machine, in a few
     # seconds) to its cap of decisions; the other table answered all along.
-    assert result["seconds"] > 1.5
-    assert result["answer"].json()["revision"] == 5000 or result["seconds"] > 15
+    for seconds, before, answer in result["runs"]:
+        assert answer.status_code == 200
+        assert answer.json()["revision"] == before + AUTO_DECISIONS or seconds > 15
+    assert result["seconds"] > 3.0
     assert len(latencies) > 30
     latencies.sort()
     p50 = statistics.median(latencies) * 1000
     p95 = latencies[int(0.95 * len(latencies))] * 1000
-    print(f"\nanother table during a {result['seconds']:.1f} s play to the end: "
+    print(f"\nanother table during {result['seconds']:.1f} s of play to the end "
+          f"({len(result['runs'])} run(s) of {AUTO_DECISIONS} decisions or 20 s): "
           f"{len(latencies)} panels, p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
           f"max {latencies[-1] * 1000:.1f} ms")
     assert p95 < 1000

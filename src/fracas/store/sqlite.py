@@ -654,6 +654,73 @@ class EventStore:
         self._notify(enc_id)
         return new
 
+    def apply_many(self, enc_id: str, expected_revision: int | None,
+                   choose: Callable[[Encounter[Any]], Action], *, decisions: int,
+                   seconds: float) -> tuple[int, int]:
+        """Apply what ``choose`` picks, decision after decision, and commit them together.
+
+        For the AI playing a table on its own ("play to the end"): up to
+        ``decisions`` decisions, or as many as fit in ``seconds`` (at least one),
+        until the fight is over, each adding one to the revision with its own
+        events and dice exactly as :meth:`apply` would, then one write holds them
+        all (one fsync, not one a decision).  The encounter stays locked meanwhile,
+        so nobody sees a decision before it is durable.  If ``choose`` or the rules
+        fail after some decisions, those are still written, then the error raised.
+        Returns the new revision and how many decisions were written.
+        """
+        with self._enc_lock(enc_id):
+            enc, revision = self._live(enc_id)
+            if expected_revision is not None and revision != expected_revision:
+                raise StaleRevisionError(expected_revision, revision)
+            seed = enc.header.seed if enc.header and enc.header.seed is not None else 0
+            viewers = self._viewers(enc_id)
+            made: list[tuple[Callable[[sqlite3.Connection], None], list[_Row]]] = []
+            failure: BaseException | None = None
+            deadline = time.monotonic() + seconds
+            at = revision
+            while len(made) < decisions and not enc.is_over and (
+                    not made or time.monotonic() < deadline):
+                start = len(enc.log)
+                texts: list[str] = []
+                veils: list[str] = []
+                try:
+                    action = choose(enc)
+                    events = enc.apply(action, rng=decision_rng(seed, start),
+                                       listener=_describer(enc.ruleset, viewers, texts, veils))
+                except BaseException as exc:
+                    if len(enc.log) != start or not made:
+                        self._forget(enc_id)
+                    if not made:
+                        raise
+                    failure = exc
+                    break
+                made.append((_bump_of(enc_id, enc, at), _event_rows(events, start, texts,
+                                                                     veils)))
+                at += 1
+                time.sleep(0)  # other tables' threads may have the interpreter meanwhile
+            if not made:
+                return revision, 0
+
+            def job(db: sqlite3.Connection) -> None:
+                db.execute("DELETE FROM redo WHERE encounter_id = ?", (enc_id,))
+                for bump, rows in made:
+                    bump(db)
+                    self._write_events(db, enc_id, rows)
+
+            try:
+                self._write(job)
+            except BaseException:
+                self._forget(enc_id)
+                raise
+            if failure is None:
+                self._remember(enc_id, _Live(at, enc))
+            else:  # the failed decision may have left the live encounter half changed
+                self._forget(enc_id)
+        self._notify(enc_id)
+        if failure is not None:
+            raise failure
+        return at, len(made)
+
     def undo(self, enc_id: str, expected_revision: int) -> int:
         """Take back the last decision and everything it caused (kept for redo)."""
         with self._enc_lock(enc_id):

@@ -11,11 +11,14 @@ from fracas.core.policy import HumanPolicy, Policy, RandomPolicy
 from fracas.core.ruleset import Action
 from fracas.store import EventStore, decision_rng
 
-__all__ = ["AUTO_DECISIONS", "AUTO_SECONDS", "ai_choice", "play_to_the_end"]
+__all__ = ["AUTO_BATCH_SECONDS", "AUTO_DECISIONS", "AUTO_SECONDS", "ai_choice",
+           "play_to_the_end"]
 
 #: "Play to the end" stops after this many decisions or seconds.
 AUTO_DECISIONS = 5000
 AUTO_SECONDS = 20.0
+#: "Play to the end" commits its decisions in groups of about this long a play each.
+AUTO_BATCH_SECONDS = 0.05
 
 
 def _ai_policy(enc: Encounter[Any], actor: str) -> Policy:
@@ -45,16 +48,22 @@ def ai_choice(enc: Encounter[Any]) -> Action:
 
 
 def play_to_the_end(store: EventStore, enc_id: str, revision: int | None) -> str:
-    """The AI decides for everyone, each decision in its own transaction, within the caps."""
+    """The AI decides for everyone, within the caps.
+
+    The decisions are written in groups (``EventStore.apply_many``): as many as
+    :data:`AUTO_BATCH_SECONDS` of play, one commit each group, the table's pages
+    told after each.  Between groups the table is let go, so its pages can read it.
+    """
     deadline = time.monotonic() + AUTO_SECONDS
     played = 0
-    while played < AUTO_DECISIONS and time.monotonic() < deadline:
-        with store.live(enc_id) as (enc, _):
-            if enc.is_over:
-                break
-        revision = store.apply(enc_id, revision, ai_choice)
-        played += 1
-        # Let other tables' threads have the interpreter between decisions.
+    while played < AUTO_DECISIONS and (now := time.monotonic()) < deadline:
+        revision, made = store.apply_many(enc_id, revision, ai_choice,
+                                          decisions=AUTO_DECISIONS - played,
+                                          seconds=min(AUTO_BATCH_SECONDS, deadline - now))
+        if not made:
+            break
+        played += made
+        # Let other tables' threads have the interpreter between groups.
         time.sleep(0)
     over = store.info(enc_id).status.startswith("over")
     return f"the AI played {played} decision(s)" + ("" if over else "; not over yet")
