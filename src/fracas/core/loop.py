@@ -108,6 +108,8 @@ def play(encounter: Encounter[Any],
     check = ruleset.check
     allows = getattr(ruleset, "allows", None)  # a rule set's quick exact yes (see decision.check)
     resolve, advance = ruleset.resolve, ruleset.advance
+    emit_state: Any = None
+    emit: Callable[[Event], None] = encounter.emit
     before = encounter.listener
     if listener is not None:
         encounter.listener = listener
@@ -129,7 +131,8 @@ def play(encounter: Encounter[Any],
                 encounter.apply(action, checked=True)
                 continue
             # No log, nobody listening: the decision step with the fold as the emitter.
-            emit = partial(ruleset.apply_event, state)
+            if emit_state is not state:
+                emit, emit_state = partial(ruleset.apply_event, state), state
             emit(DecisionMade(actor, action))
             resolve(state, action, encounter.rng, emit)
             advance(state, encounter.rng, emit)

@@ -65,7 +65,11 @@ class ClawAllPolicy:
         turn = state.turn
         if turn is not None and turn.step == "pool":
             return actions.RollPool(me, ("soma",))
-        hits = rules.count_qualifying(turn, ATTACK_THRESHOLD) if turn else 0
+        hits = 0
+        if turn is not None:
+            known = turn.hits  # the 4+ dice, when worked out already
+            hits = len(known) if known is not None else \
+                rules.count_qualifying(turn, ATTACK_THRESHOLD)
         target = _melee_target(state, me) if hits else None
         if target is not None and rules.can_claw(state.fighters[me]):
             return actions.Attack(me, target, hits)

@@ -23,6 +23,7 @@ from fracas.rules.age_of_dragons.state import (
     CLOSE,
     DISENGAGED,
     GROUNDED,
+    OK,
     STRAFING_LOW,
     AgeOfDragonsState,
     pair,
@@ -154,17 +155,18 @@ def settle(state: AgeOfDragonsState, pd_spent: int, emit: Emit) -> None:
     p = state.pending
     if p is None:
         return
-    defender = p.defenders[0]
-    attack_margin = rules.margin(p.hits, pd_spent, p.tn)
+    defender, kind = p.defenders[0], p.kind
+    attack_margin = p.hits - pd_spent - p.tn  # rules.margin
     success = attack_margin >= 1
-    damaging = p.kind in ("attack", "shoot")
-    damage = rules.damage_dealt(attack_margin, p.damage_bonus) if damaging else 0
+    damage = 0
+    if success and (kind == "attack" or kind == "shoot"):  # rules.damage_dealt
+        damage = max(0, attack_margin + p.damage_bonus)
     emit(events.AttackResolved(p.attacker, defender, pd_spent, attack_margin, success, damage))
     if not success:
         return
-    if p.kind == "grapple":
+    if kind == "grapple":
         emit(events.GrappleFormed(p.attacker, defender))
-    elif p.kind == "break_out":
+    elif kind == "break_out":
         emit(events.GrappleBroken(p.attacker, defender, "broke out"))
     elif p.called is not None and damage > 0:  # effects belong to a damage-dealing hit
         _called_shot(state, defender, p.called, p.sixes, emit)
@@ -215,6 +217,7 @@ def standings(state: AgeOfDragonsState) -> list[Standing]:
 # -- automatic steps ----------------------------------------------------------------------
 def advance(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
     """Run every step nobody chooses, up to the next decision or the end of the fight."""
+    fighters = state.fighters
     while state.result is None:
         if not state.order:
             _initiative(state, rng, emit)
@@ -225,14 +228,18 @@ def advance(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
             return
         pending = state.pending
         if pending is not None:
-            if rules.available_pd(state, pending.defenders[0]) > 0:
+            name = pending.defenders[0]
+            defender = fighters[name]  # no PD, or dying: nothing to choose (rules.available_pd)
+            if defender.pd > 0 and defender.pr > 0 and not defender.dead and \
+                    rules.available_pd(state, name) > 0:
                 return  # the defender chooses how much PD to spend
             settle(state, 0, emit)
             continue
-        if state.turn is not None:
-            if turn_has_options(state):
+        turn = state.turn
+        if turn is not None:
+            if turn.step == "pool" or turn_has_options(state):
                 return
-            emit(events.TurnEnded(state.turn.actor))
+            emit(events.TurnEnded(turn.actor))
             continue
         if state.turn_index >= len(state.order):
             _end_phase(state, rng, emit)
@@ -305,13 +312,13 @@ def _initiative(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
 def _end_phase(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
     """Airborne combatants that cannot stay up drop a level; reaching the ground hurts."""
     for name, fighter in state.fighters.items():
-        if fighter.dead or not fighter.airborne:
+        if fighter.dead or fighter.altitude <= GROUNDED:  # not airborne
             continue
-        if rules.is_locked(state, name):
+        if state.grapples and rules.is_locked(state, name):
             cause = "locked"
-        elif fighter.dying:
+        elif fighter.pr <= 0:  # dying
             cause = "dying"
-        elif not fighter.can_fly:
+        elif not (fighter.profile.flies and fighter.wing == OK):  # cannot fly
             cause = "cannot fly"
         elif fighter.chose_fall:
             cause = "chose to fall"
