@@ -311,8 +311,9 @@ def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool =
         shown_revision: int | str = revision if viewer is None else _version(
             secret, store, enc_id, revision, picture, viewer, memo)
         if with_log and log_tail is not None:
-            # Only the tail of the log is shown; read a margin for lines a viewer skips.
-            start = max(0, log_length - 3 * log_tail)
+            # Only the tail of the log is shown; read a margin for lines a viewer skips
+            # (the GM skips none).
+            start = max(0, log_length - (log_tail if viewer is None else 3 * log_tail))
             entries = store.entries(enc_id, start)
         elif with_log:
             start = 0

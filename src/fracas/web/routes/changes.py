@@ -16,7 +16,7 @@ from hmac import compare_digest
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from starlette.responses import Response
 from starlette.routing import Route
 
@@ -107,9 +107,15 @@ async def answer_change(request: Request, console: Console, posted: Posted,
                          memo=console.memo)
             return JSONResponse({"ok": code < 400, "error": message if code >= 400 else "",
                                  **now.as_json()}, code)
+        hx = request.headers.get("hx-request")
+        if hx and code < 400 and not message:
+            # The plain fresh panel: the one this link's event streams are pushed, rendered
+            # once per revision for both (console.fresh_panel keeps it).
+            _, panel_html = console.fresh_panel(viewer.enc_id, viewer.token, access, "")
+            return HTMLResponse(panel_html)
         t = console.snapshot(viewer.enc_id, access)
         t.message, t.message_kind = message, kind
-        if request.headers.get("hx-request"):
+        if hx:
             return console.html("panel.html", code, **console.panel_context(t, viewer.token))
         if code < 400:
             return RedirectResponse(viewer.base, 303)
@@ -180,7 +186,8 @@ async def decide(request: Request, console: Console, posted: Posted) -> Response
     hx = bool(request.headers.get("hx-request"))
 
     def make() -> Response:
-        t = console.snapshot(viewer.enc_id, viewer.access, with_log=not json_answer,
+        # The Decide fragment shows no log: only a whole panel or page reads it.
+        t = console.snapshot(viewer.enc_id, viewer.access, with_log=not (json_answer or hx),
                              chosen=form)
         problem, kind, code = "", "error", 200
         if str(form.get("rev", "")) != str(t.revision):
@@ -202,6 +209,8 @@ async def decide(request: Request, console: Console, posted: Posted) -> Response
                     for x in f.fields],
                 "action": None if problem or f is None else f.action}, code)
         if problem:
+            if hx:  # the whole panel instead of the fragment: with its log
+                t = console.snapshot(viewer.enc_id, viewer.access)
             t.form = None
             t.message, t.message_kind = problem, kind
             if not hx:
