@@ -14,6 +14,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Final
 
+_new = object.__new__
+
 # -- spheres -------------------------------------------------------------------
 SPHERES: Final = ("soma", "sophis", "pneuma")
 
@@ -132,9 +134,14 @@ class Fighter:
 
     def copy(self) -> Fighter:
         """An independent copy (the profile is shared: it never changes)."""
-        return Fighter(self.profile, self.pr, self.pd, self.altitude, dict(self.resources),
-                       self.dead, self.stunned, self.wing, self.tail, list(self.limbs),
-                       self.falling_rounds, self.fell_this_round, self.chose_fall)
+        new = _new(Fighter)  # every slot filled here: no __init__ to parse 13 arguments
+        new.profile, new.pr, new.pd, new.altitude = self.profile, self.pr, self.pd, self.altitude
+        new.resources = dict(self.resources)
+        new.dead, new.stunned, new.wing, new.tail = self.dead, self.stunned, self.wing, self.tail
+        new.limbs = self.limbs[:]
+        new.falling_rounds = self.falling_rounds
+        new.fell_this_round, new.chose_fall = self.fell_this_round, self.chose_fall
+        return new
 
 
 @dataclass(slots=True)
