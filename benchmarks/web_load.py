@@ -11,6 +11,11 @@ actions (the old way: ``state.json``/answers' ``actions``, or ``actions.json``
 where the answers no longer carry it).  Everything is bounded: a deadline, a cap
 on actions, a per-request timeout, and the server is killed when the run ends.
 
+``--protocol page`` does what a person's page in a browser does instead: it loads
+the table's page, keeps its event stream open (each commit pushes the fresh panel
+to it), and posts each click as htmx does, getting HTML back (the Decide
+fragment, then the whole panel as ``act``'s answer).
+
 What "N clients" means here: N people at N tables, each with a browser of their
 own (one kept-alive connection each) who never pause between clicks
 (``--think`` adds a person's pauses), so the server always has N requests in
@@ -39,6 +44,7 @@ costs; the store itself uses ``FULL``).
 from __future__ import annotations
 
 import argparse
+import html
 import http.client
 import json
 import multiprocessing
@@ -273,6 +279,9 @@ class Table:
             self.actions = list(self.get("actions.json")["actions"])
         return {"action": self.actions[rng.randrange(len(self.actions))]}
 
+    def close(self) -> None:
+        """Nothing to let go (a page's event stream, see :class:`PageTable`)."""
+
     def act(self, form: dict[str, str]) -> tuple[int, dict[str, Any], float]:
         status, body, elapsed = self.post("act", form)
         if status < 400 or status == 409:
@@ -286,6 +295,125 @@ class Table:
         return status, body, elapsed
 
 
+_VERB_BUTTON = re.compile(r'<button type="submit" name="verb" value="([^"]*)"')
+_SELECT = re.compile(r'<select name="(f_[^"]+)"[^>]*>(.*?)</select>', re.S)
+_OPTION = re.compile(r'<option value="([^"]*)"( selected)?')
+_NUMBER = re.compile(r'<input type="number" name="(f_[^"]+)"[^>]*min="(-?\d+)" '
+                     r'max="(-?\d+)" value="(-?\d+)"')
+
+
+class PageTable(Table):
+    """One client's encounter as its page in a browser uses it (``--protocol page``).
+
+    The page's HTML (read once), its event stream kept open on a second connection
+    (every commit pushes the fresh panel to it), and each click as htmx posts it: the
+    verb's ``decide``, the values' ``decide`` (HTML fragments), then ``act``, whose
+    answer is the whole panel.
+    """
+
+    def __init__(self, client: Wire, link: str, result: ClientResult, think: float = 0.0,
+                 rng: random.Random | None = None, base: str = "") -> None:
+        self.client, self.link, self.result = client, link, result
+        self.think, self.rng = think, rng or random.Random(0)
+        self.actions = None
+        started = time.perf_counter()
+        status, raw = client.get(link)
+        self.result.every.append(time.perf_counter() - started)
+        if status != 200:
+            raise RuntimeError(f"page: {status}")
+        page = raw.decode()
+        found = re.search(r'name="csrf" value="([^"]+)"', page)
+        if found is None:
+            raise RuntimeError("no CSRF token on the table's page")
+        self.csrf = found.group(1)
+        self.read_panel(page)
+        self.stream = _EventStream(base, f"{link}/events")
+
+    def read_panel(self, text: str) -> None:
+        found = re.search(r'name="rev" value="([^"]*)"', text)
+        if found is not None:
+            self.rev = html.unescape(found.group(1))
+        self.verbs = [html.unescape(v) for v in _VERB_BUTTON.findall(text)]
+        self.over = not self.verbs
+
+    def click(self, what: str, data: dict[str, str]) -> tuple[int, str, float]:
+        self.pause()
+        started = time.perf_counter()
+        status, raw = self.client.post(f"{self.link}/{what}",
+                                       {"csrf": self.csrf, "rev": str(self.rev), **data},
+                                       {"hx-request": "true", "x-csrf-token": self.csrf})
+        elapsed = time.perf_counter() - started
+        self.result.every.append(elapsed)
+        return status, raw.decode(), elapsed
+
+    def choose_by_page(self, rng: random.Random) -> dict[str, str]:
+        """A random action clicked through the Decide form's HTML."""
+        form = {"verb": rng.choice(self.verbs)}
+        status, text, _ = self.click("decide", form)
+        if status != 200:
+            raise RuntimeError(f"decide: {status}")
+        steps = _steps(text)
+        for name, (values, low, high, _) in steps.items():
+            form[name] = rng.choice(values) if values else str(rng.randint(low, high))
+        if steps:
+            status, text, _ = self.click("decide", form)
+            if status != 200:
+                raise RuntimeError(f"decide: {status}")
+            form = {"verb": form["verb"],
+                    **{name: step[3] for name, step in _steps(text).items()}}
+        return form
+
+    def act_page(self, form: dict[str, str]) -> tuple[int, dict[str, Any], float]:
+        status, text, elapsed = self.click("act", form)
+        if status < 400 or status == 409:
+            self.read_panel(text)
+        return status, {"error": text[:200] if status >= 400 else ""}, elapsed
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+def _steps(text: str) -> dict[str, tuple[list[str], int, int, str]]:
+    """The Decide form's steps: name -> (menu values, low, high, the value shown)."""
+    steps: dict[str, tuple[list[str], int, int, str]] = {}
+    for name, body in _SELECT.findall(text):
+        options = _OPTION.findall(body)
+        values = [html.unescape(v) for v, _ in options]
+        chosen = next((html.unescape(v) for v, mark in options if mark), values[0])
+        steps[name] = (values, 0, 0, chosen)
+    for name, low, high, value in _NUMBER.findall(text):
+        steps[name] = ([], int(low), int(high), value)
+    return steps
+
+
+class _EventStream:
+    """A page's server-sent event stream, read (and thrown away) by a thread of its own."""
+
+    def __init__(self, base: str, path: str) -> None:
+        where = urllib.parse.urlsplit(base)
+        self.conn = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port,
+                                               timeout=30.0)
+        self.conn.request("GET", path)
+        self.answer = self.conn.getresponse()
+        self.thread = threading.Thread(target=self._drain, daemon=True)
+        self.thread.start()
+
+    def _drain(self) -> None:
+        try:
+            while self.answer.readline():
+                pass
+        except (OSError, ValueError, http.client.HTTPException):
+            pass
+
+    def close(self) -> None:
+        try:
+            if self.conn.sock is not None:
+                self.conn.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.conn.close()
+
+
 def client_loop(base: str, admin: str, scenario: str, index: int, deadline: float,
                 budget: list[int], lock: threading.Lock, result: ClientResult,
                 protocol: str = "steps", think: float = 0.0, http_client: str = "stdlib"
@@ -295,9 +423,17 @@ def client_loop(base: str, admin: str, scenario: str, index: int, deadline: floa
     # the GM's uploads (a new encounter when a fight ends) go through httpx, untimed.
     with httpx.Client(base_url=base, timeout=10.0) as client:
         wire: Wire = StdlibWire(base) if http_client == "stdlib" else HttpxWire(client)
+        page = protocol == "page"
+
+        def open_table(seed: int, rng: random.Random) -> Table:
+            link = new_fight(client, admin, scenario, seed)
+            if page:
+                return PageTable(wire, link, result, think, rng, base)
+            return Table(wire, link, result, think, rng)
+
+        table: Table | None = None
         try:
-            table = Table(wire, new_fight(client, admin, scenario, index), result, think,
-                          random.Random(-index))
+            table = open_table(index, random.Random(-index))
             result.fights += 1
             while time.monotonic() < deadline:
                 with lock:
@@ -305,14 +441,16 @@ def client_loop(base: str, admin: str, scenario: str, index: int, deadline: floa
                         return
                     budget[0] -= 1
                 if table.over:
-                    seed = index * 10_000 + result.fights
-                    table = Table(wire, new_fight(client, admin, scenario, seed), result,
-                                  think, table.rng)
+                    table.close()
+                    table = open_table(index * 10_000 + result.fights, table.rng)
                     result.fights += 1
                     continue
-                form = (table.choose_from_list(rng) if protocol == "list" else
-                        table.choose_by_steps(rng))
-                status, body, elapsed = table.act(form)
+                if isinstance(table, PageTable):
+                    status, body, elapsed = table.act_page(table.choose_by_page(rng))
+                else:
+                    form = (table.choose_from_list(rng) if protocol == "list" else
+                            table.choose_by_steps(rng))
+                    status, body, elapsed = table.act(form)
                 if status == 409:
                     result.conflicts += 1
                 elif status != 200:
@@ -323,6 +461,8 @@ def client_loop(base: str, admin: str, scenario: str, index: int, deadline: floa
         except (httpx.HTTPError, RuntimeError, KeyError, ValueError) as exc:
             result.errors.append(f"{type(exc).__name__}: {exc}")
         finally:
+            if table is not None:
+                table.close()
             wire.close()
 
 
@@ -461,8 +601,10 @@ def main() -> None:
     parser.add_argument("--scenario", type=Path, default=DEFAULT_SCENARIO)
     parser.add_argument("--tree", action="append", default=[], metavar="NAME=SRC",
                         help="run the server from this src folder (repeat to compare trees)")
-    parser.add_argument("--protocol", choices=("steps", "list"), default="steps",
-                        help="steps: walk decide as a page does; list: the whole action list")
+    parser.add_argument("--protocol", choices=("steps", "page", "list"), default="steps",
+                        help="steps: walk decide as a script does (JSON); page: as a browser's "
+                             "page does (HTML fragments, htmx headers, the panel as the act's "
+                             "answer, an event stream open); list: the whole action list")
     parser.add_argument("--sync", choices=("full", "normal"), default="full",
                         help="the store's SQLite synchronous setting (normal: an experiment)")
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",

@@ -47,3 +47,13 @@ def test_clients_spread_over_processes_act_too() -> None:
     assert result["conflicts"] == 0
     assert 0 < result["actions"] <= 60
     assert result["client_cpu_ms_per_action"] > 0
+
+
+@pytest.mark.skipif(not SCENARIO.exists(), reason="the Age of Dragons claw_duel example is missing")
+def test_clients_acting_as_pages_do_act_too() -> None:
+    bench = load_benchmark()
+    result = bench.run_load(clients=2, seconds=2.0, scenario=SCENARIO, max_actions=40,
+                            protocol="page")
+    assert result["errors"] == []
+    assert result["conflicts"] == 0
+    assert 0 < result["actions"] <= 40
