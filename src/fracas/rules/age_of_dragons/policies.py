@@ -57,14 +57,22 @@ def _melee_target(state: AgeOfDragonsState, me: str) -> str | None:
 class ClawAllPolicy:
     """Roll Soma, expend every 4+ die on a claw at the first foe in reach; never spot or defend."""
 
+    def __init__(self) -> None:
+        #: Its fixed actions, made once per actor (actions are immutable values).
+        self._fixed: dict[str, tuple[Action, Action, Action]] = {}
+
     def choose(self, request: DecisionRequest) -> Action:
         state: AgeOfDragonsState = request.state
         me = request.actor
+        fixed = self._fixed.get(me)
+        if fixed is None:
+            fixed = self._fixed[me] = (actions.Defend(me, 0), actions.RollPool(me, ("soma",)),
+                                       actions.EndTurn(me))
         if state.pending is not None:
-            return actions.Defend(me, 0)
+            return fixed[0]
         turn = state.turn
         if turn is not None and turn.step == "pool":
-            return actions.RollPool(me, ("soma",))
+            return fixed[1]
         hits = 0
         if turn is not None:
             known = turn.hits  # the 4+ dice, when worked out already
@@ -73,7 +81,7 @@ class ClawAllPolicy:
         target = _melee_target(state, me) if hits else None
         if target is not None and rules.can_claw(state.fighters[me]):
             return actions.Attack(me, target, hits)
-        return actions.EndTurn(me)
+        return fixed[2]
 
 
 class HeuristicPolicy:
