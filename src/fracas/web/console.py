@@ -11,6 +11,8 @@ then the form, read within its caps once its CSRF token is known good.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from hmac import compare_digest
@@ -27,13 +29,14 @@ from jinja2 import (
     FunctionLoader,
     select_autoescape,
 )
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 from starlette.responses import HTMLResponse
 
 from fracas.core.errors import FracasError
-from fracas.store import EventStore, Link, UnknownEncounterError
+from fracas.store import EventStore, Link, LogEntry, UnknownEncounterError
 from fracas.web.broker import Broker
 from fracas.web.security import CSRF_HEADER, Access, csrf_ok, csrf_token
 from fracas.web.table import (
@@ -54,6 +57,8 @@ __all__ = ["FORM_BYTES", "MAX_FIELDS", "BadForm", "Console", "Forbidden", "Poste
 HERE = Path(__file__).parent
 #: Bodies of an encounter's forms (no files) larger than this are refused with 413.
 FORM_BYTES = 16 * 1024
+#: Rendered log lines kept (oldest first out): sixty a panel, for many tables and links.
+LOG_LINES_KEPT = 20_000
 #: At most this many fields, each of at most this many characters, in an encounter's form.
 MAX_FIELDS = 48
 MAX_FIELD_CHARS = 2 * MAX_ACTION_TEXT
@@ -172,6 +177,8 @@ class Console:
         store.listeners.append(self.broker.changed)
         self.bundled = find_bundled(scenario_dirs)
         self.memo = Memo()
+        self._lines: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
+        self._lines_lock = threading.Lock()
 
     # -- rendering ---------------------------------------------------------------------
     def render(self, name: str, **context: Any) -> str:
@@ -192,10 +199,32 @@ class Console:
                       f"player view of {t.access.side}" if t.access.role == "player" else
                       "spectator view")
         secret = self.secret
+        enc_id, sees_hidden = t.info.id, t.access.sees_hidden
+
+        def line_html(e: LogEntry) -> Markup:
+            return self.log_line(enc_id, viewer, sees_hidden, e)
+
         return {"t": t, "base": f"/e/{t.info.id}/{token}", "role_title": role_title,
-                "battlefield": self.battlefield(t),
+                "battlefield": self.battlefield(t), "line_html": line_html,
                 "line_id": lambda seq: entry_id(secret, viewer, seq),
                 "csrf": csrf_token(secret, f"{t.info.id}:{token}")}
+
+    def log_line(self, enc_id: str, viewer: str | None, sees_hidden: bool,
+                 e: LogEntry) -> Markup:
+        """One log line's HTML (``log_line.html``), rendered once and kept: a line's
+        words never change, and a panel shows sixty of them at every change."""
+        faces = tuple(e.data.get("faces") or ()) if e.kind == "dice" else ()
+        key = (enc_id, viewer, sees_hidden, e.seq, e.kind, e.text, e.hidden, faces,
+               e.data.get("sides") if faces else None)
+        found = self._lines.get(key)
+        if found is None:
+            macro = self.env.get_template("log_line.html").module.line  # type: ignore[attr-defined]
+            found = Markup(macro(e, entry_id(self.secret, viewer, e.seq), sees_hidden))
+            with self._lines_lock:
+                self._lines[key] = found
+                while len(self._lines) > LOG_LINES_KEPT:
+                    self._lines.popitem(last=False)
+        return found
 
     def page(self, t: TableView, viewer: Viewer, status: int = 200) -> HTMLResponse:
         links = self.store.links(t.info.id) if viewer.access.is_gm else []
