@@ -108,6 +108,8 @@ def play(encounter: Encounter[Any],
     check = ruleset.check
     allows = getattr(ruleset, "allows", None)  # a rule set's quick exact yes (see decision.check)
     resolve, advance = ruleset.resolve, ruleset.advance
+    #: Optional: ``apply_decision(state, actor, action)`` folds a decision without its event.
+    decide = getattr(ruleset, "apply_decision", None)
     emit_state: Any = None
     emit: Callable[[Event], None] = encounter.emit
     before = encounter.listener
@@ -133,7 +135,10 @@ def play(encounter: Encounter[Any],
             # No log, nobody listening: the decision step with the fold as the emitter.
             if emit_state is not state:
                 emit, emit_state = partial(ruleset.apply_event, state), state
-            emit(DecisionMade(actor, action))
+            if decide is not None:  # the fold of DecisionMade(actor, action), no event made
+                decide(state, actor, action)
+            else:
+                emit(DecisionMade(actor, action))
             resolve(state, action, encounter.rng, emit)
             advance(state, encounter.rng, emit)
     finally:

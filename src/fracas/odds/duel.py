@@ -432,6 +432,9 @@ class _Explorer:
         self.rs = ruleset
         #: The rule set's quick exact yes for a whole action (see ``decision.check``).
         self.allows: Callable[[Any, Action], bool] | None = getattr(ruleset, "allows", None)
+        #: The rule set's fold of a decision without its event (see ``core.loop.play``).
+        self.apply_decision: Callable[[Any, str, Action], None] | None = getattr(
+            ruleset, "apply_decision", None)
         self.pick = policies
         self.max_states = limits.max_states
         self.max_leaves = limits.max_leaves
@@ -636,6 +639,13 @@ class _Explorer:
         if len(branch.outcomes) > self.widest[0]:
             self.widest = (len(branch.outcomes), branch.what)
 
+    def decide(self, state: Any, actor: str, action: Action) -> None:
+        """Apply ``actor``'s decision ``action`` to ``state`` (the event itself is not kept)."""
+        if self.apply_decision is not None:
+            self.apply_decision(state, actor, action)
+        else:
+            self.rs.apply_event(state, DecisionMade(actor, action))
+
     def play(self, state: Any, action: Action, rng: Any) -> None:
         """Resolve ``action`` (its decision already applied) and advance to the next decision."""
         # the engine's own step; each event applied at once (no Python frame in between)
@@ -678,7 +688,7 @@ class _Explorer:
                 result = self.new_node(key, actor, state, decisions, None)
                 break
             action = decisions[0][0]
-            rs.apply_event(state, DecisionMade(actor, action))
+            self.decide(state, actor, action)
             try:
                 self.play(state, action, _ChanceRng((), rs, state))
             except _Branch as branch:
@@ -713,7 +723,7 @@ class _Explorer:
         for action in played:
             actor = rs.current_actor(state)
             assert actor is not None
-            rs.apply_event(state, DecisionMade(actor, action))
+            self.decide(state, actor, action)
             self.play(state, action, _ChanceRng((), rs, state))
         return state
 
@@ -776,7 +786,7 @@ class _Explorer:
             decisions = self.decisions(node.state, node.actor)
         for chosen, p in decisions:
             after = rs.clone_state(node.state)
-            rs.apply_event(after, DecisionMade(node.actor, chosen))
+            self.decide(after, node.actor, chosen)
             self.follow(after, self.runner(chosen), p, out,
                         node.first if len(decisions) == 1 else None)
         return out

@@ -1,4 +1,7 @@
-"""A state's copy (the solver makes one per chance outcome) is equal and independent."""
+"""A state's copy is equal and independent; a decision folds alike with or without its event.
+
+The exact solver copies a state per chance outcome, and it and the simulator fold their
+decisions with ``apply_decision`` (no event made)."""
 
 from __future__ import annotations
 
@@ -6,8 +9,10 @@ import dataclasses
 from pathlib import Path
 
 from fracas.core.encounter import Encounter
-from fracas.core.policy import scenario_policies
+from fracas.core.events import DecisionMade
+from fracas.core.policy import RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
+from fracas.rules.age_of_dragons import fold
 from fracas.rules.age_of_dragons.state import Fighter, Turn
 from fracas.scenario import load_scenario
 
@@ -41,3 +46,23 @@ def test_copies_are_equal_and_share_nothing_that_changes() -> None:
         assert actor is not None
         enc.apply(policies(actor).choose(enc.request(rng)))
     assert copies > 10
+
+
+def test_folding_a_decision_without_its_event_is_folding_the_event() -> None:
+    """``apply_decision`` (a play without a log) changes a state as ``DecisionMade`` does."""
+    for path in sorted(GRAPPLE.parent.glob("*.yaml")):
+        scenario = load_scenario(path)
+        ruleset = scenario.ruleset
+        for seed in range(3):
+            enc = Encounter(ruleset, ruleset.initial_state(scenario.model), rng=SeededRng(seed))
+            rng = SeededRng(seed).spawn("policy")
+            for _ in range(150):
+                actor = enc.current_actor()
+                if actor is None:
+                    break
+                action = RandomPolicy().choose(enc.request(rng))
+                by_event, by_call = enc.state.copy(), enc.state.copy()
+                ruleset.apply_event(by_event, DecisionMade(actor, action))
+                fold.apply_decision(by_call, actor, action)
+                assert by_call == by_event, f"{path.stem} seed {seed}: {action}"
+                enc.apply(action)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from fracas.core.action import Action
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
 from fracas.rules.age_of_dragons import actions, events
 from fracas.rules.age_of_dragons.state import (
@@ -18,7 +19,7 @@ from fracas.rules.age_of_dragons.state import (
     pair,
 )
 
-__all__ = ["apply_event"]
+__all__ = ["apply_decision", "apply_event"]
 
 _EXPEND_ACTIONS = frozenset({actions.Attack, actions.Shoot, actions.Grapple, actions.BreakOut,
                             actions.UseTask})
@@ -48,8 +49,12 @@ def _track_spots(state: AgeOfDragonsState, action: object) -> None:
 
 
 def _decision(state: AgeOfDragonsState, e: DecisionMade) -> None:
+    _decided(state, e.action)
+
+
+def _decided(state: AgeOfDragonsState, action: Action) -> None:
     # A later step's action closes the earlier steps of the turn.
-    turn, action = state.turn, e.action
+    turn = state.turn
     if state.spot_run is not None or type(action) is actions.Spot:
         _track_spots(state, action)
     if turn is None:
@@ -262,6 +267,16 @@ HANDLERS: dict[type[Event], Callable[[AgeOfDragonsState, Any], None]] = {
     FightEnded: _ended,
 }
 _handler = HANDLERS.get
+
+
+def apply_decision(state: AgeOfDragonsState, actor: str, action: Action) -> None:
+    """What folding ``DecisionMade(actor, action)`` does, without making the event.
+
+    For a play that keeps no log and tells no listener (the simulator, the exact solver).
+    """
+    if state.closed_run is not None:
+        state.closed_run = None  # as apply_event does for every event
+    _decided(state, action)
 
 
 def apply_event(state: AgeOfDragonsState, event: Event) -> None:

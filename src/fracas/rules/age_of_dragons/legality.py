@@ -279,28 +279,6 @@ def _aim(state: AgeOfDragonsState, p: Partial) -> Refusal:
     return None
 
 
-def _attack_ok(state: AgeOfDragonsState, actor: str, target: object, dice: object,
-               style: object, called: object) -> bool:
-    """Whether the whole attack breaks no rule: the tests of :func:`_attack`, in one pass."""
-    if state.pending is not None:
-        return False
-    turn = state.turn
-    if turn is None or turn.actor != actor or turn.step == "pool" or "soma" not in turn.spheres:
-        return False
-    if type(dice) is not int or not 1 <= dice <= rules.count_qualifying(turn, ATTACK_THRESHOLD):
-        return False
-    fighters = state.fighters
-    foe = fighters.get(target) if isinstance(target, str) else None
-    me = fighters.get(actor)
-    if foe is None or me is None or foe.dead or foe.profile.side == me.profile.side or \
-            not rules.in_melee_reach(state, actor, target):  # type: ignore[arg-type]
-        return False
-    if called is not None and (type(called) is not str or called not in CALLED
-                               or not rules.called_shot_allowed(foe, called)):
-        return False
-    return type(style) is str and style in STYLES and rules.part_usable(me, style)
-
-
 def _attack(state: AgeOfDragonsState, p: Partial) -> Refusal:
     turn = _expend_turn(state, p, "soma", "a melee attack", hits=True)
     if not isinstance(turn, Turn):
@@ -469,8 +447,26 @@ def _roll_ok(state: AgeOfDragonsState, a: actions.RollPool) -> bool:
         rules.pool_size(me.profile, a.spheres) >= 1
 
 
-def _attack_action_ok(state: AgeOfDragonsState, a: actions.Attack) -> bool:
-    return _attack_ok(state, a.actor, a.target, a.dice, a.style, a.called)
+def _attack_ok(state: AgeOfDragonsState, a: actions.Attack) -> bool:
+    """Whether the whole attack breaks no rule: the tests of :func:`_attack`, in one pass."""
+    actor, target, dice, style, called = a.actor, a.target, a.dice, a.style, a.called
+    if state.pending is not None:
+        return False
+    turn = state.turn
+    if turn is None or turn.actor != actor or turn.step == "pool" or "soma" not in turn.spheres:
+        return False
+    if type(dice) is not int or not 1 <= dice <= rules.count_qualifying(turn, ATTACK_THRESHOLD):
+        return False
+    fighters = state.fighters
+    foe = fighters.get(target) if isinstance(target, str) else None
+    me = fighters.get(actor)
+    if foe is None or me is None or foe.dead or foe.profile.side == me.profile.side or \
+            not rules.in_melee_reach(state, actor, target):
+        return False
+    if called is not None and (type(called) is not str or called not in CALLED
+                               or not rules.called_shot_allowed(foe, called)):
+        return False
+    return type(style) is str and style in STYLES and rules.part_usable(me, style)
 
 
 def _end_ok(state: AgeOfDragonsState, a: actions.EndTurn) -> bool:
@@ -487,7 +483,7 @@ def _defend_ok(state: AgeOfDragonsState, a: actions.Defend) -> bool:
 
 
 _QUICK: dict[type, Callable[[AgeOfDragonsState, Any], bool]] = {
-    actions.RollPool: _roll_ok, actions.Attack: _attack_action_ok, actions.EndTurn: _end_ok,
+    actions.RollPool: _roll_ok, actions.Attack: _attack_ok, actions.EndTurn: _end_ok,
     actions.Defend: _defend_ok,
 }
 

@@ -38,6 +38,8 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
 
     #: The hot hooks are the modules' functions themselves (no extra call per event).
     apply_event = staticmethod(fold.apply_event)
+    #: Folding a decision without making its event (a play that keeps no log).
+    apply_decision = staticmethod(fold.apply_decision)
 
     def current_actor(self, state: AgeOfDragonsState) -> str | None:
         if state.result is not None:
