@@ -213,3 +213,15 @@ def test_validate_draws_ok_on_a_terminal_as_rich_does(environ: dict[str, str], c
     line = len(f"ok {copy}: a valid age_of_dragons scenario")
     width = 80 if environ.get("TERM") == "dumb" else int(environ.get("COLUMNS", columns))
     assert plain_rich is (line > width)
+
+
+@pytest.mark.parametrize("extra", [-1, 0, 1])
+def test_validate_writes_ok_at_the_edge_of_the_pipe_width_as_rich_does(
+        extra: int, tmp_path: Path) -> None:
+    fixed = len(f"ok {tmp_path}/: a valid age_of_dragons scenario")
+    copy = tmp_path / ("d" * (120 + extra - fixed - len(".yaml")) + ".yaml")
+    copy.write_bytes(DUEL.read_bytes())
+    assert len(f"ok {copy}: a valid age_of_dragons scenario") == 120 + extra
+    plain, plain_rich = _validate_output(copy)
+    drawn, _ = _validate_output(copy, FORCE_COLOR="")
+    assert plain == drawn and plain_rich is (extra > 0)
