@@ -23,7 +23,7 @@ from fracas.ai import SearchBudget, SearchPolicy
 from fracas.ai.duels import DUELS
 from fracas.ai.match import MatchResult, mirror_match
 from fracas.ai.search import MARGIN
-from fracas.core.ruleset import GM
+from fracas.core.action import GM
 
 
 def run(ruleset: str, start: int, stop: int, ms: float | None, turn_ms: float | None,

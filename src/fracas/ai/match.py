@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.ai.search import side_of
+from fracas.core.action import GM
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import fight_streams
-from fracas.core.ruleset import GM, Action, Ruleset
+from fracas.core.ruleset import Action, Ruleset
 
 __all__ = ["MatchResult", "StuckFight", "Timed", "mirror_match", "play_fight", "wilson"]
 

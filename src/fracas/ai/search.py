@@ -42,12 +42,13 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from fracas.core.action import GM
 from fracas.core.decision import Options, Value, chosen_values, options
 from fracas.core.errors import FracasError, ScriptExhaustedError
 from fracas.core.loop import take_decision
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import SeededRng, derive_seed
-from fracas.core.ruleset import GM, Action, Emit, Ruleset
+from fracas.core.ruleset import Action, Emit, Ruleset
 
 __all__ = [
     "SearchBudget",
