@@ -6,7 +6,10 @@ from typing import ClassVar
 
 from fracas.core.codec import format_fields, quote
 
-__all__ = ["Action"]
+__all__ = ["GM", "Action"]
+
+#: The actor name of the game master (Loremaster, DM).
+GM = "gm"
 
 
 class Action:

@@ -17,7 +17,7 @@ from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from fracas.core.action import Action
+from fracas.core.action import GM, Action
 from fracas.core.codec import parse_fields, split_words
 from fracas.core.decision import check, iter_legal
 from fracas.core.errors import ActionSyntaxError, UnknownRulesetError
@@ -42,9 +42,6 @@ __all__ = [
     "available_rulesets",
     "find_ruleset",
 ]
-
-#: The actor name of the game master (Loremaster, DM).
-GM = "gm"
 
 S = TypeVar("S")
 Emit = Callable[[Event], None]

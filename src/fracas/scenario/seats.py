@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fracas.core.action import GM
 from fracas.core.errors import FracasError, ScenarioError
-from fracas.core.ruleset import GM
 from fracas.scenario.loader import Scenario
 from fracas.scenario.problems import Path_, check_model
 

@@ -11,9 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from fracas.core.action import GM
 from fracas.core.codec import parse_fields, split_words
 from fracas.core.errors import ActionSyntaxError
-from fracas.core.ruleset import GM
 from fracas.rules.adnd.rules import nature_rating
 from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile, Setup, Weapon
 from fracas.scenario import ScenarioBase, ScenarioEntry

@@ -15,7 +15,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from fracas.core.ruleset import GM
+from fracas.core.action import GM
 from fracas.rules.age_of_dragons.state import (
     ALTITUDES,
     RANGES,
