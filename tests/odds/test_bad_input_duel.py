@@ -35,15 +35,19 @@ def test_the_time_limit_holds_while_one_state_is_still_being_expanded() -> None:
     assert time.perf_counter() - start < 10
 
 
+@pytest.mark.slow
 def test_a_fight_too_large_for_its_time_is_refused_early_saying_why() -> None:
-    # The bridge duel's first decision alone would take far longer than a minute: the
-    # pace shows it once a twentieth of the limit (at least a second) has passed.
+    # The bridge duel has tens of thousands of distinct positions (health, places,
+    # rounds): the pace shows it cannot finish well before the limit, once a twentieth
+    # of it (at least a second) has passed, and the message says the states are many.
     scenario = load_scenario(EXAMPLES / "adnd" / "bridge_duel.yaml")
     with pytest.raises(StateSpaceTooLargeError) as caught:
-        solve_duel(scenario, limits=DuelLimits(max_seconds=60.0))
+        solve_duel(scenario, limits=DuelLimits(max_seconds=20.0))
     message = str(caught.value)
-    assert "too large to solve exactly within 60 s" in message
-    assert "what makes it large" in message and "decision now being solved" in message
+    # (On a very busy machine the limit itself may come first: the same reasons follow.)
+    assert ("too large to solve exactly within 20 s" in message
+            or "gave up after 20 s" in message)
+    assert "what makes it large" in message and "distinct states found and counting" in message
     assert "fracas simulate" in message
 
 

@@ -513,7 +513,13 @@ class _Explorer:
     def cause(self) -> str:
         """What makes the fight large, in words (for the messages that give up)."""
         parts = []
-        if self.widest[0]:
+        found = len(self.nodes)
+        if found > 1000:
+            # Many distinct positions: the state count, not one roll, is what is large.
+            parts.append(f"{found:,} distinct states found and counting, {found - self.done:,} "
+                         "of them not yet solved (positions the fight's state tells apart: "
+                         "health, places, rounds...)")
+        if self.widest[0] and (found <= 1000 or self.widest[0] > 100):
             parts.append(f"its chance points branch into up to {self.widest[0]:,} outcomes "
                          f"(the widest: {self.widest[1]})")
         if self.done < len(self.nodes) and 0 < self.mass < 0.5:
@@ -524,8 +530,6 @@ class _Explorer:
         if self.most_actions[0] > 1:
             parts.append(f"{self.most_actions[1]}'s policy picks at random among up to "
                          f"{self.most_actions[0]:,} actions in one decision")
-        if len(self.nodes) > 1000:
-            parts.append(f"{len(self.nodes):,} states found and counting")
         return "; what makes it large: " + ", ".join(parts) if parts else ""
 
     def new_node(self, key: Hashable, actor: str, state: Any,
