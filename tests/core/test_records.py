@@ -73,3 +73,40 @@ def test_classes_it_cannot_speed_up_keep_their_own_constructor() -> None:
         assert fast_init(cls) is cls and cls.__init__ is before
     with pytest.raises(ValueError):
         Checked(-1)
+
+
+def test_a_fast_record_is_an_instance_of_its_own_frozen_class() -> None:
+    e = Shoved("Bo", 3)
+    assert type(e) is Shoved and isinstance(e, Event)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        e.who = "Al"  # type: ignore[misc]
+    assert copy.copy(e) == e and pickle.loads(pickle.dumps(e, protocol=0)) == e
+
+
+@dataclass(frozen=True, slots=True)
+class Flung(Shoved):
+    """A subclass of a sped-up event (no kind of its own: it is never logged)."""
+
+    height: int = 0
+
+
+def test_a_subclass_of_a_fast_record_builds_itself() -> None:
+    f = Flung("Bo", 2, False, 7)
+    assert type(f) is Flung and (f.who, f.feet, f.height) == ("Bo", 2, 7)
+    assert f == Flung(who="Bo", feet=2, height=7) and pickle.loads(pickle.dumps(f)) == f
+    assert copy.deepcopy(f) == f and dataclasses.replace(f, height=1).height == 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        f.height = 3  # type: ignore[misc]
+    assert Shoved("Bo") == Shoved("Bo", 5)  # the parent is as fast as before
+
+
+@dataclass(frozen=True, slots=True)
+class Hurled(Flung):
+    """A subclass two steps down."""
+
+    spin: bool = True
+
+
+def test_a_deeper_subclass_builds_itself_too() -> None:
+    h = Hurled("Bo", 1, False, 2, False)
+    assert (h.who, h.height, h.spin) == ("Bo", 2, False) and pickle.loads(pickle.dumps(h)) == h
