@@ -266,7 +266,26 @@ HANDLERS: dict[type[Event], Callable[[AgeOfDragonsState, Any], None]] = {
     events.OrderFixed: _order,
     FightEnded: _ended,
 }
-_handler = HANDLERS.get
+
+#: The event classes that change what the end-of-fight test reads (who is active or dead,
+#: the round, the ranges): after one of them ``resolve.advance`` tests again.
+MAY_END: frozenset[type[Event]] = frozenset({
+    events.AttackResolved, events.Killed, events.DeathChecked, events.LandedHard,
+    events.RangeChanged, events.GrappleFormed, events.GrappleBroken, events.RoundEnded,
+    events.OrderFixed,
+})
+
+
+def _may_end(handler: Callable[[AgeOfDragonsState, Any], None],
+             ) -> Callable[[AgeOfDragonsState, Any], None]:
+    def handle(state: AgeOfDragonsState, e: Any) -> None:
+        handler(state, e)
+        state.may_end = True
+    return handle
+
+
+_handler = {kind: _may_end(handler) if kind in MAY_END else handler
+            for kind, handler in HANDLERS.items()}.get
 
 
 def apply_decision(state: AgeOfDragonsState, actor: str, action: Action) -> None:

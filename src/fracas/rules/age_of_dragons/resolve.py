@@ -222,10 +222,12 @@ def advance(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
         if not state.order:
             _initiative(state, rng, emit)
             continue
-        verdict = _fight_over(state)
-        if verdict is not None:
-            emit(FightEnded(*verdict))
-            return
+        if state.may_end:  # only after an event that could have ended the fight
+            verdict = _fight_over(state)
+            if verdict is not None:
+                emit(FightEnded(*verdict))
+                return
+            state.may_end = False
         pending = state.pending
         if pending is not None:
             name = pending.defenders[0]

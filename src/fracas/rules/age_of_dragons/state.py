@@ -233,6 +233,11 @@ class AgeOfDragonsState:
     #: For the log only: the spots being made, and a run of Aim or Evade the last event closed.
     spot_run: SpotRun | None = None
     closed_run: SpotRun | None = None
+    #: Whether an event since the last end-of-fight test could have ended the fight: the
+    #: fold sets it for the event classes that change what that test reads
+    #: (``fold.MAY_END``), ``resolve.advance`` clears it when it finds the fight goes on.
+    #: Left out of :func:`state_key` (it only spares a test whose answer is known).
+    may_end: bool = True
 
     def copy(self) -> AgeOfDragonsState:
         """An independent copy for a new fight or a replay (cheap: no deepcopy)."""
@@ -243,7 +248,7 @@ class AgeOfDragonsState:
             self.order, self.round, self.turn_index,
             self.turn.copy() if self.turn else None,
             self.pending.copy() if self.pending else None, self.result,
-            self.spot_run.copy() if self.spot_run else None, self.closed_run,
+            self.spot_run.copy() if self.spot_run else None, self.closed_run, self.may_end,
         )
 
 
