@@ -71,3 +71,14 @@ def test_a_copy_keeps_the_flag() -> None:
     assert state.may_end  # a new state is tested first
     state.may_end = False
     assert not state.copy().may_end
+
+
+def test_a_started_turn_is_a_new_turn() -> None:
+    """``Turn.start`` (the fold's cheap constructor) fills every field as ``Turn(actor)``."""
+    import dataclasses
+
+    from fracas.rules.age_of_dragons.state import Turn
+    started, made = Turn.start("Ember"), Turn("Ember")
+    for f in dataclasses.fields(Turn):
+        assert getattr(started, f.name) == getattr(made, f.name), f.name
+    assert started.pool is not Turn.start("Ember").pool  # fresh containers each time

@@ -154,7 +154,7 @@ def _injured(state: AgeOfDragonsState, e: events.PartInjured) -> None:
 def _turn_started(state: AgeOfDragonsState, e: events.TurnStarted) -> None:
     fighter = state.fighters[e.actor]
     fighter.pd = fighter.profile.passive_pd
-    state.turn = Turn(e.actor)
+    state.turn = Turn.start(e.actor)
 
 
 def _turn_ended(state: AgeOfDragonsState, e: events.TurnEnded) -> None:

@@ -440,33 +440,54 @@ def why_not(state: AgeOfDragonsState, partial: Partial) -> Refusal:
 
 # -- a quick, exact yes for a whole action of the common kinds ---------------------------------
 def _roll_ok(state: AgeOfDragonsState, a: actions.RollPool) -> bool:
-    turn = state.turn
-    me = state.fighters.get(a.actor)
-    return state.pending is None and turn is not None and turn.actor == a.actor and \
-        me is not None and turn.step == "pool" and a.spheres in _SPHERE_SETS and \
-        rules.pool_size(me.profile, a.spheres) >= 1
+    turn, actor = state.turn, a.actor
+    if state.pending is not None or turn is None or turn.actor != actor or turn.step != "pool":
+        return False
+    me, spheres = state.fighters.get(actor), a.spheres
+    return me is not None and spheres in _SPHERE_SETS and \
+        rules.pool_size(me.profile, spheres) >= 1
 
 
 def _attack_ok(state: AgeOfDragonsState, a: actions.Attack) -> bool:
-    """Whether the whole attack breaks no rule: the tests of :func:`_attack`, in one pass."""
-    actor, target, dice, style, called = a.actor, a.target, a.dice, a.style, a.called
-    if state.pending is not None:
-        return False
+    """Whether the whole attack breaks no rule: the tests of :func:`_attack`, in one pass.
+
+    The rules' small tests are written out here (the qualifying dice already known, the
+    melee reach, a claw's limbs): this runs for every attack a policy makes.
+    """
+    actor, target, dice = a.actor, a.target, a.dice
     turn = state.turn
-    if turn is None or turn.actor != actor or turn.step == "pool" or "soma" not in turn.spheres:
+    if state.pending is not None or turn is None or turn.actor != actor or \
+            turn.step == "pool" or "soma" not in turn.spheres:
         return False
-    if type(dice) is not int or not 1 <= dice <= rules.count_qualifying(turn, ATTACK_THRESHOLD):
+    if type(dice) is not int or dice < 1:
+        return False
+    hits = turn.hits  # rules.count_qualifying at the attack threshold
+    if dice > (len(hits) if hits is not None else
+               rules.count_qualifying(turn, ATTACK_THRESHOLD)):
         return False
     fighters = state.fighters
     foe = fighters.get(target) if isinstance(target, str) else None
     me = fighters.get(actor)
-    if foe is None or me is None or foe.dead or foe.profile.side == me.profile.side or \
-            not rules.in_melee_reach(state, actor, target):
+    if foe is None or me is None or foe.dead or foe.profile.side == me.profile.side:
         return False
+    # rules.in_melee_reach: the same height, close quarters, a locked attacker its holders
+    if MELEE_LEVEL[me.altitude] != MELEE_LEVEL[foe.altitude]:
+        return False
+    key = (actor, target) if actor < target else (target, actor)  # pair
+    if state.ranges[key] > CLOSE:
+        return False
+    grapples = state.grapples
+    if grapples and key not in grapples and rules.is_locked(state, actor):
+        return False
+    called, style = a.called, a.style
     if called is not None and (type(called) is not str or called not in CALLED
                                or not rules.called_shot_allowed(foe, called)):
         return False
-    return type(style) is str and style in STYLES and rules.part_usable(me, style)
+    if type(style) is not str:
+        return False
+    if style == "claw":
+        return OK in me.limbs  # rules.part_usable -> rules.can_claw
+    return style in STYLES and rules.part_usable(me, style)
 
 
 def _end_ok(state: AgeOfDragonsState, a: actions.EndTurn) -> bool:

@@ -163,6 +163,15 @@ class Turn:
     #: pool changes, and an expend takes its dice out of it.  No rule reads it directly.
     hits: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
 
+    @staticmethod
+    def start(actor: str) -> Turn:
+        """``Turn(actor)``, every slot filled here (no default factories to call)."""
+        new = _new(Turn)
+        new.actor, new.step, new.spheres = actor, "pool", ()
+        new.pool, new.spotted, new.expended = [], [], []
+        new.aims, new.rerolls_used, new.rerolled_from, new.hits = {}, {}, 0, None
+        return new
+
     def copy(self) -> Turn:
         """An independent copy."""
         return Turn(self.actor, self.step, self.spheres, list(self.pool), list(self.spotted),
