@@ -47,3 +47,15 @@ def test_scripted_dice_can_fall_back_to_a_seeded_stream() -> None:
     rng = ScriptedRng([6], fallback=SeededRng(0))
     assert rng.die(6) == 6
     assert 1 <= rng.die(6) <= 6
+
+
+def test_seeded_faces_are_the_int_of_each_draw_times_the_sides() -> None:
+    """The faces a seed gives never change: ``int(random() * sides) + 1`` of its stream."""
+    import random
+
+    for seed in (0, 1, 7, 12345, 2**40 + 3):
+        rng, plain = SeededRng(seed), random.Random(seed)
+        for sides in (2, 3, 6, 10, 20, 100):
+            assert rng.dice(7, sides) == [int(plain.random() * sides) + 1 for _ in range(7)]
+            assert rng.die(sides) == int(plain.random() * sides) + 1
+            assert rng.choice_index(sides) == int(plain.random() * sides)

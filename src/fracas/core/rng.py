@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from math import floor as _floor
 from typing import Protocol, runtime_checkable
 
 from fracas.core.errors import ScriptExhaustedError
@@ -82,15 +83,17 @@ class SeededRng:
         self.seed = seed
         self._random = random.Random(seed)
 
+    # ``floor`` of a draw times the sides: the same face as ``int`` (the product is never
+    # negative), a little cheaper.
     def die(self, sides: int) -> int:
-        return int(self._random.random() * sides) + 1
+        return _floor(self._random.random() * sides) + 1
 
     def dice(self, count: int, sides: int) -> list[int]:
         r = self._random.random
-        return [int(r() * sides) + 1 for _ in range(count)]
+        return [_floor(r() * sides) + 1 for _ in range(count)]
 
     def choice_index(self, n: int) -> int:
-        return int(self._random.random() * n)
+        return _floor(self._random.random() * n)
 
     def spawn(self, *labels: int | str) -> SeededRng:
         """An independent stream derived from this one's seed and ``labels``."""
