@@ -123,12 +123,10 @@ def play(encounter: Encounter[Any],
                 break
             request = DecisionRequest(actor, state, ruleset, policy_rng)
             action = pick(actor).choose(request)
-            if action is not request._vetted or action.actor != actor:
-                # not the action this request found legal: what Encounter.check does
-                if action.actor != actor:
-                    raise IllegalActionError(action, "turn order", f"it is {actor}'s decision now")
-                if allows is None or not allows(state, action):
-                    check(state, action)
+            if action.actor != actor:  # what Encounter.check says first
+                raise IllegalActionError(action, "turn order", f"it is {actor}'s decision now")
+            if action is not request._vetted and (allows is None or not allows(state, action)):
+                check(state, action)  # not the action this request found legal
             if encounter.keep_log or encounter.listener is not None:
                 encounter.apply(action, checked=True)
                 continue
@@ -139,8 +137,9 @@ def play(encounter: Encounter[Any],
                 decide(state, actor, action)
             else:
                 emit(DecisionMade(actor, action))
-            resolve(state, action, encounter.rng, emit)
-            advance(state, encounter.rng, emit)
+            rng = encounter.rng
+            resolve(state, action, rng, emit)
+            advance(state, rng, emit)
     finally:
         encounter.listener = before
     return ruleset.outcome(encounter.state)

@@ -82,3 +82,14 @@ def test_a_started_turn_is_a_new_turn() -> None:
     for f in dataclasses.fields(Turn):
         assert getattr(started, f.name) == getattr(made, f.name), f.name
     assert started.pool is not Turn.start("Ember").pool  # fresh containers each time
+
+
+def test_a_declared_attack_is_pending_as_built_in_full() -> None:
+    """``Pending.declared`` (the fold's cheap constructor) equals ``Pending(...)``."""
+    import dataclasses
+
+    from fracas.rules.age_of_dragons.state import Pending
+    args = ("Ember", "attack", ["Ash"], 4, 3, 6, 1, "bite", "neck", None)
+    quick, made = Pending.declared(*args), Pending(*args)
+    for f in dataclasses.fields(Pending):
+        assert getattr(quick, f.name) == getattr(made, f.name), f.name

@@ -125,8 +125,8 @@ def _aimed(state: AgeOfDragonsState, e: events.Aimed) -> None:
 
 
 def _declared(state: AgeOfDragonsState, e: events.AttackDeclared) -> None:
-    state.pending = Pending(e.attacker, e.attack, list(e.defenders), e.hits, e.tn,
-                            e.damage_bonus, e.sixes, e.style, e.called, e.weapon)
+    state.pending = Pending.declared(e.attacker, e.attack, list(e.defenders), e.hits, e.tn,
+                                     e.damage_bonus, e.sixes, e.style, e.called, e.weapon)
 
 
 def _resolved(state: AgeOfDragonsState, e: events.AttackResolved) -> None:

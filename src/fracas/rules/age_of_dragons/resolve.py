@@ -114,7 +114,9 @@ def _attack(state: AgeOfDragonsState, a: actions.Attack, emit: Emit) -> None:
         dice = rules.attack_dice(turn, a.dice, called is not None)
         emit(events.DiceExpended(a.actor, dice))
         pool = turn.pool
-        sixes = [pool[i] for i in dice].count(6)
+        for i in dice:
+            if pool[i] == 6:
+                sixes += 1
     tn, bonus = rules.attack_numbers(a.style, called)
     emit(events.AttackDeclared(a.actor, "attack", (a.target,), a.dice, tn, bonus, sixes,
                            a.style, a.called))

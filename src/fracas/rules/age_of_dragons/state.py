@@ -194,6 +194,17 @@ class Pending:
     called: str | None = None
     weapon: str | None = None
 
+    @staticmethod
+    def declared(attacker: str, kind: str, defenders: list[str], hits: int, tn: int,
+                 damage_bonus: int, sixes: int, style: str, called: str | None,
+                 weapon: str | None) -> Pending:
+        """``Pending(...)`` with every field given, its slots filled directly (the fold's)."""
+        new = _new(Pending)
+        new.attacker, new.kind, new.defenders, new.hits = attacker, kind, defenders, hits
+        new.tn, new.damage_bonus, new.sixes = tn, damage_bonus, sixes
+        new.style, new.called, new.weapon = style, called, weapon
+        return new
+
     def copy(self) -> Pending:
         """An independent copy."""
         return Pending(self.attacker, self.kind, list(self.defenders), self.hits, self.tn,
