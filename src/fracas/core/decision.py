@@ -85,6 +85,7 @@ __all__ = [
     "has_options",
     "iter_legal",
     "options",
+    "options_after",
 ]
 
 #: The name of the first step of every decision.
@@ -449,14 +450,56 @@ def options(ruleset: Ruleset[Any], state: Any, actor: str,
         partial = partial.having(name, value)
         _refuse_if_dead_end(ruleset, state, partial)
         names.append(name)
+    return _next(ruleset, state, partial, chosen, tuple(names))
+
+
+def options_after(ruleset: Ruleset[Any], state: Any, before: Options,
+                  value: Value) -> Options | None:
+    """The options after ``before.chosen + (value,)``, worked out from ``before``.
+
+    ``before`` must be :func:`options`' answer for the same rule set, state and actor.
+    When ``value`` is one its step offered (the same value, of the same type), every
+    value chosen so far is one the core offered, and the core only offers a value that
+    completes, so the prefix needs no new search for a completion: only the next step
+    is worked out.  Returns ``None`` when ``value`` was not offered (or ``before`` is
+    whole): then :func:`options` walks the values in full and names the rule that
+    refuses.  The answer is the one :func:`options` gives.
+    """
+    step = before.step
+    if step is None:
+        return None
+    if step.span is not None:
+        if value not in step.span:
+            return None
+    elif not any(type(c.value) is type(value) and c.value == value for c in step.choices):
+        return None
+    chosen = (*before.chosen, value)
+    if not before.chosen:  # the verb step
+        kind = _verbs(ruleset).get(value)
+        if kind is None:
+            return None
+        partial = Partial(before.actor, kind)
+        names: tuple[str, ...] = (VERB,)
+    else:
+        kind = _verbs(ruleset)[before.chosen[0]]
+        partial = Partial(before.actor, kind, dict(zip(before.fields[1:], before.chosen[1:],
+                                                       strict=True)))
+        partial.values[step.name] = value
+        names = (*before.fields, step.name)
+    return _next(ruleset, state, partial, chosen, names)
+
+
+def _next(ruleset: Tree, state: Any, partial: Partial, chosen: tuple[Value, ...],
+          names: tuple[str, ...]) -> Options:
+    """The options once ``partial`` (accepted, and completable) holds ``chosen``."""
     asked = _asked(ruleset, state, partial)
     if asked is None:
-        return Options(actor, chosen, tuple(names), None, partial.build())
+        return Options(partial.actor, chosen, names, None, partial.build())
     name, offer = asked
     step = _step(ruleset, state, name, offer, partial)
     if step is None:  # why_not accepted a partial no value completes: a rule-set slip
         raise partial.refuse(name, f"no {name} can complete this {partial.verb}")
-    return Options(actor, chosen, tuple(names), step, None)
+    return Options(partial.actor, chosen, names, step, None)
 
 
 def _refuse_if_dead_end(ruleset: Tree, state: Any, partial: Partial) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from fracas.core.decision import Options, Value, has_options, options
+from fracas.core.decision import Options, Value, has_options, options, options_after
 from fracas.core.errors import (
     FightOverError,
     FracasError,
@@ -41,6 +41,9 @@ __all__ = ["Encounter"]
 
 #: Take a private snapshot of the state every this many decisions (for fast undo).
 SNAPSHOT_EVERY = 32
+
+#: How many answers of :meth:`Encounter.options` are kept for the current state.
+_OFFERED_KEPT = 256
 
 S = TypeVar("S")
 
@@ -75,6 +78,10 @@ class Encounter(Generic[S]):
         self._redo: list[list[Event]] = []
         # Private snapshots (log length -> state) so undo replays a short tail, not the fight.
         self._snapshots: dict[int, S] = {}
+        # The options answered at the current state (values chosen -> answer), so a
+        # decision walked step by step works out each step once: see :meth:`options`.
+        self._offered: dict[tuple[Value, ...], Options] = {}
+        self._offered_at: tuple[int, int] = (0, -1)
         if start:
             ruleset.advance(self.state, self.rng, self.emit)
 
@@ -156,6 +163,8 @@ class Encounter(Generic[S]):
     # -- the log -----------------------------------------------------------
     def emit(self, event: Event) -> None:
         """Apply one event to the state and append it to the log (then tell the listener)."""
+        if self._offered:
+            self._offered.clear()
         self.ruleset.apply_event(self.state, event)
         if self.keep_log:
             if type(event) is DecisionMade:
@@ -190,7 +199,31 @@ class Encounter(Generic[S]):
         actor = self.current_actor()
         if actor is None:
             raise FightOverError("the fight is over: nobody has a decision to make")
-        return options(self.ruleset, self.state, actor, chosen)
+        chosen = tuple(chosen)
+        # Answers are kept while the state stands (every event clears them, and they are
+        # stamped with the state object and the log's length).  When the values before
+        # the last were answered and the last is one that answer offered, only the next
+        # step is worked out (decision.options_after): an offered value always completes.
+        at = (id(self.state), len(self.log))
+        known = self._offered
+        if self._offered_at != at:
+            known.clear()
+            self._offered_at = at
+        try:
+            found = known.get(chosen)
+        except TypeError:  # a value that cannot be a key: worked out in full
+            return options(self.ruleset, self.state, actor, chosen)
+        if found is not None and found.actor == actor:
+            return found
+        before = known.get(chosen[:-1]) if chosen else None
+        if before is not None and before.actor == actor:
+            found = options_after(self.ruleset, self.state, before, chosen[-1])
+        if found is None or found.actor != actor:
+            found = options(self.ruleset, self.state, actor, chosen)
+        if len(known) >= _OFFERED_KEPT:
+            known.clear()
+        known[chosen] = found
+        return found
 
     def has_options(self) -> bool:
         """True while the current actor has any legal action (stops at the first found)."""
