@@ -204,3 +204,25 @@ def test_the_core_imports_no_scenario_layer_and_no_pydantic() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_optional_hooks_default_to_the_full_check_and_the_decision_event() -> None:
+    """A rule set without ``allows``/``apply_decision`` of its own is judged in full and
+    folds a decision as its ``DecisionMade`` event (what the loop and solver did before)."""
+    from fracas.core.events import DecisionMade
+
+    enc = toy()
+    state, ruleset = enc.state, enc.ruleset
+    actor = ruleset.current_actor(state)
+    assert actor is not None
+    action = Strike(actor, next(n for n in state.names if n != actor))
+    assert ruleset.allows(state, action) is False
+    seen: list[Event] = []
+    original = ruleset.apply_event
+    try:
+        ruleset.apply_event = lambda s, e: seen.append(e)  # type: ignore[method-assign]
+        ruleset.apply_decision(state, actor, action)
+    finally:
+        del ruleset.apply_event
+    assert ruleset.apply_event == original
+    assert seen == [DecisionMade(actor, action)]

@@ -106,10 +106,9 @@ def play(encounter: Encounter[Any],
     ruleset = encounter.ruleset
     current_actor = ruleset.current_actor
     check = ruleset.check
-    allows = getattr(ruleset, "allows", None)  # a rule set's quick exact yes (see decision.check)
+    allows = ruleset.allows  # a rule set's quick exact yes (see Ruleset.allows)
     resolve, advance = ruleset.resolve, ruleset.advance
-    #: Optional: ``apply_decision(state, actor, action)`` folds a decision without its event.
-    decide = getattr(ruleset, "apply_decision", None)
+    decide = ruleset.apply_decision  # the fold of DecisionMade(actor, action), no event made
     emit_state: Any = None
     emit: Callable[[Event], None] = encounter.emit
     before = encounter.listener
@@ -125,7 +124,7 @@ def play(encounter: Encounter[Any],
             action = pick(actor).choose(request)
             if action.actor != actor:  # what Encounter.check says first
                 raise IllegalActionError(action, "turn order", f"it is {actor}'s decision now")
-            if action is not request._vetted and (allows is None or not allows(state, action)):
+            if action is not request._vetted and not allows(state, action):
                 check(state, action)  # not the action this request found legal
             if encounter.keep_log or encounter.listener is not None:
                 encounter.apply(action, checked=True)
@@ -133,10 +132,7 @@ def play(encounter: Encounter[Any],
             # No log, nobody listening: the decision step with the fold as the emitter.
             if emit_state is not state:
                 emit, emit_state = partial(ruleset.apply_event, state), state
-            if decide is not None:  # the fold of DecisionMade(actor, action), no event made
-                decide(state, actor, action)
-            else:
-                emit(DecisionMade(actor, action))
+            decide(state, actor, action)
             rng = encounter.rng
             resolve(state, action, rng, emit)
             advance(state, rng, emit)

@@ -21,7 +21,7 @@ from fracas.core.action import GM, Action
 from fracas.core.codec import parse_fields, split_words
 from fracas.core.decision import check, iter_legal
 from fracas.core.errors import ActionSyntaxError, UnknownRulesetError
-from fracas.core.events import Event
+from fracas.core.events import DecisionMade, Event
 from fracas.core.policy import HumanPolicy, Policy, RandomPolicy, ScriptedPolicy
 from fracas.core.records import fast_init
 
@@ -160,6 +160,28 @@ class Ruleset(ABC, Generic[S]):
     def check(self, state: S, action: Action) -> None:
         """Raise :class:`IllegalActionError` naming the rule if ``action`` is illegal now."""
         check(self, state, action)
+
+    def allows(self, state: S, action: Action) -> bool:
+        """Optional fast path of the check: a quick yes for a whole action of common kinds.
+
+        ``True`` only when :meth:`check` would accept ``action`` now; ``False`` means
+        "judge it in full" (so a refusal still names the rule), and is all the default
+        says.  The check (:func:`fracas.core.decision.check`), the play loop and the
+        exact duel solver ask it before walking the action's fields with
+        :meth:`why_not`.  A rule set that offers it holds it to the full check by a test,
+        both ways, on many decisions (see Age of Dragons' ``test_aod_quick_check.py``).
+        """
+        return False
+
+    def apply_decision(self, state: S, actor: str, action: Action) -> None:
+        """Fold ``actor``'s decision ``action`` into ``state`` without making its event.
+
+        Exactly what :meth:`apply_event` does with ``DecisionMade(actor, action)`` (the
+        default does just that); a rule set may do it without building the event.  The
+        play loop uses it when no log is kept and nobody listens, and so does the exact
+        duel solver.
+        """
+        self.apply_event(state, DecisionMade(actor, action))
 
     @abstractmethod
     def resolve(self, state: S, action: Action, rng: Rng, emit: Emit) -> None:
