@@ -369,65 +369,101 @@ def _values(offer: Menu | Span) -> Sequence[Value]:
     return offer.values
 
 
-def _first(ruleset: Tree, state: Any, partial: Partial) -> Action | None:
+#: What a search for a completion found, per partial (its class and values): the first
+#: legal whole action, or ``None`` (refused, or nothing completes).  Valid for one state.
+Found: TypeAlias = dict[tuple[Any, ...], "Action | None"]
+
+
+def _first(ruleset: Tree, state: Any, partial: Partial,
+           found: Found | None = None) -> Action | None:
     """The first legal whole action that completes ``partial`` (which ``why_not`` accepts)."""
     asked = _asked(ruleset, state, partial)
     if asked is None:
         return partial.build()
     name, offer = asked
     for value in _values(offer):
-        nxt = partial.having(name, value)
-        if ruleset.why_not(state, nxt) is None:
-            found = _first(ruleset, state, nxt)
-            if found is not None:
-                return found
+        action = _completion(ruleset, state, partial.having(name, value), found)
+        if action is not None:
+            return action
     return None
 
 
-def _completes(ruleset: Tree, state: Any, partial: Partial) -> bool:
-    return ruleset.why_not(state, partial) is None and _first(ruleset, state, partial) is not None
+def _completion(ruleset: Tree, state: Any, partial: Partial,
+                found: Found | None = None) -> Action | None:
+    """The first legal completion of ``partial``, ``None`` when refused or none completes.
+
+    With ``found`` (kept for one state), each partial is searched once: the search of
+    a verb or a value leaves the answers for the partials it walked, which the next
+    step's values then read.
+    """
+    if found is None:
+        if ruleset.why_not(state, partial) is not None:
+            return None
+        return _first(ruleset, state, partial)
+    key = (partial.actor, partial.kind, *partial.values.items())
+    try:
+        if key in found:
+            return found[key]
+    except TypeError:  # a value that cannot be a key: searched each time
+        if ruleset.why_not(state, partial) is not None:
+            return None
+        return _first(ruleset, state, partial, found)
+    action = None if ruleset.why_not(state, partial) is not None else \
+        _first(ruleset, state, partial, found)
+    found[key] = action
+    return action
+
+
+def _completes(ruleset: Tree, state: Any, partial: Partial, found: Found | None = None) -> bool:
+    return _completion(ruleset, state, partial, found) is not None
 
 
 def _step(ruleset: Tree, state: Any, name: str, offer: Menu | Span,
-          partial: Partial) -> Step | None:
+          partial: Partial, found: Found | None = None) -> Step | None:
     """The legal part of ``offer`` for field ``name`` of ``partial``; ``None`` if nothing is."""
     if isinstance(offer, Span):
         low, high = offer.low, offer.high
-        while low <= high and not _completes(ruleset, state, partial.having(name, low)):
+        while low <= high and not _completes(ruleset, state, partial.having(name, low), found):
             low += 1
-        while high > low and not _completes(ruleset, state, partial.having(name, high)):
+        while high > low and not _completes(ruleset, state, partial.having(name, high),
+                                            found):
             high -= 1
         if low > high:
             return None
         default = offer.default if offer.default is not None and \
             low <= offer.default <= high else high
         return Step(name, span=Span(low, high, default), default=default)
-    values = [v for v in offer.values if _completes(ruleset, state, partial.having(name, v))]
+    values = [v for v in offer.values
+              if _completes(ruleset, state, partial.having(name, v), found)]
     if not values:
         return None
     default = offer.default if offer.default in values else values[0]
     return Step(name, choices=tuple(Choice(v, offer.label(v)) for v in values), default=default)
 
 
-def _verb_step(ruleset: Ruleset[Any], state: Any, actor: str) -> Step | None:
+def _verb_step(ruleset: Ruleset[Any], state: Any, actor: str,
+               found: Found | None = None) -> Step | None:
     kept = tuple(Choice(cls.verb, ruleset.verb_label(cls)) for cls in ruleset.actions
-                 if _completes(ruleset, state, Partial(actor, cls)))
+                 if _completes(ruleset, state, Partial(actor, cls), found))
     if not kept:
         return None
     return Step(VERB, choices=kept, default=ruleset.default_verb(state, [c.value for c in kept]))
 
 
 def options(ruleset: Ruleset[Any], state: Any, actor: str,
-            chosen: Sequence[Value] = ()) -> Options:
+            chosen: Sequence[Value] = (), found: Found | None = None) -> Options:
     """The next step of ``actor``'s decision after the values ``chosen`` so far.
 
     ``chosen[0]`` is a verb, each later value fills the next field the rule set asks
     for.  Raises :class:`IllegalActionError` (naming the rule) when a chosen value
     cannot lead to a legal action.
+
+    ``found`` (a dict the caller keeps for this state and actor only) remembers the
+    searches for a completion, for the verbs' step and :func:`options_after`.
     """
     chosen = tuple(chosen)
     if not chosen:
-        return Options(actor, chosen, (), _verb_step(ruleset, state, actor), None)
+        return Options(actor, chosen, (), _verb_step(ruleset, state, actor, found), None)
     verbs = _verbs(ruleset)
     kind = verbs.get(chosen[0])
     if kind is None:
@@ -454,7 +490,7 @@ def options(ruleset: Ruleset[Any], state: Any, actor: str,
 
 
 def options_after(ruleset: Ruleset[Any], state: Any, before: Options,
-                  value: Value) -> Options | None:
+                  value: Value, found: Found | None = None) -> Options | None:
     """The options after ``before.chosen + (value,)``, worked out from ``before``.
 
     ``before`` must be :func:`options`' answer for the same rule set, state and actor.
@@ -486,17 +522,17 @@ def options_after(ruleset: Ruleset[Any], state: Any, before: Options,
                                                        strict=True)))
         partial.values[step.name] = value
         names = (*before.fields, step.name)
-    return _next(ruleset, state, partial, chosen, names)
+    return _next(ruleset, state, partial, chosen, names, found)
 
 
 def _next(ruleset: Tree, state: Any, partial: Partial, chosen: tuple[Value, ...],
-          names: tuple[str, ...]) -> Options:
+          names: tuple[str, ...], found: Found | None = None) -> Options:
     """The options once ``partial`` (accepted, and completable) holds ``chosen``."""
     asked = _asked(ruleset, state, partial)
     if asked is None:
         return Options(partial.actor, chosen, names, None, partial.build())
     name, offer = asked
-    step = _step(ruleset, state, name, offer, partial)
+    step = _step(ruleset, state, name, offer, partial, found)
     if step is None:  # why_not accepted a partial no value completes: a rule-set slip
         raise partial.refuse(name, f"no {name} can complete this {partial.verb}")
     return Options(partial.actor, chosen, names, step, None)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from fracas.core.decision import Options, Value, has_options, options, options_after
+from fracas.core.decision import Found, Options, Value, has_options, options, options_after
 from fracas.core.errors import (
     FightOverError,
     FracasError,
@@ -44,6 +44,8 @@ SNAPSHOT_EVERY = 32
 
 #: How many answers of :meth:`Encounter.options` are kept for the current state.
 _OFFERED_KEPT = 256
+#: How many searches for a completion are kept for the current state.
+_FOUND_KEPT = 20_000
 
 S = TypeVar("S")
 
@@ -82,6 +84,7 @@ class Encounter(Generic[S]):
         # decision walked step by step works out each step once: see :meth:`options`.
         self._offered: dict[tuple[Value, ...], Options] = {}
         self._offered_at: tuple[int, int] = (0, -1)
+        self._found: Found = {}  # the searches for a completion at the current state
         if start:
             ruleset.advance(self.state, self.rng, self.emit)
 
@@ -163,8 +166,9 @@ class Encounter(Generic[S]):
     # -- the log -----------------------------------------------------------
     def emit(self, event: Event) -> None:
         """Apply one event to the state and append it to the log (then tell the listener)."""
-        if self._offered:
+        if self._offered or self._found:
             self._offered.clear()
+            self._found.clear()
         self.ruleset.apply_event(self.state, event)
         if self.keep_log:
             if type(event) is DecisionMade:
@@ -208,6 +212,7 @@ class Encounter(Generic[S]):
         known = self._offered
         if self._offered_at != at:
             known.clear()
+            self._found.clear()
             self._offered_at = at
         try:
             found = known.get(chosen)
@@ -217,11 +222,13 @@ class Encounter(Generic[S]):
             return found
         before = known.get(chosen[:-1]) if chosen else None
         if before is not None and before.actor == actor:
-            found = options_after(self.ruleset, self.state, before, chosen[-1])
+            found = options_after(self.ruleset, self.state, before, chosen[-1], self._found)
         if found is None or found.actor != actor:
-            found = options(self.ruleset, self.state, actor, chosen)
+            found = options(self.ruleset, self.state, actor, chosen, self._found)
         if len(known) >= _OFFERED_KEPT:
             known.clear()
+        if len(self._found) >= _FOUND_KEPT:
+            self._found.clear()
         known[chosen] = found
         return found
 
