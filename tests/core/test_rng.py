@@ -59,3 +59,14 @@ def test_seeded_faces_are_the_int_of_each_draw_times_the_sides() -> None:
             assert rng.dice(7, sides) == [int(plain.random() * sides) + 1 for _ in range(7)]
             assert rng.die(sides) == int(plain.random() * sides) + 1
             assert rng.choice_index(sides) == int(plain.random() * sides)
+
+
+def test_a_seeded_stream_starts_as_random_random_of_the_seed() -> None:
+    """Made without ``random.Random.__init__``, the stream is the very same one."""
+    import random
+
+    for seed in (0, 1, 12345, -3, 2**64 + 7, 2**200):
+        stream, plain = SeededRng(seed)._random, random.Random(seed)
+        assert type(stream) is random.Random
+        assert stream.getstate() == plain.getstate()
+        assert stream.gauss(0, 1) == plain.gauss(0, 1)

@@ -131,15 +131,23 @@ def scenario_policies(
     ``vet(actor, policy)`` may raise to refuse a policy (a simulator refuses
     humans, an exact solver also refuses scripts).
     """
-    table: dict[str, Policy] = {}
+    table = _PolicyTable()
+    table.ruleset, table.state, table.vet = ruleset, state, vet
+    # A made policy is found by the dict itself (no Python frame a decision).
+    return table.__getitem__
 
-    def pick(actor: str) -> Policy:
-        policy = table.get(actor)
-        if policy is None:
-            policy = ruleset.policy_for(state, actor)
-            if vet is not None:
-                vet(actor, policy)
-            table[actor] = policy
+
+class _PolicyTable(dict[str, Policy]):
+    """Each actor's policy, made on first asking (see :func:`scenario_policies`)."""
+
+    __slots__ = ("ruleset", "state", "vet")
+    ruleset: Ruleset[Any]
+    state: Any
+    vet: Callable[[str, Policy], None] | None
+
+    def __missing__(self, actor: str) -> Policy:
+        policy = self.ruleset.policy_for(self.state, actor)
+        if self.vet is not None:
+            self.vet(actor, policy)
+        self[actor] = policy
         return policy
-
-    return pick

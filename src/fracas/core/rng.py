@@ -8,7 +8,7 @@ the exact faces they want, simulations a :class:`SeededRng`.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from math import floor as _floor
 from typing import Protocol, runtime_checkable
 
@@ -74,6 +74,13 @@ def derive_seed(seed: int, *labels: int | str) -> int:
     return h
 
 
+#: ``random.Random(n)`` for an int ``n`` is its C base seeded with ``n`` (and no Gaussian
+#: draw kept): made here without the Python ``__init__`` and ``seed`` around them.
+_new_random = random.Random.__new__
+_seed_random: Callable[[random.Random, int], None] = \
+    random.Random.__mro__[1].seed  # type: ignore[attr-defined]  # _random.Random.seed
+
+
 class SeededRng:
     """A reproducible pseudo-random source built on a private ``random.Random``."""
 
@@ -81,7 +88,12 @@ class SeededRng:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self._random = random.Random(seed)
+        if type(seed) is int:  # what random.Random(seed) does for an int, less two frames
+            stream = self._random = _new_random(random.Random)
+            _seed_random(stream, seed)
+            stream.gauss_next = None  # type: ignore[attr-defined]  # set by Random.seed
+        else:
+            self._random = random.Random(seed)
 
     # ``floor`` of a draw times the sides: the same face as ``int`` (the product is never
     # negative), a little cheaper.

@@ -54,20 +54,21 @@ def _melee_target(state: AgeOfDragonsState, me: str) -> str | None:
     return first
 
 
+#: ``claw_all``'s fixed actions by actor name, made once and shared by every fight
+#: (actions are immutable values).
+_FIXED: dict[str, tuple[Action, Action, Action]] = {}
+
+
 class ClawAllPolicy:
     """Roll Soma, expend every 4+ die on a claw at the first foe in reach; never spot or defend."""
-
-    def __init__(self) -> None:
-        #: Its fixed actions, made once per actor (actions are immutable values).
-        self._fixed: dict[str, tuple[Action, Action, Action]] = {}
 
     def choose(self, request: DecisionRequest) -> Action:
         state: AgeOfDragonsState = request.state
         me = request.actor
-        fixed = self._fixed.get(me)
+        fixed = _FIXED.get(me)
         if fixed is None:
-            fixed = self._fixed[me] = (actions.Defend(me, 0), actions.RollPool(me, ("soma",)),
-                                       actions.EndTurn(me))
+            fixed = _FIXED[me] = (actions.Defend(me, 0), actions.RollPool(me, ("soma",)),
+                                  actions.EndTurn(me))
         if state.pending is not None:
             return fixed[0]
         turn = state.turn

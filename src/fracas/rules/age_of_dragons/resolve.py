@@ -8,6 +8,9 @@ sky, forced landings) and the end of the fight.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from fracas.core.action import Action
 from fracas.core.events import DiceRolled, FightEnded
 from fracas.core.rng import Rng
@@ -40,31 +43,29 @@ MAX_INITIATIVE_REROLLS = 20
 # -- actions --------------------------------------------------------------------------
 def resolve(state: AgeOfDragonsState, action: Action, rng: Rng, emit: Emit) -> None:
     """Carry out a legal action."""
-    kind = type(action)
-    if kind is actions.RollPool:
-        _roll_pool(state, action, rng, emit)  # type: ignore[arg-type]
-    elif kind is actions.Attack:
-        _attack(state, action, emit)  # type: ignore[arg-type]
-    elif kind is actions.Defend:
-        settle(state, action.pd, emit)  # type: ignore[attr-defined]
-    elif kind is actions.EndTurn:
-        emit(events.TurnEnded(action.actor))
-    elif kind is actions.Spot:
-        _spot(state, action, emit)  # type: ignore[arg-type]
-    elif kind is actions.Reroll:
-        face = rng.die(6)
-        emit(DiceRolled(action.actor, events.REROLL, 6, (face,)))
-        emit(events.DieRerolled(action.actor, action.die, action.ability, face))  # type: ignore[attr-defined]
-    elif kind is actions.Shoot:
-        _shoot(state, action, emit)  # type: ignore[arg-type]
-    elif kind is actions.Grapple:
-        _grapple(state, action, emit)  # type: ignore[arg-type]
-    elif kind is actions.BreakOut:
-        _break_out(state, action, emit)  # type: ignore[arg-type]
-    elif kind is actions.UseTask:
-        _task(state, action, emit)  # type: ignore[arg-type]
-    elif kind is actions.DeclareFall:
-        emit(events.FallDeclared(action.actor))
+    _RESOLVERS.get(type(action), _nothing)(state, action, rng, emit)
+
+
+def _nothing(state: AgeOfDragonsState, a: Action, rng: Rng, emit: Emit) -> None:
+    return None  # not an Age of Dragons action: nothing happens
+
+
+def _defend(state: AgeOfDragonsState, a: actions.Defend, rng: Rng, emit: Emit) -> None:
+    settle(state, a.pd, emit)
+
+
+def _end(state: AgeOfDragonsState, a: actions.EndTurn, rng: Rng, emit: Emit) -> None:
+    emit(events.TurnEnded(a.actor))
+
+
+def _reroll(state: AgeOfDragonsState, a: actions.Reroll, rng: Rng, emit: Emit) -> None:
+    face = rng.die(6)
+    emit(DiceRolled(a.actor, events.REROLL, 6, (face,)))
+    emit(events.DieRerolled(a.actor, a.die, a.ability, face))
+
+
+def _fall(state: AgeOfDragonsState, a: actions.DeclareFall, rng: Rng, emit: Emit) -> None:
+    emit(events.FallDeclared(a.actor))
 
 
 def _roll_pool(state: AgeOfDragonsState, a: actions.RollPool, rng: Rng, emit: Emit) -> None:
@@ -72,7 +73,7 @@ def _roll_pool(state: AgeOfDragonsState, a: actions.RollPool, rng: Rng, emit: Em
     emit(DiceRolled(a.actor, events.POOL, 6, tuple(rng.dice(size, 6))))
 
 
-def _spot(state: AgeOfDragonsState, a: actions.Spot, emit: Emit) -> None:
+def _spot(state: AgeOfDragonsState, a: actions.Spot, rng: Rng, emit: Emit) -> None:
     turn = state.turn
     if turn is None:
         return
@@ -107,7 +108,7 @@ def _expend(state: AgeOfDragonsState, actor: str, count: int, threshold: int, si
     return sum(1 for i in dice if turn.pool[i] == 6)
 
 
-def _attack(state: AgeOfDragonsState, a: actions.Attack, emit: Emit) -> None:
+def _attack(state: AgeOfDragonsState, a: actions.Attack, rng: Rng, emit: Emit) -> None:
     turn, called = state.turn, a.called
     sixes = 0
     if turn is not None:  # _expend at the attack threshold, from the known hits
@@ -122,7 +123,7 @@ def _attack(state: AgeOfDragonsState, a: actions.Attack, emit: Emit) -> None:
                            a.style, a.called))
 
 
-def _shoot(state: AgeOfDragonsState, a: actions.Shoot, emit: Emit) -> None:
+def _shoot(state: AgeOfDragonsState, a: actions.Shoot, rng: Rng, emit: Emit) -> None:
     weapon = next(w for w in state.fighters[a.actor].profile.ranged if w.name == a.weapon)
     sixes = _expend(state, a.actor, a.dice, ATTACK_THRESHOLD, False, emit)
     defenders = [a.target]
@@ -133,12 +134,12 @@ def _shoot(state: AgeOfDragonsState, a: actions.Shoot, emit: Emit) -> None:
                            sixes, weapon=a.weapon))
 
 
-def _grapple(state: AgeOfDragonsState, a: actions.Grapple, emit: Emit) -> None:
+def _grapple(state: AgeOfDragonsState, a: actions.Grapple, rng: Rng, emit: Emit) -> None:
     sixes = _expend(state, a.actor, a.dice, ATTACK_THRESHOLD, False, emit)
     emit(events.AttackDeclared(a.actor, "grapple", (a.target,), a.dice, 0, 0, sixes))
 
 
-def _break_out(state: AgeOfDragonsState, a: actions.BreakOut, emit: Emit) -> None:
+def _break_out(state: AgeOfDragonsState, a: actions.BreakOut, rng: Rng, emit: Emit) -> None:
     sixes = _expend(state, a.actor, a.dice, ATTACK_THRESHOLD, False, emit)
     side = state.fighters[a.actor].profile.side
     holders = tuple(sorted(p for p in rules.partners(state, a.actor)
@@ -146,10 +147,19 @@ def _break_out(state: AgeOfDragonsState, a: actions.BreakOut, emit: Emit) -> Non
     emit(events.AttackDeclared(a.actor, "break_out", holders, a.dice, BREAK_OUT_TN, 0, sixes))
 
 
-def _task(state: AgeOfDragonsState, a: actions.UseTask, emit: Emit) -> None:
+def _task(state: AgeOfDragonsState, a: actions.UseTask, rng: Rng, emit: Emit) -> None:
     task = state.tasks[a.task]
     _expend(state, a.actor, a.dice, task.threshold, False, emit)
     emit(events.TaskAttempted(a.actor, a.task, a.dice, task.difficulty, a.dice >= task.difficulty))
+
+
+#: Each action class's resolution, all called as ``(state, action, rng, emit)``.
+_RESOLVERS: dict[type, Callable[[AgeOfDragonsState, Any, Rng, Emit], None]] = {
+    actions.RollPool: _roll_pool, actions.Attack: _attack, actions.Defend: _defend,
+    actions.EndTurn: _end, actions.Spot: _spot, actions.Reroll: _reroll,
+    actions.Shoot: _shoot, actions.Grapple: _grapple, actions.BreakOut: _break_out,
+    actions.UseTask: _task, actions.DeclareFall: _fall,
+}
 
 
 def settle(state: AgeOfDragonsState, pd_spent: int, emit: Emit) -> None:
