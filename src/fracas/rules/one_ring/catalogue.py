@@ -91,7 +91,8 @@ def catalogue() -> Catalogue:
     """The shipped catalogue, read and validated once."""
     text = resources.files("fracas.rules.one_ring").joinpath("data/catalogue.yaml").read_text(
         encoding="utf-8")
-    data = yaml.safe_load(text)
+    # The shipped file is trusted and needs no line numbers: the C loader when PyYAML has one.
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     for name, weapon in data["weapons"].items():
         weapon["name"] = name
     return Catalogue.model_validate(data)
