@@ -637,9 +637,13 @@ def turn_has_options(state: AgeOfDragonsState) -> bool:
     first legal completion: nothing is listed.
     """
     turn = state.turn
-    if turn is None or turn.step == "pool" or fall_is_a_choice(state, turn.actor):
+    if turn is None or turn.step == "pool":
         return True
     fighter = state.fighters[turn.actor]
+    if fighter.altitude > GROUNDED and fighter.pr > 0 and not fighter.dead and \
+            not fighter.chose_fall and fighter.profile.flies and fighter.wing == OK and \
+            not (state.grapples and rules.is_locked(state, turn.actor)):
+        return True  # fall_is_a_choice, written out (asked after every decision)
     pool, expended, spotted = turn.pool, turn.expended, turn.spotted
     if turn.step != "expend" and "soma" in turn.spheres and any(
             face >= 3 and not spotted[i] and not expended[i] for i, face in enumerate(pool)):

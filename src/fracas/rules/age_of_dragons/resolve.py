@@ -34,6 +34,8 @@ from fracas.rules.age_of_dragons.state import (
 
 __all__ = ["advance", "outcome", "resolve", "settle", "standings"]
 
+#: The usual pool: Soma alone (its size is the Soma rating, ``rules.pool_size``).
+_SOMA = ("soma",)
 #: A stunned combatant loses its turn on these faces of a d6 (a 1-in-3 chance).
 STUN_FACES = 2
 #: Contested initiative rerolls at most this often before scenario order decides.
@@ -69,7 +71,9 @@ def _fall(state: AgeOfDragonsState, a: actions.DeclareFall, rng: Rng, emit: Emit
 
 
 def _roll_pool(state: AgeOfDragonsState, a: actions.RollPool, rng: Rng, emit: Emit) -> None:
-    size = rules.pool_size(state.fighters[a.actor].profile, a.spheres)
+    spheres = a.spheres
+    profile = state.fighters[a.actor].profile
+    size = profile.soma if spheres == _SOMA else rules.pool_size(profile, spheres)
     emit(DiceRolled(a.actor, events.POOL, 6, tuple(rng.dice(size, 6))))
 
 
