@@ -93,3 +93,25 @@ def test_a_declared_attack_is_pending_as_built_in_full() -> None:
     quick, made = Pending.declared(*args), Pending(*args)
     for f in dataclasses.fields(Pending):
         assert getattr(quick, f.name) == getattr(made, f.name), f.name
+
+
+def test_a_copied_state_has_every_field_and_shares_no_changing_part() -> None:
+    import dataclasses
+
+    from fracas.core.encounter import Encounter
+    from fracas.core.policy import RandomPolicy
+    for path in EXAMPLES:
+        scenario = load_scenario(path)
+        enc = Encounter(scenario.ruleset, scenario.ruleset.initial_state(scenario.model),
+                        rng=SeededRng(3))
+        for _ in range(8):  # into a turn, with dice rolled
+            if enc.is_over:
+                break
+            enc.apply(RandomPolicy().choose(enc.request(SeededRng(1))))
+        state = enc.state
+        copy = state.copy()
+        for f in dataclasses.fields(state):
+            assert getattr(copy, f.name) == getattr(state, f.name), f.name
+        assert copy.fighters is not state.fighters and copy.ranges is not state.ranges
+        assert copy.grapples is not state.grapples
+        assert state.turn is None or copy.turn is not state.turn

@@ -138,6 +138,7 @@ def _resolved(state: AgeOfDragonsState, e: events.AttackResolved) -> None:
         pending.defenders.pop(0)
         if not pending.defenders:
             state.pending = None
+    state.may_end = True  # MAY_END (set here: the commonest of them)
 
 
 def _injured(state: AgeOfDragonsState, e: events.PartInjured) -> None:
@@ -178,6 +179,7 @@ def _fell(state: AgeOfDragonsState, e: events.Fell) -> None:
 
 def _round_ended(state: AgeOfDragonsState, e: events.RoundEnded) -> None:
     state.round = e.round + 1
+    state.may_end = True  # MAY_END (set here)
     state.turn_index = 0
     for fighter in state.fighters.values():
         if not fighter.fell_this_round:
@@ -285,7 +287,9 @@ def _may_end(handler: Callable[[AgeOfDragonsState, Any], None],
     return handle
 
 
-_handler = {kind: _may_end(handler) if kind in MAY_END else handler
+#: The MAY_END handlers that set the flag themselves (no wrapper call).
+_SET_IN_PLACE = frozenset({events.AttackResolved, events.RoundEnded})
+_handler = {kind: _may_end(handler) if kind in MAY_END and kind not in _SET_IN_PLACE else handler
             for kind, handler in HANDLERS.items()}.get
 
 

@@ -21,6 +21,7 @@ from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
     BREAK_OUT_TN,
     GROUNDS,
+    STYLES,
 )
 from fracas.rules.age_of_dragons.state import (
     CLOSE,
@@ -116,13 +117,15 @@ def _attack(state: AgeOfDragonsState, a: actions.Attack, rng: Rng, emit: Emit) -
     turn, called = state.turn, a.called
     sixes = 0
     if turn is not None:  # _expend at the attack threshold, from the known hits
-        dice = rules.attack_dice(turn, a.dice, called is not None)
+        known = turn.hits
+        dice = known[:a.dice] if known is not None and called is None else \
+            rules.attack_dice(turn, a.dice, called is not None)
         emit(events.DiceExpended(a.actor, dice))
         pool = turn.pool
         for i in dice:
             if pool[i] == 6:
                 sixes += 1
-    tn, bonus = rules.attack_numbers(a.style, called)
+    tn, bonus = STYLES[a.style] if called is None else rules.attack_numbers(a.style, called)
     emit(events.AttackDeclared(a.actor, "attack", (a.target,), a.dice, tn, bonus, sixes,
                            a.style, a.called))
 

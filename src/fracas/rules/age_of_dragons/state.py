@@ -261,15 +261,20 @@ class AgeOfDragonsState:
 
     def copy(self) -> AgeOfDragonsState:
         """An independent copy for a new fight or a replay (cheap: no deepcopy)."""
-        return AgeOfDragonsState(
-            {n: f.copy() for n, f in self.fighters.items()}, dict(self.ranges),
-            set(self.grapples), self.landmarks, self.tasks, self.aggressor,
-            self.initiative_sphere, self.ground, self.max_rounds, self.spot_consumes_dice,
-            self.order, self.round, self.turn_index,
-            self.turn.copy() if self.turn else None,
-            self.pending.copy() if self.pending else None, self.result,
-            self.spot_run.copy() if self.spot_run else None, self.closed_run, self.may_end,
-        )
+        new = _new(AgeOfDragonsState)  # every slot filled here (no 19-argument __init__)
+        new.fighters = {n: f.copy() for n, f in self.fighters.items()}
+        new.ranges, new.grapples = dict(self.ranges), set(self.grapples)
+        new.landmarks, new.tasks, new.aggressor = self.landmarks, self.tasks, self.aggressor
+        new.initiative_sphere, new.ground = self.initiative_sphere, self.ground
+        new.max_rounds, new.spot_consumes_dice = self.max_rounds, self.spot_consumes_dice
+        new.order, new.round, new.turn_index = self.order, self.round, self.turn_index
+        turn, pending, run = self.turn, self.pending, self.spot_run
+        new.turn = turn.copy() if turn else None
+        new.pending = pending.copy() if pending else None
+        new.result = self.result
+        new.spot_run = run.copy() if run else None
+        new.closed_run, new.may_end = self.closed_run, self.may_end
+        return new
 
 
 #: The old public name of the state class (kept for code written against it).
