@@ -161,11 +161,20 @@ class LazyRng:
     of ``SeededRng(seed)`` exactly.
     """
 
-    __slots__ = ("_rng", "seed")
+    __slots__ = ("_labels", "_rng", "_seed")
 
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
+    def __init__(self, seed: int, *labels: int | str) -> None:
+        """The stream ``SeededRng(derive_seed(seed, *labels))``, or ``SeededRng(seed)``
+        without labels; the child seed too is worked out only when asked for."""
+        self._seed, self._labels = seed, labels
         self._rng: SeededRng | None = None
+
+    @property
+    def seed(self) -> int:
+        """The seed of the stream (what ``SeededRng(seed)`` would draw)."""
+        if self._labels:
+            self._seed, self._labels = derive_seed(self._seed, *self._labels), ()
+        return self._seed
 
     @property
     def started(self) -> bool:
@@ -210,7 +219,7 @@ class LazyRng:
 
 def policy_stream(seed: int) -> LazyRng:
     """The policy stream of the fight seeded ``seed`` (made on its first draw)."""
-    return LazyRng(derive_seed(seed, "policy"))
+    return LazyRng(seed, "policy")
 
 
 def fight_streams(seed: int) -> tuple[SeededRng, LazyRng]:
