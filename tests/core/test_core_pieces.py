@@ -226,3 +226,12 @@ def test_the_optional_hooks_default_to_the_full_check_and_the_decision_event() -
         del ruleset.apply_event
     assert ruleset.apply_event == original
     assert seen == [DecisionMade(actor, action)]
+
+
+def test_the_play_loop_fills_every_field_of_a_decision_request() -> None:
+    """The loop builds its requests slot by slot: these are all the fields there are."""
+    import dataclasses
+
+    from fracas.core.policy import DecisionRequest
+    assert [f.name for f in dataclasses.fields(DecisionRequest)] == \
+        ["actor", "state", "ruleset", "rng", "_legal", "_vetted"]

@@ -33,6 +33,8 @@ __all__ = ["Listener", "fold", "fold_by_type", "play", "resolve_decision",
 
 S = TypeVar("S")
 
+_new = object.__new__
+
 #: Told each event and the state right after it.
 Listener = Callable[[Event, Any], None]
 
@@ -120,7 +122,10 @@ def play(encounter: Encounter[Any],
             actor = current_actor(state)
             if actor is None:
                 break
-            request = DecisionRequest(actor, state, ruleset, policy_rng)
+            # DecisionRequest(actor, state, ruleset, policy_rng), its slots filled here
+            request = _new(DecisionRequest)
+            request.actor, request.state, request.ruleset = actor, state, ruleset
+            request.rng, request._legal, request._vetted = policy_rng, None, None
             action = pick(actor).choose(request)
             if action.actor != actor:  # what Encounter.check says first
                 raise IllegalActionError(action, "turn order", f"it is {actor}'s decision now")

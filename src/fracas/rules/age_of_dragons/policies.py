@@ -30,6 +30,7 @@ from fracas.rules.age_of_dragons.rules import (
 from fracas.rules.age_of_dragons.state import (
     CLOSE,
     NORMAL,
+    OK,
     AgeOfDragonsState,
     Fighter,
     Turn,
@@ -54,6 +55,7 @@ def _melee_target(state: AgeOfDragonsState, me: str) -> str | None:
     return first
 
 
+_Attack = actions.Attack
 #: ``claw_all``'s fixed actions by actor name, made once and shared by every fight
 #: (actions are immutable values).
 _FIXED: dict[str, tuple[Action, Action, Action]] = {}
@@ -80,8 +82,8 @@ class ClawAllPolicy:
             hits = len(known) if known is not None else \
                 rules.count_qualifying(turn, ATTACK_THRESHOLD)
         target = _melee_target(state, me) if hits else None
-        if target is not None and rules.can_claw(state.fighters[me]):
-            return actions.Attack(me, target, hits)
+        if target is not None and OK in state.fighters[me].limbs:  # rules.can_claw
+            return _Attack(me, target, hits)
         return fixed[2]
 
 

@@ -16,6 +16,15 @@ from fracas.core.events import DiceRolled, FightEnded
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit, Outcome, Standing
 from fracas.rules.age_of_dragons import actions, events, rules
+from fracas.rules.age_of_dragons.events import (  # the hot ones, one lookup less each
+    POOL,
+    AttackDeclared,
+    AttackResolved,
+    DiceExpended,
+    RoundEnded,
+    TurnEnded,
+    TurnStarted,
+)
 from fracas.rules.age_of_dragons.legality import turn_has_options
 from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
@@ -58,7 +67,7 @@ def _defend(state: AgeOfDragonsState, a: actions.Defend, rng: Rng, emit: Emit) -
 
 
 def _end(state: AgeOfDragonsState, a: actions.EndTurn, rng: Rng, emit: Emit) -> None:
-    emit(events.TurnEnded(a.actor))
+    emit(TurnEnded(a.actor))
 
 
 def _reroll(state: AgeOfDragonsState, a: actions.Reroll, rng: Rng, emit: Emit) -> None:
@@ -75,7 +84,7 @@ def _roll_pool(state: AgeOfDragonsState, a: actions.RollPool, rng: Rng, emit: Em
     spheres = a.spheres
     profile = state.fighters[a.actor].profile
     size = profile.soma if spheres == _SOMA else rules.pool_size(profile, spheres)
-    emit(DiceRolled(a.actor, events.POOL, 6, tuple(rng.dice(size, 6))))
+    emit(DiceRolled(a.actor, POOL, 6, tuple(rng.dice(size, 6))))
 
 
 def _spot(state: AgeOfDragonsState, a: actions.Spot, rng: Rng, emit: Emit) -> None:
@@ -109,7 +118,7 @@ def _expend(state: AgeOfDragonsState, actor: str, count: int, threshold: int, si
     if turn is None:
         return 0
     dice = rules.choose_expend_dice(turn, count, threshold, sixes_first)
-    emit(events.DiceExpended(actor, tuple(dice)))
+    emit(DiceExpended(actor, tuple(dice)))
     return sum(1 for i in dice if turn.pool[i] == 6)
 
 
@@ -120,13 +129,13 @@ def _attack(state: AgeOfDragonsState, a: actions.Attack, rng: Rng, emit: Emit) -
         known = turn.hits
         dice = known[:a.dice] if known is not None and called is None else \
             rules.attack_dice(turn, a.dice, called is not None)
-        emit(events.DiceExpended(a.actor, dice))
+        emit(DiceExpended(a.actor, dice))
         pool = turn.pool
         for i in dice:
             if pool[i] == 6:
                 sixes += 1
     tn, bonus = STYLES[a.style] if called is None else rules.attack_numbers(a.style, called)
-    emit(events.AttackDeclared(a.actor, "attack", (a.target,), a.dice, tn, bonus, sixes,
+    emit(AttackDeclared(a.actor, "attack", (a.target,), a.dice, tn, bonus, sixes,
                            a.style, a.called))
 
 
@@ -137,13 +146,13 @@ def _shoot(state: AgeOfDragonsState, a: actions.Shoot, rng: Rng, emit: Emit) -> 
     if weapon.area:  # an area attack on a locked combatant strikes its whole grapple
         defenders += sorted(n for n in rules.grapple_group(state, a.target)
                             if n not in (a.target, a.actor) and not state.fighters[n].dead)
-    emit(events.AttackDeclared(a.actor, "shoot", tuple(defenders), a.dice, 0, weapon.damage_bonus,
+    emit(AttackDeclared(a.actor, "shoot", tuple(defenders), a.dice, 0, weapon.damage_bonus,
                            sixes, weapon=a.weapon))
 
 
 def _grapple(state: AgeOfDragonsState, a: actions.Grapple, rng: Rng, emit: Emit) -> None:
     sixes = _expend(state, a.actor, a.dice, ATTACK_THRESHOLD, False, emit)
-    emit(events.AttackDeclared(a.actor, "grapple", (a.target,), a.dice, 0, 0, sixes))
+    emit(AttackDeclared(a.actor, "grapple", (a.target,), a.dice, 0, 0, sixes))
 
 
 def _break_out(state: AgeOfDragonsState, a: actions.BreakOut, rng: Rng, emit: Emit) -> None:
@@ -151,7 +160,7 @@ def _break_out(state: AgeOfDragonsState, a: actions.BreakOut, rng: Rng, emit: Em
     side = state.fighters[a.actor].profile.side
     holders = tuple(sorted(p for p in rules.partners(state, a.actor)
                            if state.fighters[p].profile.side != side))
-    emit(events.AttackDeclared(a.actor, "break_out", holders, a.dice, BREAK_OUT_TN, 0, sixes))
+    emit(AttackDeclared(a.actor, "break_out", holders, a.dice, BREAK_OUT_TN, 0, sixes))
 
 
 def _task(state: AgeOfDragonsState, a: actions.UseTask, rng: Rng, emit: Emit) -> None:
@@ -180,7 +189,7 @@ def settle(state: AgeOfDragonsState, pd_spent: int, emit: Emit) -> None:
     damage = 0
     if success and (kind == "attack" or kind == "shoot"):  # rules.damage_dealt
         damage = max(0, attack_margin + p.damage_bonus)
-    emit(events.AttackResolved(p.attacker, defender, pd_spent, attack_margin, success, damage))
+    emit(AttackResolved(p.attacker, defender, pd_spent, attack_margin, success, damage))
     if not success:
         return
     if kind == "grapple":
@@ -260,7 +269,7 @@ def advance(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
         if turn is not None:
             if turn.step == "pool" or turn_has_options(state):
                 return
-            emit(events.TurnEnded(turn.actor))
+            emit(TurnEnded(turn.actor))
             continue
         if state.turn_index >= len(state.order):
             _end_phase(state, rng, emit)
@@ -273,20 +282,20 @@ def _start_turn(state: AgeOfDragonsState, actor: str, rng: Rng, emit: Emit) -> b
     """Begin ``actor``'s turn; False when the turn is lost before any decision."""
     fighter = state.fighters[actor]
     if fighter.dead:
-        emit(events.TurnEnded(actor))
+        emit(TurnEnded(actor))
         return False
-    emit(events.TurnStarted(actor, state.round))
+    emit(TurnStarted(actor, state.round))
     if fighter.pr <= 0:  # dying (not dead: that turn ended above)
         _death_check(state, actor, rng, emit)
         emit(events.TurnLost(actor, "dying"))
-        emit(events.TurnEnded(actor))
+        emit(TurnEnded(actor))
         return False
     if fighter.stunned:
         face = rng.die(6)
         emit(DiceRolled(actor, events.STUN, 6, (face,)))
         if face <= STUN_FACES:
             emit(events.TurnLost(actor, "stunned"))
-            emit(events.TurnEnded(actor))
+            emit(TurnEnded(actor))
             return False
     return True
 
@@ -352,7 +361,7 @@ def _end_phase(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
             faces = tuple(rng.dice(rounds + GROUNDS[ground], 6))
             emit(DiceRolled(name, events.LANDING, 6, faces))
             emit(events.LandedHard(name, sum(faces), ground))
-    emit(events.RoundEnded(state.round))
+    emit(RoundEnded(state.round))
 
 
 def _landing_ground(state: AgeOfDragonsState, name: str) -> str:
