@@ -235,8 +235,11 @@ class Ruleset(ABC, Generic[S]):
         """A hashable summary of everything that matters for the rest of the fight.
 
         Two states with equal keys must play on identically (same legal actions, same
-        odds).  Counters that do not change the rules (the round number, the log) are
-        left out, so an exact solver can merge states.  The default uses :meth:`view`.
+        odds).  Counters that do not change the rules (the log) are left out, so an exact
+        solver can merge states.  The default uses :meth:`view` without its ``round``:
+        the solver then values the fight as if it had no round limit.  A rule set whose
+        fights do reach their limit keeps the round in its own key (AD&D does); one whose
+        fights end long before it may leave it out (Age of Dragons' claw duel).
         """
         picture = self.view(state)
         picture.pop("round", None)
