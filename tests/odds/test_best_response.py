@@ -237,3 +237,15 @@ def test_best_is_at_least_the_fixed_policy_and_the_fixed_figure_is_solve_duel(na
         assert result.best >= result.fixed - 1e-12
         assert sum(result.best_odds.values()) + result.unresolved + result.pruned == \
             pytest.approx(1.0, abs=1e-9)
+
+
+def test_moves_left_out_give_a_lower_bound_that_keeps_the_fixed_move() -> None:
+    def no_press(state: Any, action: Action) -> bool:
+        return not isinstance(action, Press)
+
+    result = best_response(wager("truce"), "red", allow=no_press)
+    assert result.fixed == 0.0
+    assert result.best == pytest.approx(2 / 3, abs=1e-12)  # banking, the best left
+    only_stall = best_response(wager("press"), "red",
+                               allow=lambda state, action: isinstance(action, Stall))
+    assert only_stall.best == pytest.approx(3 / 4, abs=1e-12)  # pressing is still a move

@@ -134,9 +134,11 @@ class _Chooser(_Explorer):
 
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
                  limits: DuelLimits, progress: Progress | None, watch: Watch | None,
-                 mine: Callable[[str], bool], max_moves: int) -> None:
+                 mine: Callable[[str], bool], max_moves: int,
+                 allow: Callable[[Any, Action], bool] | None = None) -> None:
         super().__init__(ruleset, policies, limits, progress, watch)
         self.mine = mine
+        self.allow = allow
         self.max_moves = max_moves
         #: node -> the outcomes of each distinct move (target -> probability)
         self.moves: dict[int, list[dict[int, float]]] = {}
@@ -147,6 +149,12 @@ class _Chooser(_Explorer):
         if not self.mine(actor):
             return super().decisions(state, actor)
         found = list(dict.fromkeys(iter_legal(self.rs, state, actor)))
+        if self.allow is not None:
+            allow = self.allow
+            # The fixed policy's own choices are always moves (the best is never worse).
+            fixed = [action for action, _ in super().decisions(state, actor)]
+            found = list(dict.fromkeys(
+                [*(action for action in found if allow(state, action)), *fixed]))
         if not found:
             raise ScriptExhaustedError(f"{actor} has no legal action")
         if len(found) > self.max_moves:
@@ -299,6 +307,7 @@ def best_response_from_state(
     ruleset: Ruleset[Any], initial: Any, side: str, *, started: bool = False,
     gm_side: str | None = None, policies: Callable[[str], Policy] | None = None,
     limits: DuelLimits | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+    allow: Callable[[Any, Action], bool] | None = None,
     progress: Progress | None = None, watch: Watch | None = None,
 ) -> BestResponse:
     """The best winning chance of ``side`` from ``initial`` against fixed policies.
@@ -314,6 +323,10 @@ def best_response_from_state(
             side's own is what :attr:`BestResponse.fixed` measures.
         limits: when to give up (:class:`DuelLimits`).
         max_moves: most legal actions one decision of the free side may have.
+        allow: ``allow(state, action)`` says which legal actions the free side may
+            consider (by default all); its fixed policy's own choice is always one of
+            its moves, so the result is still at least :attr:`BestResponse.fixed`, and
+            a lower bound of the best over every legal action.
         progress, watch: as in :func:`fracas.odds.duel.solve_from_state`.
 
     Raises:
@@ -349,7 +362,7 @@ def best_response_from_state(
         return known
 
     explorer = _Chooser(ruleset, policies, limits or DuelLimits(), progress, watch,
-                        mine, max_moves)
+                        mine, max_moves, allow)
     with _sweep_young_only():
         for name in sides:
             explorer.label(name)
@@ -387,8 +400,8 @@ def best_response_from_state(
 def best_response(
     scenario: Scenario, side: str, *, gm_side: str | None = None,
     policies: Callable[[str], Policy] | None = None, limits: DuelLimits | None = None,
-    max_moves: int = DEFAULT_MAX_MOVES, progress: Progress | None = None,
-    watch: Watch | None = None,
+    max_moves: int = DEFAULT_MAX_MOVES, allow: Callable[[Any, Action], bool] | None = None,
+    progress: Progress | None = None, watch: Watch | None = None,
 ) -> BestResponse:
     """The best winning chance of ``side`` in a loaded scenario, the others' policies fixed.
 
@@ -398,4 +411,4 @@ def best_response(
     return best_response_from_state(
         ruleset, ruleset.initial_state(scenario.model), side, started=False,
         gm_side=gm_side, policies=policies, limits=limits, max_moves=max_moves,
-        progress=progress, watch=watch)
+        allow=allow, progress=progress, watch=watch)
