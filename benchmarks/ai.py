@@ -28,7 +28,7 @@ from fracas.core.action import GM
 
 def run(ruleset: str, start: int, stop: int, ms: float | None, turn_ms: float | None,
         horizon: int, margin: float, rollouts: int | None = None,
-        keyed: bool = True, clock: str = "wall") -> MatchResult:
+        keyed: bool = True, clock: str = "wall", plans: bool = True) -> MatchResult:
     """Seat-swapped fights of seeds ``start..stop-1`` on ``ruleset``'s duel."""
     duel = DUELS[ruleset]
     scenario = duel.scenario()
@@ -39,7 +39,7 @@ def run(ruleset: str, start: int, stop: int, ms: float | None, turn_ms: float | 
 
     def search(actor: str) -> Any:
         return SearchPolicy(rules, budget, side=duel.gm_side if actor == GM else None,
-                            margin=margin, keyed=keyed)
+                            margin=margin, keyed=keyed, plans=plans)
 
     def heuristic(actor: str) -> Any:
         return rules.policy("heuristic", actor, {})
@@ -73,6 +73,8 @@ def main() -> None:
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="the clock of --ms and --turn-ms: wall time, or this process's "
                              "CPU time (the same thinking however busy the machine is)")
+    parser.add_argument("--no-plans", action="store_true",
+                        help="compare single moves only (no plans replayed in the rollouts)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=5, help="seeds per job")
     args = parser.parse_args()
@@ -86,7 +88,7 @@ def main() -> None:
                 jobs[r].append(pool.submit(run, r, s, stop, args.ms or None,
                                            args.turn_ms if args.ms else None, args.horizon,
                                            args.margin, args.rollouts, not args.unkeyed,
-                                           args.clock))
+                                           args.clock, not args.no_plans))
         results: dict[str, MatchResult] = {}
         for r, futures in jobs.items():
             total = MatchResult()
@@ -101,7 +103,8 @@ def main() -> None:
 
     print(f"search (ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, rollouts={args.rollouts},"
           f" horizon={args.horizon}, margin={args.margin:g}, clock={args.clock}"
-          f"{', unkeyed dice' if args.unkeyed else ''}) against the heuristic, "
+          f"{', unkeyed dice' if args.unkeyed else ''}"
+          f"{', no plans' if args.no_plans else ''}) against the heuristic, "
           f"{args.pairs} seeds x 2 seats, "
           f"{elapsed:.0f} s on {args.workers} workers")
     print()

@@ -179,12 +179,17 @@ class _Candidate:
     compared on the seeds both have played, rollout against rollout.
     """
 
-    __slots__ = ("action", "chosen", "results")
+    __slots__ = ("action", "chosen", "results", "sticky", "used")
 
-    def __init__(self, chosen: tuple[Value, ...], action: Action) -> None:
+    def __init__(self, chosen: tuple[Value, ...], action: Action, sticky: bool = False) -> None:
         self.chosen = chosen
         self.action = action
         self.results: list[float] = []
+        #: A plan, not one move: in its rollouts the actor plays this action again
+        #: wherever the heuristic would play the heuristic's move at the root.
+        self.sticky = sticky
+        #: Rollouts in which the plan came into play (a plan never used is its one move).
+        self.used = 0
 
     def mean(self, n: int | None = None) -> float:
         values = self.results if n is None else self.results[:n]
@@ -235,6 +240,53 @@ def _behind(c: _Candidate, leader: _Candidate, margin: float) -> bool:
     return n >= MIN_PAIRS and lead > margin * err
 
 
+class _Planned:
+    """The heuristic with a plan: where it would play a key of ``plan``, play its value.
+
+    A value is played only where it is legal; elsewhere the heuristic's own move stands.
+    """
+
+    __slots__ = ("heuristic", "plan", "root", "used")
+
+    def __init__(self, heuristic: Callable[[str], Policy], plan: Mapping[Action, Action],
+                 root: Action | None = None) -> None:
+        self.heuristic = heuristic
+        self.plan = plan
+        self.root = root
+        #: Decisions at which the move planned for ``root`` was played.
+        self.used = 0
+
+    def choose(self, request: DecisionRequest) -> Action:
+        action = self.heuristic(request.actor).choose(request)
+        other = _replace(request, action, self.plan)
+        if other is not action and action == self.root:
+            self.used += 1
+        return other
+
+    def __call__(self, actor: str) -> Policy:
+        return self
+
+
+def _hashable(action: Action | None) -> bool:
+    try:
+        hash(action)
+    except TypeError:
+        return False
+    return action is not None
+
+
+def _replace(request: DecisionRequest, action: Action,
+             plan: Mapping[Action, Action]) -> Action:
+    """``plan``'s move for ``action`` where it is legal now, else ``action``."""
+    try:
+        other = plan.get(action)
+    except TypeError:  # an action holding something unhashable: never planned
+        return action
+    if other is None or other == action or not request.is_legal(other):
+        return action
+    return other
+
+
 class SearchPolicy:
     """Monte Carlo search over the whole legal actions of a decision, with heuristic rollouts.
 
@@ -260,9 +312,16 @@ class SearchPolicy:
 
     def __init__(self, ruleset: Ruleset[Any], budget: SearchBudget | None = None, *,
                  side: str | None = None, margin: float = MARGIN, seed: int = 0,
-                 exploration: float = EXPLORATION, keyed: bool = True) -> None:
+                 exploration: float = EXPLORATION, keyed: bool = True,
+                 plans: bool = True) -> None:
         self.ruleset = ruleset
         self.keyed = keyed
+        self.plans = plans
+        #: The fight's plan: the heuristic's move -> the move the search put in its place
+        #: (as a plan).  Our rollouts replay it, and so does a decision with no time left.
+        self.plan: dict[Action, Action] = {}
+        self._root: Action | None = None
+        self._last_round: int | None = None
         self.budget = budget if budget is not None else SearchBudget()
         self.side = side
         self.margin = margin
@@ -289,6 +348,9 @@ class SearchPolicy:
     def choose(self, request: DecisionRequest) -> Action:
         start = self.budget.now()
         turn = (request.actor, request.ruleset.round_number(request.state))
+        if self._last_round is not None and turn[1] < self._last_round:
+            self.plan.clear()  # a new fight: the last one's plan does not carry over
+        self._last_round = turn[1]
         if turn != self._turn:
             self._turn, self._turn_spent = turn, 0.0
         try:
@@ -309,6 +371,7 @@ class SearchPolicy:
         ruleset, state, actor = request.ruleset, request.state, request.actor
         self.last_rollouts = 0
         self.last_candidates = []
+        self._root = None
         left = self._time_left()
         deadline = self.budget.now() + left if left is not None else None
         side = side_of(ruleset, state, actor) if actor != GM else None
@@ -316,8 +379,10 @@ class SearchPolicy:
             side = self.side
         guess = self._heuristic_choice(request)
         spent = left is not None and left <= 0.005  # the turn's time is used up
-        if side is None or (spent and guess is not None):  # a referee, or no time left
+        if side is None:  # a referee
             return guess if guess is not None else self._first(request)
+        if spent and guess is not None:  # no time left: the heuristic, as the plan amends it
+            return _replace(request, guess, self.plan) if self.plan else guess
         prefer = chosen_values(ruleset, state, guess) if guess is not None else ()
         candidates = self._candidates(request, prefer)
         if not candidates:
@@ -326,11 +391,22 @@ class SearchPolicy:
         candidates = self._distinct(request, candidates, base)
         if len(candidates) == 1:
             return self._vet(request, candidates[0])
-        self.last_candidates = candidates
         has_guess = bool(prefer) and candidates[0].chosen == tuple(prefer)
+        self._root = guess if has_guess and self.plans and _hashable(guess) else None
+        if self._root is not None:
+            # Each other move also as a plan: played again wherever the heuristic would
+            # play its move of now (a stance kept, a formation held, Hope spent again).
+            candidates += [_Candidate(c.chosen, c.action, sticky=True) for c in candidates[1:]]
+        self.last_candidates = candidates
         self._race(request, candidates, side, base, deadline,
                    keep=candidates[0] if has_guess else None)
-        return self._vet(request, self._pick(candidates, has_guess))
+        picked = self._pick(candidates, has_guess)
+        if self._root is not None:
+            if picked.sticky:
+                self.plan[self._root] = picked.action
+            else:
+                self.plan.pop(self._root, None)
+        return self._vet(request, picked)
 
     # -- the candidates -----------------------------------------------------------
     def _candidates(self, request: DecisionRequest,
@@ -392,10 +468,22 @@ class SearchPolicy:
         state = ruleset.clone_state(request.state)
         seed = derive_seed(base, len(candidate.results))  # the k-th seed for all
         rng = SeededRng(seed)
+        plan = self.plan
+        root = self._root
+        if root is not None and (candidate.sticky or root in plan):
+            plan = dict(plan)
+            if candidate.sticky:
+                plan[root] = candidate.action
+            else:
+                del plan[root]
+        planned = _Planned(self.heuristic, plan, root if candidate.sticky else None) \
+            if plan else None
         try:
             take_decision(ruleset, state, candidate.action, rng, _folding(ruleset, state))
-            stuck = play_on(ruleset, state, rng, self.heuristic, self.budget.horizon,
-                            keyed=seed if self.keyed else None)
+            stuck = play_on(ruleset, state, rng, planned or self.heuristic,
+                            self.budget.horizon, keyed=seed if self.keyed else None)
+            if planned is not None and planned.used:
+                candidate.used += 1
             if stuck is not None and self._side_of(ruleset, state, stuck) == side:
                 result = 0.0  # a dead end of our own making: never worth choosing
             else:
@@ -461,6 +549,8 @@ class SearchPolicy:
                     self._rollout(request, c, side, base)
             if target < MIN_PAIRS:
                 continue
+            # A plan that never came into play is its single move again: drop it.
+            alive = [c for c in alive if not c.sticky or c.used]
             leader = max(alive, key=lambda c: c.mean(target))
             alive = [c for c in alive if c is keep or c is leader
                      or not _behind(c, leader, self.margin)]
