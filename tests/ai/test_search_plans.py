@@ -149,3 +149,15 @@ def test_the_plan_wins_the_whole_fight() -> None:
     for plans, winner in ((True, "a"), (False, None)):
         policy = SearchPolicy(rules, SearchBudget(rollouts=40, ms=None), plans=plans)
         assert play_fight(rules, state, 3, lambda actor, p=policy: p) == winner
+
+
+def test_a_plan_that_never_comes_into_play_drops_out_after_four_rollouts() -> None:
+    rules = Charge()
+    state = ChargeState(max_rounds=1)  # one decision left: no later brace to replace
+    request = DecisionRequest("Ash", state, rules, SeededRng(1))
+    policy = SearchPolicy(rules, SearchBudget(rollouts=40, ms=None))
+    assert policy.choose(request) == Brace("Ash")  # a draw either way: the heuristic's
+    sticky = [c for c in policy.last_candidates if c.sticky]
+    assert len(sticky) == 1 and sticky[0].used == 0
+    assert len(sticky[0].results) == 4  # dropped at the first look
+    assert policy.plan == {}
