@@ -161,3 +161,19 @@ def test_a_plan_that_never_comes_into_play_drops_out_after_four_rollouts() -> No
     assert len(sticky) == 1 and sticky[0].used == 0
     assert len(sticky[0].results) == 4  # dropped at the first look
     assert policy.plan == {}
+
+
+def test_a_planned_move_is_played_only_where_it_is_legal() -> None:
+    from fracas.ai.search import _Planned
+
+    rules = Charge()
+    heuristic = _AlwaysBrace()
+    planned = _Planned(lambda actor: heuristic, {Brace("Ash"): Build("Ash")}, Brace("Ash"))
+    request = DecisionRequest("Ash", ChargeState(), rules, SeededRng(1))
+    action = planned.choose(request)
+    assert action == Build("Ash")
+    assert request.vetted(action)  # checked once: the engine applies it unchecked
+    assert planned.used == 1
+    refused = _Planned(lambda actor: heuristic, {Brace("Ash"): Build("Bo")}, Brace("Ash"))
+    assert refused.choose(request) == Brace("Ash")  # Bo never decides: the heuristic's move
+    assert refused.used == 0
