@@ -61,15 +61,21 @@ ranges:
 
 
 def case(name: str) -> tuple[Scenario, str | None]:
-    """A duel by name: ``claw_duel``, ``claw:SOMA:PR``, a duel of ``fracas.ai.duels``
-    (``duel:RULESET``), ``adnd_single`` (tests/odds/data) or a scenario path."""
+    """A duel by name: ``claw_duel``, ``claw:SOMA:PR`` (the claw duel with other ratings),
+    ``wall:HP`` (AD&D's wall duel with other hit points), a duel of
+    ``fracas.ai.duels`` (``duel:RULESET``), ``adnd_single`` (tests/odds/data) or a
+    scenario path."""
     if name == "claw_duel":
-        name = "duel:age_of_dragons"
+        name = "claw:9:20"
     if name.startswith("duel:"):
         from fracas.ai.duels import duel
 
         found = duel(name.split(":", 1)[1])
         return found.scenario(), found.gm_side
+    if name.startswith("wall:"):  # AD&D's wall duel with both climbers at HP hit points
+        hp = int(name.split(":")[1])
+        text = (ROOT / "examples" / "adnd" / "wall_duel.yaml").read_text()
+        return parse_scenario(text.replace("hp: 30", f"hp: {hp}"), f"<{name}>"), None
     if name.startswith("claw:"):
         _, soma, pr = name.split(":")
         return parse_scenario(_CLAW.format(soma=int(soma), pr=int(pr)), f"<{name}>"), None
