@@ -7,7 +7,11 @@ winning chance.  Printed per side:
 
 * ``heur``: the side's winning chance when both play the heuristic (exact);
 * ``best``: its winning chance with the best policy against the heuristic (exact);
-* ``draw``: the chance of a draw under that best policy.
+* ``draw``: the chance of a draw under that best policy;
+* ``states``, ``choices``: decision states explored, and those where the side has two
+  or more moves with different outcomes; ``changed``: of those, where the best move is
+  not the heuristic's (reachable or not), and below the table the most common of
+  those changes (the heuristic's action -> one action of the best move).
 
 And per duel, over the two seats A and B:
 
@@ -37,6 +41,7 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -133,6 +138,11 @@ def solve(name: str, policy: str, limits: DuelLimits, allow: str,
     return rows, None
 
 
+def _words(action: Action) -> str:
+    """An action's text without its actor."""
+    return str(action).split(" ", 1)[-1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", nargs="*",
@@ -144,6 +154,8 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=600.0,
                         help="per side (wall clock)")
     parser.add_argument("--max-states", type=int, default=2_000_000)
+    parser.add_argument("--show", type=int, default=4,
+                        help="most common changed decisions to show per side")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     limits = DuelLimits(max_states=args.max_states, max_leaves=10**9,
@@ -159,6 +171,10 @@ def main() -> None:
         for side, r, cpu in rows:
             print(f"  {side:<12} {r.fixed:8.4f} {r.best:8.4f} {r.best_odds.get(None, 0.0):7.4f} "
                   f"{r.states:9,} {r.choices:8,} {r.changed:8,} {cpu:8.1f}")
+        for side, r, _ in rows:
+            common = Counter((_words(a), _words(b)) for a, b in r.changes).most_common(args.show)
+            for (fixed, best), n in common:
+                print(f"    {side}: {n:,} states: heuristic '{fixed}' -> best '{best}'")
         entry: dict[str, Any] = {"case": name, "sides": [dict(r.to_json(), cpu=cpu)
                                                          for _, r, cpu in rows]}
         if refused is not None:

@@ -181,6 +181,7 @@ def test_the_risky_move_is_best_against_the_sure_one() -> None:
     assert result.best_odds[None] == pytest.approx(0.0, abs=1e-12)
     assert result.fixed_odds["blue"] == pytest.approx(1 / 3, abs=1e-12)
     assert result.choices == 1 and result.changed == 1
+    assert result.changes == ((Bank("Rex"), Press("Rex")),)
     assert result.unresolved == pytest.approx(0.0, abs=1e-12)
 
 

@@ -72,6 +72,8 @@ __all__ = [
 DEFAULT_MAX_MOVES = 2_000
 #: A move must beat the current one by more than this to be switched to.
 _IMPROVEMENT = 1e-12
+#: The changed decisions whose actions a result keeps (see :attr:`BestResponse.changes`).
+KEPT_CHANGES = 20_000
 _MAX_ROUNDS = 1_000
 
 
@@ -92,6 +94,8 @@ class BestResponse:
         choices: graph states where the free side has two or more different moves.
         changed: of those, how many the best policy plays differently from the fixed
             one (reachable or not).
+        changes: for the first :data:`KEPT_CHANGES` of those (in the order they were
+            explored), the fixed policy's action and one action of the best move.
         leaves: resolutions run.
         seconds: wall time.
     """
@@ -106,6 +110,7 @@ class BestResponse:
     states: int
     choices: int
     changed: int
+    changes: tuple[tuple[Action, Action], ...]
     leaves: int
     seconds: float
 
@@ -144,6 +149,9 @@ class _Chooser(_Explorer):
         self.moves: dict[int, list[dict[int, float]]] = {}
         #: node -> the fixed policy's mixture over those moves (move index, probability)
         self.usual: dict[int, list[tuple[int, float]]] = {}
+        #: node -> one action of each move, and the fixed policy's most likely action
+        #: (for the first KEPT_CHANGES nodes only)
+        self.shown: dict[int, tuple[list[Action], Action]] = {}
 
     def decisions(self, state: Any, actor: str) -> list[tuple[Action, float]]:
         if not self.mine(actor):
@@ -176,6 +184,7 @@ class _Chooser(_Explorer):
             return super().expand(node)
         here = self.done
         outs: list[dict[int, float]] = []
+        shown: list[Action] = []
         seen: dict[Hashable, int] = {}
         by_action: dict[Action, int] = {}
         count = len(node.decisions)
@@ -191,6 +200,7 @@ class _Chooser(_Explorer):
             if index is None:
                 index = seen[key] = len(outs)
                 outs.append(out)
+                shown.append(action)
             by_action[action] = index
             return index
 
@@ -198,7 +208,8 @@ class _Chooser(_Explorer):
             follow_move(i, action)
         # The side's own fixed policy at this state, as a mixture of those moves.
         usual: dict[int, float] = {}
-        for action, p in super().decisions(node.state, node.actor):
+        own = super().decisions(node.state, node.actor)
+        for action, p in own:
             index = by_action.get(action)
             if index is None:  # an action the steps list as an equivalent one
                 index = follow_move(count, action)
@@ -206,6 +217,8 @@ class _Chooser(_Explorer):
         self.mass = 1.0
         self.moves[here] = outs
         self.usual[here] = list(usual.items())
+        if len(self.shown) < KEPT_CHANGES:
+            self.shown[here] = (shown, max(own, key=lambda chosen: chosen[1])[0])
         union: dict[int, float] = {}
         for out in outs:
             for target in out:
@@ -378,8 +391,10 @@ def best_response_from_state(
             best_values, policy = _solve_best(explorer, labels, win)
             best_row = best_values[root]
             fixed_row = _solve(_fixed_edges(explorer), labels)[root]
-        changed = sum(1 for node, usual in explorer.usual.items()
-                      if policy.get(node) not in {i for i, p in usual if p > 0})
+        changed_nodes = [node for node, usual in explorer.usual.items()
+                         if policy.get(node) not in {i for i, p in usual if p > 0}]
+        changes = tuple((explorer.shown[node][1], explorer.shown[node][0][policy[node]])
+                        for node in changed_nodes if node in explorer.shown)
 
     def odds(row: np.ndarray[Any, Any]) -> dict[str | None, float]:
         named = {label: float(row[i]) for i, label in enumerate(explorer.labels)}
@@ -393,7 +408,8 @@ def best_response_from_state(
         side=side, best=float(best_row[win]), fixed=float(fixed_row[win]),
         best_odds=best_odds, fixed_odds=odds(fixed_row),
         unresolved=max(0.0, 1.0 - pruned - sum(best_odds.values())), pruned=pruned,
-        states=len(explorer.index), choices=len(explorer.moves), changed=changed,
+        states=len(explorer.index), choices=len(explorer.moves), changed=len(changed_nodes),
+        changes=changes,
         leaves=explorer.leaves, seconds=time.perf_counter() - explorer.began)
 
 
