@@ -250,3 +250,25 @@ def test_moves_left_out_give_a_lower_bound_that_keeps_the_fixed_move() -> None:
     only_stall = best_response(wager("press"), "red",
                                allow=lambda state, action: isinstance(action, Stall))
     assert only_stall.best == pytest.approx(3 / 4, abs=1e-12)  # pressing is still a move
+
+
+def _strikes(state: Any, action: Action) -> bool:
+    """Age of Dragons: every attack, aiming and evading (no manoeuvre, grapple or fall)."""
+    return action.verb in ("roll", "reroll", "defend", "end", "attack") or (
+        action.verb == "spot" and getattr(action, "effect", None) in ("evade", "aim"))
+
+
+@pytest.mark.slow
+def test_tiny_claw_duel_best_response_beats_the_heuristic() -> None:
+    """Evading instead of aiming pays against the heuristic (exact figures pinned)."""
+    scenario = load_scenario(DATA / "claw_duel_tiny.yaml")
+    exact = solve_duel(scenario)
+    mirror = 0.0
+    for side in ("red", "blue"):
+        result = best_response(scenario, side, allow=_strikes)
+        assert result.fixed == pytest.approx(exact.sides[side], abs=1e-9)
+        assert result.best > result.fixed + 0.005
+        assert any(best.verb == "spot" and getattr(best, "effect", None) == "evade"
+                   for _, best in result.changes)
+        mirror += result.best / 2
+    assert mirror == pytest.approx(0.5129, abs=5e-5)
