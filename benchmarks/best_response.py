@@ -67,7 +67,8 @@ ranges:
 
 def case(name: str) -> tuple[Scenario, str | None]:
     """A duel by name: ``claw_duel``, ``claw:SOMA:PR`` (the claw duel with other ratings),
-    ``wall:HP`` (AD&D's wall duel with other hit points), a duel of
+    ``wall:HP`` (AD&D's wall duel with other hit points), ``breath:S:PR:PD`` (Age of
+    Dragons' breath duel with Soma and Pneuma S and other PR and PD), a duel of
     ``fracas.ai.duels`` (``duel:RULESET``), ``adnd_single`` (tests/odds/data) or a
     scenario path."""
     if name == "claw_duel":
@@ -81,6 +82,13 @@ def case(name: str) -> tuple[Scenario, str | None]:
         hp = int(name.split(":")[1])
         text = (ROOT / "examples" / "adnd" / "wall_duel.yaml").read_text()
         return parse_scenario(text.replace("hp: 30", f"hp: {hp}"), f"<{name}>"), None
+    if name.startswith("breath:"):  # the breath duel: Soma = Pneuma = S, PR and PD as given
+        _, soma, pr, pd = name.split(":")
+        text = (ROOT / "examples" / "age_of_dragons" / "breath_duel.yaml").read_text()
+        for old, new in (("soma: 8", f"soma: {int(soma)}"), ("pneuma: 8", f"pneuma: {int(soma)}"),
+                         ("pr: 24", f"pr: {int(pr)}"), ("pd: 3", f"pd: {int(pd)}")):
+            text = text.replace(old, new)
+        return parse_scenario(text, f"<{name}>"), None
     if name.startswith("claw:"):
         _, soma, pr = name.split(":")
         return parse_scenario(_CLAW.format(soma=int(soma), pr=int(pr)), f"<{name}>"), None
