@@ -272,3 +272,11 @@ def test_tiny_claw_duel_best_response_beats_the_heuristic() -> None:
                    for _, best in result.changes)
         mirror += result.best / 2
     assert mirror == pytest.approx(0.5129, abs=5e-5)
+
+
+def test_a_fight_too_large_is_refused_with_what_makes_it_large() -> None:
+    scenario = load_scenario(DATA / "toy_random_duel.yaml")
+    with pytest.raises(StateSpaceTooLargeError,
+                       match=r"more than 20 distinct states.*Ash \(the side solved for\) "
+                             r"has up to 2 legal actions"):
+        best_response(scenario, "red", limits=DuelLimits(max_states=20))

@@ -144,6 +144,7 @@ class _Chooser(_Explorer):
         super().__init__(ruleset, policies, limits, progress, watch)
         self.mine = mine
         self.allow = allow
+        self.most_moves = (0, "")
         self.max_moves = max_moves
         #: node -> the outcomes of each distinct move (target -> probability)
         self.moves: dict[int, list[dict[int, float]]] = {}
@@ -171,9 +172,18 @@ class _Chooser(_Explorer):
                 f"{self.max_moves:,} the best-response solver tries; it is too large to "
                 "solve exactly"
             )
-        if len(found) > self.most_actions[0]:
-            self.most_actions = (len(found), actor)
+        if len(found) > self.most_moves[0]:
+            self.most_moves = (len(found), actor)
         return [(action, 1.0) for action in found]
+
+    def cause(self) -> str:
+        """The exact solver's words, and how many moves the free side tries in one decision."""
+        text = super().cause()
+        if self.most_moves[0] > 1:
+            moves = (f"{self.most_moves[1]} (the side solved for) has up to "
+                     f"{self.most_moves[0]:,} legal actions in one decision, each followed")
+            text = f"{text}, {moves}" if text else f"; what makes it large: {moves}"
+        return text
 
     def expand(self, node: _Node) -> dict[int, float]:
         if not self.mine(node.actor):
