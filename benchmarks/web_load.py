@@ -6,15 +6,22 @@ create form whenever a fight ends), and has each client decide as a page does
 and repeat: choose a verb at random, ask ``decide`` (JSON) for its steps, pick a
 random offered value for every step and ask ``decide`` again (the server keeps
 the values still offered), then post the whole action to ``act`` and wait for
-the answer.  ``--protocol list`` instead picks from the whole list of legal
-actions (the old way: ``state.json``/answers' ``actions``, or ``actions.json``
-where the answers no longer carry it).  Everything is bounded: a deadline, a cap
+the answer.  Since 2026-12-01 (second session) ``state.json`` and each answer to
+an action carry ``next``: the usual verb's steps at their defaults, exactly as
+``decide`` answers them, so a client that picks the usual verb skips the first
+``decide`` (a script reads them; a page shows that form open, below).  Against
+an older server, which sends no ``next``, the clients ask as before.
+``--protocol list`` instead picks from the whole list of legal actions (the old
+way: ``state.json``/answers' ``actions``, or ``actions.json`` where the answers
+no longer carry it).  Everything is bounded: a deadline, a cap
 on actions, a per-request timeout, and the server is killed when the run ends.
 
 ``--protocol page`` does what a person's page in a browser does instead: it loads
 the table's page, keeps its event stream open (each commit pushes the fresh panel
 to it), and posts each click as htmx does, getting HTML back (the Decide
-fragment, then the whole panel as ``act``'s answer).
+fragment, then the whole panel as ``act``'s answer).  Where the panel opens the
+usual verb's form (newer servers), a click of that verb is not needed: the page
+changes the values in the open form, as a person would.
 
 What "N clients" means here: N people at N tables, each with a browser of their
 own (one kept-alive connection each) who never pause between clicks
@@ -230,6 +237,9 @@ class Table:
         self.verbs: list[str] = list(state.get("verbs") or [])
         self.actions: list[str] | None = state.get("actions")
         self.over = state.get("outcome") is not None or not self.verbs
+        #: The usual verb's steps, when the server sends them (state.json's and each
+        #: answer's ``next``): that verb needs no ``decide`` for its steps.
+        self.usual: dict[str, Any] | None = state.get("next")
 
     def get(self, what: str) -> dict[str, Any]:
         started = time.perf_counter()
@@ -257,9 +267,12 @@ class Table:
     def choose_by_steps(self, rng: random.Random) -> dict[str, str]:
         """A random action walked through ``decide``, as a person clicks it."""
         form = {"verb": rng.choice(self.verbs)}
-        status, body, _ = self.post("decide", form)
-        if status != 200:
-            raise RuntimeError(f"decide: {status} {body.get('error')}")
+        if self.usual is not None and self.usual.get("verb") == form["verb"]:
+            body = self.usual  # its steps came with the table's last answer
+        else:
+            status, body, _ = self.post("decide", form)
+            if status != 200:
+                raise RuntimeError(f"decide: {status} {body.get('error')}")
         for f in body["fields"]:
             if "choices" in f:
                 form[f"f_{f['name']}"] = rng.choice(f["choices"])["value"]
@@ -287,6 +300,7 @@ class Table:
         if status < 400 or status == 409:
             self.rev = body["revision"]
             self.actions = body.get("actions")
+            self.usual = body.get("next")
             if "verbs" in body:
                 self.verbs = list(body["verbs"])
             elif self.actions is not None:  # an older server: verbs from the action list
@@ -297,6 +311,8 @@ class Table:
 
 _VERB_BUTTON = re.compile(r'<button type="submit" name="verb" value="([^"]*)"')
 _SELECT = re.compile(r'<select name="(f_[^"]+)"[^>]*>(.*?)</select>', re.S)
+_OPEN_VERB = re.compile(r'id="steps">.*?<input type="hidden" name="verb" value="([^"]*)"',
+                        re.S)
 _OPTION = re.compile(r'<option value="([^"]*)"( selected)?')
 _NUMBER = re.compile(r'<input type="number" name="(f_[^"]+)"[^>]*min="(-?\d+)" '
                      r'max="(-?\d+)" value="(-?\d+)"')
@@ -335,6 +351,9 @@ class PageTable(Table):
             self.rev = html.unescape(found.group(1))
         self.verbs = [html.unescape(v) for v in _VERB_BUTTON.findall(text)]
         self.over = not self.verbs
+        # A Decide form the panel opens on its own (the usual verb's, at its defaults).
+        shown = _OPEN_VERB.search(text)
+        self.open_form = (html.unescape(shown.group(1)), text) if shown else None
 
     def click(self, what: str, data: dict[str, str]) -> tuple[int, str, float]:
         self.pause()
@@ -349,9 +368,12 @@ class PageTable(Table):
     def choose_by_page(self, rng: random.Random) -> dict[str, str]:
         """A random action clicked through the Decide form's HTML."""
         form = {"verb": rng.choice(self.verbs)}
-        status, text, _ = self.click("decide", form)
-        if status != 200:
-            raise RuntimeError(f"decide: {status}")
+        if self.open_form is not None and self.open_form[0] == form["verb"]:
+            text = self.open_form[1]  # the panel already shows this verb's steps
+        else:
+            status, text, _ = self.click("decide", form)
+            if status != 200:
+                raise RuntimeError(f"decide: {status}")
         steps = _steps(text)
         for name, (values, low, high, _) in steps.items():
             form[name] = rng.choice(values) if values else str(rng.randint(low, high))

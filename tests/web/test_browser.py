@@ -96,6 +96,17 @@ def confirm(page: Any) -> None:
     wait_revision(page, before + 1)
 
 
+def assert_form_is_the_next_decisions(page: Any) -> None:
+    """The Decide form (if any) belongs to the decision now, opened on its usual verb."""
+    now = str(revision(page))
+    assert all(r == now for r in page.locator("#decide input[name=rev]").evaluate_all(
+        "inputs => inputs.map(i => i.value)"))
+    if page.locator("#steps").count():
+        verb = page.locator("#steps input[name=verb]").get_attribute("value")
+        assert page.locator(f'#verbs button[value="{verb}"]').get_attribute(
+            "aria-pressed") == "true"
+
+
 def click_first_action(page: Any) -> None:
     """The first verb with every step at its default, confirmed."""
     choose_verb(page, page.locator("#verbs button.verb").first.get_attribute("value"))
@@ -360,7 +371,8 @@ def test_a_called_shot_claw_attack_is_clicked_through_the_form(browser: Any,
     attack = find_ruleset("age_of_dragons").parse_action(last)
     assert (attack.verb, attack.actor, attack.target, attack.dice, attack.style,
             attack.called) == ("attack", actor, foes[0], 2, "claw", "wing")
-    assert page.locator("#steps").count() == 0  # the form closes once the action is applied
+    # The applied action's form is gone: what is open now is the next decision's usual verb.
+    assert_form_is_the_next_decisions(page)
     context.close()
 
 
@@ -419,7 +431,7 @@ def test_without_javascript_the_steps_still_work(browser: Any, server: LiveServe
     plain.click("#confirm")
     plain.wait_for_selector("#live")
     assert "strike target=dee" in plain.inner_text("#log")
-    assert plain.locator("#steps").count() == 0
+    assert_form_is_the_next_decisions(plain)
     context.close()
 
 

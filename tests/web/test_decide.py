@@ -36,9 +36,13 @@ def test_the_page_offers_verbs_as_buttons_not_every_action(console: Console) -> 
     gm = console.create("skirmish.yaml")["gm"]
     page = console.client.get(gm).text
     decide_html = page.split('id="decide"')[1].split("</section>")[0]
-    assert re.findall(r'name="verb" value="([^"]+)"', decide_html) == ["strike", "wait"]
-    assert "target=bob" not in decide_html  # no list of whole actions
-    assert 'id="steps"' not in decide_html  # no verb chosen yet
+    verbs = decide_html.split('id="verbs"')[1].split("</form>")[0]
+    assert re.findall(r'name="verb" value="([^"]+)"', verbs) == ["strike", "wait"]
+    assert "target=dee" not in decide_html  # no list of whole actions
+    # The usual verb's steps are open at their defaults: one whole action to confirm.
+    steps = decide_html.split('id="steps"')[1]
+    assert 'name="verb" value="strike"' in steps and selected(steps, "f_target") == "bob"
+    assert "strike target=bob" in steps and "autofocus" not in steps
 
 
 def test_choosing_a_verb_answers_the_remaining_steps_with_defaults(console: Console) -> None:
@@ -129,6 +133,28 @@ def test_scripts_get_the_steps_as_json(console: Console) -> None:
                                "choices": [{"value": "bob", "label": "bob"},
                                            {"value": "dee", "label": "dee"}]}]
     assert body["action"] == "ann strike target=dee"
+
+
+def test_state_and_each_answer_carry_the_usual_verbs_steps(console: Console) -> None:
+    """A script need not ask ``decide`` for the usual verb: state.json and the answer to an
+    action carry its steps, exactly as ``decide`` answers them."""
+    gm = console.create("skirmish.yaml")["gm"]
+    state = console.state(gm)
+    asked = decide(console, gm, json=True, verb=state["next"]["verb"]).json()
+    assert state["next"] == {"verb": "strike", "fields": asked["fields"],
+                             "action": asked["action"]}
+    answer = console.client.post(f"{gm}/act", data={
+        "csrf": state["csrf"], "rev": str(state["revision"]), "verb": "strike",
+        **{f"f_{f['name']}": f["value"] for f in state["next"]["fields"]}},
+        headers={"accept": "application/json"}).json()
+    assert answer["ok"], answer
+    usual = answer["next"]
+    assert usual is not None and usual["verb"] in answer["verbs"]
+    asked = decide(console, gm, json=True, verb=usual["verb"]).json()
+    assert (usual["fields"], usual["action"]) == (asked["fields"], asked["action"])
+    # A link that cannot act now is not offered any.
+    spectator = console.create("skirmish.yaml")["spectator"]
+    assert console.state(spectator).get("next") is None
 
 
 def test_the_typed_action_box_stays(console: Console) -> None:

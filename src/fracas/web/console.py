@@ -254,6 +254,9 @@ class Console:
                          show_archived=show_archived)
 
     def snapshot(self, enc_id: str, access: Access, **options: Any) -> TableView:
+        """What ``access`` may see of the table; the usual verb's form is open (so a page
+        can confirm the usual action, or change its values, without asking for them)."""
+        options.setdefault("open_usual", True)
         return snapshot(self.store, enc_id, access, secret=self.secret, memo=self.memo,
                         **options)
 

@@ -36,8 +36,8 @@ from fracas.store.text import names_in
 from fracas.web.security import Access
 
 __all__ = ["FIELD_PREFIX", "DecideForm", "Decision", "FormField", "Memo", "OptionsOf", "Status",
-           "TableView", "action_from_form", "decide_form", "decision", "options_of", "snapshot",
-           "status", "value_text"]
+           "TableView", "action_from_form", "decide_form", "decision", "form_json", "options_of",
+           "snapshot", "status", "value_text"]
 
 #: Form fields holding a step's value are named this prefix + the action field's name
 #: (so an action field can never clash with ``csrf``, ``rev``, ``verb`` or ``action``).
@@ -152,10 +152,25 @@ class Status:
     verbs: list[str]
     outcome: str | None
     log_length: int | None
+    #: The usual verb's steps (as ``decide`` answers them), when the link may act.
+    usual: DecideForm | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {"revision": self.revision, "actor": self.actor, "can_act": self.can_act,
-                "verbs": self.verbs, "outcome": self.outcome, "log_length": self.log_length}
+                "verbs": self.verbs, "outcome": self.outcome, "log_length": self.log_length,
+                "next": form_json(self.usual)}
+
+
+def form_json(form: DecideForm | None) -> dict[str, Any] | None:
+    """A Decide form as scripts read it: its verb, each step (``name``, ``value``, then
+    ``choices`` or ``low``/``high``) and the whole ``action`` the values make."""
+    if form is None:
+        return None
+    return {"verb": form.verb, "fields": [
+        {"name": x.name, "value": x.value,
+         **({"low": x.low, "high": x.high} if x.is_span else
+            {"choices": [{"value": v, "label": label} for v, label in x.choices]})}
+        for x in form.fields], "action": form.action}
 
 
 def _digest(secret: str, *parts: Any) -> str:
@@ -251,6 +266,24 @@ def _first_step(memo: Memo | None, enc_id: str, revision: int, enc: Encounter[An
     return found
 
 
+def _usual(memo: Memo | None, enc_id: str, revision: int, enc: Encounter[Any]
+           ) -> DecideForm | None:
+    """The form of the usual verb with every step at its default: the decision as it opens.
+
+    Worked out once per revision (and shared: nobody changes it).
+    """
+    def make() -> DecideForm | None:
+        _, default_verb, first = _first_step(memo, enc_id, revision, enc)
+        if default_verb is None:
+            return None
+        form = decide_form(enc, {"verb": default_verb}, first,
+                           options_of(enc, memo, enc_id, revision))
+        form.fresh = False  # opened by the server, not chosen: no focus moves to it
+        return None if form.error else form
+    found: DecideForm | None = _remembered(memo, ("usual", enc_id, revision), make)
+    return found
+
+
 def status(store: EventStore, enc_id: str, access: Access, *, secret: str = "",
            memo: Memo | None = None, trust: bool = False) -> Status:
     """Where the table stands for ``access``: the short answer of a script's POST.
@@ -265,7 +298,8 @@ def status(store: EventStore, enc_id: str, access: Access, *, secret: str = "",
         shown: int | str = revision if access.viewer is None else _version(
             secret, store, enc_id, revision, picture, access.viewer, memo)
         return Status(shown, picture["actor"], can_act, verbs, picture["outcome"],
-                      len(enc.log) if access.sees_hidden else None)
+                      len(enc.log) if access.sees_hidden else None,
+                      _usual(memo, enc_id, revision, enc) if can_act else None)
 
 
 @dataclass(slots=True)
@@ -317,7 +351,8 @@ def legal_actions(store: EventStore, enc_id: str, access: Access, limit: int) ->
 
 def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool = True,
              chosen: Mapping[str, Any] | None = None, log_tail: int | None = LOG_TAIL,
-             secret: str = "", memo: Memo | None = None) -> TableView:
+             secret: str = "", memo: Memo | None = None, open_usual: bool = False
+             ) -> TableView:
     """Copy out what ``access`` may see of encounter ``enc_id`` (the log only if asked).
 
     The log is its last ``log_tail`` entries the viewer may read (``None``: all
@@ -325,8 +360,10 @@ def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool =
 
     The decision is offered as its first step (the verbs); with ``chosen`` (the
     posted form: ``verb`` and ``f_<field>`` values) the remaining steps too, as a
-    :class:`DecideForm`.  With a ``memo``, what depends only on the encounter's
-    revision is worked out once.
+    :class:`DecideForm`.  With ``open_usual`` and no verb chosen, the form of the
+    usual verb (every step at its default) is open, so the decision can be confirmed
+    at once or changed without asking for its steps first.  With a ``memo``, what
+    depends only on the encounter's revision is worked out once.
     """
     info = store.info(enc_id)
     verbs: list[tuple[str, str]] = []
@@ -343,6 +380,8 @@ def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool =
             if chosen is not None and chosen.get("verb"):
                 form = decide_form(enc, chosen, first,
                                    options_of(enc, memo, enc_id, revision))
+            elif open_usual:
+                form = _usual(memo, enc_id, revision, enc)
         can_undo = access.is_gm and enc.can_undo
         log_length = len(enc.log)
         shown_revision: int | str = revision if viewer is None else _version(

@@ -43,7 +43,14 @@ from fracas.web.console import (
     viewer_of,
 )
 from fracas.web.security import Access
-from fracas.web.table import action_from_form, decision, options_of, status, version_of
+from fracas.web.table import (
+    action_from_form,
+    decision,
+    form_json,
+    options_of,
+    status,
+    version_of,
+)
 from fracas.web.words import MAX_ACTION_TEXT, parse_typed
 
 __all__ = ["router"]
@@ -196,17 +203,13 @@ async def decide(request: Request, console: Console, posted: Posted) -> Response
         elif not t.can_act:
             problem, code = f"this link cannot decide for {t.actor or 'anyone'} now", 403
         f = t.form
+        steps = form_json(None if problem else f) or {"fields": [], "action": None}
         return JSONResponse({
             "ok": not problem and f is not None and not f.error,
             "error": problem or (f.error if f else "choose a verb"),
             "revision": t.revision, "actor": t.actor,
             "verbs": [v for v, _ in t.verbs],
-            "fields": [] if problem or f is None else [
-                {"name": x.name, "value": x.value,
-                 **({"low": x.low, "high": x.high} if x.is_span else
-                    {"choices": [{"value": v, "label": label} for v, label in x.choices]})}
-                for x in f.fields],
-            "action": None if problem or f is None else f.action}, code)
+            "fields": steps["fields"], "action": steps["action"]}, code)
 
     def make() -> Response:
         if json_answer:

@@ -19,7 +19,7 @@ from starlette.responses import Response
 
 from fracas.web.console import ConsoleDep, Viewer, ViewerDep, blocking, gm_viewer
 from fracas.web.security import csrf_token
-from fracas.web.table import legal_actions
+from fracas.web.table import form_json, legal_actions
 
 __all__ = ["HEARTBEAT_SECONDS", "MAX_LISTED_ACTIONS", "STREAM_SECONDS", "router"]
 
@@ -111,6 +111,7 @@ async def state_json(viewer: ViewerDep, console: ConsoleDep) -> Response:
         body = t.as_json()
         body["csrf"] = csrf_token(console.secret, viewer.scope)
         body["log"] = [{"seq": e.seq, "kind": e.kind, "text": e.text} for e in t.log]
+        body["next"] = form_json(t.form)  # the usual verb's steps, as decide answers them
         return JSONResponse(body)
 
     return await blocking(make)
