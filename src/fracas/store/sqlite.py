@@ -157,6 +157,10 @@ class Link:
     token: str
 
 
+#: How many decoded log entries :meth:`EventStore.entries` keeps (then it starts afresh).
+ENTRIES_DECODED = 50_000
+
+
 @dataclass(frozen=True, slots=True)
 class LogEntry:
     """One stored event with its position, hidden flag and readable text."""
@@ -244,6 +248,8 @@ class EventStore:
         self._lock = threading.RLock()  # the connection
         self._guard = threading.Lock()  # the per-encounter lock table and the cache
         self._enc_locks: dict[str, threading.RLock] = {}
+        # Log entries already decoded, by their whole stored row (see :meth:`entries`).
+        self._decoded: dict[tuple[Any, ...], LogEntry] = {}
         # Each encounter's non-GM viewers (its links never change once made).
         self._viewer_sets: dict[str, list[tuple[str, str]]] = {}
         # Group commit: changes waiting for the next transaction, and whether one is running.
@@ -541,12 +547,28 @@ class EventStore:
         return found
 
     def entries(self, enc_id: str, start: int = 0) -> list[LogEntry]:
-        """The stored events from position ``start`` on, with their readable text and veil."""
+        """The stored events from position ``start`` on, with their readable text and veil.
+
+        Rows read before are not decoded again (a page shows the newest sixty lines at
+        every change: decoding them was a tenth of a page's work).  The entries are
+        shared: read them, do not change their ``data``.
+        """
         rows = self._reader().execute(
             "SELECT seq, kind, hidden, payload, text, veil FROM events"
             " WHERE encounter_id = ? AND seq >= ? ORDER BY seq", (enc_id, start)).fetchall()
-        return [LogEntry(r["seq"], r["kind"], bool(r["hidden"]), r["text"] or "",
-                         json.loads(r["payload"]), _veil_set(r["veil"])) for r in rows]
+        decoded = self._decoded
+        out: list[LogEntry] = []
+        for seq, kind, hidden, payload, text, veiled in rows:
+            key = (enc_id, seq, kind, hidden, payload, text, veiled)
+            entry = decoded.get(key)
+            if entry is None:
+                entry = LogEntry(seq, kind, bool(hidden), text or "", json.loads(payload),
+                                 _veil_set(veiled))
+                if len(decoded) >= ENTRIES_DECODED:
+                    decoded.clear()
+                decoded[key] = entry
+            out.append(entry)
+        return out
 
     def last_seen(self, enc_id: str, viewer: str | None) -> int:
         """The position of the newest line ``viewer`` may read (``-1``: none)."""
