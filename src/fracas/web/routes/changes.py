@@ -53,9 +53,12 @@ from fracas.web.table import (
 )
 from fracas.web.words import MAX_ACTION_TEXT, parse_typed
 
-__all__ = ["router"]
+__all__ = ["CLICKS", "router"]
 
 router = APIRouter()
+#: The endpoints of the changing routes by their last path segment (``decide``, ``act``, ...):
+#: :class:`fracas.web.app.Clicks` calls them without the router.
+CLICKS: dict[str, Callable[[Request], Awaitable[Response]]] = {}
 #: What a change does (in a worker thread): returns the message shown with the fresh panel.
 Change = Callable[[Console, Posted], str]
 #: A route of this router: the request, the console and the link's checked form.
@@ -81,6 +84,7 @@ def posting(action: str, who: Callable[[Viewer], Awaitable[Viewer]]
 
         router.routes.append(Route(f"/e/{{enc_id}}/{{token}}/{action}", endpoint,
                                    methods=["POST"], name=handler.__name__))
+        CLICKS[action] = endpoint
         return handler
 
     return register
