@@ -15,6 +15,7 @@ import hashlib
 import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -63,8 +64,11 @@ class Access:
         return self.role == "gm"
 
 
+@lru_cache(maxsize=4096)
 def csrf_token(secret: str, scope: str) -> str:
-    """The CSRF token for one link (or the GM home): an HMAC of ``scope`` under ``secret``."""
+    """The CSRF token for one link (or the GM home): an HMAC of ``scope`` under ``secret``.
+
+    Kept once made (a pure function of its arguments; every click checks one)."""
     return hmac.new(secret.encode(), b"csrf:" + scope.encode(), hashlib.sha256).hexdigest()
 
 
