@@ -181,7 +181,10 @@ class Console:
         self.env = Environment(
             loader=ChoiceLoader([FileSystemLoader(HERE / "templates"),
                                  FunctionLoader(_ruleset_template)]),
-            autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+            autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
+            # Templates do not change while the server runs: no file check (a stat call,
+            # which lets another thread have the interpreter) at every template used.
+            auto_reload=False)
         self.env.filters["is_raw"] = lambda e: is_raw(e.kind, e.text)
         self.env.filters["words"] = lambda e: plain_words(e.kind, e.text)
         self.secret = store.secret("csrf")
