@@ -55,6 +55,24 @@ def _ms(values: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _row(r: str, res: MatchResult) -> str:
+    low, high = res.interval
+    per_fight = len(res.moves) / res.fights if res.fights else 0.0
+    mean_ms = 1000 * statistics.fmean(res.moves) if res.moves else 0.0
+    return (f"| {r} | {res.fights} | {res.wins} | {res.draws} | {res.losses} "
+            f"| {res.rate:.3f} | {low:.3f}-{high:.3f} | {'yes' if low > 0.6 else 'no'} "
+            f"| {per_fight:.1f} | {mean_ms:.0f}, {_ms(res.moves, 0.95):.0f} "
+            f"| {_ms(res.turns, 0.95):.0f}, {_ms(res.turns, 1.0):.0f} "
+            f"| {_ms(res.cpu_turns, 0.95):.0f}, {_ms(res.cpu_turns, 1.0):.0f} "
+            f"| {statistics.fmean(res.rollouts) if res.rollouts else 0.0:.0f} "
+            f"| {len(res.stuck)} |")
+
+
+def _seats(r: str, res: MatchResult) -> str:
+    by_side = ", ".join(f"{side} {w}/{n}" for side, (w, n) in res.by_side.items())
+    return f"{r}: wins by the side the search played: {by_side}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rulesets", nargs="*", default=sorted(DUELS))
@@ -99,6 +117,9 @@ def main() -> None:
                       f"after {time.perf_counter() - started:.0f} s", file=sys.stderr,
                       flush=True)
             results[r] = total
+            # A finished rule set's row at once: a run cut short keeps it.
+            print(_row(r, total), file=sys.stderr, flush=True)
+            print(_seats(r, total), file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
 
     print(f"search (ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, rollouts={args.rollouts},"
@@ -114,21 +135,11 @@ def main() -> None:
           "| rollouts/searched decision (mean) | stuck |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r, res in results.items():
-        low, high = res.interval
-        per_fight = len(res.moves) / res.fights if res.fights else 0.0
-        mean_ms = 1000 * statistics.fmean(res.moves) if res.moves else 0.0
-        print(f"| {r} | {res.fights} | {res.wins} | {res.draws} | {res.losses} "
-              f"| {res.rate:.3f} | {low:.3f}-{high:.3f} | {'yes' if low > 0.6 else 'no'} "
-              f"| {per_fight:.1f} | {mean_ms:.0f}, {_ms(res.moves, 0.95):.0f} "
-              f"| {_ms(res.turns, 0.95):.0f}, {_ms(res.turns, 1.0):.0f} "
-              f"| {_ms(res.cpu_turns, 0.95):.0f}, {_ms(res.cpu_turns, 1.0):.0f} "
-              f"| {statistics.fmean(res.rollouts) if res.rollouts else 0.0:.0f} "
-              f"| {len(res.stuck)} |")
+        print(_row(r, res))
     for r, res in results.items():
         for line in res.stuck[:3]:
             print(f"stuck ({r}): {line}")
-        by_side = ", ".join(f"{side} {w}/{n}" for side, (w, n) in res.by_side.items())
-        print(f"{r}: wins by the side the search played: {by_side}")
+        print(_seats(r, res))
 
 
 if __name__ == "__main__":
