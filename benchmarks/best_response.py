@@ -48,7 +48,7 @@ from typing import Any
 
 from fracas.core.action import Action
 from fracas.odds.best_response import BestResponse, best_response
-from fracas.odds.duel import DuelError, DuelLimits
+from fracas.odds.duel import DuelError, DuelLimits, DuelProgress
 from fracas.scenario import Scenario, load_scenario, parse_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -122,7 +122,7 @@ ALLOW: dict[str, Callable[[Any, Action], bool] | None] = {
     "all": None, "plain": plain, "claws": claws, "strikes": strikes}
 
 
-def solve(name: str, policy: str, limits: DuelLimits, allow: str,
+def solve(name: str, policy: str, limits: DuelLimits, allow: str, every: float = 0.0,
           ) -> tuple[list[tuple[str, BestResponse, float]], str | None]:
     """Each side's best response in the duel ``name`` (or the reason it was refused)."""
     scenario, gm_side = case(name)
@@ -136,10 +136,18 @@ def solve(name: str, policy: str, limits: DuelLimits, allow: str,
     rows: list[tuple[str, BestResponse, float]] = []
     for side in sides:
         began = time.process_time()
+        shown = [time.perf_counter()]
+
+        def watch(progress: DuelProgress, side: str = side, shown: list[float] = shown) -> None:
+            if every and time.perf_counter() - shown[0] > every:
+                shown[0] = time.perf_counter()
+                print(f"  ({name}, {side}) {progress.line()}", file=sys.stderr, flush=True)
+
         try:
             result = best_response(scenario, side, gm_side=gm_side,
                                    policies=None if policy == "scenario" else fixed,
-                                   limits=limits, allow=ALLOW[allow])
+                                   limits=limits, allow=ALLOW[allow],
+                                   watch=watch if every else None)
         except DuelError as exc:
             return rows, f"{side}: {exc}"
         rows.append((side, result, time.process_time() - began))
@@ -162,6 +170,8 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=600.0,
                         help="per side (wall clock)")
     parser.add_argument("--max-states", type=int, default=2_000_000)
+    parser.add_argument("--progress", type=float, default=0.0, metavar="SECONDS",
+                        help="print the solver's progress to stderr this often")
     parser.add_argument("--show", type=int, default=4,
                         help="most common changed decisions to show per side")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -172,7 +182,7 @@ def main() -> None:
     print(f"fixed policy: {args.policy}; free side's moves: {args.allow}; "
           f"up to {args.max_seconds:g} s a side")
     for name in args.cases:
-        rows, refused = solve(name, args.policy, limits, args.allow)
+        rows, refused = solve(name, args.policy, limits, args.allow, args.progress)
         print(f"\n{name}")
         print(f"  {'side':<12} {'heur':>8} {'best':>8} {'draw':>7} {'states':>9} "
               f"{'choices':>8} {'changed':>8} {'cpu s':>8}")
