@@ -61,6 +61,8 @@ HERE = Path(__file__).parent
 FORM_BYTES = 16 * 1024
 #: Rendered log lines kept (oldest first out): sixty a panel, for many tables and links.
 LOG_LINES_KEPT = 20_000
+#: Rendered parts of panels (``Console.keep``) kept (oldest first out).
+PARTS_KEPT = 4_096
 #: At most this many fields, each of at most this many characters, in an encounter's form.
 MAX_FIELDS = 48
 MAX_FIELD_CHARS = 2 * MAX_ACTION_TEXT
@@ -185,6 +187,9 @@ class Console:
             # Templates do not change while the server runs: no file check (a stat call,
             # which lets another thread have the interpreter) at every template used.
             auto_reload=False)
+        self.env.globals["keep"] = self.keep
+        self._parts: OrderedDict[str, Markup] = OrderedDict()
+        self._parts_lock = threading.Lock()
         self.env.filters["is_raw"] = lambda e: is_raw(e.kind, e.text)
         self.env.filters["words"] = lambda e: plain_words(e.kind, e.text)
         self.secret = store.secret("csrf")
@@ -199,6 +204,23 @@ class Console:
     # -- rendering ---------------------------------------------------------------------
     def render(self, name: str, **context: Any) -> str:
         return self.env.get_template(name).render(**context)
+
+    def keep(self, name: str, *inputs: Any, caller: Callable[[], str]) -> Markup:
+        """A part of a page rendered once for each value of its inputs (a template's
+        ``{% call keep("name", a, b) %}...{% endcall %}``): most clicks change a few
+        parts of a panel, and a part that depends on nothing else is rendered again
+        only when one of its inputs changes.  The inputs are plain data (the view's
+        records, names, strings); the part must depend on them alone, so viewers
+        whose inputs are equal may share it (it holds nothing their inputs do not)."""
+        key = f"{name}\x00{inputs!r}"
+        found = self._parts.get(key)
+        if found is None:
+            found = Markup(caller())
+            with self._parts_lock:
+                self._parts[key] = found
+                while len(self._parts) > PARTS_KEPT:
+                    self._parts.popitem(last=False)
+        return found
 
     def html(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(self.render(name, **context), status_code=status)
@@ -220,8 +242,16 @@ class Console:
         def line_html(e: LogEntry) -> Markup:
             return self.log_line(enc_id, viewer, sees_hidden, e)
 
+        def log_lines(entries: Sequence[LogEntry]) -> Markup:
+            """The log's lines, newest first, each followed by a line break (joined here
+            rather than by a template loop: a panel shows sixty at every change)."""
+            line = self.log_line
+            return Markup("".join([line(enc_id, viewer, sees_hidden, e) + "\n"
+                                   for e in reversed(entries) if e.text or e.kind == "dice"]))
+
         return {"t": t, "base": f"/e/{t.info.id}/{token}", "role_title": role_title,
                 "battlefield": self.battlefield(t), "line_html": line_html,
+                "log_lines": log_lines,
                 "line_id": lambda seq: entry_id(secret, viewer, seq),
                 "csrf": csrf_token(secret, f"{t.info.id}:{token}")}
 
