@@ -246,8 +246,9 @@ class Console:
             """The log's lines, newest first, each followed by a line break (joined here
             rather than by a template loop: a panel shows sixty at every change)."""
             line = self.log_line
-            return Markup("".join([line(enc_id, viewer, sees_hidden, e) + "\n"
-                                   for e in reversed(entries) if e.text or e.kind == "dice"]))
+            lines = [line(enc_id, viewer, sees_hidden, e)
+                     for e in reversed(entries) if e.text or e.kind == "dice"]
+            return Markup("\n".join(lines) + "\n" if lines else "")
 
         return {"t": t, "base": f"/e/{t.info.id}/{token}", "role_title": role_title,
                 "battlefield": self.battlefield(t), "line_html": line_html,
