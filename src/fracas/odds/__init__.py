@@ -1,7 +1,8 @@
 """Exact probabilities: single rolls (dice notation or a rule set's own questions) and duels.
 
 Nothing here samples: dice questions are answered with exact fractions, and
-:func:`solve_duel` walks every chance outcome of a fight with fixed policies.
+:func:`solve_duel` walks every chance outcome of a fight with fixed policies;
+:func:`best_response` lets one side choose its best move at each of its decisions.
 
 The names are loaded on first use: ``fracas odds "9d6>=4"`` reads
 :mod:`fracas.odds.questions` only, never the duel solver, numpy or the scenario layer.
@@ -13,6 +14,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from fracas.odds.best_response import BestResponse, best_response, best_response_from_state
     from fracas.odds.duel import (
         DuelError,
         DuelLimits,
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from fracas.odds.questions import OddsResult, answer
 
 __all__ = [
+    "BestResponse",
     "DuelError",
     "DuelLimits",
     "DuelOdds",
@@ -36,6 +39,8 @@ __all__ = [
     "OddsResult",
     "StateSpaceTooLargeError",
     "answer",
+    "best_response",
+    "best_response_from_state",
     "dice_outcomes",
     "pool_outcomes",
     "solve_duel",
@@ -45,6 +50,8 @@ __all__ = [
 ]
 
 _HOME = {name: "fracas.odds.questions" for name in ("OddsResult", "answer")}
+_HOME.update({name: "fracas.odds.best_response"
+              for name in ("BestResponse", "best_response", "best_response_from_state")})
 
 
 def __getattr__(name: str) -> Any:
