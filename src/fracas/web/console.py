@@ -61,6 +61,8 @@ HERE = Path(__file__).parent
 FORM_BYTES = 16 * 1024
 #: Rendered log lines kept (oldest first out): sixty a panel, for many tables and links.
 LOG_LINES_KEPT = 20_000
+#: A panel being rendered by another thread is waited for at most this long.
+PANEL_WAIT_SECONDS = 5.0
 #: Rendered parts of panels (``Console.keep``) kept (oldest first out).
 PARTS_KEPT = 4_096
 #: At most this many fields, each of at most this many characters, in an encounter's form.
@@ -190,6 +192,8 @@ class Console:
         self.env.globals["keep"] = self.keep
         self._parts: OrderedDict[str, Markup] = OrderedDict()
         self._parts_lock = threading.Lock()
+        self._panels_busy: dict[tuple[Any, ...], threading.Event] = {}
+        self._panels_lock = threading.Lock()
         self.env.filters["is_raw"] = lambda e: is_raw(e.kind, e.text)
         self.env.filters["words"] = lambda e: plain_words(e.kind, e.text)
         self.secret = store.secret("csrf")
@@ -314,16 +318,35 @@ class Console:
         revision, now = self.current(enc_id, access)
         if now == known:
             return now, ""
-        found = self.memo.peek(("panel", enc_id, token, revision, now))
+        key = ("panel", enc_id, token, revision, now)
+        found = self.memo.peek(key)
         if isinstance(found, str):
             return now, found
-        t = self.snapshot(enc_id, access)
-        now = str(t.revision)
-        if now == known:
-            return now, ""
-        html_text = self.render("panel.html", **self.panel_context(t, token))
-        self.memo.put(("panel", enc_id, token, t.at_revision, now), html_text)
-        return now, html_text
+        # One render at a time for a link's revision: the answer to a click and the
+        # link's event streams, woken by the same commit, ask for it at once (the
+        # later ones wait for it rather than render it again).
+        with self._panels_lock:
+            busy = self._panels_busy.get(key)
+            if busy is None:
+                mine = self._panels_busy[key] = threading.Event()
+        if busy is not None:
+            busy.wait(PANEL_WAIT_SECONDS)
+            found = self.memo.peek(key)
+            if isinstance(found, str):
+                return now, found
+            return self.fresh_panel(enc_id, token, access, known)
+        try:
+            t = self.snapshot(enc_id, access)
+            now = str(t.revision)
+            if now == known:
+                return now, ""
+            html_text = self.render("panel.html", **self.panel_context(t, token))
+            self.memo.put(("panel", enc_id, token, t.at_revision, now), html_text)
+            return now, html_text
+        finally:
+            with self._panels_lock:
+                self._panels_busy.pop(key, None)
+            mine.set()
 
     # -- access ----------------------------------------------------------------------------
     def known_viewer(self, enc_id: str, token: str) -> Viewer | None:
