@@ -612,6 +612,14 @@ class EventStore:
         return self.info(enc_id)
 
     # -- the live encounter -----------------------------------------------
+    def known_revision(self, enc_id: str) -> int | None:
+        """The revision of the encounter as this store object last read or wrote it
+        (``None``: not in hand); no file is read, so another process's newer change
+        is not seen."""
+        with self._guard:
+            live = self._cache.get(enc_id)
+        return None if live is None else live.revision
+
     @contextmanager
     def live(self, enc_id: str, *, trust: bool = False
              ) -> Iterator[tuple[Encounter[Any], int]]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import signal
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
@@ -19,6 +21,7 @@ class Broker:
         self.waiters: dict[str, set[asyncio.Event]] = {}
         self.closing = False
         self._hooked = False
+        self._held = threading.local()
 
     def hook_signals(self) -> None:
         """End every stream when the server is asked to stop (SIGINT, SIGTERM).
@@ -49,8 +52,26 @@ class Broker:
             for event in events:
                 event.set()
 
+    @contextmanager
+    def holding(self) -> Iterator[None]:
+        """Wake the streams of the encounters changed inside (in this thread) only at its
+        end: a click's answer renders the fresh panel first, so the streams woken then
+        find it ready instead of asking for it at once (and each in a worker thread)."""
+        held: set[str] = set()
+        self._held.ids = held
+        try:
+            yield
+        finally:
+            self._held.ids = None
+            for enc_id in held:
+                self.changed(enc_id)
+
     def changed(self, enc_id: str) -> None:
         """Called by the store, from any thread, after a commit."""
+        held = getattr(self._held, "ids", None)
+        if held is not None:
+            held.add(enc_id)
+            return
         loop = self.loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._wake, enc_id)

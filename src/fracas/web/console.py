@@ -63,6 +63,8 @@ FORM_BYTES = 16 * 1024
 LOG_LINES_KEPT = 20_000
 #: A panel being rendered by another thread is waited for at most this long.
 PANEL_WAIT_SECONDS = 5.0
+#: Links whose newest panel is kept for their event streams (all forgotten past this).
+NEWEST_PANELS_KEPT = 10_000
 #: Rendered parts of panels (``Console.keep``) kept (oldest first out).
 PARTS_KEPT = 4_096
 #: At most this many fields, each of at most this many characters, in an encounter's form.
@@ -194,6 +196,8 @@ class Console:
         self._parts_lock = threading.Lock()
         self._panels_busy: dict[tuple[Any, ...], threading.Event] = {}
         self._panels_lock = threading.Lock()
+        #: Each link's newest panel: (revision, version, HTML).
+        self._newest: dict[tuple[str, str], tuple[int, str, str]] = {}
         self.env.filters["is_raw"] = lambda e: is_raw(e.kind, e.text)
         self.env.filters["words"] = lambda e: plain_words(e.kind, e.text)
         self.secret = store.secret("csrf")
@@ -321,6 +325,7 @@ class Console:
         key = ("panel", enc_id, token, revision, now)
         found = self.memo.peek(key)
         if isinstance(found, str):
+            self._newest_panel(enc_id, token, revision, now, found)
             return now, found
         # One render at a time for a link's revision: the answer to a click and the
         # link's event streams, woken by the same commit, ask for it at once (the
@@ -342,11 +347,29 @@ class Console:
                 return now, ""
             html_text = self.render("panel.html", **self.panel_context(t, token))
             self.memo.put(("panel", enc_id, token, t.at_revision, now), html_text)
+            self._newest_panel(enc_id, token, t.at_revision, now, html_text)
             return now, html_text
         finally:
             with self._panels_lock:
                 self._panels_busy.pop(key, None)
             mine.set()
+
+    def _newest_panel(self, enc_id: str, token: str, revision: int, version: str,
+                      html_text: str) -> None:
+        with self._panels_lock:
+            if len(self._newest) > NEWEST_PANELS_KEPT:
+                self._newest.clear()
+            self._newest[(enc_id, token)] = (revision, version, html_text)
+
+    def ready_panel(self, enc_id: str, token: str) -> tuple[str, str] | None:
+        """The link's version and panel at the encounter's revision this process knows,
+        if already rendered (no file read, no worker thread: an event stream woken
+        by a click's commit finds the panel the click's answer rendered); else ``None``."""
+        revision = self.store.known_revision(enc_id)
+        found = self._newest.get((enc_id, token))
+        if revision is None or found is None or found[0] != revision:
+            return None
+        return found[1], found[2]
 
     # -- access ----------------------------------------------------------------------------
     def known_viewer(self, enc_id: str, token: str) -> Viewer | None:

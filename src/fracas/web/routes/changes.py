@@ -132,7 +132,12 @@ async def answer_change(request: Request, console: Console, posted: Posted,
             return RedirectResponse(viewer.base, 303)
         return console.page(t, viewer, code)
 
-    return await run(make)
+    def held() -> Response:
+        # The streams are woken once the answer (the fresh panel) is made: they find it.
+        with console.broker.holding():
+            return make()
+
+    return await run(held)
 
 
 async def run(make: Callable[[], Response]) -> Response:

@@ -74,8 +74,12 @@ async def events(request: Request, viewer: ViewerDep, console: ConsoleDep) -> Re
                 wake.clear()
                 if broker.closing:
                     break
-                now, panel_html = await blocking(console.fresh_panel, enc_id, viewer.token,
-                                                 access, sent)
+                ready = console.ready_panel(enc_id, viewer.token)
+                if ready is None:
+                    now, panel_html = await blocking(console.fresh_panel, enc_id,
+                                                     viewer.token, access, sent)
+                else:
+                    now, panel_html = ready
                 if now != sent:
                     # The fresh panel itself: the page patches it in without asking.
                     sent = now
