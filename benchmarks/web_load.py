@@ -424,8 +424,8 @@ class _EventStream:
         try:
             while self.answer.readline():
                 pass
-        except (OSError, ValueError, http.client.HTTPException):
-            pass
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            pass  # closed under the reader (AttributeError: http.client's closed file)
 
     def close(self) -> None:
         try:
