@@ -56,8 +56,8 @@ from fracas.odds.duel import (
     _Node,
     _refuse_unfixed,
     _solve,
-    _solve_component,
     _sweep_young_only,
+    solve_cycle,
 )
 from fracas.scenario import Scenario
 
@@ -288,29 +288,12 @@ def _solve_best(explorer: _Chooser, labels: int, win: int,
                 values[v] = _move_value(edges[v], values, labels)
             continue
         members = set(component)
-        local = {v: i for i, v in enumerate(component)}
+
+        def out(v: int) -> dict[int, float]:
+            return moves[v][policy[v]] if v in moves else edges[v]
+
         for _ in range(_MAX_ROUNDS):
-            m = len(component)
-            rhs = np.zeros((m, labels))
-            rows: list[int] = []
-            cols: list[int] = []
-            probs: list[float] = []
-            for v in component:
-                i = local[v]
-                out = moves[v][policy[v]] if v in moves else edges[v]
-                for w, p in out.items():
-                    if w < 0:
-                        rhs[i, -1 - w] += p
-                    elif w in members:
-                        rows.append(i)
-                        cols.append(local[w])
-                        probs.append(p)
-                    else:
-                        rhs[i] += p * values[w]
-            solution = _solve_component(m, rhs, np.array(rows, dtype=np.int64),
-                                        np.array(cols, dtype=np.int64), np.array(probs))
-            for v in component:
-                values[v] = solution[local[v]]
+            solve_cycle(component, members, out, values)
             switched = False
             for v in component:
                 if v in moves:

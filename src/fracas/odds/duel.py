@@ -898,28 +898,40 @@ def _solve(edges: Sequence[dict[int, float]], labels: int) -> np.ndarray[Any, An
                 else:
                     row += p * values[w]
             continue
-        local = {v: i for i, v in enumerate(component)}
-        m = len(component)
-        rhs = np.zeros((m, labels))
-        rows: list[int] = []
-        cols: list[int] = []
-        probs: list[float] = []
-        for v in component:
-            i = local[v]
-            for w, p in edges[v].items():
-                if w < 0:
-                    rhs[i, -1 - w] += p
-                elif w in members:
-                    rows.append(i)
-                    cols.append(local[w])
-                    probs.append(p)
-                else:
-                    rhs[i] += p * values[w]
-        solution = _solve_component(m, rhs, np.array(rows, dtype=np.int64),
-                                    np.array(cols, dtype=np.int64), np.array(probs))
-        for v in component:
-            values[v] = solution[local[v]]
+        solve_cycle(component, members, edges.__getitem__, values)
     return values
+
+
+def solve_cycle(component: Sequence[int], members: set[int],
+                out: Callable[[int], dict[int, float]], values: np.ndarray[Any, Any]) -> None:
+    """Solve one strongly connected component in place: ``values[v]`` for each member.
+
+    ``out(v)`` gives node ``v``'s successors with their chances (a negative successor
+    ``-1 - k`` is the end with label ``k``); nodes outside the component must already
+    hold their values.
+    """
+    labels = values.shape[1]
+    local = {v: i for i, v in enumerate(component)}
+    m = len(component)
+    rhs = np.zeros((m, labels))
+    rows: list[int] = []
+    cols: list[int] = []
+    probs: list[float] = []
+    for v in component:
+        i = local[v]
+        for w, p in out(v).items():
+            if w < 0:
+                rhs[i, -1 - w] += p
+            elif w in members:
+                rows.append(i)
+                cols.append(local[w])
+                probs.append(p)
+            else:
+                rhs[i] += p * values[w]
+    solution = _solve_component(m, rhs, np.array(rows, dtype=np.int64),
+                                np.array(cols, dtype=np.int64), np.array(probs))
+    for v in component:
+        values[v] = solution[local[v]]
 
 
 def _solve_component(m: int, rhs: np.ndarray[Any, Any], rows: np.ndarray[Any, Any],
