@@ -300,19 +300,7 @@ def apply_decision(state: AgeOfDragonsState, actor: str, action: Action) -> None
     """
     if state.closed_run is not None:
         state.closed_run = None  # as apply_event does for every event
-    # _decided, written out (one call a decision less)
-    kind = type(action)
-    if state.spot_run is not None or kind is actions.Spot:
-        _track_spots(state, action)
-    turn = state.turn
-    if turn is None:
-        return
-    if kind is actions.RollPool:
-        turn.spheres = action.spheres  # type: ignore[attr-defined]
-    elif kind is actions.Spot:
-        turn.step = "spot"
-    elif kind in _EXPEND_ACTIONS:
-        turn.step = "expend"
+    _decided(state, action)
 
 
 def apply_event(state: AgeOfDragonsState, event: Event) -> None:
