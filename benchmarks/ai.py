@@ -22,13 +22,15 @@ from typing import Any
 from fracas.ai import SearchBudget, SearchPolicy
 from fracas.ai.duels import DUELS
 from fracas.ai.match import MatchResult, mirror_match
-from fracas.ai.search import MARGIN
+from fracas.ai.search import MARGIN, MAX_CANDIDATES
 from fracas.core.action import GM
 
 
 def run(ruleset: str, start: int, stop: int, ms: float | None, turn_ms: float | None,
         horizon: int, margin: float, rollouts: int | None = None,
-        keyed: bool = True, clock: str = "wall", plans: bool = True) -> MatchResult:
+        keyed: bool = True, clock: str = "wall", plans: bool = True,
+        allocation: str = "race", neighbours: bool = True,
+        width: int = MAX_CANDIDATES) -> MatchResult:
     """Seat-swapped fights of seeds ``start..stop-1`` on ``ruleset``'s duel."""
     duel = DUELS[ruleset]
     scenario = duel.scenario()
@@ -39,7 +41,8 @@ def run(ruleset: str, start: int, stop: int, ms: float | None, turn_ms: float | 
 
     def search(actor: str) -> Any:
         return SearchPolicy(rules, budget, side=duel.gm_side if actor == GM else None,
-                            margin=margin, keyed=keyed, plans=plans)
+                            margin=margin, keyed=keyed, plans=plans, allocation=allocation,
+                            neighbours=neighbours, width=width)
 
     def heuristic(actor: str) -> Any:
         return rules.policy("heuristic", actor, {})
@@ -93,8 +96,19 @@ def main() -> None:
                              "CPU time (the same thinking however busy the machine is)")
     parser.add_argument("--no-plans", action="store_true",
                         help="compare single moves only (no plans replayed in the rollouts)")
+    parser.add_argument("--allocation", choices=("race", "halving"), default="race",
+                        help="how a decision's rollouts are shared among its moves")
+    parser.add_argument("--neighbours", dest="neighbours", action="store_true",
+                        help="candidates: the moves one step from the heuristic's first "
+                             "(the default)")
+    parser.add_argument("--walk", dest="neighbours", action="store_false",
+                        help="candidates: the steps walked in order, at most 3 a verb "
+                             "(the search before the neighbours)")
+    parser.add_argument("--width", type=int, default=MAX_CANDIDATES,
+                        help="whole moves compared at most in one decision")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=5, help="seeds per job")
+    parser.set_defaults(neighbours=True)
     args = parser.parse_args()
 
     jobs: dict[str, list[Any]] = {r: [] for r in args.rulesets}
@@ -106,7 +120,8 @@ def main() -> None:
                 jobs[r].append(pool.submit(run, r, s, stop, args.ms or None,
                                            args.turn_ms if args.ms else None, args.horizon,
                                            args.margin, args.rollouts, not args.unkeyed,
-                                           args.clock, not args.no_plans))
+                                           args.clock, not args.no_plans,
+                                           args.allocation, args.neighbours, args.width))
         results: dict[str, MatchResult] = {}
         for r, futures in jobs.items():
             total = MatchResult()
@@ -125,7 +140,9 @@ def main() -> None:
     print(f"search (ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, rollouts={args.rollouts},"
           f" horizon={args.horizon}, margin={args.margin:g}, clock={args.clock}"
           f"{', unkeyed dice' if args.unkeyed else ''}"
-          f"{', no plans' if args.no_plans else ''}) against the heuristic, "
+          f"{', no plans' if args.no_plans else ''}, {args.allocation}"
+          f"{', neighbours' if args.neighbours else ', walk'}, width {args.width}) "
+          f"against the heuristic, "
           f"{args.pairs} seeds x 2 seats, "
           f"{elapsed:.0f} s on {args.workers} workers")
     print()

@@ -285,3 +285,92 @@ def test_search_leaves_the_defensive_stance_the_heuristic_keeps_when_worn_down()
     pick = policy.choose(request)
     assert pick.verb == "stance" and pick.stance == "forward"  # type: ignore[attr-defined]
     assert request.vetted(pick)
+
+
+def test_halving_strikes_where_the_heuristic_only_waits_within_its_budget() -> None:
+    rules, state = _toy()
+    enc = Encounter(rules, state, rng=SeededRng(1))
+    request = enc.request(SeededRng(2))
+    policy = SearchPolicy(rules, _budget(60), allocation="halving")
+    action = policy.choose(request)
+    assert action.verb == "strike"
+    assert request.vetted(action)
+    assert 0 < policy.last_rollouts <= 60
+
+
+def test_halving_gives_the_last_moves_standing_most_of_the_rollouts() -> None:
+    """AD&D wall duel, the first decision with more than two moves: the worse half of the
+    moves drops out after a round, so the heuristic's move (always kept) and the best
+    rival end with the most seeds."""
+    from fracas.core.rng import fight_streams
+
+    scenario = DUELS["adnd"].scenario()
+    rules = scenario.ruleset
+    dice, stream = fight_streams(3)
+    enc = Encounter(rules, rules.initial_state(scenario.model), rng=dice, keep_log=False)
+    policy = SearchPolicy(rules, _budget(120), allocation="halving", plans=False, margin=50)
+    for _ in range(40):
+        enc.apply(policy.choose(enc.request(stream)))
+        cands = policy.last_candidates
+        if len(cands) > 2:
+            break
+    assert len(cands) > 2
+    assert policy.last_rollouts <= 120
+    counts = sorted((len(c.results) for c in cands), reverse=True)
+    assert len(cands[0].results) == counts[0]  # the heuristic's move stays to the end
+    assert counts[-1] < counts[0]  # something dropped out early
+    assert counts[1] == counts[0]  # ... and one rival ran to the end beside it
+
+
+def test_an_unknown_allocation_is_refused() -> None:
+    rules, _ = _toy()
+    with pytest.raises(ValueError, match="race, halving"):
+        SearchPolicy(rules, _budget(4), allocation="lottery")
+    assert search_policy(rules, "Ash", {"allocation": "halving"}).allocation == "halving"
+
+
+def _first_decision(verb: str, seed: int = 3) -> tuple[Any, DecisionRequest, Action]:
+    """The breath duel played by the heuristic up to its first ``verb`` decision."""
+    scenario = DUELS["age_of_dragons"].scenario()
+    rules = scenario.ruleset
+    enc = Encounter(rules, rules.initial_state(scenario.model), rng=SeededRng(seed),
+                    keep_log=False)
+    stream = SeededRng(seed + 1)
+    for _ in range(200):
+        request = enc.request(stream)
+        guess = rules.policy("heuristic", request.actor, {}).choose(request)
+        if guess.verb == verb:
+            return rules, request, guess
+        enc.apply(guess)
+    raise AssertionError(f"no {verb} decision")
+
+
+def test_neighbours_change_one_step_of_the_heuristic_move_at_a_time() -> None:
+    from fracas.core.decision import chosen_values, options
+
+    rules, request, guess = _first_decision("shoot")
+    prefer = chosen_values(rules, request.state, guess)
+    policy = SearchPolicy(rules, _budget(8), neighbours=True, width=12)
+    found = policy._candidates(request, prefer)
+    chosen = [c.chosen for c in found]
+    assert chosen[0] == tuple(prefer) and len(chosen) <= 12
+    assert len(set(chosen)) == len(chosen)
+    for c in found:  # every candidate is a whole legal action reached through the steps
+        assert options(rules, request.state, request.actor, c.chosen).action == c.action
+    # Another number of dice for the same shot, and other verbs, each with the rest kept.
+    _, target, dice, weapon = prefer
+    assert any(c[0] == "shoot" and c[1] == target and c[2] != dice and c[3] == weapon
+               for c in chosen)
+    assert {"spot", "end"} <= {c[0] for c in chosen}
+    # The plain walk, capped at the same width, tries fewer kinds of move before the cap.
+    walked = SearchPolicy(rules, _budget(8), neighbours=False, width=4)._candidates(
+        request, prefer)
+    near = SearchPolicy(rules, _budget(8), neighbours=True, width=4)._candidates(
+        request, prefer)
+    assert len({c.chosen[0] for c in near}) > len({c.chosen[0] for c in walked})
+
+
+def test_a_width_below_one_is_refused() -> None:
+    rules, _ = _toy()
+    with pytest.raises(ValueError, match="width"):
+        SearchPolicy(rules, _budget(4), width=0)

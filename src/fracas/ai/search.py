@@ -223,7 +223,7 @@ def _span_values(low: int, high: int, default: int | None, extra: Value) -> list
 
 
 #: Whole actions the search compares at most in one decision (the heuristic's among them).
-MAX_CANDIDATES = 8
+MAX_CANDIDATES = 12
 #: Rollouts a move needs against the heuristic's before it may be preferred.
 MIN_PAIRS = 4
 #: Whole actions tried at most under one verb.
@@ -232,6 +232,8 @@ PER_VERB = 3
 PROBES = 3
 #: Seeds every move still in the race plays between two looks at the results.
 BATCH = 2
+#: The ways a decision's rollouts may be shared among its moves.
+ALLOCATIONS = ("race", "halving")
 
 
 def _behind(c: _Candidate, leader: _Candidate, margin: float) -> bool:
@@ -313,10 +315,21 @@ class SearchPolicy:
     def __init__(self, ruleset: Ruleset[Any], budget: SearchBudget | None = None, *,
                  side: str | None = None, margin: float = MARGIN, seed: int = 0,
                  exploration: float = EXPLORATION, keyed: bool = True,
-                 plans: bool = True) -> None:
+                 plans: bool = True, allocation: str = "race",
+                 neighbours: bool = True, width: int = MAX_CANDIDATES) -> None:
+        if allocation not in ALLOCATIONS:
+            raise ValueError(f"the allocation is one of {', '.join(ALLOCATIONS)}")
+        if width < 1:
+            raise ValueError("the search needs room for at least one move (width >= 1)")
         self.ruleset = ruleset
+        #: Moves one step from the heuristic's first (see :meth:`_neighbours`).
+        self.neighbours = neighbours
+        #: Whole actions compared at most in one decision (the heuristic's among them).
+        self.width = width
         self.keyed = keyed
         self.plans = plans
+        #: How the rollouts are shared among the moves: ``"race"`` or ``"halving"``.
+        self.allocation = allocation
         #: The fight's plan: the heuristic's move -> the move the search put in its place
         #: (as a plan).  Our rollouts replay it, and so does a decision with no time left.
         self.plan: dict[Action, Action] = {}
@@ -398,8 +411,9 @@ class SearchPolicy:
             # play its move of now (a stance kept, a formation held, Hope spent again).
             candidates += [_Candidate(c.chosen, c.action, sticky=True) for c in candidates[1:]]
         self.last_candidates = candidates
-        self._race(request, candidates, side, base, deadline,
-                   keep=candidates[0] if has_guess else None)
+        share = self._halve if self.allocation == "halving" else self._race
+        share(request, candidates, side, base, deadline,
+              keep=candidates[0] if has_guess else None)
         picked = self._pick(candidates, has_guess)
         if self._root is not None:
             if picked.sticky:
@@ -444,22 +458,85 @@ class SearchPolicy:
                 return 1
             added = 0
             for value in values(found, chosen):
-                if added >= room or len(out) >= MAX_CANDIDATES:
+                if added >= room or len(out) >= self.width:
                     break
                 added += walk((*chosen, value), room - added)
             return added
 
         if prefer:
             walk(tuple(prefer), 1)  # the heuristic's own choice, first
+        if self.neighbours and out:
+            self._neighbours(request, tuple(prefer), out, seen, values)
         try:
             top = options(request.ruleset, request.state, request.actor, ())
         except FracasError:
             return out
         for verb in values(top, ()):
-            if len(out) >= MAX_CANDIDATES:
+            if len(out) >= self.width:
                 break
             walk((verb,), PER_VERB)
         return out
+
+    def _neighbours(self, request: DecisionRequest, prefer: tuple[Value, ...],
+                    out: list[_Candidate], seen: set[tuple[Value, ...]],
+                    values: Callable[[Options, tuple[Value, ...]], list[Value]]) -> None:
+        """Add the moves one step away from the heuristic's: one value changed, the rest kept.
+
+        For each step along the heuristic's choice (the verb, then each field) every other
+        value that step offers is tried, and the later steps are filled as the heuristic
+        filled them where that value is still offered, else with the step's usual value.
+        They are taken in turns across the steps (a second verb, a second target, another
+        number of dice, another style, then each step's next value), so a capped list
+        still reaches every field of the heuristic's move.
+        """
+        ruleset, state, actor = request.ruleset, request.state, request.actor
+        by_depth: list[list[tuple[Value, ...]]] = []
+        for depth in range(len(prefer)):
+            try:
+                found = options(ruleset, state, actor, prefer[:depth])
+            except FracasError:
+                break
+            alternatives = [v for v in values(found, prefer[:depth]) if v != prefer[depth]]
+            by_depth.append([(*prefer[:depth], v) for v in alternatives])
+        turn = 0
+        while len(out) < self.width and any(turn < len(d) for d in by_depth):
+            for level in by_depth:
+                if turn >= len(level) or len(out) >= self.width:
+                    continue
+                leaf = self._complete(request, level[turn], prefer)
+                if leaf is not None and leaf[0] not in seen:
+                    seen.add(leaf[0])
+                    out.append(_Candidate(*leaf))
+            turn += 1
+
+    @staticmethod
+    def _complete(request: DecisionRequest, chosen: tuple[Value, ...],
+                  prefer: tuple[Value, ...]) -> tuple[tuple[Value, ...], Action] | None:
+        """``chosen`` filled out to a whole action: the heuristic's value where offered,
+        else the step's usual one (every offered value completes, so this ends)."""
+        ruleset, state, actor = request.ruleset, request.state, request.actor
+        try:
+            found = options(ruleset, state, actor, chosen)
+            while found.action is None:
+                step = found.step
+                if step is None:
+                    return None
+                hint = prefer[len(chosen)] if len(prefer) > len(chosen) else None
+                if step.span is not None:
+                    offered = hint in step.span
+                else:
+                    offered = any(c.value == hint for c in step.choices)
+                if hint is not None and offered:
+                    value = hint
+                elif step.default is not None:
+                    value = step.default
+                else:
+                    value = step.values[0]
+                chosen = (*chosen, value)
+                found = options(ruleset, state, actor, chosen)
+        except FracasError:
+            return None
+        return chosen, found.action
 
     # -- the rollouts -------------------------------------------------------------
     def _rollout(self, request: DecisionRequest, candidate: _Candidate, side: str,
@@ -563,6 +640,71 @@ class SearchPolicy:
             if len(alive) == 1:
                 return
 
+    def _halve(self, request: DecisionRequest, candidates: list[_Candidate], side: str,
+               base: int, deadline: float | None, keep: _Candidate | None) -> None:
+        """Sequential halving: the budget in rounds, the better half of the moves kept each.
+
+        Every move still in plays the same number of seeds in a round; after it the moves
+        are ranked by their mean and the worse half drops out (the heuristic's move never
+        does).  Each round gets an equal share of what is left of the budget (rollouts, or
+        time timed by the mean rollout so far), so the last few moves get most of it.  As
+        in the race, a decision settles early when one move beats the heuristic's by
+        ``margin + 1`` paired errors, or the heuristic's beats every other by ``margin``.
+        """
+        limit = self.budget.rollouts
+        clock = self.budget.now
+        began = clock()
+        alive = list(candidates)
+        rounds_left = max(1, math.ceil(math.log2(len(alive))))
+        while True:
+            # What this round may spend: an equal share of what is left, in rollouts.
+            room = limit - self.last_rollouts if limit is not None else None
+            if deadline is not None:
+                now = clock()
+                per = (now - began) / self.last_rollouts if self.last_rollouts else None
+                if per is not None:
+                    by_time = int((deadline - now) / per) if per > 0 else 10**9
+                    room = by_time if room is None else min(room, by_time)
+            if room is not None and room <= 0:
+                return
+            if room is None or (self.last_rollouts == 0 and limit is None):
+                each = MIN_PAIRS  # the first round of a time budget: time a few rollouts
+            else:
+                each = max(BATCH, room // (rounds_left * len(alive)))
+            target = max(len(c.results) for c in alive) + each
+            if target < MIN_PAIRS:
+                target = MIN_PAIRS
+            for c in alive:
+                while len(c.results) < target:
+                    if limit is not None and self.last_rollouts >= limit:
+                        return
+                    if deadline is not None and self.last_rollouts > 0:
+                        now = clock()
+                        if now + (now - began) / self.last_rollouts >= deadline:
+                            return
+                    self._rollout(request, c, side, base)
+            # A plan that never came into play is its single move again: drop it.
+            alive = [c for c in alive if not c.sticky or c.used]
+            if keep is not None:
+                rivals = [c for c in alive if c is not keep]
+                if not rivals:
+                    return
+                if any(paired(c, keep)[0] > (self.margin + 1) * paired(c, keep)[1]
+                       for c in rivals):
+                    return
+                if all(_behind(c, keep, self.margin) for c in rivals):
+                    return
+            if len(alive) <= 2 and (keep is None or keep in alive):
+                if len(alive) == 1:
+                    return
+                rounds_left = 1
+                continue
+            ranked = sorted((c for c in alive if c is not keep),
+                            key=lambda c: c.mean(target), reverse=True)
+            half = max(1, math.ceil(len(alive) / 2) - (1 if keep is not None else 0))
+            alive = ([keep] if keep is not None else []) + ranked[:half]
+            rounds_left = max(1, rounds_left - 1)
+
     def _pick(self, candidates: list[_Candidate], has_guess: bool) -> _Candidate:
         """The heuristic's choice, unless another leads it by ``margin`` paired errors."""
         played = [c for c in candidates if c.results]
@@ -630,7 +772,10 @@ def search_policy(ruleset: Ruleset[Any], actor: str,
     (milliseconds for all of an actor's decisions in a round, default 800), ``rollouts``
     (a fixed number per decision instead of, or as well as, a time limit), ``horizon``
     (decisions per rollout), ``clock`` (``"wall"`` or ``"cpu"``: which clock the
-    milliseconds are counted on), ``side`` (for a GM that runs one side) and ``seed``.
+    milliseconds are counted on), ``side`` (for a GM that runs one side), ``seed``,
+    ``allocation`` (how a decision's rollouts are shared among its moves: ``"race"`` or
+    ``"halving"``), ``neighbours`` (true: the moves one step from the heuristic's are
+    the candidates first) and ``width`` (whole moves compared at most in one decision).
     """
     settings = settings or {}
     # With no budget named, a fixed number of rollouts: a seeded fight then replays
@@ -644,4 +789,7 @@ def search_policy(ruleset: Ruleset[Any], actor: str,
                           clock=str(settings.get("clock", "wall")))
     side = settings.get("side")
     return SearchPolicy(ruleset, budget, side=None if side is None else str(side),
-                        seed=int(settings.get("seed", 0)))
+                        seed=int(settings.get("seed", 0)),
+                        allocation=str(settings.get("allocation", "race")),
+                        neighbours=bool(settings.get("neighbours", True)),
+                        width=int(settings.get("width", MAX_CANDIDATES)))
