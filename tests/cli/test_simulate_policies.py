@@ -33,7 +33,8 @@ def test_a_side_sets_every_seat_of_it_and_a_seat_wins_over_its_side() -> None:
 @pytest.mark.parametrize(("text", "words"), [
     ("red", "takes WHO=POLICY"),
     ("nobody=random", "no side or seat called 'nobody' (sides: red, blue; seats: Ember, Ash)"),
-    ("red=wizard", "has no policy called 'wizard'"),
+    ("red=wizard", "has no policy called 'wizard' (it has heuristic, claw_all, search, "
+                   "random, human, scripted)"),
     ("Ash=human", "cannot play a human policy"),
 ])
 def test_bad_assignments_are_plain_errors(text: str, words: str) -> None:
@@ -54,7 +55,7 @@ def test_simulate_moves_the_odds_when_one_side_plays_randomly(
 def test_simulate_refuses_a_bad_policy_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_fracas(["simulate", str(DUEL), "-n", "10", "--policy", "red=x"], capsys,
                               flat=True)
-    assert code == 2 and "red=x: age_of_dragons has no policy called 'x'" in err
+    assert code == 2 and "red=x: rule set age_of_dragons has no policy called 'x'" in err
     assert "Traceback" not in err
 
 

@@ -24,6 +24,7 @@ class Pools(Ruleset[PoolsState]):
     name = "pools"
     scenario_model = PoolsScenario
     actions = (Attack, Guard)
+    policy_names = ("heuristic",)
 
     def initial_state(self, scenario: Any) -> PoolsState:
         return build_state(scenario)

@@ -85,6 +85,9 @@ class Ruleset(ABC, Generic[S]):
     scenario_model: ClassVar[type[BaseModel]]
     #: The action classes of this rule set; their verbs must be unique.
     actions: ClassVar[Sequence[type[Action]]] = ()
+    #: The policy names this rule set adds to the core's (``heuristic``...): an unknown
+    #: name is refused with these and the core's listed.
+    policy_names: ClassVar[Sequence[str]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -285,7 +288,9 @@ class Ruleset(ABC, Generic[S]):
             return HumanPolicy()
         if name == "scripted":
             return ScriptedPolicy([self.parse_action(t) for t in options.get("script", ())])
-        raise ActionSyntaxError(f"rule set {self.name} has no policy called {name!r}")
+        known = ", ".join(dict.fromkeys((*self.policy_names, "random", "human", "scripted")))
+        raise ActionSyntaxError(f"rule set {self.name} has no policy called {name!r} "
+                                f"(it has {known})")
 
     def policy_choice(self, state: S, actor: str) -> str | Sequence[str]:
         """What the scenario chose for ``actor``: a policy name, or a script (action texts).

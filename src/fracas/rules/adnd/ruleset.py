@@ -40,6 +40,7 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     scenario_model = AdndScenario
     presentation = view.PRESENTATION
     actions: ClassVar[Sequence[type[Action]]] = ACTIONS
+    policy_names: ClassVar[Sequence[str]] = ("heuristic", "search")
 
     # -- setting up --------------------------------------------------------
     def initial_state(self, scenario: AdndScenario) -> AdndUndergroundState:

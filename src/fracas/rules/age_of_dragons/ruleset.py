@@ -8,7 +8,6 @@ from typing import Any
 
 from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
-from fracas.core.errors import ActionSyntaxError
 from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.ruleset import Outcome, Ruleset, Standing
@@ -28,6 +27,7 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
     scenario_model = AgeOfDragonsScenario
     presentation = view.PRESENTATION
     actions = ACTIONS
+    policy_names = ("heuristic", "claw_all", "search")
 
     def initial_state(self, scenario: Any) -> AgeOfDragonsState:
         """Build the starting state from a validated :class:`AgeOfDragonsScenario`."""
@@ -105,9 +105,7 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
         own = policies.own_policy(self, name, actor, options)
         if own is not None:
             return own
-        if name in ("human", "random", "scripted"):
-            return super().policy(name, actor, options)
-        raise ActionSyntaxError(f"age_of_dragons has no policy called {name!r}")
+        return super().policy(name, actor, options)
 
     def policy_choice(self, state: AgeOfDragonsState, actor: str) -> str | Sequence[str]:
         return policies.policy_choice(state, actor)

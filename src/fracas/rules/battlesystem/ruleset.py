@@ -48,6 +48,7 @@ class Battlesystem(Ruleset[BattlesystemState]):
     presentation = view.PRESENTATION
     actions = (Move, Charge, Hold, Form, Torches, Fly, Fire, Pass, CaveIn, ReleaseGas,
                StrikeFeature)
+    policy_names = ("heuristic", "search")
 
     # -- setting up ----------------------------------------------------------------
     def initial_state(self, scenario: Any) -> BattlesystemState:

@@ -34,6 +34,7 @@ class OneRing(Ruleset[OneRingState]):
     scenario_model = OneRingScenario
     presentation = PRESENTATION
     actions = ACTIONS
+    policy_names = ("heuristic", "search")
 
     # -- setting up --------------------------------------------------------
     def initial_state(self, scenario: OneRingScenario) -> OneRingState:
