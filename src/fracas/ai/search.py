@@ -597,6 +597,33 @@ class SearchPolicy:
             kept.setdefault(tuple(keys), c)
         return list(kept.values())
 
+    def _fill(self, request: DecisionRequest, alive: list[_Candidate], target: int,
+              side: str, base: int, began: float, deadline: float | None) -> bool:
+        """Play every move of ``alive`` up to ``target`` seeds; ``False`` once the budget
+        is spent (the rollout limit reached, or the next rollout, timed by the mean of
+        those since ``began``, would end past ``deadline``)."""
+        limit = self.budget.rollouts
+        clock = self.budget.now
+        for c in alive:
+            while len(c.results) < target:
+                if limit is not None and self.last_rollouts >= limit:
+                    return False
+                if deadline is not None and self.last_rollouts > 0:
+                    now = clock()
+                    if now + (now - began) / self.last_rollouts >= deadline:
+                        return False
+                self._rollout(request, c, side, base)
+        return True
+
+    def _beats(self, keep: _Candidate, rivals: Sequence[_Candidate]) -> bool:
+        """Whether a rival leads the heuristic's move by ``margin + 1`` paired errors (the
+        decision is settled: no need to spend the rest of its time)."""
+        for c in rivals:
+            lead, err, _ = paired(c, keep)
+            if lead > (self.margin + 1) * err:
+                return True
+        return False
+
     def _race(self, request: DecisionRequest, candidates: list[_Candidate], side: str,
               base: int, deadline: float | None, keep: _Candidate | None) -> None:
         """Play every move still in the race on the same seeds until the budget is spent.
@@ -607,23 +634,13 @@ class SearchPolicy:
         move beats it by ``margin + 1`` errors: the time not spent goes to the turn's
         later decisions.
         """
-        limit = self.budget.rollouts
-        clock = self.budget.now
-        began = clock()
+        began = self.budget.now()
         alive = list(candidates)
         target = 0
         while True:
             target += BATCH
-            for c in alive:
-                while len(c.results) < target:
-                    if limit is not None and self.last_rollouts >= limit:
-                        return
-                    if deadline is not None and self.last_rollouts > 0:
-                        # Stop when the next rollout (timed by the mean so far) would end late.
-                        now = clock()
-                        if now + (now - began) / self.last_rollouts >= deadline:
-                            return
-                    self._rollout(request, c, side, base)
+            if not self._fill(request, alive, target, side, base, began, deadline):
+                return
             if target < MIN_PAIRS:
                 continue
             # A plan that never came into play is its single move again: drop it.
@@ -634,8 +651,7 @@ class SearchPolicy:
             if keep is not None:
                 if alive == [keep]:
                     return
-                if any(paired(c, keep)[0] > (self.margin + 1) * paired(c, keep)[1]
-                       for c in alive if c is not keep):
+                if self._beats(keep, [c for c in alive if c is not keep]):
                     return
             if len(alive) == 1:
                 return
@@ -671,26 +687,16 @@ class SearchPolicy:
                 each = MIN_PAIRS  # the first round of a time budget: time a few rollouts
             else:
                 each = max(BATCH, room // (rounds_left * len(alive)))
-            target = max(len(c.results) for c in alive) + each
-            if target < MIN_PAIRS:
-                target = MIN_PAIRS
-            for c in alive:
-                while len(c.results) < target:
-                    if limit is not None and self.last_rollouts >= limit:
-                        return
-                    if deadline is not None and self.last_rollouts > 0:
-                        now = clock()
-                        if now + (now - began) / self.last_rollouts >= deadline:
-                            return
-                    self._rollout(request, c, side, base)
+            target = max(MIN_PAIRS, max(len(c.results) for c in alive) + each)
+            if not self._fill(request, alive, target, side, base, began, deadline):
+                return
             # A plan that never came into play is its single move again: drop it.
             alive = [c for c in alive if not c.sticky or c.used]
             if keep is not None:
                 rivals = [c for c in alive if c is not keep]
                 if not rivals:
                     return
-                if any(paired(c, keep)[0] > (self.margin + 1) * paired(c, keep)[1]
-                       for c in rivals):
+                if self._beats(keep, rivals):
                     return
                 if all(_behind(c, keep, self.margin) for c in rivals):
                     return
