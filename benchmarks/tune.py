@@ -28,10 +28,10 @@ import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from fracas.ai.duels import DUELS
+from room import _scenario  # a duel by rule-set name, or a scenario file (beside this script)
+
 from fracas.ai.match import play_fight
 from fracas.ai.search import SearchBudget, SearchPolicy, _Candidate, side_of
 from fracas.core.action import GM
@@ -39,14 +39,6 @@ from fracas.core.decision import chosen_values
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import SeededRng, derive_seed
 from fracas.core.ruleset import Action, Ruleset
-from fracas.scenario import Scenario, load_scenario
-
-
-def _scenario(where: str) -> tuple[Scenario, str | None]:
-    if where in DUELS:
-        d = DUELS[where]
-        return d.scenario(), d.gm_side
-    return load_scenario(Path(where)), None
 
 
 @dataclass
