@@ -2,11 +2,12 @@
 
 The candidates are whole legal actions found through the decision's steps
 (:func:`fracas.core.decision.options`: the verb, then each field), the heuristic's
-own choice first.  Each rollout applies a candidate to a private copy of the state
-(``ruleset.clone_state``) with fresh dice (a :class:`~fracas.core.rng.SeededRng`, so
-chance is sampled from the rules themselves, never read from the fight's own dice)
-and plays on with the rule set's ``heuristic`` policy for every actor until the fight
-ends or the horizon is reached.  The result is scored from the searching actor's side.
+own choice first, then the moves that change one of its steps.  Each rollout applies
+a candidate to a private copy of the state (``ruleset.clone_state``) with fresh dice (a
+:class:`~fracas.core.rng.SeededRng`, so chance is sampled from the rules themselves,
+never read from the fight's own dice) and plays on with the rule set's ``heuristic``
+policy for every actor until the fight ends or the horizon is reached.  The result is
+scored from the searching actor's side.
 Every decision of a rollout goes through the engine's own decision step
 (:func:`fracas.core.loop.take_decision`), events applied at once and no log kept.
 
@@ -293,10 +294,11 @@ class SearchPolicy:
     """Monte Carlo search over the whole legal actions of a decision, with heuristic rollouts.
 
     The candidates are found through the decision's steps (the verb, then each field),
-    the heuristic's own choice first; at most :data:`MAX_CANDIDATES` of them, at most
-    :data:`PER_VERB` under one verb (a numeric span is tried at its default, both ends,
-    its middle and the heuristic's number); moves that leave the same state under the
-    same dice count once.  They race on the same dice seeds (common random numbers):
+    the heuristic's own choice first, then its neighbours (one step changed, the rest
+    kept: :meth:`_neighbours`), then each verb's first moves, at most :data:`PER_VERB`
+    under one verb (a numeric span is tried at its default, both ends, its middle and
+    the heuristic's number); at most ``width`` of them.  Moves that leave the same state
+    under the same dice count once.  They race on the same dice seeds (common random numbers):
     a move the leader beats by ``margin`` paired errors drops out, until the budget is
     spent or the decision settles.  The heuristic's choice always stays in.
 
@@ -310,6 +312,13 @@ class SearchPolicy:
             score above the heuristic's own choice to be preferred.
         seed: mixes into every rollout seed (the request's rng gives the rest).
         exploration: kept for callers of the earlier tree search; unused.
+        keyed: dice keyed per decision inside a rollout (see :func:`play_on`).
+        plans: also try each move as a plan, played again in its rollouts.
+        allocation: ``"race"`` (the default) or ``"halving"``: how the rollouts are
+            shared among the moves.
+        neighbours: put the moves one step from the heuristic's first (the default);
+            ``False`` walks each verb's steps in order only.
+        width: whole moves compared at most in one decision.
     """
 
     def __init__(self, ruleset: Ruleset[Any], budget: SearchBudget | None = None, *,
