@@ -374,3 +374,11 @@ def test_a_width_below_one_is_refused() -> None:
     rules, _ = _toy()
     with pytest.raises(ValueError, match="width"):
         SearchPolicy(rules, _budget(4), width=0)
+
+
+def test_search_policy_takes_the_candidates_settings() -> None:
+    rules, _ = _toy()
+    default = search_policy(rules, "Ash", {})
+    assert default.neighbours and default.width == 12 and default.allocation == "race"
+    walked = search_policy(rules, "Ash", {"neighbours": False, "width": 5})
+    assert not walked.neighbours and walked.width == 5
