@@ -33,7 +33,7 @@ from typing import Any
 from room import _scenario  # a duel by rule-set name, or a scenario file (beside this script)
 
 from fracas.ai.match import play_fight
-from fracas.ai.search import SearchBudget, SearchPolicy, _Candidate, side_of
+from fracas.ai.search import MAX_CANDIDATES, SearchBudget, SearchPolicy, _Candidate, side_of
 from fracas.core.action import GM
 from fracas.core.decision import chosen_values
 from fracas.core.policy import DecisionRequest, Policy
@@ -126,14 +126,14 @@ def _moves(text: str) -> tuple[bool, int]:
     neighbours first, 12 moves)."""
     for prefix in ("walk", "near"):
         if text.startswith(prefix):
-            return prefix == "near", int(text[len(prefix):] or 8)
+            return prefix == "near", int(text[len(prefix):] or MAX_CANDIDATES)
     raise ValueError(f"moves are walkN or nearN, not {text!r}")
 
 
 def _config(text: str) -> tuple[float, int, str, str]:
     parts = text.split(":")
     return (float(parts[0]), int(parts[1]), parts[2] if len(parts) > 2 else "race",
-            parts[3] if len(parts) > 3 else "walk8")
+            parts[3] if len(parts) > 3 else f"near{MAX_CANDIDATES}")
 
 
 def tune_fight(where: str, seed: int, configs: list[tuple[float, int, str, str]], truth: int,
@@ -158,7 +158,8 @@ def main() -> None:
                         help="share of the searching sides' decisions to sample")
     parser.add_argument("--configs", nargs="+", default=["2:150", "1:150", "0:150"],
                         help="settings as MARGIN:ROLLOUTS[:ALLOCATION[:MOVES]]: allocation race or "
-                             "halving, moves walkN or nearN (N moves at most)")
+                             "halving (default race), moves walkN or nearN, N moves at most "
+                             "(default near12, the search's own defaults)")
     parser.add_argument("--truth", type=int, default=200,
                         help="fresh rollouts valuing each picked move")
     parser.add_argument("--no-plans", action="store_true")
