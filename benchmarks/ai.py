@@ -22,7 +22,7 @@ from typing import Any
 from fracas.ai import SearchBudget, SearchPolicy
 from fracas.ai.duels import DUELS
 from fracas.ai.match import MatchResult, mirror_match
-from fracas.ai.search import MARGIN, MAX_CANDIDATES
+from fracas.ai.search import ALLOCATIONS, MARGIN, MAX_CANDIDATES
 from fracas.core.action import GM
 
 
@@ -96,7 +96,7 @@ def main() -> None:
                              "CPU time (the same thinking however busy the machine is)")
     parser.add_argument("--no-plans", action="store_true",
                         help="compare single moves only (no plans replayed in the rollouts)")
-    parser.add_argument("--allocation", choices=("race", "halving"), default="race",
+    parser.add_argument("--allocation", choices=ALLOCATIONS, default="race",
                         help="how a decision's rollouts are shared among its moves")
     parser.add_argument("--neighbours", dest="neighbours", action="store_true",
                         help="candidates: the moves one step from the heuristic's first "
