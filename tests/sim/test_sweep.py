@@ -31,10 +31,20 @@ def test_list_items_are_found_by_index_or_by_name() -> None:
                                  {"name": "Oak", "hp": 7}]}
 
 
+def test_a_group_the_file_left_out_is_started_and_then_validated() -> None:
+    from fracas.scenario import SearchSettings
+
+    scenario = load_scenario(DATA / "toy_skirmish.yaml")
+    assert "search" not in scenario.data
+    (values, spec), = make_variants(scenario, [parse_variation("search.rollouts=8")])
+    assert values == {"search.rollouts": 8} and spec.scenario["search"] == {"rollouts": 8}
+    assert SearchSettings(rollouts=8).settings() == {"rollouts": 8}
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("fighters.Elm.hp=3", "no item named 'Elm'"),
     ("fighters.5.hp=3", "index out of range"),
-    ("nothing.here=3", "no 'nothing'"),
+    ("nothing.here=3", "nothing: unknown field 'nothing'"),
     ("max_rounds.deeper=3", "single value"),
 ])
 def test_paths_that_lead_nowhere_are_scenario_errors(text: str, message: str) -> None:

@@ -35,6 +35,15 @@ PolicyOpt = Annotated[list[str] | None, typer.Option(
     "--policy", metavar="WHO=POLICY",
     help="Play a side (or one seat, or gm) with another policy, e.g. --policy blue=random. "
          "Repeatable; a seat's own name wins over its side.")]
+SearchRolloutsOpt = Annotated[int | None, typer.Option(
+    "--search-rollouts", min=1, max=100_000, metavar="N",
+    help="Rollouts a decision for every seat played by search (the file's search: block "
+         "otherwise; 32 by default). A seeded run then replays the same.")]
+SearchMsOpt = Annotated[float | None, typer.Option(
+    "--search-ms", min=1.0, max=60_000.0, metavar="MS",
+    help="Thinking time a decision for every seat played by search, in milliseconds (at "
+         "most 800 a turn, or the file's turn_ms): stronger, but results then depend on "
+         "the machine's speed.")]
 
 
 @contextmanager
@@ -127,6 +136,8 @@ def simulate_command(
         "--round", help="With --from: continue from the first decision of this round.")
     ] = None,
     policy: PolicyOpt = None,
+    search_rollouts: SearchRolloutsOpt = None,
+    search_ms: SearchMsOpt = None,
 ) -> None:
     """Simulate many fights and report win rates with 95% Wilson intervals."""
     import json
@@ -134,7 +145,7 @@ def simulate_command(
     from fracas.core.errors import ScenarioError
     from fracas.scenario import load_scenario
     from fracas.scenario.logs import load_log
-    from fracas.scenario.seats import computer_note, computer_seats, with_policies
+    from fracas.scenario.seats import computer_note, computer_seats, with_policies, with_search
     from fracas.sim.executors import make_executor
     from fracas.sim.plots import check_plot_path
     from fracas.sim.runner import simulate_many, spec_from_log, spec_from_scenario
@@ -148,9 +159,13 @@ def simulate_command(
         raise ScenarioError("--round needs --from LOG", file="simulate")
     if policy and from_log is not None:
         raise ScenarioError("--policy works with a SCENARIO file, not --from LOG", file="simulate")
+    if (search_rollouts is not None or search_ms is not None) and from_log is not None:
+        raise ScenarioError("--search-rollouts and --search-ms work with a SCENARIO file, "
+                            "not --from LOG", file="simulate")
     if scenario is not None:
         loaded, humans = computer_seats(load_scenario(scenario))
-        loaded = with_policies(loaded, policy or ())
+        loaded = with_search(with_policies(loaded, policy or ()), rollouts=search_rollouts,
+                             ms=search_ms)
         spec = spec_from_scenario(loaded)
     else:
         log = Path(str(from_log))
@@ -235,19 +250,22 @@ def sweep_command(
     as_json: JsonFlag = False,
     plot: PlotOpt = None,
     policy: PolicyOpt = None,
+    search_rollouts: SearchRolloutsOpt = None,
+    search_ms: SearchMsOpt = None,
 ) -> None:
     """Simulate every variant of a grid and compare their win rates."""
     import json
 
     from fracas.scenario import load_scenario
-    from fracas.scenario.seats import computer_note, computer_seats, with_policies
+    from fracas.scenario.seats import computer_note, computer_seats, with_policies, with_search
     from fracas.sim.executors import make_executor
     from fracas.sim.plots import check_plot_path
     from fracas.sim.sweep import parse_variation, sweep
     if plot is not None:
         check_plot_path(plot)
     loaded, humans = computer_seats(load_scenario(scenario))
-    loaded = with_policies(loaded, policy or ())
+    loaded = with_search(with_policies(loaded, policy or ()), rollouts=search_rollouts,
+                         ms=search_ms)
     variations = [parse_variation(v) for v in vary]
     grid = 1
     for v in variations:

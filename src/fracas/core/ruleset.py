@@ -302,13 +302,23 @@ class Ruleset(ABC, Generic[S]):
     def policy_for(self, state: S, actor: str) -> Policy:
         """The default policy of ``actor`` as the scenario set it up.
 
-        Built from :meth:`policy_choice`: a name is looked up with :meth:`policy`, a
-        list or tuple of action texts is a ``scripted`` policy.
+        Built from :meth:`policy_choice`: a name is looked up with :meth:`policy` (``search``
+        with the scenario's :meth:`search_settings`), a list or tuple of action texts is a
+        ``scripted`` policy.
         """
         choice = self.policy_choice(state, actor)
         if isinstance(choice, str):
-            return self.policy(choice, actor, {})
+            return self.policy(choice, actor,
+                               self.search_settings(state) if choice == "search" else {})
         return self.policy("scripted", actor, {"script": tuple(choice)})
+
+    def search_settings(self, state: S) -> Mapping[str, Any]:
+        """The scenario's budget for its ``search`` seats (its ``search:`` block), as
+        :func:`fracas.ai.search_policy` reads it; empty for the search's defaults.
+
+        A rule set that offers ``search`` keeps the block in its state and returns it.
+        """
+        return {}
 
     # -- text forms --------------------------------------------------------
     def parse_action(self, text: str) -> Action:

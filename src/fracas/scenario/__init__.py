@@ -9,10 +9,12 @@ from fracas.scenario.loader import (
     Scenario,
     ScenarioBase,
     ScenarioEntry,
+    SearchSettings,
     build_initial_state,
     check_scenario,
     load_scenario,
     parse_scenario,
+    search_pairs,
     start_encounter,
 )
 
@@ -21,9 +23,11 @@ __all__ = [
     "Scenario",
     "ScenarioBase",
     "ScenarioEntry",
+    "SearchSettings",
     "build_initial_state",
     "check_scenario",
     "load_scenario",
     "parse_scenario",
+    "search_pairs",
     "start_encounter",
 ]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from fracas.core.errors import ScenarioError
 from fracas.scenario.limits import MAX_FILE_BYTES, check_combatants, check_size
@@ -19,8 +19,9 @@ if TYPE_CHECKING:
     from fracas.core.events import LogHeader
     from fracas.core.ruleset import Ruleset
 
-__all__ = ["CheckedScenario", "Scenario", "ScenarioBase", "ScenarioEntry", "build_initial_state",
-           "check_scenario", "load_scenario", "parse_scenario"]
+__all__ = ["CheckedScenario", "Scenario", "ScenarioBase", "ScenarioEntry", "SearchSettings",
+           "build_initial_state", "check_scenario", "load_scenario", "parse_scenario",
+           "search_pairs"]
 
 
 #: A scenario holds at most this many YAML values, aliases expanded (a "billion laughs"
@@ -28,6 +29,48 @@ __all__ = ["CheckedScenario", "Scenario", "ScenarioBase", "ScenarioEntry", "buil
 MAX_YAML_NODES = 100_000
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class SearchSettings(BaseModel):
+    """How long the ``search`` policy thinks, for every seat a scenario gives it.
+
+    Without a budget the search plays a fixed 32 rollouts a decision
+    (:data:`fracas.ai.search.DEFAULT_ROLLOUTS`).  ``rollouts`` alone keeps a seeded fight
+    replayable on any machine; ``ms`` makes the thinking a time budget, so what the
+    search sees depends on the machine's speed and a seed no longer replays exactly.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rollouts: int | None = Field(None, ge=1, le=100_000, description=(
+        "rollouts a decision (a fixed count: a seeded fight replays the same anywhere)"))
+    ms: float | None = Field(None, gt=0, le=60_000, description=(
+        "milliseconds of thinking a decision (with rollouts too, whichever ends first)"))
+    turn_ms: float | None = Field(None, gt=0, le=600_000, description=(
+        "milliseconds for all of one actor's decisions in a round, with ms (default 800)"))
+    horizon: int | None = Field(None, ge=1, le=100_000, description=(
+        "decisions a rollout plays before the position is scored by health (default 400)"))
+    clock: Literal["wall", "cpu"] | None = Field(None, description=(
+        "the clock of ms and turn_ms: wall time, or the process's CPU time (default wall)"))
+
+    @model_validator(mode="after")
+    def _turn_needs_ms(self) -> SearchSettings:
+        if self.turn_ms is not None and self.ms is None:
+            raise ValueError("turn_ms caps the time of a turn: give ms (a decision's time) too")
+        if self.clock is not None and self.ms is None:
+            raise ValueError("clock says how ms is counted: give ms too")
+        return self
+
+    def settings(self) -> dict[str, Any]:
+        """The budget as :func:`fracas.ai.search_policy` reads it (unset fields left out)."""
+        return self.model_dump(exclude_none=True)
+
+
+def search_pairs(scenario: ScenarioBase) -> tuple[tuple[str, Any], ...]:
+    """The scenario's ``search:`` block as sorted pairs, for a rule set's state to keep
+    (empty when the file names none)."""
+    block = scenario.search
+    return tuple(sorted(block.settings().items())) if block is not None else ()
 
 
 class ScenarioBase(BaseModel):
@@ -38,6 +81,9 @@ class ScenarioBase(BaseModel):
     ruleset: str
     name: str = ""
     description: str = ""
+    search: SearchSettings | None = Field(None, description=(
+        "how long the search policy thinks, for every seat whose policy is search "
+        "(default: 32 rollouts a decision)"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from fracas.scenario.loader import Scenario
 from fracas.scenario.problems import Path_, check_model
 
 __all__ = ["DEFAULT_POLICY", "HUMAN", "Seats", "computer_seats", "seat", "seats", "with_humans",
-           "with_policies"]
+           "with_policies", "with_search"]
 
 HUMAN = "human"
 #: The policy every rule set offers as its default AI.
@@ -134,6 +134,30 @@ def with_policies(scenario: Scenario, assignments: Iterable[str],
         target.update(dict.fromkeys(names, policy))
     chosen = {**by_side, **by_seat}
     return seat(scenario, chosen) if chosen else scenario
+
+
+def with_search(scenario: Scenario, **budget: float | None) -> Scenario:
+    """``scenario`` with its ``search:`` block set from command-line values (``None``: kept).
+
+    ``budget`` holds the block's fields (``rollouts=200``, ``ms=300``...).  A count of
+    rollouts alone replaces a time budget from the file and the other way round, so the
+    search thinks as the command line says.  Raises :class:`ScenarioError` (file and
+    field) for a value out of the block's bounds.
+    """
+    given = {k: v for k, v in budget.items() if v is not None}
+    if not given:
+        return scenario
+    data = _data(scenario)
+    block = dict(data.get("search") or {})
+    if "rollouts" in given and "ms" not in given:
+        for key in ("ms", "turn_ms", "clock"):
+            block.pop(key, None)
+    if "ms" in given and "rollouts" not in given:
+        block.pop("rollouts", None)
+    block.update(given)
+    data["search"] = {k: v for k, v in block.items() if v is not None}
+    model = check_model(scenario.ruleset.scenario_model, data, scenario.source, {})
+    return Scenario(scenario.ruleset, model, data, scenario.source)
 
 
 def computer_seats(scenario: Scenario) -> tuple[Scenario, list[str]]:

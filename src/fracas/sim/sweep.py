@@ -77,8 +77,10 @@ def _steps(path: str) -> tuple[str, ...]:
 def set_path(data: Any, steps: Sequence[str], value: Any, path: str = "") -> None:
     """Set ``value`` at ``steps`` inside ``data`` (mappings by key, lists by index or name).
 
-    A missing key is created only at the last step (an optional field left out of
-    the file); anything else that does not exist is a :class:`ScenarioError`.
+    A key the file left out is created: a field at the last step, an empty group before
+    it (``search.rollouts`` in a file without a ``search:`` block); the variant's
+    validation then names a group or field the rule set does not have.  A list item
+    that does not exist, or a step into a single value, is a :class:`ScenarioError`.
     """
     cursor = data
     for depth, step in enumerate(steps):
@@ -93,9 +95,9 @@ def set_path(data: Any, steps: Sequence[str], value: Any, path: str = "") -> Non
         elif isinstance(cursor, dict):
             if last:
                 cursor[step] = value
-            elif step not in cursor:
-                raise ScenarioError(f"the scenario has no {where!r}", file="--vary", field=path)
             else:
+                if cursor.get(step) is None:  # an optional group the file left out: start it
+                    cursor[step] = {}
                 cursor = cursor[step]
         else:
             raise ScenarioError(f"{'.'.join(steps[:depth])!r} is a single value, not a group",

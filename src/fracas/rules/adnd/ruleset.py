@@ -125,3 +125,7 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
         """The policy the scenario chose for ``actor`` (``gm`` included), or its script."""
         return state.setup.policies.get(actor, "heuristic")
 
+    def search_settings(self, state: AdndUndergroundState) -> Mapping[str, Any]:
+        """The scenario's ``search:`` block: the budget of its ``search`` seats."""
+        return dict(state.setup.search)
+

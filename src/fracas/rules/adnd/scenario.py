@@ -16,7 +16,7 @@ from fracas.core.codec import parse_fields, split_words
 from fracas.core.errors import ActionSyntaxError
 from fracas.rules.adnd.rules import nature_rating
 from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile, Setup, Weapon
-from fracas.scenario import ScenarioBase, ScenarioEntry
+from fracas.scenario import ScenarioBase, ScenarioEntry, search_pairs
 
 __all__ = [
     "AdndScenario",
@@ -211,7 +211,8 @@ def initial_state(scenario: AdndScenario) -> AdndUndergroundState:
     sides = tuple(dict.fromkeys(c.side for c in scenario.combatants))
     setup = Setup(profiles, tuple(profiles), sides,
                   scenario.bottleneck.width_ft if scenario.bottleneck else None,
-                  scenario.max_rounds, scenario.climb_step_ft, policies)
+                  scenario.max_rounds, scenario.climb_step_ft, policies,
+                  search_pairs(scenario))
     fighters = {
         c.name: Fighter(c.name, c.hp, c.terrain.alt_ft, c.terrain.facing_wall, c.boulders,
                         next((w.name for w in c.weapons if not w.missile), "fist"))

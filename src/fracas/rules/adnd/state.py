@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = [
     "FIST",
@@ -110,6 +110,8 @@ class Setup:
     max_rounds: int
     climb_step_ft: float
     policies: Mapping[str, str | tuple[str, ...]]
+    #: The scenario's ``search:`` block (the search policy's budget), as sorted pairs.
+    search: tuple[tuple[str, Any], ...] = ()
 
 
 # -- changing data -------------------------------------------------------------

@@ -109,3 +109,7 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
 
     def policy_choice(self, state: AgeOfDragonsState, actor: str) -> str | Sequence[str]:
         return policies.policy_choice(state, actor)
+
+    def search_settings(self, state: AgeOfDragonsState) -> Mapping[str, Any]:
+        """The scenario's ``search:`` block: the budget of its ``search`` seats."""
+        return dict(state.search)

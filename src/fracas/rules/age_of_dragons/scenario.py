@@ -27,7 +27,7 @@ from fracas.rules.age_of_dragons.state import (
     Task,
     pair,
 )
-from fracas.scenario import ScenarioBase, ScenarioEntry
+from fracas.scenario import ScenarioBase, ScenarioEntry, search_pairs
 
 __all__ = ["AgeOfDragonsScenario", "CombatantSpec", "build_state", "combatant_count", "entry"]
 
@@ -239,6 +239,7 @@ def build_state(s: AgeOfDragonsScenario) -> AgeOfDragonsState:
                for t in s.tasks},
         aggressor=s.aggressor, initiative_sphere=s.initiative_sphere, ground=s.ground,
         max_rounds=s.max_rounds, spot_consumes_dice=s.options.spot_consumes_dice,
+        search=search_pairs(s),
     )
 
 

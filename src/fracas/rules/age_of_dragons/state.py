@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 _new = object.__new__
 
@@ -244,6 +244,8 @@ class AgeOfDragonsState:
     ground: str
     max_rounds: int
     spot_consumes_dice: bool
+    #: The scenario's ``search:`` block (the search policy's budget), as sorted pairs.
+    search: tuple[tuple[str, Any], ...] = ()
     order: tuple[str, ...] = ()
     round: int = 0
     turn_index: int = 0
@@ -267,6 +269,7 @@ class AgeOfDragonsState:
         new.landmarks, new.tasks, new.aggressor = self.landmarks, self.tasks, self.aggressor
         new.initiative_sphere, new.ground = self.initiative_sphere, self.ground
         new.max_rounds, new.spot_consumes_dice = self.max_rounds, self.spot_consumes_dice
+        new.search = self.search
         new.order, new.round, new.turn_index = self.order, self.round, self.turn_index
         turn, pending, run = self.turn, self.pending, self.spot_run
         new.turn = turn.copy() if turn else None

@@ -137,3 +137,7 @@ class Battlesystem(Ruleset[BattlesystemState]):
         """What the scenario chose for ``actor`` (a unit or the GM): a policy name or a
         script; the core's ``policy_for`` builds the policy from it."""
         return state.policies.get(actor, "heuristic")
+
+    def search_settings(self, state: BattlesystemState) -> Mapping[str, Any]:
+        """The scenario's ``search:`` block: the budget of its ``search`` seats."""
+        return dict(state.search)

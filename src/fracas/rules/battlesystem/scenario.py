@@ -26,7 +26,7 @@ from fracas.rules.battlesystem.state import (
     fits_width,
     used_surface,
 )
-from fracas.scenario import ScenarioBase, ScenarioEntry
+from fracas.scenario import ScenarioBase, ScenarioEntry, search_pairs
 
 __all__ = [
     "AreaModel",
@@ -324,6 +324,7 @@ def build_state(scenario: BattlesystemScenario) -> BattlesystemState:
         gm_gases=tuple((g.area, g.diameter, g.duration, g.dice, g.turn) for g in gm.gases),
         gm_strikes=tuple((s.feature, s.turn) for s in gm.strikes),
         policies=policies,
+        search=search_pairs(scenario),
     )
     _check_placement(state)
     return state

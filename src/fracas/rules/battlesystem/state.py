@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 from dataclasses import dataclass
+from typing import Any
 
 from fracas.rules.battlesystem.rules import (
     Footprint,
@@ -212,6 +213,8 @@ class BattlesystemState:
     gm_gases: tuple[tuple[str, float, int, int, int | None], ...]
     gm_strikes: tuple[tuple[str, int | None], ...]
     policies: dict[str, str | tuple[str, ...]]
+    #: The scenario's ``search:`` block (the search policy's budget), as sorted pairs.
+    search: tuple[tuple[str, Any], ...] = ()
     gm_used: set[str] = dataclasses.field(default_factory=set)
     gases: list[Gas] = dataclasses.field(default_factory=list)
     next_gas: int = 0

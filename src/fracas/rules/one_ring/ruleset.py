@@ -123,3 +123,7 @@ class OneRing(Ruleset[OneRingState]):
         """The policy the scenario chose for ``actor`` (``gm`` included), or its script."""
         card = state.roster.heroes.get(actor)
         return card.policy if card is not None else state.roster.gm_policy
+
+    def search_settings(self, state: OneRingState) -> Mapping[str, Any]:
+        """The scenario's ``search:`` block: the budget of its ``search`` seats."""
+        return dict(state.roster.search)

@@ -27,7 +27,7 @@ from fracas.rules.one_ring.state import (
     OneRingState,
     Roster,
 )
-from fracas.scenario import ScenarioBase, ScenarioEntry
+from fracas.scenario import ScenarioBase, ScenarioEntry, search_pairs
 
 __all__ = ["AdversarySpec", "HeroSpec", "OneRingScenario", "PolicyChoice", "combatant_count",
            "entry"]
@@ -290,6 +290,7 @@ def build_state(scenario: OneRingScenario) -> OneRingState:
         max_volleys=scenario.max_volleys, long_distance=scenario.distance == "long",
         enemy_volleys_first=scenario.enemy_volleys_first, max_rounds=scenario.max_rounds,
         gm_policy=_policy_value(scenario.gm_policy), gm_hidden=scenario.gm_rolls_hidden,
+        search=search_pairs(scenario),
     )
     wounds = {h.name: h.wounds for h in scenario.heroes}
     hero_states = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
 from fracas.rules.one_ring.engagement import Board
@@ -117,6 +118,8 @@ class Roster:
     max_rounds: int
     gm_policy: str | tuple[str, ...]
     gm_hidden: bool
+    #: The scenario's ``search:`` block (the search policy's budget), as sorted pairs.
+    search: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(slots=True)
