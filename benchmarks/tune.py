@@ -40,6 +40,11 @@ from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import SeededRng, derive_seed
 from fracas.core.ruleset import Action, Ruleset
 
+#: A setting: margin, rollouts, allocation, moves, horizon (decisions a rollout plays).
+Config = tuple[float, int, str, str, int]
+#: The search's own horizon (:class:`fracas.ai.SearchBudget`), the default of a setting.
+HORIZON = SearchBudget().horizon
+
 
 @dataclass
 class Sampled:
@@ -54,7 +59,7 @@ class _Probe:
     """Plays the heuristic; at sampled decisions lets every setting decide, then values."""
 
     def __init__(self, rules: Ruleset[Any], actor: str, gm_side: str | None, seed: int,
-                 configs: list[tuple[float, int, str, str]], truth: int, sample: float, plans: bool,
+                 configs: list[Config], truth: int, sample: float, plans: bool,
                  out: list[Sampled]) -> None:
         self.rules, self.actor, self.gm_side, self.seed = rules, actor, gm_side, seed
         self.configs, self.truth, self.sample, self.plans = configs, truth, sample, plans
@@ -74,10 +79,10 @@ class _Probe:
             return guess
         picks: dict[str, tuple[tuple[Any, ...], Action, bool]] = {}
         choice = False
-        for margin, rollouts, allocation, moves in self.configs:
-            name = _name(margin, rollouts, allocation, moves)
+        for margin, rollouts, allocation, moves, horizon in self.configs:
+            name = _name(margin, rollouts, allocation, moves, horizon)
             near, width = _moves(moves)
-            sp = SearchPolicy(rules, SearchBudget(rollouts=rollouts, ms=None),
+            sp = SearchPolicy(rules, SearchBudget(rollouts=rollouts, ms=None, horizon=horizon),
                               side=self.gm_side, margin=margin, plans=self.plans,
                               allocation=allocation, neighbours=near, width=width)
             # The same dice for every setting: they differ only in how they judge.
@@ -117,8 +122,9 @@ class _Probe:
         return guess
 
 
-def _name(margin: float, rollouts: int, allocation: str, moves: str) -> str:
-    return f"{margin:g}:{rollouts}:{allocation}:{moves}"
+def _name(margin: float, rollouts: int, allocation: str, moves: str, horizon: int) -> str:
+    name = f"{margin:g}:{rollouts}:{allocation}:{moves}"
+    return name if horizon == HORIZON else f"{name}:h{horizon}"
 
 
 def _moves(text: str) -> tuple[bool, int]:
@@ -130,13 +136,18 @@ def _moves(text: str) -> tuple[bool, int]:
     raise ValueError(f"moves are walkN or nearN, not {text!r}")
 
 
-def _config(text: str) -> tuple[float, int, str, str]:
+def _config(text: str) -> Config:
     parts = text.split(":")
+    horizon = HORIZON
+    if len(parts) > 4:
+        if not parts[4].startswith("h") or not parts[4][1:].isdigit():
+            raise ValueError(f"a horizon is hN (decisions a rollout plays), not {parts[4]!r}")
+        horizon = int(parts[4][1:])
     return (float(parts[0]), int(parts[1]), parts[2] if len(parts) > 2 else "race",
-            parts[3] if len(parts) > 3 else f"near{MAX_CANDIDATES}")
+            parts[3] if len(parts) > 3 else f"near{MAX_CANDIDATES}", horizon)
 
 
-def tune_fight(where: str, seed: int, configs: list[tuple[float, int, str, str]], truth: int,
+def tune_fight(where: str, seed: int, configs: list[Config], truth: int,
                sample: float, plans: bool) -> list[Sampled]:
     """One heuristic fight, with the settings' gains at its sampled decisions."""
     scenario, gm_side = _scenario(where)
@@ -157,9 +168,11 @@ def main() -> None:
     parser.add_argument("--sample", type=float, default=0.3,
                         help="share of the searching sides' decisions to sample")
     parser.add_argument("--configs", nargs="+", default=["2:150", "1:150", "0:150"],
-                        help="settings as MARGIN:ROLLOUTS[:ALLOCATION[:MOVES]]: allocation race or "
-                             "halving (default race), moves walkN or nearN, N moves at most "
-                             "(default near12, the search's own defaults)")
+                        help="settings as MARGIN:ROLLOUTS[:ALLOCATION[:MOVES[:hN]]]: allocation "
+                             "race or halving (default race), moves walkN or nearN, N moves at "
+                             "most (default near12, the search's own defaults), hN a rollout "
+                             "of N decisions at most, then valued by health (default the "
+                             "search's horizon)")
     parser.add_argument("--truth", type=int, default=200,
                         help="fresh rollouts valuing each picked move")
     parser.add_argument("--no-plans", action="store_true")
