@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from fracas.core.rng import Rng
 
 __all__ = [
+    "CORE_POLICIES",
     "GM",
     "Action",
     "Emit",
@@ -41,6 +42,7 @@ __all__ = [
     "Standing",
     "available_rulesets",
     "find_ruleset",
+    "own_policies",
 ]
 
 S = TypeVar("S")
@@ -72,6 +74,16 @@ class Standing:
         return self.status == "ok"
 
 
+#: The policies the core hands out to every rule set (:meth:`Ruleset.policy`).
+CORE_POLICIES = ("random", "human", "scripted")
+
+
+def own_policies(names: Iterable[str]) -> tuple[str, ...]:
+    """The names among ``names`` that are not the core's (a rule set's ``policy_names``
+    from the names its scenario model accepts)."""
+    return tuple(n for n in dict.fromkeys(names) if n not in CORE_POLICIES)
+
+
 class Ruleset(ABC, Generic[S]):
     """A game's combat rules, driven by :class:`fracas.core.encounter.Encounter`.
 
@@ -86,7 +98,8 @@ class Ruleset(ABC, Generic[S]):
     #: The action classes of this rule set; their verbs must be unique.
     actions: ClassVar[Sequence[type[Action]]] = ()
     #: The policy names this rule set adds to the core's (``heuristic``...): an unknown
-    #: name is refused with these and the core's listed.
+    #: name is refused with these and the core's listed.  :func:`own_policies` reads
+    #: them from the names a scenario model accepts, so the two lists are one.
     policy_names: ClassVar[Sequence[str]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -288,7 +301,7 @@ class Ruleset(ABC, Generic[S]):
             return HumanPolicy()
         if name == "scripted":
             return ScriptedPolicy([self.parse_action(t) for t in options.get("script", ())])
-        known = ", ".join(dict.fromkeys((*self.policy_names, "random", "human", "scripted")))
+        known = ", ".join(dict.fromkeys((*self.policy_names, *CORE_POLICIES)))
         raise ActionSyntaxError(f"rule set {self.name} has no policy called {name!r} "
                                 f"(it has {known})")
 

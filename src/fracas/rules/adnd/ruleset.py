@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args
 
 from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
@@ -17,11 +17,11 @@ from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
-from fracas.core.ruleset import Emit, Ruleset, Standing
+from fracas.core.ruleset import Emit, Ruleset, Standing, own_policies
 from fracas.rules.adnd import fold, legality, odds, resolve, view
 from fracas.rules.adnd.actions import ACTIONS
 from fracas.rules.adnd.policies import HeuristicPolicy
-from fracas.rules.adnd.scenario import AdndScenario, initial_state
+from fracas.rules.adnd.scenario import AdndScenario, PolicyName, initial_state
 from fracas.rules.adnd.state import AdndUndergroundState, state_key
 
 __all__ = ["AdndUnderground"]
@@ -40,7 +40,7 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     scenario_model = AdndScenario
     presentation = view.PRESENTATION
     actions: ClassVar[Sequence[type[Action]]] = ACTIONS
-    policy_names: ClassVar[Sequence[str]] = ("heuristic", "search")
+    policy_names: ClassVar[Sequence[str]] = own_policies(get_args(PolicyName))
 
     # -- setting up --------------------------------------------------------
     def initial_state(self, scenario: AdndScenario) -> AdndUndergroundState:

@@ -22,6 +22,7 @@ __all__ = [
     "AdndScenario",
     "BottleneckSpec",
     "CombatantSpec",
+    "PolicyName",
     "SavesSpec",
     "TerrainSpec",
     "WeaponSpec",

@@ -10,10 +10,10 @@ from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.events import Event
 from fracas.core.policy import Policy
-from fracas.core.ruleset import Outcome, Ruleset, Standing
+from fracas.core.ruleset import Outcome, Ruleset, Standing, own_policies
 from fracas.rules.age_of_dragons import fold, legality, odds, policies, resolve, view
 from fracas.rules.age_of_dragons.actions import ACTIONS
-from fracas.rules.age_of_dragons.scenario import AgeOfDragonsScenario, build_state
+from fracas.rules.age_of_dragons.scenario import POLICY_NAMES, AgeOfDragonsScenario, build_state
 from fracas.rules.age_of_dragons.state import AgeOfDragonsState, state_key
 
 __all__ = ["AgeOfDragons"]
@@ -27,7 +27,7 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
     scenario_model = AgeOfDragonsScenario
     presentation = view.PRESENTATION
     actions = ACTIONS
-    policy_names = ("heuristic", "claw_all", "search")
+    policy_names = own_policies(POLICY_NAMES)
 
     def initial_state(self, scenario: Any) -> AgeOfDragonsState:
         """Build the starting state from a validated :class:`AgeOfDragonsScenario`."""

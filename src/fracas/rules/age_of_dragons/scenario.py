@@ -29,7 +29,8 @@ from fracas.rules.age_of_dragons.state import (
 )
 from fracas.scenario import ScenarioBase, ScenarioEntry, search_pairs
 
-__all__ = ["AgeOfDragonsScenario", "CombatantSpec", "build_state", "combatant_count", "entry"]
+__all__ = ["POLICY_NAMES", "AgeOfDragonsScenario", "CombatantSpec", "build_state",
+           "combatant_count", "entry"]
 
 Sphere = Literal["soma", "sophis", "pneuma"]
 RangeName = Literal["zero", "close", "middle", "long", "disengaged"]
@@ -37,6 +38,10 @@ AltitudeName = Literal["grounded", "strafing_low", "normal", "flying_high", "cei
 Ground = Literal["soft", "bare_rock", "jagged_rock", "spikes"]
 _NUMERIC_ALTITUDES = {0: "grounded", 0.5: "strafing_low", 1: "normal", 2: "flying_high",
                       3: "ceiling"}
+
+
+#: The policies a combatant may name (a script is a list of action texts instead).
+POLICY_NAMES = ("heuristic", "claw_all", "search", "random", "human")
 
 
 class _Strict(BaseModel):
@@ -119,9 +124,8 @@ class CombatantSpec(_Strict):
     @field_validator("policy")
     @classmethod
     def _known_policy(cls, value: str | list[str]) -> str | list[str]:
-        known = ("heuristic", "claw_all", "search", "random", "human")
-        if isinstance(value, str) and value not in known:
-            raise ValueError(f"unknown policy {value!r}; use one of {', '.join(known)} "
+        if isinstance(value, str) and value not in POLICY_NAMES:
+            raise ValueError(f"unknown policy {value!r}; use one of {', '.join(POLICY_NAMES)} "
                              "or a list of actions")
         return value
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, get_args
 
 from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
@@ -17,7 +17,7 @@ from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
-from fracas.core.ruleset import Emit, Ruleset, Standing
+from fracas.core.ruleset import Emit, Ruleset, Standing, own_policies
 from fracas.rules.battlesystem import fold, legality, odds, resolve, view
 from fracas.rules.battlesystem.actions import (
     CaveIn,
@@ -33,7 +33,7 @@ from fracas.rules.battlesystem.actions import (
     Torches,
 )
 from fracas.rules.battlesystem.policies import HeuristicPolicy
-from fracas.rules.battlesystem.scenario import BattlesystemScenario, build_state
+from fracas.rules.battlesystem.scenario import BattlesystemScenario, PolicyName, build_state
 from fracas.rules.battlesystem.state import BattlesystemState, clone
 
 __all__ = ["Battlesystem"]
@@ -48,7 +48,7 @@ class Battlesystem(Ruleset[BattlesystemState]):
     presentation = view.PRESENTATION
     actions = (Move, Charge, Hold, Form, Torches, Fly, Fire, Pass, CaveIn, ReleaseGas,
                StrikeFeature)
-    policy_names = ("heuristic", "search")
+    policy_names = own_policies(get_args(PolicyName))
 
     # -- setting up ----------------------------------------------------------------
     def initial_state(self, scenario: Any) -> BattlesystemState:

@@ -38,6 +38,7 @@ __all__ = [
     "LinkModel",
     "MissileModel",
     "ObstacleModel",
+    "PolicyName",
     "SideModel",
     "UnitModel",
     "build_state",
@@ -46,7 +47,8 @@ __all__ = [
     "figure_hit_dice",
 ]
 
-Policy = Literal["heuristic", "search", "random", "human"] | list[str]
+PolicyName = Literal["heuristic", "search", "random", "human"]
+Policy = PolicyName | list[str]
 
 
 class _Strict(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, get_args
 
 from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
@@ -12,13 +12,13 @@ from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
-from fracas.core.ruleset import GM, Emit, Ruleset, Standing
+from fracas.core.ruleset import GM, Emit, Ruleset, Standing, own_policies
 from fracas.rules.one_ring import legality, resolve
 from fracas.rules.one_ring.actions import ACTIONS
 from fracas.rules.one_ring.fold import apply_event
 from fracas.rules.one_ring.odds import parse_question, roll_odds
 from fracas.rules.one_ring.policies import HeroHeuristic, LoremasterHeuristic
-from fracas.rules.one_ring.scenario import OneRingScenario, build_state
+from fracas.rules.one_ring.scenario import OneRingScenario, PolicyName, build_state
 from fracas.rules.one_ring.state import COMPANY, ENEMIES, OneRingState
 from fracas.rules.one_ring.view import PRESENTATION, describe_event, table, view
 
@@ -34,7 +34,7 @@ class OneRing(Ruleset[OneRingState]):
     scenario_model = OneRingScenario
     presentation = PRESENTATION
     actions = ACTIONS
-    policy_names = ("heuristic", "search")
+    policy_names = own_policies(get_args(PolicyName))
 
     # -- setting up --------------------------------------------------------
     def initial_state(self, scenario: OneRingScenario) -> OneRingState:

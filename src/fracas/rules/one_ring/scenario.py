@@ -29,10 +29,11 @@ from fracas.rules.one_ring.state import (
 )
 from fracas.scenario import ScenarioBase, ScenarioEntry, search_pairs
 
-__all__ = ["AdversarySpec", "HeroSpec", "OneRingScenario", "PolicyChoice", "combatant_count",
-           "entry"]
+__all__ = ["AdversarySpec", "HeroSpec", "OneRingScenario", "PolicyChoice", "PolicyName",
+           "combatant_count", "entry"]
 
-PolicyChoice = Literal["heuristic", "search", "random", "human"] | list[str]
+PolicyName = Literal["heuristic", "search", "random", "human"]
+PolicyChoice = PolicyName | list[str]
 SKILLS: tuple[str, ...] = ("awe", "enhearten", "athletics", "scan")
 
 
