@@ -178,14 +178,26 @@ def _mean_se(values: list[float]) -> tuple[float, float]:
     return statistics.fmean(values), statistics.stdev(values) / math.sqrt(len(values))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def duel_arguments(parser: argparse.ArgumentParser, sample: float, sample_help: str) -> None:
+    """The arguments room.py and tune.py share: what to play, how many fights, the sample."""
     parser.add_argument("where", nargs="?", help="a scenario file (or use --duel)")
     parser.add_argument("--duel", help="a rule set whose duel (fracas.ai.duels) to measure")
     parser.add_argument("--fights", type=int, default=8)
     parser.add_argument("--first-seed", type=int, default=0)
-    parser.add_argument("--sample", type=float, default=0.25,
-                        help="share of decisions with more than one distinct move to value")
+    parser.add_argument("--sample", type=float, default=sample, help=sample_help)
+
+
+def where_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    """The duel or scenario file named (a usage error when neither is)."""
+    where: str | None = args.duel or args.where
+    if not where:
+        parser.error("name a scenario file or --duel RULESET")
+    return where
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    duel_arguments(parser, 0.25, "share of decisions with more than one distinct move to value")
     parser.add_argument("--rollouts", type=int, default=100, help="rollouts per move")
     parser.add_argument("--max-moves", type=int, default=200,
                         help="legal actions listed at most per decision")
@@ -195,9 +207,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--show", type=int, default=8, help="decisions with most gain listed")
     args = parser.parse_args()
-    where = args.duel or args.where
-    if not where:
-        parser.error("name a scenario file or --duel RULESET")
+    where = where_of(parser, args)
     started = time.perf_counter()
 
     if args.balance:

@@ -30,7 +30,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from room import _scenario  # a duel by rule-set name, or a scenario file (beside this script)
+# Beside this script: a duel by rule-set name or a scenario file, and the shared arguments.
+from room import _scenario, duel_arguments, where_of
 
 from fracas.ai.match import play_fight
 from fracas.ai.search import MAX_CANDIDATES, SearchBudget, SearchPolicy, _Candidate, side_of
@@ -161,12 +162,7 @@ def tune_fight(where: str, seed: int, configs: list[Config], truth: int,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("where", nargs="?", help="a scenario file (or use --duel)")
-    parser.add_argument("--duel", help="a rule set whose duel (fracas.ai.duels) to measure")
-    parser.add_argument("--fights", type=int, default=8)
-    parser.add_argument("--first-seed", type=int, default=0)
-    parser.add_argument("--sample", type=float, default=0.3,
-                        help="share of the searching sides' decisions to sample")
+    duel_arguments(parser, 0.3, "share of the searching sides' decisions to sample")
     parser.add_argument("--configs", nargs="+", default=["2:150", "1:150", "0:150"],
                         help="settings as MARGIN:ROLLOUTS[:ALLOCATION[:MOVES[:hN]]]: allocation "
                              "race or halving (default race), moves walkN or nearN, N moves at "
@@ -178,9 +174,7 @@ def main() -> None:
     parser.add_argument("--no-plans", action="store_true")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    where = args.duel or args.where
-    if not where:
-        parser.error("name a scenario file or --duel RULESET")
+    where = where_of(parser, args)
     configs = [_config(c) for c in args.configs]
     started = time.perf_counter()
     samples: list[Sampled] = []
