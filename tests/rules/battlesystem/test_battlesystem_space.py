@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
+from fracas.core.errors import IllegalActionError
 from fracas.core.rng import ScriptedRng
+from fracas.rules.battlesystem.actions import Form
 from fracas.rules.battlesystem.combat import force_open, melee_phase, morale_check
 from fracas.rules.battlesystem.events import Damaged, FormationChanged, Routed, UnitLeft, UnitMoved
 from fracas.rules.battlesystem.movement import engaged, in_command, march
@@ -200,6 +204,30 @@ def test_failed_morale_breaks_a_closed_unit_open_before_it_can_rout(kit) -> None
     assert not morale_check(b.state, b.unit("pikes"), ScriptedRng([11]), b.emit)
     assert b.unit("pikes").formation == "open"
     assert b.unit("pikes").status == "ok"
+
+
+def test_a_unit_broken_open_in_melee_cannot_close_ranks_until_it_is_out_of_it(kit) -> None:
+    """Ruling 22: a unit locked in melee keeps its formation (only a column deploys)."""
+    b = kit.battle([kit.area("hall"), kit.area("yard")],
+                   [kit.unit("pikes", "red", "hall", 8, morale=10),
+                    kit.unit("foe", "blue", "hall", 1)],
+                   links=[("hall", "yard")])
+    morale_check(b.state, b.unit("pikes"), ScriptedRng([11]), b.emit)
+    assert b.unit("pikes").formation == "open"
+    with pytest.raises(IllegalActionError, match="melee: formations"):
+        b.check(Form("pikes", "closed"), "move")
+    b.state.units["foe"].area = "yard"  # out of contact: ranks may close again
+    b.check(Form("pikes", "closed"), "move")
+
+
+def test_in_melee_a_column_may_deploy_into_closed_order_and_nothing_else(kit) -> None:
+    b = kit.battle([kit.area("hall")],
+                   [kit.unit("file", "red", "hall", 4, formation="column"),
+                    kit.unit("foe", "blue", "hall", 1)])
+    b.check(Form("file", "closed"), "move")
+    for formation in ("open", "skirmish"):
+        with pytest.raises(IllegalActionError, match="melee: formations"):
+            b.check(Form("file", formation), "move")
 
 
 def test_column_counts_as_open_for_morale_and_routs_on_a_failure(kit) -> None:

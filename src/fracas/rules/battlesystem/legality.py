@@ -175,12 +175,22 @@ def _charge(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
     return None
 
 
+#: Ruling 22: what a unit in melee may do about its formation.
+MELEE_FORMATION = ("a unit locked in melee keeps its formation; only a column may deploy "
+                   "into closed order")
+
+
 def _form(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
+    in_melee = engaged(state, unit)
+    if in_melee and unit.formation != "column":
+        return p.refuse("melee: formations", MELEE_FORMATION)
     if "formation" not in p:
         return None
     formation = p["formation"]
     if formation not in FORMATIONS:
         return p.refuse("formations", "formation is closed, open, column or skirmish")
+    if in_melee and formation != "closed":
+        return p.refuse("melee: formations", MELEE_FORMATION)
     if "axis" in p:
         axes: tuple[object, ...] = (p["axis"],)
         if p["axis"] not in AXES:
