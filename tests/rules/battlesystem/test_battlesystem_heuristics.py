@@ -12,7 +12,12 @@ from fracas.core.policy import DecisionRequest, scenario_policies
 from fracas.core.rng import ScriptedRng, SeededRng, derive_seed
 from fracas.core.ruleset import find_ruleset
 from fracas.rules.battlesystem.actions import Charge, Form, Hold, Move
-from fracas.rules.battlesystem.events import FeatureCollapsed, Routed, UnitLeft
+from fracas.rules.battlesystem.events import (
+    FeatureCollapsed,
+    FormationChanged,
+    Routed,
+    UnitLeft,
+)
 from fracas.rules.battlesystem.policies import HeuristicPolicy, firing_position, volley_value
 from fracas.rules.battlesystem.resolve import cut_off
 from fracas.rules.battlesystem.rout import rout_phase
@@ -174,6 +179,26 @@ def test_a_column_in_melee_deploys_to_fight_with_its_whole_front(kit) -> None:
                    [kit.unit("x", "red", "hall", 4, formation="column"),
                     kit.unit("y", "blue", "hall", 4)])
     assert _order(b, "x") == Form("x", "closed")
+
+
+def test_an_open_unit_closes_ranks_before_it_marches_into_melee(kit) -> None:
+    # Open order routs on the first failed morale check; ruling 22 bars closing ranks
+    # once in contact, so a melee unit does it on the way.
+    b = kit.battle([kit.area("a"), kit.area("b")],
+                   [kit.unit("x", "red", "a", 4, formation="open"),
+                    kit.unit("y", "blue", "b", 4)],
+                   links=[("a", "b")])
+    assert _order(b, "x") == Form("x", "closed")
+    b.emit(FormationChanged("x", "closed", "width"))
+    assert _order(b, "x") in (Move("x", "b"), Charge("x", "y"))
+
+
+def test_open_missile_troops_keep_their_order_to_shoot(kit) -> None:
+    b = kit.battle([kit.area("a"), kit.area("b")],
+                   [kit.unit("bows", "red", "a", 4, formation="open", **CROSSBOW),
+                    kit.unit("y", "blue", "b", 4)],
+                   links=[("a", "b")])
+    assert not isinstance(_order(b, "bows"), Form)
 
 
 # -- the examples ---------------------------------------------------------------------

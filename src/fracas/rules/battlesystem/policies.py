@@ -138,6 +138,9 @@ def _order(state: BattlesystemState, unit: Unit) -> Action:
         return Hold(me)
     if s.hold and not _enemy_waits(state, unit):
         return Hold(me)
+    if unit.formation == "open" and s.missile_range <= 0 and \
+            may_take_formation(state, unit, "closed", "width"):
+        return Form(me, "closed")  # close ranks before contact: open order routs at once
     foes = [e for e in state.units.values() if e.status == "ok" and e.side != unit.side]
     distances = state.board.distances(unit.area, frozenset(state.gone))
     foes = [e for e in foes if e.area in distances]
