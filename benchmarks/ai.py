@@ -22,7 +22,7 @@ from typing import Any
 from fracas.ai import SearchBudget, SearchPolicy
 from fracas.ai.duels import DUELS
 from fracas.ai.match import MatchResult, mirror_match
-from fracas.ai.search import ALLOCATIONS, MARGIN, MAX_CANDIDATES, SPLITS
+from fracas.ai.search import ALLOCATIONS, MARGIN, MAX_CANDIDATES
 from fracas.core.action import GM
 
 
@@ -30,14 +30,14 @@ def run(ruleset: str, start: int, stop: int, ms: float | None, turn_ms: float | 
         horizon: int, margin: float, rollouts: int | None = None,
         keyed: bool = True, clock: str = "wall", plans: bool = True,
         allocation: str = "race", neighbours: bool = True,
-        width: int = MAX_CANDIDATES, split: str = "ahead") -> MatchResult:
+        width: int = MAX_CANDIDATES) -> MatchResult:
     """Seat-swapped fights of seeds ``start..stop-1`` on ``ruleset``'s duel."""
     duel = DUELS[ruleset]
     scenario = duel.scenario()
     rules = scenario.ruleset
     initial = rules.initial_state(scenario.model)
     budget = SearchBudget(rollouts=rollouts, ms=ms, turn_ms=turn_ms, horizon=horizon,
-                          clock=clock, split=split)
+                          clock=clock)
 
     def search(actor: str) -> Any:
         return SearchPolicy(rules, budget, side=duel.gm_side if actor == GM else None,
@@ -106,10 +106,6 @@ def main() -> None:
                              "(the search before the neighbours)")
     parser.add_argument("--width", type=int, default=MAX_CANDIDATES,
                         help="whole moves compared at most in one decision")
-    parser.add_argument("--split", choices=SPLITS, default="ahead",
-                        help="how --turn-ms is shared among a turn's decisions: each takes up "
-                             "to --ms of what is left (ahead), or an equal share with the "
-                             "decisions still expected (even)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=5, help="seeds per job")
     parser.set_defaults(neighbours=True)
@@ -125,8 +121,7 @@ def main() -> None:
                                            args.turn_ms if args.ms else None, args.horizon,
                                            args.margin, args.rollouts, not args.unkeyed,
                                            args.clock, not args.no_plans,
-                                           args.allocation, args.neighbours, args.width,
-                                           args.split))
+                                           args.allocation, args.neighbours, args.width))
         results: dict[str, MatchResult] = {}
         for r, futures in jobs.items():
             total = MatchResult()
@@ -144,7 +139,6 @@ def main() -> None:
 
     print(f"search (ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, rollouts={args.rollouts},"
           f" horizon={args.horizon}, margin={args.margin:g}, clock={args.clock}"
-          f", split={args.split}"
           f"{', unkeyed dice' if args.unkeyed else ''}"
           f"{', no plans' if args.no_plans else ''}, {args.allocation}"
           f"{', neighbours' if args.neighbours else ', walk'}, width {args.width}) "

@@ -382,22 +382,3 @@ def test_search_policy_takes_the_candidates_settings() -> None:
     assert default.neighbours and default.width == 12 and default.allocation == "race"
     walked = search_policy(rules, "Ash", {"neighbours": False, "width": 5})
     assert not walked.neighbours and walked.width == 5
-
-
-def test_the_even_split_shares_a_turn_with_the_decisions_its_earlier_turns_held() -> None:
-    """``split="even"``: a searched decision may take what is left of the turn shared
-    with the searched decisions still expected (one more assumed before any is seen)."""
-    rules = PassiveToy()
-    even = SearchPolicy(rules, SearchBudget(ms=1000, turn_ms=900, split="even"))
-    even._reached = [2, 2]  # two earlier turns, each with two searched decisions
-    # The first of this turn: (2 + 1) / (3 + 1) = 0.75 more expected.
-    assert even._share() == pytest.approx(0.9 / 1.75)
-    even._turn_spent = 0.5
-    # The second: none has come after a second yet, so only the prior, 1 / 4.
-    assert even._share() == pytest.approx(0.4 / 1.25)
-    even._turn_spent = 1.0  # the turn overran: nothing left to share
-    assert even._share() == 0.0
-    # "ahead" (the default) leaves each decision its whole ms of what is left.
-    assert SearchPolicy(rules, SearchBudget(ms=1000, turn_ms=900))._share() is None
-    with pytest.raises(ValueError, match="split of a turn"):
-        SearchBudget(ms=100, split="evenly")

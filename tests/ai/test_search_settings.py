@@ -56,16 +56,14 @@ def test_without_a_block_the_search_runs_its_fixed_default(path: str, side: str)
 
 def test_the_file_block_sets_every_field_and_the_gm_search_seat_gets_it_too() -> None:
     text = (EXAMPLES / "one_ring" / "ambush.yaml").read_text(encoding="utf-8")
-    text += ("\nsearch: {rollouts: 9, ms: 50, turn_ms: 400, horizon: 30, clock: cpu,"
-             " split: even}\n"
+    text += ("\nsearch: {rollouts: 9, ms: 50, turn_ms: 400, horizon: 30, clock: cpu}\n"
              "gm_policy: search\n")
     loaded = parse_scenario(text, "ambush.yaml")
     rules = loaded.ruleset
     policy = rules.policy_for(rules.initial_state(loaded.model), "gm")
     assert isinstance(policy, SearchPolicy)
     b = policy.budget
-    assert (b.rollouts, b.ms, b.turn_ms, b.horizon, b.clock, b.split) == \
-        (9, 50.0, 400.0, 30, "cpu", "even")
+    assert (b.rollouts, b.ms, b.turn_ms, b.horizon, b.clock) == (9, 50.0, 400.0, 30, "cpu")
     assert policy.side == "enemies"
 
 
@@ -87,8 +85,6 @@ def test_a_search_seat_spends_no_more_rollouts_than_its_budget() -> None:
     ("{rollouts: 0}", "search.rollouts: Input should be greater than or equal to 1"),
     ("{turn_ms: 500}", "search: turn_ms caps the time of a turn: give ms"),
     ("{clock: cpu}", "search: clock says how ms is counted: give ms too"),
-    ("{split: even}", "search: split shares a turn's time: give ms"),
-    ("{ms: 200, split: evenly}", "search.split: Input should be 'ahead' or 'even'"),
     ("{rollouts: 4, budget: 3}", "search.budget: unknown field 'budget'"),
 ])
 def test_a_bad_block_names_the_file_line_and_field(block: str, words: str) -> None:

@@ -64,8 +64,6 @@ __all__ = [
 EXPLORATION = 0.7
 #: Standard errors of the paired difference by which a move must beat the heuristic's.
 MARGIN = 2.0
-#: The ways a turn's time (``SearchBudget.turn_ms``) may be shared among its decisions.
-SPLITS = ("ahead", "even")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,11 +83,6 @@ class SearchBudget:
     #: ``"wall"``: milliseconds of the wall clock; ``"cpu"``: of this process's CPU time
     #: (the same thinking on a busy machine as on an idle one).
     clock: str = "wall"
-    #: How ``turn_ms`` is shared among a turn's decisions: ``"ahead"`` (each takes up to
-    #: ``ms`` of what is left, so a turn's late decisions may find none) or ``"even"``
-    #: (each takes an equal share of what is left with the decisions the actor's earlier
-    #: turns say are still to come: a reaction or a late choice keeps its share).
-    split: str = "ahead"
 
     def __post_init__(self) -> None:
         if self.rollouts is None and self.ms is None:
@@ -104,8 +97,6 @@ class SearchBudget:
             raise ValueError("the time of a turn must be positive")
         if self.clock not in ("wall", "cpu"):
             raise ValueError("the clock is 'wall' or 'cpu'")
-        if self.split not in SPLITS:
-            raise ValueError(f"the split of a turn is one of {', '.join(SPLITS)}")
 
     def now(self) -> float:
         """The budget's clock, in seconds."""
@@ -365,10 +356,6 @@ class SearchPolicy:
         self.last_candidates: list[_Candidate] = []
         self._turn: tuple[str, int] | None = None
         self._turn_spent = 0.0
-        #: Searched decisions (more than one distinct move) so far in this turn.
-        self._turn_searched = 0
-        #: ``reached[i]``: turns that came to an (i+1)-th searched decision.
-        self._reached: list[int] = []
 
     # -- the rollout policy -------------------------------------------------------
     def heuristic(self, actor: str) -> Policy:
@@ -387,7 +374,7 @@ class SearchPolicy:
             self.plan.clear()  # a new fight: the last one's plan does not carry over
         self._last_round = turn[1]
         if turn != self._turn:
-            self._turn, self._turn_spent, self._turn_searched = turn, 0.0, 0
+            self._turn, self._turn_spent = turn, 0.0
         try:
             return self._choose(request)
         finally:
@@ -401,22 +388,6 @@ class SearchPolicy:
             turn_left = budget.turn_ms / 1000 - self._turn_spent
             left = turn_left if left is None else min(left, turn_left)
         return left
-
-    def _share(self) -> float | None:
-        """Under the ``even`` split, the seconds this searched decision may take: what is
-        left of the turn, shared equally with the searched decisions the actor's earlier
-        turns say are still to come (one more a turn assumed before any is seen)."""
-        index = self._turn_searched
-        self._turn_searched += 1
-        if index == len(self._reached):
-            self._reached.append(0)
-        self._reached[index] += 1
-        budget = self.budget
-        if budget.split != "even" or budget.turn_ms is None:
-            return None
-        left = budget.turn_ms / 1000 - self._turn_spent
-        more = (sum(self._reached[index + 1:]) + 1) / (self._reached[index] + 1)
-        return max(0.0, left) / (1.0 + more)
 
     def _choose(self, request: DecisionRequest) -> Action:
         ruleset, state, actor = request.ruleset, request.state, request.actor
@@ -442,10 +413,6 @@ class SearchPolicy:
         candidates = self._distinct(request, candidates, base)
         if len(candidates) == 1:
             return self._vet(request, candidates[0])
-        portion = self._share()
-        if portion is not None:
-            until = self.budget.now() + portion
-            deadline = until if deadline is None else min(deadline, until)
         has_guess = bool(prefer) and candidates[0].chosen == tuple(prefer)
         self._root = guess if has_guess and self.plans and _hashable(guess) else None
         if self._root is not None:
@@ -820,9 +787,7 @@ def search_policy(ruleset: Ruleset[Any], actor: str,
     (milliseconds for all of an actor's decisions in a round, default 800), ``rollouts``
     (a fixed number per decision instead of, or as well as, a time limit), ``horizon``
     (decisions per rollout), ``clock`` (``"wall"`` or ``"cpu"``: which clock the
-    milliseconds are counted on), ``split`` (how ``turn_ms`` is shared among a turn's
-    decisions: ``"ahead"`` or ``"even"``, see :class:`SearchBudget`), ``side`` (for a GM
-    that runs one side), ``seed``,
+    milliseconds are counted on), ``side`` (for a GM that runs one side), ``seed``,
     ``allocation`` (how a decision's rollouts are shared among its moves: ``"race"`` or
     ``"halving"``), ``neighbours`` (true: the moves one step from the heuristic's are
     the candidates first) and ``width`` (whole moves compared at most in one decision).
@@ -836,8 +801,7 @@ def search_policy(ruleset: Ruleset[Any], actor: str,
                           ms=None if ms is None else float(ms),
                           horizon=int(settings.get("horizon", 400)),
                           turn_ms=None if ms is None else float(settings.get("turn_ms", 800.0)),
-                          clock=str(settings.get("clock", "wall")),
-                          split=str(settings.get("split", "ahead")))
+                          clock=str(settings.get("clock", "wall")))
     side = settings.get("side")
     return SearchPolicy(ruleset, budget, side=None if side is None else str(side),
                         seed=int(settings.get("seed", 0)),

@@ -52,10 +52,6 @@ class SearchSettings(BaseModel):
         "decisions a rollout plays before the position is scored by health (default 400)"))
     clock: Literal["wall", "cpu"] | None = Field(None, description=(
         "the clock of ms and turn_ms: wall time, or the process's CPU time (default wall)"))
-    split: Literal["ahead", "even"] | None = Field(None, description=(
-        "how turn_ms is shared among a turn's decisions: each takes up to ms of what is "
-        "left (ahead, the default), or an equal share with the decisions still expected "
-        "(even)"))
 
     @model_validator(mode="after")
     def _turn_needs_ms(self) -> SearchSettings:
@@ -63,8 +59,6 @@ class SearchSettings(BaseModel):
             raise ValueError("turn_ms caps the time of a turn: give ms (a decision's time) too")
         if self.clock is not None and self.ms is None:
             raise ValueError("clock says how ms is counted: give ms too")
-        if self.split is not None and self.ms is None:
-            raise ValueError("split shares a turn's time: give ms (a decision's time) too")
         return self
 
     def settings(self) -> dict[str, Any]:
