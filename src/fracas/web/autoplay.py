@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
+from fracas.ai.search import SearchPolicy
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FightOverError, FracasError
+from fracas.core.events import Event
 from fracas.core.policy import HumanPolicy, Policy, RandomPolicy
 from fracas.core.ruleset import Action
 from fracas.store import EventStore, decision_rng
 
-__all__ = ["AUTO_BATCH_SECONDS", "AUTO_DECISIONS", "AUTO_SECONDS", "ai_choice",
+__all__ = ["AUTO_BATCH_SECONDS", "AUTO_DECISIONS", "AUTO_SECONDS", "Seats", "ai_choice",
            "play_to_the_end"]
 
 #: "Play to the end" stops after this many decisions or seconds.
@@ -32,23 +36,72 @@ def _ai_policy(enc: Encounter[Any], actor: str) -> Policy:
     return policy
 
 
-def ai_choice(enc: Encounter[Any]) -> Action:
-    """What the AI would do now; falls back to a random legal action if the policy fails."""
+class Seats:
+    """The AI's ``search`` policies, kept from one decision of a fight to the next.
+
+    A search seat remembers the plan it found and what its turn's time has used, as it
+    does through a whole fight in ``fracas simulate``; a policy built afresh at every
+    decision would forget both (and ``turn_ms`` would cap nothing).  A kept policy is
+    used again only while the fight's log still begins with what it last saw: after an
+    undo, or a fight stored again under the same name, the seat starts afresh.  Other
+    policies are built each time, as the scenario names them.  At most ``size`` seats
+    are kept, the least recently used dropped first.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[str, str], tuple[Policy, int, Event | None]] = \
+            OrderedDict()
+        self._lock = threading.Lock()
+
+    def policy(self, key: str, enc: Encounter[Any], actor: str) -> Policy:
+        """The policy of ``actor`` in the fight stored as ``key``, kept or made now."""
+        log = enc.log
+        mark = (len(log), log[-1] if log else None)
+        with self._lock:
+            kept = self._kept.get((key, actor))
+            if kept is not None:
+                policy, seen, last = kept
+                if seen <= len(log) and (seen == 0 or log[seen - 1] == last):
+                    self._kept[(key, actor)] = (policy, *mark)
+                    self._kept.move_to_end((key, actor))
+                    return policy
+                del self._kept[(key, actor)]
+        policy = _ai_policy(enc, actor)
+        if isinstance(policy, SearchPolicy):
+            with self._lock:
+                self._kept[(key, actor)] = (policy, *mark)
+                while len(self._kept) > self.size:
+                    self._kept.popitem(last=False)
+        return policy
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+def ai_choice(enc: Encounter[Any], seats: Seats | None = None, key: str = "") -> Action:
+    """What the AI would do now; falls back to a random legal action if the policy fails.
+
+    With ``seats`` (and the fight's id as ``key``) a ``search`` seat keeps its plan and
+    its turn's clock from one decision to the next.
+    """
     actor = enc.current_actor()
     if actor is None:
         raise FightOverError("the fight is over: nobody has a decision to make")
     seed = enc.header.seed if enc.header and enc.header.seed is not None else 0
     rng = decision_rng(seed, len(enc.log), "policy")
     try:
-        action = _ai_policy(enc, actor).choose(enc.request(rng))
+        policy = seats.policy(key, enc, actor) if seats is not None else _ai_policy(enc, actor)
+        action = policy.choose(enc.request(rng))
         enc.check(action)
         return action
     except FracasError:
         return RandomPolicy().choose(enc.request(rng))
 
 
-def play_to_the_end(store: EventStore, enc_id: str, revision: int | None) -> str:
-    """The AI decides for everyone, within the caps.
+def play_to_the_end(store: EventStore, enc_id: str, revision: int | None,
+                    seats: Seats | None = None) -> str:
+    """The AI decides for everyone, within the caps (``seats``: see :func:`ai_choice`).
 
     The decisions are written in groups (``EventStore.apply_many``): as many as
     :data:`AUTO_BATCH_SECONDS` of play, one commit each group, the table's pages
@@ -57,7 +110,8 @@ def play_to_the_end(store: EventStore, enc_id: str, revision: int | None) -> str
     deadline = time.monotonic() + AUTO_SECONDS
     played = 0
     while played < AUTO_DECISIONS and (now := time.monotonic()) < deadline:
-        revision, made = store.apply_many(enc_id, revision, ai_choice,
+        revision, made = store.apply_many(enc_id, revision,
+                                          lambda enc: ai_choice(enc, seats, enc_id),
                                           decisions=AUTO_DECISIONS - played,
                                           seconds=min(AUTO_BATCH_SECONDS, deadline - now))
         if not made:

@@ -39,6 +39,7 @@ from starlette.responses import HTMLResponse
 
 from fracas.core.errors import FracasError
 from fracas.store import EventStore, Link, LogEntry, UnknownEncounterError
+from fracas.web.autoplay import Seats
 from fracas.web.broker import Broker
 from fracas.web.security import CSRF_HEADER, Access, csrf_ok, csrf_token
 from fracas.web.table import (
@@ -206,6 +207,8 @@ class Console:
         store.listeners.append(self.broker.changed)
         self.bundled = find_bundled(scenario_dirs)
         self.memo = Memo()
+        #: The AI's search seats, kept between the decisions of a fight.
+        self.seats = Seats()
         self._lines: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
         self._lines_lock = threading.Lock()
 

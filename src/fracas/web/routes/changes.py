@@ -290,7 +290,7 @@ def _ai(console: Console, posted: Posted) -> str:
     def choose(enc: Encounter[Any]) -> Action:
         may_decide_now(access, enc)
         check(enc)
-        return checked(access, enc, ai_choice(enc))
+        return checked(access, enc, ai_choice(enc, console.seats, posted.viewer.enc_id))
 
     console.store.apply(posted.viewer.enc_id, gm_revision(posted), choose)
     return ""
@@ -307,7 +307,8 @@ def _redo(console: Console, posted: Posted) -> str:
 
 
 def _auto(console: Console, posted: Posted) -> str:
-    return play_to_the_end(console.store, posted.viewer.enc_id, gm_revision(posted))
+    return play_to_the_end(console.store, posted.viewer.enc_id, gm_revision(posted),
+                           console.seats)
 
 
 @posting("act", acting_viewer)
