@@ -42,8 +42,8 @@ class Seats:
     A search seat remembers the plan it found and what its turn's time has used, as it
     does through a whole fight in ``fracas simulate``; a policy built afresh at every
     decision would forget both (and ``turn_ms`` would cap nothing).  A kept policy is
-    used again only while the fight's log still begins with what it last saw: after an
-    undo, or a fight stored again under the same name, the seat starts afresh.  Other
+    used again only while the fight's log still begins with what it last saw, so after
+    an undo the seat starts afresh.  Other
     policies are built each time, as the scenario names them.  At most ``size`` seats
     are kept, the least recently used dropped first.
     """
