@@ -43,9 +43,9 @@ class Seats:
     does through a whole fight in ``fracas simulate``; a policy built afresh at every
     decision would forget both (and ``turn_ms`` would cap nothing).  A kept policy is
     used again only while the fight's log still begins with what it last saw, so after
-    an undo the seat starts afresh.  Other
-    policies are built each time, as the scenario names them.  At most ``size`` seats
-    are kept, the least recently used dropped first.
+    an undo the seat starts afresh.  Other policies are built each time, as the
+    scenario names them.  At most ``size`` seats are kept, the least recently used
+    dropped first.
     """
 
     def __init__(self, size: int = 64) -> None:
