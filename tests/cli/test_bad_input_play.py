@@ -38,7 +38,7 @@ def play(scenario: Path, answers: str, *extra: str) -> str:
     ("Ash", "'Ash' is not a verb offered here: choose 1 to 3"),
     ("Ash roll", "it is Ember's decision now, not Ash's"),
     ("'Ash' roll", "it is Ember's decision now, not Ash's"),
-    ("attack", "'attack' needs target=... dice=..."),  # a verb not offered: typed whole
+    ("attack", "'Ember attack': roll a dice pool first (rule: turn steps)"),  # not offered
     ("roll extra=1", "unknown field 'extra' for 'roll'; its fields: spheres="),
     ("attack target=Ash dice=3", "roll a dice pool first"),
     ("verb=dance", "'dance' is not a verb offered here"),

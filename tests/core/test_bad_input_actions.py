@@ -13,8 +13,13 @@ from tests.shipped import SCENARIOS
 
 from fracas.core.action import Action
 from fracas.core.codec import parse_fields
-from fracas.core.errors import ActionSyntaxError, FracasError
-from fracas.scenario import load_scenario, start_encounter
+from fracas.core.errors import (
+    ActionSyntaxError,
+    FracasError,
+    IllegalActionError,
+    MissingFieldsError,
+)
+from fracas.scenario import load_scenario, parse_scenario, start_encounter
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -35,6 +40,52 @@ class Push(Action):
 def test_a_missing_field_is_named_as_typed() -> None:
     with pytest.raises(ActionSyntaxError, match=r"^'push' needs target=\.\.\. steps=\.\.\.$"):
         parse_fields(Push, [], {"actor": "ann"})
+
+
+def _two_blade_units(east_in: str) -> str:
+    """A BATTLESYSTEM fight: west's blades in the middle cavern, east's in ``east_in``."""
+    unit = ("figures: 6, hd: 2, ac: 4, thac0: 17, damage: 2, movement: 12, morale: 14, "
+            "save: 11, formation: closed, frontage: 3")
+    return (
+        "ruleset: battlesystem\n"
+        "areas:\n"
+        "  - {name: middle, kind: cavern, width: 8, length: 8, ceiling: 20}\n"
+        "  - {name: east-hall, kind: cavern, width: 8, length: 6, ceiling: 20}\n"
+        "links: [{a: middle, b: east-hall}]\n"
+        "sides: [{name: west, retreat: middle}, {name: east, retreat: east-hall}]\n"
+        "units:\n"
+        f"  - {{name: west-blades, side: west, area: middle, {unit}}}\n"
+        f"  - {{name: east-blades, side: east, area: {east_in}, {unit}}}\n")
+
+
+def test_a_verb_refused_now_is_answered_with_its_rule_not_its_missing_fields() -> None:
+    enc = start_encounter(parse_scenario(_two_blade_units("middle"), "<melee>"), 1)
+    with pytest.raises(MissingFieldsError) as caught:
+        enc.ruleset.parse_action("west-blades form")
+    assert (caught.value.actor, caught.value.verb) == ("west-blades", "form")
+    refusal = enc.refusal_behind(caught.value)
+    assert isinstance(refusal, IllegalActionError) and refusal.rule == "melee: formations"
+    assert str(refusal).startswith("illegal action 'west-blades form': a unit locked in melee")
+
+
+def test_a_verb_typed_out_of_turn_is_answered_with_the_turn_order() -> None:
+    enc = start_encounter(parse_scenario(_two_blade_units("east-hall"), "<apart>"), 1)
+    assert enc.current_actor() == "west-blades"
+    with pytest.raises(MissingFieldsError) as caught:
+        enc.ruleset.parse_action("east-blades move")
+    refusal = enc.refusal_behind(caught.value)
+    assert isinstance(refusal, IllegalActionError) and refusal.rule == "turn order"
+    assert "it is west-blades's decision now" in str(refusal)
+
+
+def test_an_allowed_verb_keeps_the_message_naming_its_missing_fields() -> None:
+    enc = start_encounter(parse_scenario(_two_blade_units("east-hall"), "<apart>"), 1)
+    with pytest.raises(MissingFieldsError) as caught:
+        enc.ruleset.parse_action("west-blades form")
+    assert enc.refusal_behind(caught.value) is caught.value
+    assert str(caught.value) == "'form' needs formation=..."
+    other = ActionSyntaxError("cannot read it")
+    assert enc.refusal_behind(other) is other
 
 
 def test_an_unknown_field_lists_the_fields_there_are() -> None:

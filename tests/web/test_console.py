@@ -92,6 +92,18 @@ def test_an_illegal_action_names_the_rule_and_changes_nothing(console: Console) 
     assert console.state(gm)["revision"] == 0
 
 
+def test_a_typed_verb_missing_its_fields_out_of_turn_names_the_turn_order(
+        console: Console) -> None:
+    gm = console.create("duel.yaml")["gm"]
+    answer = console.post(gm, "act", action="bob strike")
+    assert answer.status_code == 422
+    assert answer.json()["error"] == ("illegal action 'bob strike': it is ann's decision now "
+                                      "(rule: turn order)")
+    answer = console.post(gm, "act", action="strike")  # ann's verb: only the field is missing
+    assert answer.status_code == 422 and answer.json()["error"] == "'strike' needs target=..."
+    assert console.state(gm)["revision"] == 0
+
+
 def test_two_clients_cannot_both_decide_the_same_turn(console: Console) -> None:
     gm = console.create("duel.yaml")["gm"]
     red = console.create("duel.yaml")  # another encounter must not interfere

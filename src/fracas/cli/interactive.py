@@ -344,7 +344,7 @@ class _Table:
         try:
             enc.apply(enc.ruleset.parse_action(with_actor(answer, actor, names)))
         except (ActionSyntaxError, IllegalActionError) as exc:
-            self.error(str(exc))
+            self.error(str(enc.refusal_behind(exc)))
             return None
         return True
 

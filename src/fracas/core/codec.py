@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from fracas.core.errors import ActionSyntaxError
+from fracas.core.errors import ActionSyntaxError, MissingFieldsError
 
 __all__ = ["format_fields", "from_jsonable", "parse_fields", "to_jsonable", "with_actor"]
 
@@ -202,7 +202,7 @@ def parse_fields(cls: type, tokens: list[str], fixed: Mapping[str, Any]) -> Any:
                if f.init and f.name not in data and f.default is dataclasses.MISSING
                and f.default_factory is dataclasses.MISSING]
     if missing:
-        raise ActionSyntaxError(f"'{verb}' needs {' '.join(f'{k}=...' for k in missing)}")
+        raise MissingFieldsError(str(data.get("actor", "")), verb, tuple(missing))
     return from_jsonable(cls, data)
 
 

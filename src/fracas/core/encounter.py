@@ -17,6 +17,7 @@ from fracas.core.errors import (
     FracasError,
     IllegalActionError,
     LogFormatError,
+    MissingFieldsError,
     NothingToUndoError,
 )
 from fracas.core.events import (
@@ -263,6 +264,26 @@ class Encounter(Generic[S]):
         if action.actor != actor:
             raise IllegalActionError(action, "turn order", f"it is {actor}'s decision now")
         self.ruleset.check(self.state, action)
+
+    def refusal_behind(self, error: FracasError) -> FracasError:
+        """The rule's refusal when a typed action left out fields of a verb not allowed now.
+
+        ``'form' needs formation=...`` is true but no help when no ``form`` order could be
+        given now at all: then the refusal naming the rule is returned instead (turn order
+        first, as :meth:`check` judges).  Any other error, and a verb that is allowed,
+        comes back as it is.
+        """
+        actor = self.current_actor()
+        if not isinstance(error, MissingFieldsError) or actor is None:
+            return error
+        if error.actor != actor:
+            return IllegalActionError(f"{error.actor} {error.verb}", "turn order",
+                                      f"it is {actor}'s decision now")
+        try:
+            self.options((error.verb,))
+        except IllegalActionError as refusal:
+            return refusal
+        return error
 
     def apply(self, action: Action, rng: Rng | None = None, *,
               checked: bool = False, listener: Listener | None = None) -> list[Event]:

@@ -69,6 +69,21 @@ class ActionSyntaxError(FracasError, ValueError):
     exit_code = 2
 
 
+class MissingFieldsError(ActionSyntaxError):
+    """A typed action names its verb but leaves out fields the verb needs.
+
+    ``actor`` and ``verb`` say whose action it was, ``missing`` the fields left out, so
+    a caller may first ask whether the verb is allowed at all now
+    (:meth:`fracas.core.encounter.Encounter.refusal_behind`).
+    """
+
+    def __init__(self, actor: str, verb: str, missing: tuple[str, ...]) -> None:
+        self.actor = actor
+        self.verb = verb
+        self.missing = missing
+        super().__init__(f"'{verb}' needs {' '.join(f'{k}=...' for k in missing)}")
+
+
 class IllegalActionError(FracasError, ValueError):
     """An action breaks a rule; ``rule`` names the rule that forbids it."""
 

@@ -277,7 +277,11 @@ def _act(console: Console, posted: Posted) -> str:
         check(enc)
         # The actor may be left out of typed text: it is the one deciding now.
         actor = enc.current_actor() or GM
-        return checked(access, enc, parse_typed(enc.ruleset, text, actor, names(enc)))
+        try:
+            action = parse_typed(enc.ruleset, text, actor, names(enc))
+        except ActionSyntaxError as exc:
+            raise enc.refusal_behind(exc) from None
+        return checked(access, enc, action)
 
     console.store.apply(posted.viewer.enc_id, gm_revision(posted), choose)
     return ""
