@@ -76,6 +76,21 @@ def _seats(r: str, res: MatchResult) -> str:
     return f"{r}: wins by the side the search played: {by_side}"
 
 
+def _baseline(r: str, start: int, stop: int) -> str:
+    """The heuristic against itself on the same seeds and seats: what each seat wins."""
+    duel = DUELS[r]
+    scenario = duel.scenario()
+    rules = scenario.ruleset
+
+    def heuristic(actor: str) -> Any:
+        return rules.policy("heuristic", actor, {})
+
+    res = mirror_match(rules, rules.initial_state(scenario.model), heuristic, heuristic,
+                       range(start, stop), gm_side=duel.gm_side)
+    by_side = ", ".join(f"{side} {w}/{n}" for side, (w, n) in res.by_side.items())
+    return f"{r}: the heuristic in the same seats on the same seeds: {by_side}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rulesets", nargs="*", default=sorted(DUELS))
@@ -106,6 +121,9 @@ def main() -> None:
                              "(the search before the neighbours)")
     parser.add_argument("--width", type=int, default=MAX_CANDIDATES,
                         help="whole moves compared at most in one decision")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also play the heuristic against itself on the same seeds and "
+                             "print what it wins in each seat")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=5, help="seeds per job")
     parser.set_defaults(neighbours=True)
@@ -157,6 +175,8 @@ def main() -> None:
         for line in res.stuck[:3]:
             print(f"stuck ({r}): {line}")
         print(_seats(r, res))
+        if args.baseline:
+            print(_baseline(r, args.first_seed, args.first_seed + args.pairs))
 
 
 if __name__ == "__main__":
