@@ -30,7 +30,7 @@ def run(ruleset: str, start: int, stop: int, ms: float | None, turn_ms: float | 
         horizon: int, margin: float, rollouts: int | None = None,
         keyed: bool = True, clock: str = "wall", plans: bool = True,
         allocation: str = "race", neighbours: bool = True,
-        width: int = MAX_CANDIDATES) -> MatchResult:
+        width: int = MAX_CANDIDATES, to_win: bool = True) -> MatchResult:
     """Seat-swapped fights of seeds ``start..stop-1`` on ``ruleset``'s duel."""
     duel = DUELS[ruleset]
     scenario = duel.scenario()
@@ -42,7 +42,7 @@ def run(ruleset: str, start: int, stop: int, ms: float | None, turn_ms: float | 
     def search(actor: str) -> Any:
         return SearchPolicy(rules, budget, side=duel.gm_side if actor == GM else None,
                             margin=margin, keyed=keyed, plans=plans, allocation=allocation,
-                            neighbours=neighbours, width=width)
+                            neighbours=neighbours, width=width, to_win=to_win)
 
     def heuristic(actor: str) -> Any:
         return rules.policy("heuristic", actor, {})
@@ -124,6 +124,9 @@ def main() -> None:
     parser.add_argument("--baseline", action="store_true",
                         help="also play the heuristic against itself on the same seeds and "
                              "print what it wins in each seat")
+    parser.add_argument("--as-heuristic", action="store_true",
+                        help="our own side's rollouts play the heuristic as it is (by "
+                             "default they play it for the win alone: no escaping)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=5, help="seeds per job")
     parser.set_defaults(neighbours=True)
@@ -139,7 +142,8 @@ def main() -> None:
                                            args.turn_ms if args.ms else None, args.horizon,
                                            args.margin, args.rollouts, not args.unkeyed,
                                            args.clock, not args.no_plans,
-                                           args.allocation, args.neighbours, args.width))
+                                           args.allocation, args.neighbours, args.width,
+                                           not args.as_heuristic))
         results: dict[str, MatchResult] = {}
         for r, futures in jobs.items():
             total = MatchResult()
@@ -159,7 +163,8 @@ def main() -> None:
           f" horizon={args.horizon}, margin={args.margin:g}, clock={args.clock}"
           f"{', unkeyed dice' if args.unkeyed else ''}"
           f"{', no plans' if args.no_plans else ''}, {args.allocation}"
-          f"{', neighbours' if args.neighbours else ', walk'}, width {args.width}) "
+          f"{', neighbours' if args.neighbours else ', walk'}, width {args.width}"
+          f"{', rollouts as the heuristic' if args.as_heuristic else ', rollouts to win'}) "
           f"against the heuristic, "
           f"{args.pairs} seeds x 2 seats, "
           f"{elapsed:.0f} s on {args.workers} workers")

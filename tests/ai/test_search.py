@@ -261,10 +261,13 @@ def test_a_cpu_clock_budget_is_accepted_and_an_unknown_clock_refused() -> None:
         SearchBudget(clock="sundial")
 
 
-def test_search_leaves_the_defensive_stance_the_heuristic_keeps_when_worn_down() -> None:
+def test_search_judges_the_worn_down_heros_stance_by_play_that_does_not_flee() -> None:
     """One Ring duel, seed 0, round 5: Hirgon (11 of 26 Endurance) against the chieftain
-    (10 of 20).  The heuristic stays Defensive, which wins about one fight in ten from
-    here; pressing Forward wins about four in ten, and the search finds it."""
+    (10 of 20), and the heuristic stays Defensive.  Followed by the heuristic as it is,
+    Defensive wins about one fight in ten, because the hero soon escapes (a fight not
+    won), and the search leaves it for Forward.  Followed by the heuristic played for the
+    win (the search's default for its own side) it wins more than half: the search keeps it.
+    """
     from fracas.core.rng import fight_streams
 
     duel = DUELS["one_ring"]
@@ -280,11 +283,16 @@ def test_search_leaves_the_defensive_stance_the_heuristic_keeps_when_worn_down()
             break
         enc.apply(action)
     assert action.stance == "defensive"  # type: ignore[attr-defined]
-    policy = SearchPolicy(rules, _budget(64), seed=1)
+    fleeing = SearchPolicy(rules, _budget(64), seed=1, to_win=False)
     request = enc.request(SeededRng(3))
-    pick = policy.choose(request)
+    pick = fleeing.choose(request)
     assert pick.verb == "stance" and pick.stance == "forward"  # type: ignore[attr-defined]
     assert request.vetted(pick)
+    assert fleeing.last_candidates[0].mean() < 0.2  # Defensive, then an escape
+    fighting = SearchPolicy(rules, _budget(64), seed=1)
+    pick = fighting.choose(enc.request(SeededRng(3)))
+    assert pick.stance == "defensive"  # type: ignore[attr-defined]
+    assert fighting.last_candidates[0].mean() > 0.5
 
 
 def test_halving_strikes_where_the_heuristic_only_waits_within_its_budget() -> None:
@@ -382,3 +390,30 @@ def test_search_policy_takes_the_candidates_settings() -> None:
     assert default.neighbours and default.width == 12 and default.allocation == "race"
     walked = search_policy(rules, "Ash", {"neighbours": False, "width": 5})
     assert not walked.neighbours and walked.width == 5
+
+
+def test_our_sides_rollouts_play_the_heuristic_for_the_win_and_the_foes_as_it_is() -> None:
+    """The search counts only wins, so its own side's rollouts ask the heuristic to play
+    for the win alone (a One Ring hero then never escapes); the foes' stay as they are."""
+    from fracas.core.action import GM
+    from fracas.rules.one_ring.policies import HeroHeuristic
+
+    scenario = DUELS["one_ring"].scenario()
+    rules = scenario.ruleset
+    state = rules.initial_state(scenario.model)
+    hero = next(s.name for s in rules.standings(state) if s.side == "company")
+    enc = Encounter(rules, state, rng=SeededRng(1), keep_log=False)
+    while enc.current_actor() != hero:
+        actor = str(enc.current_actor())
+        enc.apply(rules.policy("heuristic", actor, {}).choose(enc.request(SeededRng(2))))
+    for to_win in (True, False):
+        ours = SearchPolicy(rules, SearchBudget(rollouts=4, ms=None), to_win=to_win)
+        ours.choose(DecisionRequest(hero, enc.state, rules, SeededRng(3)))
+        played = ours.heuristic(hero)
+        assert isinstance(played, HeroHeuristic) and played.to_win is to_win
+    # The Loremaster's search plays the hero's rollouts with the heuristic as it is.
+    theirs = SearchPolicy(rules, SearchBudget(rollouts=4, ms=None), side="enemies")
+    theirs._know_our_side(enc.state, "enemies")
+    played = theirs.heuristic(hero)
+    assert isinstance(played, HeroHeuristic) and not played.to_win
+    assert theirs._ours is not None and GM in theirs._ours

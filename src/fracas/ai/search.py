@@ -49,7 +49,7 @@ from fracas.core.errors import FracasError, ScriptExhaustedError
 from fracas.core.loop import take_decision
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import SeededRng, derive_seed
-from fracas.core.ruleset import Action, Emit, Ruleset
+from fracas.core.ruleset import TO_WIN, Action, Emit, Ruleset
 
 __all__ = [
     "SearchBudget",
@@ -319,13 +319,18 @@ class SearchPolicy:
         neighbours: put the moves one step from the heuristic's first (the default);
             ``False`` walks each verb's steps in order only.
         width: whole moves compared at most in one decision.
+        to_win: our own side's rollouts play the heuristic for the win alone
+            (``policy("heuristic", actor, {TO_WIN: True})``: no hero escaping a fight
+            going badly), since the search counts only wins; the other sides play the
+            heuristic as it is.
     """
 
     def __init__(self, ruleset: Ruleset[Any], budget: SearchBudget | None = None, *,
                  side: str | None = None, margin: float = MARGIN, seed: int = 0,
                  exploration: float = EXPLORATION, keyed: bool = True,
                  plans: bool = True, allocation: str = "race",
-                 neighbours: bool = True, width: int = MAX_CANDIDATES) -> None:
+                 neighbours: bool = True, width: int = MAX_CANDIDATES,
+                 to_win: bool = True) -> None:
         if allocation not in ALLOCATIONS:
             raise ValueError(f"the allocation is one of {', '.join(ALLOCATIONS)}")
         if width < 1:
@@ -350,6 +355,10 @@ class SearchPolicy:
         self.seed = seed
         self.exploration = exploration
         self._heuristics: dict[str, Policy] = {}
+        self.to_win = to_win
+        #: The actors of our side (their rollouts play for the win), known from the
+        #: first decision on.
+        self._ours: frozenset[str] | None = None
         #: Rollouts run by the last decision (for benchmarks and tests).
         self.last_rollouts = 0
         #: The candidates of the last decision, with their rollout results.
@@ -359,12 +368,22 @@ class SearchPolicy:
 
     # -- the rollout policy -------------------------------------------------------
     def heuristic(self, actor: str) -> Policy:
-        """The rule set's heuristic for ``actor`` (made once and kept)."""
+        """The rule set's heuristic for ``actor`` (made once and kept): for our own side,
+        played for the win alone (``to_win``)."""
         policy = self._heuristics.get(actor)
         if policy is None:
-            policy = self.ruleset.policy("heuristic", actor, {})
+            ours = self.to_win and self._ours is not None and actor in self._ours
+            policy = self.ruleset.policy("heuristic", actor, {TO_WIN: True} if ours else {})
             self._heuristics[actor] = policy
         return policy
+
+    def _know_our_side(self, state: Any, side: str) -> None:
+        if self._ours is None:
+            names = {s.name for s in self.ruleset.standings(state) if s.side == side}
+            if self.side == side:
+                names.add(GM)
+            self._ours = frozenset(names)
+            self._heuristics.clear()
 
     # -- the Policy protocol ------------------------------------------------------
     def choose(self, request: DecisionRequest) -> Action:
@@ -399,6 +418,8 @@ class SearchPolicy:
         side = side_of(ruleset, state, actor) if actor != GM else None
         if side is None:
             side = self.side
+        if side is not None:
+            self._know_our_side(state, side)
         guess = self._heuristic_choice(request)
         spent = left is not None and left <= 0.005  # the turn's time is used up
         if side is None:  # a referee

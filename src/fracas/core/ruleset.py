@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CORE_POLICIES",
     "GM",
+    "TO_WIN",
     "Action",
     "Emit",
     "Outcome",
@@ -76,6 +77,12 @@ class Standing:
 
 #: The policies the core hands out to every rule set (:meth:`Ruleset.policy`).
 CORE_POLICIES = ("random", "human", "scripted")
+#: An option of ``policy("heuristic", actor, {TO_WIN: True})``: play for the win alone.
+#: A heuristic may trade some chance of winning for its side's survival (a hero who
+#: escapes a fight going badly); the ``search`` policy, which counts only wins, asks
+#: for its own side's rollouts played without that trade.  Rule sets whose heuristic
+#: makes no such trade ignore it.
+TO_WIN = "to_win"
 
 
 def own_policies(names: Iterable[str]) -> tuple[str, ...]:

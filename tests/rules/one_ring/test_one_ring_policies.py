@@ -15,7 +15,7 @@ from fracas.core.policy import (
     scenario_policies,
 )
 from fracas.core.rng import ScriptedRng, SeededRng
-from fracas.core.ruleset import Outcome
+from fracas.core.ruleset import TO_WIN, Outcome
 from fracas.rules.one_ring.combat import knockback_due
 from fracas.rules.one_ring.events import HitPending, RollRead
 from fracas.rules.one_ring.fold import apply_event
@@ -194,6 +194,19 @@ def test_heuristic_last_hero_escapes_a_fight_they_cannot_win(tor: SimpleNamespac
     f = _three_on_one(tor, "defensive", wounds=1, hope=2)
     f.state.heroes["A"].endurance = 5  # set-up: Wounded, and down to 5
     assert choose(f, "A") == "A escape foe=X"
+
+
+def test_heuristic_played_to_win_fights_on_where_the_default_escapes(
+        tor: SimpleNamespace) -> None:
+    """The ``to_win`` option (what the search's rollouts ask for): escaping is a fight
+    not won, so a hero played for the win alone stays and fights."""
+    f = _three_on_one(tor, "defensive", wounds=1, hope=2)
+    f.state.heroes["A"].endurance = 5
+    policy = f.ruleset.policy("heuristic", "A", {TO_WIN: True})
+    assert isinstance(policy, HeroHeuristic) and policy.to_win
+    picked = str(policy.choose(DecisionRequest("A", f.state, f.ruleset, ScriptedRng([]))))
+    assert "escape" not in picked  # it advances to Open to hit harder instead
+    assert not f.ruleset.policy("heuristic", "A", {}).to_win
 
 
 def test_heuristic_hero_who_can_still_win_does_not_escape(tor: SimpleNamespace) -> None:

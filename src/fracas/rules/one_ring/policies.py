@@ -104,7 +104,15 @@ def _weakest(state: OneRingState, names: Sequence[str]) -> str:
 class HeroHeuristic:
     """A sensible player: archers keep to the Rearward when the quota allows, the wounded
     fight Defensive, the hale press Forward; attack the weakest foe, and when free to
-    choose, go for the foes pressing the most wounded comrade."""
+    choose, go for the foes pressing the most wounded comrade.
+
+    ``to_win``: never leave the fight (no escape), for a player who counts only a win, as
+    the ``search`` policy does; by default the last hero standing escapes a fight they
+    cannot win, as a player who wants the hero alive would.
+    """
+
+    def __init__(self, to_win: bool = False) -> None:
+        self.to_win = to_win
 
     def choose(self, request: DecisionRequest) -> Action:
         """Build the hero's action from the state and confirm it with the rules."""
@@ -168,12 +176,11 @@ class HeroHeuristic:
         scores = stance_scores(state, me, _weakest(state, foes), stances)
         return max(stances, key=lambda stance: (scores[stance], stance == OPEN))
 
-    @staticmethod
-    def _turn(state: OneRingState, me: str) -> Iterable[Action]:
+    def _turn(self, state: OneRingState, me: str) -> Iterable[Action]:
         h = state.heroes[me]
         if h.knocked_back:
             yield Recover(me)
-        escape = None if h.knocked_back else _escape(state, me)
+        escape = None if h.knocked_back or self.to_win else _escape(state, me)
         if escape is not None:
             yield escape
         secondary = not h.secondary_used

@@ -12,7 +12,7 @@ from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
-from fracas.core.ruleset import GM, Emit, Ruleset, Standing, own_policies
+from fracas.core.ruleset import GM, TO_WIN, Emit, Ruleset, Standing, own_policies
 from fracas.rules.one_ring import legality, resolve
 from fracas.rules.one_ring.actions import ACTIONS
 from fracas.rules.one_ring.fold import apply_event
@@ -107,10 +107,12 @@ class OneRing(Ruleset[OneRingState]):
 
     # -- policies --------------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
-        """``heuristic`` (hero or Loremaster) and ``search``; the core's ``human``,
-        ``random`` and ``scripted`` for the rest."""
+        """``heuristic`` (hero or Loremaster; a hero's with the option ``to_win`` never
+        escapes) and ``search``; the core's ``human``, ``random`` and ``scripted`` for the
+        rest."""
         if name == "heuristic":
-            return LoremasterHeuristic() if actor == GM else HeroHeuristic()
+            return LoremasterHeuristic() if actor == GM else \
+                HeroHeuristic(to_win=bool(options.get(TO_WIN)))
         if name == "search":
             from fracas.ai import search_policy
 
