@@ -6,7 +6,8 @@ own choice first, then the moves that change one of its steps.  Each rollout app
 a candidate to a private copy of the state (``ruleset.clone_state``) with fresh dice (a
 :class:`~fracas.core.rng.SeededRng`, so chance is sampled from the rules themselves,
 never read from the fight's own dice) and plays on with the rule set's ``heuristic``
-policy for every actor until the fight ends or the horizon is reached.  The result is
+policy for every actor until the fight ends or the horizon is reached (our own side's
+asked to play for the win alone, :data:`fracas.core.ruleset.TO_WIN`).  The result is
 scored from the searching actor's side.
 Every decision of a rollout goes through the engine's own decision step
 (:func:`fracas.core.loop.take_decision`), events applied at once and no log kept.
