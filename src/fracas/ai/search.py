@@ -322,7 +322,7 @@ class SearchPolicy:
         width: whole moves compared at most in one decision.
         to_win: our own side's rollouts play the heuristic for the win alone
             (``policy("heuristic", actor, {TO_WIN: True})``: no hero escaping a fight
-            going badly), since the search counts only wins; the other sides play the
+            going badly), since the search scores a flight as a loss; the other sides play the
             heuristic as it is.
     """
 

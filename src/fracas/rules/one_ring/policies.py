@@ -106,9 +106,9 @@ class HeroHeuristic:
     fight Defensive, the hale press Forward; attack the weakest foe, and when free to
     choose, go for the foes pressing the most wounded comrade.
 
-    ``to_win``: never leave the fight (no escape), for a player who counts only a win, as
-    the ``search`` policy does; by default the last hero standing escapes a fight they
-    cannot win, as a player who wants the hero alive would.
+    ``to_win``: never leave the fight (no escape), for a player who counts a flight as a
+    loss, as the ``search`` policy does; by default the last hero standing escapes a fight
+    going against them, as a player who wants the hero alive would.
     """
 
     def __init__(self, to_win: bool = False) -> None:
