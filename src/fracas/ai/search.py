@@ -322,8 +322,8 @@ class SearchPolicy:
         width: whole moves compared at most in one decision.
         to_win: our own side's rollouts play the heuristic for the win alone
             (``policy("heuristic", actor, {TO_WIN: True})``: no hero escaping a fight
-            going badly), since the search scores a flight as a loss; the other sides play the
-            heuristic as it is.
+            going badly), since the search scores a flight as a loss; the other sides
+            play the heuristic as it is.
     """
 
     def __init__(self, ruleset: Ruleset[Any], budget: SearchBudget | None = None, *,

@@ -79,9 +79,9 @@ class Standing:
 CORE_POLICIES = ("random", "human", "scripted")
 #: An option of ``policy("heuristic", actor, {TO_WIN: True})``: play for the win alone.
 #: A heuristic may trade some chance of winning for its side's survival (a hero who
-#: escapes a fight going badly); the ``search`` policy, which scores a fight escaped as lost, asks
-#: for its own side's rollouts played without that trade.  Rule sets whose heuristic
-#: makes no such trade ignore it.
+#: escapes a fight going badly); the ``search`` policy, which scores a fight escaped as
+#: lost, asks for its own side's rollouts played without that trade.  Rule sets whose
+#: heuristic makes no such trade ignore it.
 TO_WIN = "to_win"
 
 
