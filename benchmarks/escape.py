@@ -40,6 +40,7 @@ class StayingHero(HeroHeuristic):
     attack outside the volleys while any is left)."""
 
     def __init__(self, hope: bool = False) -> None:
+        super().__init__(to_win=True)
         self.hope = hope
 
     def _wishes(self, state: OneRingState, me: str) -> Iterable[Action]:
@@ -55,6 +56,7 @@ class FirstEscape(HeroHeuristic):
     """The hero heuristic, keeping a copy of the state at its first escape attempt."""
 
     def __init__(self, ruleset: Any) -> None:
+        super().__init__()
         self.ruleset = ruleset
         self.found: Any = None
 

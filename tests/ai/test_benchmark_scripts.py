@@ -1,0 +1,32 @@
+"""The AI benchmark scripts run end to end on a few fights (nothing here is timed)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _run(script: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, str(BENCHMARKS / script), *args],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_escape_script_prints_each_hero_and_the_chance_of_staying() -> None:
+    out = _run("escape.py", "--fights", "30", "--counterfactual", "40", "--rollouts", "2")
+    for hero in ("| heuristic |", "| heuristic, never escaping |",
+                 "| never escaping, Hope on every attack |"):
+        assert hero in out
+    assert "First escape attempts:" in out
+
+
+def test_ai_script_prints_the_table_the_seats_and_the_heuristic_baseline() -> None:
+    out = _run("ai.py", "--rulesets", "one_ring", "--pairs", "1", "--ms", "10",
+               "--turn-ms", "20", "--workers", "1", "--baseline")
+    assert "| one_ring | 2 |" in out and "rollouts to win" in out
+    assert "one_ring: wins by the side the search played:" in out
+    assert "one_ring: the heuristic in the same seats on the same seeds: company" in out
