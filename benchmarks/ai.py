@@ -44,11 +44,13 @@ def run(ruleset: str, start: int, stop: int, ms: float | None, turn_ms: float | 
                             margin=margin, keyed=keyed, plans=plans, allocation=allocation,
                             neighbours=neighbours, width=width, to_win=to_win)
 
-    def heuristic(actor: str) -> Any:
-        return rules.policy("heuristic", actor, {})
-
-    return mirror_match(rules, initial, search, heuristic, range(start, stop),
+    return mirror_match(rules, initial, search, _heuristic(rules), range(start, stop),
                         gm_side=duel.gm_side)
+
+
+def _heuristic(rules: Any) -> Any:
+    """The rule set's heuristic for each actor (the search's opponent)."""
+    return lambda actor: rules.policy("heuristic", actor, {})
 
 
 def _ms(values: list[float], q: float) -> float:
@@ -81,10 +83,7 @@ def _baseline(r: str, start: int, stop: int) -> str:
     duel = DUELS[r]
     scenario = duel.scenario()
     rules = scenario.ruleset
-
-    def heuristic(actor: str) -> Any:
-        return rules.policy("heuristic", actor, {})
-
+    heuristic = _heuristic(rules)
     res = mirror_match(rules, rules.initial_state(scenario.model), heuristic, heuristic,
                        range(start, stop), gm_side=duel.gm_side)
     by_side = ", ".join(f"{side} {w}/{n}" for side, (w, n) in res.by_side.items())

@@ -393,8 +393,9 @@ def test_search_policy_takes_the_candidates_settings() -> None:
 
 
 def test_our_sides_rollouts_play_the_heuristic_for_the_win_and_the_foes_as_it_is() -> None:
-    """The search counts only wins, so its own side's rollouts ask the heuristic to play
-    for the win alone (a One Ring hero then never escapes); the foes' stay as they are."""
+    """The search scores a fight escaped as lost, so its own side's rollouts ask the
+    heuristic to play for the win alone (a One Ring hero then never escapes); the foes'
+    stay as they are."""
     from fracas.core.action import GM
     from fracas.rules.one_ring.policies import HeroHeuristic
 
