@@ -8,6 +8,11 @@ thinking time per decision and per turn (all of one actor's decisions in a round
 
     .venv/bin/python benchmarks/ai.py --pairs 100 --workers 2
     .venv/bin/python benchmarks/ai.py --rulesets adnd --pairs 20 --ms 300 --turn-ms 900
+    .venv/bin/python benchmarks/ai.py --scenario benchmarks/duels/battlesystem_flyers.yaml
+
+``--scenario FILE`` plays a scenario file of two sides in place of the bundled duels
+(``--gm-side`` names the side its GM runs, as The One Ring's Loremaster runs the enemies);
+its row is named after the file.
 """
 
 from __future__ import annotations
@@ -17,22 +22,24 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from fracas.ai import SearchBudget, SearchPolicy
-from fracas.ai.duels import DUELS
+from fracas.ai.duels import DUELS, Duel
 from fracas.ai.match import MatchResult, mirror_match
 from fracas.ai.search import ALLOCATIONS, MARGIN, MAX_CANDIDATES
 from fracas.core.action import GM
+from fracas.core.errors import FracasError
+from fracas.scenario import load_scenario
 
 
-def run(ruleset: str, start: int, stop: int, ms: float | None, turn_ms: float | None,
+def run(duel: Duel, start: int, stop: int, ms: float | None, turn_ms: float | None,
         horizon: int, margin: float, rollouts: int | None = None,
         keyed: bool = True, clock: str = "wall", plans: bool = True,
         allocation: str = "race", neighbours: bool = True,
         width: int = MAX_CANDIDATES, to_win: bool = True) -> MatchResult:
-    """Seat-swapped fights of seeds ``start..stop-1`` on ``ruleset``'s duel."""
-    duel = DUELS[ruleset]
+    """Seat-swapped fights of seeds ``start..stop-1`` on ``duel``."""
     scenario = duel.scenario()
     rules = scenario.ruleset
     initial = rules.initial_state(scenario.model)
@@ -78,9 +85,8 @@ def _seats(r: str, res: MatchResult) -> str:
     return f"{r}: wins by the side the search played: {by_side}"
 
 
-def _baseline(r: str, start: int, stop: int) -> str:
+def _baseline(r: str, duel: Duel, start: int, stop: int) -> str:
     """The heuristic against itself on the same seeds and seats: what each seat wins."""
-    duel = DUELS[r]
     scenario = duel.scenario()
     rules = scenario.ruleset
     heuristic = _heuristic(rules)
@@ -90,9 +96,35 @@ def _baseline(r: str, start: int, stop: int) -> str:
     return f"{r}: the heuristic in the same seats on the same seeds: {by_side}"
 
 
+def _duels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Duel]:
+    """The duels to play, by the name of their row: the bundled ones asked for, or the
+    one scenario file (checked here, so a bad file is one line of usage error)."""
+    if args.scenario is None:
+        unknown = sorted(set(args.rulesets) - set(DUELS))
+        if unknown:
+            parser.error(f"no duel for {', '.join(unknown)}; duels: {', '.join(sorted(DUELS))}")
+        return {r: DUELS[r] for r in args.rulesets}
+    try:
+        scenario = load_scenario(args.scenario)
+    except FracasError as exc:
+        parser.error(str(exc))
+    rules = scenario.ruleset
+    sides = sorted({s.side for s in rules.standings(rules.initial_state(scenario.model))})
+    if len(sides) != 2:
+        parser.error(f"{args.scenario}: a mirror match needs two sides, not {sides}")
+    if args.gm_side is not None and args.gm_side not in sides:
+        parser.error(f"--gm-side {args.gm_side!r} is not a side of {args.scenario}: {sides}")
+    name = f"{rules.name}/{args.scenario.stem}"
+    return {name: Duel(name, args.scenario.read_text(encoding="utf-8"), args.gm_side)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rulesets", nargs="*", default=sorted(DUELS))
+    parser.add_argument("--scenario", type=Path, default=None,
+                        help="a scenario file of two sides to play instead of the duels")
+    parser.add_argument("--gm-side", default=None,
+                        help="with --scenario: the side its GM runs (default: a referee)")
     parser.add_argument("--pairs", type=int, default=100, help="seeds; each gives two fights")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--ms", type=float, default=250.0, help="thinking time per decision")
@@ -130,14 +162,15 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=5, help="seeds per job")
     parser.set_defaults(neighbours=True)
     args = parser.parse_args()
+    duels = _duels(parser, args)
 
-    jobs: dict[str, list[Any]] = {r: [] for r in args.rulesets}
+    jobs: dict[str, list[Any]] = {r: [] for r in duels}
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
-        for r in args.rulesets:
+        for r, duel in duels.items():
             for s in range(args.first_seed, args.first_seed + args.pairs, args.chunk):
                 stop = min(s + args.chunk, args.first_seed + args.pairs)
-                jobs[r].append(pool.submit(run, r, s, stop, args.ms or None,
+                jobs[r].append(pool.submit(run, duel, s, stop, args.ms or None,
                                            args.turn_ms if args.ms else None, args.horizon,
                                            args.margin, args.rollouts, not args.unkeyed,
                                            args.clock, not args.no_plans,
@@ -180,7 +213,7 @@ def main() -> None:
             print(f"stuck ({r}): {line}")
         print(_seats(r, res))
         if args.baseline:
-            print(_baseline(r, args.first_seed, args.first_seed + args.pairs))
+            print(_baseline(r, duels[r], args.first_seed, args.first_seed + args.pairs))
 
 
 if __name__ == "__main__":

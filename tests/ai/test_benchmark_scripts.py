@@ -30,3 +30,20 @@ def test_ai_script_prints_the_table_the_seats_and_the_heuristic_baseline() -> No
     assert "| one_ring | 2 |" in out and "rollouts to win" in out
     assert "one_ring: wins by the side the search played:" in out
     assert "one_ring: the heuristic in the same seats on the same seeds: company" in out
+
+
+def test_ai_script_plays_a_scenario_file_in_place_of_the_duels() -> None:
+    out = _run("ai.py", "--scenario", str(BENCHMARKS / "duels" / "battlesystem_flyers.yaml"),
+               "--pairs", "1", "--ms", "10", "--turn-ms", "20", "--workers", "1", "--baseline")
+    assert "| battlesystem/battlesystem_flyers | 2 |" in out
+    assert "battlesystem/battlesystem_flyers: the heuristic in the same seats" in out
+
+
+def test_ai_script_refuses_a_side_the_scenario_does_not_have_in_one_line() -> None:
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "ai.py"), "--scenario",
+                           str(BENCHMARKS / "duels" / "battlesystem_lanes.yaml"),
+                           "--gm-side", "north"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert "--gm-side 'north' is not a side of" in done.stderr
+    assert "Traceback" not in done.stderr
