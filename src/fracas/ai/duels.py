@@ -30,7 +30,12 @@ The BATTLESYSTEM duel (two equal blade units across a cavern) leaves almost no c
 since ruling 22 (a unit in melee keeps its formation): in room.py's 8 heuristic fights,
 16 of 296 decisions had more than one distinct move, and none of the variants tried (a
 bow unit a side, darkness, a second route, a narrow neck) had more room.  Closing ranks
-in melee was the search's whole gain there before the ruling.
+in melee was the search's whole gain there before the ruling.  Four mirrors whose
+choices come before and around contact (swords and bows down a gallery, two lanes and
+a cross-cut, swords and a winged flight) are kept in ``benchmarks/duels/`` for
+``benchmarks/ai.py --scenario``; at a one-second turn the search won 0.56-0.57 of them
+against the heuristic's 0.50 (``benchmarks/README.md``, 2026-12-03), so the duel here is
+unchanged.
 """
 
 from __future__ import annotations
