@@ -100,10 +100,15 @@ def _duels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[st
     """The duels to play, by the name of their row: the bundled ones asked for, or the
     one scenario file (checked here, so a bad file is one line of usage error)."""
     if args.scenario is None:
-        unknown = sorted(set(args.rulesets) - set(DUELS))
+        if args.gm_side is not None:
+            parser.error("--gm-side goes with --scenario (the bundled duels name their own)")
+        rulesets = sorted(DUELS) if args.rulesets is None else args.rulesets
+        unknown = sorted(set(rulesets) - set(DUELS))
         if unknown:
             parser.error(f"no duel for {', '.join(unknown)}; duels: {', '.join(sorted(DUELS))}")
-        return {r: DUELS[r] for r in args.rulesets}
+        return {r: DUELS[r] for r in rulesets}
+    if args.rulesets is not None:
+        parser.error("--scenario plays its one file: leave out --rulesets")
     try:
         scenario = load_scenario(args.scenario)
     except FracasError as exc:
@@ -120,7 +125,8 @@ def _duels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[st
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rulesets", nargs="*", default=sorted(DUELS))
+    parser.add_argument("--rulesets", nargs="*", default=None,
+                        help=f"the duels to play (default: all of {', '.join(sorted(DUELS))})")
     parser.add_argument("--scenario", type=Path, default=None,
                         help="a scenario file of two sides to play instead of the duels")
     parser.add_argument("--gm-side", default=None,
