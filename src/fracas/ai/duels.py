@@ -33,9 +33,9 @@ bow unit a side, darkness, a second route, a narrow neck) had more room.  Closin
 in melee was the search's whole gain there before the ruling.  Four mirrors whose
 choices come before and around contact (swords and bows down a gallery, two lanes and
 a cross-cut, swords and a winged flight) are kept in ``benchmarks/duels/`` for
-``benchmarks/ai.py --scenario``; at a one-second turn the search won 0.56-0.57 of them
-against the heuristic's 0.50 (``benchmarks/README.md``, 2026-12-03), so the duel here is
-unchanged.
+``benchmarks/ai.py --scenario``.  At a one-second turn the search won 0.56-0.57 of the
+two with most room, where the heuristic in the same seats won 0.50
+(``benchmarks/README.md``, 2026-12-03); none clears 0.60, so the duel here is unchanged.
 """
 
 from __future__ import annotations
