@@ -31,7 +31,7 @@ from fracas.ai.match import MatchResult, mirror_match
 from fracas.ai.search import ALLOCATIONS, MARGIN, MAX_CANDIDATES
 from fracas.core.action import GM
 from fracas.core.errors import FracasError
-from fracas.scenario import load_scenario
+from fracas.scenario import parse_scenario
 
 
 def run(duel: Duel, start: int, stop: int, ms: float | None, turn_ms: float | None,
@@ -109,9 +109,12 @@ def _duels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[st
         return {r: DUELS[r] for r in rulesets}
     if args.rulesets is not None:
         parser.error("--scenario plays its one file: leave out --rulesets")
-    try:
-        scenario = load_scenario(args.scenario)
-    except FracasError as exc:
+    try:  # read once: the workers play the very text checked here
+        text = args.scenario.read_text(encoding="utf-8")
+        scenario = parse_scenario(text, str(args.scenario))
+    except OSError as exc:
+        parser.error(f"{args.scenario}: cannot read the file: {exc.strerror}")
+    except (FracasError, UnicodeDecodeError) as exc:
         parser.error(str(exc))
     rules = scenario.ruleset
     sides = sorted({s.side for s in rules.standings(rules.initial_state(scenario.model))})
@@ -120,7 +123,7 @@ def _duels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[st
     if args.gm_side is not None and args.gm_side not in sides:
         parser.error(f"--gm-side {args.gm_side!r} is not a side of {args.scenario}: {sides}")
     name = f"{rules.name}/{args.scenario.stem}"
-    return {name: Duel(name, args.scenario.read_text(encoding="utf-8"), args.gm_side)}
+    return {name: Duel(name, text, args.gm_side)}
 
 
 def main() -> None:
