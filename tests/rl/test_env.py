@@ -115,6 +115,38 @@ def test_an_action_off_the_mask_is_refused_with_the_step_named() -> None:
         aec.step(int(np.flatnonzero(mask == 0)[0]))
 
 
+@pytest.mark.parametrize("value", ["1", 1.7, True, np.bool_(True), np.float64(0.9), [0], b"0"],
+                         ids=repr)
+def test_only_whole_number_indices_are_actions(value: object) -> None:
+    aec = FracasAEC(ROOT / "examples/age_of_dragons/claw_duel.yaml")
+    aec.reset(seed=0)
+    before = aec.chosen
+    with pytest.raises(TypeError, match=r"not an action index: .*Discrete\(\d+\)"):
+        aec.step(value)  # type: ignore[arg-type]
+    assert aec.chosen == before  # nothing was played
+
+
+def test_numpy_integers_are_indices_like_ints() -> None:
+    one, other = FracasAEC(ROOT / "examples/age_of_dragons/claw_duel.yaml"), \
+        FracasAEC(ROOT / "examples/age_of_dragons/claw_duel.yaml")
+    one.reset(seed=3)
+    other.reset(seed=3)
+    one.step(0)
+    other.step(np.int64(0))
+    assert one.chosen == other.chosen
+
+
+def test_step_or_observe_before_reset_says_to_reset() -> None:
+    aec = FracasAEC(ROOT / "examples/age_of_dragons/claw_duel.yaml")
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+        aec.step(0)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+        aec.observe("red")
+    game = FracasGym(ROOT / "examples/age_of_dragons/claw_duel.yaml", "red")
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+        game.step(0)
+
+
 def test_unknown_sides_are_refused() -> None:
     with pytest.raises(ValueError, match="sides are: red, blue"):
         FracasAEC(ROOT / "examples/age_of_dragons/claw_duel.yaml", gm_side="green")

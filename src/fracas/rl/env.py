@@ -180,9 +180,36 @@ class FracasAEC(AECEnv):  # type: ignore[misc,unused-ignore]
         self.agent_selection = self.agents[0]
         self._next_decision()
 
+    def _started(self) -> Encounter[Any]:
+        """The fight under way; a clear refusal before the first :meth:`reset`."""
+        if self.encounter is None:
+            raise RuntimeError("no fight yet: call reset() before observe() or step()")
+        return self.encounter
+
+    def _index(self, action: object, count: int) -> int:
+        """``action`` as an index into the ``count`` values on offer, or a clear refusal.
+
+        Only whole numbers are indices (Python ``int`` or a NumPy integer): a bool, a
+        float, a string or a list is refused rather than rounded or read, so an agent's
+        bug shows up at once instead of playing some other action.
+        """
+        found = self._found
+        assert found is not None and found.step is not None
+        offered = (f"the {found.step.name} step of {found.actor} offers 0 to {count - 1} "
+                   "(see the mask)")
+        if (action is None or isinstance(action, bool | np.bool_)
+                or not isinstance(action, int | np.integer)):
+            raise TypeError(f"action {action!r} is not an action index: the action space is "
+                            f"Discrete({self.max_choices}) and takes whole numbers; {offered}")
+        index = int(action)
+        if self.wrap_actions:
+            index %= count
+        if not 0 <= index < count:
+            raise ValueError(f"action {index} is not offered: {offered}")
+        return index
+
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        enc = self.encounter
-        assert enc is not None, "call reset() first"
+        enc = self._started()
         mask = np.zeros(self.max_choices, dtype=np.int8)
         step_part: list[tuple[str, float]] = []
         found = self._found
@@ -206,22 +233,18 @@ class FracasAEC(AECEnv):  # type: ignore[misc,unused-ignore]
         return self.observe(agent or self.agent_selection)["action_mask"]
 
     def step(self, action: int | np.integer[Any] | None) -> None:
+        enc = self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         found = self._found
-        enc = self.encounter
-        assert found is not None and found.step is not None and enc is not None
+        assert found is not None and found.step is not None
         values = step_values(found.step, self.max_choices)
-        if action is not None and self.wrap_actions:
-            action = int(action) % len(values)
-        if action is None or not 0 <= int(action) < len(values):
-            raise ValueError(f"action {action!r} is not offered: the {found.step.name} step "
-                             f"of {found.actor} offers 0 to {len(values) - 1} (see the mask)")
+        index = self._index(action, len(values))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self._chosen.append(values[int(action)])
+        self._chosen.append(values[index])
         self._steps += 1
         nxt = enc.options(self._chosen)
         if nxt.action is not None:

@@ -67,6 +67,7 @@ class FracasGym(gymnasium.Env):  # type: ignore[misc,unused-ignore]
     def step(self, action: int | np.integer[Any]
              ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         aec, side = self.aec, self.side
+        aec._started()  # a clear refusal before the first reset()
         if aec.terminations.get(side) or aec.truncations.get(side):
             raise ValueError("the fight is over: call reset() for a new one")
         aec.step(action)
