@@ -1,0 +1,230 @@
+"""The engine's dice streams, reproduced for many fights at once with NumPy arrays.
+
+A fight seeded ``s`` rolls ``SeededRng(s)``: Python's ``random.Random(s)``, a Mersenne
+Twister (MT19937) seeded through ``init_by_array`` with the 32-bit words of ``s``, whose
+``random()`` joins two 32-bit outputs into a 53-bit fraction; a die of ``sides`` faces is
+``floor(random() * sides) + 1`` (:mod:`fracas.core.rng`).  Everything here is that
+arithmetic done lane-wise, one lane a fight: :func:`fight_seeds` is
+:func:`fracas.core.rng.derive_seed` over a range of fight indices, :class:`D6Streams`
+seeds one generator per fight and hands out each fight's d6 faces in order, generating
+words only as far as the fights have read.  The test ``tests/sim/test_batch_streams.py``
+holds both to the engine's own functions.
+
+The seeding is the dominant cost: ``init_by_array`` is a chain of 1,247 dependent
+steps per generator, which is done here as 1,247 array steps across all the fights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["D6Streams", "fight_seeds"]
+
+U32 = npt.NDArray[np.uint32]
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+
+_N, _M = 624, 397
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+_FNV_OFFSET, _FNV_PRIME = 1469598103934665603, 1099511628211
+#: Draws made per generation step: a third of one twist (208 words, two a draw).
+SEGMENT = 104
+_WORDS = 2 * SEGMENT
+
+
+def fight_seeds(seed: int, start: int, stop: int) -> U64:
+    """``derive_seed(seed, i)`` for every ``i`` in ``start..stop-1``, as an array.
+
+    The label ``i`` hashes as the bytes of ``str(i)`` (FNV-1a, then an end marker), so the
+    fights are grouped by how many digits their index has.
+    """
+    if start < 0 or stop < start:
+        raise ValueError(f"fight indices must be 0 <= start <= stop, got {start}, {stop}")
+    out = np.empty(stop - start, dtype=np.uint64)
+    prime = np.uint64(_FNV_PRIME)
+    h0 = np.uint64(_FNV_OFFSET ^ (seed & _MASK64))
+    low = start
+    while low < stop:
+        digits = len(str(low))
+        high = min(stop, 10 ** digits)
+        index = np.arange(low, high, dtype=np.uint64)
+        h = np.full(high - low, h0, dtype=np.uint64)
+        for place in range(digits - 1, -1, -1):
+            digit = (index // np.uint64(10 ** place)) % np.uint64(10)
+            h ^= digit + np.uint64(48)
+            h *= prime
+        h ^= np.uint64(0xFF)
+        h *= prime
+        out[low - start:high - start] = h
+        low = high
+    return out
+
+
+def _init_genrand(s: int) -> U32:
+    mt = [s]
+    for i in range(1, _N):
+        mt.append((1812433253 * (mt[-1] ^ (mt[-1] >> 30)) + i) & 0xFFFFFFFF)
+    return np.array(mt, dtype=np.uint32)
+
+
+#: What ``init_by_array`` starts from whatever the key: ``init_genrand(19650218)``.
+_BASE = _init_genrand(19650218)
+_UPPER, _LOWER = np.uint32(0x80000000), np.uint32(0x7FFFFFFF)
+_MATRIX = np.uint32(0x9908B0DF)
+
+
+def _seed(seeds: U64) -> U32:
+    """The MT19937 state (624 words by fights) ``random.Random(seed)`` starts from.
+
+    An int seed's key is its 32-bit words, lowest first: one word below 2**32, two above.
+    """
+    n = len(seeds)
+    lo = (seeds & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    hi = (seeds >> np.uint64(32)).astype(np.uint32)
+    # The key word j and its index j are added at step j (j cycling over the key).
+    add = (lo, np.where(hi != 0, hi + np.uint32(1), lo).astype(np.uint32))
+    mt = np.empty((_N, n), dtype=np.uint32)
+    mt[:] = _BASE[:, None]
+    tmp = np.empty(n, dtype=np.uint32)
+    shift, xor, mul = np.right_shift, np.bitwise_xor, np.multiply
+    i, j = 1, 0
+    for _ in range(_N):  # max(624, key length) steps
+        prev, row = mt[i - 1], mt[i]
+        shift(prev, 30, out=tmp)
+        xor(tmp, prev, out=tmp)
+        mul(tmp, np.uint32(1664525), out=tmp)
+        xor(row, tmp, out=row)
+        np.add(row, add[j], out=row)
+        i, j = i + 1, j ^ 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+    for _ in range(_N - 1):
+        prev, row = mt[i - 1], mt[i]
+        shift(prev, 30, out=tmp)
+        xor(tmp, prev, out=tmp)
+        mul(tmp, np.uint32(1566083941), out=tmp)
+        xor(row, tmp, out=row)
+        np.subtract(row, np.uint32(i), out=row)
+        i += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+    mt[0] = 0x80000000
+    return mt
+
+
+def _mix(a: U32, b: U32, far: U32) -> U32:
+    y = (a & _UPPER) | (b & _LOWER)
+    return far ^ (y >> np.uint32(1)) ^ ((y & np.uint32(1)) * _MATRIX)
+
+
+def _twist_rows(old: U32, new: U32, a: int, b: int) -> None:
+    """Rows ``a..b-1`` of the next state (rows below ``a`` already made), in place in ``new``.
+
+    Row ``k`` mixes old rows ``k`` and ``k+1`` with row ``k+397``: old below 227, already
+    new from there on (row ``k-227``); the last row wraps to the new row 0.
+    """
+    for lo, hi in ((0, 227), (227, 454), (454, 623), (623, 624)):
+        lo, hi = max(lo, a), min(hi, b)
+        if lo >= hi:
+            continue
+        nxt = old[lo + 1:hi + 1] if hi < _N else np.concatenate([old[lo + 1:_N], new[:1]])
+        far = old[lo + _M:hi + _M] if hi <= 227 else new[lo - 227:hi - 227]
+        new[lo:hi] = _mix(old[lo:hi], nxt, far)
+
+
+def _temper(y: U32) -> U32:
+    y = y ^ (y >> np.uint32(11))
+    y = y ^ ((y << np.uint32(7)) & np.uint32(0x9D2C5680))
+    y = y ^ ((y << np.uint32(15)) & np.uint32(0xEFC60000))
+    return y ^ (y >> np.uint32(18))
+
+
+def _d6(words: U32) -> npt.NDArray[np.int8]:
+    """Faces of d6 from pairs of outputs (rows 2k, 2k+1): ``random()`` then the die."""
+    a = (words[0::2] >> np.uint32(5)).astype(np.float64)
+    b = (words[1::2] >> np.uint32(6)).astype(np.float64)
+    r = (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+    return (np.floor(r * 6.0) + 1.0).astype(np.int8)
+
+
+class D6Streams:
+    """One engine dice stream per fight, read as d6 faces in order.
+
+    ``faces[k, j]`` is the ``j``-th die fight ``k`` rolls; :meth:`ensure` makes sure
+    every fight of a set can read a number of dice more from where it is
+    (``pos[k]``).  Only d6 are handed out: every die the batch path rolls is one.
+    """
+
+    def __init__(self, seeds: U64) -> None:
+        n = len(seeds)
+        self._old = _seed(seeds)
+        self._new = np.empty_like(self._old)
+        #: Dice made so far per fight (a multiple of SEGMENT).
+        self._made = np.zeros(n, dtype=np.int64)
+        self.faces = np.zeros((n, 0), dtype=np.int8)
+        #: The next die each fight reads.
+        self.pos = np.zeros(n, dtype=np.int64)
+
+    def ensure(self, lanes: I64, count: int | I64) -> None:
+        """Let every fight in ``lanes`` read ``count`` more dice."""
+        while True:
+            short = lanes[self.pos[lanes] + count > self._made[lanes]]
+            if len(short) == 0:
+                return
+            self._extend(short)
+
+    def _extend(self, lanes: I64) -> None:
+        made = self._made[lanes]
+        segment = int(made[0]) // SEGMENT
+        same = made == made[0]
+        if not same.all():  # fights at different depths: one depth at a time
+            self._extend(lanes[same])
+            self._extend(lanes[~same])
+            return
+        part = segment % 3
+        a = part * _WORDS
+        if len(lanes) == self._old.shape[1]:  # every fight: in place
+            if part == 0 and segment > 0:  # a twist finished: it becomes the state
+                self._old, self._new = self._new, self._old
+            new = self._new
+            _twist_rows(self._old, new, a, a + _WORDS)
+        else:
+            if part == 0 and segment > 0:
+                self._old[:, lanes] = self._new[:, lanes]
+            new = self._new[:, lanes]
+            _twist_rows(self._old[:, lanes], new, a, a + _WORDS)
+            self._new[a:a + _WORDS, lanes] = new[a:a + _WORDS]
+        faces = _d6(_temper(new[a:a + _WORDS]))  # (SEGMENT, lanes)
+        top = (segment + 1) * SEGMENT
+        if self.faces.shape[1] < top:
+            grown = np.zeros((self.faces.shape[0], top), dtype=np.int8)
+            grown[:, :self.faces.shape[1]] = self.faces
+            self.faces = grown
+        self.faces[lanes, segment * SEGMENT:top] = faces.T
+        self._made[lanes] = top
+
+    def take(self, lanes: I64, count: int) -> npt.NDArray[np.int8]:
+        """The next ``count`` dice of every fight in ``lanes`` (rows), and move past them.
+
+        The caller asks :meth:`ensure` first; a fight that reads fewer than ``count``
+        dice takes its share with :meth:`take_ragged`.
+        """
+        self.ensure(lanes, count)
+        idx = self.pos[lanes, None] + np.arange(count)
+        out = self.faces[lanes[:, None], idx]
+        self.pos[lanes] += count
+        return out
+
+    def take_ragged(self, lanes: I64, counts: I64, most: int) -> npt.NDArray[np.int8]:
+        """Each fight's next ``counts[k]`` dice, padded with 0 to ``most`` columns."""
+        self.ensure(lanes, counts)
+        cols = np.arange(most)
+        idx = self.pos[lanes, None] + cols
+        valid = cols < counts[:, None]
+        out = np.where(valid, self.faces[lanes[:, None], np.minimum(idx, self.faces.shape[1] - 1)],
+                       0).astype(np.int8)
+        self.pos[lanes] += counts
+        return out
