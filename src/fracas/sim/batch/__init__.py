@@ -30,7 +30,7 @@ __all__ = ["BLOCK", "BatchExecutor", "DuelFights", "batch_refusal", "play_batch"
            "run_chunk_batch"]
 
 #: Fights played together at most (the generators' state is 2.5 kB a fight).
-BLOCK = 8192
+BLOCK = 16384
 
 
 def _duel(spec: FightSpec) -> Duel | str:

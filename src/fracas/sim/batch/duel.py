@@ -172,8 +172,8 @@ def _initiative(duel: Duel, dice: D6Streams, lanes: I64) -> I64:
     r0, r1 = duel.initiative
     open_ = np.arange(len(lanes))
     for attempt in range(INITIATIVE_REROLLS + 1):
-        s0 = (dice.take(lanes[open_], r0) >= 4).sum(axis=1)
-        s1 = (dice.take(lanes[open_], r1) >= 4).sum(axis=1)
+        (s0,) = dice.take(lanes[open_], r0, (1,))
+        (s1,) = dice.take(lanes[open_], r1, (1,))
         # The first roll compares (4+ dice, rating), rerolls the 4+ dice alone.
         if attempt == 0 and r0 != r1:
             k0, k1 = s0 * 64 + r0, s1 * 64 + r1
@@ -232,43 +232,51 @@ def play_duels(duel: Duel, seeds: npt.NDArray[np.uint64]) -> DuelFights:
         rounds[:] = 1
         return DuelFights(winner, rounds, pr, dead)
     live = everyone
-    most = int(soma.max())
+    any_heuristic = bool(heuristic.any())
     for rnd in range(1, duel.max_rounds + 1):
         for slot in (0, 1):
             if len(live) == 0:
                 break
             a = order[live] if slot == 0 else 1 - order[live]
             b = 1 - a
-            pd[live, a] = passive[a]
-            # A stunned combatant may lose its turn.
-            lost = np.zeros(len(live), dtype=bool)
-            st = np.flatnonzero(stunned[live, a])
-            if len(st):
-                lost[st] = dice.take(live[st], 1)[:, 0] <= STUN_FACES
-            acting = np.flatnonzero(~lost)
-            lanes, a, b = live[acting], a[acting], b[acting]
-            pool = dice.take_ragged(lanes, soma[a], most)
-            hits = (pool >= 4).sum(axis=1)
-            sixes = (pool == 6).sum(axis=1)
+            lanes, acting = live, None
+            if any_heuristic:  # claw_all alone never reads PD nor stuns
+                pd[live, a] = passive[a]
+                # A stunned combatant may lose its turn: a 1 or 2 is no 3+.
+                st = np.flatnonzero(stunned[live, a])
+                if len(st):
+                    (up,) = dice.take(live[st], 1, (0,))
+                    lost = st[up == 0]
+                    if len(lost):
+                        acting = np.delete(np.arange(len(live)), lost)
+                        lanes, a, b = live[acting], a[acting], b[acting]
+            three_up, hits, sixes = dice.take(lanes, soma[a] if soma[0] != soma[1]
+                                              else int(soma[0]))
             reach = (band[lanes] <= CLOSE) & (level[a] == level[b])
             attack = np.where(reach & (hits > 0), CLAW, -1)  # claw_all
             aims = np.zeros(len(lanes), dtype=np.int64)
             h = np.flatnonzero(heuristic[a])
             if len(h):
                 attack[h], aims[h] = _heuristic_turn(
-                    lanes[h], a[h], b[h], hits[h], sixes[h], (pool[h] >= 3).sum(axis=1),
+                    lanes[h], a[h], b[h], hits[h], sixes[h], three_up[h],
                     pr, pd, stunned, can_fly, band)
             strike = np.flatnonzero(attack >= 0)
             if len(strike):
-                ended = _settle(lanes[strike], a[strike], b[strike], hits[strike],
-                                sixes[strike], attack[strike], aims[strike], heuristic,
-                                pr, pd, stunned, dead, can_fly)
+                if any_heuristic:
+                    ended = _settle(lanes[strike], a[strike], b[strike], hits[strike],
+                                    sixes[strike], attack[strike], aims[strike], heuristic,
+                                    pr, pd, stunned, dead, can_fly)
+                else:  # claws on defenders who spend no PD: the damage is the hits
+                    struck, foe = lanes[strike], b[strike]
+                    left = pr[struck, foe] - hits[strike]
+                    pr[struck, foe] = left
+                    ended = left <= 0
                 over = strike[ended]
-                winner[lanes[over]] = a[over]
-                rounds[lanes[over]] = rnd
                 if len(over):
+                    winner[lanes[over]] = a[over]
+                    rounds[lanes[over]] = rnd
                     keep = np.ones(len(live), dtype=bool)
-                    keep[acting[over]] = False
+                    keep[over if acting is None else acting[over]] = False
                     live = live[keep]
         if len(live) == 0:
             break

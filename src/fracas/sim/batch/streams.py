@@ -120,56 +120,87 @@ def _mix(a: U32, b: U32, far: U32) -> U32:
     return far ^ (y >> np.uint32(1)) ^ ((y & np.uint32(1)) * _MATRIX)
 
 
-def _twist_rows(old: U32, new: U32, a: int, b: int) -> None:
+_REGIONS = ((0, 227), (227, 454), (454, 623), (623, 624))
+
+
+def _twist_rows(old: U32, new: U32, a: int, b: int, lanes: I64 | None) -> None:
     """Rows ``a..b-1`` of the next state (rows below ``a`` already made), in place in ``new``.
 
     Row ``k`` mixes old rows ``k`` and ``k+1`` with row ``k+397``: old below 227, already
-    new from there on (row ``k-227``); the last row wraps to the new row 0.
+    new from there on (row ``k-227``); the last row wraps to the new row 0.  ``lanes``:
+    the fights (columns) to advance, None for all of them.
     """
-    for lo, hi in ((0, 227), (227, 454), (454, 623), (623, 624)):
+    def rows(m: U32, lo: int, hi: int) -> U32:
+        return m[lo:hi] if lanes is None else m[lo:hi][:, lanes]
+
+    for lo, hi in _REGIONS:
         lo, hi = max(lo, a), min(hi, b)
         if lo >= hi:
             continue
-        nxt = old[lo + 1:hi + 1] if hi < _N else np.concatenate([old[lo + 1:_N], new[:1]])
-        far = old[lo + _M:hi + _M] if hi <= 227 else new[lo - 227:hi - 227]
-        new[lo:hi] = _mix(old[lo:hi], nxt, far)
+        nxt = rows(old, lo + 1, hi + 1) if hi < _N else \
+            np.concatenate([rows(old, lo + 1, _N), rows(new, 0, 1)])
+        far = rows(old, lo + _M, hi + _M) if hi <= 227 else rows(new, lo - 227, hi - 227)
+        if lanes is None:
+            new[lo:hi] = _mix(rows(old, lo, hi), nxt, far)
+        else:
+            new[lo:hi, lanes] = _mix(rows(old, lo, hi), nxt, far)
 
 
 def _temper(y: U32) -> U32:
     y = y ^ (y >> np.uint32(11))
-    y = y ^ ((y << np.uint32(7)) & np.uint32(0x9D2C5680))
-    y = y ^ ((y << np.uint32(15)) & np.uint32(0xEFC60000))
-    return y ^ (y >> np.uint32(18))
+    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
+    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
+    y ^= y >> np.uint32(18)
+    return y
+
+
+#: ``floor(random() * 6)``: ``random()`` is ``m * 2**-53`` for a 53-bit integer ``m``; the
+#: power of two scales exactly, so ``m * (6 * 2**-53)`` rounds to the very same double.
+_SIX_ULPS = 6.0 / 9007199254740992.0
 
 
 def _d6(words: U32) -> npt.NDArray[np.int8]:
     """Faces of d6 from pairs of outputs (rows 2k, 2k+1): ``random()`` then the die."""
-    a = (words[0::2] >> np.uint32(5)).astype(np.float64)
-    b = (words[1::2] >> np.uint32(6)).astype(np.float64)
-    r = (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
-    return (np.floor(r * 6.0) + 1.0).astype(np.int8)
+    m = (words[0::2] >> np.uint32(5)).astype(np.uint64) << np.uint64(26)
+    m |= words[1::2] >> np.uint32(6)
+    faces = (m.astype(np.float64) * _SIX_ULPS).astype(np.int8)  # the product is >= 0: floor
+    faces += 1
+    return faces
+
+
+def d6_faces(seeds: U64, count: int) -> npt.NDArray[np.int8]:
+    """The first ``count`` (at most 312) d6 faces of each fight's stream, one row a fight."""
+    if not 0 <= count <= 3 * SEGMENT:
+        raise ValueError(f"at most {3 * SEGMENT} faces, got {count}")
+    old = _seed(seeds)
+    new = np.empty_like(old)
+    _twist_rows(old, new, 0, _N, None)
+    return _d6(_temper(new[:2 * count])).T
 
 
 class D6Streams:
-    """One engine dice stream per fight, read as d6 faces in order.
+    """One engine dice stream per fight, read as counts of d6 faces in order.
 
-    ``faces[k, j]`` is the ``j``-th die fight ``k`` rolls; :meth:`ensure` makes sure
-    every fight of a set can read a number of dice more from where it is
-    (``pos[k]``).  Only d6 are handed out: every die the batch path rolls is one.
+    A fight's next ``k`` dice are asked as how many show 3+, 4+ and 6
+    (:meth:`take`): every rule the batch path plays reads no more of a roll than that.
+    Each fight's faces are kept as running counts of those three kinds, so a roll of
+    any size costs two look-ups per count; words of a fight's generator are made only
+    when it reads past what was made.
     """
 
     def __init__(self, seeds: U64) -> None:
         n = len(seeds)
         self._old = _seed(seeds)
-        self._new = np.empty_like(self._old)
+        self._new = np.empty_like(self._old)  # its pages are touched as rows are made
         #: Dice made so far per fight (a multiple of SEGMENT).
         self._made = np.zeros(n, dtype=np.int64)
-        self.faces = np.zeros((n, 0), dtype=np.int8)
+        #: Running counts (dice before row j showing 3+, 4+, 6), one column a fight.
+        self._cum = np.zeros((3, 3 * SEGMENT + 1, n), dtype=np.int32)
         #: The next die each fight reads.
         self.pos = np.zeros(n, dtype=np.int64)
+        self._all = n
 
-    def ensure(self, lanes: I64, count: int | I64) -> None:
-        """Let every fight in ``lanes`` read ``count`` more dice."""
+    def _ensure(self, lanes: I64, count: int | I64) -> None:
         while True:
             short = lanes[self.pos[lanes] + count > self._made[lanes]]
             if len(short) == 0:
@@ -178,53 +209,55 @@ class D6Streams:
 
     def _extend(self, lanes: I64) -> None:
         made = self._made[lanes]
-        segment = int(made[0]) // SEGMENT
         same = made == made[0]
         if not same.all():  # fights at different depths: one depth at a time
             self._extend(lanes[same])
             self._extend(lanes[~same])
             return
+        segment = int(made[0]) // SEGMENT
         part = segment % 3
         a = part * _WORDS
-        if len(lanes) == self._old.shape[1]:  # every fight: in place
-            if part == 0 and segment > 0:  # a twist finished: it becomes the state
+        whole = len(lanes) == self._all
+        if part == 0 and segment > 0:  # a twist finished: it becomes the state
+            if whole:
                 self._old, self._new = self._new, self._old
-            new = self._new
-            _twist_rows(self._old, new, a, a + _WORDS)
-        else:
-            if part == 0 and segment > 0:
+            else:
                 self._old[:, lanes] = self._new[:, lanes]
-            new = self._new[:, lanes]
-            _twist_rows(self._old[:, lanes], new, a, a + _WORDS)
-            self._new[a:a + _WORDS, lanes] = new[a:a + _WORDS]
-        faces = _d6(_temper(new[a:a + _WORDS]))  # (SEGMENT, lanes)
+        _twist_rows(self._old, self._new, a, a + _WORDS, None if whole else lanes)
+        words = self._new[a:a + _WORDS] if whole else self._new[a:a + _WORDS][:, lanes]
+        faces = _d6(_temper(words))  # (SEGMENT, lanes)
         top = (segment + 1) * SEGMENT
-        if self.faces.shape[1] < top:
-            grown = np.zeros((self.faces.shape[0], top), dtype=np.int8)
-            grown[:, :self.faces.shape[1]] = self.faces
-            self.faces = grown
-        self.faces[lanes, segment * SEGMENT:top] = faces.T
+        cum = self._cum
+        if cum.shape[1] < top + 1:
+            grown = np.zeros((3, 2 * cum.shape[1] - 1, self._all), dtype=np.int32)
+            grown[:, :cum.shape[1]] = cum
+            cum = self._cum = grown
+        base = top - SEGMENT
+        # Running counts a row at a time (NumPy's cumsum down axis 0 is far slower).
+        for k, low in enumerate((3, 4, 6)):
+            kind = faces >= low
+            acc = cum[k][base] if whole else cum[k][base][lanes]
+            rows = np.empty((SEGMENT, len(lanes)), dtype=np.int32)
+            for j in range(SEGMENT):
+                acc = rows[j] = acc + kind[j]
+            if whole:
+                cum[k][base + 1:top + 1] = rows
+            else:
+                cum[k][base + 1:top + 1][:, lanes] = rows
         self._made[lanes] = top
 
-    def take(self, lanes: I64, count: int) -> npt.NDArray[np.int8]:
-        """The next ``count`` dice of every fight in ``lanes`` (rows), and move past them.
-
-        The caller asks :meth:`ensure` first; a fight that reads fewer than ``count``
-        dice takes its share with :meth:`take_ragged`.
-        """
-        self.ensure(lanes, count)
-        idx = self.pos[lanes, None] + np.arange(count)
-        out = self.faces[lanes[:, None], idx]
-        self.pos[lanes] += count
-        return out
-
-    def take_ragged(self, lanes: I64, counts: I64, most: int) -> npt.NDArray[np.int8]:
-        """Each fight's next ``counts[k]`` dice, padded with 0 to ``most`` columns."""
-        self.ensure(lanes, counts)
-        cols = np.arange(most)
-        idx = self.pos[lanes, None] + cols
-        valid = cols < counts[:, None]
-        out = np.where(valid, self.faces[lanes[:, None], np.minimum(idx, self.faces.shape[1] - 1)],
-                       0).astype(np.int8)
-        self.pos[lanes] += counts
+    def take(self, lanes: I64, count: int | I64,
+             kinds: tuple[int, ...] = (0, 1, 2)) -> list[I64]:
+        """How many of each fight's next ``count`` dice show 3+, 4+ and 6 (``kinds``
+        picks among the three, in that order); the fights move past those dice."""
+        self._ensure(lanes, count)
+        n = self._all
+        start = self.pos[lanes]
+        end = start + count
+        self.pos[lanes] = end
+        first, last = start * n + lanes, end * n + lanes
+        out = []
+        for k in kinds:
+            flat = self._cum[k].reshape(-1)
+            out.append(flat.take(last).astype(np.int64) - flat.take(first))
         return out
