@@ -15,7 +15,7 @@ docs/simulation.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -60,7 +60,8 @@ def play_batch(spec: FightSpec, seed: int, start: int, stop: int) -> DuelFights:
     return DuelFights(np.concatenate([p.winner for p in parts]),
                       np.concatenate([p.rounds for p in parts]),
                       np.concatenate([p.pr for p in parts]),
-                      np.concatenate([p.dead for p in parts]))
+                      np.concatenate([p.dead for p in parts]),
+                      np.concatenate([p.stunned for p in parts]))
 
 
 def _summary(shape: Duel, fights: DuelFights, a: int, b: int) -> ChunkSummary:
@@ -106,6 +107,7 @@ class BatchExecutor:
         self.workers = 1
         self.paths: dict[str, str] = {}
         self.refusals: dict[str, str] = {}
+        self._told: set[str] = set()
 
     def path(self, spec: FightSpec) -> str:
         """``batch`` or ``engine``: which path plays ``spec`` (recording the refusal)."""
@@ -116,6 +118,19 @@ class BatchExecutor:
             if why:
                 self.refusals[key] = why
         return self.paths[key]
+
+    def tell(self, say: Callable[[str], None]) -> None:
+        """Say in one line which scenarios fall back to the engine, and why (once each)."""
+        new = [key for key in self.refusals if key not in self._told]
+        if not new:
+            return
+        self._told.update(new)
+        why = self.refusals[new[0]]
+        if len(self.paths) == 1:
+            say(f"--batch: {why}; the engine plays these fights")
+        else:
+            say(f"--batch: {len(new)} of {len(self.paths)} variants fall back to the engine "
+                f"(first: {why})")
 
     def run_chunks(self, tasks: Sequence[Task]) -> Iterator[tuple[int, ChunkSummary]]:
         engine = [i for i, t in enumerate(tasks) if self.path(t[0]) == "engine"]

@@ -35,6 +35,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from fracas.rules.age_of_dragons import resolve, rules, tactics
+from fracas.rules.age_of_dragons.state import CLOSE, DISENGAGED, GROUNDED
 from fracas.sim.batch.streams import D6Streams
 
 __all__ = ["Duel", "DuelFights", "duel_shape", "play_duels"]
@@ -42,30 +44,42 @@ __all__ = ["Duel", "DuelFights", "duel_shape", "play_duels"]
 I64 = npt.NDArray[np.int64]
 B = npt.NDArray[np.bool_]
 
-GROUNDED, CLOSE, DISENGAGED = 0, 1, 4
-#: Melee height of each altitude level (``rules.MELEE_LEVEL``).
-MELEE_LEVEL = (0, 0, 1, 2, 3)
-#: A stunned combatant loses its turn on these faces of its d6 (``resolve.STUN_FACES``).
-STUN_FACES = 2
+#: The d6 faces the dice streams count (``D6Streams.take``): 3+, 4+ and 6.
+COUNTED = (3, 4, 6)
+#: Melee height of each altitude level.
+MELEE_LEVEL = rules.MELEE_LEVEL
+#: A stunned combatant loses its turn on a d6 at most this.
+STUN_FACES = resolve.STUN_FACES
 #: Contested initiative: first roll, then at most this many rerolls.
-INITIATIVE_REROLLS = 20
+INITIATIVE_REROLLS = resolve.MAX_INITIATIVE_REROLLS
 #: The heuristic's melee attacks in the order ``tactics.melee_options`` offers them:
-#: (style, called shot, TN modifier, damage bonus), from ``rules.STYLES`` and
-#: ``rules.CALLED``.  Called shots at limbs, tail and torso are never worth their target
-#: number to it, so they are left out (``tactics.effect_value`` gives them nothing).
-ATTACKS = (
-    ("bite", None, 3, 6), ("claw", None, 0, 0),
-    ("bite", "wing", 6, 6), ("claw", "wing", 3, 0),
-    ("bite", "neck", 12, 15), ("claw", "neck", 9, 9),
-    ("bite", "head", 12, 12), ("claw", "head", 9, 6),
-)
+#: (style, called shot, TN modifier, damage bonus).  Called shots at limbs, tail and
+#: torso are never worth their target number to it (``tactics.effect_value`` gives them
+#: nothing), so they are left out.
+ATTACKS = tuple((style, called, *rules.attack_numbers(style, called))
+                for called in (None, "wing", "neck", "head") for style in ("bite", "claw"))
 _TN = np.array([a[2] for a in ATTACKS], dtype=np.int64)
 _BONUS = np.array([a[3] for a in ATTACKS], dtype=np.int64)
-#: What the heuristic reckons a called shot's effect is worth (``tactics``): a mauled wing
-#: on the ground, a stun, a kill (the victim's PR and this much more).
-GROUNDED_WING_VALUE, STUN_VALUE, KILL_BONUS = 2, 6, 20
-#: The claw (attack 1) with no called shot: what ``claw_all`` strikes with.
-CLAW = 1
+#: What the heuristic reckons a called shot's effect is worth: a mauled wing on the
+#: ground, a stun, a kill (the victim's PR and this much more).
+GROUNDED_WING_VALUE = tactics.GROUNDED_WING_VALUE
+STUN_VALUE, KILL_BONUS = tactics.STUN_VALUE, tactics.KILL_BONUS
+#: The claw with no called shot: what ``claw_all`` strikes with.
+CLAW = ATTACKS.index(("claw", None, *rules.attack_numbers("claw", None)))
+
+
+def _counted_rules() -> str | None:
+    """Why the rules read a face the dice streams do not count (None: they count all)."""
+    thresholds = {"the attack threshold": rules.ATTACK_THRESHOLD,
+                  "evade": rules.SPOT_THRESHOLDS["evade"], "aim": rules.SPOT_THRESHOLDS["aim"],
+                  "a range step on the ground": rules.SPOT_THRESHOLDS["alter_range_ground"],
+                  "the stun die": STUN_FACES + 1}
+    for what, face in thresholds.items():
+        if face not in COUNTED:
+            return f"{what} reads {face}+, which the batch path does not count"
+    if rules.SPOT_THRESHOLDS["alter_range_ground"] != 6:  # taken from the sixes
+        return "a range step on the ground is no longer a six"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +124,8 @@ def duel_shape(ruleset: Any, state: Any, fresh: bool, max_decisions: int) -> Due
         return "the two combatants are on one side"
     kinds = []
     for f in fighters:
-        policy = ruleset.policy_for(state, f.name)
+        policy = ruleset.policy_for(state, f.name) \
+            if f.profile.policy in ("claw_all", "heuristic") else None
         if type(policy) not in (ClawAllPolicy, HeuristicPolicy):
             return (f"{f.name} plays {f.profile.policy}; the batch path plays claw_all and "
                     "the heuristic")
@@ -120,6 +135,9 @@ def duel_shape(ruleset: Any, state: Any, fresh: bool, max_decisions: int) -> Due
             return f"{f.name} has a reroll ability or a ranged weapon"
         if p.soma < 1:
             return f"{f.name} has no Soma dice"
+    counted = _counted_rules()
+    if counted is not None:
+        return counted
     if state.tasks or state.landmarks:
         return "the scenario has tasks or landmarks"
     if state.spot_consumes_dice:
@@ -152,12 +170,13 @@ def duel_shape(ruleset: Any, state: Any, fresh: bool, max_decisions: int) -> Due
 @dataclass(frozen=True, slots=True)
 class DuelFights:
     """How each fight ended: the winner (0, 1, or -1 for a draw), the rounds it lasted,
-    and each combatant's Physical Resilience and death at the end."""
+    and each combatant's Physical Resilience, death and stun at the end."""
 
     winner: npt.NDArray[np.int8]
     rounds: I64
     pr: I64  # (fights, 2)
     dead: B  # (fights, 2)
+    stunned: B  # (fights, 2)
 
     def status(self) -> npt.NDArray[np.str_]:
         """Each combatant's standing: ``ok``, ``dying`` or ``dead`` (``resolve.standings``)."""
@@ -187,15 +206,17 @@ def _initiative(duel: Duel, dice: D6Streams, lanes: I64) -> I64:
 
 
 def _best_attack(hits: I64, sixes: I64, pd: I64, foe_pr: I64, foe_stunned: B,
-                 foe_flies: B) -> tuple[I64, I64]:
+                 foe_flies: B) -> tuple[npt.NDArray[np.float64], I64]:
     """(value, attack index) of the heuristic's most valuable melee attack (``tactics.
     best_melee``); value 0 and index -1 when none can hurt."""
-    extra_kill = foe_pr + KILL_BONUS
-    head = np.where(sixes >= 2, extra_kill, np.where((sixes == 1) & ~foe_stunned, STUN_VALUE, 0))
-    extras = (0, 0, GROUNDED_WING_VALUE, GROUNDED_WING_VALUE, extra_kill, extra_kill, head, head)
+    extra_kill = foe_pr + KILL_BONUS  # values are floats, as the heuristic's
+    head = np.where(sixes >= 2, extra_kill,
+                    np.where((sixes == 1) & ~foe_stunned, STUN_VALUE, 0.0))
+    wing = GROUNDED_WING_VALUE
+    extras = (0.0, 0.0, wing, wing, extra_kill, extra_kill, head, head)
     allowed = (None, None, (sixes >= 1) & foe_flies, (sixes >= 1) & foe_flies,
                sixes >= 2, sixes >= 2, head > 0, head > 0)
-    best = np.zeros(len(hits), dtype=np.int64)
+    best = np.zeros(len(hits), dtype=np.float64)
     index = np.full(len(hits), -1, dtype=np.int64)
     for k in range(len(ATTACKS)):
         over = hits - _TN[k] - pd  # tactics.expected_damage: the defender spends just enough
@@ -230,7 +251,7 @@ def play_duels(duel: Duel, seeds: npt.NDArray[np.uint64]) -> DuelFights:
     order = _initiative(duel, dice, everyone)
     if duel.band == DISENGAGED:  # over before the first turn, in round 1
         rounds[:] = 1
-        return DuelFights(winner, rounds, pr, dead)
+        return DuelFights(winner, rounds, pr, dead, stunned)
     live = everyone
     any_heuristic = bool(heuristic.any())
     for rnd in range(1, duel.max_rounds + 1):
@@ -242,10 +263,10 @@ def play_duels(duel: Duel, seeds: npt.NDArray[np.uint64]) -> DuelFights:
             lanes, acting = live, None
             if any_heuristic:  # claw_all alone never reads PD nor stuns
                 pd[live, a] = passive[a]
-                # A stunned combatant may lose its turn: a 1 or 2 is no 3+.
+                # A stunned combatant may lose its turn (a die not above STUN_FACES).
                 st = np.flatnonzero(stunned[live, a])
                 if len(st):
-                    (up,) = dice.take(live[st], 1, (0,))
+                    (up,) = dice.take(live[st], 1, (COUNTED.index(STUN_FACES + 1),))
                     lost = st[up == 0]
                     if len(lost):
                         acting = np.delete(np.arange(len(live)), lost)
@@ -281,7 +302,7 @@ def play_duels(duel: Duel, seeds: npt.NDArray[np.uint64]) -> DuelFights:
         if len(live) == 0:
             break
     rounds[live] = duel.max_rounds  # the round limit: a draw
-    return DuelFights(winner, rounds, pr, dead)
+    return DuelFights(winner, rounds, pr, dead, stunned)
 
 
 def _heuristic_turn(lanes: I64, a: I64, b: I64, hits: I64, sixes: I64, three_up: I64,

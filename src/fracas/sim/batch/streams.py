@@ -116,8 +116,9 @@ def _seed(seeds: U64) -> U32:
 
 
 def _mix(a: U32, b: U32, far: U32) -> U32:
-    y = (a & _UPPER) | (b & _LOWER)
-    return far ^ (y >> np.uint32(1)) ^ ((y & np.uint32(1)) * _MATRIX)
+    y: U32 = (a & _UPPER) | (b & _LOWER)
+    out: U32 = far ^ (y >> np.uint32(1)) ^ ((y & np.uint32(1)) * _MATRIX)
+    return out
 
 
 _REGIONS = ((0, 227), (227, 454), (454, 623), (623, 624))
