@@ -31,6 +31,8 @@ _FNV_OFFSET, _FNV_PRIME = 1469598103934665603, 1099511628211
 #: Draws made per generation step: a third of one twist (208 words, two a draw).
 SEGMENT = 104
 _WORDS = 2 * SEGMENT
+#: Words made at once: temporaries of this many rows stay in the cache.
+_CHUNK = 16
 
 
 def fight_seeds(seed: int, start: int, stop: int) -> U64:
@@ -116,9 +118,14 @@ def _seed(seeds: U64) -> U32:
 
 
 def _mix(a: U32, b: U32, far: U32) -> U32:
-    y: U32 = (a & _UPPER) | (b & _LOWER)
-    out: U32 = far ^ (y >> np.uint32(1)) ^ ((y & np.uint32(1)) * _MATRIX)
-    return out
+    y: U32 = a & _UPPER
+    y |= b & _LOWER
+    odd = y & np.uint32(1)
+    odd *= _MATRIX
+    y >>= np.uint32(1)
+    y ^= odd
+    y ^= far
+    return y
 
 
 _REGIONS = ((0, 227), (227, 454), (454, 623), (623, 624))
@@ -148,9 +155,14 @@ def _twist_rows(old: U32, new: U32, a: int, b: int, lanes: I64 | None) -> None:
 
 
 def _temper(y: U32) -> U32:
+    """The outputs of state words ``y`` (a new array)."""
     y = y ^ (y >> np.uint32(11))
-    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
-    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
+    t = y << np.uint32(7)
+    t &= np.uint32(0x9D2C5680)
+    y ^= t
+    t = y << np.uint32(15)
+    t &= np.uint32(0xEFC60000)
+    y ^= t
     y ^= y >> np.uint32(18)
     return y
 
@@ -160,13 +172,26 @@ def _temper(y: U32) -> U32:
 _SIX_ULPS = 6.0 / 9007199254740992.0
 
 
+def _d6_low(words: U32) -> npt.NDArray[np.intp]:
+    """``face - 1`` of d6 from pairs of outputs (rows 2k, 2k+1): ``random()``, the die."""
+    high = (words[0::2] >> np.uint32(5)).astype(np.float64)
+    high *= 67108864.0
+    high += words[1::2] >> np.uint32(6)  # exact: below 2**53
+    high *= _SIX_ULPS
+    return high.astype(np.intp)  # the product is >= 0: truncation is the floor
+
+
 def _d6(words: U32) -> npt.NDArray[np.int8]:
-    """Faces of d6 from pairs of outputs (rows 2k, 2k+1): ``random()`` then the die."""
-    m = (words[0::2] >> np.uint32(5)).astype(np.uint64) << np.uint64(26)
-    m |= words[1::2] >> np.uint32(6)
-    faces = (m.astype(np.float64) * _SIX_ULPS).astype(np.int8)  # the product is >= 0: floor
-    faces += 1
-    return faces
+    """Faces of d6 from pairs of outputs (rows 2k, 2k+1)."""
+    return (_d6_low(words) + 1).astype(np.int8)
+
+
+#: Counts of one die packed in an int64, 21 bits each (room for two million dice a
+#: fight): 3+ in the low bits, then 4+, then 6; indexed by ``face - 1``.
+_BITS = 21
+_FIELD = (1 << _BITS) - 1
+_PACKED = np.array([0, 0, 1, 1 + (1 << _BITS), 1 + (1 << _BITS),
+                    1 + (1 << _BITS) + (1 << 2 * _BITS)], dtype=np.int64)
 
 
 def d6_faces(seeds: U64, count: int) -> npt.NDArray[np.int8]:
@@ -195,8 +220,9 @@ class D6Streams:
         self._new = np.empty_like(self._old)  # its pages are touched as rows are made
         #: Dice made so far per fight (a multiple of SEGMENT).
         self._made = np.zeros(n, dtype=np.int64)
-        #: Running counts (dice before row j showing 3+, 4+, 6), one column a fight.
-        self._cum = np.zeros((3, 3 * SEGMENT + 1, n), dtype=np.int32)
+        #: Running counts of the dice before row j showing 3+, 4+ and 6 (packed as in
+        #: ``_PACKED``), one column a fight.
+        self._cum = np.zeros((3 * SEGMENT + 1, n), dtype=np.int64)
         #: The next die each fight reads.
         self.pos = np.zeros(n, dtype=np.int64)
         self._all = n
@@ -224,27 +250,31 @@ class D6Streams:
                 self._old, self._new = self._new, self._old
             else:
                 self._old[:, lanes] = self._new[:, lanes]
-        _twist_rows(self._old, self._new, a, a + _WORDS, None if whole else lanes)
-        words = self._new[a:a + _WORDS] if whole else self._new[a:a + _WORDS][:, lanes]
-        faces = _d6(_temper(words))  # (SEGMENT, lanes)
         top = (segment + 1) * SEGMENT
         cum = self._cum
-        if cum.shape[1] < top + 1:
-            grown = np.zeros((3, 2 * cum.shape[1] - 1, self._all), dtype=np.int32)
-            grown[:, :cum.shape[1]] = cum
+        if cum.shape[0] < top + 1:
+            grown = np.zeros((2 * cum.shape[0] - 1, self._all), dtype=np.int64)
+            grown[:cum.shape[0]] = cum
             cum = self._cum = grown
         base = top - SEGMENT
-        # Running counts a row at a time (NumPy's cumsum down axis 0 is far slower).
-        for k, low in enumerate((3, 4, 6)):
-            kind = faces >= low
-            acc = cum[k][base] if whole else cum[k][base][lanes]
-            rows = np.empty((SEGMENT, len(lanes)), dtype=np.int32)
-            for j in range(SEGMENT):
-                acc = rows[j] = acc + kind[j]
-            if whole:
-                cum[k][base + 1:top + 1] = rows
-            else:
-                cum[k][base + 1:top + 1][:, lanes] = rows
+        if whole:
+            rows = cum[base:top + 1]
+        else:
+            rows = np.empty((SEGMENT + 1, len(lanes)), dtype=np.int64)
+            rows[0] = cum[base][lanes]
+        # A few rows at a time, so every temporary stays in the cache: the twist, the
+        # outputs, the dice, then running sums a row at a time (NumPy's cumsum down
+        # axis 0 is far slower).
+        add, new, pick = np.add, self._new, None if whole else lanes
+        for w in range(a, a + _WORDS, _CHUNK):
+            _twist_rows(self._old, new, w, w + _CHUNK, pick)
+            words = new[w:w + _CHUNK] if whole else new[w:w + _CHUNK][:, lanes]
+            packed = _PACKED[_d6_low(_temper(words))]
+            j = (w - a) // 2
+            for k in range(_CHUNK // 2):
+                add(rows[j + k], packed[k], out=rows[j + k + 1])
+        if not whole:
+            cum[base + 1:top + 1][:, lanes] = rows[1:]
         self._made[lanes] = top
 
     def take(self, lanes: I64, count: int | I64,
@@ -256,9 +286,7 @@ class D6Streams:
         start = self.pos[lanes]
         end = start + count
         self.pos[lanes] = end
-        first, last = start * n + lanes, end * n + lanes
-        out = []
-        for k in kinds:
-            flat = self._cum[k].reshape(-1)
-            out.append(flat.take(last).astype(np.int64) - flat.take(first))
-        return out
+        flat = self._cum.reshape(-1)
+        both = flat.take(end * n + lanes)
+        both -= flat.take(start * n + lanes)
+        return [(both >> (_BITS * k)) & _FIELD for k in kinds]
