@@ -87,16 +87,18 @@ def _seed(seeds: U64) -> U32:
     # The key word j and its index j are added at step j (j cycling over the key).
     add = (lo, np.where(hi != 0, hi + np.uint32(1), lo).astype(np.uint32))
     mt = np.empty((_N, n), dtype=np.uint32)
-    mt[:] = _BASE[:, None]
+    mt[0] = _BASE[0]
     tmp = np.empty(n, dtype=np.uint32)
     shift, xor, mul = np.right_shift, np.bitwise_xor, np.multiply
     i, j = 1, 0
-    for _ in range(_N):  # max(624, key length) steps
+    for step in range(_N):  # max(624, key length) steps
         prev, row = mt[i - 1], mt[i]
         shift(prev, 30, out=tmp)
         xor(tmp, prev, out=tmp)
         mul(tmp, np.uint32(1664525), out=tmp)
-        xor(row, tmp, out=row)
+        # Rows 1..623 still hold init_genrand's words (the same in every lane) on the
+        # first pass: they are read from _BASE, not written first.
+        xor(tmp, _BASE[i] if step < _N - 1 else row, out=row)
         np.add(row, add[j], out=row)
         i, j = i + 1, j ^ 1
         if i >= _N:
