@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from fracas.sim.batch.duel import Duel, DuelFights, duel_shape, play_duels
 from fracas.sim.batch.streams import fight_seeds
@@ -53,15 +54,16 @@ def play_batch(spec: FightSpec, seed: int, start: int, stop: int) -> DuelFights:
     shape = _duel(spec)
     if isinstance(shape, str):
         raise ValueError(shape)
-    parts = [play_duels(shape, fight_seeds(seed, a, min(stop, a + BLOCK)))
-             for a in range(start, stop, BLOCK)]
+    return _play(shape, fight_seeds(seed, start, stop))
+
+
+def _play(shape: Duel, seeds: npt.NDArray[np.uint64]) -> DuelFights:
+    """One fight per seed, :data:`BLOCK` fights at a time."""
+    parts = [play_duels(shape, seeds[a:a + BLOCK]) for a in range(0, len(seeds), BLOCK)]
     if len(parts) == 1:
         return parts[0]
-    return DuelFights(np.concatenate([p.winner for p in parts]),
-                      np.concatenate([p.rounds for p in parts]),
-                      np.concatenate([p.pr for p in parts]),
-                      np.concatenate([p.dead for p in parts]),
-                      np.concatenate([p.stunned for p in parts]))
+    return DuelFights(*(np.concatenate([getattr(p, field) for p in parts])
+                        for field in ("winner", "rounds", "pr", "dead", "stunned")))
 
 
 def _summary(shape: Duel, fights: DuelFights, a: int, b: int) -> ChunkSummary:
@@ -154,17 +156,13 @@ class BatchExecutor:
         block: list[int] = []
 
         def flush() -> Iterator[tuple[int, ChunkSummary]]:
-            index = np.concatenate([np.arange(tasks[i][2], tasks[i][3], dtype=np.int64)
-                                    for i in block])
-            seeds = np.concatenate([fight_seeds(seed, tasks[i][2], tasks[i][3])
-                                    for i in block])
-            fights = play_duels(shape, seeds)
+            fights = _play(shape, np.concatenate([fight_seeds(seed, tasks[i][2], tasks[i][3])
+                                                  for i in block]))
             at = 0
             for i in block:
                 size = tasks[i][3] - tasks[i][2]
                 yield i, _summary(shape, fights, at, at + size)
                 at += size
-            del index
 
         size = 0
         for i in members:
