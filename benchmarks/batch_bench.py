@@ -62,9 +62,10 @@ DUELS: dict[str, Callable[[], FightSpec]] = {
 }
 
 
-def _cpu(play: Callable[[], object]) -> float:
+def _cpu(play: Callable[[FightSpec, int, int, int], object], spec: FightSpec, seed: int,
+         fights: int) -> float:
     start = time.process_time()
-    play()
+    play(spec, seed, 0, fights)
     return time.process_time() - start
 
 
@@ -81,8 +82,8 @@ def bench(name: str, engine_fights: int, batch_fights: int, rounds: int) -> dict
     engine, batch, ratios = [], [], []
     for r in range(rounds):
         seed = 1000 + r
-        e = engine_fights / _cpu(lambda: run_chunk(spec, seed, 0, engine_fights))
-        b = batch_fights / _cpu(lambda: run_chunk_batch(spec, seed, 0, batch_fights))
+        e = engine_fights / _cpu(run_chunk, spec, seed, engine_fights)
+        b = batch_fights / _cpu(run_chunk_batch, spec, seed, batch_fights)
         engine.append(e)
         batch.append(b)
         ratios.append(b / e)

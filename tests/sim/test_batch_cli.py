@@ -44,7 +44,7 @@ def test_simulate_batch_gives_the_engines_report(cli: CliRun) -> None:
 def test_simulate_batch_falls_back_and_says_so_on_stderr(cli: CliRun) -> None:
     report, err = _report(cli, ["simulate", AERIAL, "-n", "20", "-w", "1", "--json",
                                 "--batch"])
-    assert report["path"] == "engine"
+    assert report["path"] == "engine" and report["executor"] == "local"
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("--batch:") and "duels" in lines[0]
     assert "the engine plays these fights" in lines[0]

@@ -102,14 +102,23 @@ class BatchExecutor:
     ``paths`` records, per spec key, which path played it.
     """
 
-    name = "batch"
-
     def __init__(self, engine: Executor) -> None:
         self.engine = engine
-        self.workers = 1
         self.paths: dict[str, str] = {}
         self.refusals: dict[str, str] = {}
         self._told: set[str] = set()
+
+    @property
+    def name(self) -> str:
+        """``batch``, or the engine's executor when every spec seen so far falls back."""
+        if self.paths and all(p == "engine" for p in self.paths.values()):
+            return self.engine.name
+        return "batch"
+
+    @property
+    def workers(self) -> int:
+        """One (the batch path runs here), or the engine's when a spec falls back."""
+        return self.engine.workers if self.refusals else 1
 
     def path(self, spec: FightSpec) -> str:
         """``batch`` or ``engine``: which path plays ``spec`` (recording the refusal)."""
