@@ -53,7 +53,7 @@ def test_simulate_batch_falls_back_and_says_so_on_stderr(cli: CliRun) -> None:
 def test_sweep_batch_tells_each_variants_path(cli: CliRun, tmp_path: Path) -> None:
     duel = tmp_path / "ground.yaml"
     duel.write_text(GROUND_DUEL)
-    args = ["sweep", str(duel), "--vary", "combatants.Ember.pd=0,4", "-n", "300", "-w", "1",
+    args = ["sweep", str(duel), "--vary", "combatants.Ember.pd=0,4", "-n", "150", "-w", "1",
             "--json"]
     engine, _ = _report(cli, args)
     batch, err = _report(cli, [*args, "--batch"])

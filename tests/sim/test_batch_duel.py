@@ -168,8 +168,8 @@ def test_the_batch_executor_gives_the_engines_report_and_falls_back() -> None:
         *_claw_duel()["combatants"],
         {"name": "Cinder", "side": "blue", "soma": 5, "pr": 9, "policy": "claw_all"}]))
     batch = BatchExecutor(InlineExecutor())
-    fast = simulate_many([duel, brawl], 400, 9, batch)
-    slow = simulate_many([duel, brawl], 400, 9, InlineExecutor())
+    fast = simulate_many([duel, brawl], 250, 9, batch)
+    slow = simulate_many([duel, brawl], 250, 9, InlineExecutor())
     for a, b in zip(fast, slow, strict=True):
         assert a.to_json(timing=False) == b.to_json(timing=False)
     assert batch.path(duel) == "batch" and batch.path(brawl) == "engine"

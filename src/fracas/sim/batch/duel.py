@@ -21,10 +21,11 @@ docs/simulation.md, "Batch path"):
 * the attack (``resolve.settle``): margin, damage, a called shot's effect;
 * the end of the fight (``resolve._fight_over``) and the round limit.
 
-Nothing here is the rule set's code, so ``tests/sim/test_batch_duel.py`` holds it to the
-engine fight for fight (winner, rounds, each combatant's health and status) on random
-duels of every accepted shape: a change to either side that the other does not follow
-fails there.
+The rules' numbers (stun faces, attack styles and called shots, the heuristic's values)
+are read from the rule set's modules; the steps are restated, so
+``tests/sim/test_batch_duel.py`` holds them to the engine fight for fight (winner, rounds,
+each combatant's health, standing and stun) on random duels of every accepted shape: a
+change to either side that the other does not follow fails there.
 """
 
 from __future__ import annotations
