@@ -86,6 +86,7 @@ def duels(draw: st.DrawFn) -> dict[str, Any]:
         "aggressor": draw(st.sampled_from((None, "red", "blue"))),
         "initiative_sphere": draw(st.sampled_from(("soma", "sophis", "pneuma"))),
         "max_rounds": draw(st.integers(1, 25)),
+        "options": {"spot_consumes_dice": draw(st.booleans())},
     }
 
 
@@ -203,8 +204,6 @@ REFUSED = {
                     "landmarks": [{"name": "Rock"}]}, "landmarks"),
     "a task": ({"combatants": [_fighter("A", "red"), _fighter("B", "blue")],
                 "tasks": [{"name": "gate", "difficulty": 2}]}, "tasks"),
-    "spots consume dice": ({"combatants": [_fighter("A", "red"), _fighter("B", "blue")],
-                            "options": {"spot_consumes_dice": True}}, "spot rule"),
     "a heuristic in the air": ({"combatants": [_fighter("A", "red", altitude="normal"),
                                                _fighter("B", "blue")]}, "on the ground"),
     "a claw_all flyer against a heuristic": (

@@ -14,7 +14,8 @@ docs/simulation.md, "Batch path"):
 * ``claw_all`` (``policies.ClawAllPolicy``): every 4+ die on a claw at a foe in reach;
 * the heuristic (``policies.HeuristicPolicy`` with ``tactics.plan``): range steps its
   dice can pay for, aims, then evades with every other unspotted 3+ die, one decision
-  at a time as the policy takes them; then the attack ``tactics.best_melee`` values
+  at a time as the policy takes them (when spotting consumes dice: range steps alone);
+  then the attack ``tactics.best_melee`` values
   most (a claw or bite, with a called shot at the wing, neck or head when its sixes
   are worth more), if any can hurt; as defender it spends just enough Physical
   Defence (``HeuristicPolicy._defence``);
@@ -100,6 +101,8 @@ class Duel:
     first: int | None
     initiative: tuple[int, int]
     max_rounds: int
+    #: The spot rule variant: a spotted die leaves the pool (``spot_consumes_dice``).
+    consumes: bool = False
 
 
 def duel_shape(ruleset: Any, state: Any, fresh: bool, max_decisions: int) -> Duel | str:
@@ -107,8 +110,8 @@ def duel_shape(ruleset: Any, state: Any, fresh: bool, max_decisions: int) -> Due
 
     Accepted: a fresh Age of Dragons fight of two combatants on two sides, each played
     by ``claw_all`` or the heuristic, with Soma at least 1, no reroll ability, ranged
-    weapon, task or landmark, the default spot rule; both grounded if either plays the
-    heuristic; a round limit that the decision limit cannot cut short.
+    weapon, task or landmark; both grounded if either plays the heuristic; a round limit
+    that the decision limit cannot cut short.
     """
     from fracas.rules.age_of_dragons.policies import ClawAllPolicy, HeuristicPolicy
     from fracas.rules.age_of_dragons.state import AgeOfDragonsState
@@ -141,8 +144,6 @@ def duel_shape(ruleset: Any, state: Any, fresh: bool, max_decisions: int) -> Due
         return counted
     if state.tasks or state.landmarks:
         return "the scenario has tasks or landmarks"
-    if state.spot_consumes_dice:
-        return "the batch path plays the default spot rule (spot_consumes_dice: false)"
     if state.grapples or state.order or state.turn is not None or state.result is not None:
         return "the batch path plays fights from their start"  # pragma: no cover - fresh
     if any(kinds) and (a.altitude != GROUNDED or b.altitude != GROUNDED):
@@ -165,7 +166,8 @@ def duel_shape(ruleset: Any, state: Any, fresh: bool, max_decisions: int) -> Due
                 (a.profile.soma, b.profile.soma), (a.profile.passive_pd, b.profile.passive_pd),
                 (a.pr, b.pr), (a.profile.flies, b.profile.flies), (a.altitude, b.altitude),
                 (kinds[0], kinds[1]), band, first,
-                (a.profile.rating(sphere), b.profile.rating(sphere)), state.max_rounds)
+                (a.profile.rating(sphere), b.profile.rating(sphere)), state.max_rounds,
+                state.spot_consumes_dice)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,9 +281,9 @@ def play_duels(duel: Duel, seeds: npt.NDArray[np.uint64]) -> DuelFights:
             aims = np.zeros(len(lanes), dtype=np.int64)
             h = np.flatnonzero(heuristic[a])
             if len(h):
-                attack[h], aims[h] = _heuristic_turn(
+                attack[h], aims[h], hits[h], sixes[h] = _heuristic_turn(
                     lanes[h], a[h], b[h], hits[h], sixes[h], three_up[h],
-                    pr, pd, stunned, can_fly, band)
+                    pr, pd, stunned, can_fly, band, duel.consumes)
             strike = np.flatnonzero(attack >= 0)
             if len(strike):
                 if any_heuristic:
@@ -307,13 +309,17 @@ def play_duels(duel: Duel, seeds: npt.NDArray[np.uint64]) -> DuelFights:
 
 
 def _heuristic_turn(lanes: I64, a: I64, b: I64, hits: I64, sixes: I64, three_up: I64,
-                    pr: I64, pd: I64, stunned: B, can_fly: B, band: I64) -> tuple[I64, I64]:
-    """The heuristic's spots, one decision a step, then its attack (index or -1) and aims.
+                    pr: I64, pd: I64, stunned: B, can_fly: B, band: I64,
+                    consumes: bool) -> tuple[I64, I64, I64, I64]:
+    """The heuristic's spots, one decision a step, then its attack (index or -1), its
+    aims, and the hits and sixes left to expend.
 
     Only how many unspotted dice show 3+ and how many of those are sixes matter: every
     spot takes the lowest qualifying die (``resolve._spot``), a range step on the ground
     a six, an aim or an evasion the lowest 3+.
     """
+    if consumes:
+        return _consuming_turn(lanes, a, b, hits, sixes, pr, pd, stunned, can_fly, band)
     sixes_free = sixes.copy()
     others = three_up - sixes  # unspotted 3s, 4s and 5s
     aims = np.zeros(len(lanes), dtype=np.int64)
@@ -350,7 +356,27 @@ def _heuristic_turn(lanes: I64, a: I64, b: I64, hits: I64, sixes: I64, three_up:
     avail = np.maximum(0, foe_pd - aims)
     value, index = _best_attack(hits, sixes, avail, foe_pr, foe_stunned, foe_flies)
     index = np.where((value > 0) & (bands <= CLOSE), index, -1)
-    return index, aims
+    return index, aims, hits, sixes
+
+
+def _consuming_turn(lanes: I64, a: I64, b: I64, hits: I64, sixes: I64, pr: I64, pd: I64,
+                    stunned: B, can_fly: B, band: I64) -> tuple[I64, I64, I64, I64]:
+    """The heuristic's turn when a spotted die leaves the pool (``spot_consumes_dice``).
+
+    It neither aims nor evades then (``HeuristicPolicy._spots``).  Out of reach it steps
+    in with a six whenever one is left, whether its plan reaches the foe this turn or it
+    falls back on closing in; each step spends a hit and a six.
+    """
+    bands = band[lanes]
+    steps = np.where(bands > CLOSE, np.minimum(bands - CLOSE, sixes), 0)
+    bands = bands - steps
+    band[lanes] = bands
+    hits, sixes = hits - steps, sixes - steps
+    avail = pd[lanes, b]
+    value, index = _best_attack(hits, sixes, avail, pr[lanes, b], stunned[lanes, b],
+                                can_fly[lanes, b])
+    index = np.where((value > 0) & (bands <= CLOSE), index, -1)
+    return index, np.zeros(len(lanes), dtype=np.int64), hits, sixes
 
 
 def _settle(lanes: I64, a: I64, b: I64, hits: I64, sixes: I64, attack: I64, aims: I64,
