@@ -4,8 +4,8 @@
 heuristic policies over arrays; this file is what keeps it the same rules.  Hypothesis
 draws duels of every shape the batch path accepts (Soma, the other spheres, Physical
 Defence and Resilience, flight, altitude, range, aggressor, initiative sphere, round
-limit, spot rule, policies) and a run seed; each fight is played by the engine, alone, under its own
-fight seed, and must end as the batch path's fight with that seed ends: the same winner,
+limit, spot rule, policies) and a run seed; each fight is played by the engine, alone,
+under its own fight seed, and must end as the batch path's fight with that seed ends: the same winner,
 the same rounds, every combatant's health and standing.  A change to either side that the
 other does not follow fails here.  Seen once on deliberately broken copies of the batch
 path: with the heuristic's evasions adding no Physical Defence the random duels failed at
