@@ -1,16 +1,16 @@
 """The batch path plays the engine's fights: fight for fight, on random duels it accepts.
 
 ``fracas.sim.batch.duel`` restates the Age of Dragons rules and the ``claw_all`` and
-heuristic policies over arrays; this file is what keeps it the same rules.  Hypothesis
+heuristic policies over arrays; this file is what keeps it the same rules. Hypothesis
 draws duels of every shape the batch path accepts (Soma, the other spheres, Physical
 Defence and Resilience, flight, altitude, range, aggressor, initiative sphere, round
 limit, spot rule, policies) and a run seed; each fight is played by the engine, alone,
-under its own fight seed, and must end as the batch path's fight with that seed ends: the same winner,
-the same rounds, every combatant's health and standing.  A change to either side that the
-other does not follow fails here.  Seen once on deliberately broken copies of the batch
-path: with the heuristic's evasions adding no Physical Defence the random duels failed at
-their first example; with a stunned combatant losing its turn on 1-3 instead of 1-2, the
-called-shot test below failed (fight 125 of its run).
+under its own fight seed, and must end as the batch path's fight with that seed ends: the
+same winner, the same rounds, every combatant's health and standing. A change to either
+side that the other does not follow fails here. Seen once on deliberately broken copies
+of the batch path: with the heuristic's evasions adding no Physical Defence the random
+duels failed at their first example; with a stunned combatant losing its turn on 1-3
+instead of 1-2, the called-shot test below failed (fight 125 of its run).
 """
 
 from __future__ import annotations
