@@ -44,6 +44,9 @@ SearchMsOpt = Annotated[float | None, typer.Option(
     help="Thinking time a decision for every seat played by search, in milliseconds (at "
          "most 800 a turn, or the file's turn_ms): stronger, but results then depend on "
          "the machine's speed.")]
+BatchFlag = Annotated[bool, typer.Option(
+    "--batch", help="Play the fights in lockstep with array code where the batch path can "
+    "(the same fights, far faster); anything else falls back to the engine, said on stderr.")]
 
 
 @contextmanager
@@ -138,6 +141,7 @@ def simulate_command(
     policy: PolicyOpt = None,
     search_rollouts: SearchRolloutsOpt = None,
     search_ms: SearchMsOpt = None,
+    batch: BatchFlag = False,
 ) -> None:
     """Simulate many fights and report win rates with 95% Wilson intervals."""
     import json
@@ -177,13 +181,16 @@ def simulate_command(
         spec, humans = _computer_spec(spec_from_log(log, from_round))
     with make_executor(executor, workers, scheduler) as ex, \
             _progress(runs, as_json) as progress:
-        result = simulate_many([spec], runs, seed, ex, progress)[0]
+        runner: Any = _batch_executor(ex, [spec]) if batch else ex
+        result = simulate_many([spec], runs, seed, runner, progress)[0]
+    path = runner.path(spec) if batch else "engine"
     if plot is not None:
         from fracas.sim.plots import plot_simulation
 
         plot_simulation(result, plot)
     if as_json:
         report = result.to_json()
+        report["path"] = path
         if humans:
             report["played_by_default_policy"] = humans
         sys.stdout.write(json.dumps(report) + "\n")
@@ -193,6 +200,22 @@ def simulate_command(
     print_simulation(result)
     if plot is not None:
         console.print(f"plot written to {plot}")
+
+
+def _batch_executor(engine: Any, specs: list[FightSpec]) -> Any:
+    """The batch path over ``engine`` (a ``BatchExecutor``), having said on stderr if a
+    spec falls back to the engine."""
+    from fracas.sim.batch import BatchExecutor
+
+    runner = BatchExecutor(engine)
+    for spec in specs:
+        runner.path(spec)
+    runner.tell(_say)
+    return runner
+
+
+def _say(line: str) -> None:
+    err_console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def _computer_spec(spec: FightSpec) -> tuple[FightSpec, list[str]]:
@@ -252,6 +275,7 @@ def sweep_command(
     policy: PolicyOpt = None,
     search_rollouts: SearchRolloutsOpt = None,
     search_ms: SearchMsOpt = None,
+    batch: BatchFlag = False,
 ) -> None:
     """Simulate every variant of a grid and compare their win rates."""
     import json
@@ -272,13 +296,18 @@ def sweep_command(
         grid *= len(v.values)
     with make_executor(executor, workers, scheduler) as ex, \
             _progress(runs * grid, as_json) as progress:
-        result = sweep(loaded, variations, runs, seed, ex, progress)
+        runner: Any = _batch_executor(ex, []) if batch else ex
+        result = sweep(loaded, variations, runs, seed, runner, progress)
+    if batch:
+        runner.tell(_say)
     if plot is not None:
         from fracas.sim.plots import plot_sweep
 
         plot_sweep(result, plot)
     if as_json:
         report = result.to_json()
+        for variant, (_, sim) in zip(report["variants"], result.variants, strict=True):
+            variant["path"] = runner.path(sim.spec) if batch else "engine"
         if humans:
             report["played_by_default_policy"] = humans
         sys.stdout.write(json.dumps(report, default=_jsonable) + "\n")
