@@ -28,6 +28,7 @@ passes on).
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -276,6 +277,10 @@ class OverrideRules(ABC, Generic[S]):
         """Move the combatant's turn later."""
         raise NotImplementedError
 
+    def after(self, state: S, action: Action, emit: Callable[[Event], None]) -> None:
+        """What the rule set's own rules make of the override at once, as their events (no
+        dice): One Ring's hero at 0 Endurance drops unconscious.  Nothing by default."""
+
     def describe_delay(self, state: S, target: str) -> str:
         """The words for a delayed turn (after the fold)."""
         return f"{target}'s turn is held: it comes later"
@@ -423,6 +428,7 @@ class Overrides(Generic[S]):
             emit(TurnDelayed(GM, action.target))
         else:  # pragma: no cover - the check refuses anything else
             raise IllegalActionError(action, "GM overrides", "not an override")
+        rules.after(state, action, emit)
 
     def fold_handlers(self) -> dict[type[Event], Callable[[S, Any], None]]:
         """The fold of each override event, for the rule set's fold table."""
@@ -467,21 +473,21 @@ class Overrides(Generic[S]):
 
 
 def fresh_name(like: str, taken: set[str]) -> str:
-    """The first free name ``like 2``, ``like 3``... (a trailing number of ``like`` counts on).
+    """The first free name after ``like``: its trailing number counted on, else `` 2``, `` 3``...
 
     >>> fresh_name("Orc", {"Orc", "Orc 2"})
     'Orc 3'
-    >>> fresh_name("Orc 2", {"Orc 2"})
-    'Orc 3'
+    >>> fresh_name("orc-5", {"orc-5"})
+    'orc-6'
     """
-    stem, _, number = like.rpartition(" ")
-    if stem and number.isdigit():
-        base, n = stem, int(number) + 1
+    found = re.fullmatch(r"(.*?)(\d+)", like)
+    if found and found.group(1):
+        base, n = found.group(1), int(found.group(2)) + 1
     else:
-        base, n = like, 2
-    while f"{base} {n}" in taken:
+        base, n = like + " ", 2
+    while f"{base}{n}" in taken:
         n += 1
-    return f"{base} {n}"
+    return f"{base}{n}"
 
 
 def _bad_name(p: Partial, name: object, taken: set[str]) -> IllegalActionError | None:
