@@ -33,6 +33,15 @@ def start(ruleset: str, example: str, seed: int = 1) -> Encounter[Any]:
     return start_encounter(load_scenario(EXAMPLES / ruleset / f"{example}.yaml"), seed=seed)
 
 
+def decide(enc: Encounter[Any]) -> None:
+    """Take the current decision with the usual value at each step."""
+    found = enc.options()
+    while found.action is None:
+        assert found.step is not None
+        found = enc.options([*found.chosen, found.step.default])
+    enc.apply(found.action)
+
+
 def same(enc: Encounter[Any], a: Any, b: Any) -> bool:
     """Two states alike for the rest of the fight and for every reader."""
     rs = enc.ruleset

@@ -277,9 +277,11 @@ class OverrideRules(ABC, Generic[S]):
         """Move the combatant's turn later."""
         raise NotImplementedError
 
-    def after(self, state: S, action: Action, emit: Callable[[Event], None]) -> None:
-        """What the rule set's own rules make of the override at once, as their events (no
-        dice): One Ring's hero at 0 Endurance drops unconscious.  Nothing by default."""
+    def after(self, state: S, action: Action, rng: Rng, emit: Callable[[Event], None]) -> None:
+        """What the rule set's own rules make of the override at once, as their events:
+        One Ring's hero at 0 Endurance drops unconscious; an AD&D fighter laid low lets go
+        of everything, and whoever hung from him falls (rolled, the dice logged as ever).
+        Nothing by default."""
 
     def describe_delay(self, state: S, target: str) -> str:
         """The words for a delayed turn (after the fold)."""
@@ -412,8 +414,10 @@ class Overrides(Generic[S]):
         check(self, state, action)
 
     # -- resolving ---------------------------------------------------------------------
-    def resolve(self, state: S, action: Action, emit: Callable[[Event], None]) -> None:
-        """Make the override's one event (no dice): the fold then changes the state."""
+    def resolve(self, state: S, action: Action, rng: Rng,
+                emit: Callable[[Event], None]) -> None:
+        """Make the override's one event (no dice): the fold then changes the state; then
+        what the rule set's rules make of it (:meth:`OverrideRules.after`)."""
         rules = self.rules
         if isinstance(action, Adjust):
             before = rules.gauges(state, action.target)[action.what].value
@@ -428,7 +432,7 @@ class Overrides(Generic[S]):
             emit(TurnDelayed(GM, action.target))
         else:  # pragma: no cover - the check refuses anything else
             raise IllegalActionError(action, "GM overrides", "not an override")
-        rules.after(state, action, emit)
+        rules.after(state, action, rng, emit)
 
     def fold_handlers(self) -> dict[type[Event], Callable[[S, Any], None]]:
         """The fold of each override event, for the rule set's fold table."""
@@ -510,5 +514,5 @@ def take_override(ruleset: Ruleset[S], overrides: Overrides[S], state: S, action
     and passes on a turn whose combatant the override removed or delayed.
     """
     emit(DecisionMade(GM, action))
-    overrides.resolve(state, action, emit)
+    overrides.resolve(state, action, rng, emit)
     ruleset.advance(state, rng, emit)

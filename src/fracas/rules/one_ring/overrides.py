@@ -28,6 +28,7 @@ from fracas.core.overrides import (
     Overrides,
     TurnDelayed,
 )
+from fracas.core.rng import Rng
 from fracas.rules.one_ring.combat import check_out
 from fracas.rules.one_ring.state import (
     OPEN,
@@ -160,7 +161,7 @@ class OneRingOverrides(OverrideRules[OneRingState]):
     def fold_delayed(self, state: OneRingState, event: TurnDelayed) -> None:
         state.order = (*(n for n in state.order if n != event.target), event.target)
 
-    def after(self, state: OneRingState, action: Action,
+    def after(self, state: OneRingState, action: Action, rng: Rng,
               emit: Callable[[Event], None]) -> None:
         if isinstance(action, Adjust):
             c: HeroState | FoeState = state.heroes.get(action.target) or \
