@@ -69,6 +69,8 @@ def test_conditions_set_and_clear(tmp_path: Path) -> None:
     enc = start("age_of_dragons", "claw_duel")
     events = override(enc, "gm condition target=Ash condition=stunned", tmp_path)
     assert events[1] == ConditionChanged("gm", "Ash", "stunned", True)
+    assert enc.ruleset.describe_event(events[1], enc.state) == \
+        "The GM sets a condition of Ash: stunned"
     assert enc.state.fighters["Ash"].stunned
     step = enc.override_options(["condition", "Ash", "stunned"]).step
     assert step.values == [False], "only clearing is offered for a set condition"

@@ -19,7 +19,7 @@ from fracas.store import EventStore
     ("age_of_dragons", "claw_duel", "gm adjust target=Ash what=pr by=-3",
      "The GM wounds Ash: Physical Resilience 20 → 17"),
     ("one_ring", "company_vs_orcs", "gm condition target=Beran condition=knocked_back",
-     "The Loremaster makes Beran knocked back"),
+     "The Loremaster sets a condition of Beran: knocked back"),
     ("adnd", "bottleneck", "gm add like=orc8 name=orc9",
      "The DM brings orc9 into the fight (like orc8)"),
     ("battlesystem", "dwarf_column_ambush", "gm delay target=hearthguard",
