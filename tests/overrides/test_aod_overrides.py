@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from override_helpers import override, start
 
-from fracas.core.errors import IllegalActionError
+from fracas.core.errors import IllegalActionError, MissingFieldsError
 from fracas.core.events import FightEnded
 from fracas.core.overrides import (
     CombatantAdded,
@@ -160,3 +160,15 @@ def test_laid_low_in_its_own_turn_loses_the_rest_of_it(tmp_path: Path) -> None:
     enc = start("age_of_dragons", "aerial_2v2")
     events = override(enc, f"gm condition target={actor} condition=dead", tmp_path)
     assert TurnLost(actor, "dead") in events
+
+
+def test_a_typed_override_missing_fields_says_what_it_needs() -> None:
+    enc = start("age_of_dragons", "claw_duel")
+    with pytest.raises(MissingFieldsError) as raised:
+        enc.ruleset.parse_action("gm adjust target=Ash")
+    assert enc.refusal_behind(raised.value) is raised.value  # not "it is Ember's decision"
+    with pytest.raises(MissingFieldsError) as raised:
+        enc.ruleset.parse_action("gm delay")
+    enc.apply(enc.ruleset.parse_action("Ember roll"))  # the pool is rolled: no delay now
+    refusal = enc.refusal_behind(raised.value)
+    assert isinstance(refusal, IllegalActionError) and "no turn can be delayed" in str(refusal)

@@ -41,6 +41,9 @@ StateBuilder = Callable[[Ruleset[Any], Mapping[str, Any], str], Any]
 
 __all__ = ["Encounter"]
 
+#: The verbs of the GM's overrides (:mod:`fracas.core.overrides`).
+_OVERRIDE_VERBS = frozenset(cls.verb for cls in OVERRIDE_KINDS)
+
 #: Take a private snapshot of the state every this many decisions (for fast undo).
 SNAPSHOT_EVERY = 32
 
@@ -279,6 +282,12 @@ class Encounter(Generic[S]):
         """
         actor = self.current_actor()
         if not isinstance(error, MissingFieldsError) or actor is None:
+            return error
+        if error.verb in _OVERRIDE_VERBS and self.ruleset.overrides is not None:
+            try:  # a GM override: whoever's turn it is, refused only by its own rules
+                self.override_options((error.verb,))
+            except IllegalActionError as refusal:
+                return refusal
             return error
         if error.actor != actor:
             return IllegalActionError(f"{error.actor} {error.verb}", "turn order",
