@@ -391,14 +391,14 @@ class Overrides(Generic[S]):
             return Menu(tuple(names))
         if field == "what":
             gauges = rules.gauges(state, p["target"])
-            return Menu(tuple(gauges), {k: g.label for k, g in gauges.items()})
+            return Menu(tuple(gauges), {k: f"{g.label} (now {g.value})" for k, g in gauges.items()})
         if field == "by":
             gauge = rules.gauges(state, p["target"])[p["what"]]
             low, high = gauge.bounds
             return Span(low - gauge.value, high - gauge.value, 0)
         if field == "condition":
             known = rules.conditions(state, p["target"])
-            return Menu(tuple(known), {k: f"{words} ({'set' if on else 'clear'})"
+            return Menu(tuple(known), {k: f"{words} (now {'set' if on else 'not set'})"
                                        for k, (words, on) in known.items()})
         if field == "on":
             now = rules.conditions(state, p["target"])[p["condition"]][1]
