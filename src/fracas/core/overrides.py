@@ -400,9 +400,9 @@ class Overrides(Generic[S]):
             known = rules.conditions(state, p["target"])
             return Menu(tuple(known), {k: f"{words} (now {'set' if on else 'not set'})"
                                        for k, (words, on) in known.items()})
-        if field == "on":
+        if field == "on":  # asked only to clear (setting is the default)
             now = rules.conditions(state, p["target"])[p["condition"]][1]
-            return Menu((not now,), {True: "set it", False: "clear it"})
+            return Menu((False,), {False: "clear it"}) if now else None
         if field == "like":
             return Menu(tuple(rules.models(state)))
         if field == "name":
