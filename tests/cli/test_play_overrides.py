@@ -109,3 +109,10 @@ def test_play_from_a_log_with_overrides_and_edited_dice_refused(duel: Path,
     refused = CliRunner().invoke(app, ["replay", str(tmp_path / "forged.jsonl")])
     assert isinstance(refused.exception, LogFormatError)
     assert "the log says type=gm.adjusted" in str(refused.exception)
+
+
+def test_a_whole_override_typed_at_a_decision_prompt(duel: Path, tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    play([str(duel), "--seed", "1", "--save", str(log)],
+         "gm condition target=Ash condition=stunned\n\n\nq\n")
+    assert decisions(log) == ["gm condition target=Ash condition=stunned", "Ember roll"]

@@ -17,7 +17,8 @@ the rule set's default marked ``*`` so Enter takes it.  What an answer means, in
   verb like any value, never a whole action (``roll`` then asks the spheres); later
   in a decision it starts the decision over with that verb;
 * anything else is a whole typed action (``attack target=Ash dice=3``, a name with a
-  space in front or not), applied if legal.
+  space in front or not), applied if legal; a whole GM override typed with its actor
+  (``gm adjust target=Ash what=pr by=-3``) is applied as ``g`` would.
 
 Whatever is refused gets one plain line naming what the step allows, and the
 choices made so far stand.  A whole action is applied as soon as the choices form
@@ -41,13 +42,14 @@ from fracas.core.decision import Options, Step, action_fields
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToUndoError
 from fracas.core.events import DecisionMade
-from fracas.core.overrides import is_override
+from fracas.core.overrides import OVERRIDE_ACTIONS, is_override
 from fracas.core.policy import DecisionRequest, HumanPolicy, Policy, RandomPolicy
 from fracas.core.rng import policy_stream
 from fracas.core.ruleset import GM
 
 __all__ = ["HELP", "play_interactively"]
 
+_OVERRIDE_VERBS = frozenset(cls.verb for cls in OVERRIDE_ACTIONS)
 _NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: '²'.isdigit() is True
 HINT = "Enter = *, b back, u undo, g GM override, ? help"
 HELP = """\
@@ -347,6 +349,9 @@ class _Table:
             self.error(str(exc))
             return None
         verbs = {cls.verb for cls in enc.ruleset.actions}
+        if words and words[0] == GM and len(words) > 1 and words[1] in _OVERRIDE_VERBS and \
+                enc.ruleset.overrides is not None:  # a whole GM override, typed at any step
+            return True if self.typed_override(answer) else None
         other = _other_actor(names, actor, answer)
         if other is not None:
             self.error(f"it is {actor}'s decision now, not {other}'s")
