@@ -59,13 +59,15 @@ HELP = """\
   attack target=Ash dice=3   type a whole action
   b back one choice   u undo your last decision   r redo
   t table   a let the AI choose   q quit (--save keeps the log)
-  g GM override: adjust a gauge, set or clear a condition, add or remove a
-          combatant, delay a turn (b at its first step, or c, cancels it)"""
+  g GM override: adjust a gauge, set or clear a condition, add a combatant
+          (like one in the fight, or typed in), remove one, delay a turn
+          (b at its first step, or c, cancels it)"""
 #: The help of a GM override's steps.
 OVERRIDE_HELP = """\
   Enter   take the default (marked *)
   3       pick entry 3 of the list (for a range: the number 3, e.g. -3 to take 3 off)
-  Ash     pick a value by its name (a newcomer's name may be any new name)
+  Ash     pick a value by its name (a newcomer's name may be any new name, and a
+          combatant typed in any entry: {name: Wolf, side: blue, soma: 6, pr: 12})
   adjust target=Ash what=pr by=-3   type a whole override
   b back one choice (at the first: cancel)   c cancel the override"""
 _MAX_LISTED = 60  # characters of value names an error message lists before it stops
@@ -417,13 +419,14 @@ class _Table:
                 self.number(step, choices, int(answer))
             elif (picked := _match(step, answer)) is not None:
                 choices.add(picked.value, _short(step, picked.value))
-            elif step.name == "name" and "=" not in answer:
-                self.new_name(choices, answer)
+            elif step.name in ("name", "spec") and not _starts_override(answer):
+                self.new_name(choices, answer)  # a newcomer's name, or one typed in whole
             elif self.typed_override(answer):
                 return True
 
     def new_name(self, choices: _Choices, name: str) -> None:
-        """A newcomer's name typed in (any name not taken)."""
+        """A newcomer's name typed in (any name not taken), or a whole combatant typed in
+        (``{name: Wolf, side: blue, soma: 6, pr: 12}``)."""
         try:
             self.enc.override_options([*choices.values, name])
         except IllegalActionError as exc:
@@ -446,6 +449,13 @@ class _Table:
             self.error(str(exc))
             return False
         return True
+
+
+def _starts_override(answer: str) -> bool:
+    """Whether ``answer`` reads as a whole typed override (``enter spec=...``)."""
+    words = answer.split()
+    first = words[1] if len(words) > 1 and words[0] == GM else words[0] if words else ""
+    return first in _OVERRIDE_VERBS
 
 
 def _ai(enc: Encounter[Any], actor: str) -> Policy:

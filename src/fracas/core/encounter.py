@@ -338,8 +338,9 @@ class Encounter(Generic[S]):
         """The next step of a GM override, given the values ``chosen`` so far.
 
         The same steps as :meth:`options` (the verb first: ``adjust``, ``condition``,
-        ``add``, ``remove``, ``delay``, those the rule set offers now; then each field,
-        only values that complete into a legal override, numbers as spans), for the
+        ``add``, ``enter``, ``remove``, ``delay``, those the rule set offers now; then each field,
+        only values that complete into a legal override, numbers as spans; a newcomer's
+        ``name`` and a typed-in ``spec`` suggest one value and accept any other typed), for the
         ``gm`` actor at any moment of the fight, whoever's turn it is.  The whole
         override (``Options.action``) is applied with :meth:`apply` like any action; see
         :mod:`fracas.core.overrides`.  Raises :class:`IllegalActionError` when the rule
@@ -349,7 +350,7 @@ class Encounter(Generic[S]):
         >>> from fracas.scenario import load_scenario, start_encounter
         >>> enc = start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml"))
         >>> [c.value for c in enc.override_options().step.choices]
-        ['adjust', 'condition', 'add', 'remove', 'delay']
+        ['adjust', 'condition', 'add', 'enter', 'remove', 'delay']
         >>> enc.override_options(["adjust", "Ash", "pr"]).step.span
         Span(low=-40, high=0, default=0)
         """
