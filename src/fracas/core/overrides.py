@@ -259,6 +259,10 @@ class OverrideRules(ABC, Generic[S]):
 
     #: What the rule set calls the GM in its log lines ("the Loremaster").
     gm_title: ClassVar[str] = "the GM"
+    #: What joins a suggested newcomer's name and its number (``Orc 2``; AD&D: ``orc-2``).
+    name_sep: ClassVar[str] = " "
+    #: The pattern every combatant's name must match, when the scenario has one, and its words.
+    name_pattern: ClassVar[tuple[str, str] | None] = None
 
     @abstractmethod
     def targets(self, state: S) -> Sequence[str]:
@@ -376,7 +380,7 @@ class Overrides(Generic[S]):
                 return p.refuse("like", f"{p['like']!r} is not a combatant a newcomer can be "
                                 f"made like (those: {', '.join(models)})")
             if "name" in p:
-                return _bad_name(p, p["name"], rules.taken(state))
+                return _bad_name(p, p["name"], rules.taken(state), rules.name_pattern)
             return None
         if kind is Enter:
             if not rules.typed_in:
@@ -386,7 +390,7 @@ class Overrides(Generic[S]):
                     name = rules.newcomer(state, read_entry(p["spec"]))
                 except ValueError as exc:
                     return p.refuse("spec", str(exc))
-                return _bad_name(p, name, rules.taken(state))
+                return _bad_name(p, name, rules.taken(state), rules.name_pattern)
             return None
         if kind is Delay:
             able = rules.delayable(state)
@@ -461,7 +465,7 @@ class Overrides(Generic[S]):
         if field == "like":
             return Menu(tuple(rules.models(state)))
         if field == "name":
-            return Menu((fresh_name(p["like"], rules.taken(state)),))
+            return Menu((fresh_name(p["like"], rules.taken(state), rules.name_sep),))
         if field == "spec":
             return Menu((show_entry(rules.template(state)),))
         return None
@@ -539,7 +543,7 @@ class Overrides(Generic[S]):
         return None
 
 
-def fresh_name(like: str, taken: set[str]) -> str:
+def fresh_name(like: str, taken: set[str], sep: str = " ") -> str:
     """The first free name after ``like``: its trailing number counted on, else `` 2``, `` 3``...
 
     >>> fresh_name("Orc", {"Orc", "Orc 2"})
@@ -551,7 +555,7 @@ def fresh_name(like: str, taken: set[str]) -> str:
     if found and found.group(1):
         base, n = found.group(1), int(found.group(2)) + 1
     else:
-        base, n = like + " ", 2
+        base, n = like + sep, 2
     while f"{base}{n}" in taken:
         n += 1
     return f"{base}{n}"
@@ -603,9 +607,12 @@ def checked_entry(model: Any, entry: Mapping[str, Any]) -> Any:
             for e in errors())) from None
 
 
-def _bad_name(p: Partial, name: object, taken: set[str]) -> IllegalActionError | None:
+def _bad_name(p: Partial, name: object, taken: set[str],
+              pattern: tuple[str, str] | None = None) -> IllegalActionError | None:
     if not isinstance(name, str) or not name.strip():
         return p.refuse("name", "a newcomer needs a name")
+    if pattern is not None and not re.fullmatch(pattern[0], name):
+        return p.refuse("name", f"a name here is {pattern[1]}")
     if name != name.strip() or len(name) > MAX_NAME or not name.isprintable():
         return p.refuse("name", f"a name is up to {MAX_NAME} printable characters, without "
                         "spaces at either end")
