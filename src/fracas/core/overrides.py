@@ -10,6 +10,8 @@ checked, logged, undone, replayed and stored like any decision:
   condition the rule set tracks;
 * ``gm add like=Orc name='Orc 2'`` -- bring in a new combatant made like one of the
   scenario's (its profile, at full health) under a new name;
+* ``gm enter spec='{name: Wolf, side: blue, soma: 6, pr: 12}'`` -- bring in a combatant
+  typed in, as the scenario file writes one (checked by the scenario's own model);
 * ``gm remove target=Orc`` -- take a combatant out of the fight;
 * ``gm delay target=Ash`` -- hold the turn that is about to start and let it come later.
 
