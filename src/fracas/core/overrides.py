@@ -35,6 +35,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from fracas.core.action import GM, Action
@@ -574,13 +575,31 @@ def read_entry(text: str) -> dict[str, Any]:
     if not isinstance(text, str) or len(text) > MAX_ENTRY:
         raise ValueError(f"a combatant typed in is a mapping of up to {MAX_ENTRY} characters")
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_plain_loader())  # a safe loader without aliases
     except yaml.YAMLError as exc:
         raise ValueError(f"cannot read the combatant: {str(exc).splitlines()[0]}") from None
     if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
         raise ValueError("a combatant typed in is a mapping such as {name: Wolf, side: blue, "
                          "...} (the scenario's own fields)")
     return data
+
+
+@cache
+def _plain_loader() -> Any:
+    """YAML's safe loader without anchors and aliases (an alias bomb in a few hundred
+    characters would otherwise grow without bound once written out as JSON)."""
+    import yaml
+
+    class PlainLoader(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent) or (
+                    self.check_event(yaml.ScalarEvent, yaml.SequenceStartEvent,
+                                     yaml.MappingStartEvent)
+                    and getattr(self.peek_event(), "anchor", None) is not None):  # type: ignore[no-untyped-call]
+                raise yaml.YAMLError("anchors and aliases (& and *) are not read here")
+            return super().compose_node(parent, index)
+
+    return PlainLoader
 
 
 def show_entry(entry: Mapping[str, Any]) -> str:
