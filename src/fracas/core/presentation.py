@@ -86,6 +86,11 @@ def scalar_text(value: Any) -> str:
     return str(value)
 
 
+def _filled(value: Any) -> bool:
+    """Whether a cell shows anything (``False``, ``None``, ``""`` and empty lists do not)."""
+    return scalar_text(value) != ""
+
+
 def _worded(value: Any, names: set[str]) -> str:
     """A cell's value in words, leaving the names of combatants as they are spelled."""
     if isinstance(value, str):
@@ -250,6 +255,9 @@ class Presentation:
             spelled = {w.lower(): w for heading in words for w in heading.split()}
             pairs = [(k, named.get(k) or " ".join(spelled.get(w, w) for w in k.split("_")))
                      for k in keys]
+        # A column nobody has anything in says nothing (it only crowds the table).
+        pairs = [(k, label) for k, label in pairs
+                 if k == "name" or not items or any(_filled(item.get(k)) for item in items)]
         fields = [k for k, _ in pairs]
         maxed = {k for k in fields if any(f"{k}_max" in item for item in items)}
         pairs = [(k, label) for k, label in pairs if not (k.endswith("_max") and k[:-4] in maxed)]

@@ -34,6 +34,7 @@ from fracas.rules.adnd.events import (
     TurnOrder,
     Unconscious,
     WeaponDropped,
+    Wielded,
     Wounded,
 )
 from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile
@@ -214,6 +215,8 @@ def _line(e: Event) -> str | None:
         return f"  {e.name} turns {'to face' if e.facing_wall else 'his back to'} the wall"
     if isinstance(e, Secured):
         return f"  {DM} rules {e.name} secure: no wall penalties"
+    if isinstance(e, Wielded):
+        return f"  {e.name} now fights with {_weapon(e.weapon)}"
     if isinstance(e, WeaponDropped):
         return f"  {e.name} drops his {say(e.weapon)}"
     return None
@@ -274,11 +277,9 @@ PRESENTATION = Presentation(
     package=__package__ or "", battlefield="battlefield.html", records=("combatants",),
     gm=DM, title="AD&D", meters=frozenset({"hp"}),
     columns=(Column("name", "name"), Column("side", "side"), Column("status", "status"),
-             Column("hp", "hp"), Column("terrain", "terrain"), Column("alt_ft", "height (ft)"),
-             Column("facing_wall", "facing the wall"), Column("secure", "secure"),
-             Column("edge_ft", "to the edge (ft)"), Column("behind", "beyond the edge"),
-             Column("depth_ft", "water depth (ft)"), Column("wielding", "wielding"),
-             Column("dropped", "dropped"), Column("boulders", "boulders"),
-             Column("hanging_on", "hanging on"), Column("holding", "holding"),
-             Column("held_by", "held by"), Column("under", "under water"),
-             Column("breath_free", "breath free"), Column("con_checks", "CON checks")))
+             Column("hp", "hp"), Column("alt_ft", "height (ft)"),
+             Column("wielding", "wielding"), Column("dropped", "dropped"),
+             Column("boulders", "boulders"), Column("hanging_on", "hanging on"),
+             Column("holding", "holding"), Column("held_by", "held by"),
+             Column("under", "under water"), Column("breath_free", "breath free"),
+             Column("con_checks", "CON checks")))

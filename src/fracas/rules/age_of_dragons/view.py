@@ -350,6 +350,7 @@ def describe_event(event: Event, state: AgeOfDragonsState) -> str | None:
 #: What people see: the fighters' table in the game's words, and the sky picture.
 PRESENTATION = Presentation(
     package=__package__ or "", battlefield="battlefield.html", records=("fighters",),
+    title="Age of Dragons",
     meters=frozenset({"PR"}),
     columns=(Column("name", "combatant"), Column("side", "side"), Column("pr", "PR"),
              Column("pd", "PD"), Column("altitude", "altitude"),

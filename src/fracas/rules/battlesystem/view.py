@@ -277,7 +277,5 @@ PRESENTATION = BattlesystemPresentation(
     columns=(Column("name", "unit"), Column("side", "side"), Column("status", "status"),
              Column("area", "area"), Column("figures", "figures"),
              Column("wounded", "wounded"), Column("formation", "formation"),
-             Column("axis", "facing"), Column("altitude", "altitude"),
-             Column("torches", "torches"), Column("progress", "march carried (in)"),
-             Column("goal", "marching to"), Column("rear", "rear"),
-             Column("in_command", "in command")))
+             Column("altitude", "altitude"), Column("torches", "torches"),
+             Column("goal", "marching to"), Column("in_command", "in command")))

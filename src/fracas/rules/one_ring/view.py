@@ -307,7 +307,5 @@ PRESENTATION = Presentation(
              Column("stance", "stance"), Column("endurance", "endurance"),
              Column("hope", "hope"), Column("hate", "hate"), Column("resolve", "resolve"),
              Column("wounds", "wounds"), Column("weary", "weary"), Column("parry", "parry"),
-             Column("load", "load"), Column("wielded", "wielded"), Column("size", "size"),
-             Column("engaged_with", "engaged with"), Column("standing_back", "standing back"),
-             Column("eligible", "eligible"), Column("conditions", "conditions"),
-             Column("located", "located")))
+             Column("wielded", "wielded"), Column("engaged_with", "engaged with"),
+             Column("conditions", "conditions")))
