@@ -22,6 +22,18 @@ know no rule set by name.  A rule set that sets nothing gets the default
   default has none (:data:`SAME`): the line is veiled as usual (withheld, or
   of a many-line text the lines naming what the viewer does not hold).
 
+* **the book's words** (:attr:`Presentation.gm`, :attr:`Presentation.title`):
+  what the rule set's book calls the person running the fight (``the
+  Loremaster``; the ``gm`` actor is shown by that name) and the rule set itself;
+* **health as a bar** (:attr:`Presentation.meters`): the table's headings whose
+  cells (``12/20``, ``12 of 20``) an interface may draw as a bar beside the numbers.
+
+People never read a token or a typed action: :func:`say` puts a value in words
+(``hill_troll`` reads ``hill troll``), :func:`action_words` and
+:func:`event_words` word a decision or an event that its rule set leaves to the
+interface, and :func:`faces_words` names dice by their faces.  Machine formats
+(``--json``, saved logs, the typed syntax) keep the tokens.
+
 Nothing here imports a rule set or an interface.
 """
 
