@@ -6,7 +6,7 @@ page and the spectator's page are opened in Chromium at 1366x768 and at 390x844,
 each must show
 
 * no snake_case token and no typed action line (``gm special special=heavy_blow``) in
-  its visible text, outside the places that show what a person types (``<code>``) and
+  its visible text or the entries of its menus, outside the places that show what a person types (``<code>``) and
   the links themselves;
 * no table or card wider than its card (``scrollWidth > clientWidth``) and no page
   wider than the screen;
@@ -46,6 +46,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 #: Reads the page as a person sees it (run in the browser).
 PROBE = """(target) => {
   const machine = 'code, pre, kbd, samp, script, style, .links a, a[href^="/e/"], [data-machine]';
+  const shown = e => e.getClientRects().length > 0;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const snakes = new Set(), typed = new Set();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -55,7 +56,12 @@ PROBE = """(target) => {
     for (const m of text.matchAll(/\\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\\b/g)) snakes.add(m[0]);
     for (const m of text.matchAll(/\\b[a-z][a-z_]*=\\S+/g)) typed.add(text.trim().slice(0, 80));
   }
-  const shown = e => e.getClientRects().length > 0;
+  // A menu's entries are read when it opens, though a closed menu lays none of them out.
+  for (const option of document.querySelectorAll('select option')) {
+    if (option.closest(machine) || !shown(option.closest('select'))) continue;
+    for (const m of option.textContent.matchAll(/\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b/g))
+      snakes.add(m[0]);
+  }
   const name = e => e.id || e.className || e.tagName.toLowerCase();
   const wide = [];
   for (const card of document.querySelectorAll('.card')) {

@@ -39,7 +39,7 @@ from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToUndoError
 from fracas.core.events import DecisionMade
 from fracas.core.policy import DecisionRequest, HumanPolicy, Policy, RandomPolicy
-from fracas.core.presentation import presentation_of
+from fracas.core.presentation import label_words, presentation_of
 from fracas.core.rng import policy_stream
 from fracas.core.ruleset import GM
 
@@ -159,7 +159,7 @@ class _Table:
             return
         for i, choice in enumerate(step.choices, start=1):
             mark = "*" if choice.value == default else " "
-            say(f"  {mark}{i:>2}. {escape(choice.label)}")
+            say(f"  {mark}{i:>2}. {escape(label_words(choice.label))}")
 
     def ask(self, step: Step) -> str:
         """Read one answer; end of input or Ctrl-C stops the fight (as ``q``)."""

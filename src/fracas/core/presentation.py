@@ -39,12 +39,14 @@ Nothing here imports a rule set or an interface.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 __all__ = ["SAME", "Column", "Presentation", "Same", "TableRows", "action_words", "event_words",
-           "faces_words", "listed", "presentation_of", "say", "scalar_text", "words_of"]
+           "faces_words", "label_words", "listed", "presentation_of", "say", "scalar_text",
+           "words_of"]
 
 
 class Same:
@@ -134,6 +136,16 @@ def say(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value).replace("_", " ")
+
+
+_SNAKE = re.compile(r"(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])")
+
+
+def label_words(label: str) -> str:
+    """A label for people with any token in it spelled out: a rule set may label a menu
+    entry with a value's token (``hand_axe (1d6, 1.5 ft)`` reads ``hand axe (1d6, 1.5 ft)``).
+    """
+    return _SNAKE.sub(" ", label)
 
 
 def listed(items: Iterable[str]) -> str:

@@ -30,7 +30,7 @@ from fracas.core.codec import format_fields
 from fracas.core.decision import Options, Step
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError
-from fracas.core.presentation import presentation_of, say
+from fracas.core.presentation import label_words, presentation_of, say
 from fracas.core.ruleset import GM
 from fracas.store import EncounterInfo, EventStore, LogEntry
 from fracas.store.text import names_in
@@ -573,7 +573,7 @@ def _label(value: Any, label: str) -> str:
     """The words shown for a value: the rule set's label, unless it is only ``str(value)``."""
     if label == str(value):
         return value_text(value).replace("_", " ").replace(",", ", ")
-    return label
+    return label_words(label)
 
 
 def _title(name: str) -> str:
