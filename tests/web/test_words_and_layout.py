@@ -6,8 +6,8 @@ page and the spectator's page are opened in Chromium at 1366x768 and at 390x844,
 each must show
 
 * no snake_case token and no typed action line (``gm special special=heavy_blow``) in
-  its visible text or the entries of its menus, outside the places that show what a person types (``<code>``) and
-  the links themselves;
+  its visible text or the entries of its menus, outside the places that show what a
+  person types (``<code>``) and the links themselves;
 * no table or card wider than its card (``scrollWidth > clientWidth``) and no page
   wider than the screen;
 * no button, link or form control smaller than 44 px either way.
