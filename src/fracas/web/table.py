@@ -490,7 +490,7 @@ def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
     actor = enc.current_actor()
     outcome = enc.outcome()
     if access.is_gm:
-        columns, rows = ruleset.table(state)
+        columns, rows = _said(*ruleset.table(state))
         names = set(all_sides)
         order_raw = view.get("order")
         order = [str(o) for o in order_raw] if isinstance(order_raw, list) else \
@@ -524,6 +524,16 @@ def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
                    f"{outcome.rounds} round{'' if outcome.rounds == 1 else 's'}: "
                    f"{say(outcome.reason)}",
     }
+
+
+def _said(columns: list[str], rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    """The GM's table less the columns that say nothing yet (blank or ``-`` in every row):
+    the table fits its card better, and a column comes back once something is in it."""
+    if not rows:
+        return columns, rows
+    kept = [i for i in range(len(columns))
+            if i == 0 or any(i < len(r) and r[i].strip() not in ("", "-") for r in rows)]
+    return [columns[i] for i in kept], [[r[i] for i in kept if i < len(r)] for r in rows]
 
 
 #: Template names of a rule set's own battlefield: this prefix, its package, ``/`` and the file.
