@@ -155,10 +155,12 @@ def _decision(action: Any) -> str:
 
 
 def _weapon(weapon: str) -> str:
-    """A weapon with its article: ``a battle axe``, ``an axe``, ``his fists``."""
+    """A weapon with its article: ``a battle axe``, ``an axe``, ``claws``, ``his bare hands``."""
     words = say(weapon)
     if words in ("fist", "fists", "bare hands", "hands"):
         return "his bare hands"
+    if words.endswith("s") and not words.endswith("ss"):
+        return words  # claws, talons: no article
     return ("an " if words[:1] in "aeiou" else "a ") + words
 
 
