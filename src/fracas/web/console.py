@@ -41,7 +41,8 @@ from fracas.core.errors import FracasError
 from fracas.store import EventStore, Link, LogEntry, UnknownEncounterError
 from fracas.web.autoplay import Seats
 from fracas.web.broker import Broker
-from fracas.web.security import CSRF_HEADER, Access, csrf_ok, csrf_token
+from fracas.web.hosts import qr_svg
+from fracas.web.security import CSRF_HEADER, Access, csrf_ok, csrf_token, names_in_words
 from fracas.web.table import (
     RULESET_TEMPLATE,
     Memo,
@@ -54,8 +55,8 @@ from fracas.web.table import (
 )
 from fracas.web.words import MAX_ACTION_TEXT
 
-__all__ = ["FORM_BYTES", "MAX_FIELDS", "BadForm", "Console", "Forbidden", "Posted", "Viewer",
-           "blocking", "find_bundled", "read_posted"]
+__all__ = ["FORM_BYTES", "MAX_FIELDS", "BadForm", "Console", "Forbidden", "LinkRow", "Posted",
+           "Viewer", "blocking", "find_bundled", "link_row", "read_posted", "role_title_of"]
 
 HERE = Path(__file__).parent
 #: Bodies of an encounter's forms (no files) larger than this are refused with 413.
@@ -149,6 +150,47 @@ def _ruleset_template(name: str) -> str | None:
         return None
 
 
+def role_title_of(access: Access) -> str:
+    """Whom a page is for, in words (its title and heading)."""
+    if access.is_gm:
+        return "GM console"
+    if access.is_seat:
+        return f"{names_in_words(sorted(access.combatants))}'s seat ({access.side})"
+    if access.role == "player":
+        return f"player view of {access.side}"
+    return "spectator view"
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRow:
+    """One link as the GM's page lists it: whom it is for, its whole URL and QR code."""
+
+    link: Link
+    label: str
+    url: str
+    qr: Markup
+
+    @property
+    def css(self) -> str:
+        """The anchor's class (scripts and tests find a side's link by it)."""
+        if self.link.is_seat:
+            return "seat-link"
+        return f"link-{self.link.role}" + (f"-{self.link.side}" if self.link.side else "")
+
+
+def link_row(link: Link, origin: str) -> LinkRow:
+    """``link`` with its whole URL (``origin`` + path) and that URL's QR code."""
+    url = f"{origin}/e/{link.encounter_id}/{link.token}"
+    if link.is_seat:
+        label = f"seat of {names_in_words(list(link.combatants))} ({link.side})"
+    elif link.role == "player":
+        label = f"side {link.side} (every player of it)"
+    else:
+        label = {"gm": "GM (keep it to yourself)", "spectator": "spectators"}.get(
+            link.role, link.role)
+    return LinkRow(link, label, url, Markup(qr_svg(url, f"QR code of the {label} link")))
+
+
 @dataclass(frozen=True, slots=True)
 class Viewer:
     """One encounter link as a request holds it: the link and what it lets its holder do."""
@@ -183,8 +225,12 @@ class Posted:
 class Console:
     """Everything the routes share: the store, templates, secrets, broker and memo."""
 
-    def __init__(self, store: EventStore, scenario_dirs: Sequence[Path] = ()) -> None:
+    def __init__(self, store: EventStore, scenario_dirs: Sequence[Path] = (),
+                 origins: Sequence[str] = ()) -> None:
         self.store = store
+        #: Where other machines reach this server (``http://host:port``), as ``fracas serve``
+        #: worked it out; empty: the links are written with the address the GM's page used.
+        self.origins = list(origins)
         self.env = Environment(
             loader=ChoiceLoader([FileSystemLoader(HERE / "templates"),
                                  FunctionLoader(_ruleset_template)]),
@@ -244,9 +290,7 @@ class Console:
 
     def panel_context(self, t: TableView, token: str) -> dict[str, Any]:
         viewer = t.access.viewer
-        role_title = ("GM console" if t.access.is_gm else
-                      f"player view of {t.access.side}" if t.access.role == "player" else
-                      "spectator view")
+        role_title = role_title_of(t.access)
         secret = self.secret
         enc_id, sees_hidden = t.info.id, t.access.sees_hidden
 
@@ -284,10 +328,22 @@ class Console:
                     self._lines.popitem(last=False)
         return found
 
-    def page(self, t: TableView, viewer: Viewer, status: int = 200) -> HTMLResponse:
-        links = self.store.links(t.info.id) if viewer.access.is_gm else []
-        return self.html("encounter.html", status, links=links, admin_key=self.admin_key,
-                         **self.panel_context(t, viewer.token))
+    def page(self, t: TableView, viewer: Viewer, status: int = 200, origin: str = "",
+             at: int = 0) -> HTMLResponse:
+        """The whole page of a link; the GM's also lists every link of the encounter (with a
+        copy button and a QR code each) and the form making a new seat.
+
+        ``origin``: the scheme, host and port the links are written with when the server
+        was given none (:attr:`origins`); ``at`` picks one of those."""
+        rows: list[LinkRow] = []
+        others: list[tuple[int, str]] = []
+        if viewer.access.is_gm:
+            chosen = self.origins[at] if 0 <= at < len(self.origins) else \
+                (self.origins[0] if self.origins else origin)
+            others = [(i, o) for i, o in enumerate(self.origins) if o != chosen]
+            rows = [link_row(link, chosen) for link in self.store.links(t.info.id)]
+        return self.html("encounter.html", status, links=rows, other_origins=others,
+                         admin_key=self.admin_key, **self.panel_context(t, viewer.token))
 
     def home_page(self, key: str, message: str = "", status: int = 200,
                   show_archived: bool = False) -> HTMLResponse:
@@ -386,9 +442,14 @@ class Console:
         link = self.store.find_link(enc_id, token)
         if link is None:
             raise UnknownEncounterError("no such encounter link")
-        viewer = Viewer(enc_id, token, link, Access(link.role, link.side))
+        viewer = Viewer(enc_id, token, link,
+                        Access(link.role, link.side, frozenset(link.combatants)))
         self.memo.put(("link", enc_id, token), viewer)
         return viewer
+
+    def forget_viewer(self, enc_id: str, token: str) -> None:
+        """A revoked seat: its link is looked up again (and not found) from now on."""
+        self.memo.put(("link", enc_id, token), None)
 
     async def read_form(self, request: Request, scope: str, *, files: int = 0,
                         part_bytes: int = MAX_FIELD_CHARS) -> dict[str, Any]:

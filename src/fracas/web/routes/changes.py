@@ -172,9 +172,7 @@ def number(text: str) -> int:
 def checked(access: Access, enc: Encounter[Any], action: Action) -> Action:
     sides = {s.name: s.side for s in enc.ruleset.standings(enc.state)}
     if not access.may_act_for(action.actor, sides):
-        whose = "a spectator link cannot act" if access.role == "spectator" else \
-            f"this link acts only for side {access.side!r}, not for {action.actor}"
-        raise Forbidden(whose)
+        raise Forbidden(access.refusal(action.actor))
     return action
 
 
@@ -184,9 +182,7 @@ def may_decide_now(access: Access, enc: Encounter[Any]) -> str:
     if actor is None:
         raise FightOverError("the fight is over: nobody has a decision to make")
     if not access.may_act_for(actor, sides):
-        raise Forbidden("a spectator link cannot act" if access.role == "spectator" else
-                        f"this link acts only for side {access.side!r}, and it is not "
-                        "that side's turn")
+        raise Forbidden(access.refusal())
     return actor
 
 

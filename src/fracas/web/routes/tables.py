@@ -33,10 +33,20 @@ MAX_LISTED_ACTIONS = 5000
 router = APIRouter()
 
 
+#: What the GM's page says after a seat was made or revoked (``?note=``).
+NOTES = {"seat": "A new seat was made: its link is the last of the list below.",
+         "revoked": "The seat was revoked: its link no longer works."}
+
+
 @router.get("/e/{enc_id}/{token}", response_class=HTMLResponse)
-async def encounter_page(viewer: ViewerDep, console: ConsoleDep) -> Response:
+async def encounter_page(request: Request, viewer: ViewerDep, console: ConsoleDep,
+                         at: int = 0, note: str = "") -> Response:
+    """The link's page (``at``: which of the server's addresses the GM's links use)."""
     def make() -> Response:
-        return console.page(console.snapshot(viewer.enc_id, viewer.access), viewer)
+        t = console.snapshot(viewer.enc_id, viewer.access)
+        if viewer.access.is_gm and note in NOTES:
+            t.message = NOTES[note]
+        return console.page(t, viewer, origin=str(request.base_url).rstrip("/"), at=at)
 
     return await blocking(make)
 

@@ -5,8 +5,99 @@
  * page's, the page fetches its panel).  The page patches itself in place: keyboard focus (and the caret), the window's and the log's scroll positions,
  * and anything half-typed are kept; a Decide form the user is filling in stays as it is
  * while the decision it belongs to is still the one to make.  New log lines are read out
- * through the `aria-live` region `#announce`.
+ * through the `aria-live` region `#announce`; the result of this page's own action (its
+ * new log lines, or the refusal) through `#result`.
+ *
+ * A player's page signals its turn: the title begins "Your turn", the banner `#your-turn`
+ * is in the Decide section, and if the player switched it on (`#turn-alert`, a click: the
+ * browser allows sound only after one), a short tone and a vibration.
  */
+(function () {
+  "use strict";
+  // Copy buttons of the GM's links: the clipboard where the browser allows it (a secure
+  // page), else the text selected for the usual copy keys.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button.copy") : null;
+    if (!button) { return; }
+    var input = document.getElementById(button.getAttribute("data-copy"));
+    var note = button.parentNode.querySelector(".copied");
+    if (!input) { return; }
+    function say(text) { if (note) { note.textContent = text; } }
+    input.focus();
+    input.select();
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(function () { say("copied"); },
+        function () { say("selected: press Ctrl+C"); });
+    } else {
+      var done = false;
+      try { done = document.execCommand("copy"); } catch (e) { done = false; }
+      say(done ? "copied" : "selected: press Ctrl+C");
+    }
+  });
+}());
+
+(function () {
+  "use strict";
+  // The turn signal: title, banner (server-rendered), and the player's optional alert.
+  var heading = document.querySelector("h1.title[data-title]");
+  var plainTitle = heading ? heading.getAttribute("data-title") : document.title;
+  var box = document.getElementById("turn-alert");
+  var note = document.getElementById("turn-alert-note");
+  var audio = null;
+  var KEY = "fracas-turn-alert";
+  var wasMine = !!document.getElementById("your-turn");
+
+  function tone() {
+    if (!audio) { return; }
+    try {
+      var osc = audio.createOscillator(), gain = audio.createGain();
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+      osc.connect(gain);
+      gain.connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + 0.35);
+    } catch (e) { /* no sound here */ }
+  }
+  function wake() {
+    // Only a user's gesture may start sound: made (or resumed) here.
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Ctx) { try { audio = new Ctx(); } catch (e) { audio = null; } }
+    if (audio && audio.state === "suspended") { audio.resume(); }
+  }
+  function alertOn() { return !!(box && box.checked); }
+  function signal() {
+    document.body.setAttribute("data-alerts",
+      String(Number(document.body.getAttribute("data-alerts") || "0") + 1));
+    tone();
+    if (navigator.vibrate) { try { navigator.vibrate([200, 100, 200]); } catch (e) { /* none */ } }
+  }
+  if (box) {
+    try { box.checked = window.localStorage.getItem(KEY) === "on"; } catch (e) { /* private */ }
+    box.addEventListener("change", function () {
+      try { window.localStorage.setItem(KEY, box.checked ? "on" : "off"); } catch (e) { /* */ }
+      if (box.checked) {
+        wake();
+        tone();
+        if (note) { note.textContent = "on: you will hear a tone when your turn comes"; }
+      } else if (note) { note.textContent = ""; }
+    });
+    // Switched on in an earlier visit: the first touch of the page lets the sound start.
+    document.addEventListener("pointerdown", function () { if (alertOn()) { wake(); } },
+                              { once: true });
+  }
+  function turn() {
+    var mine = !!document.getElementById("your-turn");
+    document.title = (mine ? "Your turn · " : "") + plainTitle;
+    if (mine && !wasMine && alertOn()) { signal(); }
+    wasMine = mine;
+  }
+  document.addEventListener("fracas:patched", turn);
+  document.body.addEventListener("htmx:afterSettle", turn);
+  turn();
+}());
+
 (function () {
   "use strict";
   var first = document.getElementById("live");
@@ -72,6 +163,7 @@
     announce(oldIds, fresh);
     old.replaceWith(fresh);
     if (window.htmx) { window.htmx.process(fresh); }
+    document.dispatchEvent(new CustomEvent("fracas:patched"));
 
     var newLog = fresh.querySelector("ol.log");
     if (newLog) { newLog.scrollTop = logTop; }
@@ -86,6 +178,32 @@
       }
     }
   }
+
+  // The answer to this page's own action (the fresh panel swapped in by htmx): its new log
+  // lines, or its refusal, go to the `#result` region for screen readers.
+  var before = null;
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    var current = live();
+    before = target && current && target === current ? lineIds(current) : null;
+  });
+  document.body.addEventListener("htmx:afterSettle", function () {
+    if (!before) { return; }
+    var oldIds = before, current = live(), region = document.getElementById("result");
+    before = null;
+    if (!current || !region) { return; }
+    var flash = current.querySelector("#flash");
+    var lines = [];
+    current.querySelectorAll("#log li[id]").forEach(function (li) {
+      if (!oldIds[li.id]) { lines.push(li.textContent.replace(/\s+/g, " ").trim()); }
+    });
+    lines.reverse();
+    var text = flash ? flash.textContent.trim() : lines.slice(-8).join(". ");
+    if (!text) { return; }
+    // Emptied first, so the same words twice in a row are read out again.
+    region.textContent = "";
+    window.setTimeout(function () { region.textContent = text; }, 30);
+  });
 
   // While this page's own form is on its way, its answer is what the page shows next;
   // a push arriving meanwhile is looked at once the answer has been swapped in.
