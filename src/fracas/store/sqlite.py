@@ -822,7 +822,8 @@ class EventStore:
 
     def apply_many(self, enc_id: str, expected_revision: int | None,
                    choose: Callable[[Encounter[Any]], Action], *, decisions: int,
-                   seconds: float) -> tuple[int, int]:
+                   seconds: float, stop: Callable[[Encounter[Any]], bool] | None = None
+                   ) -> tuple[int, int]:
         """Apply what ``choose`` picks, decision after decision, and commit them together.
 
         For the AI playing a table on its own ("play to the end"): up to
@@ -832,6 +833,8 @@ class EventStore:
         all (one fsync, not one a decision).  The encounter stays locked meanwhile,
         so nobody sees a decision before it is durable.  If ``choose`` or the rules
         fail after some decisions, those are still written, then the error raised.
+        ``stop``, if given, is asked before each decision after the first: ``True``
+        ends the group there (the AI's turn is over, say).
         Returns the new revision and how many decisions were written.
         """
         with self._enc_lock(enc_id):
@@ -845,7 +848,8 @@ class EventStore:
             deadline = time.monotonic() + seconds
             at = revision
             while len(made) < decisions and not enc.is_over and (
-                    not made or time.monotonic() < deadline):
+                    not made or time.monotonic() < deadline) and not (
+                    made and stop is not None and stop(enc)):
                 start = len(enc.log)
                 texts: list[str] = []
                 veils: list[str] = []

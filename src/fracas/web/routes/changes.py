@@ -29,7 +29,7 @@ from fracas.core.errors import (
 )
 from fracas.core.ruleset import GM, Action
 from fracas.store import StaleRevisionError
-from fracas.web.autoplay import ai_choice, play_to_the_end
+from fracas.web.autoplay import play_to_the_end, play_turn
 from fracas.web.console import (
     Console,
     Forbidden,
@@ -284,16 +284,19 @@ def _act(console: Console, posted: Posted) -> str:
 
 
 def _ai(console: Console, posted: Posted) -> str:
+    """The AI plays the actor's whole turn (the link's right to it checked first)."""
     access = posted.viewer.access
     check = fresh(console, posted)
 
-    def choose(enc: Encounter[Any]) -> Action:
+    def first(enc: Encounter[Any]) -> None:
         may_decide_now(access, enc)
         check(enc)
-        return checked(access, enc, ai_choice(enc, console.seats, posted.viewer.enc_id))
 
-    console.store.apply(posted.viewer.enc_id, gm_revision(posted), choose)
-    return ""
+    def allow(enc: Encounter[Any], action: Action) -> Action:
+        return checked(access, enc, action)
+
+    return play_turn(console.store, posted.viewer.enc_id, gm_revision(posted), first,
+                     console.seats, allow)
 
 
 def _undo(console: Console, posted: Posted) -> str:

@@ -198,7 +198,9 @@
       if (!oldIds[li.id]) { lines.push(li.textContent.replace(/\s+/g, " ").trim()); }
     });
     lines.reverse();
-    var text = flash ? flash.textContent.trim() : lines.slice(-8).join(". ");
+    var refused = flash && !flash.classList.contains("info");
+    var text = refused || !lines.length ? (flash ? flash.textContent.trim() : "")
+                                        : lines.slice(-8).join(". ");
     if (!text) { return; }
     // Emptied first, so the same words twice in a row are read out again.
     region.textContent = "";
