@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from fracas.core.decision import Found, Options, Value, has_options, options, options_after
 from fracas.core.errors import (
@@ -29,9 +29,10 @@ from fracas.core.events import (
     write_log,
 )
 from fracas.core.loop import Listener, play, take_decision
+from fracas.core.overrides import OVERRIDE_KINDS, Overrides, take_override
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import Rng, SeededRng
-from fracas.core.ruleset import Action, Outcome, Ruleset, find_ruleset
+from fracas.core.ruleset import GM, Action, Outcome, Ruleset, find_ruleset
 
 #: Builds the starting state of a stored log from its rule set, its header's scenario
 #: data and the source's name (for errors): :func:`fracas.scenario.logs.state_from_header`
@@ -261,6 +262,9 @@ class Encounter(Generic[S]):
         actor = self.current_actor()
         if actor is None:
             raise FightOverError("the fight is over: no action can be applied")
+        if type(action) in OVERRIDE_KINDS:  # the GM's override: whoever's turn it is
+            self._overrides(action).check(self.state, action)
+            return
         if action.actor != actor:
             raise IllegalActionError(action, "turn order", f"it is {actor}'s decision now")
         self.ruleset.check(self.state, action)
@@ -299,12 +303,12 @@ class Encounter(Generic[S]):
         start = len(self.log)
         dice = rng if rng is not None else self.rng
         if listener is None:
-            take_decision(self.ruleset, self.state, action, dice, self.emit)
+            self._take(action, dice)
         else:
             before = self.listener
             self.listener = listener
             try:
-                take_decision(self.ruleset, self.state, action, dice, self.emit)
+                self._take(action, dice)
             finally:
                 self.listener = before
         if self.keep_log:
@@ -312,6 +316,46 @@ class Encounter(Generic[S]):
             self._snapshot()
             return self.log[start:]
         return []
+
+    def _take(self, action: Action, rng: Rng) -> None:
+        if type(action) in OVERRIDE_KINDS:
+            take_override(self.ruleset, self._overrides(action), self.state, action, rng,
+                          self.emit)
+        else:
+            take_decision(self.ruleset, self.state, action, rng, self.emit)
+
+    # -- GM overrides --------------------------------------------------------
+    def override_options(self, chosen: Sequence[Value] = ()) -> Options:
+        """The next step of a GM override, given the values ``chosen`` so far.
+
+        The same steps as :meth:`options` (the verb first: ``adjust``, ``condition``,
+        ``add``, ``remove``, ``delay``, those the rule set offers now; then each field,
+        only values that complete into a legal override, numbers as spans), for the
+        ``gm`` actor at any moment of the fight, whoever's turn it is.  The whole
+        override (``Options.action``) is applied with :meth:`apply` like any action; see
+        :mod:`fracas.core.overrides`.  Raises :class:`IllegalActionError` when the rule
+        set offers no overrides or a value cannot lead to a legal one,
+        :class:`FightOverError` once the fight is over.
+
+        >>> from fracas.scenario import load_scenario, start_encounter
+        >>> enc = start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml"))
+        >>> [c.value for c in enc.override_options().step.choices]
+        ['adjust', 'condition', 'add', 'remove', 'delay']
+        >>> enc.override_options(["adjust", "Ash", "pr"]).step.span
+        Span(low=-40, high=0, default=0)
+        """
+        if self.current_actor() is None:
+            raise FightOverError("the fight is over: there is nothing left to override")
+        tree = self._overrides(None)
+        return options(cast(Any, tree), self.state, GM, tuple(chosen))
+
+    def _overrides(self, action: Action | None) -> Overrides[S]:
+        tree = self.ruleset.overrides
+        if tree is None:
+            raise IllegalActionError(action if action is not None else f"{GM} override",
+                                     "GM overrides",
+                                     f"rule set {self.ruleset.name} offers no GM overrides")
+        return tree
 
     @property
     def is_over(self) -> bool:

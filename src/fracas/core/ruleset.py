@@ -22,6 +22,7 @@ from fracas.core.codec import parse_fields, split_words
 from fracas.core.decision import check, iter_legal
 from fracas.core.errors import ActionSyntaxError, UnknownRulesetError
 from fracas.core.events import DecisionMade, Event
+from fracas.core.overrides import OVERRIDE_ACTIONS, Overrides
 from fracas.core.policy import HumanPolicy, Policy, RandomPolicy, ScriptedPolicy
 from fracas.core.records import fast_init
 
@@ -108,6 +109,8 @@ class Ruleset(ABC, Generic[S]):
     #: name is refused with these and the core's listed.  :func:`own_policies` reads
     #: them from the names a scenario model accepts, so the two lists are one.
     policy_names: ClassVar[Sequence[str]] = ()
+    #: The GM's overrides (:mod:`fracas.core.overrides`), ``None`` when it offers none.
+    overrides: ClassVar[Overrides[Any] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -348,6 +351,8 @@ class Ruleset(ABC, Generic[S]):
             raise ActionSyntaxError(f"expected 'ACTOR VERB [key=value ...]', got {text!r}")
         table = _verb_table(type(self))
         cls = table.get(words[1])
+        if cls is None and self.overrides is not None:  # a GM override (core.overrides)
+            cls = {c.verb: c for c in OVERRIDE_ACTIONS}.get(words[1])
         if cls is None:
             raise ActionSyntaxError(
                 f"unknown action {words[1]!r}; {self.name} knows: {', '.join(sorted(table))}"

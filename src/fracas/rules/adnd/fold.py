@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from fracas.core.events import Event, FightEnded
 from fracas.core.loop import fold_by_type
+from fracas.rules.adnd import overrides
 from fracas.rules.adnd.events import (
     BoulderSpent,
     Breath,
@@ -158,4 +159,5 @@ apply_event: Callable[[AdndUndergroundState, Event], None] = fold_by_type({
     Grabbed: _grabbed, Landed: _landed, Regained: _regained,
     GrappleBegan: _grapple_began, GrappleEnded: _grapple_ended, Breath: _breath,
     FightEnded: _ended, Unconscious: _unconscious,
+    **overrides.OVERRIDES.fold_handlers(),  # the DM's overrides (core.overrides)
 })

@@ -18,7 +18,7 @@ from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit, Ruleset, Standing, own_policies
-from fracas.rules.adnd import fold, legality, odds, resolve, view
+from fracas.rules.adnd import fold, legality, odds, overrides, resolve, view
 from fracas.rules.adnd.actions import ACTIONS
 from fracas.rules.adnd.policies import HeuristicPolicy
 from fracas.rules.adnd.scenario import AdndScenario, PolicyName, initial_state
@@ -41,6 +41,7 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     presentation = view.PRESENTATION
     actions: ClassVar[Sequence[type[Action]]] = ACTIONS
     policy_names: ClassVar[Sequence[str]] = own_policies(get_args(PolicyName))
+    overrides = overrides.OVERRIDES
 
     # -- setting up --------------------------------------------------------
     def initial_state(self, scenario: AdndScenario) -> AdndUndergroundState:
@@ -103,7 +104,8 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
 
     def describe_event(self, event: Event, state: AdndUndergroundState) -> str | None:
         """One readable line for this rule set's events."""
-        return view.describe(event, state)
+        said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
+        return said if said is not None else view.describe(event, state)
 
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of this rule set's rolls; see :mod:`fracas.rules.adnd.odds`."""

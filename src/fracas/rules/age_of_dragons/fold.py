@@ -7,7 +7,7 @@ from typing import Any
 
 from fracas.core.action import Action
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
-from fracas.rules.age_of_dragons import actions, events
+from fracas.rules.age_of_dragons import actions, events, overrides
 from fracas.rules.age_of_dragons.state import (
     CLOSE,
     LIMBS,
@@ -268,6 +268,7 @@ HANDLERS: dict[type[Event], Callable[[AgeOfDragonsState, Any], None]] = {
     events.RoundEnded: _round_ended,
     events.OrderFixed: _order,
     FightEnded: _ended,
+    **overrides.OVERRIDES.fold_handlers(),  # the GM's overrides (core.overrides)
 }
 
 #: The event classes that change what the end-of-fight test reads (who is active or dead,

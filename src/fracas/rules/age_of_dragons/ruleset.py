@@ -11,7 +11,7 @@ from fracas.core.decision import Menu, Partial, Span
 from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.ruleset import Outcome, Ruleset, Standing, own_policies
-from fracas.rules.age_of_dragons import fold, legality, odds, policies, resolve, view
+from fracas.rules.age_of_dragons import fold, legality, odds, overrides, policies, resolve, view
 from fracas.rules.age_of_dragons.actions import ACTIONS
 from fracas.rules.age_of_dragons.scenario import POLICY_NAMES, AgeOfDragonsScenario, build_state
 from fracas.rules.age_of_dragons.state import AgeOfDragonsState, state_key
@@ -28,6 +28,7 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
     presentation = view.PRESENTATION
     actions = ACTIONS
     policy_names = own_policies(POLICY_NAMES)
+    overrides = overrides.OVERRIDES
 
     def initial_state(self, scenario: Any) -> AgeOfDragonsState:
         """Build the starting state from a validated :class:`AgeOfDragonsScenario`."""
@@ -83,7 +84,8 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
         return view.table(state)
 
     def describe_event(self, event: Event, state: AgeOfDragonsState) -> str | None:
-        return view.describe_event(event, state)
+        said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
+        return said if said is not None else view.describe_event(event, state)
 
     #: Everything that shapes the rest of the fight, without the round counter.
     state_key = staticmethod(state_key)

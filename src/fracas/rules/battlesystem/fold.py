@@ -6,6 +6,9 @@ from collections.abc import Callable
 
 from fracas.core.events import DecisionMade, Event, FightEnded
 from fracas.core.loop import fold_by_type
+from fracas.core.overrides import is_override
+from fracas.core.ruleset import GM
+from fracas.rules.battlesystem import overrides
 from fracas.rules.battlesystem.events import (
     AltitudeChanged,
     CeilingCollapsed,
@@ -36,7 +39,8 @@ __all__ = ["apply_event"]
 # -- the fold, event by event --------------------------------------------------
 
 def _decision(state: BattlesystemState, e: DecisionMade) -> None:
-    if state.queue and state.queue[0] == e.actor:
+    if state.queue and state.queue[0] == e.actor and (
+            e.actor != GM or not is_override(e.action)):  # an override takes no turn
         state.queue.pop(0)
 
 
@@ -143,4 +147,5 @@ apply_event: Callable[[BattlesystemState, Event], None] = fold_by_type({
     CeilingCollapsed: _caved, GmEffectUsed: _gm_used, ObstacleSprung: _obstacle,
     ObstacleMarked: _obstacle,
     GasReleased: _gas, GasMoved: _gas_moved, GasEnded: _gas_ended, FightEnded: _ended,
+    **overrides.OVERRIDES.fold_handlers(),  # the GM's overrides (core.overrides)
 })

@@ -18,7 +18,7 @@ from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit, Ruleset, Standing, own_policies
-from fracas.rules.battlesystem import fold, legality, odds, resolve, view
+from fracas.rules.battlesystem import fold, legality, odds, overrides, resolve, view
 from fracas.rules.battlesystem.actions import (
     CaveIn,
     Charge,
@@ -49,6 +49,7 @@ class Battlesystem(Ruleset[BattlesystemState]):
     actions = (Move, Charge, Hold, Form, Torches, Fly, Fire, Pass, CaveIn, ReleaseGas,
                StrikeFeature)
     policy_names = own_policies(get_args(PolicyName))
+    overrides = overrides.OVERRIDES
 
     # -- setting up ----------------------------------------------------------------
     def initial_state(self, scenario: Any) -> BattlesystemState:
@@ -115,7 +116,8 @@ class Battlesystem(Ruleset[BattlesystemState]):
 
     def describe_event(self, event: Event, state: BattlesystemState) -> str | None:
         """One readable account per event; a new turn prints the map."""
-        return view.describe(event, state)
+        said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
+        return said if said is not None else view.describe(event, state)
 
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of this rule set's own rolls (see :mod:`.odds` for the syntax)."""

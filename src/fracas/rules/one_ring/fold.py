@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from fracas.core.events import Event, FightEnded
 from fracas.core.loop import fold_by_type
-from fracas.rules.one_ring import events
+from fracas.rules.one_ring import events, overrides
 from fracas.rules.one_ring.engagement import Board
 from fracas.rules.one_ring.rules import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
 from fracas.rules.one_ring.state import CLOSE_STANCES, OneRingState, Pending
@@ -222,4 +222,5 @@ apply_event: Callable[[OneRingState, Event], None] = fold_by_type({
     events.TakenOut: _out, events.HateLost: _hate, events.TaskSucceeded: _task,
     events.ThrustLost: _thrust_lost, events.Recovered: _recovered, events.GearChanged: _gear,
     events.Located: _located, events.Carried: _carried, FightEnded: _ended,
+    **overrides.OVERRIDES.fold_handlers(),  # the Loremaster's overrides (core.overrides)
 })

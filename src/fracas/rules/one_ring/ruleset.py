@@ -13,7 +13,7 @@ from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
 from fracas.core.ruleset import GM, TO_WIN, Emit, Ruleset, Standing, own_policies
-from fracas.rules.one_ring import legality, resolve
+from fracas.rules.one_ring import legality, overrides, resolve
 from fracas.rules.one_ring.actions import ACTIONS
 from fracas.rules.one_ring.fold import apply_event
 from fracas.rules.one_ring.odds import parse_question, roll_odds
@@ -35,6 +35,7 @@ class OneRing(Ruleset[OneRingState]):
     presentation = PRESENTATION
     actions = ACTIONS
     policy_names = own_policies(get_args(PolicyName))
+    overrides = overrides.OVERRIDES
 
     # -- setting up --------------------------------------------------------
     def initial_state(self, scenario: OneRingScenario) -> OneRingState:
@@ -99,7 +100,8 @@ class OneRing(Ruleset[OneRingState]):
 
     def describe_event(self, event: Event, state: OneRingState) -> str | None:
         """One line per interesting event."""
-        return describe_event(event, state)
+        said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
+        return said if said is not None else describe_event(event, state)
 
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of a test, e.g. ``"3d vs 14 favoured weary"`` (see ``odds.py``)."""
