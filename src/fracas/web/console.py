@@ -39,6 +39,7 @@ from starlette.responses import HTMLResponse
 
 from fracas.core.errors import FracasError
 from fracas.store import EventStore, Link, LogEntry, UnknownEncounterError
+from fracas.web.adjust import AdjustView, adjust_view
 from fracas.web.autoplay import Seats
 from fracas.web.broker import Broker
 from fracas.web.hosts import qr_svg
@@ -305,7 +306,14 @@ class Console:
                      for e in reversed(entries) if e.text or e.kind == "dice"]
             return Markup("\n".join(lines) + "\n" if lines else "")
 
+        def adjust_of() -> AdjustView | None:
+            """The GM's Adjust panel (worked out only where a template shows it)."""
+            if not t.access.is_gm:
+                return None
+            return adjust_view(self.store, enc_id, t.extra.get("adjust_chosen"), self.memo)
+
         return {"t": t, "base": f"/e/{t.info.id}/{token}", "role_title": role_title,
+                "adjust_of": adjust_of,
                 "battlefield": self.battlefield(t), "line_html": line_html,
                 "log_lines": log_lines,
                 "line_id": lambda seq: entry_id(secret, viewer, seq),

@@ -1,5 +1,5 @@
-"""Changing one encounter through a link: the Decide form, acting, the AI's turn, undo,
-redo and play to the end.
+"""Changing one encounter through a link: the Decide form, acting, the AI's turn, the GM's
+Adjust panel (overrides), undo, redo and play to the end.
 
 Every route's link and role are checked first (a dependency), then its form is
 read with its CSRF token; under the encounter's lock the link's right to decide
@@ -29,6 +29,7 @@ from fracas.core.errors import (
 )
 from fracas.core.ruleset import GM, Action
 from fracas.store import StaleRevisionError
+from fracas.web.adjust import OVERRIDE_FIELD, adjust_view, override_action
 from fracas.web.autoplay import play_to_the_end, play_turn
 from fracas.web.console import (
     Console,
@@ -240,7 +241,36 @@ async def decide(request: Request, console: Console, posted: Posted) -> Response
             return answer
         if not hx:
             return console.page(t, viewer)
-        return console.html("decide.html", **console.panel_context(t, viewer.token))
+        return console.html("decide.html", fragment=True,
+                            **console.panel_context(t, viewer.token))
+
+    return await run(make)
+
+
+@posting("adjust", gm_viewer)
+async def adjust(request: Request, console: Console, posted: Posted) -> Response:
+    """The GM's Adjust panel for the override's values posted so far (nothing is stored)."""
+    viewer, form = posted.viewer, posted.form
+    hx = bool(request.headers.get("hx-request"))
+
+    def make() -> Response:
+        found = adjust_view(console.store, viewer.enc_id, form, console.memo)
+        if wants_json(request):
+            f = found.form if found is not None else None
+            steps = form_json(f) or {"fields": [], "action": None}
+            error = "no overrides now" if found is None else (
+                f.error if f is not None else "choose an override")
+            return JSONResponse({"ok": f is not None and not f.error, "error": error,
+                                 "verbs": [v for v, _ in found.verbs] if found else [],
+                                 "fields": steps["fields"], "action": steps["action"]})
+        t = console.snapshot(viewer.enc_id, viewer.access, with_log=not hx)
+        t.extra["adjust_chosen"] = form
+        if str(form.get("rev", "")) != str(t.revision):
+            t.message, t.message_kind = ("the table moved on while you were choosing: "
+                                         "check the values again", "conflict")
+        if not hx:
+            return console.page(t, viewer)
+        return console.html("adjust.html", **console.panel_context(t, viewer.token))
 
     return await run(make)
 
@@ -251,6 +281,13 @@ def _act(console: Console, posted: Posted) -> str:
     if len(text) > MAX_ACTION_TEXT:
         raise ActionSyntaxError(f"an action is at most {MAX_ACTION_TEXT} characters")
     check = fresh(console, posted)
+    if form.get(OVERRIDE_FIELD):
+        # The GM's Adjust panel: an override, whoever's turn it is.
+        if not access.is_gm:
+            raise Forbidden("only the GM link may adjust the fight")
+        console.store.apply(posted.viewer.enc_id, gm_revision(posted),
+                            lambda enc: override_action(enc, form))
+        return ""
     if not text and form.get("verb"):
         # The Decide form: the role first, then every step's value as offered now.
         def from_form(enc: Encounter[Any]) -> Action:

@@ -160,6 +160,16 @@
       var newTyped = fresh.querySelector("#typed");
       if (newTyped) { newTyped.value = typedText; }
     }
+    // The GM's Adjust panel: kept as it is while it is open (an override being filled in:
+    // its values are checked again when it is applied).
+    var oldAdjust = old.querySelector("#adjust");
+    var newAdjust = fresh.querySelector("#adjust");
+    if (oldAdjust && newAdjust && (oldAdjust.open || oldAdjust.querySelector("#adjust-steps"))) {
+      oldAdjust.querySelectorAll("input[name=rev]").forEach(function (input) {
+        input.value = revision;
+      });
+      newAdjust.replaceWith(oldAdjust);
+    }
     announce(oldIds, fresh);
     old.replaceWith(fresh);
     if (window.htmx) { window.htmx.process(fresh); }
