@@ -172,19 +172,30 @@ def test_the_store_refuses_a_bad_seat_by_name(store: EventStore, scenario_dir: P
 
 
 def test_every_link_has_a_copy_box_and_a_qr_code_of_its_whole_url(console: Console) -> None:
-    gm = console.create("duel.yaml")["gm"]
+    links = console.create("duel.yaml")
+    gm = links["gm"]
     make_seat(console, gm, "ann")
     page = console.client.get(gm).text
     urls = re.findall(r'<input type="text" readonly id="(url-\d+)" value="([^"]+)"', page)
     assert len(urls) == 5  # GM, spectators, two sides, the seat
-    svgs = re.findall(r'<svg width="(\d+)" height="(\d+)" class="qr">', page)
-    assert len(svgs) == len(urls)
-    for (box, url), (width, height) in zip(urls, svgs, strict=True):
-        assert url.startswith("http://testserver/e/")
-        assert f'data-copy="{box}"' in page
-        # The QR code's size is that of the URL's own code: 3 pixels a module, 4 of border.
-        modules = segno.make(url, error="m", micro=False).symbol_size(scale=3, border=4)
-        assert (int(width), int(height)) == modules
+    images = re.findall(r'<img class="qr" src="([^"]+)"', page)
+    assert len(images) == len(urls)
+    for (box, url), image in zip(urls, images, strict=True):
+        assert url.startswith("http://testserver/e/") and f'data-copy="{box}"' in page
+        assert image == f"{gm}/qr/{url.rsplit('/', 1)[1]}.svg"
+        answer = console.client.get(image)
+        assert answer.status_code == 200 and answer.headers["content-type"] == "image/svg+xml"
+        size = re.search(r'<svg xmlns="http://www.w3.org/2000/svg" width="(\d+)" height="(\d+)"',
+                         answer.text)
+        assert size is not None, answer.text[:200]
+        # The code is the URL's own: its size is that of the URL's QR code (3 pixels a
+        # module, a border of 4), and its version is the one the URL needs.
+        code = segno.make(url, error="m", micro=False)
+        assert (int(size[1]), int(size[2])) == code.symbol_size(scale=3, border=4)
+    # Only the GM's link draws them, and only for this encounter's links.
+    token = images[0].rsplit("/", 1)[1]
+    assert console.client.get(f"{links['player-red']}/qr/{token}").status_code == 403
+    assert console.client.get(f"{gm}/qr/not-a-link.svg").status_code == 404
 
 
 def test_the_links_use_the_servers_own_addresses_when_given(
@@ -310,3 +321,63 @@ def test_the_gms_one_ring_table_shows_the_foes_numbers_when_rolls_are_hidden(
     company_table = re.search(r'<table class="grid-table" id="table">.*?</table>',
                               console.client.get(company).text, re.S)
     assert company_table is not None and "/40" not in company_table.group(0)
+
+
+def claw_duel(store: EventStore) -> dict[str, str]:
+    from fracas.scenario import load_scenario
+
+    return links_of(store, store.create(
+        load_scenario(ROOT / "examples/age_of_dragons/claw_duel.yaml"), 3).id)
+
+
+def test_the_adjust_panel_applies_an_override_and_undo_takes_it_back(
+        console: Console, store: EventStore) -> None:
+    links = claw_duel(store)
+    gm = links["gm"]
+    page = console.client.get(gm).text
+    assert 'id="adjust"' in page and 'value="adjust"' in page
+    assert 'id="adjust"' not in console.client.get(links["player-red"]).text
+    # The steps, as the panel's form asks for them.
+    steps = console.post(gm, "adjust", verb="adjust", f_target="Ash", f_what="pr")
+    assert steps.status_code == 200
+    body = steps.json()
+    by = next(f for f in body["fields"] if f["name"] == "by")
+    assert (by["low"], by["high"]) == (-40, 0) and body["action"].startswith("gm adjust")
+    state = console.state(gm)
+    fragment = console.client.post(f"{gm}/adjust", headers={"HX-Request": "true"}, data={
+        "csrf": state["csrf"], "rev": str(state["revision"]), "verb": "adjust",
+        "f_target": "Ash", "f_what": "pr", "f_by": "-3"})
+    assert fragment.status_code == 200
+    assert 'id="adjust-confirm"' in fragment.text and "by=-3" in fragment.text
+    assert 'id="live"' not in fragment.text
+    before = console.state(gm)
+    applied = console.post(gm, "act", override="yes", verb="adjust", f_target="Ash",
+                           f_what="pr", f_by="-3")
+    assert applied.status_code == 200 and applied.json()["ok"], applied.text
+    after = console.state(gm)
+    assert after["revision"] == before["revision"] + 1
+    assert after["actor"] == before["actor"], "an override takes nobody's turn"
+    assert "The GM wounds Ash: Physical Resilience 20 → 17" in [e["text"] for e in after["log"]]
+    ash = next(f for f in after["view"]["fighters"] if f["name"] == "Ash")
+    assert ash["pr"] == 17
+    assert console.post(gm, "undo").status_code == 200
+    undone = console.state(gm)
+    assert undone["view"] == before["view"] and undone["revision"] == before["revision"] + 2
+
+
+def test_only_the_gm_adjusts_and_a_value_no_longer_offered_is_named(
+        console: Console, store: EventStore) -> None:
+    links = claw_duel(store)
+    gm, red = links["gm"], links["player-red"]
+    assert console.post(red, "adjust", verb="adjust").status_code == 403
+    forged = console.post(red, "act", override="yes", verb="adjust", f_target="Ash",
+                          f_what="pr", f_by="-3")
+    assert forged.status_code == 403 and "only the GM" in forged.json()["error"]
+    too_much = console.post(gm, "act", override="yes", verb="adjust", f_target="Ash",
+                            f_what="pr", f_by="-99")
+    assert too_much.status_code == 422
+    assert too_much.json()["error"].startswith("adjust: by '-99' is not offered now")
+    unknown = console.post(gm, "act", override="yes", verb="bless", f_target="Ash")
+    assert unknown.status_code == 422
+    assert unknown.json()["error"].startswith("the GM cannot bless now; choose one of: adjust")
+    assert console.state(gm)["revision"] == 0

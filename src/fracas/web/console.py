@@ -164,12 +164,12 @@ def role_title_of(access: Access) -> str:
 
 @dataclass(frozen=True, slots=True)
 class LinkRow:
-    """One link as the GM's page lists it: whom it is for, its whole URL and QR code."""
+    """One link as the GM's page lists it: whom it is for and its whole URL (its QR code is
+    an image of its own, ``.../qr/<token>.svg``, loaded when the GM opens it)."""
 
     link: Link
     label: str
     url: str
-    qr: Markup
 
     @property
     def css(self) -> str:
@@ -180,7 +180,7 @@ class LinkRow:
 
 
 def link_row(link: Link, origin: str) -> LinkRow:
-    """``link`` with its whole URL (``origin`` + path) and that URL's QR code."""
+    """``link`` with its whole URL (``origin`` + path) and whom it is for, in words."""
     url = f"{origin}/e/{link.encounter_id}/{link.token}"
     if link.is_seat:
         label = f"seat of {names_in_words(list(link.combatants))} ({link.side})"
@@ -189,7 +189,7 @@ def link_row(link: Link, origin: str) -> LinkRow:
     else:
         label = {"gm": "GM (keep it to yourself)", "spectator": "spectators"}.get(
             link.role, link.role)
-    return LinkRow(link, label, url, Markup(qr_svg(url, f"QR code of the {label} link")))
+    return LinkRow(link, label, url)
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,12 +346,27 @@ class Console:
         rows: list[LinkRow] = []
         others: list[tuple[int, str]] = []
         if viewer.access.is_gm:
-            chosen = self.origins[at] if 0 <= at < len(self.origins) else \
-                (self.origins[0] if self.origins else origin)
+            chosen = self.origin_of(origin, at)
             others = [(i, o) for i, o in enumerate(self.origins) if o != chosen]
             rows = [link_row(link, chosen) for link in self.store.links(t.info.id)]
-        return self.html("encounter.html", status, links=rows, other_origins=others,
+        return self.html("encounter.html", status, links=rows, other_origins=others, at=at,
                          admin_key=self.admin_key, **self.panel_context(t, viewer.token))
+
+    def origin_of(self, origin: str, at: int = 0) -> str:
+        """The origin links are written with: the server's ``at``-th address (the first if
+        there is no such), else ``origin`` (the address the GM's page used)."""
+        if 0 <= at < len(self.origins):
+            return self.origins[at]
+        return self.origins[0] if self.origins else origin
+
+    def qr_code(self, enc_id: str, token: str, origin: str, at: int = 0) -> str | None:
+        """The QR code (SVG) of one of the encounter's links, written as the GM's page
+        writes it; ``None`` when the encounter has no such link."""
+        found = self.store.find_link(enc_id, token)
+        if found is None:
+            return None
+        row = link_row(found, self.origin_of(origin, at))
+        return qr_svg(row.url, f"QR code of the {row.label} link")
 
     def home_page(self, key: str, message: str = "", status: int = 200,
                   show_archived: bool = False) -> HTMLResponse:

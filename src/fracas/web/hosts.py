@@ -96,15 +96,20 @@ def origins(host: str, port: int,
 
 @lru_cache(maxsize=1024)
 def qr_svg(text: str, title: str = "") -> str:
-    """``text`` as a QR code, an inline SVG element (drawn by ``segno``; kept once made).
+    """``text`` as a QR code: a standalone SVG document drawn by ``segno`` (kept once made).
 
     Medium error correction, a quiet zone of four modules, three pixels a module.
     """
+    import io
+
     import segno
 
     code = segno.make(text, error="m", micro=False)
-    options: dict[str, Any] = {"scale": 3, "border": 4, "dark": "#000", "light": "#fff",
-                               "svgclass": "qr", "lineclass": None}
+    out = io.BytesIO()
+    options: dict[str, Any] = {"kind": "svg", "scale": 3, "border": 4, "dark": "#000",
+                               "light": "#fff", "svgclass": "qr", "lineclass": None,
+                               "xmldecl": False}
     if title:
         options["title"] = title
-    return str(code.svg_inline(**options))
+    code.save(out, **options)
+    return out.getvalue().decode("utf-8")

@@ -142,6 +142,17 @@ async def actions_json(viewer: ViewerDep, console: ConsoleDep) -> Response:
     return await blocking(make)
 
 
+@router.get("/e/{enc_id}/{token}/qr/{link}.svg")
+async def qr_code(request: Request, link: str, viewer: Annotated[Viewer, Depends(gm_viewer)],
+                  console: ConsoleDep, at: int = 0) -> Response:
+    """The QR code of one of the encounter's links (the GM's page shows it on demand)."""
+    origin = str(request.base_url).rstrip("/")
+    svg = await blocking(console.qr_code, viewer.enc_id, link[:128], origin, at)
+    if svg is None:
+        return PlainTextResponse("no such link", 404)
+    return Response(svg, media_type="image/svg+xml")
+
+
 @router.get("/e/{enc_id}/{token}/export")
 async def export(viewer: Annotated[Viewer, Depends(gm_viewer)], console: ConsoleDep) -> Response:
     text = await blocking(console.store.export_log, viewer.enc_id)
