@@ -176,14 +176,15 @@ def test_every_link_has_a_copy_box_and_a_qr_code_of_its_whole_url(console: Conso
     gm = links["gm"]
     make_seat(console, gm, "ann")
     page = console.client.get(gm).text
-    urls = re.findall(r'<input type="text" readonly id="(url-\d+)" value="([^"]+)"', page)
-    assert len(urls) == 5  # GM, spectators, two sides, the seat
-    images = re.findall(r'<img class="qr" src="([^"]+)"', page)
-    assert len(images) == len(urls)
-    for (box, url), image in zip(urls, images, strict=True):
-        assert url.startswith("http://testserver/e/") and f'data-copy="{box}"' in page
-        assert image == f"{gm}/qr/{url.rsplit('/', 1)[1]}.svg"
-        answer = console.client.get(image)
+    rows = re.findall(r'<li[^>]*><span class="tag">[^<]+</span> <a class="[a-z-]+" href="([^"]+)"'
+                      r'[^>]*>([^<]+)</a> <button type="button" class="copy">Copy</button> '
+                      r'<button type="button" class="qr">QR code</button>', page)
+    assert len(rows) == 5  # GM, spectators, two sides, the seat
+    images = []
+    for path, url in rows:
+        assert url == f"http://testserver{path}"
+        images.append(f"{gm}/qr/{path.rsplit('/', 1)[1]}.svg")
+        answer = console.client.get(images[-1])
         assert answer.status_code == 200 and answer.headers["content-type"] == "image/svg+xml"
         size = re.search(r'<svg xmlns="http://www.w3.org/2000/svg" width="(\d+)" height="(\d+)"',
                          answer.text)
@@ -192,6 +193,7 @@ def test_every_link_has_a_copy_box_and_a_qr_code_of_its_whole_url(console: Conso
         # module, a border of 4), and its version is the one the URL needs.
         code = segno.make(url, error="m", micro=False)
         assert (int(size[1]), int(size[2])) == code.symbol_size(scale=3, border=4)
+    assert f'data-qr="{gm}/qr/"' in page
     # Only the GM's link draws them, and only for this encounter's links.
     token = images[0].rsplit("/", 1)[1]
     assert console.client.get(f"{links['player-red']}/qr/{token}").status_code == 403
@@ -205,9 +207,14 @@ def test_the_links_use_the_servers_own_addresses_when_given(
     console = Console(TestClient(app), app.state.admin_key, scenario_dir.name)
     gm = console.create("duel.yaml")["gm"]
     page = console.client.get(gm).text
-    assert 'value="http://192.168.1.20:8000/e/' in page and "testserver/e/" not in page
+    assert '>http://192.168.1.20:8000/e/' in page and "testserver/e/" not in page
+    assert f'<a href="{gm}?at=1#links">http://10.0.0.5:8000</a>' in page
     other = console.client.get(f"{gm}?at=1").text
-    assert 'value="http://10.0.0.5:8000/e/' in other
+    assert '>http://10.0.0.5:8000/e/' in other and f'data-qr="{gm}/qr/?at=1"' in other
+    token = gm.rsplit("/", 1)[1]
+    qr = console.client.get(f"{gm}/qr/{token}.svg?at=1").text
+    code = segno.make(f"http://10.0.0.5:8000{gm}", error="m", micro=False)
+    assert f'width="{code.symbol_size(scale=3, border=4)[0]}"' in qr
 
 
 INTERFACES = {

@@ -76,18 +76,18 @@ def test_a_seat_made_from_the_table_page_signals_its_turn_and_announces_its_resu
     gm.check(f'#new-seat input[value="{other}"]')
     gm.click("#make-seat")
     gm.wait_for_selector("a.seat-link")
-    row = gm.locator("li.link-row.seat").last
-    url = row.locator("input[readonly]").input_value()
-    assert url.startswith(server.url + "/e/")
+    row = gm.locator("#links li.seat").last
+    url = row.locator("a.seat-link").inner_text()
+    assert url == server.url + row.locator("a.seat-link").get_attribute("href")
 
     # The copy button puts the whole link on the clipboard.
     row.locator("button.copy").click()
     row.locator(".copied", has_text="copied").wait_for()
     assert gm.evaluate("() => navigator.clipboard.readText()") == url
     # The QR code, drawn by the server, reads back as the link.
-    row.locator("summary").click()
+    row.locator("button.qr").click()
     image = row.locator("img.qr")
-    gm.wait_for_function("() => [...document.querySelectorAll('li.seat img.qr')]"
+    gm.wait_for_function("() => [...document.querySelectorAll('#links img.qr')]"
                          ".every(i => i.complete && i.naturalWidth > 0)")
     import zxingcpp
     from PIL import Image
@@ -135,6 +135,22 @@ def test_a_seat_made_from_the_table_page_signals_its_turn_and_announces_its_resu
     gm.context.close()
 
 
+def adjust_change(page: Any, selector: str, value: str) -> None:
+    """Set one of the Adjust panel's steps once htmx has taken the control in hand, and wait
+    for the server's re-rendered panel."""
+    page.wait_for_function(f"() => {{ const e = document.querySelector({selector!r});"
+                           " return !!(e && e['htmx-internal-data']); }")
+    with page.expect_response(lambda r: r.url.endswith("/adjust")):
+        if page.locator(selector).evaluate("e => e.tagName") == "SELECT":
+            page.select_option(selector, value)
+        else:
+            page.fill(selector, value)
+            page.press(selector, "Tab")  # a number input posts on change (blur)
+    page.wait_for_function(f"() => {{ const e = document.querySelector({selector!r});"
+                           f" return !!(e && e.value === {value!r} &&"
+                           " e['htmx-internal-data']); }")
+
+
 def test_the_gm_adjusts_a_fighter_from_the_adjust_panel_and_undoes_it(
         browser: Any, server: LiveServer) -> None:
     gm = gm_page(browser, server, "examples/age_of_dragons/claw_duel.yaml", seed=3)
@@ -143,12 +159,9 @@ def test_the_gm_adjusts_a_fighter_from_the_adjust_panel_and_undoes_it(
     gm.click("#adjust > summary")
     gm.click('#adjust-verbs button[value="adjust"]')
     gm.wait_for_selector("#adjust-steps")
-    gm.select_option("#a_target", "Ash")
-    gm.wait_for_selector('#a_target option[value="Ash"][selected]', state="attached")
-    gm.select_option("#a_what", "pr")
-    gm.wait_for_selector('#a_what option[value="pr"][selected]', state="attached")
-    gm.fill("#a_by", "-3")
-    gm.dispatch_event("#a_by", "change")
+    adjust_change(gm, "#a_target", "Ash")
+    adjust_change(gm, "#a_what", "pr")
+    adjust_change(gm, "#a_by", "-3")
     gm.wait_for_selector("#adjust-confirm:has-text('gm adjust target=Ash what=pr by=-3')")
     gm.screenshot(path=str(SHOTS / "adjust_panel_desktop.png"))
     gm.click("#adjust-confirm")

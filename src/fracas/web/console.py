@@ -172,6 +172,11 @@ class LinkRow:
     url: str
 
     @property
+    def path(self) -> str:
+        """The link's path on this server."""
+        return f"/e/{self.link.encounter_id}/{self.link.token}"
+
+    @property
     def css(self) -> str:
         """The anchor's class (scripts and tests find a side's link by it)."""
         if self.link.is_seat:
@@ -185,9 +190,9 @@ def link_row(link: Link, origin: str) -> LinkRow:
     if link.is_seat:
         label = f"seat of {names_in_words(list(link.combatants))} ({link.side})"
     elif link.role == "player":
-        label = f"side {link.side} (every player of it)"
+        label = f"side {link.side}"
     else:
-        label = {"gm": "GM (keep it to yourself)", "spectator": "spectators"}.get(
+        label = {"gm": "GM (keep it secret)", "spectator": "spectators"}.get(
             link.role, link.role)
     return LinkRow(link, label, url)
 

@@ -14,24 +14,47 @@
  */
 (function () {
   "use strict";
-  // Copy buttons of the GM's links: the clipboard where the browser allows it (a secure
-  // page), else the text selected for the usual copy keys.
+  // The GM's links: "Copy" puts the whole link on the clipboard where the browser allows
+  // it (a secure page), else selects it for the usual copy keys; "QR code" shows the
+  // link's code (an SVG drawn by the server: ``.../qr/<token>.svg``) under it, or hides it.
   document.addEventListener("click", function (event) {
-    var button = event.target.closest ? event.target.closest("button.copy") : null;
-    if (!button) { return; }
-    var input = document.getElementById(button.getAttribute("data-copy"));
-    var note = button.parentNode.querySelector(".copied");
-    if (!input) { return; }
-    function say(text) { if (note) { note.textContent = text; } }
-    input.focus();
-    input.select();
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(input.value).then(function () { say("copied"); },
-        function () { say("selected: press Ctrl+C"); });
-    } else {
-      var done = false;
-      try { done = document.execCommand("copy"); } catch (e) { done = false; }
-      say(done ? "copied" : "selected: press Ctrl+C");
+    var target = event.target;
+    var row = target.closest ? target.closest("#links li") : null;
+    if (!row) { return; }
+    var anchor = row.querySelector("a[href^='/e/']");
+    if (target.matches("button.copy") && anchor) {
+      var note = row.querySelector(".copied");
+      if (!note) {
+        note = document.createElement("span");
+        note.className = "copied muted";
+        note.setAttribute("aria-live", "polite");
+        target.after(note);
+      }
+      var say = function (text) { note.textContent = text; };
+      var range = document.createRange();
+      range.selectNodeContents(anchor);
+      var selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(anchor.textContent.trim()).then(function () { say("copied"); },
+          function () { say("selected: press Ctrl+C"); });
+      } else {
+        var done = false;
+        try { done = document.execCommand("copy"); } catch (e) { done = false; }
+        say(done ? "copied" : "selected: press Ctrl+C");
+      }
+    } else if (target.matches("button.qr") && anchor) {
+      var shown = row.querySelector("img.qr");
+      if (shown) { shown.remove(); return; }
+      // ".../qr/<the link's token>.svg", with the page's choice of address (?at=N)
+      var where = document.getElementById("links").getAttribute("data-qr").split("?");
+      var image = document.createElement("img");
+      image.className = "qr";
+      image.alt = "QR code of the link " + anchor.textContent.trim();
+      image.src = where[0] + anchor.getAttribute("href").split("/").pop() + ".svg" +
+        (where[1] ? "?" + where[1] : "");
+      row.appendChild(image);
     }
   });
 }());
