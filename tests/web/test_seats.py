@@ -388,3 +388,12 @@ def test_only_the_gm_adjusts_and_a_value_no_longer_offered_is_named(
     assert unknown.status_code == 422
     assert unknown.json()["error"].startswith("the GM cannot bless now; choose one of: adjust")
     assert console.state(gm)["revision"] == 0
+    chosen = console.post(gm, "adjust", verb="bless").json()
+    assert not chosen["ok"] and chosen["error"].startswith("the GM cannot bless now")
+
+
+def test_a_rule_set_without_overrides_shows_no_adjust_panel(console: Console) -> None:
+    gm = console.create("duel.yaml")["gm"]
+    assert 'id="adjust"' not in console.client.get(gm).text
+    answer = console.post(gm, "act", override="yes", verb="adjust", f_target="ann")
+    assert answer.status_code == 422 and "offers no GM overrides" in answer.json()["error"]

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from fracas.core.action import Action
+from fracas.core.action import GM, Action
 from fracas.core.decision import Options
 from fracas.core.encounter import Encounter
-from fracas.core.errors import ActionSyntaxError, FightOverError, IllegalActionError
+from fracas.core.errors import ActionSyntaxError, FightOverError, FracasError, IllegalActionError
+from fracas.core.ruleset import find_ruleset
 from fracas.store import EventStore
 from fracas.web.table import (
     DecideForm,
@@ -30,7 +32,8 @@ from fracas.web.table import (
     value_text,
 )
 
-__all__ = ["OVERRIDE_FIELD", "AdjustView", "adjust_view", "override_action", "override_options_of"]
+__all__ = ["OVERRIDE_FIELD", "AdjustView", "adjust_view", "override_action", "override_options_of",
+           "override_verbs"]
 
 #: The form field marking a posted action as a GM override (the Adjust panel's confirm).
 OVERRIDE_FIELD = "override"
@@ -67,10 +70,26 @@ def _offers_overrides(enc: Encounter[Any]) -> bool:
     return getattr(enc.ruleset, "overrides", None) is not None and not enc.is_over
 
 
+@lru_cache(maxsize=64)
+def override_verbs(ruleset: str) -> tuple[tuple[str, str], ...] | None:
+    """Every override the rule set named ``ruleset`` has (verb, words), whether or not it
+    can be made at this moment (``None``: it has none).
+
+    The closed panel shows these at no cost to a page; a verb that cannot be made now
+    says why once chosen (:func:`adjust_view`)."""
+    try:
+        tree = getattr(find_ruleset(ruleset), "overrides", None)
+    except FracasError:
+        return None
+    if tree is None:
+        return None
+    return tuple((cls.verb, tree.verb_label(cls)) for cls in tree.actions)
+
+
 def adjust_view(store: EventStore, enc_id: str, chosen: Mapping[str, Any] | None = None,
                 memo: Memo | None = None) -> AdjustView | None:
     """The Adjust panel for the values ``chosen`` so far (``None``: the rule set offers no
-    overrides, or the fight is over)."""
+    overrides, or the fight is over).  A verb that cannot be made now is shown with why."""
     with store.live(enc_id) as (enc, revision):
         if not _offers_overrides(enc):
             return None
@@ -84,11 +103,18 @@ def adjust_view(store: EventStore, enc_id: str, chosen: Mapping[str, Any] | None
         verbs = [(value_text(c.value),
                   c.label if c.label != str(c.value) else value_text(c.value))
                  for c in first.choices]
+        every = list(override_verbs(enc.ruleset.name) or verbs)
         form = None
-        if chosen is not None and chosen.get("verb"):
+        verb = str(chosen.get("verb") or "") if chosen is not None else ""
+        if chosen is not None and verb in dict(verbs):
             form = decide_form(enc, chosen, first, ask)
-            form.actor = "gm"
-        return AdjustView(verbs, form)
+            form.actor = GM
+        elif verb:
+            words = dict(every).get(verb, verb)
+            form = DecideForm(GM, verb, words, [], None, "",
+                              f"the GM cannot {words} now; choose one of: "
+                              f"{', '.join(label for _, label in verbs)}")
+        return AdjustView(every, form)
 
 
 def override_action(enc: Encounter[Any], posted: Mapping[str, Any]) -> Action:

@@ -39,7 +39,7 @@ from starlette.responses import HTMLResponse
 
 from fracas.core.errors import FracasError
 from fracas.store import EventStore, Link, LogEntry, UnknownEncounterError
-from fracas.web.adjust import AdjustView, adjust_view
+from fracas.web.adjust import AdjustView, adjust_view, override_verbs
 from fracas.web.autoplay import Seats
 from fracas.web.broker import Broker
 from fracas.web.hosts import qr_svg
@@ -312,10 +312,15 @@ class Console:
             return Markup("\n".join(lines) + "\n" if lines else "")
 
         def adjust_of() -> AdjustView | None:
-            """The GM's Adjust panel (worked out only where a template shows it)."""
-            if not t.access.is_gm:
+            """The GM's Adjust panel (worked out only where a template shows it): closed,
+            the overrides the rule set has, at no cost; with an override chosen, its steps."""
+            if not t.access.is_gm or t.outcome:
                 return None
-            return adjust_view(self.store, enc_id, t.extra.get("adjust_chosen"), self.memo)
+            chosen = t.extra.get("adjust_chosen")
+            if chosen is None:
+                verbs = override_verbs(t.info.ruleset)
+                return None if verbs is None else AdjustView(list(verbs))
+            return adjust_view(self.store, enc_id, chosen, self.memo)
 
         return {"t": t, "base": f"/e/{t.info.id}/{token}", "role_title": role_title,
                 "adjust_of": adjust_of,
