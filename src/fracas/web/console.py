@@ -156,7 +156,8 @@ def role_title_of(access: Access) -> str:
     if access.is_gm:
         return "GM console"
     if access.is_seat:
-        return f"{names_in_words(sorted(access.combatants))}'s seat ({access.side})"
+        owners = names_in_words(sorted(access.combatants))
+        return f"{owners}{chr(39) if owners.endswith('s') else chr(39) + 's'} seat ({access.side})"
     if access.role == "player":
         return f"player view of {access.side}"
     return "spectator view"
