@@ -20,6 +20,7 @@ from fracas.core.overrides import (
     GaugeAdjusted,
     TurnDelayed,
 )
+from fracas.rules.age_of_dragons.events import TurnLost
 from fracas.rules.age_of_dragons.state import CLOSE, MAULED, OK, RIPPED, pair
 
 
@@ -68,6 +69,8 @@ def test_conditions_set_and_clear(tmp_path: Path) -> None:
     enc = start("age_of_dragons", "claw_duel")
     events = override(enc, "gm condition target=Ash condition=stunned", tmp_path)
     assert events[1] == ConditionChanged("gm", "Ash", "stunned", True)
+    assert enc.ruleset.describe_event(events[1], enc.state) == \
+        "The GM sets a condition of Ash: stunned"
     assert enc.state.fighters["Ash"].stunned
     step = enc.override_options(["condition", "Ash", "stunned"]).step
     assert step.values == [False], "only clearing is offered for a set condition"
@@ -145,3 +148,15 @@ def test_only_the_gm_overrides() -> None:
     enc = start("age_of_dragons", "claw_duel")
     with pytest.raises(IllegalActionError, match="only the GM"):
         enc.check(enc.ruleset.parse_action("Ember adjust target=Ash what=pr by=-1"))
+
+
+def test_laid_low_in_its_own_turn_loses_the_rest_of_it(tmp_path: Path) -> None:
+    enc = start("age_of_dragons", "aerial_2v2")
+    actor = enc.current_actor()
+    pr = enc.state.fighters[actor].pr
+    events = override(enc, f"gm adjust target={actor} what=pr by=-{pr}", tmp_path)
+    assert TurnLost(actor, "dying") in events
+    assert enc.current_actor() != actor
+    enc = start("age_of_dragons", "aerial_2v2")
+    events = override(enc, f"gm condition target={actor} condition=dead", tmp_path)
+    assert TurnLost(actor, "dead") in events

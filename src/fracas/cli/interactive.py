@@ -5,8 +5,11 @@ style?``) and a short numbered list of the step's values, or the range of a numb
 the rule set's default marked ``*`` so Enter takes it.  What an answer means, in order:
 
 * ``q`` quit, ``?`` help, ``b`` back one choice, ``u`` undo the last whole decision
-  of a person (and every computer decision after it), ``r`` redo all that ``u`` took
-  back, ``t`` table, ``a`` let the AI choose the whole decision;
+  of a person or override of the GM (and every computer decision after it), ``r`` redo
+  all that ``u`` took back, ``t`` table, ``a`` let the AI choose the whole decision,
+  ``g`` a GM override (:mod:`fracas.core.overrides`: adjust a gauge, set or clear a
+  condition, add or remove a combatant, delay a turn), asked step by step the same way
+  whoever's decision is on screen; the decision on screen then starts again;
 * Enter: the default; a number: that entry of the list, or for a range the number;
 * ``field=value``: the value itself for the step on screen, or for an earlier step
   (the choices after it are dropped);
@@ -38,6 +41,7 @@ from fracas.core.decision import Options, Step, action_fields
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToUndoError
 from fracas.core.events import DecisionMade
+from fracas.core.overrides import is_override
 from fracas.core.policy import DecisionRequest, HumanPolicy, Policy, RandomPolicy
 from fracas.core.rng import policy_stream
 from fracas.core.ruleset import GM
@@ -45,14 +49,23 @@ from fracas.core.ruleset import GM
 __all__ = ["HELP", "play_interactively"]
 
 _NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: '²'.isdigit() is True
-HINT = "Enter = *, b back, u undo, ? help"
+HINT = "Enter = *, b back, u undo, g GM override, ? help"
 HELP = """\
   Enter   take the default (marked *)
   3       pick entry 3 of the list (for a range: the number 3)
   Ash     pick a value by its name
   attack target=Ash dice=3   type a whole action
   b back one choice   u undo your last decision   r redo
-  t table   a let the AI choose   q quit (--save keeps the log)"""
+  t table   a let the AI choose   q quit (--save keeps the log)
+  g GM override: adjust a gauge, set or clear a condition, add or remove a
+          combatant, delay a turn (b at its first step, or c, cancels it)"""
+#: The help of a GM override's steps.
+OVERRIDE_HELP = """\
+  Enter   take the default (marked *)
+  3       pick entry 3 of the list (for a range: the number 3, e.g. -3 to take 3 off)
+  Ash     pick a value by its name (a newcomer's name may be any new name)
+  adjust target=Ash what=pr by=-3   type a whole override
+  b back one choice (at the first: cancel)   c cancel the override"""
 _MAX_LISTED = 60  # characters of value names an error message lists before it stops
 
 
@@ -130,19 +143,22 @@ class _Table:
             known = self.policies[actor] = self.enc.ruleset.policy_for(self.enc.state, actor)
         return known
 
+    def by_person(self, event: object) -> bool:
+        """Whether ``event`` is a decision a person made (a GM override is one)."""
+        return isinstance(event, DecisionMade) and (
+            is_override(event.action) or isinstance(self.policy(event.actor), HumanPolicy))
+
     def undo_to_human(self) -> int:
         """Undo decisions until the last one a person made is taken back; how many."""
         enc = self.enc
-        if not any(isinstance(e, DecisionMade) and isinstance(self.policy(e.actor), HumanPolicy)
-                   for e in enc.log):
+        if not any(self.by_person(e) for e in enc.log):
             raise NothingToUndoError("nothing to undo: no decision of a person has been "
                                      "made yet")
         count = 0
         while True:
             removed = enc.undo()
             count += 1
-            if isinstance(self.policy(str(getattr(removed[0], "actor", ""))), HumanPolicy) \
-                    or not enc.can_undo:
+            if self.by_person(removed[0]) or not enc.can_undo:
                 return count
 
     # -- showing ------------------------------------------------------------
@@ -245,6 +261,11 @@ class _Table:
                 action = _ai(enc, request.actor).choose(request)
                 enc.apply(action, checked=request.vetted(action))
                 return True
+            if low in ("g", "gm"):
+                if self.override():
+                    return True  # the state changed: the decision starts again
+                self.reshow = True  # cancelled: the step on screen again
+                return None
         except NothingToUndoError as exc:
             self.error(str(exc))
             return None
@@ -346,6 +367,79 @@ class _Table:
         except (ActionSyntaxError, IllegalActionError) as exc:
             self.error(str(enc.refusal_behind(exc)))
             return None
+        return True
+
+
+    # -- a GM override ----------------------------------------------------------
+    def override(self) -> bool:
+        """A GM override asked step by step (``g``); True once one is applied."""
+        enc = self.enc
+        choices = _Choices()
+        shown: list[Any] | None = None
+        self.console.print("[bold magenta]GM override[/bold magenta] [dim](Enter = *, b back, "
+                           "c cancel, ? help)[/dim]")
+        while True:
+            try:
+                opts = enc.override_options(choices.values)
+            except IllegalActionError as exc:
+                self.error(str(exc))
+                if not choices.values:
+                    return False
+                choices.back()
+                continue
+            if opts.action is not None:
+                enc.apply(opts.action, checked=True)  # just built from the legal steps
+                return True
+            step = opts.step
+            if step is None:  # cannot happen: a partial the steps accept completes
+                return False
+            if shown != choices.values:
+                self.show("GM override", choices, step)
+                shown = list(choices.values)
+            answer = self.ask(step)
+            low = answer.casefold()
+            if low in ("c", "cancel", "q", "quit") or (low in ("b", "back")
+                                                       and not choices.values):
+                self.console.print("[dim]override cancelled[/dim]")
+                return False
+            if low in ("b", "back"):
+                choices.back()
+            elif low in ("?", "h", "help"):
+                self.console.print(escape(OVERRIDE_HELP))
+            elif not answer:
+                choices.add(_default(step), _short(step, _default(step)))
+            elif _NUMBER.fullmatch(answer):
+                self.number(step, choices, int(answer))
+            elif (picked := _match(step, answer)) is not None:
+                choices.add(picked.value, _short(step, picked.value))
+            elif step.name == "name" and "=" not in answer:
+                self.new_name(choices, answer)
+            elif self.typed_override(answer):
+                return True
+
+    def new_name(self, choices: _Choices, name: str) -> None:
+        """A newcomer's name typed in (any name not taken)."""
+        try:
+            self.enc.override_options([*choices.values, name])
+        except IllegalActionError as exc:
+            self.error(str(exc))
+            return
+        choices.add(name, name)
+
+    def typed_override(self, answer: str) -> bool:
+        """A whole override typed in (``adjust target=Ash what=pr by=-3``); True if applied."""
+        enc = self.enc
+        text = answer if answer.split()[0] == GM else f"{GM} {answer}"
+        try:
+            action = enc.ruleset.parse_action(text)
+            if not is_override(action):
+                self.error(f"{answer!r} is not a GM override: choose a value offered, or "
+                           "type adjust, condition, add, remove or delay with their fields")
+                return False
+            enc.apply(action)
+        except (ActionSyntaxError, IllegalActionError) as exc:
+            self.error(str(exc))
+            return False
         return True
 
 

@@ -464,9 +464,8 @@ class Overrides(Generic[S]):
             entry = rules.conditions(state, event.target).get(event.condition) if \
                 event.target in rules.targets(state) else None
             words = entry[0] if entry is not None else event.condition.replace("_", " ")
-            if event.on:
-                return f"{gm} makes {event.target} {words}"
-            return f"{gm} clears {event.target}'s condition: no longer {words}"
+            verb = "sets" if event.on else "clears"
+            return f"{gm} {verb} a condition of {event.target}: {words}"
         if isinstance(event, CombatantAdded):
             return f"{gm} brings {event.name} into the fight (like {event.like})"
         if isinstance(event, CombatantRemoved):

@@ -9,9 +9,11 @@ initiative order.  The rulings are in ``docs/rules/age_of_dragons.md``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
+from fracas.core.action import Action
+from fracas.core.events import Event
 from fracas.core.overrides import (
     CombatantAdded,
     CombatantRemoved,
@@ -22,6 +24,8 @@ from fracas.core.overrides import (
     Overrides,
     TurnDelayed,
 )
+from fracas.core.rng import Rng
+from fracas.rules.age_of_dragons import events
 from fracas.rules.age_of_dragons.state import (
     CLOSE,
     GROUNDED,
@@ -166,6 +170,16 @@ class AgeOfDragonsOverrides(OverrideRules[AgeOfDragonsState]):
         state.order = (*(n for n in state.order if n != event.target), event.target)
         state.turn = None
         state.spot_run = None
+
+    def after(self, state: AgeOfDragonsState, action: Action, rng: Rng,
+              emit: Callable[[Event], None]) -> None:
+        turn = state.turn
+        if turn is None or state.pending is not None or state.result is not None:
+            return
+        f = state.fighters.get(turn.actor)
+        if f is not None and not f.active:  # laid low in its own turn: it cannot act on
+            emit(events.TurnLost(turn.actor, "dead" if f.dead else "dying"))
+            emit(events.TurnEnded(turn.actor))
 
     def describe_delay(self, state: AgeOfDragonsState, target: str) -> str:
         return f"{target} will act last in the round, from now on"
