@@ -172,4 +172,16 @@ def test_the_gm_adjusts_a_fighter_from_the_adjust_panel_and_undoes_it(
     wait_revision(gm, start + 2)
     assert gm.inner_text("#table") == table
     assert "The GM wounds Ash" not in gm.inner_text("#log")
+
+    # A newcomer brought in by the GM can be given a seat at once.
+    gm.click("#adjust > summary")
+    settle = "() => { const e = document.querySelector('#adjust-verbs button[value=add]');" \
+             " return !!(e && e['htmx-internal-data']); }"
+    gm.wait_for_function(settle)
+    gm.click('#adjust-verbs button[value="add"]')
+    gm.wait_for_selector("#adjust-confirm:has-text('gm add like=')")
+    gm.click("#adjust-confirm")
+    wait_revision(gm, start + 3)
+    gm.wait_for_selector('#new-seat input[value="Ember 2"], #new-seat input[value="Ash 2"]',
+                         state="attached")
     gm.context.close()

@@ -183,6 +183,7 @@
       var newTyped = fresh.querySelector("#typed");
       if (newTyped) { newTyped.value = typedText; }
     }
+    roster(newAdjust);
     // The GM's Adjust panel: kept as it is while it is open (an override being filled in:
     // its values are checked again when it is applied).
     var oldAdjust = old.querySelector("#adjust");
@@ -212,6 +213,26 @@
     }
   }
 
+  // The GM's new-seat form lists the fight's combatants: when an override brought one in
+  // or took one out (the Adjust panel's roster differs), it is fetched again.
+  function roster(adjust) {
+    var form = document.getElementById("new-seat");
+    if (!form || !adjust || form.getAttribute("data-roster") === adjust.getAttribute("data-roster")) {
+      return;
+    }
+    form.setAttribute("data-roster", adjust.getAttribute("data-roster"));
+    fetch(base, { cache: "no-store", credentials: "same-origin" })
+      .then(function (answer) { return answer.ok ? answer.text() : ""; })
+      .then(function (html) {
+        var holder = document.createElement("template");
+        holder.innerHTML = html;
+        var fresh = holder.content.querySelector("#new-seat");
+        var now = document.getElementById("new-seat");
+        if (fresh && now) { now.replaceWith(fresh); }
+      })
+      .catch(function () { /* a reload shows it */ });
+  }
+
   // The answer to this page's own action (the fresh panel swapped in by htmx): its new log
   // lines, or its refusal, go to the `#result` region for screen readers.
   var before = null;
@@ -225,6 +246,7 @@
     var oldIds = before, current = live(), region = document.getElementById("result");
     before = null;
     if (!current || !region) { return; }
+    roster(current.querySelector("#adjust"));
     var flash = current.querySelector("#flash");
     var lines = [];
     current.querySelectorAll("#log li[id]").forEach(function (li) {
