@@ -45,7 +45,7 @@
         say(done ? "copied" : "selected: press Ctrl+C");
       }
     } else if (target.matches("button.qr") && anchor) {
-      var shown = row.querySelector("img.qr");
+      var shown = row.querySelector(".qr-holder");
       if (shown) { shown.remove(); return; }
       // ".../qr/<the link's token>.svg", with the page's choice of address (?at=N)
       var where = document.getElementById("links").getAttribute("data-qr").split("?");
@@ -54,7 +54,10 @@
       image.alt = "QR code of the link " + anchor.textContent.trim();
       image.src = where[0] + anchor.getAttribute("href").split("/").pop() + ".svg" +
         (where[1] ? "?" + where[1] : "");
-      row.appendChild(image);
+      var holder = document.createElement("div");
+      holder.className = "qr-holder";
+      holder.appendChild(image);
+      row.appendChild(holder);
     }
   });
 }());
