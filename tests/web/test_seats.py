@@ -357,6 +357,12 @@ def test_the_adjust_panel_applies_an_override_and_undo_takes_it_back(
     assert fragment.status_code == 200
     assert 'id="adjust-confirm"' in fragment.text and "by=-3" in fragment.text
     assert 'id="live"' not in fragment.text
+    # Without JavaScript: the whole page, the override's steps open in it.
+    plain = console.client.post(f"{gm}/adjust", data={
+        "csrf": state["csrf"], "rev": str(state["revision"]), "verb": "condition"})
+    assert plain.status_code == 200 and 'id="live"' in plain.text
+    assert 'id="adjust-steps"' in plain.text
+    assert '<details class="card adjust" id="adjust" open' in plain.text
     before = console.state(gm)
     applied = console.post(gm, "act", override="yes", verb="adjust", f_target="Ash",
                            f_what="pr", f_by="-3")

@@ -269,7 +269,7 @@ async def adjust(request: Request, console: Console, posted: Posted) -> Response
             t.message, t.message_kind = ("the table moved on while you were choosing: "
                                          "check the values again", "conflict")
         if not hx:
-            return console.page(t, viewer)
+            return console.page(t, viewer, origin=str(request.base_url).rstrip("/"))
         return console.html("adjust.html", **console.panel_context(t, viewer.token))
 
     return await run(make)
