@@ -109,3 +109,20 @@ def test_play_from_a_log_with_overrides_and_edited_dice_refused(duel: Path,
     refused = CliRunner().invoke(app, ["replay", str(tmp_path / "forged.jsonl")])
     assert isinstance(refused.exception, LogFormatError)
     assert "the log says type=gm.adjusted" in str(refused.exception)
+
+
+def test_a_whole_override_typed_at_a_decision_prompt(duel: Path, tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    play([str(duel), "--seed", "1", "--save", str(log)],
+         "gm condition target=Ash condition=stunned\n\n\nq\n")
+    assert decisions(log) == ["gm condition target=Ash condition=stunned", "Ember roll"]
+
+
+def test_g_types_a_whole_combatant_in(duel: Path, tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    out = play([str(duel), "--seed", "1", "--save", str(log)],
+               "g\nenter\n{name: Wolf, side: blue, soma: x, pr: 12}\n"
+               "{name: Wolf, side: blue, soma: 6, pr: 12}\nq\n")
+    assert "soma: Input should be a valid integer" in out
+    assert "The GM brings Wolf into the fight (typed in)" in out
+    assert decisions(log) == ["gm enter spec='{name: Wolf, side: blue, soma: 6, pr: 12}'"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -11,17 +12,19 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from override_helpers import override, start
 
-from fracas.core.errors import IllegalActionError
+from fracas.core.errors import IllegalActionError, MissingFieldsError
 from fracas.core.events import FightEnded
 from fracas.core.overrides import (
     CombatantAdded,
+    CombatantEntered,
     CombatantRemoved,
     ConditionChanged,
+    Enter,
     GaugeAdjusted,
     TurnDelayed,
 )
 from fracas.rules.age_of_dragons.events import TurnLost
-from fracas.rules.age_of_dragons.state import CLOSE, MAULED, OK, RIPPED, pair
+from fracas.rules.age_of_dragons.state import CLOSE, LONG, MAULED, OK, RIPPED, pair
 
 
 def test_adjust_physical_resilience_whoever_acts(tmp_path: Path) -> None:
@@ -160,3 +163,37 @@ def test_laid_low_in_its_own_turn_loses_the_rest_of_it(tmp_path: Path) -> None:
     enc = start("age_of_dragons", "aerial_2v2")
     events = override(enc, f"gm condition target={actor} condition=dead", tmp_path)
     assert TurnLost(actor, "dead") in events
+
+
+def test_a_typed_override_missing_fields_says_what_it_needs() -> None:
+    enc = start("age_of_dragons", "claw_duel")
+    with pytest.raises(MissingFieldsError) as raised:
+        enc.ruleset.parse_action("gm adjust target=Ash")
+    assert enc.refusal_behind(raised.value) is raised.value  # not "it is Ember's decision"
+    with pytest.raises(MissingFieldsError) as raised:
+        enc.ruleset.parse_action("gm delay")
+    enc.apply(enc.ruleset.parse_action("Ember roll"))  # the pool is rolled: no delay now
+    refusal = enc.refusal_behind(raised.value)
+    assert isinstance(refusal, IllegalActionError) and "no turn can be delayed" in str(refusal)
+
+
+def test_enter_a_combatant_typed_in(tmp_path: Path) -> None:
+    enc = start("age_of_dragons", "claw_duel")
+    suggested = enc.override_options(["enter"]).step
+    assert suggested is not None and suggested.values[0].startswith("{name: Ember 2, side: red")
+    events = override(enc, "gm enter spec='{name: Wolf, side: blue, soma: 6, pr: 12, "
+                           "flies: false}'", tmp_path)
+    assert events[1] == CombatantEntered(
+        "gm", "Wolf", '{"flies":false,"name":"Wolf","pr":12,"side":"blue","soma":6}')
+    wolf = enc.state.fighters["Wolf"]
+    assert (wolf.pr, wolf.profile.soma, wolf.altitude, wolf.profile.flies) == (12, 6, 0, False)
+    assert enc.state.ranges[pair("Wolf", "Ember")] == LONG
+    assert enc.state.order[-1] == "Wolf"
+    for spec, says in (("{name: Fox, side: blue, soma: x, pr: 3}", "soma: Input should be"),
+                       ("{name: Fox, side: blue, soma: 3}", "pr: Field required"),
+                       ("{name: Ash, side: blue, soma: 3, pr: 3}", "'Ash' is taken"),
+                       ("[1, 2", "cannot read the combatant")):
+        with pytest.raises(IllegalActionError, match=re.escape(says)):
+            enc.check(Enter("gm", spec))
+    enc.play(lambda name: enc.ruleset.policy_for(enc.state, name), enc.rng)
+    assert enc.is_over

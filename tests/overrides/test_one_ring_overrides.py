@@ -13,7 +13,7 @@ from override_helpers import override, start
 
 from fracas.core.errors import IllegalActionError
 from fracas.core.overrides import CombatantAdded, ConditionChanged, GaugeAdjusted, TurnDelayed
-from fracas.rules.one_ring.events import TakenOut
+from fracas.rules.one_ring.events import Located, TakenOut
 
 
 def test_adjust_endurance_hope_and_hate(tmp_path: Path) -> None:
@@ -98,3 +98,12 @@ def test_hold_a_turn_in_the_order(tmp_path: Path) -> None:
     assert events[1] == TurnDelayed("gm", actor)
     assert enc.state.order == (*order[1:], actor)
     assert enc.current_actor() != actor
+
+
+def test_a_removed_comrade_is_forgotten_by_those_who_located_him() -> None:
+    enc = start("one_ring", "company_vs_orcs")
+    enc.emit(Located("Hirgon", "Beran"))  # as a Locate action leaves it (no log to verify)
+    override(enc, "gm remove target=Beran")
+    assert "Beran" not in enc.state.heroes["Hirgon"].located
+    enc.play(lambda name: enc.ruleset.policy_for(enc.state, name), enc.rng)
+    assert enc.is_over

@@ -72,3 +72,30 @@ def test_random_overrides_replay_from_the_saved_log(ruleset: str, example: str,
     while enc.can_undo:
         enc.undo()
     assert same(enc, enc.state, start(ruleset, example, seed).state)
+
+
+@pytest.mark.parametrize(("ruleset", "example"), EXAMPLES)
+def test_the_automatic_steps_change_nothing_after_an_override_at_a_decision(
+        ruleset: str, example: str) -> None:
+    """After an override the rule set's ``advance`` runs; at a decision it must add nothing.
+
+    At every decision of a random fight the GM adjusts a gauge by nothing: exactly the
+    decision and its event are logged, and the fight stands where it stood.
+    """
+    enc = start(ruleset, example, 3)
+    rng = SeededRng(3)
+    checked = 0
+    while not enc.is_over and checked < 60:
+        assert enc.ruleset.overrides is not None
+        target = enc.override_options(["adjust"]).step
+        assert target is not None
+        name = target.values[0]
+        what = enc.override_options(["adjust", name]).step
+        assert what is not None
+        key, actor = enc.ruleset.state_key(enc.state), enc.current_actor()
+        events = enc.apply(enc.override_options(["adjust", name, what.values[0], 0]).action)
+        assert len(events) == 2, events
+        assert enc.ruleset.state_key(enc.state) == key and enc.current_actor() == actor
+        enc.apply(RandomPolicy().choose(enc.request(rng)))
+        checked += 1
+    assert checked > 5

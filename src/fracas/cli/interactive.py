@@ -17,7 +17,8 @@ the rule set's default marked ``*`` so Enter takes it.  What an answer means, in
   verb like any value, never a whole action (``roll`` then asks the spheres); later
   in a decision it starts the decision over with that verb;
 * anything else is a whole typed action (``attack target=Ash dice=3``, a name with a
-  space in front or not), applied if legal.
+  space in front or not), applied if legal; a whole GM override typed with its actor
+  (``gm adjust target=Ash what=pr by=-3``) is applied as ``g`` would.
 
 Whatever is refused gets one plain line naming what the step allows, and the
 choices made so far stand.  A whole action is applied as soon as the choices form
@@ -41,13 +42,14 @@ from fracas.core.decision import Options, Step, action_fields
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToUndoError
 from fracas.core.events import DecisionMade
-from fracas.core.overrides import is_override
+from fracas.core.overrides import OVERRIDE_ACTIONS, is_override
 from fracas.core.policy import DecisionRequest, HumanPolicy, Policy, RandomPolicy
 from fracas.core.rng import policy_stream
 from fracas.core.ruleset import GM
 
 __all__ = ["HELP", "play_interactively"]
 
+_OVERRIDE_VERBS = frozenset(cls.verb for cls in OVERRIDE_ACTIONS)
 _NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: '²'.isdigit() is True
 HINT = "Enter = *, b back, u undo, g GM override, ? help"
 HELP = """\
@@ -57,13 +59,15 @@ HELP = """\
   attack target=Ash dice=3   type a whole action
   b back one choice   u undo your last decision   r redo
   t table   a let the AI choose   q quit (--save keeps the log)
-  g GM override: adjust a gauge, set or clear a condition, add or remove a
-          combatant, delay a turn (b at its first step, or c, cancels it)"""
+  g GM override: adjust a gauge, set or clear a condition, add a combatant
+          (like one in the fight, or typed in), remove one, delay a turn
+          (b at its first step, or c, cancels it)"""
 #: The help of a GM override's steps.
 OVERRIDE_HELP = """\
   Enter   take the default (marked *)
   3       pick entry 3 of the list (for a range: the number 3, e.g. -3 to take 3 off)
-  Ash     pick a value by its name (a newcomer's name may be any new name)
+  Ash     pick a value by its name (a newcomer's name may be any new name, and a
+          combatant typed in any entry: {name: Wolf, side: blue, soma: 6, pr: 12})
   adjust target=Ash what=pr by=-3   type a whole override
   b back one choice (at the first: cancel)   c cancel the override"""
 _MAX_LISTED = 60  # characters of value names an error message lists before it stops
@@ -347,6 +351,9 @@ class _Table:
             self.error(str(exc))
             return None
         verbs = {cls.verb for cls in enc.ruleset.actions}
+        if words and words[0] == GM and len(words) > 1 and words[1] in _OVERRIDE_VERBS and \
+                enc.ruleset.overrides is not None:  # a whole GM override, typed at any step
+            return True if self.typed_override(answer) else None
         other = _other_actor(names, actor, answer)
         if other is not None:
             self.error(f"it is {actor}'s decision now, not {other}'s")
@@ -412,13 +419,14 @@ class _Table:
                 self.number(step, choices, int(answer))
             elif (picked := _match(step, answer)) is not None:
                 choices.add(picked.value, _short(step, picked.value))
-            elif step.name == "name" and "=" not in answer:
-                self.new_name(choices, answer)
+            elif step.name in ("name", "spec") and not _starts_override(answer):
+                self.new_name(choices, answer)  # a newcomer's name, or one typed in whole
             elif self.typed_override(answer):
                 return True
 
     def new_name(self, choices: _Choices, name: str) -> None:
-        """A newcomer's name typed in (any name not taken)."""
+        """A newcomer's name typed in (any name not taken), or a whole combatant typed in
+        (``{name: Wolf, side: blue, soma: 6, pr: 12}``)."""
         try:
             self.enc.override_options([*choices.values, name])
         except IllegalActionError as exc:
@@ -441,6 +449,13 @@ class _Table:
             self.error(str(exc))
             return False
         return True
+
+
+def _starts_override(answer: str) -> bool:
+    """Whether ``answer`` reads as a whole typed override (``enter spec=...``)."""
+    words = answer.split()
+    first = words[1] if len(words) > 1 and words[0] == GM else words[0] if words else ""
+    return first in _OVERRIDE_VERBS
 
 
 def _ai(enc: Encounter[Any], actor: str) -> Policy:

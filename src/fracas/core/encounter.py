@@ -41,6 +41,9 @@ StateBuilder = Callable[[Ruleset[Any], Mapping[str, Any], str], Any]
 
 __all__ = ["Encounter"]
 
+#: The verbs of the GM's overrides (:mod:`fracas.core.overrides`).
+_OVERRIDE_VERBS = frozenset(cls.verb for cls in OVERRIDE_KINDS)
+
 #: Take a private snapshot of the state every this many decisions (for fast undo).
 SNAPSHOT_EVERY = 32
 
@@ -280,6 +283,12 @@ class Encounter(Generic[S]):
         actor = self.current_actor()
         if not isinstance(error, MissingFieldsError) or actor is None:
             return error
+        if error.verb in _OVERRIDE_VERBS and self.ruleset.overrides is not None:
+            try:  # a GM override: whoever's turn it is, refused only by its own rules
+                self.override_options((error.verb,))
+            except IllegalActionError as refusal:
+                return refusal
+            return error
         if error.actor != actor:
             return IllegalActionError(f"{error.actor} {error.verb}", "turn order",
                                       f"it is {actor}'s decision now")
@@ -329,8 +338,9 @@ class Encounter(Generic[S]):
         """The next step of a GM override, given the values ``chosen`` so far.
 
         The same steps as :meth:`options` (the verb first: ``adjust``, ``condition``,
-        ``add``, ``remove``, ``delay``, those the rule set offers now; then each field,
-        only values that complete into a legal override, numbers as spans), for the
+        ``add``, ``enter``, ``remove``, ``delay``, those the rule set offers now; then each field,
+        only values that complete into a legal override, numbers as spans; a newcomer's
+        ``name`` and a typed-in ``spec`` suggest one value and accept any other typed), for the
         ``gm`` actor at any moment of the fight, whoever's turn it is.  The whole
         override (``Options.action``) is applied with :meth:`apply` like any action; see
         :mod:`fracas.core.overrides`.  Raises :class:`IllegalActionError` when the rule
@@ -340,7 +350,7 @@ class Encounter(Generic[S]):
         >>> from fracas.scenario import load_scenario, start_encounter
         >>> enc = start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml"))
         >>> [c.value for c in enc.override_options().step.choices]
-        ['adjust', 'condition', 'add', 'remove', 'delay']
+        ['adjust', 'condition', 'add', 'enter', 'remove', 'delay']
         >>> enc.override_options(["adjust", "Ash", "pr"]).step.span
         Span(low=-40, high=0, default=0)
         """

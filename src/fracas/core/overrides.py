@@ -28,6 +28,7 @@ passes on).
 
 from __future__ import annotations
 
+import json
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -49,10 +50,12 @@ __all__ = [
     "OVERRIDE_EVENTS",
     "Adjust",
     "CombatantAdded",
+    "CombatantEntered",
     "CombatantRemoved",
     "Condition",
     "ConditionChanged",
     "Delay",
+    "Enter",
     "Gauge",
     "GaugeAdjusted",
     "Join",
@@ -68,6 +71,8 @@ S = TypeVar("S")
 
 #: The longest name a combatant brought in by the GM may have.
 MAX_NAME = 40
+#: The longest entry of a combatant typed in (characters).
+MAX_ENTRY = 4000
 
 
 # -- the actions ---------------------------------------------------------------------------
@@ -104,6 +109,16 @@ class Join(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Enter(Action):
+    """The GM brings in a combatant typed in: ``spec`` is its entry as the scenario file
+    writes one (a YAML or JSON mapping, ``{name: Wolf, side: blue, soma: 6, pr: 12}``)."""
+
+    verb: ClassVar[str] = "enter"
+    actor: str
+    spec: str
+
+
+@dataclass(frozen=True, slots=True)
 class Remove(Action):
     """The GM takes ``target`` out of the fight."""
 
@@ -122,7 +137,7 @@ class Delay(Action):
 
 
 #: Every override action, in the order the first step offers them.
-OVERRIDE_ACTIONS: tuple[type[Action], ...] = (Adjust, Condition, Join, Remove, Delay)
+OVERRIDE_ACTIONS: tuple[type[Action], ...] = (Adjust, Condition, Join, Enter, Remove, Delay)
 for _cls in OVERRIDE_ACTIONS:
     fast_init(_cls)
 #: The classes, for a quick "is this an override?" (:func:`is_override`).
@@ -176,6 +191,18 @@ class CombatantAdded(Event):
 
 @event_type
 @dataclass(frozen=True, slots=True)
+class CombatantEntered(Event):
+    """The GM brought in ``name``, typed in: ``spec`` its entry, as canonical JSON."""
+
+    kind: ClassVar[str] = "gm.entered"
+    actor: str
+    name: str
+    spec: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
 class CombatantRemoved(Event):
     """The GM took ``target`` out of the fight."""
 
@@ -198,7 +225,7 @@ class TurnDelayed(Event):
 
 #: Every event an override makes.
 OVERRIDE_EVENTS: tuple[type[Event], ...] = (GaugeAdjusted, ConditionChanged, CombatantAdded,
-                                            CombatantRemoved, TurnDelayed)
+                                            CombatantEntered, CombatantRemoved, TurnDelayed)
 
 
 # -- what a rule set answers ---------------------------------------------------------------
@@ -253,6 +280,19 @@ class OverrideRules(ABC, Generic[S]):
         """Whose turn may be delayed now (none where the rule set has no turns to hold)."""
         return ()
 
+    #: Whether the GM may type in a combatant (``enter``): then :meth:`newcomer`,
+    #: :meth:`template` and :meth:`fold_entered` are answered.
+    typed_in: ClassVar[bool] = False
+
+    def newcomer(self, state: S, entry: Mapping[str, Any]) -> str:
+        """Check a typed-in combatant's ``entry`` (the scenario's own format, checked by
+        the scenario's own model) and return its name; raise ``ValueError`` saying why not."""
+        raise NotImplementedError
+
+    def template(self, state: S) -> Mapping[str, Any]:
+        """A starting point for a typed-in combatant (the step's suggestion)."""
+        raise NotImplementedError
+
     def taken(self, state: S) -> set[str]:
         """Every name a newcomer may not take (combatants, places, the GM)."""
         return {*self.targets(state), GM}
@@ -267,6 +307,10 @@ class OverrideRules(ABC, Generic[S]):
 
     def fold_added(self, state: S, event: CombatantAdded) -> None:
         """Put the newcomer into the fight."""
+        raise NotImplementedError
+
+    def fold_entered(self, state: S, event: CombatantEntered) -> None:
+        """Put the typed-in combatant (``json.loads(event.spec)``) into the fight."""
         raise NotImplementedError
 
     @abstractmethod
@@ -290,7 +334,8 @@ class OverrideRules(ABC, Generic[S]):
 
 def _verb_labels() -> dict[str, str]:
     return {"adjust": "adjust a gauge", "condition": "set or clear a condition",
-            "add": "add a combatant", "remove": "remove a combatant",
+            "add": "add a combatant like one in the fight",
+            "enter": "type in a new combatant", "remove": "remove a combatant",
             "delay": "delay a turn"}
 
 
@@ -332,6 +377,16 @@ class Overrides(Generic[S]):
                                 f"made like (those: {', '.join(models)})")
             if "name" in p:
                 return _bad_name(p, p["name"], rules.taken(state))
+            return None
+        if kind is Enter:
+            if not rules.typed_in:
+                return p.refuse("GM overrides", "this rule set takes no typed-in combatant")
+            if "spec" in p:
+                try:
+                    name = rules.newcomer(state, read_entry(p["spec"]))
+                except ValueError as exc:
+                    return p.refuse("spec", str(exc))
+                return _bad_name(p, name, rules.taken(state))
             return None
         if kind is Delay:
             able = rules.delayable(state)
@@ -391,22 +446,24 @@ class Overrides(Generic[S]):
             return Menu(tuple(names))
         if field == "what":
             gauges = rules.gauges(state, p["target"])
-            return Menu(tuple(gauges), {k: g.label for k, g in gauges.items()})
+            return Menu(tuple(gauges), {k: f"{g.label} (now {g.value})" for k, g in gauges.items()})
         if field == "by":
             gauge = rules.gauges(state, p["target"])[p["what"]]
             low, high = gauge.bounds
             return Span(low - gauge.value, high - gauge.value, 0)
         if field == "condition":
             known = rules.conditions(state, p["target"])
-            return Menu(tuple(known), {k: f"{words} ({'set' if on else 'clear'})"
+            return Menu(tuple(known), {k: f"{words} (now {'set' if on else 'not set'})"
                                        for k, (words, on) in known.items()})
-        if field == "on":
+        if field == "on":  # asked only to clear (setting is the default)
             now = rules.conditions(state, p["target"])[p["condition"]][1]
-            return Menu((not now,), {True: "set it", False: "clear it"})
+            return Menu((False,), {False: "clear it"}) if now else None
         if field == "like":
             return Menu(tuple(rules.models(state)))
         if field == "name":
             return Menu((fresh_name(p["like"], rules.taken(state)),))
+        if field == "spec":
+            return Menu((show_entry(rules.template(state)),))
         return None
 
     def check(self, state: S, action: Action) -> None:
@@ -426,6 +483,10 @@ class Overrides(Generic[S]):
             emit(ConditionChanged(GM, action.target, action.condition, action.on))
         elif isinstance(action, Join):
             emit(CombatantAdded(GM, action.name, action.like))
+        elif isinstance(action, Enter):
+            entry = read_entry(action.spec)
+            emit(CombatantEntered(GM, rules.newcomer(state, entry),
+                                  json.dumps(entry, sort_keys=True, separators=(",", ":"))))
         elif isinstance(action, Remove):
             emit(CombatantRemoved(GM, action.target))
         elif isinstance(action, Delay):
@@ -438,7 +499,8 @@ class Overrides(Generic[S]):
         """The fold of each override event, for the rule set's fold table."""
         rules = self.rules
         return {GaugeAdjusted: rules.fold_adjusted, ConditionChanged: rules.fold_condition,
-                CombatantAdded: rules.fold_added, CombatantRemoved: rules.fold_removed,
+                CombatantAdded: rules.fold_added, CombatantEntered: rules.fold_entered,
+                CombatantRemoved: rules.fold_removed,
                 TurnDelayed: rules.fold_delayed}
 
     # -- words ---------------------------------------------------------------------------
@@ -468,6 +530,8 @@ class Overrides(Generic[S]):
             return f"{gm} {verb} a condition of {event.target}: {words}"
         if isinstance(event, CombatantAdded):
             return f"{gm} brings {event.name} into the fight (like {event.like})"
+        if isinstance(event, CombatantEntered):
+            return f"{gm} brings {event.name} into the fight (typed in)"
         if isinstance(event, CombatantRemoved):
             return f"{gm} takes {event.target} out of the fight"
         if isinstance(event, TurnDelayed):
@@ -491,6 +555,52 @@ def fresh_name(like: str, taken: set[str]) -> str:
     while f"{base}{n}" in taken:
         n += 1
     return f"{base}{n}"
+
+
+def read_entry(text: str) -> dict[str, Any]:
+    """A typed-in combatant's entry: a YAML (or JSON) mapping; ``ValueError`` otherwise.
+
+    >>> read_entry("{name: Wolf, side: blue, soma: 6, pr: 12}")
+    {'name': 'Wolf', 'side': 'blue', 'soma': 6, 'pr': 12}
+    """
+    import yaml  # only when a combatant is typed in
+
+    if not isinstance(text, str) or len(text) > MAX_ENTRY:
+        raise ValueError(f"a combatant typed in is a mapping of up to {MAX_ENTRY} characters")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ValueError(f"cannot read the combatant: {str(exc).splitlines()[0]}") from None
+    if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
+        raise ValueError("a combatant typed in is a mapping such as {name: Wolf, side: blue, "
+                         "...} (the scenario's own fields)")
+    return data
+
+
+def show_entry(entry: Mapping[str, Any]) -> str:
+    """An entry as one line of YAML (the form :func:`read_entry` reads back).
+
+    >>> show_entry({"name": "Wolf 2", "pr": 12})
+    '{name: Wolf 2, pr: 12}'
+    """
+    import yaml
+
+    return str(yaml.safe_dump(dict(entry), default_flow_style=True, sort_keys=False,
+                              width=10_000)).strip()
+
+
+def checked_entry(model: Any, entry: Mapping[str, Any]) -> Any:
+    """``entry`` validated by a scenario's pydantic ``model``; ``ValueError`` naming each
+    problem by its field (``soma: Input should be ...``)."""
+    try:
+        return model.model_validate(entry)
+    except Exception as exc:  # pydantic's ValidationError, without importing pydantic here
+        errors = getattr(exc, "errors", None)
+        if errors is None:
+            raise ValueError(str(exc)) from None
+        raise ValueError("; ".join(
+            f"{'.'.join(str(x) for x in e['loc']) or 'entry'}: {e['msg']}"
+            for e in errors())) from None
 
 
 def _bad_name(p: Partial, name: object, taken: set[str]) -> IllegalActionError | None:

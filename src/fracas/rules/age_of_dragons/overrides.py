@@ -9,13 +9,16 @@ initiative order.  The rulings are in ``docs/rules/age_of_dragons.md``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from fracas.core.action import Action
 from fracas.core.events import Event
 from fracas.core.overrides import (
     CombatantAdded,
+    CombatantEntered,
     CombatantRemoved,
     ConditionChanged,
     Gauge,
@@ -23,13 +26,18 @@ from fracas.core.overrides import (
     OverrideRules,
     Overrides,
     TurnDelayed,
+    checked_entry,
+    fresh_name,
 )
 from fracas.core.rng import Rng
 from fracas.rules.age_of_dragons import events
+from fracas.rules.age_of_dragons.scenario import CombatantSpec, _profile
 from fracas.rules.age_of_dragons.state import (
+    ALTITUDES,
     CLOSE,
     GROUNDED,
     LIMBS,
+    LONG,
     MAULED,
     OK,
     RIPPED,
@@ -98,6 +106,17 @@ class AgeOfDragonsOverrides(OverrideRules[AgeOfDragonsState]):
     def taken(self, state: AgeOfDragonsState) -> set[str]:
         return {*state.fighters, *state.landmarks, "gm"}
 
+    typed_in = True
+
+    def newcomer(self, state: AgeOfDragonsState, entry: Mapping[str, Any]) -> str:
+        return str(checked_entry(CombatantSpec, entry).name)
+
+    def template(self, state: AgeOfDragonsState) -> Mapping[str, Any]:
+        model = next(iter(state.fighters.values())).profile
+        return {"name": fresh_name(model.name, self.taken(state)), "side": model.side,
+                "soma": model.soma, "pr": model.pr_max, "pd": model.passive_pd,
+                "flies": model.flies}
+
     def delayable(self, state: AgeOfDragonsState) -> Sequence[str]:
         turn = state.turn
         if turn is None or state.pending is not None or turn.step != "pool" or \
@@ -141,6 +160,18 @@ class AgeOfDragonsOverrides(OverrideRules[AgeOfDragonsState]):
         ranges[pair(event.name, event.like)] = CLOSE
         if state.order:
             state.order = (*state.order, event.name)
+        state.may_end = True
+
+    def fold_entered(self, state: AgeOfDragonsState, event: CombatantEntered) -> None:
+        spec = CombatantSpec.model_validate(json.loads(event.spec))
+        state.fighters[spec.name] = Fighter(_profile(spec), spec.pr, spec.pd,
+                                            ALTITUDES.index(spec.altitude),
+                                            dict(spec.resources))
+        for other in (*state.fighters, *state.landmarks):
+            if other != spec.name:
+                state.ranges[pair(spec.name, other)] = LONG  # enters at the edge of the fight
+        if state.order:
+            state.order = (*state.order, spec.name)
         state.may_end = True
 
     def fold_removed(self, state: AgeOfDragonsState, event: CombatantRemoved) -> None:

@@ -144,6 +144,9 @@ class OneRingOverrides(OverrideRules[OneRingState]):
             state.roster = dataclasses.replace(
                 roster, foes={k: v for k, v in roster.foes.items() if k != name},
                 foe_order=tuple(n for n in roster.foe_order if n != name))
+        for h in state.heroes.values():
+            if name in h.located:  # a comrade located earlier is gone
+                h.located = tuple(n for n in h.located if n != name)
         if name in state.order:
             at = state.order.index(name)
             state.order = tuple(n for n in state.order if n != name)
