@@ -403,3 +403,26 @@ def test_a_rule_set_without_overrides_shows_no_adjust_panel(console: Console) ->
     assert 'id="adjust"' not in console.client.get(gm).text
     answer = console.post(gm, "act", override="yes", verb="adjust", f_target="ann")
     assert answer.status_code == 422 and "offers no GM overrides" in answer.json()["error"]
+
+
+def test_a_newcomer_is_named_or_typed_in_whole_through_the_panel(
+        console: Console, store: EventStore) -> None:
+    gm = claw_duel(store)["gm"]
+    steps = console.post(gm, "adjust", verb="add", f_like="Ash", f_name="Wyrm").json()
+    name = next(f for f in steps["fields"] if f["name"] == "name")
+    assert name["value"] == "Wyrm" and name.get("typed") is True
+    assert steps["action"] == "gm add like=Ash name=Wyrm"
+    taken = console.post(gm, "adjust", verb="add", f_like="Ash", f_name="Ember").json()
+    assert not taken["ok"] and "Ember" in taken["error"]
+    assert console.post(gm, "act", override="yes", verb="add", f_like="Ash",
+                        f_name="Wyrm").json()["ok"]
+    assert "Wyrm" in [f["name"] for f in console.state(gm)["view"]["fighters"]]
+    # A whole combatant typed in as the scenario writes one: the suggestion, renamed.
+    entry = console.post(gm, "adjust", verb="enter").json()
+    spec = next(f for f in entry["fields"] if f["name"] == "spec")["value"]
+    assert spec.startswith("{") and "name:" in spec
+    renamed = re.sub(r"name: [^,}]+", "name: Drake", spec, count=1)
+    answer = console.post(gm, "act", override="yes", verb="enter", f_spec=renamed)
+    assert answer.json()["ok"], answer.text
+    log = [e["text"] for e in console.state(gm)["log"]]
+    assert any("Drake" in line for line in log), log

@@ -257,7 +257,7 @@ async def adjust(request: Request, console: Console, posted: Posted) -> Response
         found = adjust_view(console.store, viewer.enc_id, form, console.memo)
         if wants_json(request):
             f = found.form if found is not None else None
-            steps = form_json(f) or {"fields": [], "action": None}
+            steps = f.as_json() if f is not None else {"fields": [], "action": None}
             error = "no overrides now" if found is None else (
                 f.error if f is not None else "choose an override")
             return JSONResponse({"ok": f is not None and not f.error, "error": error,
