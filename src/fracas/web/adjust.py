@@ -133,8 +133,13 @@ class AdjustForm:
             for x in self.fields], "action": self.action}
 
 
+#: Headings of the steps whose field name says little to a person.
+_TITLES = {"spec": "The combatant, as a scenario file writes one", "like": "Made like",
+           "by": "By (+ raises, - lowers)", "on": "Set or clear"}
+
+
 def _title(name: str) -> str:
-    return name.replace("_", " ").capitalize()
+    return _TITLES.get(name, name.replace("_", " ").capitalize())
 
 
 def _label(value: Any, label: str) -> str:
@@ -276,7 +281,7 @@ def override_action(enc: Encounter[Any], posted: Mapping[str, Any]) -> Action:
             shown = "nothing" if posted_value in (None, "") else repr(str(posted_value)[:40])
             choices = (f"{step.span.low} to {step.span.high}" if step.span is not None else
                        ", ".join(value_text(v) for v in step.values))
-            raise ActionSyntaxError(f"{verb}: {_title(step.name).lower()} {shown} is not "
+            raise ActionSyntaxError(f"{verb}: {step.name.replace('_', ' ')} {shown} is not "
                                     f"offered now (choose {choices})")
         chosen.append(value)
         options = enc.override_options(tuple(chosen))
