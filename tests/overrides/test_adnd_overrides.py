@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from override_helpers import decide, override, start
 
 from fracas.core.errors import IllegalActionError
-from fracas.core.overrides import CombatantAdded, GaugeAdjusted, TurnDelayed
+from fracas.core.overrides import CombatantAdded, CombatantEntered, GaugeAdjusted, TurnDelayed
 from fracas.rules.adnd.events import Slain
 
 
@@ -83,3 +83,19 @@ def test_delay_a_turn(tmp_path: Path) -> None:
     assert events[1] == TurnDelayed("gm", actor)
     assert enc.state.queue == (*(n for n in queue if n != actor), actor)
     assert enc.current_actor() != actor
+
+
+def test_enter_a_fighter_typed_in(tmp_path: Path) -> None:
+    enc = start("adnd", "bottleneck")
+    assert enc.override_options(["add", "Durin"]).step.values == ["Durin-2"]
+    with pytest.raises(IllegalActionError, match="a name here is letters, digits"):
+        enc.check(enc.ruleset.parse_action("gm add like=Durin name='Durin the Second'"))
+    events = override(enc, "gm enter spec='{name: Troll, side: orcs, hp: 30, thac0: 13, "
+                           "weapons: [{name: claw, damage: 1d8, length_ft: 2}]}'", tmp_path)
+    assert isinstance(events[1], CombatantEntered) and events[1].name == "Troll"
+    troll = enc.state.fighters["Troll"]
+    assert (troll.hp, troll.wielding, enc.state.profile("Troll").thac0) == (30, "claw", 13)
+    with pytest.raises(IllegalActionError, match="hp: Input should be greater than or equal"):
+        enc.check(enc.ruleset.parse_action("gm enter spec='{name: Imp, side: orcs, hp: 0}'"))
+    enc.play(lambda name: enc.ruleset.policy_for(enc.state, name), enc.rng)
+    assert enc.is_over

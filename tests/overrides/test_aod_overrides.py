@@ -192,7 +192,9 @@ def test_enter_a_combatant_typed_in(tmp_path: Path) -> None:
     for spec, says in (("{name: Fox, side: blue, soma: x, pr: 3}", "soma: Input should be"),
                        ("{name: Fox, side: blue, soma: 3}", "pr: Field required"),
                        ("{name: Ash, side: blue, soma: 3, pr: 3}", "'Ash' is taken"),
-                       ("[1, 2", "cannot read the combatant")):
+                       ("[1, 2", "cannot read the combatant"),
+                       ("{name: Fox, side: &s blue, soma: 3, pr: 3, altitude: *s}",
+                        "anchors and aliases")):
         with pytest.raises(IllegalActionError, match=re.escape(says)):
             enc.check(Enter("gm", spec))
     enc.play(lambda name: enc.ruleset.policy_for(enc.state, name), enc.rng)

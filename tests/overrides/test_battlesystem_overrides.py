@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -12,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from override_helpers import override, start
 
 from fracas.core.errors import IllegalActionError
-from fracas.core.overrides import CombatantAdded, GaugeAdjusted, TurnDelayed
+from fracas.core.overrides import CombatantAdded, CombatantEntered, GaugeAdjusted, TurnDelayed
 from fracas.rules.battlesystem.events import UnitLeft
 
 
@@ -88,3 +89,23 @@ def test_delay_a_unit(tmp_path: Path) -> None:
     assert events[1] == TurnDelayed("gm", "hearthguard")
     assert enc.state.queue == [*queue[1:], "hearthguard"]
     assert enc.current_actor() == queue[1]
+
+
+def test_enter_a_unit_typed_in(tmp_path: Path) -> None:
+    enc = start("battlesystem", "dwarf_column_ambush")
+    assert enc.override_options(["add", "porters"]).step.values == ["porters-2"]
+    events = override(enc, "gm enter spec='{name: trolls, side: orcs, area: gate-hall, "
+                           "figures: 2, hd: 6, morale: 16}'", tmp_path)
+    assert isinstance(events[1], CombatantEntered) and events[1].name == "trolls"
+    trolls = enc.state.units["trolls"]
+    assert (trolls.figures, trolls.stats.morale, trolls.area) == (2, 16, "gate-hall")
+    for spec, says in (("{name: elves, side: elves, area: gate-hall, figures: 3}",
+                        "side: 'elves' is not an army of this battle"),
+                       ("{name: elves, side: orcs, area: nowhere, figures: 3}",
+                        "area: 'nowhere' is not an area"),
+                       ("{name: elves, side: orcs, area: gate-hall, figures: 0}",
+                        "figures: Input should be greater than or equal to 1")):
+        with pytest.raises(IllegalActionError, match=re.escape(says)):
+            enc.check(enc.ruleset.parse_action(f"gm enter spec='{spec}'"))
+    enc.play(lambda name: enc.ruleset.policy_for(enc.state, name), enc.rng)
+    assert enc.is_over

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -12,7 +13,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 from override_helpers import override, start
 
 from fracas.core.errors import IllegalActionError
-from fracas.core.overrides import CombatantAdded, ConditionChanged, GaugeAdjusted, TurnDelayed
+from fracas.core.overrides import (
+    CombatantAdded,
+    CombatantEntered,
+    ConditionChanged,
+    GaugeAdjusted,
+    TurnDelayed,
+)
 from fracas.rules.one_ring.events import Located, TakenOut
 
 
@@ -105,5 +112,24 @@ def test_a_removed_comrade_is_forgotten_by_those_who_located_him() -> None:
     enc.emit(Located("Hirgon", "Beran"))  # as a Locate action leaves it (no log to verify)
     override(enc, "gm remove target=Beran")
     assert "Beran" not in enc.state.heroes["Hirgon"].located
+    enc.play(lambda name: enc.ruleset.policy_for(enc.state, name), enc.rng)
+    assert enc.is_over
+
+
+def test_enter_a_hero_and_an_adversary_typed_in(tmp_path: Path) -> None:
+    enc = start("one_ring", "company_vs_orcs")
+    assert enc.override_options(["enter"]).step.values == ["{name: orc-6, kind: orc_soldier}"]
+    events = override(enc, "gm enter spec='{name: Halbarad, strength: 6, heart: 4, wits: 4, "
+                           "endurance: 26, weapons: [sword]}'", tmp_path)
+    assert isinstance(events[1], CombatantEntered) and events[1].name == "Halbarad"
+    assert enc.state.roster.heroes["Halbarad"].endurance_max == 26
+    override(enc, "gm enter spec='{name: Grey Warg, kind: warg}'", tmp_path)
+    assert enc.state.roster.foe_order[-1] == "Grey Warg"
+    for spec, says in (("{name: Wolf, kind: wolf}", "unknown adversary kind 'wolf'"),
+                       ("{name: Orcs, kind: orc_soldier, count: 3}", "one adversary in at a"),
+                       ("{name: Hal, strength: 6, heart: 4, wits: 4, endurance: 26}",
+                        "weapons: Field required")):
+        with pytest.raises(IllegalActionError, match=re.escape(says)):
+            enc.check(enc.ruleset.parse_action(f"gm enter spec='{spec}'"))
     enc.play(lambda name: enc.ruleset.policy_for(enc.state, name), enc.rng)
     assert enc.is_over

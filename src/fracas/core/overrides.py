@@ -10,6 +10,8 @@ checked, logged, undone, replayed and stored like any decision:
   condition the rule set tracks;
 * ``gm add like=Orc name='Orc 2'`` -- bring in a new combatant made like one of the
   scenario's (its profile, at full health) under a new name;
+* ``gm enter spec='{name: Wolf, side: blue, soma: 6, pr: 12}'`` -- bring in a combatant
+  typed in, as the scenario file writes one (checked by the scenario's own model);
 * ``gm remove target=Orc`` -- take a combatant out of the fight;
 * ``gm delay target=Ash`` -- hold the turn that is about to start and let it come later.
 
@@ -33,6 +35,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from fracas.core.action import GM, Action
@@ -259,6 +262,10 @@ class OverrideRules(ABC, Generic[S]):
 
     #: What the rule set calls the GM in its log lines ("the Loremaster").
     gm_title: ClassVar[str] = "the GM"
+    #: What joins a suggested newcomer's name and its number (``Orc 2``; AD&D: ``orc-2``).
+    name_sep: ClassVar[str] = " "
+    #: The pattern every combatant's name must match, when the scenario has one, and its words.
+    name_pattern: ClassVar[tuple[str, str] | None] = None
 
     @abstractmethod
     def targets(self, state: S) -> Sequence[str]:
@@ -376,7 +383,7 @@ class Overrides(Generic[S]):
                 return p.refuse("like", f"{p['like']!r} is not a combatant a newcomer can be "
                                 f"made like (those: {', '.join(models)})")
             if "name" in p:
-                return _bad_name(p, p["name"], rules.taken(state))
+                return _bad_name(p, p["name"], rules.taken(state), rules.name_pattern)
             return None
         if kind is Enter:
             if not rules.typed_in:
@@ -386,7 +393,7 @@ class Overrides(Generic[S]):
                     name = rules.newcomer(state, read_entry(p["spec"]))
                 except ValueError as exc:
                     return p.refuse("spec", str(exc))
-                return _bad_name(p, name, rules.taken(state))
+                return _bad_name(p, name, rules.taken(state), rules.name_pattern)
             return None
         if kind is Delay:
             able = rules.delayable(state)
@@ -461,7 +468,7 @@ class Overrides(Generic[S]):
         if field == "like":
             return Menu(tuple(rules.models(state)))
         if field == "name":
-            return Menu((fresh_name(p["like"], rules.taken(state)),))
+            return Menu((fresh_name(p["like"], rules.taken(state), rules.name_sep),))
         if field == "spec":
             return Menu((show_entry(rules.template(state)),))
         return None
@@ -539,7 +546,7 @@ class Overrides(Generic[S]):
         return None
 
 
-def fresh_name(like: str, taken: set[str]) -> str:
+def fresh_name(like: str, taken: set[str], sep: str = " ") -> str:
     """The first free name after ``like``: its trailing number counted on, else `` 2``, `` 3``...
 
     >>> fresh_name("Orc", {"Orc", "Orc 2"})
@@ -551,7 +558,7 @@ def fresh_name(like: str, taken: set[str]) -> str:
     if found and found.group(1):
         base, n = found.group(1), int(found.group(2)) + 1
     else:
-        base, n = like + " ", 2
+        base, n = like + sep, 2
     while f"{base}{n}" in taken:
         n += 1
     return f"{base}{n}"
@@ -568,13 +575,31 @@ def read_entry(text: str) -> dict[str, Any]:
     if not isinstance(text, str) or len(text) > MAX_ENTRY:
         raise ValueError(f"a combatant typed in is a mapping of up to {MAX_ENTRY} characters")
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_plain_loader())  # a safe loader without aliases
     except yaml.YAMLError as exc:
         raise ValueError(f"cannot read the combatant: {str(exc).splitlines()[0]}") from None
     if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
         raise ValueError("a combatant typed in is a mapping such as {name: Wolf, side: blue, "
                          "...} (the scenario's own fields)")
     return data
+
+
+@cache
+def _plain_loader() -> Any:
+    """YAML's safe loader without anchors and aliases (an alias bomb in a few hundred
+    characters would otherwise grow without bound once written out as JSON)."""
+    import yaml
+
+    class PlainLoader(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent) or (
+                    self.check_event(yaml.ScalarEvent, yaml.SequenceStartEvent,
+                                     yaml.MappingStartEvent)
+                    and getattr(self.peek_event(), "anchor", None) is not None):  # type: ignore[no-untyped-call]
+                raise yaml.YAMLError("anchors and aliases (& and *) are not read here")
+            return super().compose_node(parent, index)
+
+    return PlainLoader
 
 
 def show_entry(entry: Mapping[str, Any]) -> str:
@@ -603,9 +628,12 @@ def checked_entry(model: Any, entry: Mapping[str, Any]) -> Any:
             for e in errors())) from None
 
 
-def _bad_name(p: Partial, name: object, taken: set[str]) -> IllegalActionError | None:
+def _bad_name(p: Partial, name: object, taken: set[str],
+              pattern: tuple[str, str] | None = None) -> IllegalActionError | None:
     if not isinstance(name, str) or not name.strip():
         return p.refuse("name", "a newcomer needs a name")
+    if pattern is not None and not re.fullmatch(pattern[0], name):
+        return p.refuse("name", f"a name here is {pattern[1]}")
     if name != name.strip() or len(name) > MAX_NAME or not name.isprintable():
         return p.refuse("name", f"a name is up to {MAX_NAME} printable characters, without "
                         "spaces at either end")

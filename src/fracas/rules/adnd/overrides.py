@@ -12,13 +12,16 @@ fight; a delayed turn moves to the end of the round's queue.  The rulings are in
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from fracas.core.action import GM, Action
 from fracas.core.events import Event
 from fracas.core.overrides import (
     Adjust,
     CombatantAdded,
+    CombatantEntered,
     CombatantRemoved,
     Condition,
     ConditionChanged,
@@ -27,10 +30,13 @@ from fracas.core.overrides import (
     OverrideRules,
     Overrides,
     TurnDelayed,
+    checked_entry,
+    fresh_name,
 )
 from fracas.core.rng import Rng
 from fracas.rules.adnd import falls
 from fracas.rules.adnd.events import Slain
+from fracas.rules.adnd.scenario import CombatantSpec, _profile
 from fracas.rules.adnd.state import AdndUndergroundState, Fighter
 
 __all__ = ["OVERRIDES", "AdndOverrides"]
@@ -45,6 +51,8 @@ class AdndOverrides(OverrideRules[AdndUndergroundState]):
     """The DM's overrides of an AD&D underground fight."""
 
     gm_title = "the DM"
+    name_sep = "-"
+    name_pattern = (r"[A-Za-z0-9_\-]+", "letters, digits, '-' and '_' (as in the scenario)")
 
     def targets(self, state: AdndUndergroundState) -> Sequence[str]:
         return state.setup.order
@@ -64,6 +72,17 @@ class AdndOverrides(OverrideRules[AdndUndergroundState]):
 
     def taken(self, state: AdndUndergroundState) -> set[str]:
         return {*state.setup.profiles, *state.setup.sides, GM}
+
+    typed_in = True
+
+    def newcomer(self, state: AdndUndergroundState, entry: Mapping[str, Any]) -> str:
+        return str(checked_entry(CombatantSpec, entry).name)
+
+    def template(self, state: AdndUndergroundState) -> Mapping[str, Any]:
+        model = state.profile(state.setup.order[0])
+        return {"name": fresh_name(model.name, self.taken(state), "-"), "side": model.side,
+                "level": model.level, "hp": model.hp_max, "thac0": model.thac0,
+                "ac": model.ac}
 
     def delayable(self, state: AdndUndergroundState) -> Sequence[str]:
         if state.phase != "turns" or state.falling is not None or \
@@ -89,6 +108,20 @@ class AdndOverrides(OverrideRules[AdndUndergroundState]):
         state.fighters[name] = Fighter(
             name, profile.hp_max, model.alt, model.facing_wall, model.boulders,
             next((w.name for w in profile.weapons if not w.missile), "fist"))
+
+    def fold_entered(self, state: AdndUndergroundState, event: CombatantEntered) -> None:
+        spec = CombatantSpec.model_validate(json.loads(event.spec))
+        setup = state.setup
+        top = max((p.top_ft for p in setup.profiles.values()), default=0.0)
+        profile = _profile(spec, top)
+        policy = spec.policy if isinstance(spec.policy, str) else tuple(spec.policy)
+        state.setup = dataclasses.replace(
+            setup, profiles={**setup.profiles, spec.name: profile},
+            order=(*setup.order, spec.name), policies={**setup.policies, spec.name: policy},
+            sides=setup.sides if spec.side in setup.sides else (*setup.sides, spec.side))
+        state.fighters[spec.name] = Fighter(
+            spec.name, spec.hp, spec.terrain.alt_ft, spec.terrain.facing_wall, spec.boulders,
+            next((w.name for w in spec.weapons if not w.missile), "fist"))
 
     def fold_removed(self, state: AdndUndergroundState, event: CombatantRemoved) -> None:
         setup, name = state.setup, event.target

@@ -12,13 +12,16 @@ are in ``docs/rules/battlesystem.md``.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from fracas.core.action import GM, Action
 from fracas.core.events import Event
 from fracas.core.overrides import (
     Adjust,
     CombatantAdded,
+    CombatantEntered,
     CombatantRemoved,
     ConditionChanged,
     Gauge,
@@ -26,9 +29,12 @@ from fracas.core.overrides import (
     OverrideRules,
     Overrides,
     TurnDelayed,
+    checked_entry,
+    fresh_name,
 )
 from fracas.core.rng import Rng
 from fracas.rules.battlesystem.events import UnitLeft
+from fracas.rules.battlesystem.scenario import UnitModel, _unit
 from fracas.rules.battlesystem.state import BattlesystemState, Unit
 
 __all__ = ["OVERRIDES", "BattlesystemOverrides"]
@@ -65,6 +71,24 @@ class BattlesystemOverrides(OverrideRules[BattlesystemState]):
     def taken(self, state: BattlesystemState) -> set[str]:
         return {*state.units, *state.board.areas, *(s.name for s in state.sides), GM}
 
+    typed_in = True
+
+    def newcomer(self, state: BattlesystemState, entry: Mapping[str, Any]) -> str:
+        model = checked_entry(UnitModel, entry)
+        sides = [s.name for s in state.sides]
+        if model.side not in sides:
+            raise ValueError(f"side: {model.side!r} is not an army of this battle "
+                             f"({', '.join(sides)})")
+        if model.area not in state.board.areas or model.area in state.gone:
+            raise ValueError(f"area: {model.area!r} is not an area of this battle one can "
+                             "stand in")
+        return str(model.name)
+
+    def template(self, state: BattlesystemState) -> Mapping[str, Any]:
+        model = next(iter(state.units.values()))
+        return {"name": fresh_name(model.name, self.taken(state), "-"), "side": model.side,
+                "area": model.area, "figures": model.stats.start_figures}
+
     def delayable(self, state: BattlesystemState) -> Sequence[str]:
         queue = state.queue
         if len(queue) < 2 or queue[0] == GM or state.phase not in ("move", "missile"):
@@ -89,6 +113,8 @@ class BattlesystemOverrides(OverrideRules[BattlesystemState]):
         else:
             u.status = "routing" if event.on else "ok"
 
+    name_sep = "-"
+
     def fold_added(self, state: BattlesystemState, event: CombatantAdded) -> None:
         model = state.units[event.like]
         stats = dataclasses.replace(model.stats, name=event.name)
@@ -96,6 +122,12 @@ class BattlesystemOverrides(OverrideRules[BattlesystemState]):
                                        rear=model.rear, axis=model.axis,
                                        altitude=model.altitude, lit=model.lit)
         state.policies = {**state.policies, event.name: state.policies[event.like]}
+
+    def fold_entered(self, state: BattlesystemState, event: CombatantEntered) -> None:
+        model = UnitModel.model_validate(json.loads(event.spec))
+        state.units[model.name] = _unit(model)
+        policy = model.policy if isinstance(model.policy, str) else tuple(model.policy)
+        state.policies = {**state.policies, model.name: policy}
 
     def fold_removed(self, state: BattlesystemState, event: CombatantRemoved) -> None:
         state.units[event.target].status = REMOVED

@@ -13,13 +13,16 @@ phase's order (a held stance is chosen after the others).  The rulings are in
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from fracas.core.action import Action
 from fracas.core.events import Event
 from fracas.core.overrides import (
     Adjust,
     CombatantAdded,
+    CombatantEntered,
     CombatantRemoved,
     ConditionChanged,
     Gauge,
@@ -27,9 +30,13 @@ from fracas.core.overrides import (
     OverrideRules,
     Overrides,
     TurnDelayed,
+    checked_entry,
+    fresh_name,
 )
 from fracas.core.rng import Rng
+from fracas.rules.one_ring.catalogue import catalogue
 from fracas.rules.one_ring.combat import check_out
+from fracas.rules.one_ring.scenario import AdversarySpec, HeroSpec, _foe_cards, _hero_card
 from fracas.rules.one_ring.state import (
     OPEN,
     STANCES,
@@ -79,6 +86,21 @@ class OneRingOverrides(OverrideRules[OneRingState]):
 
     def models(self, state: OneRingState) -> Sequence[str]:
         return self.targets(state)
+
+    typed_in = True
+
+    def newcomer(self, state: OneRingState, entry: Mapping[str, Any]) -> str:
+        spec = _entry_spec(entry)
+        if isinstance(spec, AdversarySpec) and spec.count != 1:
+            raise ValueError("count: bring one adversary in at a time")
+        return str(spec.name)
+
+    def template(self, state: OneRingState) -> Mapping[str, Any]:
+        known = catalogue().adversaries
+        first = next(iter(state.roster.foes.values()), None)
+        kind = first.kind if first is not None and first.kind in known else next(iter(known))
+        like = first.name if first is not None else kind
+        return {"name": fresh_name(like, self.taken(state)), "kind": kind}
 
     def delayable(self, state: OneRingState) -> Sequence[str]:
         if state.pending is not None or state.phase not in ("volley", "stance", "action") or \
@@ -132,6 +154,24 @@ class OneRingOverrides(OverrideRules[OneRingState]):
                                                foe_order=(*roster.foe_order, name))
             state.foes[name] = FoeState(foe.endurance_max, foe.hate_max, eligible=True)
 
+    def fold_entered(self, state: OneRingState, event: CombatantEntered) -> None:
+        spec, roster = _entry_spec(json.loads(event.spec)), state.roster
+        if isinstance(spec, HeroSpec):
+            card = _hero_card(spec)
+            state.roster = dataclasses.replace(
+                roster, heroes={**roster.heroes, card.name: card},
+                hero_order=(*roster.hero_order, card.name))
+            wielded = next((w.name for w in card.weapons if not w.ranged),
+                           card.weapons[0].name if card.weapons else None)
+            state.heroes[card.name] = HeroState(card.endurance_max, card.hope_max,
+                                                wounds=spec.wounds, wielded=wielded,
+                                                stance=OPEN)
+        else:
+            foe = _foe_cards(spec)[0]
+            state.roster = dataclasses.replace(roster, foes={**roster.foes, foe.name: foe},
+                                               foe_order=(*roster.foe_order, foe.name))
+            state.foes[foe.name] = FoeState(foe.endurance_max, foe.hate_max, eligible=True)
+
     def fold_removed(self, state: OneRingState, event: CombatantRemoved) -> None:
         roster, name = state.roster, event.target
         if name in state.heroes:
@@ -175,6 +215,13 @@ class OneRingOverrides(OverrideRules[OneRingState]):
     def describe_delay(self, state: OneRingState, target: str) -> str:
         phase = {"stance": "chooses a stance", "volley": "shoots"}.get(state.phase, "acts")
         return f"{target} {phase} after the others this {'round' if state.round else 'volley'}"
+
+
+def _entry_spec(entry: Mapping[str, Any]) -> HeroSpec | AdversarySpec:
+    """A typed-in combatant: a hero when the entry has attributes (``strength``...), else an
+    adversary (a catalogue ``kind`` or full statistics), as the scenario writes them."""
+    hero = any(key in entry for key in ("strength", "heart", "wits"))
+    return checked_entry(HeroSpec if hero else AdversarySpec, entry)  # type: ignore[no-any-return]
 
 
 #: The One Ring overrides (the plug-in class offers them as ``overrides``).
