@@ -25,6 +25,7 @@ from fracas.core.errors import ActionSyntaxError, FightOverError, FracasError, I
 from fracas.core.ruleset import find_ruleset
 from fracas.store import EventStore
 from fracas.web.table import FIELD_PREFIX, MAX_STEPS, Memo, OptionsOf, value_text
+from fracas.web.words import MAX_ACTION_TEXT
 
 __all__ = ["OVERRIDE_FIELD", "TYPED_STEPS", "AdjustField", "AdjustForm", "AdjustView",
            "adjust_view", "override_action", "override_form", "override_options_of",
@@ -84,8 +85,8 @@ def override_verbs(ruleset: str) -> tuple[tuple[str, str], ...] | None:
 #: Steps whose menu is only a suggestion: the GM may type another value (a newcomer's
 #: name; a whole combatant as the scenario writes one), checked by the overrides' rules.
 TYPED_STEPS = ("name", "spec")
-#: The longest typed-in value taken (a combatant's entry is one line of YAML).
-MAX_TYPED = 600
+#: The longest typed-in value taken: a form field's cap (``console.MAX_FIELD_CHARS``).
+MAX_TYPED = 2 * MAX_ACTION_TEXT
 
 
 @dataclass(slots=True)
