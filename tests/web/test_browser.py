@@ -271,8 +271,8 @@ def test_screenshot_of_the_table_view(page: Any, server: LiveServer, ruleset: st
         if page.locator("#ai").count() == 0:
             break
         before = revision(page)
-        page.click("#ai")
-        wait_revision(page, before + 1)
+        page.click("#ai")  # the actor's whole turn: one revision a decision
+        page.wait_for_selector(f'#live:not([data-revision="{before}"])')
     assert page.locator("#battlefield").is_visible()
     assert page.inner_text("#table").strip()
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -54,7 +54,11 @@ def serve(
     max_body: Annotated[int, typer.Option(
         min=1024, help="Largest request body accepted, in bytes.")] = 2 * 1024 * 1024,
 ) -> None:
-    """Serve the GM console in the browser; prints the GM's secret link."""
+    """Serve the GM console in the browser; prints the GM's secret link.
+
+    With ``--host 0.0.0.0`` (or any address other machines can reach) the links are
+    printed, and written on the GM's page, with this machine's own addresses, so
+    players' phones on the same network can open them."""
     try:
         import uvicorn
 
@@ -67,13 +71,17 @@ def serve(
     for folder in dirs:
         if not folder.is_dir():
             raise ServeError(f"--examples {folder}: no such folder")
+    from fracas.web.hosts import origins
+
     _check_address(host, port)
+    reachable = origins(host, port)
     store = EventStore(db)
-    web = create_app(store, dirs, max_body=max_body)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    console.print(f"fracas GM console on http://{shown}:{port}/")
-    console.print(f"GM link (keep it secret): http://{shown}:{port}/gm/{web.state.admin_key}",
-                  soft_wrap=True)
+    web = create_app(store, dirs, max_body=max_body, origins=reachable)
+    for origin in reachable:
+        console.print(f"fracas GM console on {origin}/")
+    for origin in reachable:
+        console.print(f"GM link (keep it secret): {origin}/gm/{web.state.admin_key}",
+                      soft_wrap=True)
     try:
         uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False)
     finally:

@@ -61,6 +61,7 @@ __all__ = [
     "EventStore",
     "Link",
     "LogEntry",
+    "SeatError",
     "StaleRevisionError",
     "UnknownEncounterError",
 ]
@@ -103,7 +104,20 @@ CREATE TABLE IF NOT EXISTS links (
     token TEXT NOT NULL,
     PRIMARY KEY (encounter_id, role, side)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seats (
+    encounter_id TEXT NOT NULL,
+    token TEXT NOT NULL,
+    side TEXT NOT NULL,
+    combatants TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (encounter_id, token)
+) WITHOUT ROWID;
 """
+
+#: A seat names at most this many combatants (a player holds a few, not an army).
+MAX_SEAT_COMBATANTS = 16
+#: An encounter has at most this many seats.
+MAX_SEATS = 64
 
 class StoreOpenError(FracasError):
     """The database file cannot be opened or is not a fracas store."""
@@ -113,6 +127,12 @@ class StoreOpenError(FracasError):
 
 class UnknownEncounterError(FracasError, LookupError):
     """No encounter is stored under the requested id."""
+
+    exit_code = 2
+
+
+class SeatError(FracasError):
+    """A seat that cannot be made as asked (no such combatant, combatants of two sides)."""
 
     exit_code = 2
 
@@ -149,12 +169,19 @@ class EncounterInfo:
 
 @dataclass(frozen=True, slots=True)
 class Link:
-    """A secret link to an encounter: the GM's, one side's players', or spectators'."""
+    """A secret link to an encounter: the GM's, one side's players', spectators', or a
+    *seat*: one player's link, acting only for the ``combatants`` it names (all of one
+    side, whose view it sees)."""
 
     encounter_id: str
     role: str
     side: str
     token: str
+    combatants: tuple[str, ...] = ()
+
+    @property
+    def is_seat(self) -> bool:
+        return bool(self.combatants)
 
 
 #: How many decoded log entries :meth:`EventStore.entries` keeps (then it starts afresh).
@@ -532,11 +559,68 @@ class EventStore:
         return _info(row)
 
     def links(self, enc_id: str) -> list[Link]:
-        """The secret links of an encounter: GM, spectators, one per side."""
-        rows = self._reader().execute(
+        """The secret links of an encounter: GM, spectators, one per side, then the seats
+        (oldest first)."""
+        reader = self._reader()
+        rows = reader.execute(
             "SELECT * FROM links WHERE encounter_id = ? ORDER BY role, side",
             (enc_id,)).fetchall()
-        return [Link(r["encounter_id"], r["role"], r["side"], r["token"]) for r in rows]
+        found = [Link(r["encounter_id"], r["role"], r["side"], r["token"]) for r in rows]
+        seats = reader.execute("SELECT * FROM seats WHERE encounter_id = ? ORDER BY created, token",
+                               (enc_id,)).fetchall()
+        found += [Link(r["encounter_id"], "player", r["side"], r["token"],
+                       tuple(json.loads(r["combatants"]))) for r in seats]
+        return found
+
+    def add_seat(self, enc_id: str, combatants: Sequence[str]) -> Link:
+        """A new seat: a secret link acting only for ``combatants`` (all of one side).
+
+        Kept in the database like every link (it survives restarts); its holder sees
+        its side's view.  Raises :class:`SeatError` naming what is wrong.
+        """
+        wanted = sorted(set(combatants))
+        if not wanted:
+            raise SeatError("choose at least one combatant for the seat")
+        if len(wanted) > MAX_SEAT_COMBATANTS:
+            raise SeatError(f"a seat holds at most {MAX_SEAT_COMBATANTS} combatants")
+        with self.live(enc_id) as (enc, _):
+            sides = {s.name: s.side for s in enc.ruleset.standings(enc.state)}
+        unknown = [n for n in wanted if n not in sides]
+        if unknown:
+            raise SeatError(f"no combatant named {unknown[0]!r} in this fight")
+        found = sorted({sides[n] for n in wanted})
+        if len(found) > 1:
+            raise SeatError("a seat's combatants must all be of one side (they see that "
+                            f"side's view): {', '.join(found)}")
+        side = found[0]
+        token = secrets.token_urlsafe(32)
+
+        def job(db: sqlite3.Connection) -> None:
+            count = db.execute("SELECT COUNT(*) FROM seats WHERE encounter_id = ?",
+                               (enc_id,)).fetchone()[0]
+            if count >= MAX_SEATS:
+                raise SeatError(f"an encounter has at most {MAX_SEATS} seats")
+            db.execute("INSERT INTO seats (encounter_id, token, side, combatants, created)"
+                       " VALUES (?, ?, ?, ?, ?)",
+                       (enc_id, token, side, json.dumps(wanted), time.time()))
+
+        self._write(job)
+        return Link(enc_id, "player", side, token, tuple(wanted))
+
+    def remove_seat(self, enc_id: str, token: str) -> bool:
+        """Revoke a seat (its link stops working at once); ``False`` if there was none."""
+        found = self.find_link(enc_id, token)
+        if found is None or not found.is_seat:
+            return False
+        removed: list[int] = []
+
+        def job(db: sqlite3.Connection) -> None:
+            cur = db.execute("DELETE FROM seats WHERE encounter_id = ? AND token = ?",
+                             (enc_id, found.token))
+            removed.append(cur.rowcount)
+
+        self._write(job)
+        return bool(removed and removed[0])
 
     def find_link(self, enc_id: str, token: str) -> Link | None:
         """The link of ``enc_id`` whose token is ``token``, compared in constant time."""
@@ -738,7 +822,8 @@ class EventStore:
 
     def apply_many(self, enc_id: str, expected_revision: int | None,
                    choose: Callable[[Encounter[Any]], Action], *, decisions: int,
-                   seconds: float) -> tuple[int, int]:
+                   seconds: float, stop: Callable[[Encounter[Any]], bool] | None = None
+                   ) -> tuple[int, int]:
         """Apply what ``choose`` picks, decision after decision, and commit them together.
 
         For the AI playing a table on its own ("play to the end"): up to
@@ -748,6 +833,8 @@ class EventStore:
         all (one fsync, not one a decision).  The encounter stays locked meanwhile,
         so nobody sees a decision before it is durable.  If ``choose`` or the rules
         fail after some decisions, those are still written, then the error raised.
+        ``stop``, if given, is asked before each decision after the first: ``True``
+        ends the group there (the AI's turn is over, say).
         Returns the new revision and how many decisions were written.
         """
         with self._enc_lock(enc_id):
@@ -761,7 +848,8 @@ class EventStore:
             deadline = time.monotonic() + seconds
             at = revision
             while len(made) < decisions and not enc.is_over and (
-                    not made or time.monotonic() < deadline):
+                    not made or time.monotonic() < deadline) and not (
+                    made and stop is not None and stop(enc)):
                 start = len(enc.log)
                 texts: list[str] = []
                 veils: list[str] = []

@@ -79,15 +79,17 @@ HERE = Path(__file__).parent
 DEFAULT_MAX_BODY = 2 * 1024 * 1024
 
 def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
-               max_body: int = DEFAULT_MAX_BODY) -> FastAPI:
+               max_body: int = DEFAULT_MAX_BODY, origins: Sequence[str] = ()) -> FastAPI:
     """Build the console over ``store``; bundled scenarios come from ``scenario_dirs``.
 
     The GM's home URL is ``/gm/`` + ``app.state.admin_key`` (kept in the database,
-    so it survives restarts).
+    so it survives restarts).  ``origins`` (``http://host:port``, see
+    :func:`fracas.web.hosts.origins`) are the addresses the GM's page writes the
+    links with, so a phone can open them; by default, the address the page used.
     """
     app = FastAPI(title="fracas GM console", docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=_serving)
-    console = Console(store, scenario_dirs)
+    console = Console(store, scenario_dirs, origins)
     app.state.console = console
     app.state.store = store
     app.state.admin_key = console.admin_key
@@ -97,7 +99,7 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
     app.add_middleware(Clicks, answer=lambda request, exc: _error_answer(console, request, exc))
     app.add_middleware(BodySizeLimit, max_bytes=max_body, form_bytes=FORM_BYTES)
     # The changing routes first: every click is one of them, and routes are tried in order.
-    for router in (routes.changes, routes.tables, routes.home):
+    for router in (routes.changes, routes.tables, routes.seats, routes.home):
         app.include_router(router)
     _answer_errors(app, console)
 

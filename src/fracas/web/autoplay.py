@@ -1,10 +1,12 @@
-"""The AI's turns in the console: "let the AI play this turn" and "play to the end"."""
+"""The AI's turns in the console: "let the AI play this turn" (the actor's whole turn) and
+"play to the end"."""
 
 from __future__ import annotations
 
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from fracas.ai.search import SearchPolicy
@@ -15,14 +17,16 @@ from fracas.core.policy import HumanPolicy, Policy, RandomPolicy
 from fracas.core.ruleset import Action
 from fracas.store import EventStore, decision_rng
 
-__all__ = ["AUTO_BATCH_SECONDS", "AUTO_DECISIONS", "AUTO_SECONDS", "Seats", "ai_choice",
-           "play_to_the_end"]
+__all__ = ["AUTO_BATCH_SECONDS", "AUTO_DECISIONS", "AUTO_SECONDS", "TURN_DECISIONS", "Seats",
+           "ai_choice", "play_to_the_end", "play_turn"]
 
 #: "Play to the end" stops after this many decisions or seconds.
 AUTO_DECISIONS = 5000
 AUTO_SECONDS = 20.0
 #: "Play to the end" commits its decisions in groups of about this long a play each.
 AUTO_BATCH_SECONDS = 0.05
+#: "Let the AI play this turn" stops after this many decisions (a turn is a few).
+TURN_DECISIONS = 200
 
 
 def _ai_policy(enc: Encounter[Any], actor: str) -> Policy:
@@ -121,3 +125,41 @@ def play_to_the_end(store: EventStore, enc_id: str, revision: int | None,
         time.sleep(0)
     over = store.info(enc_id).status.startswith("over")
     return f"the AI played {played} decision(s)" + ("" if over else "; not over yet")
+
+
+def play_turn(store: EventStore, enc_id: str, revision: int | None,
+              first: Callable[[Encounter[Any]], None] | None = None,
+              seats: Seats | None = None,
+              allow: Callable[[Encounter[Any], Action], Action] | None = None) -> str:
+    """The AI plays the current actor's whole turn: decision after decision while the
+    same actor decides in the same round, until another decides or the fight ends
+    (at most :data:`TURN_DECISIONS` decisions, :data:`AUTO_SECONDS` seconds).
+
+    ``first`` checks, under the table's lock and before the first decision, that the
+    asker may play this turn (it raises if not); ``allow`` checks each action chosen
+    (it returns it, or raises).  The turn's decisions are committed together
+    (``EventStore.apply_many``); each is one revision, so undo takes back one at a time.
+    Returns what was done, in words.
+    """
+    whose: list[tuple[str, int]] = []
+
+    def choose(enc: Encounter[Any]) -> Action:
+        if not whose:
+            actor = enc.current_actor()
+            if actor is None:
+                raise FightOverError("the fight is over: nobody has a decision to make")
+            if first is not None:
+                first(enc)
+            whose.append((actor, enc.ruleset.round_number(enc.state)))
+        action = ai_choice(enc, seats, enc_id)
+        return action if allow is None else allow(enc, action)
+
+    def turn_over(enc: Encounter[Any]) -> bool:
+        return (enc.current_actor(), enc.ruleset.round_number(enc.state)) != whose[0]
+
+    _, made = store.apply_many(enc_id, revision, choose, decisions=TURN_DECISIONS,
+                               seconds=AUTO_SECONDS, stop=turn_over)
+    if not made:
+        raise FightOverError("the fight is over: nobody has a decision to make")
+    actor = whose[0][0] if whose else "nobody"
+    return f"the AI played {actor}'s turn ({made} decision{'s' if made != 1 else ''})"

@@ -39,9 +39,11 @@ from starlette.responses import HTMLResponse
 
 from fracas.core.errors import FracasError
 from fracas.store import EventStore, Link, LogEntry, UnknownEncounterError
+from fracas.web.adjust import AdjustView, adjust_view, override_verbs
 from fracas.web.autoplay import Seats
 from fracas.web.broker import Broker
-from fracas.web.security import CSRF_HEADER, Access, csrf_ok, csrf_token
+from fracas.web.hosts import qr_svg
+from fracas.web.security import CSRF_HEADER, Access, csrf_ok, csrf_token, names_in_words
 from fracas.web.table import (
     RULESET_TEMPLATE,
     Memo,
@@ -54,8 +56,8 @@ from fracas.web.table import (
 )
 from fracas.web.words import MAX_ACTION_TEXT
 
-__all__ = ["FORM_BYTES", "MAX_FIELDS", "BadForm", "Console", "Forbidden", "Posted", "Viewer",
-           "blocking", "find_bundled", "read_posted"]
+__all__ = ["FORM_BYTES", "MAX_FIELDS", "BadForm", "Console", "Forbidden", "LinkRow", "Posted",
+           "Viewer", "blocking", "find_bundled", "link_row", "read_posted", "role_title_of"]
 
 HERE = Path(__file__).parent
 #: Bodies of an encounter's forms (no files) larger than this are refused with 413.
@@ -149,6 +151,53 @@ def _ruleset_template(name: str) -> str | None:
         return None
 
 
+def role_title_of(access: Access) -> str:
+    """Whom a page is for, in words (its title and heading)."""
+    if access.is_gm:
+        return "GM console"
+    if access.is_seat:
+        owners = names_in_words(sorted(access.combatants))
+        return f"{owners}{chr(39) if owners.endswith('s') else chr(39) + 's'} seat ({access.side})"
+    if access.role == "player":
+        return f"player view of {access.side}"
+    return "spectator view"
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRow:
+    """One link as the GM's page lists it: whom it is for and its whole URL (its QR code is
+    an image of its own, ``.../qr/<token>.svg``, loaded when the GM opens it)."""
+
+    link: Link
+    label: str
+    url: str
+
+    @property
+    def path(self) -> str:
+        """The link's path on this server."""
+        return f"/e/{self.link.encounter_id}/{self.link.token}"
+
+    @property
+    def css(self) -> str:
+        """The anchor's class (scripts and tests find a side's link by it)."""
+        if self.link.is_seat:
+            return "seat-link"
+        return f"link-{self.link.role}" + (f"-{self.link.side}" if self.link.side else "")
+
+
+def link_row(link: Link, origin: str) -> LinkRow:
+    """``link`` with its whole URL (``origin`` + path) and whom it is for, in words."""
+    url = f"{origin}/e/{link.encounter_id}/{link.token}"
+    if link.is_seat:
+        label = f"seat of {names_in_words(list(link.combatants))} ({link.side})"
+    elif link.role == "player":
+        label = f"side {link.side}"
+    else:
+        label = {"gm": "GM (keep it secret)", "spectator": "spectators"}.get(
+            link.role, link.role)
+    return LinkRow(link, label, url)
+
+
 @dataclass(frozen=True, slots=True)
 class Viewer:
     """One encounter link as a request holds it: the link and what it lets its holder do."""
@@ -183,8 +232,12 @@ class Posted:
 class Console:
     """Everything the routes share: the store, templates, secrets, broker and memo."""
 
-    def __init__(self, store: EventStore, scenario_dirs: Sequence[Path] = ()) -> None:
+    def __init__(self, store: EventStore, scenario_dirs: Sequence[Path] = (),
+                 origins: Sequence[str] = ()) -> None:
         self.store = store
+        #: Where other machines reach this server (``http://host:port``), as ``fracas serve``
+        #: worked it out; empty: the links are written with the address the GM's page used.
+        self.origins = list(origins)
         self.env = Environment(
             loader=ChoiceLoader([FileSystemLoader(HERE / "templates"),
                                  FunctionLoader(_ruleset_template)]),
@@ -244,9 +297,7 @@ class Console:
 
     def panel_context(self, t: TableView, token: str) -> dict[str, Any]:
         viewer = t.access.viewer
-        role_title = ("GM console" if t.access.is_gm else
-                      f"player view of {t.access.side}" if t.access.role == "player" else
-                      "spectator view")
+        role_title = role_title_of(t.access)
         secret = self.secret
         enc_id, sees_hidden = t.info.id, t.access.sees_hidden
 
@@ -261,7 +312,19 @@ class Console:
                      for e in reversed(entries) if e.text or e.kind == "dice"]
             return Markup("\n".join(lines) + "\n" if lines else "")
 
+        def adjust_of() -> AdjustView | None:
+            """The GM's Adjust panel (worked out only where a template shows it): closed,
+            the overrides the rule set has, at no cost; with an override chosen, its steps."""
+            if not t.access.is_gm or t.outcome:
+                return None
+            chosen = t.extra.get("adjust_chosen")
+            if chosen is None:
+                verbs = override_verbs(t.info.ruleset)
+                return None if verbs is None else AdjustView(list(verbs))
+            return adjust_view(self.store, enc_id, chosen, self.memo)
+
         return {"t": t, "base": f"/e/{t.info.id}/{token}", "role_title": role_title,
+                "adjust_of": adjust_of,
                 "battlefield": self.battlefield(t), "line_html": line_html,
                 "log_lines": log_lines,
                 "line_id": lambda seq: entry_id(secret, viewer, seq),
@@ -284,10 +347,37 @@ class Console:
                     self._lines.popitem(last=False)
         return found
 
-    def page(self, t: TableView, viewer: Viewer, status: int = 200) -> HTMLResponse:
-        links = self.store.links(t.info.id) if viewer.access.is_gm else []
-        return self.html("encounter.html", status, links=links, admin_key=self.admin_key,
-                         **self.panel_context(t, viewer.token))
+    def page(self, t: TableView, viewer: Viewer, status: int = 200, origin: str = "",
+             at: int = 0) -> HTMLResponse:
+        """The whole page of a link; the GM's also lists every link of the encounter (with a
+        copy button and a QR code each) and the form making a new seat.
+
+        ``origin``: the scheme, host and port the links are written with when the server
+        was given none (:attr:`origins`); ``at`` picks one of those."""
+        rows: list[LinkRow] = []
+        others: list[tuple[int, str]] = []
+        if viewer.access.is_gm:
+            chosen = self.origin_of(origin, at)
+            others = [(i, o) for i, o in enumerate(self.origins) if o != chosen]
+            rows = [link_row(link, chosen) for link in self.store.links(t.info.id)]
+        return self.html("encounter.html", status, links=rows, other_origins=others, at=at,
+                         admin_key=self.admin_key, **self.panel_context(t, viewer.token))
+
+    def origin_of(self, origin: str, at: int = 0) -> str:
+        """The origin links are written with: the server's ``at``-th address (the first if
+        there is no such), else ``origin`` (the address the GM's page used)."""
+        if 0 <= at < len(self.origins):
+            return self.origins[at]
+        return self.origins[0] if self.origins else origin
+
+    def qr_code(self, enc_id: str, token: str, origin: str, at: int = 0) -> str | None:
+        """The QR code (SVG) of one of the encounter's links, written as the GM's page
+        writes it; ``None`` when the encounter has no such link."""
+        found = self.store.find_link(enc_id, token)
+        if found is None:
+            return None
+        row = link_row(found, self.origin_of(origin, at))
+        return qr_svg(row.url, f"QR code of the {row.label} link")
 
     def home_page(self, key: str, message: str = "", status: int = 200,
                   show_archived: bool = False) -> HTMLResponse:
@@ -386,9 +476,14 @@ class Console:
         link = self.store.find_link(enc_id, token)
         if link is None:
             raise UnknownEncounterError("no such encounter link")
-        viewer = Viewer(enc_id, token, link, Access(link.role, link.side))
+        viewer = Viewer(enc_id, token, link,
+                        Access(link.role, link.side, frozenset(link.combatants)))
         self.memo.put(("link", enc_id, token), viewer)
         return viewer
+
+    def forget_viewer(self, enc_id: str, token: str) -> None:
+        """A revoked seat: its link is looked up again (and not found) from now on."""
+        self.memo.put(("link", enc_id, token), None)
 
     async def read_form(self, request: Request, scope: str, *, files: int = 0,
                         part_bytes: int = MAX_FIELD_CHARS) -> dict[str, Any]:

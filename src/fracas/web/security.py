@@ -1,8 +1,9 @@
 """Access rules of the GM console: who may see and do what, CSRF tokens, body-size cap.
 
-* The GM link can do everything; a player link may decide only for its own
-  side's combatants and sees what its side would see; a spectator link only
-  watches.  Links are long random tokens compared in constant time.
+* The GM link can do everything; a side's player link may decide only for its own
+  side's combatants, a *seat* (one player's link) only for the combatants it
+  names; both see what their side would see; a spectator link only watches.
+  Links are long random tokens compared in constant time.
 * Every state change is a POST carrying a CSRF token derived from the link
   (an HMAC under the server's secret), sent by htmx as a header or by a plain
   form as a field.  Requests a browser marks as cross-site are refused.
@@ -19,7 +20,8 @@ from functools import lru_cache
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["CSRF_HEADER", "Access", "BodySizeLimit", "SecurityHeaders", "csrf_ok", "csrf_token"]
+__all__ = ["CSRF_HEADER", "Access", "BodySizeLimit", "SecurityHeaders", "csrf_ok", "csrf_token",
+           "names_in_words"]
 
 CSRF_HEADER = "x-csrf-token"
 
@@ -30,6 +32,9 @@ class Access:
 
     role: str
     side: str
+    #: A seat's combatants (a player's own link): it acts for these alone.  Empty: the
+    #: whole side (or the GM, or a spectator).
+    combatants: frozenset[str] = frozenset()
 
     @property
     def is_gm(self) -> bool:
@@ -50,18 +55,47 @@ class Access:
             return None
         return self.side if self.role == "player" else "spectator"
 
+    @property
+    def is_seat(self) -> bool:
+        """One player's link: it acts only for its own combatants."""
+        return bool(self.combatants) and self.role == "player"
+
     def may_act_for(self, actor: str | None, sides: Mapping[str, str]) -> bool:
-        """The GM acts for anyone; a player only for combatants of its own side."""
+        """The GM acts for anyone; a side's link only for combatants of its side; a seat
+        only for its own combatants."""
         if actor is None or self.role == "spectator":
             return False
         if self.role == "gm":
             return True
+        if self.combatants:
+            return actor in self.combatants
         return sides.get(actor) == self.side
+
+    def refusal(self, actor: str | None = None) -> str:
+        """Why this link may not act for ``actor`` (``None``: for whoever decides now), in
+        words naming only what the link's holder already knows."""
+        if self.role == "spectator":
+            return "a spectator link cannot act"
+        if self.combatants:
+            own = names_in_words(sorted(self.combatants))
+            if actor is None:
+                return f"this link acts only for {own}, and it is not their turn"
+            return f"this link acts only for {own}, not for {actor}"
+        if actor is None:
+            return f"this link acts only for side {self.side!r}, and it is not that side's turn"
+        return f"this link acts only for side {self.side!r}, not for {actor}"
 
     @property
     def sees_hidden(self) -> bool:
         """Only the GM sees hidden events (secret rolls)."""
         return self.role == "gm"
+
+
+def names_in_words(names: list[str]) -> str:
+    """``["Ash", "Bo", "Cy"]`` as ``Ash, Bo and Cy``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 @lru_cache(maxsize=4096)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import inspect
 import json
 import re
 import threading
@@ -490,7 +491,11 @@ def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
     actor = enc.current_actor()
     outcome = enc.outcome()
     if access.is_gm:
-        columns, rows = _said(*ruleset.table(state))
+        # The GM's own table (a rule set's table that takes a side would otherwise guess
+        # whose eyes are at a shared screen, and hide the foes' numbers from the GM).
+        gm_table: Any = ruleset.table
+        takes_side = "side" in inspect.signature(gm_table).parameters
+        columns, rows = _said(*(gm_table(state, side=GM) if takes_side else gm_table(state)))
         names = set(all_sides)
         order_raw = view.get("order")
         order = [str(o) for o in order_raw] if isinstance(order_raw, list) else \

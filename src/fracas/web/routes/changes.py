@@ -1,5 +1,5 @@
-"""Changing one encounter through a link: the Decide form, acting, the AI's turn, undo,
-redo and play to the end.
+"""Changing one encounter through a link: the Decide form, acting, the AI's turn, the GM's
+Adjust panel (overrides), undo, redo and play to the end.
 
 Every route's link and role are checked first (a dependency), then its form is
 read with its CSRF token; under the encounter's lock the link's right to decide
@@ -29,7 +29,8 @@ from fracas.core.errors import (
 )
 from fracas.core.ruleset import GM, Action
 from fracas.store import StaleRevisionError
-from fracas.web.autoplay import ai_choice, play_to_the_end
+from fracas.web.adjust import OVERRIDE_FIELD, adjust_view, override_action
+from fracas.web.autoplay import play_to_the_end, play_turn
 from fracas.web.console import (
     Console,
     Forbidden,
@@ -172,9 +173,7 @@ def number(text: str) -> int:
 def checked(access: Access, enc: Encounter[Any], action: Action) -> Action:
     sides = {s.name: s.side for s in enc.ruleset.standings(enc.state)}
     if not access.may_act_for(action.actor, sides):
-        whose = "a spectator link cannot act" if access.role == "spectator" else \
-            f"this link acts only for side {access.side!r}, not for {action.actor}"
-        raise Forbidden(whose)
+        raise Forbidden(access.refusal(action.actor))
     return action
 
 
@@ -184,9 +183,7 @@ def may_decide_now(access: Access, enc: Encounter[Any]) -> str:
     if actor is None:
         raise FightOverError("the fight is over: nobody has a decision to make")
     if not access.may_act_for(actor, sides):
-        raise Forbidden("a spectator link cannot act" if access.role == "spectator" else
-                        f"this link acts only for side {access.side!r}, and it is not "
-                        "that side's turn")
+        raise Forbidden(access.refusal())
     return actor
 
 
@@ -244,7 +241,36 @@ async def decide(request: Request, console: Console, posted: Posted) -> Response
             return answer
         if not hx:
             return console.page(t, viewer)
-        return console.html("decide.html", **console.panel_context(t, viewer.token))
+        return console.html("decide.html", fragment=True,
+                            **console.panel_context(t, viewer.token))
+
+    return await run(make)
+
+
+@posting("adjust", gm_viewer)
+async def adjust(request: Request, console: Console, posted: Posted) -> Response:
+    """The GM's Adjust panel for the override's values posted so far (nothing is stored)."""
+    viewer, form = posted.viewer, posted.form
+    hx = bool(request.headers.get("hx-request"))
+
+    def make() -> Response:
+        found = adjust_view(console.store, viewer.enc_id, form, console.memo)
+        if wants_json(request):
+            f = found.form if found is not None else None
+            steps = f.as_json() if f is not None else {"fields": [], "action": None}
+            error = "no overrides now" if found is None else (
+                f.error if f is not None else "choose an override")
+            return JSONResponse({"ok": f is not None and not f.error, "error": error,
+                                 "verbs": [v for v, _ in found.verbs] if found else [],
+                                 "fields": steps["fields"], "action": steps["action"]})
+        t = console.snapshot(viewer.enc_id, viewer.access, with_log=not hx)
+        t.extra["adjust_chosen"] = form
+        if str(form.get("rev", "")) != str(t.revision):
+            t.message, t.message_kind = ("the table moved on while you were choosing: "
+                                         "check the values again", "conflict")
+        if not hx:
+            return console.page(t, viewer, origin=str(request.base_url).rstrip("/"))
+        return console.html("adjust.html", **console.panel_context(t, viewer.token))
 
     return await run(make)
 
@@ -255,6 +281,13 @@ def _act(console: Console, posted: Posted) -> str:
     if len(text) > MAX_ACTION_TEXT:
         raise ActionSyntaxError(f"an action is at most {MAX_ACTION_TEXT} characters")
     check = fresh(console, posted)
+    if form.get(OVERRIDE_FIELD):
+        # The GM's Adjust panel: an override, whoever's turn it is.
+        if not access.is_gm:
+            raise Forbidden("only the GM link may adjust the fight")
+        console.store.apply(posted.viewer.enc_id, gm_revision(posted),
+                            lambda enc: override_action(enc, form))
+        return ""
     if not text and form.get("verb"):
         # The Decide form: the role first, then every step's value as offered now.
         def from_form(enc: Encounter[Any]) -> Action:
@@ -288,16 +321,19 @@ def _act(console: Console, posted: Posted) -> str:
 
 
 def _ai(console: Console, posted: Posted) -> str:
+    """The AI plays the actor's whole turn (the link's right to it checked first)."""
     access = posted.viewer.access
     check = fresh(console, posted)
 
-    def choose(enc: Encounter[Any]) -> Action:
+    def first(enc: Encounter[Any]) -> None:
         may_decide_now(access, enc)
         check(enc)
-        return checked(access, enc, ai_choice(enc, console.seats, posted.viewer.enc_id))
 
-    console.store.apply(posted.viewer.enc_id, gm_revision(posted), choose)
-    return ""
+    def allow(enc: Encounter[Any], action: Action) -> Action:
+        return checked(access, enc, action)
+
+    return play_turn(console.store, posted.viewer.enc_id, gm_revision(posted), first,
+                     console.seats, allow)
 
 
 def _undo(console: Console, posted: Posted) -> str:

@@ -33,10 +33,20 @@ MAX_LISTED_ACTIONS = 5000
 router = APIRouter()
 
 
+#: What the GM's page says after a seat was made or revoked (``?note=``).
+NOTES = {"seat": "A new seat was made: its link is the last of the list below.",
+         "revoked": "The seat was revoked: its link no longer works."}
+
+
 @router.get("/e/{enc_id}/{token}", response_class=HTMLResponse)
-async def encounter_page(viewer: ViewerDep, console: ConsoleDep) -> Response:
+async def encounter_page(request: Request, viewer: ViewerDep, console: ConsoleDep,
+                         at: int = 0, note: str = "") -> Response:
+    """The link's page (``at``: which of the server's addresses the GM's links use)."""
     def make() -> Response:
-        return console.page(console.snapshot(viewer.enc_id, viewer.access), viewer)
+        t = console.snapshot(viewer.enc_id, viewer.access)
+        if viewer.access.is_gm and note in NOTES:
+            t.message = NOTES[note]
+        return console.page(t, viewer, origin=str(request.base_url).rstrip("/"), at=at)
 
     return await blocking(make)
 
@@ -130,6 +140,17 @@ async def actions_json(viewer: ViewerDep, console: ConsoleDep) -> Response:
         return JSONResponse({"actions": found, "complete": whole})
 
     return await blocking(make)
+
+
+@router.get("/e/{enc_id}/{token}/qr/{link}.svg")
+async def qr_code(request: Request, link: str, viewer: Annotated[Viewer, Depends(gm_viewer)],
+                  console: ConsoleDep, at: int = 0) -> Response:
+    """The QR code of one of the encounter's links (the GM's page shows it on demand)."""
+    origin = str(request.base_url).rstrip("/")
+    svg = await blocking(console.qr_code, viewer.enc_id, link[:128], origin, at)
+    if svg is None:
+        return PlainTextResponse("no such link", 404)
+    return Response(svg, media_type="image/svg+xml")
 
 
 @router.get("/e/{enc_id}/{token}/export")
