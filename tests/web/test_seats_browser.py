@@ -51,7 +51,7 @@ def gm_page(browser: Any, server: LiveServer, bundled: str, seed: int = 1) -> An
     context = browser.new_context(viewport=DESKTOP)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(60_000)
     page.goto(server.home)
     page.select_option("#bundled", bundled)
     page.fill("input[name=seed]", str(seed))
@@ -98,7 +98,7 @@ def test_a_seat_made_from_the_table_page_signals_its_turn_and_announces_its_resu
     # The player opens the seat on a phone: not its turn yet.
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     player = context.new_page()
-    player.set_default_timeout(10_000)
+    player.set_default_timeout(60_000)
     player.goto(url)
     assert player.locator("#your-turn").count() == 0
     assert not player.title().startswith("Your turn")

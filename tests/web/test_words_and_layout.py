@@ -110,7 +110,7 @@ def pages() -> Iterator[dict[str, Any]]:
             phone = screen == "phone"
             context = chromium.new_context(viewport=size, is_mobile=phone, has_touch=phone)
             page = context.new_page()
-            page.set_default_timeout(30_000)
+            page.set_default_timeout(60_000)
             opened[screen] = page
         yield opened
         chromium.close()
