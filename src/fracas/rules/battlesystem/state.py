@@ -155,6 +155,12 @@ class Battlefield:
     areas: dict[str, Area]
     links: dict[str, tuple[Link, ...]]
     order: tuple[str, ...]
+    #: Shortest distances already worked out, by (start, blocked areas): the map never
+    #: changes, so each is computed once per battlefield (not part of its value).
+    _distances: dict[tuple[str, frozenset[str]], dict[str, float]] = dataclasses.field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    _paths: dict[tuple[str, str, frozenset[str]], tuple[str, ...]] = dataclasses.field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     def link(self, a: str, b: str) -> Link | None:
         """The passage from ``a`` to ``b``, if they meet."""
@@ -168,7 +174,17 @@ class Battlefield:
         return (self.areas[a].length + self.areas[b].length) / 2
 
     def distances(self, start: str, blocked: frozenset[str] = frozenset()) -> dict[str, float]:
-        """Shortest centre-to-centre distance from ``start`` to every reachable area."""
+        """Shortest centre-to-centre distance from ``start`` to every reachable area.
+
+        The answer is shared between callers: read it, never change it.
+        """
+        key = (start, blocked)
+        known = self._distances.get(key)
+        if known is None:
+            known = self._distances[key] = self._dijkstra(start, blocked)
+        return known
+
+    def _dijkstra(self, start: str, blocked: frozenset[str]) -> dict[str, float]:
         best = {start: 0.0}
         heap = [(0.0, start)]
         while heap:
@@ -186,6 +202,13 @@ class Battlefield:
 
     def path(self, start: str, goal: str, blocked: frozenset[str] = frozenset()) -> list[str]:
         """The areas after ``start`` on a shortest path to ``goal`` (empty if none)."""
+        key = (start, goal, blocked)
+        known = self._paths.get(key)
+        if known is None:
+            known = self._paths[key] = tuple(self._path(start, goal, blocked))
+        return list(known)
+
+    def _path(self, start: str, goal: str, blocked: frozenset[str]) -> list[str]:
         if start == goal:
             return []
         dist = self.distances(goal, blocked - {start})
