@@ -108,16 +108,13 @@ class Unit:
     lit: bool = False
     lost_this_turn: int = 0
     charging: bool = False
+    #: The unit's name and army, copies of its statistics' (read very often).
+    name: str = dataclasses.field(init=False, repr=False, compare=False)
+    side: str = dataclasses.field(init=False, repr=False, compare=False)
 
-    @property
-    def name(self) -> str:
-        """The unit's name."""
-        return self.stats.name
-
-    @property
-    def side(self) -> str:
-        """The unit's army."""
-        return self.stats.side
+    def __post_init__(self) -> None:
+        self.name = self.stats.name
+        self.side = self.stats.side
 
     @property
     def on_field(self) -> bool:
