@@ -98,6 +98,9 @@ class Board:
     #: How many engagements each combatant is in (kept in step with ``pairs``).
     links: dict[str, int] = field(default_factory=dict)
     introducing: bool = False
+    #: The last :func:`next_step` answer and who was asked as the Loremaster; every change
+    #: of the board through its methods forgets it (not part of the board's value).
+    memo: tuple[str, Step | None] | None = field(default=None, compare=False, repr=False)
 
     def clone(self) -> Board:
         """An independent copy (the sets are copied, the rest is immutable)."""
@@ -137,6 +140,7 @@ class Board:
 
     def introduce(self, foe: str) -> None:
         """``foe`` becomes an eligible target; ``""`` ends this round's introductions."""
+        self.memo = None
         if foe:
             self.eligible = self.eligible | {foe}
         if not foe or not self.held_back():
@@ -147,8 +151,14 @@ class Board:
         return [f for f in self.foes if f not in self.stood_back and not self.is_engaged(f)]
 
     # -- changing --------------------------------------------------------
+    def set_stance(self, hero: str, close: bool) -> None:
+        """``hero`` took a close-combat stance (``close``) or the Rearward."""
+        self.memo = None
+        self.close = self.close | {hero} if close else self.close - {hero}
+
     def engage(self, hero: str, foe: str) -> None:
         """Pair ``hero`` with ``foe`` (a foe that stood back steps in)."""
+        self.memo = None
         if (hero, foe) not in self.pairs:
             self.pairs.add((hero, foe))
             self.links[hero] = self.links.get(hero, 0) + 1
@@ -157,14 +167,17 @@ class Board:
 
     def stand_back(self, foe: str) -> None:
         """``foe`` keeps out of close combat this round."""
+        self.memo = None
         self.stood_back.add(foe)
 
     def pass_hero(self, hero: str) -> None:
         """``hero`` found nobody to engage within the limits."""
+        self.memo = None
         self.passed.add(hero)
 
     def disengage(self, name: str) -> None:
         """Remove every engagement of ``name`` (it fell, fled or moved away)."""
+        self.memo = None
         for pair in [p for p in self.pairs if name in p]:
             self.pairs.discard(pair)
             for member in pair:
@@ -172,6 +185,7 @@ class Board:
 
     def remove(self, name: str) -> None:
         """``name`` has left the fight: it is no longer engaged or on the board."""
+        self.memo = None
         self.disengage(name)
         self.stood_back.discard(name)
         if name in self.foes:
@@ -214,7 +228,18 @@ def next_step(board: Board, gm: str = "gm") -> Step | None:
 
     A step may have no options (a hero nobody can engage within the limits; a spare
     foe no hero has room for): the caller then passes the hero or stands the foe back.
+    The answer is kept on the board until the board changes (it is asked for several
+    times a decision).
     """
+    memo = board.memo
+    if memo is not None and memo[0] == gm:
+        return memo[1]
+    found = _next_step(board, gm)
+    board.memo = (gm, found)
+    return found
+
+
+def _next_step(board: Board, gm: str) -> Step | None:
     if board.introducing and board.held_back():
         return Step("introduce", gm, "", tuple(board.held_back()))
     hero = _unengaged_close(board)

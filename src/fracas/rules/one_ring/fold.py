@@ -67,8 +67,7 @@ def _stance(s: OneRingState, e: events.StanceTaken) -> None:
     h.wielded = e.wielded
     board = s.board
     if e.hero in board.heroes:
-        close = e.stance in CLOSE_STANCES
-        board.close = board.close | {e.hero} if close else board.close - {e.hero}
+        board.set_stance(e.hero, e.stance in CLOSE_STANCES)
 
 
 def _engaged(s: OneRingState, e: events.Engaged) -> None:

@@ -141,15 +141,22 @@ def foe_threat(state: OneRingState, foe: str, hero: str, stance: str,
         return 0.0
     dice = weapon.rating + (1 if stance == FORWARD else 0) - (1 if stance == DEFENSIVE else 0)
     dice -= 1 if protected else 0
-    hit, pierce = chances(max(dice, 0), state.parry(hero), adversary=True,
-                          weary=state.foe_weary(foe) if weary is None else weary)
     card = state.roster.heroes[hero]
     h = state.heroes[hero]
-    left = max(h.endurance, 0)
-    wound = left if h.wounds >= 1 else left / 2
-    attacks = state.roster.foes[foe].might
-    return attacks * (hit * min(weapon.damage, left) + pierce * _wound_chance(
-        card.armour_dice + card.helm_dice, weapon.injury, False) * wound)
+    return _threat(max(dice, 0), state.parry(hero),
+                   state.foe_weary(foe) if weary is None else weary, weapon.damage,
+                   weapon.injury, card.armour_dice + card.helm_dice,
+                   state.roster.foes[foe].might, max(h.endurance, 0), h.wounds >= 1)
+
+
+@cache
+def _threat(dice: int, parry: int, weary: bool, damage: int, injury: int, protection: int,
+            attacks: int, left: int, wounded: bool) -> float:
+    """:func:`foe_threat` from the numbers it depends on (worked out once for each)."""
+    hit, pierce = chances(dice, parry, adversary=True, weary=weary)
+    wound = left if wounded else left / 2
+    return attacks * (hit * min(damage, left) + pierce * _wound_chance(
+        protection, injury, False) * wound)
 
 
 def engaging_estimate(state: OneRingState, me: str) -> int:
