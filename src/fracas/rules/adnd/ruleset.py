@@ -87,6 +87,10 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
         """Skip those who cannot act, close and open rounds; see :func:`.resolve.advance`."""
         resolve.advance(state, rng, emit)
 
+    def apply_decision(self, state: AdndUndergroundState, actor: str, action: Action) -> None:
+        """The fold of ``DecisionMade(actor, action)`` without making it: nothing (a decision
+        changes the state only through the events its resolution emits)."""
+
     # -- results (the core's outcome reads state.result) -------------------
     def standings(self, state: AdndUndergroundState) -> Sequence[Standing]:
         """Side, status and hit points of everyone, in scenario order."""

@@ -30,14 +30,19 @@ from fracas.rules.battlesystem.events import (
 from fracas.rules.battlesystem.hazards import FLOORS
 from fracas.rules.battlesystem.state import BattlesystemState, Gas
 
-__all__ = ["apply_event"]
+__all__ = ["apply_event", "take_turn"]
 
 
 # -- the fold, event by event --------------------------------------------------
 
-def _decision(state: BattlesystemState, e: DecisionMade) -> None:
-    if state.queue and state.queue[0] == e.actor:
+def take_turn(state: BattlesystemState, actor: str) -> None:
+    """``actor`` decided: it leaves the head of the queue (the fold of a decision)."""
+    if state.queue and state.queue[0] == actor:
         state.queue.pop(0)
+
+
+def _decision(state: BattlesystemState, e: DecisionMade) -> None:
+    take_turn(state, e.actor)
 
 
 def _moved(state: BattlesystemState, e: UnitMoved) -> None:

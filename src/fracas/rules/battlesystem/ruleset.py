@@ -95,6 +95,11 @@ class Battlesystem(Ruleset[BattlesystemState]):
         """Run the automatic phases until someone must decide or the battle ends."""
         resolve.advance(state, rng, emit)
 
+    def apply_decision(self, state: BattlesystemState, actor: str, action: Action) -> None:
+        """The fold of ``DecisionMade(actor, action)`` without making it: the unit's turn
+        is taken (see :func:`.fold.take_turn`)."""
+        fold.take_turn(state, actor)
+
     # -- reading -------------------------------------------------------------------
     def standings(self, state: BattlesystemState) -> Sequence[Standing]:
         """Each unit: side, status and figures left of those it started with."""

@@ -86,6 +86,10 @@ class OneRing(Ruleset[OneRingState]):
         """Run the automatic steps of the combat sequence."""
         resolve.advance(state, rng, emit)
 
+    def apply_decision(self, state: OneRingState, actor: str, action: Action) -> None:
+        """The fold of ``DecisionMade(actor, action)`` without making it: nothing (a decision
+        changes the state only through the events its resolution emits)."""
+
     # -- reading -------------------------------------------------------------
     def standings(self, state: OneRingState) -> Sequence[Standing]:
         """Heroes then adversaries, with Endurance as health."""

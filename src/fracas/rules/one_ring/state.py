@@ -194,6 +194,10 @@ class OneRingState:
     board: Board = field(default_factory=Board)
     pending: Pending | None = None
     result: tuple[str | None, str] | None = None
+    #: The standing heroes and foes as last read; every folded event forgets them
+    #: (:meth:`OneRing.apply_event`), so they are read once per event at most.
+    standing: tuple[list[str], list[str]] | None = field(default=None, compare=False,
+                                                          repr=False)
 
     def clone(self) -> OneRingState:
         """A cheap independent copy: cards are shared, changing values copied."""
@@ -207,12 +211,21 @@ class OneRingState:
 
     # -- derived values ----------------------------------------------------
     def standing_heroes(self) -> list[str]:
-        """Heroes still in the fight, in scenario order."""
-        return [h for h in self.roster.hero_order if self.heroes[h].status == "ok"]
+        """Heroes still in the fight, in scenario order (a new list each time)."""
+        return list(self._standing()[0])
 
     def standing_foes(self) -> list[str]:
-        """Adversaries still in the fight, in scenario order."""
-        return [f for f in self.roster.foe_order if self.foes[f].status == "ok"]
+        """Adversaries still in the fight, in scenario order (a new list each time)."""
+        return list(self._standing()[1])
+
+    def _standing(self) -> tuple[list[str], list[str]]:
+        known = self.standing
+        if known is None:
+            heroes, foes = self.heroes, self.foes
+            known = self.standing = (
+                [h for h in self.roster.hero_order if heroes[h].status == "ok"],
+                [f for f in self.roster.foe_order if foes[f].status == "ok"])
+        return known
 
     def load(self, hero: str) -> int:
         """A hero's Load: armour and fatigue plus every item not dropped."""
