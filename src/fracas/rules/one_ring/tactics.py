@@ -96,6 +96,11 @@ def attack_roll(state: OneRingState, me: str, target: str, stance: str,
     weapon = _hero_weapon(state, me, stance == REARWARD)
     if weapon is None:
         return None
+    return _roll_with(state, me, target, stance, engaged, weapon)
+
+
+def _roll_with(state: OneRingState, me: str, target: str, stance: str, engaged: int,
+               weapon: Weapon) -> tuple[int, int]:
     card = state.roster.heroes[me]
     dice = card.rating(weapon.category) + (1 if state.heroes[me].rallied else 0)
     if stance == FORWARD:
@@ -110,20 +115,23 @@ def attack_value(state: OneRingState, me: str, target: str, stance: str, engaged
     """Expected Endurance a hero's attack on ``target`` takes (a Wound that kills counts the
     foe's whole Endurance), in ``stance`` with ``engaged`` foes on them and ``extra`` dice."""
     weapon = _hero_weapon(state, me, stance == REARWARD)
-    roll = attack_roll(state, me, target, stance, engaged)
-    if weapon is None or roll is None:
+    if weapon is None:
         return 0.0
-    dice, tn = roll
-    dice += extra
+    dice, tn = _roll_with(state, me, target, stance, engaged, weapon)
     foe = state.roster.foes[target]
     f = state.foes[target]
-    hit, pierce = chances(max(dice, 0), tn, weary=state.weary(me),
-                          miserable=state.miserable(me))
-    left = max(f.endurance, 0)
-    wounds_to_kill = max(foe.might - f.wounds, 1)
+    return _worth(max(dice + extra, 0), tn, state.weary(me), state.miserable(me),
+                  weapon.damage, weapon.injury, foe.armour, max(f.endurance, 0),
+                  max(foe.might - f.wounds, 1))
+
+
+@cache
+def _worth(dice: int, tn: int, weary: bool, miserable: bool, damage: int, injury: int,
+           armour: int, left: int, wounds_to_kill: int) -> float:
+    """:func:`attack_value` from the numbers it depends on (worked out once for each)."""
+    hit, pierce = chances(dice, tn, weary=weary, miserable=miserable)
     wound = left if wounds_to_kill == 1 else left / wounds_to_kill
-    return hit * min(weapon.damage, left) + \
-        pierce * _wound_chance(foe.armour, weapon.injury, True) * wound
+    return hit * min(damage, left) + pierce * _wound_chance(armour, injury, True) * wound
 
 
 def _foe_weapon(state: OneRingState, foe: str) -> FoeWeapon | None:
