@@ -13,7 +13,7 @@ from functools import cache
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
-from fracas.rules.adnd import rules, terrain
+from fracas.rules.adnd import legality, rules, terrain
 from fracas.rules.adnd.actions import (
     Attack,
     Boulder,
@@ -208,15 +208,28 @@ class HeuristicPolicy:
 
     @staticmethod
     def _best(request: DecisionRequest, actions: Sequence[Action]) -> Action | None:
-        """The legal action of highest worth above nothing (the first of equals)."""
+        """The legal action of highest worth above nothing (the first of equals).
+
+        Attacks are judged by the rules first (:func:`.legality.attack_problem`, the
+        check's own rule for them) and only the legal ones are scored.
+        """
         state: AdndUndergroundState = request.state
         scored: list[tuple[float, int, Action]] = []
-        scorer = _Scorer(state, request.actor)
-        weapons = {w.name: w for w in terrain.usable_weapons(state, request.actor)}
+        actor = request.actor
+        scorer = _Scorer(state, actor)
+        weapons = {w.name: w for w in terrain.usable_weapons(state, actor)}
+        me = state.fighters[actor]
+        # A free fighter whose turn it is: attack_problem is the whole rule for his attacks.
+        free = legality.current_actor(state) == actor and state.falling != actor and \
+            me.hanging_on is None and me.held_by is None
         for index, action in enumerate(actions):
             score = 0.0
             if isinstance(action, Attack):
-                score = scorer.attack(action.target, weapons[action.weapon])
+                weapon = weapons[action.weapon]
+                if free and legality.attack_problem(state, actor, action.target,
+                                                    weapon) is not None:
+                    continue
+                score = scorer.attack(action.target, weapon)
             elif isinstance(action, Boulder):
                 score = score_boulder(state, action)
             elif isinstance(action, Grapple):

@@ -67,6 +67,10 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
         """The rule that forbids the (partial) action, or ``None``; see :mod:`.legality`."""
         return legality.why_not(state, partial)
 
+    def allows(self, state: AdndUndergroundState, action: Action) -> bool:
+        """A quick exact yes for common whole actions (see :func:`.legality.allows`)."""
+        return legality.allows(state, action)
+
     def step(self, state: AdndUndergroundState, partial: Partial, field: str) -> Menu | Span | None:
         """The candidate values of ``field``: foes, weapons in hand, up or down, a save."""
         return legality.step(state, partial, field)
