@@ -13,7 +13,6 @@ by and says yes to every legal attack and ``proceed``.  (Checked once on a broke
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 

@@ -36,8 +36,8 @@ from fracas.rules.adnd.actions import (
 )
 from fracas.rules.adnd.state import AdndUndergroundState, Weapon
 
-__all__ = ["SAVE_CATEGORIES", "VERB_LABELS", "allows", "attack_problem", "current_actor", "default_verb", "foes_of", "problem",
-           "step", "verb_label", "why_not"]
+__all__ = ["SAVE_CATEGORIES", "VERB_LABELS", "allows", "attack_problem", "current_actor",
+           "default_verb", "foes_of", "problem", "step", "verb_label", "why_not"]
 
 Problem = tuple[str, str] | None
 

@@ -95,7 +95,7 @@ class _Scorer:
     """Scores one fighter's attacks in one state, reading what every attack shares once:
     his damage modifier and, per target, the attack modifiers and the target's threat."""
 
-    __slots__ = ("actor", "damage_modifier", "flanking", "state", "thac0", "to_hit", "threats")
+    __slots__ = ("actor", "damage_modifier", "flanking", "state", "thac0", "threats", "to_hit")
 
     def __init__(self, state: AdndUndergroundState, actor: str) -> None:
         self.state, self.actor = state, actor

@@ -327,8 +327,10 @@ def carries_light(unit: Unit) -> bool:
     return unit.lit and unit.stats.lights > 0
 
 
-def can_see(state: BattlesystemState, viewer: Unit, target: Unit) -> bool:
-    """Whether ``viewer`` can see ``target`` (core, ours).
+def can_see(state: BattlesystemState, viewer: Unit, target: Unit,
+            from_area: str | None = None) -> bool:
+    """Whether ``viewer`` can see ``target`` (core, ours), standing where it is or, when
+    given, in ``from_area``.
 
     Lit areas and units carrying light are seen from anywhere, and so is a unit
     standing where an enemy carries light (torch-bearers light up the enemy
@@ -338,9 +340,10 @@ def can_see(state: BattlesystemState, viewer: Unit, target: Unit) -> bool:
     if state.board.areas[target.area].lit or carries_light(target) or any(
             u.side != target.side and carries_light(u) for u in state.in_area(target.area)):
         return True
-    if viewer.area == target.area:
+    area = viewer.area if from_area is None else from_area
+    if area == target.area:
         return viewer.stats.infravision or carries_light(viewer)
     if viewer.stats.infravision:
-        link = state.board.link(viewer.area, target.area)
-        return link is not None and state.board.step_cost(viewer.area, target.area) <= 2
+        link = state.board.link(area, target.area)
+        return link is not None and state.board.step_cost(area, target.area) <= 2
     return False
