@@ -1,13 +1,13 @@
 """The quick yes (``legality.allows``) agrees with the full check, both ways.
 
-The play loop, a policy's confirmation and the exact solver accept the DM's ``proceed``
-and a free fighter's attack through :func:`fracas.rules.adnd.legality.allows` (and the
+The play loop, a policy's confirmation and the exact solver accept the DM's ``proceed``,
+a fighter's ``wait`` and a free fighter's attack through :func:`fracas.rules.adnd.legality.allows` (and the
 heuristic drops attacks :func:`fracas.rules.adnd.legality.attack_problem` refuses before
 scoring them) instead of walking the action's fields with ``why_not``.  These tests hold
 both to the full check (:func:`fracas.core.decision.check` without the fast path) at every
 decision of fights of every example, played by the heuristic and at random, for every
 legal action and for wrong attacks by everyone: the quick yes never lets an illegal action
-by and says yes to every legal attack and ``proceed``.  (Checked once on a broken copy: an
+by and says yes to every legal attack, ``wait`` and ``proceed``.  (Checked once on a broken copy: an
 ``allows`` that forgot that a held fighter can only break free failed here.)
 """
 
@@ -50,6 +50,7 @@ def _candidates(ruleset: object, state: AdndUndergroundState) -> Iterator[Action
     names = [*state.fighters, "Nobody"]
     for me in [*names, GM]:
         yield actions.Proceed(me)
+        yield actions.Wait(me)
         weapons = {"fist", "boulder"}
         if me in state.fighters:
             weapons |= {w.name for w in state.profile(me).weapons}
@@ -78,7 +79,7 @@ def test_the_quick_yes_is_the_full_check(path: Path, random_play: bool) -> None:
                 quick = legality.allows(state, action)
                 full = _full_check_passes(ruleset, state, action)
                 assert full or not quick, f"{action}: the quick judge let an illegal action by"
-                if isinstance(action, actions.Proceed | actions.Attack):
+                if isinstance(action, actions.Proceed | actions.Wait | actions.Attack):
                     assert quick == full, f"{action}: quick {quick}, full check {full}"
                 if isinstance(action, actions.Attack) and action.actor == actor and \
                         quick and actor in state.fighters:

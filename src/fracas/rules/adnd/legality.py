@@ -224,8 +224,8 @@ def allows(state: AdndUndergroundState, action: Action) -> bool:
     """A quick yes for the common whole actions: ``True`` only when :func:`why_not` (and the
     whole-action check built on it) accepts ``action``; ``False`` means "judge it in full".
 
-    It answers for the DM letting the round run and for a free fighter's attack with a
-    weapon he can use, by the same rules :func:`why_not` applies, without building a
+    It answers for the DM letting the round run, a fighter waiting and a free fighter's
+    attack with a weapon he can use, by the same rules :func:`why_not` applies, without building a
     refusal.  ``tests/rules/adnd/test_adnd_quick_check.py`` holds it to the full check.
     """
     actor = current_actor(state)
@@ -233,7 +233,11 @@ def allows(state: AdndUndergroundState, action: Action) -> bool:
         return False
     if isinstance(action, Proceed):
         return actor == GM
-    if not isinstance(action, Attack) or actor == GM or state.falling == actor:
+    if actor == GM or state.falling == actor:
+        return False
+    if isinstance(action, Wait):
+        return True
+    if not isinstance(action, Attack):
         return False
     f = state.fighters[actor]
     if f.hanging_on is not None or f.held_by is not None:

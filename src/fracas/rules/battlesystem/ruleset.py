@@ -75,6 +75,10 @@ class Battlesystem(Ruleset[BattlesystemState]):
         """Why the order being put together cannot be given now (see :mod:`.legality`)."""
         return legality.why_not(state, partial)
 
+    def allows(self, state: BattlesystemState, action: Action) -> bool:
+        """A quick exact yes for holding and passing (see :func:`.legality.allows`)."""
+        return legality.allows(state, action)
+
     def step(self, state: BattlesystemState, partial: Partial, field: str) -> Menu | Span | None:
         """The candidates for the next field of an order (see :mod:`.legality`)."""
         return legality.step(state, partial, field)
