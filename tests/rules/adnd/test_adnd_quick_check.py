@@ -1,8 +1,8 @@
 """The quick yes (``legality.allows``) agrees with the full check, both ways.
 
-The play loop, a policy's confirmation and the exact solver accept the DM's ``proceed``,
-a fighter's ``wait`` and a free fighter's attack through :func:`fracas.rules.adnd.legality.allows` (and the
-heuristic drops attacks :func:`fracas.rules.adnd.legality.attack_problem` refuses before
+The play loop, a policy's confirmation and the exact solver accept the DM's
+``proceed``, a fighter's ``wait`` and a free fighter's attack through
+:func:`fracas.rules.adnd.legality.allows` (and the heuristic drops attacks :func:`fracas.rules.adnd.legality.attack_problem` refuses before
 scoring them) instead of walking the action's fields with ``why_not``.  These tests hold
 both to the full check (:func:`fracas.core.decision.check` without the fast path) at every
 decision of fights of every example, played by the heuristic and at random, for every
