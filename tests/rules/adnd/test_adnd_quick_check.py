@@ -2,12 +2,13 @@
 
 The play loop, a policy's confirmation and the exact solver accept the DM's
 ``proceed``, a fighter's ``wait`` and a free fighter's attack through
-:func:`fracas.rules.adnd.legality.allows` (and the heuristic drops attacks :func:`fracas.rules.adnd.legality.attack_problem` refuses before
-scoring them) instead of walking the action's fields with ``why_not``.  These tests hold
-both to the full check (:func:`fracas.core.decision.check` without the fast path) at every
-decision of fights of every example, played by the heuristic and at random, for every
-legal action and for wrong attacks by everyone: the quick yes never lets an illegal action
-by and says yes to every legal attack, ``wait`` and ``proceed``.  (Checked once on a broken copy: an
+:func:`fracas.rules.adnd.legality.allows` (and the heuristic drops attacks that
+:func:`fracas.rules.adnd.legality.attack_problem` refuses before scoring them) instead
+of walking the action's fields with ``why_not``.  These tests hold both to the full check
+(:func:`fracas.core.decision.check` without the fast path) at every decision of fights of
+every example, played by the heuristic and at random, for every legal action and for
+wrong attacks by everyone: the quick yes never lets an illegal action by and says yes to
+every legal attack, ``wait`` and ``proceed``.  (Checked once on a broken copy: an
 ``allows`` that forgot that a held fighter can only break free failed here.)
 """
 
