@@ -7,7 +7,6 @@ when the drop takes him out of the fight).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 
 from fracas.core.action import Action
@@ -182,7 +181,7 @@ class HeuristicPolicy:
             return Regain(actor)
         if me.held_by is not None:
             return BreakFree(actor)
-        best = self._best(request, self._worth_scoring(state, actor))
+        best = self._best(request)
         if best is not None:
             return self._advantage(request, best) or best
         if self._should_turn(state, actor):
@@ -191,51 +190,47 @@ class HeuristicPolicy:
         return climb if climb is not None else Wait(actor)
 
     @staticmethod
-    def _worth_scoring(state: AdndUndergroundState, actor: str) -> list[Action]:
-        """Attacks, plus boulders and grapples only where they can matter.
+    def _best(request: DecisionRequest) -> Action | None:
+        """The legal action of highest worth above nothing (the first of equals) among the
+        attacks on every foe with every usable weapon, then grapples (in water) and
+        boulders (while he has one), in that order.
 
-        Built directly, never by listing every action: only the best is confirmed legal.
+        Built directly, never by listing every action.  The fighter is free and it is his
+        turn, so an attack is legal exactly when :func:`.legality.attack_problem` (the
+        check's own rule for it) finds nothing: only those are built and scored.
         """
+        state: AdndUndergroundState = request.state
+        actor = request.actor
         p, me = state.profile(actor), state.fighters[actor]
         foes = foes_of(state, actor)
         weapons = terrain.usable_weapons(state, actor)
-        wanted: list[Action] = [Attack(actor, foe, w.name) for foe in foes for w in weapons]
-        if p.kind == "water":
-            wanted += [Grapple(actor, foe) for foe in foes]
-        if me.boulders:
-            wanted += [Boulder(actor, foe) for foe in foes]
-        return wanted
-
-    @staticmethod
-    def _best(request: DecisionRequest, actions: Sequence[Action]) -> Action | None:
-        """The legal action of highest worth above nothing (the first of equals).
-
-        Attacks are judged by the rules first (:func:`.legality.attack_problem`, the
-        check's own rule for them) and only the legal ones are scored.
-        """
-        state: AdndUndergroundState = request.state
-        scored: list[tuple[float, int, Action]] = []
-        actor = request.actor
+        first: dict[str, Weapon] = {}
+        for w in weapons:
+            first.setdefault(w.name, w)  # an attack names its weapon: the first so called
         scorer = _Scorer(state, actor)
-        weapons = {w.name: w for w in terrain.usable_weapons(state, actor)}
-        me = state.fighters[actor]
-        # A free fighter whose turn it is: attack_problem is the whole rule for his attacks.
-        free = legality.current_actor(state) == actor and state.falling != actor and \
-            me.hanging_on is None and me.held_by is None
-        for index, action in enumerate(actions):
-            score = 0.0
-            if isinstance(action, Attack):
-                weapon = weapons[action.weapon]
-                if free and legality.attack_problem(state, actor, action.target,
-                                                    weapon) is not None:
-                    continue
-                score = scorer.attack(action.target, weapon)
-            elif isinstance(action, Boulder):
+        scored: list[tuple[float, int, Action]] = []
+        index = 0
+        for foe in foes:
+            for w in weapons:
+                weapon = first[w.name]
+                if legality.attack_problem(state, actor, foe, weapon) is None:
+                    score = scorer.attack(foe, weapon)
+                    if score > 0.0:
+                        scored.append((-score, index, Attack(actor, foe, w.name)))
+                index += 1
+        others: list[Grapple | Boulder] = []
+        if p.kind == "water":
+            others += [Grapple(actor, foe) for foe in foes]
+        if me.boulders:
+            others += [Boulder(actor, foe) for foe in foes]
+        for action in others:
+            if isinstance(action, Boulder):
                 score = score_boulder(state, action)
-            elif isinstance(action, Grapple):
+            else:
                 score = score_grapple(state, action)
             if score > 0.0:
                 scored.append((-score, index, action))
+            index += 1
         scored.sort(key=lambda entry: entry[:2])
         return next((a for _, _, a in scored if request.is_legal(a)), None)
 

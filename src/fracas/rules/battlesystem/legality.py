@@ -94,7 +94,9 @@ def can_act(state: BattlesystemState, unit: Unit, phase: str) -> bool:
     if unit.status != "ok":
         return False
     if phase == "missile":
-        return not engaged(state, unit) and bool(targets_in_range(state, unit))
+        # A unit without missiles has no target: it is not asked whether it is engaged.
+        return unit.stats.missile_range > 0 and not engaged(state, unit) and \
+            bool(targets_in_range(state, unit))
     return phase == "move"
 
 
