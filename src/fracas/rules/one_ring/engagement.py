@@ -98,6 +98,8 @@ class Board:
     #: How many engagements each combatant is in (kept in step with ``pairs``).
     links: dict[str, int] = field(default_factory=dict)
     introducing: bool = False
+    #: The weight of the foes engaging each hero (kept in step with ``pairs``).
+    loads: dict[str, int] = field(default_factory=dict)
     #: The last :func:`next_step` answer and who was asked as the Loremaster; every change
     #: of the board through its methods forgets it (not part of the board's value).
     memo: tuple[str, Step | None] | None = field(default=None, compare=False, repr=False)
@@ -106,7 +108,7 @@ class Board:
         """An independent copy (the sets are copied, the rest is immutable)."""
         return Board(self.heroes, self.close, self.foes, self.large, self.eligible, self.regime,
                      set(self.pairs), set(self.stood_back), set(self.passed), dict(self.links),
-                     self.introducing)
+                     self.introducing, dict(self.loads))
 
     # -- reading ---------------------------------------------------------
     def foes_of(self, hero: str) -> list[str]:
@@ -123,16 +125,16 @@ class Board:
 
     def hero_load(self, hero: str) -> int:
         """The weight of the foes engaging ``hero``."""
-        return sum(weight(f in self.large) for h, f in self.pairs if h == hero)
+        return self.loads.get(hero, 0)
 
     def can_engage(self, hero: str, foe: str) -> bool:
         """True when ``hero`` and ``foe`` may be paired without breaking a limit."""
         if hero not in self.close or foe not in self.foes or (hero, foe) in self.pairs:
             return False
-        if self.hero_load(hero) + weight(foe in self.large) > HERO_CAPACITY:
+        large = foe in self.large
+        if self.loads.get(hero, 0) + weight(large) > HERO_CAPACITY:
             return False
-        on_foe = sum(1 for _, f in self.pairs if f == foe)
-        return on_foe < heroes_allowed_on(foe in self.large)
+        return self.links.get(foe, 0) < heroes_allowed_on(large)  # the heroes on the foe
 
     def held_back(self) -> list[str]:
         """Foes the Loremaster has not introduced as eligible targets."""
@@ -163,6 +165,7 @@ class Board:
             self.pairs.add((hero, foe))
             self.links[hero] = self.links.get(hero, 0) + 1
             self.links[foe] = self.links.get(foe, 0) + 1
+            self.loads[hero] = self.loads.get(hero, 0) + weight(foe in self.large)
         self.stood_back.discard(foe)
 
     def stand_back(self, foe: str) -> None:
@@ -182,6 +185,7 @@ class Board:
             self.pairs.discard(pair)
             for member in pair:
                 self.links[member] -= 1
+            self.loads[pair[0]] -= weight(pair[1] in self.large)
 
     def remove(self, name: str) -> None:
         """``name`` has left the fight: it is no longer engaged or on the board."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fracas.core.events import Event, FightEnded
+from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
 from fracas.core.loop import fold_by_type
 from fracas.rules.one_ring import events
 from fracas.rules.one_ring.engagement import Board
@@ -218,10 +218,15 @@ def _ended(s: OneRingState, e: FightEnded) -> None:
 
 
 def apply_event(state: OneRingState, event: Event) -> None:
-    """Fold one event into ``state``; what was read from the state before (the standing
-    combatants, the next engagement step) is forgotten first."""
-    state.standing = None
-    state.board.memo = None
+    """Fold one event into ``state``.
+
+    What was read from the state (the standing combatants, the next engagement step) is
+    forgotten first, unless the event is one of this rule set's that changes no status
+    and changes the board only through its methods (which forget the step themselves).
+    """
+    if type(event) not in _KEEPS_READINGS:
+        state.standing = None
+        state.board.memo = None
     _fold(state, event)
 
 
@@ -237,4 +242,18 @@ _fold: Callable[[OneRingState, Event], None] = fold_by_type({
     events.TakenOut: _out, events.HateLost: _hate, events.TaskSucceeded: _task,
     events.ThrustLost: _thrust_lost, events.Recovered: _recovered, events.GearChanged: _gear,
     events.Located: _located, events.Carried: _carried, FightEnded: _ended,
+})
+
+#: Events after which the standing combatants and the board's next step still hold
+#: (every event but those taking someone out of the fight or to safety; an event of
+#: another kind forgets them).
+_KEEPS_READINGS: frozenset[type[Event]] = frozenset({
+    DecisionMade, DiceRolled, Note, FightEnded,
+    events.VolleysSet, events.PhaseBegan, events.TurnEnded, events.StanceTaken,
+    events.Engaged, events.Introduced, events.StoodBack, events.HeroPassed,
+    events.Disengaged, events.MainActionTaken, events.SecondaryTaken, events.HopeSpent,
+    events.BonusUsed, events.RollRead, events.HitPending, events.SpecialChosen,
+    events.KnockbackChosen, events.EnduranceLost, events.Wounded, events.HitResolved,
+    events.HateLost, events.TaskSucceeded, events.ThrustLost, events.Recovered,
+    events.GearChanged, events.Located,
 })

@@ -13,7 +13,7 @@ from functools import cache
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
 from fracas.rules.one_ring.dice import BAD, FEAT_SIDES, GOOD, SUCCESS_SIDES, feat_rank
 from fracas.rules.one_ring.rules import PIERCING_RANK, TASKS
-from fracas.rules.one_ring.state import DEFENSIVE, FORWARD, REARWARD, OneRingState
+from fracas.rules.one_ring.state import DEFENSIVE, FORWARD, REARWARD, FoeCard, OneRingState
 
 __all__ = [
     "attack_roll",
@@ -189,19 +189,32 @@ def engaging_estimate(state: OneRingState, me: str) -> int:
 def _fighters(state: OneRingState) -> list[str]:
     """The standing foes who come to close quarters: all but those whose bow beats their
     close weapon (the Loremaster keeps those back to shoot when they are spare)."""
-    out = []
-    for foe in state.standing_foes():
-        card = state.roster.foes[foe]
-        bow, close = card.ranged_weapon(), card.close_weapon()
-        if close is not None and (bow is None or bow.rating <= close.rating):
-            out.append(foe)
+    cards = state.roster.foes
+    out = [foe for foe in state.standing_foes() if _closes_in(cards[foe])]
     return out or state.standing_foes()
+
+
+def _closes_in(card: FoeCard) -> bool:
+    """Whether a foe with this card comes to close quarters (its bow does not beat its blade)."""
+    bow, close = card.ranged_weapon(), card.close_weapon()
+    return close is not None and (bow is None or bow.rating <= close.rating)
 
 
 def _likely_attackers(state: OneRingState, me: str, count: int) -> list[str]:
     """The ``count`` foes coming to close quarters whose attacks would hurt ``me`` most."""
-    foes = sorted(_fighters(state), key=lambda f: -foe_threat(state, f, me, ""))
-    return foes[:count]
+    # A foe's threat depends on its card and on whether it is Weary: foes alike are
+    # weighed once.
+    threats: dict[tuple[int, bool], float] = {}
+    cards = state.roster.foes
+
+    def threat(foe: str) -> float:
+        key = (id(cards[foe]), state.foe_weary(foe))  # the cards live through this call
+        known = threats.get(key)
+        if known is None:
+            known = threats[key] = -foe_threat(state, foe, me, "")
+        return known
+
+    return sorted(_fighters(state), key=threat)[:count]
 
 
 def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str, ...],
