@@ -14,6 +14,7 @@ only recovers, and an ``asks`` that asked a hero for an attack's ``foe``, each f
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -162,3 +163,14 @@ def test_what_the_state_keeps_is_what_it_would_read_afresh(path: Path,
         play(enc, policies, SeededRng(seed).spawn("policy"), max_decisions=400,
              listener=listener)
     assert checked > 0
+
+
+def test_the_readings_are_no_part_of_the_state() -> None:
+    """What a state keeps of what was read from it has no dataclass fields, so whatever
+    reads a state field by field (equality, copies, a whole-state key) never sees it."""
+    state = RULESET.initial_state(load_scenario(EXAMPLES[0]).model)
+    state.standing_heroes()
+    next_step(state.board, GM)
+    assert dataclasses.fields(state.readings) == ()
+    assert dataclasses.fields(state.board.readings) == ()
+    assert state == RULESET.clone_state(state)

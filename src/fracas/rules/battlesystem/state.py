@@ -145,6 +145,17 @@ class Gas:
     carried: bool
 
 
+@dataclass(init=False, eq=False)
+class _Routes:
+    """Distances and paths worked out on a battlefield.  A dataclass without fields:
+    nothing it holds is part of the battlefield's value (equality, the exact solver's
+    whole-state key)."""
+
+    def __init__(self) -> None:
+        self.distances: dict[tuple[str, frozenset[str]], dict[str, float]] = {}
+        self.paths: dict[tuple[str, str, frozenset[str]], tuple[str, ...]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Battlefield:
     """The map: areas, neighbours and centre-to-centre distances."""
@@ -152,12 +163,10 @@ class Battlefield:
     areas: dict[str, Area]
     links: dict[str, tuple[Link, ...]]
     order: tuple[str, ...]
-    #: Shortest distances already worked out, by (start, blocked areas): the map never
-    #: changes, so each is computed once per battlefield (not part of its value).
-    _distances: dict[tuple[str, frozenset[str]], dict[str, float]] = dataclasses.field(
-        default_factory=dict, init=False, repr=False, compare=False)
-    _paths: dict[tuple[str, str, frozenset[str]], tuple[str, ...]] = dataclasses.field(
-        default_factory=dict, init=False, repr=False, compare=False)
+    #: Shortest distances and paths already worked out: the map never changes, so each
+    #: is computed once per battlefield.  No part of its value.
+    _known: _Routes = dataclasses.field(default_factory=lambda: _Routes(), init=False,
+                                        repr=False, compare=False)
 
     def link(self, a: str, b: str) -> Link | None:
         """The passage from ``a`` to ``b``, if they meet."""
@@ -176,9 +185,9 @@ class Battlefield:
         The answer is shared between callers: read it, never change it.
         """
         key = (start, blocked)
-        known = self._distances.get(key)
+        known = self._known.distances.get(key)
         if known is None:
-            known = self._distances[key] = self._dijkstra(start, blocked)
+            known = self._known.distances[key] = self._dijkstra(start, blocked)
         return known
 
     def _dijkstra(self, start: str, blocked: frozenset[str]) -> dict[str, float]:
@@ -200,9 +209,9 @@ class Battlefield:
     def path(self, start: str, goal: str, blocked: frozenset[str] = frozenset()) -> list[str]:
         """The areas after ``start`` on a shortest path to ``goal`` (empty if none)."""
         key = (start, goal, blocked)
-        known = self._paths.get(key)
+        known = self._known.paths.get(key)
         if known is None:
-            known = self._paths[key] = tuple(self._path(start, goal, blocked))
+            known = self._known.paths[key] = tuple(self._path(start, goal, blocked))
         return list(known)
 
     def _path(self, start: str, goal: str, blocked: frozenset[str]) -> list[str]:

@@ -34,6 +34,7 @@ __all__ = [
     "LOREMASTER",
     "PLAYERS",
     "Board",
+    "Readings",
     "Step",
     "heroes_allowed_on",
     "next_step",
@@ -100,9 +101,9 @@ class Board:
     introducing: bool = False
     #: The weight of the foes engaging each hero (kept in step with ``pairs``).
     loads: dict[str, int] = field(default_factory=dict)
-    #: The last :func:`next_step` answer and who was asked as the Loremaster; every change
-    #: of the board through its methods forgets it (not part of the board's value).
-    memo: tuple[str, Step | None] | None = field(default=None, compare=False, repr=False)
+    #: What was worked out from the board (the next step); every change of the board
+    #: through its methods forgets it.  No part of the board's value.
+    readings: Readings = field(default_factory=lambda: Readings(), compare=False, repr=False)
 
     def clone(self) -> Board:
         """An independent copy (the sets are copied, the rest is immutable)."""
@@ -142,7 +143,7 @@ class Board:
 
     def introduce(self, foe: str) -> None:
         """``foe`` becomes an eligible target; ``""`` ends this round's introductions."""
-        self.memo = None
+        self.readings.step = None
         if foe:
             self.eligible = self.eligible | {foe}
         if not foe or not self.held_back():
@@ -155,12 +156,12 @@ class Board:
     # -- changing --------------------------------------------------------
     def set_stance(self, hero: str, close: bool) -> None:
         """``hero`` took a close-combat stance (``close``) or the Rearward."""
-        self.memo = None
+        self.readings.step = None
         self.close = self.close | {hero} if close else self.close - {hero}
 
     def engage(self, hero: str, foe: str) -> None:
         """Pair ``hero`` with ``foe`` (a foe that stood back steps in)."""
-        self.memo = None
+        self.readings.step = None
         if (hero, foe) not in self.pairs:
             self.pairs.add((hero, foe))
             self.links[hero] = self.links.get(hero, 0) + 1
@@ -170,17 +171,17 @@ class Board:
 
     def stand_back(self, foe: str) -> None:
         """``foe`` keeps out of close combat this round."""
-        self.memo = None
+        self.readings.step = None
         self.stood_back.add(foe)
 
     def pass_hero(self, hero: str) -> None:
         """``hero`` found nobody to engage within the limits."""
-        self.memo = None
+        self.readings.step = None
         self.passed.add(hero)
 
     def disengage(self, name: str) -> None:
         """Remove every engagement of ``name`` (it fell, fled or moved away)."""
-        self.memo = None
+        self.readings.step = None
         for pair in [p for p in self.pairs if name in p]:
             self.pairs.discard(pair)
             for member in pair:
@@ -189,7 +190,7 @@ class Board:
 
     def remove(self, name: str) -> None:
         """``name`` has left the fight: it is no longer engaged or on the board."""
-        self.memo = None
+        self.readings.step = None
         self.disengage(name)
         self.stood_back.discard(name)
         if name in self.foes:
@@ -197,6 +198,21 @@ class Board:
         elif name in self.heroes:
             self.heroes = tuple(h for h in self.heroes if h != name)
             self.close = self.close - {name}
+
+
+@dataclass(init=False, eq=False)
+class Readings:
+    """Answers worked out from a state (or a board) and kept with it until it changes.
+
+    A dataclass without fields: whatever it holds is no part of the value that holds it
+    (its equality, its copies, the exact solver's whole-state key read none of it).
+    """
+
+    def __init__(self) -> None:
+        #: The last :func:`next_step` answer and who was asked as the Loremaster.
+        self.step: tuple[str, Step | None] | None = None
+        #: The standing heroes and foes, in scenario order.
+        self.standing: tuple[list[str], list[str]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,11 +251,12 @@ def next_step(board: Board, gm: str = "gm") -> Step | None:
     The answer is kept on the board until the board changes (it is asked for several
     times a decision).
     """
-    memo = board.memo
-    if memo is not None and memo[0] == gm:
-        return memo[1]
+    readings = board.readings
+    known = readings.step
+    if known is not None and known[0] == gm:
+        return known[1]
     found = _next_step(board, gm)
-    board.memo = (gm, found)
+    readings.step = (gm, found)
     return found
 
 

@@ -225,8 +225,8 @@ def apply_event(state: OneRingState, event: Event) -> None:
     and changes the board only through its methods (which forget the step themselves).
     """
     if type(event) not in _KEEPS_READINGS:
-        state.standing = None
-        state.board.memo = None
+        state.readings.standing = None
+        state.board.readings.step = None
     _fold(state, event)
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
-from fracas.rules.one_ring.engagement import Board
+from fracas.rules.one_ring.engagement import Board, Readings
 
 __all__ = [
     "CLOSE_STANCES",
@@ -194,10 +194,9 @@ class OneRingState:
     board: Board = field(default_factory=Board)
     pending: Pending | None = None
     result: tuple[str | None, str] | None = None
-    #: The standing heroes and foes as last read; every folded event forgets them
-    #: (:meth:`OneRing.apply_event`), so they are read once per event at most.
-    standing: tuple[list[str], list[str]] | None = field(default=None, compare=False,
-                                                          repr=False)
+    #: What was worked out from the state (the standing combatants); the fold forgets it
+    #: when an event may change it.  No part of the state's value.
+    readings: Readings = field(default_factory=lambda: Readings(), compare=False, repr=False)
 
     def clone(self) -> OneRingState:
         """A cheap independent copy: cards are shared, changing values copied."""
@@ -219,10 +218,11 @@ class OneRingState:
         return list(self._standing()[1])
 
     def _standing(self) -> tuple[list[str], list[str]]:
-        known = self.standing
+        readings = self.readings
+        known = readings.standing
         if known is None:
             heroes, foes = self.heroes, self.foes
-            known = self.standing = (
+            known = readings.standing = (
                 [h for h in self.roster.hero_order if heroes[h].status == "ok"],
                 [f for f in self.roster.foe_order if foes[f].status == "ok"])
         return known
