@@ -217,6 +217,21 @@ def _ended(s: OneRingState, e: FightEnded) -> None:
     s.phase = "over"
 
 
+#: Events after which the standing combatants and the board's next step still hold
+#: (every event but those taking someone out of the fight or to safety; an event of
+#: another kind forgets them).
+_KEEPS_READINGS: frozenset[type[Event]] = frozenset({
+    DecisionMade, DiceRolled, Note, FightEnded,
+    events.VolleysSet, events.PhaseBegan, events.TurnEnded, events.StanceTaken,
+    events.Engaged, events.Introduced, events.StoodBack, events.HeroPassed,
+    events.Disengaged, events.MainActionTaken, events.SecondaryTaken, events.HopeSpent,
+    events.BonusUsed, events.RollRead, events.HitPending, events.SpecialChosen,
+    events.KnockbackChosen, events.EnduranceLost, events.Wounded, events.HitResolved,
+    events.HateLost, events.TaskSucceeded, events.ThrustLost, events.Recovered,
+    events.GearChanged, events.Located,
+})
+
+
 def apply_event(state: OneRingState, event: Event) -> None:
     """Fold one event into ``state``.
 
@@ -242,18 +257,4 @@ _fold: Callable[[OneRingState, Event], None] = fold_by_type({
     events.TakenOut: _out, events.HateLost: _hate, events.TaskSucceeded: _task,
     events.ThrustLost: _thrust_lost, events.Recovered: _recovered, events.GearChanged: _gear,
     events.Located: _located, events.Carried: _carried, FightEnded: _ended,
-})
-
-#: Events after which the standing combatants and the board's next step still hold
-#: (every event but those taking someone out of the fight or to safety; an event of
-#: another kind forgets them).
-_KEEPS_READINGS: frozenset[type[Event]] = frozenset({
-    DecisionMade, DiceRolled, Note, FightEnded,
-    events.VolleysSet, events.PhaseBegan, events.TurnEnded, events.StanceTaken,
-    events.Engaged, events.Introduced, events.StoodBack, events.HeroPassed,
-    events.Disengaged, events.MainActionTaken, events.SecondaryTaken, events.HopeSpent,
-    events.BonusUsed, events.RollRead, events.HitPending, events.SpecialChosen,
-    events.KnockbackChosen, events.EnduranceLost, events.Wounded, events.HitResolved,
-    events.HateLost, events.TaskSucceeded, events.ThrustLost, events.Recovered,
-    events.GearChanged, events.Located,
 })
