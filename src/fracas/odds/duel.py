@@ -1046,20 +1046,26 @@ def state_from_log(path: str | Path, round_number: int | None = None,
                    ) -> tuple[Ruleset[Any], Any, bool]:
     """The rule set and the state of a saved fight, to solve from; and whether it has started.
 
-    The log is read and checked like ``fracas replay`` does (every decision must be legal
-    where it stands).  With ``round_number``, the state is the one just before the first
-    decision of that round; without, the state where the log ends.
+    The log is read through the one verified loader every door uses
+    (:func:`fracas.scenario.logs.load_log`, as ``fracas replay``, ``play --from``,
+    ``simulate --from`` and the console's import do): its decisions are replayed with
+    its recorded dice and every event must be what the rules give.  With
+    ``round_number``, the state is the one just before the first decision of that
+    round; without, the state where the log ends (a log cut inside its last decision's
+    results is refused there: that state is not at a decision).
 
     Raises:
-        LogFormatError: the log cannot be read or does not replay.
+        LogFormatError: the log cannot be read or does not replay by the rules.
         DuelError: the round is not in the log.
     """
-    from fracas.core.encounter import Encounter
-    from fracas.scenario.logs import state_from_header
+    from fracas.scenario.logs import load_log
 
-    encounter = Encounter.load(path, build=state_from_header)
+    loaded = load_log(path)
+    encounter = loaded.encounter
     ruleset = encounter.ruleset
     if round_number is None:
+        if not loaded.complete:
+            loaded.continuable(str(path))  # raises: no decision to solve from
         return ruleset, encounter.state, bool(encounter.log)
     if round_number < 1:
         raise DuelError(f"--round must be at least 1, got {round_number}")
