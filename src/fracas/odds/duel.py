@@ -86,7 +86,8 @@ __all__ = [
 
 DEFAULT_MAX_STATES = 200_000
 DEFAULT_MAX_LEAVES = 20_000_000
-#: Wall-clock seconds before the solver gives up (and it gives up earlier when its
+#: CPU seconds of this process (``time.process_time``: the same on a loaded machine as on
+#: an idle one) before the solver gives up (and it gives up earlier when its
 #: own pace shows it cannot finish in time).
 DEFAULT_MAX_SECONDS = 60.0
 #: A chance path less likely than this is not followed (its mass is reported as pruned);
@@ -330,7 +331,7 @@ class DuelOdds:
         states: distinct decision states explored (graph nodes and the chance-free
             decisions between them).
         leaves: resolutions the solver ran to the end (the chance trees' leaves).
-        seconds: wall time.
+        seconds: CPU seconds of the solve (``time.process_time``).
     """
 
     sides: dict[str, float]
@@ -356,7 +357,7 @@ class DuelProgress:
         done: graph states expanded.
         found: graph states found so far (``done`` of them expanded).
         leaves: resolutions run.
-        seconds: wall time so far.
+        seconds: CPU seconds so far.
         at_least: a lower bound on the seconds still needed at the pace so far
             (every state found must still be expanded; more may appear), or ``None``
             before there is a pace to judge.
@@ -395,7 +396,8 @@ class DuelLimits:
     Attributes:
         max_states: distinct decision states (graph nodes).
         max_leaves: resolutions run (the chance trees' leaves).
-        max_seconds: wall time; ``None`` for no limit.  Once a twentieth of it has
+        max_seconds: CPU seconds (``time.process_time``, so that a loaded machine
+            refuses no fight an idle one solves); ``None`` for no limit.  Once a twentieth of it has
             passed (at least a second), the solver also stops as soon as its pace
             shows it cannot finish in time.
     """
@@ -440,14 +442,14 @@ class _Explorer:
         self.max_states = limits.max_states
         self.max_leaves = limits.max_leaves
         self.max_seconds = limits.max_seconds
-        self.began = time.perf_counter()
+        self.began = time.process_time()
         self.deadline = (None if limits.max_seconds is None
                          else self.began + limits.max_seconds)
         self.warm_up = (0.0 if limits.max_seconds is None
                         else max(1.0, _WARM_UP_SHARE * limits.max_seconds))
         self.progress = progress
         self.watch = watch
-        self.last_watch = self.began
+        self.last_watch = time.perf_counter()  # the display's pace is wall time
         self.labels: list[object] = []
         self.label_index: dict[object, int] = {}
         self.index: dict[Hashable, int] = {}
@@ -478,7 +480,7 @@ class _Explorer:
         return self.label_index[winner]
 
     def report(self) -> DuelProgress:
-        now = time.perf_counter()
+        now = time.process_time()
         elapsed = now - self.began
         units = self.done + self.mass
         at_least = (elapsed / units * max(0.0, len(self.nodes) - units)
@@ -500,26 +502,46 @@ class _Explorer:
                 self.watch(self.report())
         if self.deadline is None or self.max_seconds is None:
             return
-        now = time.perf_counter()
+        now = time.process_time()
         if now > self.deadline:
             raise StateSpaceTooLargeError(
-                f"gave up after {self.max_seconds:g} s with {self.done:,} of the "
+                f"gave up after {self.max_seconds:g} CPU s with {self.done:,} of the "
                 f"{len(self.nodes):,} states found so far solved ({self.leaves:,} "
                 f"resolutions): the fight is too large to solve exactly in that time"
-                f"{self.cause()}; allow more time (--max-seconds) or estimate it with "
-                "'fracas simulate'"
+                f"{self.cause()}{self.remedy(None)}"
             )
         if now - self.began < self.warm_up:
             return
         seen = self.report()
         if seen.at_least is not None and seen.seconds + seen.at_least > 1.25 * self.max_seconds:
             raise StateSpaceTooLargeError(
-                f"too large to solve exactly within {self.max_seconds:g} s: after "
+                f"too large to solve exactly within {self.max_seconds:g} CPU s: after "
                 f"{seen.seconds:.1f} s, {self.done:,} of the {len(self.nodes):,} states found "
                 f"so far are solved ({self.leaves:,} resolutions) and at this pace the rest "
-                f"needs at least {seen.at_least:,.0f} s more{self.cause()}; estimate it with "
-                "'fracas simulate' instead (or allow more time with --max-seconds)"
+                f"needs at least {seen.at_least:,.0f} s more{self.cause()}"
+                f"{self.remedy(seen.seconds + seen.at_least)}"
             )
+
+    def remedy(self, needed: float | None) -> str:
+        """What would make the fight solvable, in words (the end of a refusal)."""
+        ways = []
+        if needed is not None and needed < 24 * 3600:
+            ways.append(f"allow at least {needed * 1.2:,.0f} CPU s (--max-seconds; more "
+                        "states may still appear)")
+        elif needed is None:
+            ways.append("allow more time (--max-seconds)")
+        if self.widest[0] > 20:
+            ways.append(f"smaller rolls: the rule set's face_classes can name the faces of "
+                        f"{self.widest[1]} that its rules never tell apart")
+        if len(self.nodes) > 1000:
+            ways.append("fewer positions: fewer combatants, less health, or a state key "
+                        "that merges what nothing reads again (docs/DEVELOPING.md, 'The "
+                        "state key')")
+        if self.most_actions[0] > 4:
+            ways.append(f"a policy for {self.most_actions[1]} that picks one action "
+                        "instead of one at random")
+        ways.append("or estimate it with 'fracas simulate'")
+        return "; to solve it: " + ", ".join(ways)
 
     def cause(self) -> str:
         """What makes the fight large, in words (for the messages that give up)."""
@@ -1054,7 +1076,7 @@ def solve_from_state(
     wins = {str(k): v for k, v in result.items()}
     unresolved = max(0.0, 1.0 - draw - pruned - sum(wins.values()))
     return DuelOdds(wins, draw, unresolved, pruned, states, leaves,
-                    time.perf_counter() - began)
+                    time.process_time() - began)
 
 
 def _explore_and_solve(explorer: _Explorer, initial: Any, started: bool,
