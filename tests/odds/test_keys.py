@@ -80,37 +80,40 @@ def test_every_shipped_key_passes_the_kit(path: Path) -> None:
     assert report.states > 0
 
 
-def _small_duel(rounds: int) -> Any:
-    text = (DATA / "claw_duel_small.yaml").read_text() + f"max_rounds: {rounds}\n"
-    return parse_scenario(text, f"claw_duel_small (max_rounds {rounds})")
+def _with_rounds(path: Path, rounds: int) -> Any:
+    text = "\n".join(line for line in path.read_text().splitlines()
+                     if not line.startswith("max_rounds:"))
+    return parse_scenario(text + f"\nmax_rounds: {rounds}\n", f"{path.name} ({rounds} rounds)")
 
 
-class _EveryRound(type(find_ruleset("age_of_dragons"))):  # type: ignore[misc]
-    """Age of Dragons keyed by its whole state (every round apart), for comparison."""
+def _every_round(name: str) -> Ruleset[Any]:
+    """The rule set ``name`` keyed by its whole state (every round apart), for comparison."""
 
-    name = "aod_every_round"
+    class EveryRound(type(find_ruleset(name))):  # type: ignore[misc]
+        def state_key(self, state: Any) -> Hashable:
+            return whole_state_key(state)
 
-    def state_key(self, state: Any) -> Hashable:
-        return whole_state_key(state)
+        def round_limit(self, state: Any) -> int | None:
+            return None
 
-    def round_limit(self, state: Any) -> int | None:
-        return None
-
-
-register_ruleset(_EveryRound)
+    EveryRound.name = f"{name}_every_round"
+    register_ruleset(EveryRound)
+    return EveryRound()  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("rounds", [1, 2, 3, 5, 30])
-def test_round_by_round_equals_keeping_every_round(rounds: int) -> None:
-    merged = solve_duel(_small_duel(rounds))
-    scenario = _small_duel(rounds)
-    apart = solve_duel(type(scenario)(_EveryRound(), scenario.model, scenario.data,
-                                      scenario.source))
+@pytest.mark.parametrize(("path", "rounds"), [
+    (DATA / "claw_duel_small.yaml", rounds) for rounds in (1, 2, 3, 5, 30)] + [
+    (DATA / "adnd_tiny.yaml", rounds) for rounds in (1, 2, 3, 6, 12)])
+def test_round_by_round_equals_keeping_every_round(path: Path, rounds: int) -> None:
+    scenario = _with_rounds(path, rounds)
+    merged = solve_duel(scenario)
+    apart = solve_duel(type(scenario)(_every_round(scenario.ruleset.name), scenario.model,
+                                      scenario.data, scenario.source))
     assert merged.states <= apart.states  # fewer once rounds repeat positions
-    if rounds == 30:
+    if rounds >= 6:
         assert merged.states < apart.states
     assert merged.draw == pytest.approx(apart.draw, abs=1e-12)
-    for side in ("red", "blue"):
+    for side in merged.sides:
         assert merged.sides[side] == pytest.approx(apart.sides[side], abs=1e-12)
     if rounds <= 5:
         assert merged.draw > 1e-6  # the limit is reached: the draws are real

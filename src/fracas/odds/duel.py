@@ -1163,7 +1163,9 @@ def _solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], l
     for v, out in enumerate(edges):
         here = rounds[v]
         for (w, d), p in out.items():
-            if here + d > limit:
+            if here + d > limit or (here + d == limit and w == -1 - draw):
+                # this state's own play met the limit (a rule set may end the fight at
+                # the close of the last round, still counting it): not the key's play
                 return None
             if w < 0:
                 end_src.append(v)

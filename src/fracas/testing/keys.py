@@ -88,7 +88,10 @@ def _past_limit(ruleset: Ruleset[Any], state: Any) -> bool:
     """Whether ``state`` is past the round limit of a key that leaves the round out
     (:meth:`~fracas.core.ruleset.Ruleset.round_limit`): the one place such keys may part."""
     limit = ruleset.round_limit(state)
-    return limit is not None and ruleset.round_number(state) > limit
+    if limit is None:
+        return False
+    rounds = ruleset.round_number(state)
+    return rounds > limit or (rounds >= limit and ruleset.current_actor(state) is None)
 
 
 def _legal(ruleset: Ruleset[Any], state: Any) -> tuple[list[Action], bool]:
