@@ -29,9 +29,20 @@ component, sinks first: by substitution, a dense linear solve (up to 1,500
 states) or iteration to a change below ``1e-12``.  Probabilities are floating
 point: exact up to rounding (about 1e-12), not sampled.
 
+States are merged only as far as the rule set's key allows (``Ruleset.state_key``,
+by default the whole state: sound by construction; the conformance kit checks any
+key that merges more).  A key that leaves the round out comes with the round limit
+(``Ruleset.round_limit``): its graph is then solved round by round, the value of each
+state with ``n`` rounds left from the values with fewer, so that draws at the limit
+are exact while the positions of different rounds are explored once (if a state was
+first met so near the limit that its own play passed it, the fight is solved again
+with the round in the key).
+
 Policies must be fixed: a function of the state (and of their Rng, whose draws
-are enumerated).  Scripted and human-played combatants are refused.  A fight too
-large to solve within the time limit is refused early, with what makes it large.
+are enumerated).  Scripted and human-played combatants are refused.  Limits are in
+CPU seconds of this process (``time.process_time``), so a loaded machine refuses no
+fight an idle one solves.  A fight too large to solve within its limit is refused
+early, with what makes it large and what would make it solvable.
 """
 
 from __future__ import annotations
