@@ -55,6 +55,10 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     #: What the exact duel solver merges states by; see :func:`.state.state_key`.
     state_key = staticmethod(state_key)
 
+    def round_limit(self, state: AdndUndergroundState) -> int:
+        """The round limit: the key leaves the round out, and after it the fight is a draw."""
+        return state.setup.max_rounds
+
     def apply_event(self, state: AdndUndergroundState, event: Event) -> None:
         """Fold one event into the state (never rolls dice); see :mod:`.fold`."""
         fold.apply_event(state, event)
