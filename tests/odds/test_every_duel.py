@@ -1,10 +1,11 @@
 """Every shipped one-against-one example, solved exactly and checked against 20,000 fights.
 
-Each duel is solved within 60 CPU seconds (the solver's own limit, counted with
-``time.process_time``), and each exact chance (every side's win and the draw) lies in
-the 99% Wilson interval of 20,000 simulated fights with fixed seeds.  A duel the solver
-still refuses is marked ``xfail`` naming what makes it large (strict, so that the mark
-fails the moment the duel becomes solvable, unless it misses the limit by little).
+Each exact chance (every side's win and the draw) lies in the 99% Wilson interval of
+20,000 simulated fights with fixed seeds.  The solver's CPU limit here is generous
+(:data:`SOLVED_WITHIN`): how fast each duel is solved is a benchmark figure
+(``benchmarks/README.md``), never a bound a busy or slow machine could fail.  A duel the
+solver still refuses is marked ``xfail`` naming what makes it large, and is tried for a
+few CPU seconds only, since the refusal is the documented gap, not the thing tested.
 """
 
 from __future__ import annotations
@@ -26,9 +27,14 @@ RUNS = 20_000
 Z99 = 2.5758
 
 
+#: CPU seconds a solvable duel may take in this test (its figure is far below).
+SOLVED_WITHIN = 600.0
+#: CPU seconds a duel known to be refused is tried for.
+REFUSED_WITHIN = 5.0
+
+
 def _refused(why: str, strict: bool = True) -> pytest.MarkDecorator:
-    """A duel the solver still refuses; ``strict=False`` for one that misses the limit by
-    little (a faster machine may solve it in time)."""
+    """A duel the solver still refuses (at :data:`REFUSED_WITHIN` CPU seconds)."""
     return pytest.mark.xfail(raises=StateSpaceTooLargeError, strict=strict, reason=why)
 
 
@@ -48,6 +54,8 @@ DUELS = [
                  marks=_refused("three fighters: over 120,000 positions (hit points, "
                                 "weapons dropped, initiative order and turn)")),
 ]
+#: The duels marked refused above, tried briefly.
+REFUSED = {"breath_duel", "wall_duel", "adnd_single", "bridge_duel"}
 
 
 def _wilson(successes: int, runs: int) -> tuple[float, float]:
@@ -61,7 +69,8 @@ def _wilson(successes: int, runs: int) -> tuple[float, float]:
 @pytest.mark.parametrize("path", DUELS)
 def test_every_shipped_duel_is_solved_exactly_and_agrees_with_simulation(path: Path) -> None:
     scenario = load_scenario(path)
-    exact = solve_duel(scenario, limits=DuelLimits(max_seconds=60))
+    budget = REFUSED_WITHIN if path.stem in REFUSED else SOLVED_WITHIN
+    exact = solve_duel(scenario, limits=DuelLimits(max_seconds=budget))
     assert exact.unresolved < 1e-9 and exact.pruned < 1e-9
     with LocalExecutor(2) as executor:
         result = simulate(spec_from_scenario(scenario), RUNS, seed=30, executor=executor)
