@@ -43,9 +43,7 @@ DUELS = [
     pytest.param(EXAMPLES / "age_of_dragons" / "breath_duel.yaml", id="breath_duel",
                  marks=_refused("thousands of positions (range, altitude, spent dice) and "
                                 "8d6 pools read in five classes (495 outcomes)")),
-    pytest.param(EXAMPLES / "adnd" / "wall_duel.yaml", id="wall_duel",
-                 marks=_refused("over 52,000 positions, about 1.5 million resolutions: "
-                                "just over 60 CPU s", strict=False)),
+    pytest.param(EXAMPLES / "adnd" / "wall_duel.yaml", id="wall_duel"),
     pytest.param(EXAMPLES / "adnd" / "ledge_sentry.yaml", id="ledge_sentry"),
     pytest.param(DATA / "adnd_single.yaml", id="adnd_single",
                  marks=_refused("over 135,000 positions (hit points 44 x 30, weapons "
@@ -55,7 +53,7 @@ DUELS = [
                                 "weapons dropped, initiative order and turn)")),
 ]
 #: The duels marked refused above, tried briefly.
-REFUSED = {"breath_duel", "wall_duel", "adnd_single", "bridge_duel"}
+REFUSED = {"breath_duel", "adnd_single", "bridge_duel"}
 
 
 def _wilson(successes: int, runs: int) -> tuple[float, float]:
