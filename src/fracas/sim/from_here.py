@@ -26,7 +26,7 @@ from fracas.sim.fights import FightSpec, SimulationError, prepare, run_chunk
 from fracas.sim.stats import wilson_interval
 
 __all__ = ["DEFAULT_EXACT_LEAVES", "DEFAULT_EXACT_STATES", "DEFAULT_FIGHTS", "SideChance",
-           "WinChance", "win_chance", "win_chance_from_here"]
+           "WinChance", "estimate", "spec_from_here", "win_chance", "win_chance_from_here"]
 
 #: Fights played on from the current state for an estimate.
 DEFAULT_FIGHTS = 200
@@ -130,35 +130,27 @@ def _computer_data(ruleset: Ruleset[Any], data: Mapping[str, Any], source: str,
     return plain, swapped
 
 
-def win_chance(ruleset: Ruleset[Any], scenario: Mapping[str, Any], events: Sequence[Event], *,
-               fights: int = DEFAULT_FIGHTS, seed: int = 0,
-               exact_states: int = DEFAULT_EXACT_STATES,
-               exact_leaves: int = DEFAULT_EXACT_LEAVES, source: str = "<fight>") -> WinChance:
-    """Each side's chance to win from the position the ``events`` lead to.
-
-    Args:
-        ruleset: the rules.
-        scenario: the scenario data the fight started from (a log header's).
-        events: every event of the fight so far.
-        fights: how many fights to play on (0: the exact answer alone, if any).
-        seed: the seed of the fights played on.
-        exact_states: the exact solver's budget of states (0: no exact answer).
-        exact_leaves: its budget of resolutions.
-        source: the fight's name, for messages.
-
-    Raises:
-        SimulationError: the fight is over, or a fight played on failed (the message
-            says how to replay it).
-    """
-    from fracas.odds.duel import DuelError, DuelLimits, solve_from_state
-    from fracas.scenario.seats import DEFAULT_POLICY
-
+def spec_from_here(ruleset: Ruleset[Any], scenario: Mapping[str, Any], events: Sequence[Event],
+                   source: str = "<fight>") -> tuple[FightSpec, tuple[str, ...]]:
+    """The fights to play on from the position the ``events`` lead to, as plain data (a
+    worker process may take it), and the seats the default AI takes over."""
     data, swapped = _computer_data(ruleset, scenario, source)
     spec = FightSpec.make(ruleset, data, source, tuple(encode_event(e) for e in events),
                           MAX_DECISIONS)
-    state = prepare(spec).state
+    return spec, tuple(swapped)
+
+
+def estimate(spec: FightSpec, swapped: Sequence[str] = (), *, fights: int = DEFAULT_FIGHTS,
+             seed: int = 0, exact_states: int = DEFAULT_EXACT_STATES,
+             exact_leaves: int = DEFAULT_EXACT_LEAVES) -> WinChance:
+    """Each side's chance to win from ``spec``'s position (see :func:`win_chance`)."""
+    from fracas.odds.duel import DuelError, DuelLimits, solve_from_state
+    from fracas.scenario.seats import DEFAULT_POLICY
+
+    prepared = prepare(spec)
+    ruleset, state = prepared.ruleset, prepared.state
     if ruleset.current_actor(state) is None:
-        raise SimulationError(f"{source}: the fight is over; there is nothing to estimate")
+        raise SimulationError(f"{spec.source}: the fight is over; there is nothing to estimate")
     order = list(dict.fromkeys(s.side for s in ruleset.standings(state)))
     notes: list[str] = []
     if swapped:
@@ -190,6 +182,31 @@ def win_chance(ruleset: Ruleset[Any], scenario: Mapping[str, Any], events: Seque
                      summary.draws if summary is not None else 0,
                      summary.unfinished if summary is not None else 0,
                      exact is not None, exact_draw, tuple(notes))
+
+
+def win_chance(ruleset: Ruleset[Any], scenario: Mapping[str, Any], events: Sequence[Event], *,
+               fights: int = DEFAULT_FIGHTS, seed: int = 0,
+               exact_states: int = DEFAULT_EXACT_STATES,
+               exact_leaves: int = DEFAULT_EXACT_LEAVES, source: str = "<fight>") -> WinChance:
+    """Each side's chance to win from the position the ``events`` lead to.
+
+    Args:
+        ruleset: the rules.
+        scenario: the scenario data the fight started from (a log header's).
+        events: every event of the fight so far.
+        fights: how many fights to play on (0: the exact answer alone, if any).
+        seed: the seed of the fights played on.
+        exact_states: the exact solver's budget of states (0: no exact answer).
+        exact_leaves: its budget of resolutions.
+        source: the fight's name, for messages.
+
+    Raises:
+        SimulationError: the fight is over, or a fight played on failed (the message
+            says how to replay it).
+    """
+    spec, swapped = spec_from_here(ruleset, scenario, events, source)
+    return estimate(spec, swapped, fights=fights, seed=seed, exact_states=exact_states,
+                    exact_leaves=exact_leaves)
 
 
 def win_chance_from_here(encounter: Encounter[Any], **options: Any) -> WinChance:
