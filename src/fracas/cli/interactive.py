@@ -32,6 +32,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from fracas.cli.forecast import WinChanceWatch, choice_notes, show_forecast
 from fracas.cli.render import LogPrinter, print_outcome, print_table
 from fracas.core.codec import split_words, with_actor
 from fracas.core.decision import Options, Step, action_fields
@@ -52,7 +53,7 @@ HELP = """\
   Ash     pick a value by its name
   attack target=Ash dice=3   type a whole action
   b back one choice   u undo your last decision   r redo
-  t table   a let the AI choose   q quit (--save keeps the log)"""
+  t table   a let the AI choose   o win chance from here   q quit (--save keeps the log)"""
 _MAX_LISTED = 60  # characters of value names an error message lists before it stops
 
 
@@ -122,6 +123,7 @@ class _Table:
         self.printer = printer
         self.reshow = False  # show the step again though nothing was chosen (after 't')
         self.undone: list[int] = []  # decisions each 'u' took back, so 'r' restores them all
+        self.odds = WinChanceWatch()  # the win chance from here, worked out in the background
 
     def policy(self, actor: str) -> Policy:
         """``actor``'s policy: a person's seat, or the one the scenario gives it."""
@@ -151,13 +153,16 @@ class _Table:
         say = self.console.print
         trail = " > ".join([*choices.trail, f"{step.name}?"])
         say(f"[bold cyan]{escape(actor)}[/bold cyan]: {escape(trail)}")
+        show_forecast(self.console, self.enc, choices.values)  # the odds as it stands
         default = _default(step)
         if step.span is not None:
             say(f"  a number from {step.span.low} to {step.span.high} (default {default})")
             return
+        notes = choice_notes(self.enc, choices.values, step)
         for i, choice in enumerate(step.choices, start=1):
             mark = "*" if choice.value == default else " "
-            say(f"  {mark}{i:>2}. {escape(choice.label)}")
+            note = f" [dim]({escape(notes[choice.value])})[/dim]" if choice.value in notes else ""
+            say(f"  {mark}{i:>2}. {escape(choice.label)}{note}")
 
     def ask(self, step: Step) -> str:
         """Read one answer; end of input or Ctrl-C stops the fight (as ``q``)."""
@@ -181,6 +186,7 @@ class _Table:
         if not enc.can_redo:
             self.undone.clear()
         choices = _Choices()
+        self.odds.start(enc)
         shown: list[Any] | None = None  # the choices the step on screen was shown for
         self.console.print(f"[bold cyan]{escape(actor)}[/bold cyan] decides "
                            f"[dim]({HINT})[/dim]")
@@ -240,6 +246,9 @@ class _Table:
             if low == "t":
                 print_table(self.console, enc)
                 self.reshow = True
+                return None
+            if low == "o":
+                self.odds.report(self.console)
                 return None
             if low == "a":
                 action = _ai(enc, request.actor).choose(request)
