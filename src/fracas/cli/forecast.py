@@ -4,8 +4,8 @@ While a person builds a decision, :func:`show_forecast` prints the forecast of t
 decision as it stands (the steps not answered yet at their defaults: what Enter would
 give) and :func:`choice_notes` marks each value of the step on screen that would finish
 the decision with its chance of success, or a warning when it cannot succeed.  The win
-chance from here is worked out in a background thread as soon as a person is asked to
-decide (:class:`WinChanceWatch`), so the prompt never waits; the ``o`` key prints it.
+chance from here is worked out in a background thread once asked for with the ``o`` key,
+then again whenever the table moves on (:class:`WinChanceWatch`); the prompt never waits.
 """
 
 from __future__ import annotations
@@ -74,18 +74,27 @@ def choice_notes(enc: Encounter[Any], values: Sequence[Any], step: Step) -> dict
 class WinChanceWatch:
     """Each side's win chance from the position on the table, worked out in the background.
 
-    :meth:`start` begins the estimate for the position now (once per position);
-    :meth:`report` prints it, or says it is still being worked out.
+    Off until first asked (:meth:`report`, the ``o`` key): from then on :meth:`start`,
+    called whenever a person is asked to decide, hands the newest position to one worker
+    thread, which always works on the newest position asked for and drops the ones the
+    table has left behind.  The prompt never waits for it.
     """
 
     def __init__(self, fights: int = 200) -> None:
         self.fights = fights
+        self.on = False
         self.lock = threading.Lock()
         self.position = -1
         self.result: tuple[str, ...] | None = None
+        self.wanted: tuple[int, Any, tuple[str, ...]] | None = None
+        self.thread: threading.Thread | None = None
+        self.enc: Encounter[Any] | None = None
 
-    def start(self, enc: Encounter[Any]) -> None:
-        """Start estimating from ``enc``'s position unless it is already being estimated."""
+    def start(self, enc: Encounter[Any], *, force: bool = False) -> None:
+        """Estimate from ``enc``'s position (once per position; only once asked for)."""
+        self.enc = enc
+        if not (self.on or force):
+            return
         position = len(enc.log)
         if position == self.position or enc.header is None or not enc.keep_log:
             return
@@ -99,10 +108,21 @@ class WinChanceWatch:
             return
         with self.lock:
             self.position, self.result = position, None
+            self.wanted = (position, spec, swapped)
+            if self.thread is not None and self.thread.is_alive():
+                return  # the worker takes the newest position when it is done
+            self.thread = threading.Thread(target=self._work, name="win-chance", daemon=True)
+            self.thread.start()
 
-        def work() -> None:
-            from fracas.sim.from_here import estimate
+    def _work(self) -> None:
+        from fracas.sim.from_here import estimate
 
+        while True:
+            with self.lock:
+                wanted, self.wanted = self.wanted, None
+            if wanted is None:
+                return
+            position, spec, swapped = wanted
             try:
                 lines = estimate(spec, swapped, fights=self.fights, seed=position).lines()
             except FracasError as exc:
@@ -111,15 +131,24 @@ class WinChanceWatch:
                 if self.position == position:
                     self.result = lines
 
-        threading.Thread(target=work, name="win-chance", daemon=True).start()
+    def wait(self) -> None:
+        """Wait for the estimate under way (for tests and scripts; the prompt never waits)."""
+        thread = self.thread
+        if thread is not None:
+            thread.join()
 
     def report(self, console: Console) -> None:
-        """Print the win chance from here (or that it is still being worked out)."""
+        """Print the win chance from here, or that it is still being worked out (the first
+        time asked, its working out begins)."""
+        if not self.on:
+            self.on = True
+            if self.enc is not None:
+                self.start(self.enc)
         with self.lock:
             result = self.result
         if result is None:
-            console.print("[dim]win chance from here: still being worked out (press o "
-                          "again in a moment)[/dim]")
+            console.print("[dim]win chance from here: being worked out in the background "
+                          "(press o again in a moment)[/dim]")
             return
         console.print("[bold]win chance from here[/bold]")
         for line in result:

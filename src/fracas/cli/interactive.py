@@ -153,16 +153,15 @@ class _Table:
         say = self.console.print
         trail = " > ".join([*choices.trail, f"{step.name}?"])
         say(f"[bold cyan]{escape(actor)}[/bold cyan]: {escape(trail)}")
-        show_forecast(self.console, self.enc, choices.values)  # the odds as it stands
         default = _default(step)
         if step.span is not None:
             say(f"  a number from {step.span.low} to {step.span.high} (default {default})")
-            return
         notes = choice_notes(self.enc, choices.values, step)
         for i, choice in enumerate(step.choices, start=1):
             mark = "*" if choice.value == default else " "
             note = f" [dim]({escape(notes[choice.value])})[/dim]" if choice.value in notes else ""
             say(f"  {mark}{i:>2}. {escape(choice.label)}{note}")
+        show_forecast(self.console, self.enc, choices.values)  # the odds as it stands
 
     def ask(self, step: Step) -> str:
         """Read one answer; end of input or Ctrl-C stops the fight (as ``q``)."""

@@ -39,8 +39,15 @@ from fracas.rules.one_ring.dice import (
     keep_feat,
 )
 
-__all__ = ["FAILURE", "OddsQuestion", "degree", "forecast", "parse_question", "roll_odds",
-           "test_outcomes"]
+__all__ = [
+    "FAILURE",
+    "OddsQuestion",
+    "degree",
+    "forecast",
+    "parse_question",
+    "ranked_odds",
+    "roll_odds",
+]
 
 FAILURE, SUCCESS, GREAT, EXTRAORDINARY = 0, 1, 2, 3
 MAX_DICE = 20
@@ -165,7 +172,7 @@ def roll_odds(q: OddsQuestion) -> dict[int, Fraction]:
 
 
 # -- the odds of a choice (``Ruleset.forecast``) -------------------------------------------
-def test_outcomes(q: OddsQuestion) -> Distribution[tuple[int, int]]:
+def ranked_odds(q: OddsQuestion) -> Distribution[tuple[int, int]]:
     """The exact distribution of (degree, kept Feat rank) for question ``q``.
 
     :func:`roll_odds` is this with the rank summed out (a test holds them together); the
@@ -254,7 +261,7 @@ def forecast(state: Any, action: Any, side: str | None) -> Forecast | None:
     else:
         q = OddsQuestion(dice, read.tn, favoured=feats == 2, weary=state.weary(attacker),
                          miserable=state.miserable(attacker))
-    dist = test_outcomes(q)
+    dist = ranked_odds(q)
     p_hit = _p(dist, lambda d, r: d != FAILURE)
     chances = [Chance("hit", p_hit),
                Chance("a great success or better (a tengwar to spend)",

@@ -62,33 +62,39 @@ def _posted(request: Request) -> dict[str, str]:
     return out
 
 
-def forecast_for(console: Console, viewer: Viewer, posted: dict[str, str]) -> Forecast | None:
-    """The forecast of the decision the posted form names, for ``viewer`` (``None`` when the
-    link cannot decide now, the form names no whole action, or it rolls nothing)."""
+def forecast_for(console: Console, viewer: Viewer, posted: dict[str, str],
+                 ) -> tuple[bool, Forecast | None]:
+    """Whether ``viewer`` may make the decision now, and the forecast of the one the posted
+    form names (``None`` when the form names no whole action or it rolls nothing)."""
     access = viewer.access
     with console.store.live(viewer.enc_id) as (enc, revision):
         sides = {s.name: s.side for s in enc.ruleset.standings(enc.state)}
-        if not posted.get("verb") or not access.may_act_for(enc.current_actor(), sides):
-            return None
+        if not access.may_act_for(enc.current_actor(), sides):
+            return False, None
+        if not posted.get("verb"):
+            return True, None
         ask = options_of(enc, console.memo, viewer.enc_id, revision)
         form = decide_form(enc, posted, None, ask)
         if form.action is None:
-            return None
+            return True, None
         whole = {"verb": form.verb, **{x.form_name: x.value for x in form.fields}}
         try:
             action = action_from_form(enc, whole, ask)
-            return enc.forecast(action, side=access.view_side)
+            return True, enc.forecast(action, side=access.view_side)
         except FracasError:
-            return None
+            return True, None
 
 
 @router.get("/e/{enc_id}/{token}/odds", response_class=HTMLResponse)
 async def forecast(request: Request, viewer: ViewerDep, console: ConsoleDep) -> Response:
-    """The forecast of the choice the Decide form shows (an HTML fragment)."""
+    """The forecast of the choice the Decide form shows (an HTML fragment; ``204`` for a
+    link that cannot make the decision now)."""
     posted = _posted(request)
 
     def make() -> Response:
-        found = forecast_for(console, viewer, posted)
+        may, found = forecast_for(console, viewer, posted)
+        if not may:
+            return Response(status_code=204)
         return console.html("odds.html", part="forecast", forecast=found)
 
     return await blocking(make)
