@@ -99,6 +99,7 @@ def test_the_win_chance_is_estimated_then_kept_until_the_table_moves(examples: T
     status, text = _win(examples, gm)
     assert status == 200 and "Win chance from here" in text
     assert re.search(r"red: \d+\.\d% exactly \(an estimate: \d+% to \d+%", text), text
+    assert re.search(r"<summary>Win chance from here: red \d+%, blue \d+%", text), text
     tag = re.search(r"shown=([0-9a-f]+)", text)
     assert tag is not None
     assert examples.get(f"{gm}/odds/win", params={"shown": tag[1]}).status_code == 204

@@ -155,6 +155,10 @@ def _effect_words(called: str, sixes: int) -> str | None:
     return f"{'rips off' if severity >= 2 else 'mauls'} the {part}"
 
 
+def _sixes(count: int) -> str:
+    return "no sixes" if count == 0 else "1 six" if count == 1 else f"{count} sixes"
+
+
 def _strike(state: AgeOfDragonsState, action: Any) -> Forecast:
     """An attack, shot, grapple or break-out: its dice are rolled and known already.
 
@@ -227,15 +231,14 @@ def _strike(state: AgeOfDragonsState, action: Any) -> Forecast:
         words = _effect_words(called, sixes)
         if words is None:
             notes.append(f"called shot at the {called.replace('_', ' ')}: no effect with "
-                         f"{sixes} six{'es' if sixes != 1 else ''} among the dice")
+                         f"{_sixes(sixes)} among the dice")
         else:
             p_lands = chances[0].p if defenders else Fraction(0)
             chances.append(Chance(f"the called shot {words} (it lands for damage, "
-                                  f"{sixes} six{'es' if sixes != 1 else ''})",
+                                  f"{_sixes(sixes)})",
                                   p_lands if damaging else Fraction(0)))
     needed = tn + 1
-    rolls = f"expends {hits} hit{'s' if hits != 1 else ''} already rolled ({sixes} six" \
-            f"{'es' if sixes != 1 else ''})"
+    rolls = f"expends {hits} hit{'s' if hits != 1 else ''} already rolled ({_sixes(sixes)})"
     if tn:
         against.append(f"TN {'+' if tn > 0 else ''}{tn} (needs {needed} hits beyond the PD "
                        "spent)")

@@ -32,7 +32,7 @@ from fastapi.responses import HTMLResponse
 from starlette.responses import Response
 
 from fracas.core.errors import FracasError
-from fracas.core.forecast import Forecast
+from fracas.core.forecast import Forecast, number, percent
 from fracas.web.console import Console, ConsoleDep, Viewer, ViewerDep, blocking
 from fracas.web.security import Access
 from fracas.web.table import FIELD_PREFIX, action_from_form, decide_form, options_of
@@ -95,7 +95,8 @@ async def forecast(request: Request, viewer: ViewerDep, console: ConsoleDep) -> 
         may, found = forecast_for(console, viewer, posted)
         if not may:
             return Response(status_code=204)
-        return console.html("odds.html", part="forecast", forecast=found)
+        return console.html("odds.html", part="forecast", forecast=found, percent=percent,
+                            number=number)
 
     return await blocking(make)
 
@@ -138,15 +139,22 @@ class _Estimates:
 _ESTIMATES = _Estimates()
 
 
-def _estimate(spec: Any, swapped: tuple[str, ...], seed: int) -> tuple[tuple[str, ...], str]:
-    """The worker's job: the estimate's lines (or why there is none) and the sides' words."""
+def _estimate(spec: Any, swapped: tuple[str, ...], seed: int,
+              ) -> tuple[tuple[str, ...], str, str]:
+    """The worker's job: the estimate's lines, its kind and a one-line summary (or no
+    lines and why there is none)."""
     from fracas.sim.from_here import estimate
 
     try:
         found = estimate(spec, swapped, fights=WIN_FIGHTS, seed=seed)
     except FracasError as exc:
-        return (), str(exc)
-    return found.lines(), ("exact" if found.exact else "estimate")
+        return (), str(exc), ""
+    if found.exact:
+        summary = ", ".join(f"{s.side} {(s.exact or 0) * 100:.0f}%" for s in found.sides)
+    else:
+        summary = ", ".join(f"{s.side} {s.low * 100:.0f}\u2013{s.high * 100:.0f}%"
+                            for s in found.sides)
+    return found.lines(), ("exact" if found.exact else "estimate"), summary
 
 
 def _sees_all(enc: Any, access: Access) -> bool:
@@ -182,13 +190,13 @@ def win_panel(console: Console, viewer: Viewer, shown: str) -> tuple[int, dict[s
     def start(pool: ProcessPoolExecutor) -> Future[Any]:
         if header is None:
             done: Future[Any] = Future()
-            done.set_result(((), "this fight has no scenario to play on from"))
+            done.set_result(((), "this fight has no scenario to play on from", ""))
             return done
         try:
             spec, swapped = spec_from_here(ruleset, header.scenario, events, viewer.enc_id)
         except FracasError as exc:
             failed: Future[Any] = Future()
-            failed.set_result(((), str(exc)))
+            failed.set_result(((), str(exc), ""))
             return failed
         return pool.submit(_estimate, spec, swapped, revision)
 
@@ -198,13 +206,13 @@ def win_panel(console: Console, viewer: Viewer, shown: str) -> tuple[int, dict[s
     if shown == tag:
         return 204, {}
     try:
-        lines, kind = future.result()
+        lines, kind, summary = future.result()
     except Exception as exc:  # a worker that died: said in words, tried again next time
         _ESTIMATES.forget(key)
         return 200, {"tag": "", "state": "failed", "why": f"{type(exc).__name__}: {exc}"}
     if not lines:
         return 200, {"tag": tag, "state": "failed", "why": kind}
-    return 200, {"tag": tag, "state": "ready", "lines": lines, "kind": kind}
+    return 200, {"tag": tag, "state": "ready", "lines": lines, "kind": kind, "summary": summary}
 
 
 @router.get("/e/{enc_id}/{token}/odds/win", response_class=HTMLResponse)
