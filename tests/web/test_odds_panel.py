@@ -58,6 +58,7 @@ def test_the_forecast_follows_the_form_and_warns_of_a_sure_failure(examples: Tes
     gm = c.create("claw_duel.yaml", seed=1)["gm"]
     roll = examples.get(f"{gm}/odds", params={"verb": "roll", "f_spheres": "soma"}).text
     assert "rolls 9d6 (Soma), each 4+ a hit" in roll and "99.8%" in roll
+    assert 'hx-swap-oob="true"' in roll  # the account goes to the panel's body
     assert c.post(gm, "act", verb="roll", f_spheres="soma").json()["ok"]
     claw = examples.get(f"{gm}/odds", params={"verb": "attack", "f_target": "Ash",
                                               "f_dice": "4"}).text
@@ -99,7 +100,7 @@ def test_the_win_chance_is_estimated_then_kept_until_the_table_moves(examples: T
     status, text = _win(examples, gm)
     assert status == 200 and "Win chance from here" in text
     assert re.search(r"red: \d+\.\d% exactly \(an estimate: \d+% to \d+%", text), text
-    assert re.search(r"<summary>Win chance from here: red \d+%, blue \d+%", text), text
+    assert re.search(r'win <span id="win-summary" title="exact">red \d+%, blue \d+%', text), text
     tag = re.search(r"shown=([0-9a-f]+)", text)
     assert tag is not None
     assert examples.get(f"{gm}/odds/win", params={"shown": tag[1]}).status_code == 204
@@ -109,11 +110,12 @@ def test_the_win_chance_is_estimated_then_kept_until_the_table_moves(examples: T
     assert c.post(gm, "act", verb="roll", f_spheres="soma").json()["ok"]
     status, again = _win(examples, gm, tag[1])
     assert status == 200 and "Win chance from here" in again and tag[1] not in again
+    assert 'id="win-body" hx-swap-oob="true"' in again
 
 
 def test_a_view_with_secrets_leaves_the_win_chance_to_the_gm(console: Console) -> None:
     links = console.create("secret.yaml")
     player = links["player-red"]
     text = console.client.get(f"{player}/odds/win").text
-    assert "shown to the GM only" in text
+    assert "shown to the GM only" in text and "GM only" in text
     assert "exactly" not in text and "estimate" not in text
