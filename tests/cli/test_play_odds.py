@@ -68,3 +68,13 @@ def test_the_win_chance_is_worked_out_in_the_background_and_printed() -> None:
     text = console.export_text()
     assert "win chance from here" in text
     assert "won" in text and "of 40 fights played on from here" in text
+
+
+def test_a_player_at_the_terminal_reads_no_odds_drawn_from_the_gms_secrets() -> None:
+    scenario = EXAMPLES.parent / "one_ring" / "company_vs_orcs.yaml"
+    result = CliRunner().invoke(app, ["play", str(scenario), "--seed", "2", "--human", "Hirgon"],
+                                input="attack\nq\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "hit: 34.3%" in out and "a Piercing Blow" in out
+    assert "Wound" not in out and "drops to 0 Endurance" not in out

@@ -1,7 +1,7 @@
 """The odds of each choice at ``fracas play``'s prompt, and the win chance from here.
 
 While a person builds a decision, :func:`show_forecast` prints the forecast of the
-decision as it stands (the steps not answered yet at their defaults: what Enter would
+decision as it stands, as the deciding combatant's side may read it, (the steps not answered yet at their defaults: what Enter would
 give) and :func:`choice_notes` marks each value of the step on screen that would finish
 the decision with its chance of success, or a warning when it cannot succeed.  The win
 chance from here is worked out in a background thread once asked for with the ``o`` key,
@@ -26,8 +26,12 @@ __all__ = ["WinChanceWatch", "choice_notes", "show_forecast"]
 
 
 def _forecast(enc: Encounter[Any], values: Sequence[Any]) -> Forecast | None:
+    """The forecast as the deciding combatant's side may read it (the GM's own decisions:
+    everything), so a player at the terminal reads no odds drawn from the GM's secrets."""
+    actor = enc.current_actor()
+    side = next((s.side for s in enc.ruleset.standings(enc.state) if s.name == actor), None)
     try:
-        return enc.forecast(list(values))
+        return enc.forecast(list(values), side=side)
     except FracasError:
         return None
 
