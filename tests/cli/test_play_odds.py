@@ -77,4 +77,4 @@ def test_a_player_at_the_terminal_reads_no_odds_drawn_from_the_gms_secrets() -> 
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
     assert "hit: 34.3%" in out and "a Piercing Blow" in out
-    assert "Wound" not in out and "drops to 0 Endurance" not in out
+    assert "a Wound (a Piercing Blow" not in out and "drops to 0 Endurance" not in out
