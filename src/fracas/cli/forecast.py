@@ -3,9 +3,10 @@
 While a person builds a decision, :func:`show_forecast` prints the forecast of the
 decision as it stands (the steps not answered yet at their defaults: what Enter would
 give), as the deciding combatant's side may read it, and :func:`choice_notes` marks
-each value of the step on screen that would finish the decision with its chance of success, or a warning when it cannot succeed.  The win
-chance from here is worked out in a background thread once asked for with the ``o`` key,
-then again whenever the table moves on (:class:`WinChanceWatch`); the prompt never waits.
+each value of the step on screen that would finish the decision with its chance of
+success, or a warning when it cannot succeed.  The win chance from here is worked out
+in a background thread once asked for with the ``o`` key, then again whenever the table
+moves on (:class:`WinChanceWatch`); the prompt never waits.
 """
 
 from __future__ import annotations
