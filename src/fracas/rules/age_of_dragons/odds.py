@@ -31,6 +31,7 @@ from fracas.rules.age_of_dragons.rules import (
     attack_numbers,
     available_pd,
     called_effect,
+    choose_expend_dice,
     damage_dealt,
     enemies,
     grapple_group,
@@ -38,7 +39,6 @@ from fracas.rules.age_of_dragons.rules import (
     margin,
     partners,
     pool_size,
-    qualifying_dice,
 )
 from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 
@@ -155,6 +155,13 @@ def _effect_words(called: str, sixes: int) -> str | None:
     return f"{'rips off' if severity >= 2 else 'mauls'} the {part}"
 
 
+def _expended(turn: Any, count: int) -> tuple[int, ...]:
+    """The dice a shot, grapple or break-out expends (as ``resolve._expend`` picks them)."""
+    if turn is None:
+        return ()
+    return tuple(choose_expend_dice(turn, count, ATTACK_THRESHOLD, False))
+
+
 def _sixes(count: int) -> str:
     return "no sixes" if count == 0 else "1 six" if count == 1 else f"{count} sixes"
 
@@ -177,7 +184,7 @@ def _strike(state: AgeOfDragonsState, action: Any) -> Forecast:
         weapon = next(w for w in state.fighters[action.actor].profile.ranged
                       if w.name == action.weapon)
         tn, bonus = 0, weapon.damage_bonus
-        dice = tuple(qualifying_dice(turn, ATTACK_THRESHOLD)[:action.dice]) if turn else ()
+        dice = _expended(turn, action.dice)
         defenders = [action.target]
         if weapon.area:
             defenders += sorted(n for n in grapple_group(state, action.target)
@@ -185,12 +192,12 @@ def _strike(state: AgeOfDragonsState, action: Any) -> Forecast:
                                 and not state.fighters[n].dead)
     elif kind == "grapple":
         tn, bonus = 0, 0
-        dice = tuple(qualifying_dice(turn, ATTACK_THRESHOLD)[:action.dice]) if turn else ()
+        dice = _expended(turn, action.dice)
         defenders = [action.target]
     else:  # break_out
         side = state.fighters[action.actor].profile.side
         tn, bonus = BREAK_OUT_TN, 0
-        dice = tuple(qualifying_dice(turn, ATTACK_THRESHOLD)[:action.dice]) if turn else ()
+        dice = _expended(turn, action.dice)
         defenders = sorted(p for p in partners(state, action.actor)
                            if state.fighters[p].profile.side != side)
     hits = action.dice
