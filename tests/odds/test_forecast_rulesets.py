@@ -38,7 +38,7 @@ def _to_first(enc: Encounter[Any], verb: str, limit: int = 400) -> Any:
         if found.action.verb == verb:
             return found.action
         enc.apply(found.action)
-    pytest.skip(f"no {verb} in this example's opening")
+    pytest.fail(f"no {verb} in this example's opening")
 
 
 @pytest.mark.parametrize("name", ["bridge_duel", "wall_duel", "ledge_sentry", "cliff_boulders"])
@@ -63,8 +63,7 @@ def test_an_adnd_attack_forecast_is_the_d20_it_rolls(name: str) -> None:
         f"hit thac0={rolled.needed} ac=0 mod={bonus}")[1]
 
 
-@pytest.mark.parametrize("name", ["cavern_flyers", "chasm_bridge", "dwarf_column_ambush",
-                                  "gas_on_the_wind"])
+@pytest.mark.parametrize("name", ["cavern_flyers"])  # the example whose opening shoots
 def test_a_volley_forecast_is_the_rule_sets_attack_odds(name: str) -> None:
     from fracas.rules.battlesystem.events import Struck
 
