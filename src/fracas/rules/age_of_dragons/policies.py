@@ -125,7 +125,8 @@ class HeuristicPolicy:
         if turn is None:
             return
         fighter = state.fighters[me]
-        target = self._target(state, me)
+        foes = tactics.target_order(state, fighter)  # once a decision: the state stays
+        target = foes[0].name if foes else None
         if turn.step == "pool":
             yield actions.RollPool(me, self._spheres(state, fighter, target))
             return
@@ -135,8 +136,8 @@ class HeuristicPolicy:
                 for ability in fighter.profile.rerolls:
                     yield actions.Reroll(me, i, ability.name)
         if turn.step in ("reroll", "spot") and target is not None:
-            yield from self._spots(state, fighter, target)
-        yield from self._expends(state, fighter, target)
+            yield from self._spots(state, fighter, target, foes)
+        yield from self._expends(state, fighter, target, foes)
         if target is not None and self._fall_helps(state, fighter, target):
             yield actions.DeclareFall(me)
 
@@ -151,11 +152,6 @@ class HeuristicPolicy:
             MELEE_LEVEL[fighter.altitude] > MELEE_LEVEL[state.fighters[target].altitude]
 
     @staticmethod
-    def _target(state: AgeOfDragonsState, me: str) -> str | None:
-        foes = tactics.target_order(state, state.fighters[me])
-        return foes[0].name if foes else None
-
-    @staticmethod
     def _spheres(state: AgeOfDragonsState, fighter: Fighter,
                  target: str | None) -> tuple[str, ...]:
         if target is not None and not rules.in_melee_reach(state, fighter.name, target):
@@ -166,14 +162,14 @@ class HeuristicPolicy:
         return ("soma",)
 
     def _spots(self, state: AgeOfDragonsState, fighter: Fighter,
-               target: str | None) -> Iterator[Action]:
+               target: str | None, foes: list[Fighter]) -> Iterator[Action]:
         """The plan's next move or aim (see :func:`.tactics.plan`), then evasion.
 
         With no attack in reach this turn it heads for its target's melee height and
         range, and aims if it can.
         """
         me = fighter.name
-        plan = None if state.turn is self._settled else tactics.plan(state, fighter)
+        plan = None if state.turn is self._settled else tactics.plan(state, fighter, foes)
         if state.turn is self._settled:
             pass
         elif plan is not None:
@@ -200,7 +196,7 @@ class HeuristicPolicy:
 
     @staticmethod
     def _expends(state: AgeOfDragonsState, fighter: Fighter,
-                 target: str | None) -> Iterator[Action]:
+                 target: str | None, foes: list[Fighter]) -> Iterator[Action]:
         """Break out, grapple, the attack worth the most, or one that drains a foe's PD."""
         turn = state.turn
         if turn is None:
@@ -222,7 +218,7 @@ class HeuristicPolicy:
         best: tuple[float, Action] | None = None
         drains: list[Action] = []
         soma = "soma" in turn.spheres
-        for foe in tactics.target_order(state, fighter):
+        for foe in foes:
             share = 1.0 if foe.active else tactics.DYING_SHARE
             options: list[tuple[float, Action]] = []
             if soma and rules.in_melee_reach(state, me, foe.name):

@@ -93,19 +93,44 @@ def melee_options(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int
     more.
     """
     styles = [s for s in ("bite", "claw") if rules.part_usable(me, s)]
-    for called in (None, *CALLED):
-        extra = 0.0
-        if called is not None:
-            if sixes == 0:
-                return  # no effect without a six: a called shot only costs target number
-            extra = effect_value(state, foe, called, sixes)
-            if extra <= 0 or not rules.called_shot_allowed(foe, called):
-                continue  # never worth more than the plain attack
+    numbers = _NUMBERS
+    for style in styles:
+        tn, bonus = numbers[style, None]
+        damage = expected_damage(hits, pd, tn, bonus)
+        if damage > 0:
+            yield float(damage), style, None
+    if sixes == 0:
+        return  # no effect without a six: a called shot only costs target number
+    for called in _telling(sixes):
+        extra = effect_value(state, foe, called, sixes)
+        if extra <= 0 or not rules.called_shot_allowed(foe, called):
+            continue  # never worth more than the plain attack
         for style in styles:
-            tn, bonus = rules.attack_numbers(style, called)
+            tn, bonus = numbers[style, called]
             damage = expected_damage(hits, pd, tn, bonus)
             if damage > 0:
                 yield damage + extra, style, called
+
+
+#: ``rules.attack_numbers`` of every (style, called shot), worked out once from it.
+_NUMBERS: dict[tuple[str, str | None], tuple[int, int]] = {
+    (style, called): rules.attack_numbers(style, called)
+    for style in rules.STYLES for called in (None, *CALLED)}
+#: What a called shot's effect can be worth (:func:`effect_value`): others are worth 0.
+_VALUED = frozenset({"kill", "stun", "wing"})
+_TELLING: dict[int, tuple[str, ...]] = {}
+
+
+def _telling(sixes: int) -> tuple[str, ...]:
+    """The called shots, in the table's order, whose effect with ``sixes`` sixes can be
+    worth something (:func:`effect_value` is 0 for every other): from
+    ``rules.called_effect``, once per number of sixes."""
+    found = _TELLING.get(sixes)
+    if found is None:
+        found = _TELLING[sixes] = tuple(
+            c for c in CALLED
+            if (effect := rules.called_effect(c, sixes)) is not None and effect[0] in _VALUED)
+    return found
 
 
 def best_melee(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int, sixes: int,
@@ -275,14 +300,22 @@ def _pay(me: Fighter, route: _Route, faces: list[int]) -> tuple[int, int] | None
 def target_order(state: AgeOfDragonsState, me: Fighter) -> list[Fighter]:
     """Living foes, those able to act first; then those it grapples, the nearest in range
     and altitude, the weakest."""
-    held = set(rules.partners(state, me.name))
-    return sorted(rules.enemies(state, me.name),
-                  key=lambda f: (not f.active, f.name not in held,
-                                 state.ranges[pair(me.name, f.name)],
-                                 abs(f.altitude - me.altitude), f.pr))
+    name, altitude, side = me.name, me.altitude, me.profile.side
+    held = set(rules.partners(state, name)) if state.grapples else ()
+    ranges = state.ranges
+    # rules.enemies (other sides, not dead, scenario order), each with its sort key and
+    # its place, so ties keep scenario order without comparing fighters.
+    keyed = [(f.pr <= 0, other not in held,  # not active (a living foe), not held
+              ranges[(name, other) if name < other else (other, name)],  # pair
+              abs(f.altitude - altitude), f.pr, i, f)
+             for i, (other, f) in enumerate(state.fighters.items())
+             if f.profile.side != side and not f.dead]
+    keyed.sort()
+    return [k[-1] for k in keyed]
 
 
-def plan(state: AgeOfDragonsState, me: Fighter) -> Plan | None:
+def plan(state: AgeOfDragonsState, me: Fighter,
+         foes: list[Fighter] | None = None) -> Plan | None:
     """The most valuable attack this turn's dice can reach, and the spots that reach it.
 
     For each living foe: tooth and claw (after matching melee height and closing to close
@@ -291,7 +324,8 @@ def plan(state: AgeOfDragonsState, me: Fighter) -> Plan | None:
     quarters and the same height.  A ranged plan wins a tie (it need not close in), and
     otherwise the foe first in :func:`target_order`.  A dying foe counts for a quarter.
     None: no attack can hurt anyone this turn.  With ``spot_consumes_dice`` a spotted die
-    is no longer a hit, and the plan takes no aims.
+    is no longer a hit, and the plan takes no aims.  ``foes``: :func:`target_order` of
+    this state, when the caller has it already.
     """
     turn = state.turn
     if turn is None:
@@ -303,7 +337,7 @@ def plan(state: AgeOfDragonsState, me: Fighter) -> Plan | None:
     consumes = state.spot_consumes_dice
     can_spot = "soma" in turn.spheres and turn.step != "expend"
     best: Plan | None = None
-    for foe in target_order(state, me):
+    for foe in target_order(state, me) if foes is None else foes:
         ways: list[RangedAttack | None] = [None]
         ways += [w for w in me.profile.ranged if w.sphere in turn.spheres]
         if "soma" not in turn.spheres:
