@@ -544,7 +544,7 @@ def _spot_ok(state: AgeOfDragonsState, a: actions.Spot) -> bool:
     if effect == "aim":  # _aim, _enemy_target
         foe = state.fighters.get(target) if type(target) is str else None
         return foe is not None and not foe.dead and foe.profile.side != me.profile.side \
-            and state.ranges[pair(actor, target)] <= CLOSE \
+            and state.ranges[pair(actor, foe.name)] <= CLOSE \
             and MELEE_LEVEL[me.altitude] == MELEE_LEVEL[foe.altitude]
     if effect == "lose_altitude":
         return me.airborne
