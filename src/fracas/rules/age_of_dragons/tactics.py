@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from fracas.rules.age_of_dragons import rules
 from fracas.rules.age_of_dragons.rules import (
@@ -29,6 +30,7 @@ from fracas.rules.age_of_dragons.rules import (
 from fracas.rules.age_of_dragons.state import (
     CLOSE,
     GROUNDED,
+    OK,
     RIPPED,
     STRAFING_LOW,
     AgeOfDragonsState,
@@ -135,12 +137,43 @@ def _telling(sixes: int) -> tuple[str, ...]:
 
 def best_melee(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int, sixes: int,
                pd: int) -> tuple[float, str, str | None]:
-    """The most valuable melee attack (value 0 and a claw when none can hurt)."""
+    """The most valuable melee attack (value 0 and a claw when none can hurt).
+
+    Kept per :func:`melee_key` (everything :func:`melee_options` reads), so the same
+    question is worked out once; ``test_aod_heuristic_cache.py`` holds the kept answers
+    to :func:`melee_options` itself.
+    """
+    key = melee_key(state, me, foe, hits, sixes, pd)
+    found = _BEST_MELEE.get(key)
+    if found is None:
+        if len(_BEST_MELEE) >= _KEEP:
+            _BEST_MELEE.clear()
+        found = _BEST_MELEE[key] = best_melee_of(state, me, foe, hits, sixes, pd)
+    return found
+
+
+def best_melee_of(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int, sixes: int,
+                  pd: int) -> tuple[float, str, str | None]:
+    """:func:`best_melee` worked out afresh from :func:`melee_options`."""
     best: tuple[float, str, str | None] = (0.0, "claw", None)
     for option in melee_options(state, me, foe, hits, sixes, pd):
         if option[0] > best[0]:
             best = option
     return best
+
+
+def melee_key(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int, sixes: int,
+              pd: int) -> tuple[object, ...]:
+    """What :func:`melee_options` reads: the dice, the PD, whether ``me`` can claw, and of
+    ``foe`` what its called shots' effects are worth (Resilience for a kill, a stun
+    already taken, a wing to maul and the height it falls from) and the ground below."""
+    return (hits, sixes, pd, OK in me.limbs, foe.pr, foe.stunned, foe.profile.flies,
+            foe.wing, foe.altitude, state.ground)
+
+
+#: The kept answers of :func:`best_melee`, and how many are kept at most.
+_BEST_MELEE: dict[tuple[object, ...], tuple[float, str, str | None]] = {}
+_KEEP = 4096
 
 
 def ranged_value(state: AgeOfDragonsState, me: Fighter, target: str, weapon: RangedAttack,
@@ -224,8 +257,7 @@ class Plan:
     weapon: str | None = None  # None: tooth and claw
 
 
-@dataclass(frozen=True, slots=True)
-class _Route:
+class _Route(NamedTuple):
     moves: tuple[str, ...]
     altitude: int  # where the moves leave the mover
     band: int
@@ -244,13 +276,19 @@ def _route(state: AgeOfDragonsState, me: Fighter, foe: Fighter,
         reach = rules.in_melee_reach(state, me.name, foe.name) if weapon is None else \
             rules.in_ranged_reach(state, me.name, foe.name, weapon.reach)
         return _Route((), me.altitude, band) if reach else None
+    return _free_route(me, foe.altitude, band, weapon)
+
+
+def _free_route(me: Fighter, foe_altitude: int, band: int,
+                weapon: RangedAttack | None) -> _Route | None:
+    """:func:`_route` for a combatant free to manoeuvre, from the foe's altitude and band."""
     moves: list[str] = []
     altitude = me.altitude
 
     def apart(level: int) -> int:
         if weapon is None:
-            return MELEE_LEVEL[level] - MELEE_LEVEL[foe.altitude]
-        gap = ALTITUDE_HALVES[level] - ALTITUDE_HALVES[foe.altitude]
+            return MELEE_LEVEL[level] - MELEE_LEVEL[foe_altitude]
+        gap = ALTITUDE_HALVES[level] - ALTITUDE_HALVES[foe_altitude]
         return 0 if abs(gap) <= 2 else gap
 
     while apart(altitude) != 0:
@@ -335,31 +373,48 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     hit_faces = [f for i, f in enumerate(pool) if f >= ATTACK_THRESHOLD and not expended[i]]
     sixes = sum(1 for f in hit_faces if f == 6)
     consumes = state.spot_consumes_dice
-    can_spot = "soma" in turn.spheres and turn.step != "expend"
+    spheres = turn.spheres
+    can_spot = "soma" in spheres and turn.step != "expend"
+    ways: list[RangedAttack | None] = [None] if "soma" in spheres else []
+    ways += [w for w in me.profile.ranged if w.sphere in spheres]
+    locked = rules.is_locked(state, me.name)
+    name, ranges = me.name, state.ranges
+    # A free combatant's way to a foe depends on the foe's altitude and band alone, and
+    # what the dice pay for it on the moves and the height they end at: each is worked
+    # out once a plan (the same numbers whichever foe they lead to).
+    reached: dict[tuple[int, int, int], tuple[_Route, tuple[int, int]] | None] = {}
     best: Plan | None = None
     for foe in target_order(state, me) if foes is None else foes:
-        ways: list[RangedAttack | None] = [None]
-        ways += [w for w in me.profile.ranged if w.sphere in turn.spheres]
-        if "soma" not in turn.spheres:
-            ways.remove(None)
-        for weapon in ways:
-            route = _route(state, me, foe, weapon)
-            if route is None or (route.moves and not can_spot):
+        foe_name = foe.name
+        have_pd = rules.available_pd(state, foe_name)
+        for w, weapon in enumerate(ways):
+            if locked:
+                route = _route(state, me, foe, weapon)
+                found = None if route is None or (route.moves and not can_spot) else \
+                    _paid(me, route, unspotted)
+            else:
+                key = (foe.altitude, ranges[(name, foe_name) if name < foe_name
+                                            else (foe_name, name)], w)  # pair
+                if key in reached:
+                    found = reached[key]
+                else:
+                    route = _free_route(me, key[0], key[1], weapon)
+                    found = reached[key] = \
+                        None if route is None or (route.moves and not can_spot) else \
+                        _paid(me, route, unspotted)
+            if found is None:
                 continue
-            paid = _pay(me, route, unspotted)
-            if paid is None:
-                continue
-            spare, took = paid
+            route, (spare, took) = found
             hits = len(hit_faces) - (took if consumes else 0)
             aims = 0
             if can_spot and not consumes and route.band <= CLOSE and \
                     MELEE_LEVEL[route.altitude] == MELEE_LEVEL[foe.altitude]:
-                aims = min(spare, rules.available_pd(state, foe.name))
+                aims = min(spare, have_pd)
             if weapon is None:
-                pd = max(0, rules.available_pd(state, foe.name) - aims)
+                pd = max(0, have_pd - aims)
                 value = best_melee(state, me, foe, hits, sixes, pd)[0]
             else:
-                value = ranged_value(state, me, foe.name, weapon, hits, aims)
+                value = ranged_value(state, me, foe_name, weapon, hits, aims)
             if not foe.active:
                 value *= DYING_SHARE
             if value <= 0:
@@ -367,6 +422,12 @@ def plan(state: AgeOfDragonsState, me: Fighter,
             if best is None or value > best.value or (
                     value == best.value and RANGED_WINS_TIES and weapon is not None
                     and best.weapon is None):
-                best = Plan(foe.name, route.moves, aims, value,
+                best = Plan(foe_name, route.moves, aims, value,
                             None if weapon is None else weapon.name)
     return best
+
+
+def _paid(me: Fighter, route: _Route, unspotted: list[int]
+          ) -> tuple[_Route, tuple[int, int]] | None:
+    paid = _pay(me, route, unspotted)
+    return None if paid is None else (route, paid)

@@ -1,0 +1,92 @@
+"""What the heuristic keeps between questions agrees with working the answer out afresh.
+
+:func:`fracas.rules.age_of_dragons.tactics.best_melee` keeps its answers by
+:func:`~fracas.rules.age_of_dragons.tactics.melee_key`, the fields
+:func:`~fracas.rules.age_of_dragons.tactics.melee_options` reads.  These tests ask it on
+every decision of fights of every example, for every pair of foes and for copies of the
+foe with one field of its condition changed (so a field the options start to read and
+the key leaves out shows up as two answers under one key), and compare each kept answer
+with :func:`~fracas.rules.age_of_dragons.tactics.best_melee_of`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from fracas.core.encounter import Encounter
+from fracas.core.policy import DecisionRequest, scenario_policies
+from fracas.core.rng import SeededRng
+from fracas.rules.age_of_dragons import tactics
+from fracas.rules.age_of_dragons.state import MAULED, OK, RIPPED, AgeOfDragonsState, Fighter
+from fracas.scenario import load_scenario
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" /
+                   "age_of_dragons").glob("*.yaml"))
+
+
+def _states(path: Path, fights: int) -> Iterator[AgeOfDragonsState]:
+    scenario = load_scenario(path)
+    ruleset = scenario.ruleset
+    initial = ruleset.initial_state(scenario.model)
+    for seed in range(fights):
+        enc = Encounter(ruleset, initial, rng=SeededRng(seed), keep_log=False)
+        own = scenario_policies(ruleset, enc.state)
+        rng = SeededRng(seed).spawn("policy")
+        for _ in range(300):
+            actor = enc.current_actor()
+            if actor is None:
+                break
+            yield enc.state
+            enc.apply(own(actor).choose(DecisionRequest(actor, enc.state, ruleset, rng)))
+
+
+def _variants(foe: Fighter, rnd: random.Random) -> Iterator[Fighter]:
+    """The foe, then copies with one field of its condition changed."""
+    yield foe
+    for field in ("pr", "pd", "altitude", "stunned", "wing", "tail", "limbs", "dead",
+                  "falling_rounds", "chose_fall"):
+        copy = foe.copy()
+        if field == "pr":
+            copy.pr = rnd.randint(-3, 40)
+        elif field == "pd":
+            copy.pd = rnd.randint(0, 5)
+        elif field == "altitude":
+            copy.altitude = rnd.randint(0, 4)
+        elif field == "stunned":
+            copy.stunned = not copy.stunned
+        elif field in ("wing", "tail"):
+            setattr(copy, field, rnd.choice((OK, MAULED, RIPPED)))
+        elif field == "limbs":
+            copy.limbs = [rnd.choice((OK, MAULED, RIPPED)) for _ in range(4)]
+        elif field == "dead":
+            copy.dead = not copy.dead
+        elif field == "falling_rounds":
+            copy.falling_rounds += 1
+        else:
+            copy.chose_fall = not copy.chose_fall
+        yield copy
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_a_kept_melee_answer_is_the_one_worked_out_afresh(path: Path) -> None:
+    rnd = random.Random(path.stem)
+    asked = 0
+    for state in _states(path, 2):
+        fighters = list(state.fighters.values())
+        for me in fighters:
+            for foe in fighters:
+                if foe is me:
+                    continue
+                # The same dice for the foe and each variant: one key unless a field differs.
+                hits = rnd.choice((0, 3, 8, 10, 12, 14, 16))
+                sixes, pd = min(hits, rnd.randint(0, 3)), rnd.randint(0, 3)
+                for variant in _variants(foe, rnd):
+                    kept = tactics.best_melee(state, me, variant, hits, sixes, pd)
+                    fresh = tactics.best_melee_of(state, me, variant, hits, sixes, pd)
+                    assert kept == fresh, (me.name, variant, hits, sixes, pd)
+                    asked += 1
+    assert asked > 100
