@@ -1,5 +1,9 @@
 """What the heuristic keeps between questions agrees with working the answer out afresh.
 
+The heuristic keeps its plan across an aim the plan chose
+(:meth:`~fracas.rules.age_of_dragons.policies.HeuristicPolicy._plan`); a policy that
+also works each plan out afresh plays whole fights of every example and finds them equal.
+
 :func:`fracas.rules.age_of_dragons.tactics.best_melee` keeps its answers by
 :func:`~fracas.rules.age_of_dragons.tactics.melee_key`, the fields
 :func:`~fracas.rules.age_of_dragons.tactics.melee_options` reads.  These tests ask it on
@@ -20,7 +24,7 @@ import pytest
 from fracas.core.encounter import Encounter
 from fracas.core.policy import DecisionRequest, scenario_policies
 from fracas.core.rng import SeededRng
-from fracas.rules.age_of_dragons import tactics
+from fracas.rules.age_of_dragons import policies, tactics
 from fracas.rules.age_of_dragons.state import MAULED, OK, RIPPED, AgeOfDragonsState, Fighter
 from fracas.scenario import load_scenario
 
@@ -90,3 +94,33 @@ def test_a_kept_melee_answer_is_the_one_worked_out_afresh(path: Path) -> None:
                     assert kept == fresh, (me.name, variant, hits, sixes, pd)
                     asked += 1
     assert asked > 100
+
+
+class _Checked(policies.HeuristicPolicy):
+    """The heuristic, comparing each plan it keeps with the plan worked out afresh."""
+
+    kept = 0
+
+    def _plan(self, state: AgeOfDragonsState, fighter: Fighter,
+              foes: list[Fighter]) -> tactics.Plan | None:
+        found = super()._plan(state, fighter, foes)
+        fresh = tactics.plan(state, fighter, foes)
+        assert found == fresh, (state.turn, found, fresh)
+        _Checked.kept += found is not fresh
+        return found
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_a_plan_kept_after_its_aim_is_the_plan_worked_out_afresh(path: Path) -> None:
+    scenario = load_scenario(path)
+    ruleset = scenario.ruleset
+    initial = ruleset.initial_state(scenario.model)
+    before = _Checked.kept
+    for seed in range(12):
+        enc = Encounter(ruleset, initial, rng=SeededRng(seed), keep_log=False)
+        own = scenario_policies(ruleset, enc.state)
+        seats = {name: _Checked() if isinstance(own(name), policies.HeuristicPolicy)
+                 else own(name) for name in initial.fighters}
+        enc.play(seats, SeededRng(seed).spawn("policy"))
+    heuristic = any(f.profile.policy == "heuristic" for f in initial.fighters.values())
+    assert _Checked.kept > before or not heuristic

@@ -94,6 +94,10 @@ class HeuristicPolicy:
         #: The turn whose plan has no spot left to take: its remaining spots are evasions
         #: (evading only spends dice the plan does not need, so the plan cannot change).
         self._settled: Turn | None = None
+        #: The plan after the aim this policy last took from a plan: the turn, how many
+        #: dice are spotted and how often the target is aimed at once that aim is taken,
+        #: and the plan then (see :meth:`_plan`).
+        self._after_aim: tuple[Turn, int, int, tactics.Plan] | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
         state: AgeOfDragonsState = request.state
@@ -168,16 +172,21 @@ class HeuristicPolicy:
         With no attack in reach this turn it heads for its target's melee height and
         range, and aims if it can.
         """
-        me = fighter.name
-        plan = None if state.turn is self._settled else tactics.plan(state, fighter, foes)
-        if state.turn is self._settled:
+        me, turn = fighter.name, state.turn
+        plan = None if turn is self._settled else self._plan(state, fighter, foes)
+        if turn is self._settled or turn is None:
             pass
         elif plan is not None:
             if plan.moves:
                 move = plan.moves[0]
                 yield actions.Spot(me, move, plan.target if move == "alter_range" else None)
             elif plan.aims:
-                yield actions.Spot(me, "aim", plan.target)
+                target = plan.target
+                self._after_aim = (turn, turn.spotted.count(True) + 1,
+                                   turn.aims.get(target, 0) + 1,
+                                   tactics.Plan(target, (), plan.aims - 1, plan.value,
+                                                plan.weapon))
+                yield actions.Spot(me, "aim", target)
             else:
                 self._settled = state.turn
         elif target is not None:
@@ -193,6 +202,26 @@ class HeuristicPolicy:
                 yield actions.Spot(me, "aim", target)
         if not state.spot_consumes_dice:  # otherwise spare dice are worth more as hits
             yield actions.Spot(me, "evade")
+
+    def _plan(self, state: AgeOfDragonsState, fighter: Fighter,
+              foes: list[Fighter]) -> tactics.Plan | None:
+        """:func:`.tactics.plan`, or the one kept when the last decision was its aim.
+
+        An aim takes the lowest spare die showing 3+ and lowers the target's Physical
+        Defence by one: the plan is then the same attack with one aim fewer (the aim
+        and the target's Defence drop together, so its value stays; every other way
+        to attack has a die less to aim with and is worth no more).  The kept plan is
+        used only when the turn is the same and exactly that aim has been taken since;
+        ``test_aod_heuristic_cache.py`` holds it to the plan worked out afresh.
+        """
+        kept, turn = self._after_aim, state.turn
+        if kept is not None:
+            self._after_aim = None
+            if kept[0] is turn and turn is not None and turn.step == "spot" and \
+                    state.pending is None and turn.spotted.count(True) == kept[1] and \
+                    turn.aims.get(kept[3].target, 0) == kept[2]:
+                return kept[3]
+        return tactics.plan(state, fighter, foes)
 
     @staticmethod
     def _expends(state: AgeOfDragonsState, fighter: Fighter,
