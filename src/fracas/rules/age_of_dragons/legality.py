@@ -525,7 +525,10 @@ def _spot_ok(state: AgeOfDragonsState, a: actions.Spot) -> bool:
             return False
     elif effect != "alter_range" or (closer is not True and closer is not False):
         return False
-    if rules.count_qualifying(turn, rules.spot_threshold(me, effect), unspotted=True) < \
+    threshold = rules.spot_threshold(me, effect)
+    spotted, expended = turn.spotted, turn.expended  # rules.count_qualifying, unspotted
+    if len([i for i, face in enumerate(turn.pool)
+            if face >= threshold and not spotted[i] and not expended[i]]) < \
             rules.spot_dice_needed(me, effect):
         return False
     if effect != "evade" and effect != "aim" and (  # a manoeuvre

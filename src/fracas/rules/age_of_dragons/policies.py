@@ -129,17 +129,25 @@ class HeuristicPolicy:
         if turn is None:
             return
         fighter = state.fighters[me]
+        step = turn.step
+        if step == "spot" and turn is self._settled and not state.spot_consumes_dice:
+            # The plan is settled: evade while the dice last (what _spots offers then),
+            # the foes put in order only if that is refused.
+            side = fighter.profile.side
+            if any(f.profile.side != side and not f.dead for f in state.fighters.values()):
+                yield actions.Spot(me, "evade")
+            step = ""  # the spots are done
         foes = tactics.target_order(state, fighter)  # once a decision: the state stays
         target = foes[0].name if foes else None
-        if turn.step == "pool":
+        if step == "pool":
             yield actions.RollPool(me, self._spheres(state, fighter, target))
             return
-        if turn.step == "reroll":
+        if step == "reroll":
             low = sorted((face, i) for i, face in enumerate(turn.pool) if face < ATTACK_THRESHOLD)
             for _, i in low[:1]:
                 for ability in fighter.profile.rerolls:
                     yield actions.Reroll(me, i, ability.name)
-        if turn.step in ("reroll", "spot") and target is not None:
+        if step in ("reroll", "spot") and target is not None:
             yield from self._spots(state, fighter, target, foes)
         yield from self._expends(state, fighter, target, foes)
         if target is not None and self._fall_helps(state, fighter, target):
