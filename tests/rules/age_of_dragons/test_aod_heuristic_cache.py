@@ -7,8 +7,8 @@ also works each plan out afresh plays whole fights of every example and finds th
 :func:`fracas.rules.age_of_dragons.tactics.best_melee` keeps its answers by
 :func:`~fracas.rules.age_of_dragons.tactics.melee_key`, the fields
 :func:`~fracas.rules.age_of_dragons.tactics.melee_options` reads.  These tests ask it on
-every decision of fights of every example, for every pair of foes and for copies of the
-foe with one field of its condition changed (so a field the options start to read and
+every decision of fights of every example, for every pair of combatants and for copies
+of either with one field of its condition changed (so a field the options start to read and
 the key leaves out shows up as two answers under one key), and compare each kept answer
 with :func:`~fracas.rules.age_of_dragons.tactics.best_melee_of`.
 """
@@ -85,13 +85,15 @@ def test_a_kept_melee_answer_is_the_one_worked_out_afresh(path: Path) -> None:
             for foe in fighters:
                 if foe is me:
                     continue
-                # The same dice for the foe and each variant: one key unless a field differs.
+                # The same dice for the pair and each variant: one key unless a field differs.
                 hits = rnd.choice((0, 3, 8, 10, 12, 14, 16))
                 sixes, pd = min(hits, rnd.randint(0, 3)), rnd.randint(0, 3)
-                for variant in _variants(foe, rnd):
-                    kept = tactics.best_melee(state, me, variant, hits, sixes, pd)
-                    fresh = tactics.best_melee_of(state, me, variant, hits, sixes, pd)
-                    assert kept == fresh, (me.name, variant, hits, sixes, pd)
+                pairs = [(me, variant) for variant in _variants(foe, rnd)]
+                pairs += [(variant, foe) for variant in _variants(me, rnd)]
+                for mine, theirs in pairs:
+                    kept = tactics.best_melee(state, mine, theirs, hits, sixes, pd)
+                    fresh = tactics.best_melee_of(state, mine, theirs, hits, sixes, pd)
+                    assert kept == fresh, (mine, theirs, hits, sixes, pd)
                     asked += 1
     assert asked > 100
 

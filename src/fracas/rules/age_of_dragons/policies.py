@@ -137,21 +137,29 @@ class HeuristicPolicy:
             if any(f.profile.side != side and not f.dead for f in state.fighters.values()):
                 yield actions.Spot(me, "evade")
             step = ""  # the spots are done
-        foes = tactics.target_order(state, fighter)  # once a decision: the state stays
-        target = foes[0].name if foes else None
         if step == "pool":
-            yield actions.RollPool(me, self._spheres(state, fighter, target))
+            yield actions.RollPool(me, self._spheres(state, fighter))
             return
         if step == "reroll":
             low = sorted((face, i) for i, face in enumerate(turn.pool) if face < ATTACK_THRESHOLD)
             for _, i in low[:1]:
                 for ability in fighter.profile.rerolls:
                     yield actions.Reroll(me, i, ability.name)
-        if step in ("reroll", "spot") and target is not None:
-            yield from self._spots(state, fighter, target, foes)
-        yield from self._expends(state, fighter, target, foes)
-        if target is not None and self._fall_helps(state, fighter, target):
-            yield actions.DeclareFall(me)
+        # The foes in order, once a decision (the state stays) and only when asked for.
+        foes: list[Fighter] | None = None
+        if step in ("reroll", "spot"):
+            foes = tactics.target_order(state, fighter)
+            if foes:
+                yield from self._spots(state, fighter, foes[0].name, foes)
+        if rules.count_qualifying(turn, ATTACK_THRESHOLD):  # else _expends has nothing
+            if foes is None:
+                foes = tactics.target_order(state, fighter)
+            yield from self._expends(state, fighter, foes[0].name if foes else None, foes)
+        if fall_is_a_choice(state, me):
+            if foes is None:
+                foes = tactics.target_order(state, fighter)
+            if foes and self._fall_helps(state, fighter, foes[0].name):
+                yield actions.DeclareFall(me)
 
     @staticmethod
     def _fall_helps(state: AgeOfDragonsState, fighter: Fighter, target: str) -> bool:
@@ -164,8 +172,12 @@ class HeuristicPolicy:
             MELEE_LEVEL[fighter.altitude] > MELEE_LEVEL[state.fighters[target].altitude]
 
     @staticmethod
-    def _spheres(state: AgeOfDragonsState, fighter: Fighter,
-                 target: str | None) -> tuple[str, ...]:
+    def _spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...]:
+        """Soma, and a ranged weapon's own sphere when the first foe is out of melee reach."""
+        if not any(w.sphere != "soma" for w in fighter.profile.ranged):
+            return ("soma",)  # whoever the target is
+        foes = tactics.target_order(state, fighter)
+        target = foes[0].name if foes else None
         if target is not None and not rules.in_melee_reach(state, fighter.name, target):
             for weapon in fighter.profile.ranged:
                 if weapon.sphere != "soma" and fighter.profile.rating(weapon.sphere) > 0:

@@ -166,9 +166,16 @@ def melee_key(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int, si
               pd: int) -> tuple[object, ...]:
     """What :func:`melee_options` reads: the dice, the PD, whether ``me`` can claw, and of
     ``foe`` what its called shots' effects are worth (Resilience for a kill, a stun
-    already taken, a wing to maul and the height it falls from) and the ground below."""
-    return (hits, sixes, pd, OK in me.limbs, foe.pr, foe.stunned, foe.profile.flies,
-            foe.wing, foe.altitude, state.ground)
+    already taken, a wing to maul and the height it falls from) and the ground below.
+
+    Without a six no called shot has an effect, so nothing of the foe is read; with one
+    six nothing kills (:func:`rules.called_effect`), so its Resilience is not read; two
+    sixes or more do alike.
+    """
+    if sixes == 0:
+        return (hits, 0, pd, OK in me.limbs)
+    return (hits, min(sixes, 2), pd, OK in me.limbs, foe.pr if sixes > 1 else 0, foe.stunned,
+            foe.profile.flies, foe.wing, foe.altitude, state.ground)
 
 
 #: The kept answers of :func:`best_melee`, and how many are kept at most.
