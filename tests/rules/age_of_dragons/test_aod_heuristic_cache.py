@@ -3,6 +3,8 @@
 The heuristic keeps its plan across an aim the plan chose
 (:meth:`~fracas.rules.age_of_dragons.policies.HeuristicPolicy._plan`); a policy that
 also works each plan out afresh plays whole fights of every example and finds them equal.
+A plan that stops looking once no later foe can beat the best so far is the plan that
+looks at every foe, on every decision of those fights and of crowded ones.
 
 :func:`fracas.rules.age_of_dragons.tactics.best_melee` keeps its answers by
 :func:`~fracas.rules.age_of_dragons.tactics.melee_key`, the fields
@@ -16,6 +18,7 @@ with :func:`~fracas.rules.age_of_dragons.tactics.best_melee_of`.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +30,9 @@ from fracas.core.rng import SeededRng
 from fracas.rules.age_of_dragons import policies, tactics
 from fracas.rules.age_of_dragons.state import MAULED, OK, RIPPED, AgeOfDragonsState, Fighter
 from fracas.scenario import load_scenario
+
+sys.path.insert(0, str(Path(__file__).parent))
+from aod_helpers import RULESET, scenario_state
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" /
                    "age_of_dragons").glob("*.yaml"))
@@ -126,3 +132,36 @@ def test_a_plan_kept_after_its_aim_is_the_plan_worked_out_afresh(path: Path) -> 
         enc.play(seats, SeededRng(seed).spawn("policy"))
     heuristic = any(f.profile.policy == "heuristic" for f in initial.fighters.values())
     assert _Checked.kept > before or not heuristic
+
+
+def _crowd(n: int) -> AgeOfDragonsState:
+    """``n`` dragons on two sides at mixed heights, middle distance apart."""
+    heights = ("normal", "flying_high", "grounded", "strafing_low")
+    return scenario_state([{"name": f"D{i}", "side": ("red", "blue")[i % 2],
+                            "soma": 6 + i % 4, "sophis": 4, "pneuma": 4, "pd": i % 3,
+                            "pr": 14 + i % 7, "altitude": heights[i % 4]}
+                           for i in range(n)], default_range="middle", max_rounds=12)
+
+
+@pytest.mark.parametrize("n", [4, 9, 16])
+def test_a_plan_that_stops_early_is_the_plan_over_every_foe(n: int) -> None:
+    initial = _crowd(n)
+    compared = stopped = 0
+    for seed in range(3):
+        enc = Encounter(RULESET, initial, rng=SeededRng(seed), keep_log=False)
+        own = scenario_policies(RULESET, enc.state)
+        rng = SeededRng(seed).spawn("policy")
+        for _ in range(400):
+            actor = enc.current_actor()
+            if actor is None:
+                break
+            state = enc.state
+            if state.turn is not None and state.turn.actor == actor:
+                me = state.fighters[actor]
+                quick = tactics.plan(state, me)
+                assert quick == tactics.plan(state, me, every_foe=True)
+                compared += 1
+                stopped += quick is not None and quick.target != \
+                    tactics.target_order(state, me)[-1].name
+            enc.apply(own(actor).choose(DecisionRequest(actor, state, RULESET, rng)))
+    assert compared > 50 and stopped > 0

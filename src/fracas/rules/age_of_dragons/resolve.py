@@ -389,12 +389,12 @@ def _fight_over(state: AgeOfDragonsState) -> tuple[str | None, str] | None:
         return first, ("the other side is down" if first else "no side can act")
     if state.round > state.max_rounds:
         return None, f"round limit ({state.max_rounds}) reached"
-    if DISENGAGED not in state.ranges.values():
-        return None
-    fighters = list(state.fighters.values())
-    for i, a in enumerate(fighters):
-        for b in fighters[i + 1:]:
-            if a.profile.side != b.profile.side and not a.dead and not b.dead and \
-                    state.ranges[pair(a.name, b.name)] != DISENGAGED:
+    # Two sides can act, so there is a pair of living enemies: the first one found that
+    # is not disengaged (commonly the first pair) says the fight goes on.
+    ranges = state.ranges
+    fighters = [(name, f.profile.side) for name, f in state.fighters.items() if not f.dead]
+    for i, (a, side) in enumerate(fighters):
+        for b, other in fighters[i + 1:]:
+            if side != other and ranges[(a, b) if a < b else (b, a)] != DISENGAGED:  # pair
                 return None
     return None, "every combatant is disengaged from every enemy"

@@ -360,7 +360,7 @@ def target_order(state: AgeOfDragonsState, me: Fighter) -> list[Fighter]:
 
 
 def plan(state: AgeOfDragonsState, me: Fighter,
-         foes: list[Fighter] | None = None) -> Plan | None:
+         foes: list[Fighter] | None = None, *, every_foe: bool = False) -> Plan | None:
     """The most valuable attack this turn's dice can reach, and the spots that reach it.
 
     For each living foe: tooth and claw (after matching melee height and closing to close
@@ -371,6 +371,12 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     None: no attack can hurt anyone this turn.  With ``spot_consumes_dice`` a spotted die
     is no longer a hit, and the plan takes no aims.  ``foes``: :func:`target_order` of
     this state, when the caller has it already.
+
+    With tooth and claw the only way and no six in the pool, no foe is worth more than
+    the best plain attack with every hit against no Physical Defence (a melee value
+    grows with the hits and falls with the PD); once a foe is worth that the later ones
+    cannot beat it, and they are not looked at (``every_foe`` looks at them all anyway:
+    ``test_aod_heuristic_cache.py`` holds the two to the same plan).
     """
     turn = state.turn
     if turn is None:
@@ -390,8 +396,14 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     # what the dice pay for it on the moves and the height they end at: each is worked
     # out once a plan (the same numbers whichever foe they lead to).
     reached: dict[tuple[int, int, int], tuple[_Route, tuple[int, int]] | None] = {}
+    # The most any foe can be worth (None: no such bound): best_melee with no six reads
+    # nothing of the foe, so ``me`` stands in for it.
+    ceiling = best_melee(state, me, me, len(hit_faces), 0, 0)[0] \
+        if ways == [None] and sixes == 0 and not every_foe else None
     best: Plan | None = None
     for foe in target_order(state, me) if foes is None else foes:
+        if ceiling is not None and best is not None and best.value >= ceiling:
+            break
         foe_name = foe.name
         have_pd = rules.available_pd(state, foe_name)
         for w, weapon in enumerate(ways):
