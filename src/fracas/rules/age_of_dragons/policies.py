@@ -96,8 +96,8 @@ class HeuristicPolicy:
         self._settled: Turn | None = None
         #: The plan after the aim this policy last took from a plan: the turn, how many
         #: dice are spotted and how often the target is aimed at once that aim is taken,
-        #: and the plan then (see :meth:`_plan`).
-        self._after_aim: tuple[Turn, int, int, tactics.Plan] | None = None
+        #: the plan then and the foes in order (see :meth:`_kept`).
+        self._after_aim: tuple[Turn, int, int, tactics.Plan, list[Fighter]] | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
         state: AgeOfDragonsState = request.state
@@ -148,9 +148,11 @@ class HeuristicPolicy:
         # The foes in order, once a decision (the state stays) and only when asked for.
         foes: list[Fighter] | None = None
         if step in ("reroll", "spot"):
-            foes = tactics.target_order(state, fighter)
+            kept = self._kept(state, fighter)
+            foes = tactics.target_order(state, fighter) if kept is None else kept[1]
             if foes:
-                yield from self._spots(state, fighter, foes[0].name, foes)
+                yield from self._spots(state, fighter, foes[0].name, foes,
+                                       None if kept is None else kept[0])
         if rules.count_qualifying(turn, ATTACK_THRESHOLD):  # else _expends has nothing
             if foes is None:
                 foes = tactics.target_order(state, fighter)
@@ -185,15 +187,16 @@ class HeuristicPolicy:
                                  if s in ("soma", weapon.sphere))
         return ("soma",)
 
-    def _spots(self, state: AgeOfDragonsState, fighter: Fighter,
-               target: str | None, foes: list[Fighter]) -> Iterator[Action]:
+    def _spots(self, state: AgeOfDragonsState, fighter: Fighter, target: str | None,
+               foes: list[Fighter], kept: tactics.Plan | None = None) -> Iterator[Action]:
         """The plan's next move or aim (see :func:`.tactics.plan`), then evasion.
 
         With no attack in reach this turn it heads for its target's melee height and
-        range, and aims if it can.
+        range, and aims if it can.  ``kept``: the plan kept across its aim (:meth:`_kept`).
         """
         me, turn = fighter.name, state.turn
-        plan = None if turn is self._settled else self._plan(state, fighter, foes)
+        plan = None if turn is self._settled else \
+            kept if kept is not None else tactics.plan(state, fighter, foes)
         if turn is self._settled or turn is None:
             pass
         elif plan is not None:
@@ -205,7 +208,7 @@ class HeuristicPolicy:
                 self._after_aim = (turn, turn.spotted.count(True) + 1,
                                    turn.aims.get(target, 0) + 1,
                                    tactics.Plan(target, (), plan.aims - 1, plan.value,
-                                                plan.weapon))
+                                                plan.weapon), foes)
                 yield actions.Spot(me, "aim", target)
             else:
                 self._settled = state.turn
@@ -223,25 +226,27 @@ class HeuristicPolicy:
         if not state.spot_consumes_dice:  # otherwise spare dice are worth more as hits
             yield actions.Spot(me, "evade")
 
-    def _plan(self, state: AgeOfDragonsState, fighter: Fighter,
-              foes: list[Fighter]) -> tactics.Plan | None:
-        """:func:`.tactics.plan`, or the one kept when the last decision was its aim.
+    def _kept(self, state: AgeOfDragonsState, fighter: Fighter
+              ) -> tuple[tactics.Plan, list[Fighter]] | None:
+        """The plan and the foes in order kept when the last decision was the plan's aim.
 
         An aim takes the lowest spare die showing 3+ and lowers the target's Physical
         Defence by one: the plan is then the same attack with one aim fewer (the aim
         and the target's Defence drop together, so its value stays; every other way
-        to attack has a die less to aim with and is worth no more).  The kept plan is
-        used only when the turn is the same and exactly that aim has been taken since;
-        ``test_aod_heuristic_cache.py`` holds it to the plan worked out afresh.
+        to attack has a die less to aim with and is worth no more), and nothing the
+        foes are put in order by has changed.  Kept only when the turn is the same and
+        exactly that aim has been taken since; ``test_aod_heuristic_cache.py`` holds
+        both to the plan and the order worked out afresh.
         """
         kept, turn = self._after_aim, state.turn
-        if kept is not None:
-            self._after_aim = None
-            if kept[0] is turn and turn is not None and turn.step == "spot" and \
-                    state.pending is None and turn.spotted.count(True) == kept[1] and \
-                    turn.aims.get(kept[3].target, 0) == kept[2]:
-                return kept[3]
-        return tactics.plan(state, fighter, foes)
+        if kept is None:
+            return None
+        self._after_aim = None
+        if kept[0] is turn and turn is not None and turn.step == "spot" and \
+                state.pending is None and turn.spotted.count(True) == kept[1] and \
+                turn.aims.get(kept[3].target, 0) == kept[2]:
+            return kept[3], kept[4]
+        return None
 
     @staticmethod
     def _expends(state: AgeOfDragonsState, fighter: Fighter,
