@@ -12,12 +12,25 @@ Nothing of fracas is used except :func:`fracas.core.rng.derive_seed` (the fight 
 and the scenario file's numbers (read with PyYAML): the rules here are written by hand.
 
     .venv/bin/python benchmarks/hand_duel.py [--fights 5000] [--check 300]
+    .venv/bin/python benchmarks/hand_duel.py --race [--rounds 5] [--cpu 0]
+        [--tree base=/tmp/base]
+
+``--race`` is the benchmark: in each round the engine (``fracas simulate``'s worker loop,
+:func:`fracas.sim.fights.run_chunk`, on the scenario file) and this loop run at once as
+two processes pinned to one core (``taskset -c 0``), each counting its fights per second
+of its own CPU time; the medians over the rounds and the median of the per-round ratios
+are printed.  ``--tree NAME=PATH`` races an older source tree's engine too (its
+``src/`` imported), in the same rounds.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -26,7 +39,8 @@ import yaml
 
 from fracas.core.rng import derive_seed
 
-DUEL = Path(__file__).resolve().parent.parent / "examples" / "age_of_dragons" / "claw_duel.yaml"
+HERE = Path(__file__).resolve().parent.parent
+DUEL = HERE / "examples" / "age_of_dragons" / "claw_duel.yaml"
 
 #: One fight's result: winner side, rounds, each dragon's final Physical Resilience.
 Result = tuple[str, int, tuple[int, ...]]
@@ -117,14 +131,76 @@ def check(seed: int, fights: int) -> int:
     return sum(a != b for a, b in zip(mine, theirs, strict=True))
 
 
+def engine_rate(fights: int, seed: int) -> float:
+    """The engine's fights per CPU second on the duel, as ``fracas simulate -w 1`` plays."""
+    from fracas.scenario import load_scenario
+    from fracas.sim.fights import run_chunk, spec_from_scenario
+
+    spec = spec_from_scenario(load_scenario(DUEL))
+    run_chunk(spec, seed, 0, 20)  # the state built and cached, as a worker does once
+    start = time.process_time()
+    run_chunk(spec, seed, 0, fights)
+    return fights / (time.process_time() - start)
+
+
+def hand_rate(fights: int, seed: int) -> float:
+    """This loop's fights per CPU second."""
+    numbers = duel_numbers()
+    start = time.process_time()
+    hand_fights(seed, 0, fights, numbers)
+    return fights / (time.process_time() - start)
+
+
+def _child(which: str, tree: Path, fights: int, seed: int, cpu: str) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    code = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import hand_duel; "
+            f"print(hand_duel.{which}_rate({fights}, {seed}))")
+    return subprocess.Popen(["taskset", "-c", cpu, sys.executable, "-c", code], env=env,
+                            cwd="/", stdout=subprocess.PIPE, text=True)
+
+
+def race(rounds: int, fights: int, seed: int, cpu: str, trees: list[tuple[str, Path]]) -> None:
+    """Each round, every engine tree and the hand loop at once on one core; print medians."""
+    rates: dict[str, list[float]] = {name: [] for name, _ in trees}
+    rates["hand"] = []
+    ratios: dict[str, list[float]] = {name: [] for name, _ in trees}
+    for _ in range(rounds):
+        jobs = {name: _child("engine", tree, fights, seed, cpu) for name, tree in trees}
+        jobs["hand"] = _child("hand", HERE, fights * 10, seed, cpu)
+        got = {name: float((job.communicate()[0] or "nan").strip()) for name, job in
+               jobs.items()}
+        for name, rate in got.items():
+            rates[name].append(rate)
+        for name, _ in trees:
+            ratios[name].append(got[name] / got["hand"])
+    print(f"claw duel, {rounds} rounds, engine and hand loop at once on CPU {cpu} "
+          "(fights per CPU second, medians)")
+    print("| loop | fights/CPU s | of the hand loop (median of the rounds' ratios) |")
+    print("|---|---|---|")
+    for name, _ in trees:
+        print(f"| engine ({name}) | {statistics.median(rates[name]):.0f} "
+              f"| {statistics.median(ratios[name]):.3f} |")
+    print(f"| hand loop | {statistics.median(rates['hand']):.0f} | 1 |")
+
+
 def main() -> None:
-    """Time the hand loop (fights per CPU second), or check it against the engine."""
+    """Time the hand loop (fights per CPU second), check it, or race it against the engine."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fights", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--check", type=int, default=0,
                         help="compare this many fights with the engine's, fight by fight")
+    parser.add_argument("--race", action="store_true",
+                        help="the engine and this loop at once on one core, in rounds")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--cpu", default="0", help="the core both run on (taskset -c)")
+    parser.add_argument("--tree", action="append", default=[], metavar="NAME=PATH",
+                        help="also race an older source tree's engine")
     args = parser.parse_args()
+    if args.race:
+        trees = [(name, Path(path)) for name, _, path in (t.partition("=") for t in args.tree)]
+        race(args.rounds, args.fights, args.seed, args.cpu, [*trees, ("this", HERE)])
+        return
     if args.check:
         differ = check(args.seed, args.check)
         print(f"{args.check} fights, seed {args.seed}: {differ} differ from the engine's")

@@ -391,10 +391,13 @@ def _fight_over(state: AgeOfDragonsState) -> tuple[str | None, str] | None:
         return None, f"round limit ({state.max_rounds}) reached"
     # Two sides can act, so there is a pair of living enemies: the first one found that
     # is not disengaged (commonly the first pair) says the fight goes on.
-    ranges = state.ranges
-    fighters = [(name, f.profile.side) for name, f in state.fighters.items() if not f.dead]
-    for i, (a, side) in enumerate(fighters):
-        for b, other in fighters[i + 1:]:
-            if side != other and ranges[(a, b) if a < b else (b, a)] != DISENGAGED:  # pair
+    ranges, fighters = state.ranges, state.fighters
+    for a, fa in fighters.items():
+        if fa.dead:
+            continue
+        side = fa.profile.side
+        for b, fb in fighters.items():
+            if not fb.dead and fb.profile.side != side and \
+                    ranges[(a, b) if a < b else (b, a)] != DISENGAGED:  # pair
                 return None
     return None, "every combatant is disengaged from every enemy"
