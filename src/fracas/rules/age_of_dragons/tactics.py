@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from fracas.core.records import fast_init
 from fracas.rules.age_of_dragons import rules
 from fracas.rules.age_of_dragons.rules import (
     ALTITUDE_HALVES,
@@ -253,6 +254,7 @@ def drain_helps(state: AgeOfDragonsState, me: Fighter, foe: str) -> bool:
 DYING_SHARE = 0.25
 
 
+@fast_init  # made at every decision the heuristic plans: the cheaper constructor
 @dataclass(frozen=True, slots=True)
 class Plan:
     """Spots to take this turn (in order) and the attack they lead to."""
