@@ -183,7 +183,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=1.0,
                         help="CPU seconds of play per measurement")
-    parser.add_argument("--decisions", type=int, default=300,
+    parser.add_argument("--decisions", type=int, default=5000,
                         help="at most this many decisions a fight")
     parser.add_argument("--tree", action="append", default=[], metavar="NAME=PATH",
                         help="also measure an older source tree (its src/ is imported)")
