@@ -48,6 +48,8 @@ __all__ = ["advance", "outcome", "resolve", "settle", "standings"]
 _SOMA = ("soma",)
 #: A stunned combatant loses its turn on these faces of a d6 (a 1-in-3 chance).
 STUN_FACES = 2
+#: Up to this many ranges the end-of-fight test looks for a disengaged one first.
+_FEW_PAIRS = 16
 #: Contested initiative rerolls at most this often before scenario order decides.
 MAX_INITIATIVE_REROLLS = 20
 
@@ -392,6 +394,8 @@ def _fight_over(state: AgeOfDragonsState) -> tuple[str | None, str] | None:
     # Two sides can act, so there is a pair of living enemies: the first one found that
     # is not disengaged (commonly the first pair) says the fight goes on.
     ranges, fighters = state.ranges, state.fighters
+    if len(ranges) <= _FEW_PAIRS and DISENGAGED not in ranges.values():
+        return None  # a few pairs: one look at them all
     for a, fa in fighters.items():
         if fa.dead:
             continue
