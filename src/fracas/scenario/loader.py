@@ -34,8 +34,8 @@ _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 class SearchSettings(BaseModel):
     """How long the ``search`` policy thinks, for every seat a scenario gives it.
 
-    Without a budget the search plays a fixed 32 rollouts a decision
-    (:data:`fracas.ai.search.DEFAULT_ROLLOUTS`).  ``rollouts`` alone keeps a seeded fight
+    Without a budget the search thinks at most one second of CPU time a turn
+    (:data:`fracas.ai.search.DEFAULT_TURN_MS`).  ``rollouts`` alone keeps a seeded fight
     replayable on any machine; ``ms`` makes the thinking a time budget, so what the
     search sees depends on the machine's speed and a seed no longer replays exactly.
     """
@@ -83,7 +83,7 @@ class ScenarioBase(BaseModel):
     description: str = ""
     search: SearchSettings | None = Field(None, description=(
         "how long the search policy thinks, for every seat whose policy is search "
-        "(default: 32 rollouts a decision)"))
+        "(default: at most 1 s of CPU time a turn)"))
 
 
 @dataclass(frozen=True, slots=True)
