@@ -41,7 +41,7 @@ def test_sweep_plot_is_written_for_numbers_and_for_words(tmp_path: Path) -> None
     words = sweep(scenario, [parse_variation("fighters.Oak.side=blue,green"),
                              parse_variation("max_rounds=2,5")], 100, 0, InlineExecutor())
     svg = plot_sweep(words, tmp_path / "side.svg").read_text()
-    assert "Win rate against fighters.Oak.side" in svg
+    assert "Win rate against fighters › Oak › side" in svg  # the path in words
 
 
 def test_unknown_plot_formats_are_refused(result: SimulationResult, tmp_path: Path) -> None:

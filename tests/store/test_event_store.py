@@ -341,7 +341,7 @@ def test_the_log_text_says_what_happened(store: EventStore, duel: Scenario) -> N
     store.apply(info.id, 0, act("ann strike target=bob"))
     entries = store.entries(info.id)
     faces = entries[1].data["faces"]
-    assert entries[0].text == "ann strike target=bob"
+    assert entries[0].text == "ann: strike, target bob"  # words, not the typed syntax
     assert entries[1].text == f"ann rolls 1d6 for damage: {faces[0]}"
 
 
@@ -367,12 +367,12 @@ def test_a_stored_fight_from_format_1_still_replays_to_the_same_state(
         assert replayed.state == enc.state and sum(faces) == 40
 
 
-def test_events_nobody_describes_are_logged_with_their_kind_and_fields(
+def test_events_nobody_describes_are_logged_with_their_kind_and_fields_in_words(
         store: EventStore, duel: Scenario) -> None:
     info = store.create(duel, seed=1)
     store.apply(info.id, 0, act("ann strike target=bob"))
     wounded = store.entries(info.id)[2]
-    assert wounded.text == f"toy.wounded target=bob amount={wounded.data['amount']}"
+    assert wounded.text == f"wounded: target bob, amount {wounded.data['amount']}"
 
 
 @pytest.mark.parametrize(("markup", "text"), [

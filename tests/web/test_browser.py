@@ -430,7 +430,7 @@ def test_without_javascript_the_steps_still_work(browser: Any, server: LiveServe
     assert "target=dee" in plain.inner_text("#confirm")
     plain.click("#confirm")
     plain.wait_for_selector("#live")
-    assert "strike target=dee" in plain.inner_text("#log")
+    assert "strike, target dee" in plain.inner_text("#log")  # the decision in words
     assert_form_is_the_next_decisions(plain)
     context.close()
 

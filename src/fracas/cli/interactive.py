@@ -39,6 +39,7 @@ from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToUndoError
 from fracas.core.events import DecisionMade
 from fracas.core.policy import DecisionRequest, HumanPolicy, Policy, RandomPolicy
+from fracas.core.presentation import label_words, presentation_of
 from fracas.core.rng import policy_stream
 from fracas.core.ruleset import GM
 
@@ -150,14 +151,15 @@ class _Table:
         """The trail of choices so far and the step, then its values with the default marked."""
         say = self.console.print
         trail = " > ".join([*choices.trail, f"{step.name}?"])
-        say(f"[bold cyan]{escape(actor)}[/bold cyan]: {escape(trail)}")
+        say(f"[bold cyan]{escape(presentation_of(self.enc.ruleset).who(actor))}[/bold cyan]: "
+            f"{escape(trail)}")
         default = _default(step)
         if step.span is not None:
             say(f"  a number from {step.span.low} to {step.span.high} (default {default})")
             return
         for i, choice in enumerate(step.choices, start=1):
             mark = "*" if choice.value == default else " "
-            say(f"  {mark}{i:>2}. {escape(choice.label)}")
+            say(f"  {mark}{i:>2}. {escape(label_words(choice.label))}")
 
     def ask(self, step: Step) -> str:
         """Read one answer; end of input or Ctrl-C stops the fight (as ``q``)."""
@@ -182,7 +184,8 @@ class _Table:
             self.undone.clear()
         choices = _Choices()
         shown: list[Any] | None = None  # the choices the step on screen was shown for
-        self.console.print(f"[bold cyan]{escape(actor)}[/bold cyan] decides "
+        self.console.print(f"[bold cyan]{escape(presentation_of(enc.ruleset).who(actor))}"
+                           "[/bold cyan] decides "
                            f"[dim]({HINT})[/dim]")
         while True:
             try:

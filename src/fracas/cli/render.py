@@ -7,31 +7,36 @@ from contextlib import contextmanager
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from fracas.core.encounter import Encounter
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
 from fracas.core.loop import fold
+from fracas.core.presentation import action_words, event_words, presentation_of, say
 from fracas.core.ruleset import Ruleset
 
 __all__ = ["LogPrinter", "describe", "print_outcome", "print_state_table", "print_table"]
 
 
 def describe(ruleset: Ruleset[Any], state: Any, event: Event) -> str | None:
-    """The rule set's account of ``event`` (``state`` is right after it), or a generic one."""
+    """The rule set's account of ``event`` (``state`` is right after it), or a generic one
+    in words (never an action's typed syntax nor an event's field names)."""
     text = ruleset.describe_event(event, state)
     if text is not None:
         return text
+    who = presentation_of(ruleset).who
     if isinstance(event, DecisionMade):
-        return f"[bold]{event.action}[/bold]"
+        return f"[bold]{escape(action_words(event.action, who(event.actor)))}[/bold]"
     if isinstance(event, DiceRolled):
-        return f"  {event.actor} rolls {len(event.faces)}d{event.sides} for {event.purpose}: " \
-               f"{' '.join(map(str, event.faces))}"
+        return f"  {escape(who(event.actor))} rolls {len(event.faces)}d{event.sides} for " \
+               f"{escape(say(event.purpose))}: {' '.join(map(str, event.faces))}"
     if isinstance(event, Note):
-        return f"  [italic]{event.text}[/italic]"
+        return f"  [italic]{escape(event.text)}[/italic]"
     if isinstance(event, FightEnded):
-        return f"[bold]fight over[/bold]: {event.winner or 'nobody'} won ({event.reason})"
-    return None
+        return f"[bold]fight over[/bold]: {escape(who(event.winner) or 'nobody')} won " \
+               f"({escape(say(event.reason))})"
+    return f"  {escape(event_words(event))}"
 
 
 class LogPrinter:
@@ -101,6 +106,7 @@ def print_outcome(console: Console, enc: Encounter[Any]) -> None:
     if outcome is None:
         console.print("[yellow]the fight is not over[/yellow]")
         return
-    winner = outcome.winner or "nobody (a draw)"
-    console.print(f"[bold green]{winner}[/bold green] won after {outcome.rounds} round(s): "
-                  f"{outcome.reason}")
+    winner = presentation_of(enc.ruleset).who(outcome.winner) or "nobody (a draw)"
+    rounds = f"{outcome.rounds} round{'' if outcome.rounds == 1 else 's'}"
+    console.print(f"[bold green]{escape(winner)}[/bold green] won after {rounds}: "
+                  f"{escape(say(outcome.reason))}")

@@ -22,16 +22,30 @@ know no rule set by name.  A rule set that sets nothing gets the default
   default has none (:data:`SAME`): the line is veiled as usual (withheld, or
   of a many-line text the lines naming what the viewer does not hold).
 
+* **the book's words** (:attr:`Presentation.gm`, :attr:`Presentation.title`):
+  what the rule set's book calls the person running the fight (``the
+  Loremaster``; the ``gm`` actor is shown by that name) and the rule set itself;
+* **health as a bar** (:attr:`Presentation.meters`): the table's headings whose
+  cells (``12/20``, ``12 of 20``) an interface may draw as a bar beside the numbers.
+
+People never read a token or a typed action: :func:`say` puts a value in words
+(``hill_troll`` reads ``hill troll``), :func:`action_words` and
+:func:`event_words` word a decision or an event that its rule set leaves to the
+interface, and :func:`faces_words` names dice by their faces.  Machine formats
+(``--json``, saved logs, the typed syntax) keep the tokens.
+
 Nothing here imports a rule set or an interface.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-__all__ = ["SAME", "Column", "Presentation", "Same", "TableRows", "presentation_of", "scalar_text",
+__all__ = ["SAME", "Column", "Presentation", "Same", "TableRows", "action_words", "event_words",
+           "faces_words", "label_words", "listed", "presentation_of", "say", "scalar_text",
            "words_of"]
 
 
@@ -86,9 +100,112 @@ def scalar_text(value: Any) -> str:
     return str(value)
 
 
+def _filled(value: Any) -> bool:
+    """Whether a cell shows anything (``False``, ``None``, ``""`` and empty lists do not)."""
+    return scalar_text(value) != ""
+
+
+def _worded(value: Any, names: set[str]) -> str:
+    """A cell's value in words, leaving the names of combatants as they are spelled."""
+    if isinstance(value, str):
+        return value if value in names else say(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(_worded(v, names) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{say(k)} {_worded(v, names)}" for k, v in value.items())
+    return scalar_text(value)
+
+
 def words_of(key: str) -> str:
     """A field's name in words: ``passive_pd`` reads ``passive pd``."""
     return key.replace("_", " ")
+
+
+def say(value: Any) -> str:
+    """A value a rule set keeps as a token, as a person reads it.
+
+    >>> say("hill_troll"), say(True), say(None), say(("soma", "pneuma"))
+    ('hill troll', 'yes', 'none', 'soma and pneuma')
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, list | tuple):
+        return listed([say(v) for v in value]) or "none"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value).replace("_", " ")
+
+
+_SNAKE = re.compile(r"(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])")
+
+
+def label_words(label: str) -> str:
+    """A label for people with any token in it spelled out: a rule set may label a menu
+    entry with a value's token (``hand_axe (1d6, 1.5 ft)`` reads ``hand axe (1d6, 1.5 ft)``).
+    """
+    return _SNAKE.sub(" ", label)
+
+
+def listed(items: Iterable[str]) -> str:
+    """Items in a sentence: ``a``, ``a and b``, ``a, b and c`` (empty: ``""``).
+
+    >>> listed(["2", "3", "4"])
+    '2, 3 and 4'
+    """
+    words = list(items)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def faces_words(faces: Iterable[int]) -> str:
+    """Dice named by their faces: ``the 4``, ``the 2, 3 and 4`` (``no dice`` when none).
+
+    >>> faces_words([2, 3, 4]), faces_words([6]), faces_words([])
+    ('the 2, 3 and 4', 'the 6', 'no dice')
+    """
+    named = [str(f) for f in faces]
+    return "the " + listed(named) if named else "no dice"
+
+
+def action_words(action: Any, actor: str | None = None) -> str:
+    """A decision in words when its rule set has none of its own: the actor, the verb,
+    then each field set, by name (``Ann: strike, target bob``).
+
+    ``actor`` names the actor as people call it (``the Loremaster`` for ``gm``).
+    """
+    from dataclasses import fields as fields_of
+
+    who = actor if actor is not None else str(getattr(action, "actor", ""))
+    verb = say(getattr(action, "verb", type(action).__name__))
+    parts = []
+    for f in fields_of(action):
+        if f.name == "actor":
+            continue
+        value = getattr(action, f.name)
+        if value in ("", None, ()) or value == f.default:
+            continue
+        parts.append(f"{words_of(f.name)} {say(value)}")
+    return f"{who}: {verb}" + (f", {', '.join(parts)}" if parts else "")
+
+
+def event_words(event: Any) -> str:
+    """An event in words when its rule set has none of its own: its kind, then each field
+    (``wounded: target bob, amount 3``)."""
+    from dataclasses import fields as fields_of
+
+    kind = str(getattr(event, "kind", type(event).__name__)).rsplit(".", 1)[-1]
+    parts = []
+    for f in fields_of(event):
+        if f.name == "hidden":
+            continue
+        value = getattr(event, f.name)
+        if value in ("", None, ()):
+            continue
+        parts.append(f"{words_of(f.name)} {say(value)}")
+    return say(kind) + (f": {', '.join(parts)}" if parts else "")
 
 
 @dataclass(frozen=True)
@@ -106,6 +223,18 @@ class Presentation:
     records: tuple[str, ...] = ()
     columns: tuple[Column, ...] = ()
     hidden_fields: frozenset[str] = field(default_factory=frozenset)
+    #: What the rule set's book calls the person running the fight (the ``gm`` actor).
+    gm: str = "the GM"
+    #: The rule set's name as people read it (``The One Ring``); empty: its name in words.
+    title: str = ""
+    #: Headings of the table's columns read as a bar (health: ``12/20`` or ``12 of 20``).
+    meters: frozenset[str] = field(default_factory=frozenset)
+
+    def who(self, name: str | None) -> str:
+        """A name as people read it: the ``gm`` actor is called what the book calls it."""
+        if name is None:
+            return ""
+        return self.gm if name == "gm" else name
 
     # -- the table -------------------------------------------------------------------
     def items(self, view: Mapping[str, Any], combatants: Iterable[str] = ()) -> list[
@@ -150,14 +279,19 @@ class Presentation:
             spelled = {w.lower(): w for heading in words for w in heading.split()}
             pairs = [(k, named.get(k) or " ".join(spelled.get(w, w) for w in k.split("_")))
                      for k in keys]
+        # A column nobody has anything in says nothing (it only crowds the table).
+        pairs = [(k, label) for k, label in pairs
+                 if k == "name" or not items or any(_filled(item.get(k)) for item in items)]
         fields = [k for k, _ in pairs]
         maxed = {k for k in fields if any(f"{k}_max" in item for item in items)}
         pairs = [(k, label) for k, label in pairs if not (k.endswith("_max") and k[:-4] in maxed)]
 
+        known = set(combatants) | {str(item["name"]) for item in items}
+
         def cell(item: Mapping[str, Any], k: str) -> str:
             if k in maxed and item.get(k) is not None:
                 return f"{scalar_text(item.get(k))}/{scalar_text(item.get(k + '_max'))}"
-            return scalar_text(item.get(k))
+            return _worded(item.get(k), known) if k != "name" else scalar_text(item.get(k))
 
         return TableRows(columns=[label for _, label in pairs],
                          rows=[[cell(item, k) for k, _ in pairs] for item in items],

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fracas.core.errors import FracasError
+from fracas.core.presentation import say
 from fracas.sim.stats import wilson_interval
 
 if TYPE_CHECKING:
     from fracas.sim.runner import SimulationResult
     from fracas.sim.sweep import SweepResult
 
-__all__ = ["PlotError", "check_plot_path", "plot_simulation", "plot_sweep"]
+__all__ = ["PlotError", "check_plot_path", "path_words", "plot_simulation", "plot_sweep"]
 
 _FORMATS = {".png", ".svg", ".pdf"}
 
@@ -61,7 +62,7 @@ def plot_simulation(result: SimulationResult, path: str | Path) -> Path:
     plt = _pyplot(out)
     report = result.to_json(timing=False)
     fig, (ax_win, ax_rounds, ax_health) = plt.subplots(1, 3, figsize=(15, 4.8))
-    title = report["scenario"] + (" (continued from a saved fight)"
+    title = say(report["scenario"]) + (" (continued from a saved fight)"
                                   if report["continued_from_log"] else "")
     fig.suptitle(f"{title}: {report['runs']:,} simulated fights, seed {report['seed']}")
 
@@ -107,6 +108,12 @@ def plot_simulation(result: SimulationResult, path: str | Path) -> Path:
     return out
 
 
+def path_words(path: str) -> str:
+    """A varied scenario path as a label people read: ``fighters.0.pr_max`` reads
+    ``fighters › 0 › pr max``."""
+    return " › ".join(say(part) for part in str(path).split("."))
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -127,7 +134,7 @@ def plot_sweep(result: SweepResult, path: str | Path) -> Path:
     position = {x: (float(x) if numeric else float(i)) for i, x in enumerate(xs_raw)}
     lines: dict[tuple[str, str], list[tuple[float, float, float, float]]] = {}
     for values, sim in result.variants:
-        rest = ", ".join(f"{p}={values[p]}" for p in others)
+        rest = ", ".join(f"{path_words(p)} {say(values[p])}" for p in others)
         for side in sim.sides:
             rate, (low, high) = sim.win_rate(side)
             lines.setdefault((side, rest), []).append((position[values[x_path]], rate, low, high))
@@ -140,10 +147,11 @@ def plot_sweep(result: SweepResult, path: str | Path) -> Path:
         label = f"{side} wins" + (f" ({rest})" if rest else "")
         ax.errorbar(xs, rates, yerr=yerr, marker="o", capsize=4, label=label)
     if not numeric:
-        ax.set_xticks([position[x] for x in xs_raw], [str(x) for x in xs_raw])
+        ax.set_xticks([position[x] for x in xs_raw], [say(x) for x in xs_raw])
     runs = result.variants[0][1].runs
-    ax.set_title(f"Win rate against {x_path} ({runs:,} fights per variant, 95% intervals)")
-    ax.set_xlabel(x_path)
+    ax.set_title(f"Win rate against {path_words(x_path)} ({runs:,} fights per variant, "
+                 "95% intervals)")
+    ax.set_xlabel(path_words(x_path))
     ax.set_ylabel("win rate")
     ax.set_ylim(0, 1)
     ax.grid(True, alpha=0.3)

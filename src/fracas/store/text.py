@@ -6,9 +6,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from fracas.core.codec import format_fields
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
-from fracas.core.presentation import Same, presentation_of
+from fracas.core.presentation import Same, action_words, event_words, presentation_of, say
 from fracas.core.ruleset import Ruleset
 
 __all__ = ["describe", "names_in", "plain", "veil", "viewers_of"]
@@ -29,22 +28,25 @@ def describe(ruleset: Ruleset[Any], event: Event, state: Any) -> str:
     """The rule set's account of ``event`` or a plain one for events it leaves to the core.
 
     An empty string means the rule set keeps the event out of the log; events
-    nobody describes get their kind and fields (``toy.wounded target=bob amount=3``).
+    nobody describes get their kind and fields in words (``wounded: target bob,
+    amount 3``), and a decision its verb and values (``ann: strike, target bob``):
+    never the typed syntax nor a field's token, which people do not read.
     """
     text = ruleset.describe_event(event, state)
     if text is not None:
         return plain(text).strip()
+    who = presentation_of(ruleset).who
     if isinstance(event, DecisionMade):
-        return str(event.action)
+        return action_words(event.action, who(event.actor))
     if isinstance(event, DiceRolled):
         faces = " ".join(map(str, event.faces))
-        return f"{event.actor} rolls {len(event.faces)}d{event.sides} for {event.purpose}: {faces}"
+        return (f"{who(event.actor)} rolls {len(event.faces)}d{event.sides} for "
+                f"{say(event.purpose)}: {faces}")
     if isinstance(event, Note):
         return event.text
     if isinstance(event, FightEnded):
-        return f"fight over: {event.winner or 'nobody'} wins ({event.reason})"
-    fields = format_fields(event, skip=("hidden",))
-    return f"{event.kind} {fields}".strip()
+        return f"fight over: {who(event.winner) or 'nobody'} wins ({say(event.reason)})"
+    return event_words(event)
 
 
 # -- who may read a line ------------------------------------------------------------

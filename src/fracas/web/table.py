@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -29,7 +30,7 @@ from fracas.core.codec import format_fields
 from fracas.core.decision import Options, Step
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError
-from fracas.core.presentation import presentation_of
+from fracas.core.presentation import label_words, presentation_of, say
 from fracas.core.ruleset import GM
 from fracas.store import EncounterInfo, EventStore, LogEntry
 from fracas.store.text import names_in
@@ -122,6 +123,31 @@ class TableView:
     battlefield: str | None = None
     #: The encounter's revision this picture was taken at (the GM's ``revision``).
     at_revision: int = -1
+    #: What the rule set's book calls the GM (``the Loremaster``), and its own name.
+    gm_name: str = "the GM"
+    ruleset_title: str = ""
+    #: The table's headings whose cells read as a bar (health).
+    meters: frozenset[str] = frozenset()
+
+    def who(self, name: Any) -> str:
+        """A name as people read it: the ``gm`` actor by the book's word for it."""
+        return self.gm_name if name == GM else str(name or "")
+
+    @staticmethod
+    def say(value: Any) -> str:
+        """A value the view keeps as a token (``hill_troll``), in words (``hill troll``)."""
+        return say(value)
+
+    def meter(self, column: str, cell: str) -> tuple[int, int] | None:
+        """``(value, most)`` when the cell of ``column`` is a health figure to draw as a bar
+        (``12/20``, ``12 of 20``), else ``None``."""
+        if column not in self.meters:
+            return None
+        found = _METER.match(cell)
+        if found is None:
+            return None
+        value, most = int(found.group(1)), int(found.group(2))
+        return (max(0, min(value, most)), most) if most > 0 else None
 
     def side_class(self, side: Any) -> str:
         """The CSS class of a side's colour (by the side's place among the encounter's sides)."""
@@ -419,7 +445,11 @@ def snapshot(store: EventStore, enc_id: str, access: Access, *, with_log: bool =
         last_dice=last_dice, outcome=picture["outcome"], can_undo=can_undo,
         can_redo=access.is_gm and store.can_redo(enc_id), log_length=log_length,
         log_cut=log_cut, side_names=picture["side_names"], decision_key=key,
-        battlefield=picture["battlefield"], at_revision=revision)
+        battlefield=picture["battlefield"], at_revision=revision, gm_name=picture["gm"],
+        ruleset_title=picture["title"], meters=picture["meters"])
+
+
+_METER = re.compile(r"^\s*(-?\d+)\s*(?:/|of)\s*(\d+)\b")
 
 
 def is_raw(kind: str, text: str) -> bool:
@@ -460,7 +490,7 @@ def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
     actor = enc.current_actor()
     outcome = enc.outcome()
     if access.is_gm:
-        columns, rows = ruleset.table(state)
+        columns, rows = _said(*ruleset.table(state))
         names = set(all_sides)
         order_raw = view.get("order")
         order = [str(o) for o in order_raw] if isinstance(order_raw, list) else \
@@ -487,10 +517,23 @@ def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
         "side_names": sorted(set(all_sides.values())),
         "round": ruleset.round_number(state),
         "battlefield": _battlefield(presentation.package, presentation.battlefield),
+        "gm": presentation.gm, "title": presentation.title or say(ruleset.name),
+        "meters": presentation.meters,
         "outcome": None if outcome is None else
-                   f"{outcome.winner or 'nobody'} wins after {outcome.rounds} round(s): "
-                   f"{outcome.reason}",
+                   f"{presentation.who(outcome.winner) or 'nobody'} wins after "
+                   f"{outcome.rounds} round{'' if outcome.rounds == 1 else 's'}: "
+                   f"{say(outcome.reason)}",
     }
+
+
+def _said(columns: list[str], rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    """The GM's table less the columns that say nothing yet (blank or ``-`` in every row):
+    the table fits its card better, and a column comes back once something is in it."""
+    if not rows:
+        return columns, rows
+    kept = [i for i in range(len(columns))
+            if i == 0 or any(i < len(r) and r[i].strip() not in ("", "-") for r in rows)]
+    return [columns[i] for i in kept], [[r[i] for i in kept if i < len(r)] for r in rows]
 
 
 #: Template names of a rule set's own battlefield: this prefix, its package, ``/`` and the file.
@@ -540,7 +583,7 @@ def _label(value: Any, label: str) -> str:
     """The words shown for a value: the rule set's label, unless it is only ``str(value)``."""
     if label == str(value):
         return value_text(value).replace("_", " ").replace(",", ", ")
-    return label
+    return label_words(label)
 
 
 def _title(name: str) -> str:

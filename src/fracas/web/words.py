@@ -18,6 +18,7 @@ from typing import Any
 from fracas.core.action import Action
 from fracas.core.codec import parse_fields
 from fracas.core.errors import ActionSyntaxError
+from fracas.core.presentation import presentation_of, say
 from fracas.core.ruleset import Ruleset
 
 __all__ = ["MAX_ACTION_TEXT", "parse_typed", "split_words"]
@@ -107,7 +108,8 @@ def parse_typed(ruleset: Ruleset[Any], text: str, actor: str, names: Iterable[st
     table = _verbs(ruleset)
     cls = table.get(rest[0])
     if cls is None:
-        raise ActionSyntaxError(f"unknown action {rest[0][:40]!r}; {ruleset.name} knows: "
+        title = presentation_of(ruleset).title or say(ruleset.name)
+        raise ActionSyntaxError(f"unknown action {rest[0][:40]!r}; {title} knows: "
                                 f"{', '.join(sorted(table))}")
     action: Action = parse_fields(cls, rest[1:], {"actor": who})
     return action

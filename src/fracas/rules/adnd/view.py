@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.core.events import DecisionMade, Event
-from fracas.core.presentation import Column, Presentation
-from fracas.rules.adnd import terrain
-from fracas.rules.adnd.actions import Proceed
+from fracas.core.events import DecisionMade, Event, FightEnded
+from fracas.core.presentation import Column, Presentation, listed, say
+from fracas.core.ruleset import GM
+from fracas.rules.adnd import actions, terrain
 from fracas.rules.adnd.events import (
     AttackRolled,
     BoulderSpent,
@@ -34,6 +34,7 @@ from fracas.rules.adnd.events import (
     TurnOrder,
     Unconscious,
     WeaponDropped,
+    Wielded,
     Wounded,
 )
 from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile
@@ -48,7 +49,7 @@ def _terrain(p: Profile, f: Fighter) -> str:
         face = "facing it" if f.facing_wall else "back to it"
         return f"wall, {face}" + (", secure" if f.secure else "")
     if p.kind in ("ledge", "bridge"):
-        return f"{p.kind}, edge {p.edge_ft:g} ft, {p.behind} behind"
+        return f"{p.kind}, edge {p.edge_ft:g} ft, {say(p.behind)} behind"
     if p.kind == "water":
         return f"water {p.depth_ft:g} ft"
     return "open"
@@ -68,7 +69,7 @@ def _conditions(state: AdndUndergroundState, name: str) -> list[str]:
     if f.under:
         out.append(f"under water (breath: {f.breath_free} free, {f.con_checks} checks)")
     if f.dropped:
-        out.append("dropped " + ", ".join(f.dropped))
+        out.append("dropped " + listed(say(w) for w in f.dropped))
     if f.boulders:
         out.append(f"{f.boulders} boulders")
     if state.setup.bottleneck_ft is not None and terrain.in_front(state, name) and f.up:
@@ -104,7 +105,7 @@ def table_of(state: AdndUndergroundState) -> tuple[list[str], list[list[str]]]:
     rows = []
     for name, f in state.fighters.items():
         p = state.profile(name)
-        rows.append([name, p.side, f.status, f"{f.hp}/{p.hp_max}", _terrain(p, f),
+        rows.append([name, p.side, say(f.status), f"{f.hp}/{p.hp_max}", _terrain(p, f),
                      f"{f.alt:g} ft", "; ".join(_conditions(state, name))])
     return ["name", "side", "status", "hp", "terrain", "height", "conditions"], rows
 
@@ -116,9 +117,60 @@ def describe(event: Event, state: AdndUndergroundState) -> str | None:
     return _line(event)
 
 
+#: What the person running the fight is called in the book.
+DM = "the DM"
+
+
+def who(name: str) -> str:
+    """A name as the log reads it: the ``gm`` actor is the DM."""
+    return DM if name == GM else name
+
+
+def _decision(action: Any) -> str:
+    """A decision in words; empty where the events after it tell it (a ruling of the DM)."""
+    a = who(action.actor)
+    if isinstance(action, actions.Attack):
+        return f"{a} attacks {action.target} with {_weapon(action.weapon)}"
+    if isinstance(action, actions.Boulder):
+        return f"{a} sends a boulder at {action.target}"
+    if isinstance(action, actions.Climb):
+        return f"{a} climbs {action.direction}"
+    if isinstance(action, actions.Turn):
+        return f"{a} turns on the wall"
+    if isinstance(action, actions.Grapple):
+        return f"{a} tries to grapple {action.target}"
+    if isinstance(action, actions.BreakFree):
+        return f"{a} tries to break free"
+    if isinstance(action, actions.Release):
+        return f"{a} lets go of his hold"
+    if isinstance(action, actions.Regain):
+        return f"{a} tries to regain his hold"
+    if isinstance(action, actions.Grab):
+        return f"{a} grabs at {action.target}"
+    if isinstance(action, actions.Plummet):
+        return f"{a} falls"
+    if isinstance(action, actions.Wait):
+        return f"{a} waits"
+    return ""  # the DM's rulings (secure, a saving throw, knock out, let the round run)
+
+
+def _weapon(weapon: str) -> str:
+    """A weapon with its article: ``a battle axe``, ``an axe``, ``claws``, ``his bare hands``."""
+    words = say(weapon)
+    if words in ("fist", "fists", "bare hands", "hands"):
+        return "his bare hands"
+    if words.endswith("s") and not words.endswith("ss"):
+        return words  # claws, talons: no article
+    return ("an " if words[:1] in "aeiou" else "a ") + words
+
+
 def _line(e: Event) -> str | None:
-    if isinstance(e, DecisionMade) and isinstance(e.action, Proceed):
-        return ""
+    if isinstance(e, DecisionMade):
+        line = _decision(e.action)
+        return f"[bold]{line}[/bold]" if line else ""
+    if isinstance(e, FightEnded):
+        return f"[bold]the fight is over[/bold]: {who(e.winner or 'nobody')} won " \
+               f"({say(e.reason)})"
     if isinstance(e, RoundBegan):
         return f"[bold]round {e.round}[/bold]"
     if isinstance(e, TurnOrder):
@@ -128,21 +180,22 @@ def _line(e: Event) -> str | None:
     if isinstance(e, AttackRolled):
         return _attack_line(e)
     if isinstance(e, Wounded):
-        return f"  {e.target} loses {e.amount} hp ({e.cause})"
+        return f"  {e.target} loses {e.amount} hp ({say(e.cause)})"
     if isinstance(e, CheckRolled):
         verdict = "succeeds" if e.success else "fails"
         behind = _behind_target(e.check, e.target, e.modifiers)
-        return f"  {e.name} {verdict} a {e.check} check: {e.roll} against {e.target}{behind}"
+        return f"  {e.name} {verdict} a {say(e.check)} check: {e.roll} against {e.target}{behind}"
     if isinstance(e, SaveRolled):
         verdict = "saves" if e.success else "fails to save"
         behind = _behind_total(e.total, e.modifiers)
-        return f"  {e.name} {verdict} vs {e.category}: {e.total} against {e.needed}{behind}"
+        return (f"  {e.name} {verdict} against {say(e.category)}: {e.total} against "
+                f"{e.needed}{behind}")
     if isinstance(e, Unconscious):
         return f"  {e.name} is knocked unconscious"
     if isinstance(e, Slain):
-        return f"  [red]{e.name} dies ({e.cause})[/red]"
+        return f"  [red]{e.name} dies ({say(e.cause)})[/red]"
     if isinstance(e, FallBegan):
-        return f"  {e.name} loses his hold and may grab {', '.join(e.choices)}"
+        return f"  {e.name} loses his hold and may grab {listed(e.choices) or 'nothing'}"
     if isinstance(e, Grabbed):
         return f"  {e.faller} hangs from {e.holder}"
     if isinstance(e, Landed):
@@ -156,16 +209,23 @@ def _line(e: Event) -> str | None:
     if isinstance(e, GrappleEnded):
         return f"  the hold of {e.holder} on {e.victim} ends"
     if isinstance(e, Breath):
-        return f"  {e.name}: breath {e.free} free round(s), {e.checks} check(s) passed"
+        return (f"  {e.name}: breath held {_count(e.free, 'free round')}, "
+                f"{_count(e.checks, 'check')} passed")
     if isinstance(e, Climbed):
         return f"  {e.name} climbs to {e.alt:g} ft"
     if isinstance(e, Turned):
         return f"  {e.name} turns {'to face' if e.facing_wall else 'his back to'} the wall"
     if isinstance(e, Secured):
-        return f"  the DM rules {e.name} secure: no wall penalties"
+        return f"  {DM} rules {e.name} secure: no wall penalties"
+    if isinstance(e, Wielded):
+        return f"  {e.name} now fights with {_weapon(e.weapon)}"
     if isinstance(e, WeaponDropped):
-        return f"  {e.name} drops his {e.weapon}"
+        return f"  {e.name} drops his {say(e.weapon)}"
     return None
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 def _sum(modifiers: tuple[str, ...]) -> int:
@@ -211,18 +271,17 @@ def _attack_line(e: AttackRolled) -> str:
         verdict = special[0] if e.hit else special[1]
         return f"  {e.attacker} {verdict} {e.target}: {score}"
     verdict = "hits" if e.hit else "misses"
-    return f"  {e.attacker} ({e.weapon}) {verdict} {e.target}: {score}"
+    return f"  {e.attacker} {verdict} {e.target}: {score}"
 
 
 #: What people see: the combatants' table in words, and the terrain picture.
 PRESENTATION = Presentation(
     package=__package__ or "", battlefield="battlefield.html", records=("combatants",),
+    gm=DM, title="AD&D", meters=frozenset({"hp"}),
     columns=(Column("name", "name"), Column("side", "side"), Column("status", "status"),
-             Column("hp", "hp"), Column("terrain", "terrain"), Column("alt_ft", "height (ft)"),
-             Column("facing_wall", "facing the wall"), Column("secure", "secure"),
-             Column("edge_ft", "to the edge (ft)"), Column("behind", "beyond the edge"),
-             Column("depth_ft", "water depth (ft)"), Column("wielding", "wielding"),
-             Column("dropped", "dropped"), Column("boulders", "boulders"),
-             Column("hanging_on", "hanging on"), Column("holding", "holding"),
-             Column("held_by", "held by"), Column("under", "under water"),
-             Column("breath_free", "breath free"), Column("con_checks", "CON checks")))
+             Column("hp", "hp"), Column("alt_ft", "height (ft)"),
+             Column("wielding", "wielding"), Column("dropped", "dropped"),
+             Column("boulders", "boulders"), Column("hanging_on", "hanging on"),
+             Column("holding", "holding"), Column("held_by", "held by"),
+             Column("under", "under water"), Column("breath_free", "breath free"),
+             Column("con_checks", "CON checks")))

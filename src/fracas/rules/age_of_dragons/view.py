@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
-from fracas.core.presentation import Column, Presentation
+from fracas.core.presentation import Column, Presentation, faces_words, say
 from fracas.rules.age_of_dragons import events
 from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
@@ -41,7 +41,7 @@ def conditions(state: AgeOfDragonsState, f: Fighter) -> list[str]:
         out.append(f"wing {PART_STATES[f.wing]}")
     if f.tail:
         out.append(f"tail {PART_STATES[f.tail]}")
-    out += [f"{LIMBS[i].replace('_', ' ')} {PART_STATES[s]}" for i, s in enumerate(f.limbs) if s]
+    out += [f"{_part(LIMBS[i])} {PART_STATES[s]}" for i, s in enumerate(f.limbs) if s]
     if f.falling_rounds:
         out.append(f"falling ({f.falling_rounds})")
     return out
@@ -119,6 +119,16 @@ def _dice(faces: list[int]) -> str:
 
 def _hits(n: int) -> str:
     return f"{n} hit" if n == 1 else f"{n} hits"
+
+
+def _expended(event: events.DiceExpended, state: AgeOfDragonsState) -> str:
+    """The dice an expend took, named by their faces (the event holds their places in the
+    pool, which the state just after it still shows)."""
+    turn = state.turn
+    if turn is None or any(i >= len(turn.pool) for i in event.dice):
+        n = len(event.dice)
+        return f"{n} {'die' if n == 1 else 'dice'}" if n else "no dice"
+    return faces_words(sorted(turn.pool[i] for i in event.dice))
 
 
 def _times(n: int) -> str:
@@ -201,7 +211,7 @@ def _roll_line(e: DiceRolled, state: AgeOfDragonsState) -> str:
         return f"  {e.actor} is stunned and rolls a d6: {faces}"
     if e.purpose == events.LANDING:
         return f"  {e.actor} rolls the forced landing: {faces}"
-    return f"  {e.actor} rolls {e.purpose}: {faces}"
+    return f"  {e.actor} rolls for {say(e.purpose)}: {faces}"
 
 
 def _attack_line(e: events.AttackDeclared, state: AgeOfDragonsState) -> str:
@@ -214,7 +224,7 @@ def _attack_line(e: events.AttackDeclared, state: AgeOfDragonsState) -> str:
     elif e.attack == "shoot":
         others = f" (and {_words(list(e.defenders[1:]))}, in its grapple)" \
             if len(e.defenders) > 1 else ""
-        verb = f"shoots {e.weapon} at {target}{others}"
+        verb = f"shoots {say(e.weapon)} at {target}{others}"
     elif e.attack == "grapple":
         verb = f"tries to grapple {target}"
     else:
@@ -260,7 +270,7 @@ def describe_event(event: Event, state: AgeOfDragonsState) -> str | None:
     (the next decision, or the end of the turn).
     """
     if isinstance(event, events.DiceExpended):
-        return f"  {event.actor} expends {' '.join(map(str, event.dice)) or 'no dice'}"
+        return f"  {event.actor} expends {_expended(event, state)}"
     if isinstance(event, events.RoundEnded):
         return f"end of round {event.round}"
     e: Any = event
@@ -301,50 +311,47 @@ def describe_event(event: Event, state: AgeOfDragonsState) -> str | None:
     if isinstance(e, events.Stunned):
         return f"  {e.target} is stunned: from now on it loses a turn one time in three"
     if isinstance(e, events.Killed):
-        return f"  [red]{e.target} is dead ({e.cause})[/red]"
+        return f"  [red]{e.target} is dead ({say(e.cause)})[/red]"
     if isinstance(e, events.GrappleFormed):
         return f"  {e.a} and {e.b} are locked in a grapple at zero range"
     if isinstance(e, events.GrappleBroken):
         if e.reason == "broke out":
             return f"  {e.a} breaks free of {e.b}: now at close quarters"
-        return f"  {e.a} and {e.b} are no longer grappling ({e.reason})"
+        return f"  {e.a} and {e.b} are no longer grappling ({say(e.reason)})"
     if isinstance(e, events.TaskAttempted):
         verdict = "succeeds" if e.success else "fails"
         task = state.tasks.get(e.task)
         what = f" ({task.description})" if task is not None and task.description else ""
-        return (f"  {e.actor} attempts {e.task}{what}: {_hits(e.hits)} of {e.difficulty} "
+        return (f"  {e.actor} attempts {say(e.task)}{what}: {_hits(e.hits)} of {e.difficulty} "
                 f"needed, {verdict}")
     if isinstance(e, events.DeathChecked):
         verdict = "survives and heals 1" if e.passed else "fails"
         return (f"  death check for {e.actor}: {e.successes} at {ATTACK_THRESHOLD}+, "
                 f"{e.needed} needed: {verdict}")
     if isinstance(e, events.TurnLost):
-        return "" if state.fighters[e.actor].dead else f"  {e.actor} cannot act ({e.reason})"
+        return "" if state.fighters[e.actor].dead else \
+            f"  {e.actor} cannot act ({say(e.reason)})"
     if isinstance(e, events.FallDeclared):
         return f"  {e.actor} chooses to fall this round"
     if isinstance(e, events.Fell):
-        return f"  {e.actor} falls ({_CAUSES.get(e.cause, e.cause)}): now {_at(e.altitude)}"
+        return f"  {e.actor} falls ({_CAUSES.get(e.cause) or say(e.cause)}): now {_at(e.altitude)}"
     if isinstance(e, events.LandedHard):
         f = state.fighters[e.actor]
         ground = "soft ground" if e.ground == "soft" else _plain(e.ground)
         return (f"  [red]{e.actor} crashes onto {ground} for {e.damage}[/red] "
                 f"(PR {f.pr} of {f.profile.pr_max})")
     if isinstance(e, events.OrderFixed):
-        return f"initiative ({e.reason}): {', '.join(e.order)}"
+        return f"initiative ({say(e.reason)}): {', '.join(e.order)}"
     if isinstance(e, FightEnded):
-        return f"[bold]the fight is over[/bold]: {e.winner or 'nobody'} won ({e.reason})"
+        return f"[bold]the fight is over[/bold]: {e.winner or 'nobody'} won ({say(e.reason)})"
     return None
 
 
 #: What people see: the fighters' table in the game's words, and the sky picture.
 PRESENTATION = Presentation(
     package=__package__ or "", battlefield="battlefield.html", records=("fighters",),
+    title="Age of Dragons",
+    meters=frozenset({"PR"}),
     columns=(Column("name", "combatant"), Column("side", "side"), Column("pr", "PR"),
-             Column("pd", "PD"), Column("passive_pd", "passive PD"),
-             Column("altitude", "altitude"), Column("altitude_level", "altitude level"),
-             Column("soma", "soma"), Column("sophis", "sophis"), Column("pneuma", "pneuma"),
-             Column("flies", "flies"), Column("dead", "dead"), Column("dying", "dying"),
-             Column("stunned", "stunned"), Column("wing", "wing"), Column("tail", "tail"),
-             Column("limbs", "limbs"), Column("falling_rounds", "falling rounds"),
-             Column("chose_fall", "chose to fall"), Column("resources", "resources"),
+             Column("pd", "PD"), Column("altitude", "altitude"),
              Column("conditions", "conditions")))

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.core.events import Event, FightEnded
-from fracas.core.presentation import SAME, Column, Presentation, Same
+from fracas.core.events import DecisionMade, Event, FightEnded
+from fracas.core.presentation import SAME, Column, Presentation, Same, say
+from fracas.core.ruleset import GM
+from fracas.rules.battlesystem import actions
 from fracas.rules.battlesystem.events import (
     AltitudeChanged,
     CeilingCollapsed,
@@ -45,32 +47,32 @@ def _unit_line(state: BattlesystemState, unit: Unit) -> str:
     bits = [f"{unit.figures} fig"]
     if unit.wounded:
         bits.append(f"{unit.wounded} wounded")
-    bits.append(unit.formation + (" squeezed" if shape.squeezed else ""))
+    bits.append(say(unit.formation) + (" squeezed" if shape.squeezed else ""))
     bits.append(f"{_inches(shape.width)}x{_inches(shape.length)} in")
     if unit.altitude != "ground":
-        bits.append(f"flying {unit.altitude}")
+        bits.append(f"flying {say(unit.altitude)}")
     if unit.lit:
         bits.append("torches")
     if unit.status != "ok":
-        bits.append(unit.status.upper())
+        bits.append(say(unit.status).upper())
     return f"      {unit.side}: {unit.name} ({', '.join(bits)})"
 
 
 def _area_line(state: BattlesystemState, area: Area) -> str:
     light = "lit" if area.lit else "dark"
-    air = area.airflow + (f" to {area.wind_to}" if area.wind_to else "")
+    air = say(area.airflow) + (f" to {area.wind_to}" if area.wind_to else "")
     notes = []
     if area.name in state.gone:
         notes.append("FALLEN")
     if area.name in state.caved:
         notes.append("caved in")
     for name in area.features:
-        notes.append(f"{state.features[name].kind} {name}"
+        notes.append(f"{say(state.features[name].kind)} {name}"
                      + (" (collapsed)" if state.features[name].collapsed else ""))
     notes.extend(f"gas cloud {g.turns_left} turns" for g in state.gases if g.area == area.name)
     links = ", ".join(lk.to + (" (bend)" if lk.bend else "")
                       for lk in state.board.links[area.name])
-    text = (f"  {area.name}: {area.kind} {_inches(area.width)} x {_inches(area.length)} in, "
+    text = (f"  {area.name}: {say(area.kind)} {_inches(area.width)} x {_inches(area.length)} in, "
             f"ceiling {_inches(area.ceiling)} ft, {light}, {air}")
     if notes:
         text += "; " + "; ".join(notes)
@@ -90,7 +92,8 @@ def battle_map(state: BattlesystemState, side: str | None = None) -> str:
                      if _visible(state, u, side))
     gone = [u for u in state.units.values() if not u.on_field and _visible(state, u, side)]
     if gone:
-        lines.append("  off the field: " + ", ".join(f"{u.name} ({u.status})" for u in gone))
+        lines.append("  off the field: " + ", ".join(f"{u.name} ({say(u.status)})"
+                                                    for u in gone))
     return "\n".join(lines)
 
 
@@ -98,11 +101,14 @@ def describe(event: Event, state: BattlesystemState) -> str | None:
     """One readable account of ``event`` (a new turn gives the whole map)."""
     if isinstance(event, TurnStarted):
         return battle_map(state)
+    if isinstance(event, DecisionMade):
+        return _decision(event.action)
     if isinstance(event, PhaseStarted):
         # A GM phase with nobody to decide in it is kept out of the log.
-        return f"-- {event.phase} phase" if event.queue or event.phase != "gm" else ""
+        phase = _PHASES.get(event.phase) or f"{say(event.phase)} phase"
+        return f"-- {phase}" if event.queue or event.phase != "gm" else ""
     if isinstance(event, GmEffectUsed):
-        return f"  the GM's prepared {event.effect.replace('_', ' ')} is spent"
+        return f"  {DM}'s prepared {say(event.effect)} is spent"
     if isinstance(event, UnitMoved):
         verb = "charges into" if event.charging else "moves to"
         if event.progress:
@@ -112,7 +118,7 @@ def describe(event: Event, state: BattlesystemState) -> str | None:
     if isinstance(event, Struck):
         hits = "no hits" if not event.hits else \
             f"{event.hits} hit{'s' if event.hits != 1 else ''}"
-        text = (f"  {event.weapon}, {event.unit} against {event.target}: Attack Rating "
+        text = (f"  {say(event.weapon)}, {event.unit} against {event.target}: Attack Rating "
                 f"{event.rating}, {hits} of {event.rolled}d10")
         return text + (f" = {event.damage} dice of damage" if event.hits else "")
     if isinstance(event, Unhurt):
@@ -121,7 +127,7 @@ def describe(event: Event, state: BattlesystemState) -> str | None:
                 f"(a figure of {event.figure_hd} Hit Dice needs {event.needed})")
     if isinstance(event, FightEnded):
         turns = f"{state.turn} turn{'s' if state.turn != 1 else ''}"
-        return f"battle over after {turns}: {event.winner or 'nobody'} won ({event.reason})"
+        return f"battle over after {turns}: {event.winner or 'nobody'} won ({say(event.reason)})"
     if isinstance(event, Damaged):
         return (f"  {event.unit} takes {event.dice} dice of {event.cause} damage: "
                 f"{event.figures} figure{'s' if event.figures != 1 else ''} left "
@@ -130,23 +136,23 @@ def describe(event: Event, state: BattlesystemState) -> str | None:
         return f"  {event.unit} {'passes' if event.passed else 'FAILS'} morale " \
                f"(needs {event.target} or less)"
     if isinstance(event, Routed):
-        return f"  {event.unit} ROUTS ({event.cause})"
+        return f"  {event.unit} ROUTS ({say(event.cause)})"
     if isinstance(event, UnitLeft):
-        return f"  {event.unit} leaves the battle: {event.status}"
+        return f"  {event.unit} leaves the battle: {say(event.status)}"
     if isinstance(event, FormationChanged):
-        return f"  {event.unit} forms {event.formation}"
+        return f"  {event.unit} forms {say(event.formation)}"
     if isinstance(event, TorchesChanged):
         return f"  {event.unit} {'lights' if event.lit else 'puts out'} its torches"
     if isinstance(event, AltitudeChanged):
-        return f"  {event.unit} flies at {event.altitude} altitude"
+        return f"  {event.unit} flies at {say(event.altitude)} altitude"
     if isinstance(event, FragileChecked):
         result = "COLLAPSES" if event.collapsed else "holds"
-        return (f"  (secret) GM checks {event.feature}: d100 {event.roll} against "
+        return (f"  (secret) {DM} checks {event.feature}: d100 {event.roll} against "
                 f"{event.chance}%: {result}; base chance now {event.base_after}%")
     if isinstance(event, FeatureCollapsed):
         return f"  the {event.feature} in {event.area} COLLAPSES"
     if isinstance(event, CeilingCollapsed):
-        return f"  the ceiling of {event.area} caves in ({event.material})"
+        return f"  the ceiling of {event.area} caves in ({say(event.material)})"
     if isinstance(event, GasReleased):
         if event.turns == 0:
             return f"  gas released in {event.area} is scattered by the wind"
@@ -163,13 +169,39 @@ def describe(event: Event, state: BattlesystemState) -> str | None:
     return None
 
 
+#: What the person running the battle is called in the book.
+DM = "the DM"
+_PHASES = {"gm": "the DM's phase"}
+
+
+def who(name: str) -> str:
+    """A name as the log reads it: the ``gm`` actor is the DM."""
+    return DM if name == GM else name
+
+
+def _decision(action: Any) -> str:
+    """An order in words; empty where the events after it tell it."""
+    a = who(action.actor)
+    if isinstance(action, actions.Move):
+        return f"[bold]{a} marches to {action.to}[/bold]"
+    if isinstance(action, actions.Charge):
+        return f"[bold]{a} charges {action.target}[/bold]"
+    if isinstance(action, actions.Hold):
+        return f"[bold]{a} holds its ground[/bold]"
+    if isinstance(action, actions.Fire):
+        return f"[bold]{a} shoots at {action.target}[/bold]"
+    if isinstance(action, actions.StrikeFeature):
+        return f"[bold]{a} strikes the {action.feature}[/bold]"
+    return ""  # told by what follows: a formation, torches, a height, the DM's doings
+
+
 def table(state: BattlesystemState) -> tuple[list[str], list[list[str]]]:
     """Columns and rows for the CLI table of units."""
     rows = []
     for unit in state.units.values():
         rows.append([unit.name, unit.side, unit.area if unit.on_field else "-",
-                     unit.formation, f"{unit.figures}/{unit.stats.start_figures}",
-                     str(unit.wounded), unit.status, unit.altitude,
+                     say(unit.formation), f"{unit.figures}/{unit.stats.start_figures}",
+                     str(unit.wounded), say(unit.status), say(unit.altitude),
                      "yes" if unit.lit else "no"])
     return ["unit", "side", "area", "formation", "figures", "wounded", "status", "altitude",
             "torches"], rows
@@ -241,10 +273,9 @@ class BattlesystemPresentation(Presentation):
 
 PRESENTATION = BattlesystemPresentation(
     package=__package__ or "", battlefield="battlefield.html", records=("units",),
+    gm=DM, title="BATTLESYSTEM", meters=frozenset({"figures"}),
     columns=(Column("name", "unit"), Column("side", "side"), Column("status", "status"),
              Column("area", "area"), Column("figures", "figures"),
              Column("wounded", "wounded"), Column("formation", "formation"),
-             Column("axis", "facing"), Column("altitude", "altitude"),
-             Column("torches", "torches"), Column("progress", "march carried (in)"),
-             Column("goal", "marching to"), Column("rear", "rear"),
-             Column("in_command", "in command")))
+             Column("altitude", "altitude"), Column("torches", "torches"),
+             Column("goal", "marching to"), Column("in_command", "in command")))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.core.events import DiceRolled, Event
-from fracas.core.presentation import Column, Presentation
-from fracas.rules.one_ring import events
+from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
+from fracas.core.presentation import Column, Presentation, listed, say
+from fracas.core.ruleset import GM
+from fracas.rules.one_ring import actions, events
 from fracas.rules.one_ring.dice import EYE_FACE, FEAT_SIDES, RUNE_FACE
 from fracas.rules.one_ring.rules import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
 from fracas.rules.one_ring.state import COMPANY, ENEMIES, OneRingState
@@ -21,11 +22,27 @@ def _hero_conditions(state: OneRingState, name: str) -> list[str]:
         out.append("weary")
     if state.miserable(name):
         out.append("miserable")
-    for flag in ("knocked_back", "fend_off", "protected", "rallied", "prepared"):
+    for flag, words in _FLAGS:
         if getattr(h, flag):
-            out.append(flag)
-    out.extend(f"dropped {item}" for item in h.dropped)
+            out.append(words)
+    out.extend(f"dropped {say(item)}" for item in h.dropped)
     return out
+
+
+#: A hero's passing states, in words.
+_FLAGS = (("knocked_back", "knocked back"), ("fend_off", "fending off (+2 Parry)"),
+          ("protected", "protected"), ("rallied", "rallied"), ("prepared", "shot prepared"))
+#: What the person running the fight is called in the book.
+LOREMASTER = "the Loremaster"
+
+
+def who(name: str) -> str:
+    """A name as the log reads it: the ``gm`` actor is the Loremaster."""
+    return LOREMASTER if name == GM else name
+
+
+def _tengwars(n: int) -> str:
+    return f"{n} tengwar" if n == 1 else f"{n} tengwars"
 
 
 def company_at_the_table(state: OneRingState) -> bool:
@@ -97,9 +114,10 @@ def table(state: OneRingState, side: str | None = None) -> tuple[list[str], list
     board = state.board
     for name in state.roster.hero_order:
         h = state.heroes[name]
-        rows.append([name, "company", h.status,
+        rows.append([name, "company", say(h.status),
                      f"{h.endurance}/{state.roster.heroes[name].endurance_max}",
-                     f"{h.hope} Hope", str(h.wounds), h.stance, ", ".join(board.foes_of(name)),
+                     f"{h.hope} Hope", str(h.wounds), say(h.stance or ""),
+                     ", ".join(board.foes_of(name)),
                      ", ".join(_hero_conditions(state, name))])
     for name in state.roster.foe_order:
         f = state.foes[name]
@@ -112,7 +130,7 @@ def table(state: OneRingState, side: str | None = None) -> tuple[list[str], list
         else:
             numbers = [f"{f.endurance}/{card.endurance_max}", f"{f.hate} {label}", str(f.wounds),
                        "weary" if state.foe_weary(name) else ""]
-        rows.append([name, "enemies", f.status, numbers[0], numbers[1], numbers[2], place,
+        rows.append([name, "enemies", say(f.status), numbers[0], numbers[1], numbers[2], place,
                      ", ".join(board.heroes_on(name)), numbers[3]])
     return columns, rows
 
@@ -140,7 +158,7 @@ def feat_face(face: int, adversary: bool, miserable: bool = False) -> str:
 
 
 def _dice(event: DiceRolled, state: OneRingState) -> str:
-    purpose = _PURPOSE.get(event.purpose, event.purpose)
+    purpose = _PURPOSE.get(event.purpose) or say(event.purpose)
     faces = event.faces
     if event.sides == FEAT_SIDES:
         adversary = event.actor in state.foes
@@ -149,13 +167,13 @@ def _dice(event: DiceRolled, state: OneRingState) -> str:
         words = ", ".join(feat_face(f, adversary, miserable) for f in faces)
         dice = "the Feat die" if len(faces) == 1 else f"{len(faces)} Feat dice (one kept)"
         lead = "Piercing Blow! " if event.purpose == "protection" else ""
-        return f"  {lead}{event.actor} rolls {dice} for {purpose}: {words}"
+        return f"  {lead}{who(event.actor)} rolls {dice} for {purpose}: {words}"
     count = "1 Success die" if len(faces) == 1 else f"{len(faces)} Success dice"
-    return f"  {event.actor} rolls {count}: {' '.join(map(str, faces))}"
+    return f"  {who(event.actor)} rolls {count}: {' '.join(map(str, faces))}"
 
 
 def _roll(event: events.RollRead) -> str:
-    extra = f", {event.tengwars} tengwar(s)" if event.tengwars else ""
+    extra = f", {_tengwars(event.tengwars)}" if event.tengwars else ""
     if event.purpose == "protection":
         return (f"  {event.actor}'s Protection against the Piercing Blow (Injury {event.tn}): "
                 f"{event.total}, {_RESULT[event.success]}")
@@ -163,24 +181,24 @@ def _roll(event: events.RollRead) -> str:
         what = f"attacks {event.target}" if event.target else "attacks"
     else:
         vs = f" against {event.target}" if event.target else ""
-        what = f"tries {_PURPOSE.get(event.purpose, event.purpose)}{vs}"
+        what = f"tries {_PURPOSE.get(event.purpose) or say(event.purpose)}{vs}"
     return (f"  {event.actor} {what}: {event.total} vs TN {event.tn}, "
             f"{_RESULT[event.success]}{extra}")
 
 
 def _special(event: events.SpecialChosen, state: OneRingState) -> str:
     p = state.pending
-    who = f"{p.attacker} " if p is not None else ""
+    by = f"{p.attacker} " if p is not None else ""
     if event.special == NONE:
-        return f"  {who}gives up the remaining tengwar(s)"
+        return f"  {by}gives up the tengwars left"
     effect = {
         HEAVY: f"+{event.amount} Endurance lost",
         PIERCE: f"+{event.amount} to the Feat die for a Piercing Blow",
         FEND_OFF: "+2 Parry until the round ends",
         SHIELD_THRUST: "the foe loses its next attack",
     }.get(event.special, "")
-    name = _SPECIALS.get(event.special, event.special.replace("_", " "))
-    return f"  {who}spends a tengwar on {name}: {effect}"
+    name = _SPECIALS.get(event.special) or say(event.special)
+    return f"  {by}spends a tengwar on {name}: {effect}"
 
 
 def _phase(event: events.PhaseBegan) -> str | None:
@@ -190,11 +208,13 @@ def _phase(event: events.PhaseBegan) -> str | None:
         return f"[bold]round {event.round}[/bold]: the Company chooses stances"
     if event.phase == "engagement":
         if event.regime == "loremaster":
-            return "  engagement: more enemies than heroes, so the Loremaster pairs them"
+            return f"  engagement: more enemies than heroes, so {LOREMASTER} pairs them"
         return "  engagement: the heroes match or outnumber the foes and choose their opponents"
     if event.phase == "action":
         return f"  action order: {', '.join(event.order)}"
-    return None
+    if event.phase == "volleys_choice":
+        return f"{LOREMASTER} chooses how many opening volleys are shot"
+    return f"  {say(event.phase)}"
 
 
 def describe_event(event: Event, state: OneRingState) -> str | None:
@@ -202,12 +222,14 @@ def describe_event(event: Event, state: OneRingState) -> str | None:
     if isinstance(event, events.TurnEnded | events.MainActionTaken | events.SecondaryTaken
                   | events.HitResolved):
         return ""  # bookkeeping: the decision's own line says what was done
+    if isinstance(event, DecisionMade):
+        return _decision(event.action, state)
     if isinstance(event, events.HitPending):
-        spend = (f", {event.tengwars} tengwar(s) for {event.decider} to spend"
+        spend = (f", {_tengwars(event.tengwars)} for {who(event.decider)} to spend"
                  if event.tengwars else "")
         return f"  {event.attacker} hits {event.target}: damage {event.damage}{spend}"
     if isinstance(event, events.BonusUsed):
-        return f"  {event.hero}'s {event.bonus} bonus is used up"
+        return f"  {event.hero}'s {say(event.bonus)} bonus is used up"
     if isinstance(event, events.PhaseBegan):
         return _phase(event)
     if isinstance(event, DiceRolled):
@@ -238,21 +260,21 @@ def describe_event(event: Event, state: OneRingState) -> str | None:
     if isinstance(event, events.Wounded):
         return f"  [red]{event.target} is Wounded[/red]"
     if isinstance(event, events.TakenOut):
-        return f"  [bold red]{event.name} is out: {event.status}[/bold red]"
+        return f"  [bold red]{event.name} is out: {say(event.status)}[/bold red]"
     if isinstance(event, events.HateLost):
         card = state.roster.foes.get(event.foe)
         label = card.hate_label.capitalize() if card is not None else "Hate"
         return f"  {event.foe} loses {event.amount} {label}"
     if isinstance(event, events.TaskSucceeded):
-        who = f" ({event.companion})" if event.companion else ""
-        return f"  {event.hero}'s {_TASKS.get(event.task, event.task)}{who} succeeds"
+        aided = f" ({event.companion})" if event.companion else ""
+        return f"  {event.hero}'s {_TASKS.get(event.task) or say(event.task)}{aided} succeeds"
     if isinstance(event, events.ThrustLost):
         return f"  {event.foe} loses an attack, thrust back by a shield"
     if isinstance(event, events.Recovered):
         return f"  {event.hero} recovers from the knockback"
     if isinstance(event, events.GearChanged):
-        return f"  {event.hero} wields {event.wielded or 'nothing'}; dropped: " \
-               f"{', '.join(event.dropped) or 'nothing'}"
+        return f"  {event.hero} wields {say(event.wielded or 'nothing')}; dropped: " \
+               f"{listed(say(d) for d in event.dropped) or 'nothing'}"
     if isinstance(event, events.Located):
         return f"  {event.hero} locates {event.other}"
     if isinstance(event, events.Carried):
@@ -261,18 +283,29 @@ def describe_event(event: Event, state: OneRingState) -> str | None:
         return f"  {event.name} moves away"
     if isinstance(event, events.HopeSpent):
         return f"  {event.hero} spends a point of Hope"
+    if isinstance(event, FightEnded):
+        return f"[bold]the fight is over[/bold]: {who(event.winner or 'nobody')} won " \
+               f"({say(event.reason)})"
     return None
+
+
+def _decision(action: Any, state: OneRingState) -> str:
+    """A decision's own line: empty where the events after it tell it (a stance, an
+    engagement, a roll, a special success), else what was chosen, in words."""
+    if isinstance(action, actions.Hold):
+        holder = action.foe or who(action.actor)
+        return f"  {holder} holds back and does not attack"
+    return ""
 
 
 #: What people see: heroes and adversaries in one table, and the stances picture.
 PRESENTATION = Presentation(
-    package=__package__ or "", battlefield="battlefield.html",
+    package=__package__ or "", battlefield="battlefield.html", gm=LOREMASTER,
+    title="The One Ring", meters=frozenset({"endurance", "Endurance"}),
     records=("heroes", "adversaries"),
     columns=(Column("name", "name"), Column("kind", "kind"), Column("status", "status"),
              Column("stance", "stance"), Column("endurance", "endurance"),
              Column("hope", "hope"), Column("hate", "hate"), Column("resolve", "resolve"),
              Column("wounds", "wounds"), Column("weary", "weary"), Column("parry", "parry"),
-             Column("load", "load"), Column("wielded", "wielded"), Column("size", "size"),
-             Column("engaged_with", "engaged with"), Column("standing_back", "standing back"),
-             Column("eligible", "eligible"), Column("conditions", "conditions"),
-             Column("located", "located")))
+             Column("wielded", "wielded"), Column("engaged_with", "engaged with"),
+             Column("conditions", "conditions")))
