@@ -32,6 +32,10 @@ def validate_file(scenario: Path) -> None:
     from fracas.scenario import check_scenario
 
     checked = check_scenario(scenario)
+    if checked.warnings:  # valid, but will not play as meant: said, not refused
+        from fracas.scenario.traps import tell_traps
+
+        tell_traps(checked.warnings)
     if _plain_ok(str(scenario), f": a valid {checked.ruleset} scenario"):
         return
     from rich.markup import escape

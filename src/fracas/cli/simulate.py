@@ -232,6 +232,7 @@ def simulate_command(
     from fracas.scenario import load_scenario
     from fracas.scenario.logs import load_log
     from fracas.scenario.seats import computer_note, computer_seats, with_policies, with_search
+    from fracas.scenario.traps import tell_traps
     from fracas.sim.executors import make_executor
     from fracas.sim.plots import check_plot_path
     from fracas.sim.runner import simulate_many, spec_from_log, spec_from_scenario
@@ -249,7 +250,9 @@ def simulate_command(
         raise ScenarioError("--search-rollouts and --search-ms work with a SCENARIO file, "
                             "not --from LOG", file="simulate")
     if scenario is not None:
-        loaded, humans = computer_seats(load_scenario(scenario))
+        checked = load_scenario(scenario)
+        tell_traps(checked.warnings)
+        loaded, humans = computer_seats(checked)
         loaded = with_search(with_policies(loaded, policy or ()), rollouts=search_rollouts,
                              ms=search_ms)
         spec = spec_from_scenario(loaded)
@@ -397,13 +400,16 @@ def sweep_command(
     from fracas.core.errors import ScenarioError
     from fracas.scenario import load_scenario
     from fracas.scenario.seats import computer_note, computer_seats, with_policies, with_search
+    from fracas.scenario.traps import tell_traps
     from fracas.sim.executors import make_executor
     from fracas.sim.plots import check_plot_path
     from fracas.sim.runner import spec_from_scenario
     from fracas.sim.sweep import parse_variation, sweep
     if plot is not None:
         check_plot_path(plot)
-    loaded, humans = computer_seats(load_scenario(scenario))
+    checked = load_scenario(scenario)
+    tell_traps(checked.warnings)
+    loaded, humans = computer_seats(checked)
     loaded = with_search(with_policies(loaded, policy or ()), rollouts=search_rollouts,
                          ms=search_ms)
     if dice not in ("aligned", "sequential"):
