@@ -110,11 +110,18 @@ def _plain_ok(name: str, rest: str) -> bool:
     return True
 
 
-def dice_odds(words: list[str]) -> None:
-    """``fracas odds WORDS...`` with no option: the table of the roll's exact odds."""
+def dice_odds(words: list[str], as_json: bool = False) -> None:
+    """``fracas odds WORDS... [--json]`` with no other option: the table of the roll's exact
+    odds, or the one JSON object ``--json`` prints."""
     from fracas.odds.questions import answer
 
-    print_odds(answer(" ".join(words)))
+    result = answer(" ".join(words))
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+        return
+    print_odds(result)
 
 
 #: In long tables, outcomes less likely than this are left out of the printed table.
