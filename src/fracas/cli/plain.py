@@ -161,7 +161,7 @@ def print_odds(result: OddsResult) -> None:
     if hidden:
         console.print(f"{hidden} outcomes under {_pct(float(_SHOWN))} each not shown (--json "
                       "lists them all)")
-    if result.labels:
+    if result.labels.get(0) == "tie":
         console.print("ties are their own outcome (0): 'at least 0' is the chance to win or tie")
     if result.explosion_tail:
         console.print(f"dice explode at most {MAX_EXPLOSIONS} times; the chance that this cap "
