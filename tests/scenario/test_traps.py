@@ -92,3 +92,23 @@ def test_validate_run_and_simulate_warn_without_refusing(tmp_path: Path) -> None
         assert done.returncode == 0, (args, done.stderr)
         assert f"warning: {path}:4: combatants[Ash].soma: Ash has Soma 0" in done.stderr, args
         assert "warning" not in done.stdout
+
+
+OUT_OF_REACH = """\
+ruleset: age_of_dragons
+combatants:
+  - {name: Ember, side: red, soma: 9, pr: 20, policy: claw_all}
+  - {name: Ash, side: blue, soma: 9, pr: 20, policy: claw_all}
+  - {name: Cinder, side: blue, soma: 9, pr: 20, policy: claw_all}
+ranges:
+  - {between: [Ember, Ash], range: close}
+"""
+
+
+def test_claw_all_fighters_that_can_never_reach_a_foe_are_a_warning() -> None:
+    (warning,) = parse_scenario(OUT_OF_REACH, "reach.yaml").warnings
+    assert (warning.line, warning.field) == (5, "combatants[Cinder]")
+    assert "can never reach a foe" in warning.message
+    moving = OUT_OF_REACH.replace("{name: Cinder, side: blue, soma: 9, pr: 20, policy: claw_all}",
+                                  "{name: Cinder, side: blue, soma: 9, pr: 20}")
+    assert parse_scenario(moving, "reach.yaml").warnings == ()  # the heuristic moves
