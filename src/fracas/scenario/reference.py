@@ -16,7 +16,7 @@ one is stale, and ``FRACAS_REGEN_DOCS=1`` rewrites them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,8 @@ __all__ = [
     "generated_files",
     "meanings",
     "modeline",
+    "register_names",
+    "relative_schema",
     "scenario_schema",
     "schema_path",
     "starter",
@@ -53,8 +55,56 @@ def meanings(ruleset: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
+#: A rule set's catalogue names by ``Model.field`` (a hook: :func:`register_names`).
+NameSource = Callable[[], dict[str, list[str]]]
+_NAMES: dict[str, NameSource] = {}
+
+
+def register_names(ruleset: str) -> Callable[[NameSource], NameSource]:
+    """Register where ``ruleset``'s catalogue names come from (a decorator): the function
+    returns, by ``Model.field``, the names that field takes, which the schema then lists
+    (a list's items, a mapping's keys, or the text itself), so an editor completes them."""
+
+    def add(source: NameSource) -> NameSource:
+        _NAMES[ruleset] = source
+        return source
+
+    return add
+
+
+@register_names("one_ring")
+def _one_ring_names() -> dict[str, list[str]]:
+    from fracas.rules.one_ring.catalogue import CATEGORIES, catalogue
+    from fracas.rules.one_ring.scenario import SKILLS
+
+    shipped = catalogue()
+    return {
+        "HeroSpec.weapons": sorted(shipped.weapons),
+        "HeroSpec.armour": sorted(shipped.armour),
+        "HeroSpec.shield": sorted(shipped.shields),
+        "HeroSpec.proficiencies": list(CATEGORIES),
+        "HeroSpec.skills": list(SKILLS),
+        "AdversarySpec.kind": sorted(shipped.adversaries),
+    }
+
+
+def _enumerate(prop: dict[str, Any], names: list[str]) -> None:
+    """Put ``names`` where the field's shape takes them (items, keys or the text)."""
+    if prop.get("type") == "array" and isinstance(prop.get("items"), dict):
+        prop["items"]["enum"] = names
+    elif prop.get("type") == "object":
+        prop["propertyNames"] = {"enum": names}
+    elif prop.get("type") == "string":
+        prop["enum"] = names
+    else:
+        for branch in prop.get("anyOf", ()):
+            if branch.get("type") == "string":
+                branch["enum"] = names
+
+
 def scenario_schema(ruleset: Ruleset[Any]) -> dict[str, Any]:
-    """The JSON Schema of ``ruleset``'s scenario files, every field with its meaning."""
+    """The JSON Schema of ``ruleset``'s scenario files, every field with its meaning and,
+    where a field takes a name from the rule set's catalogue, the names it takes."""
     schema: dict[str, Any] = ruleset.scenario_model.model_json_schema()
     schema["properties"]["ruleset"] = {"const": ruleset.name, "title": "Ruleset",
                                        "description": "the rule set this scenario is for"}
@@ -65,6 +115,15 @@ def scenario_schema(ruleset: Ruleset[Any]) -> dict[str, Any]:
             meaning = known.get(f"{model}.{field}")
             if meaning and not prop.get("description"):
                 prop["description"] = meaning
+    source = _NAMES.get(ruleset.name)
+    if source is not None:
+        defs = schema.get("$defs", {})
+        for key, names in source().items():
+            model, _, field = key.partition(".")
+            node = defs.get(model, schema if model == "scenario" else {})
+            prop = node.get("properties", {}).get(field)
+            if prop is not None:
+                _enumerate(prop, names)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": f"fracas:{ruleset.name}.schema.json", **schema}
 
@@ -82,6 +141,20 @@ def package_dir() -> Path:
 def schema_path(ruleset: str) -> Path:
     """The schema file shipped with fracas for ``ruleset``."""
     return package_dir() / "schemas" / f"{ruleset}.schema.json"
+
+
+def relative_schema(ruleset: str, folder: Path) -> str:
+    """The shipped schema of ``ruleset`` as a path relative to ``folder`` (``/`` separated),
+    which a scenario written there can name on any machine with the same layout (a
+    project that keeps its scenarios beside its sources); a ``file:`` URL only when no
+    relative path exists (another drive)."""
+    import os
+
+    target = schema_path(ruleset)
+    try:
+        return Path(os.path.relpath(target, folder.absolute())).as_posix()
+    except ValueError:
+        return target.as_uri()
 
 
 def bundled_examples() -> Path:
