@@ -25,6 +25,7 @@ class Pools(Ruleset[PoolsState]):
     scenario_model = PoolsScenario
     actions = (Attack, Guard)
     policy_names = ("heuristic",)
+    examples = "examples"  # pools/examples/: its scenarios and pools.schema.json
 
     def initial_state(self, scenario: Any) -> PoolsState:
         return build_state(scenario)

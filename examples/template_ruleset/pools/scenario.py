@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fracas.scenario import ScenarioBase
+from fracas.scenario import ScenarioBase, ScenarioEntry
 from pools.state import Fighter, PoolsState
 
 
@@ -33,3 +33,12 @@ def build_state(scenario: PoolsScenario) -> PoolsState:
     return PoolsState(fighters=fighters, order=[f.name for f in scenario.fighters],
                       policies={f.name: f.policy for f in scenario.fighters},
                       max_rounds=scenario.max_rounds)
+
+
+def combatant_count(scenario: PoolsScenario) -> int:
+    """How many fighters the fight starts with (its state built, as the rule set does)."""
+    return len(build_state(scenario).fighters)
+
+
+#: Validation's light entry (``scenario_entry()`` in ``__init__.py``): no engine module.
+entry = ScenarioEntry(PoolsScenario, combatant_count)
