@@ -95,6 +95,10 @@ def test_every_command_through_it(installed: Installed) -> None:
     assert sum(side["wins"] for side in report["sides"].values()) + report["draws"] + \
         report["unfinished"] == 40, report
 
+    searched = json.loads(installed.run("simulate", "fight.yaml", "-n", "3", "--json",
+                                        "--policy", "red=search", "--search-rollouts", "2"))
+    assert searched["runs"] == 3, searched
+
     odds = installed.run("odds", "pools: attack 3 vs 1")
     assert "37.5%" in odds and "12.5%" in odds, odds
     duel = installed.run("odds", "duel", "fight.yaml")

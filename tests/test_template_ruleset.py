@@ -38,12 +38,13 @@ def test_the_template_passes_the_conformance_kit() -> None:
     assert report.fights == 10 and report.decisions > 0
 
 
-def test_the_template_stays_under_330_lines() -> None:
+def test_the_template_stays_under_340_lines() -> None:
     """Short enough to read in one sitting (the lazy ``__init__`` and ``scenario_entry``
-    that DEVELOPING.md's layout asks for took it from 299 lines to 327)."""
+    that DEVELOPING.md's layout asks for, and offering ``search``, took it from 299 lines
+    to 333)."""
     lines = [line for path in sorted((HERE / "pools").glob("*.py"))
              for line in path.read_text().splitlines() if line.strip()]
-    assert len(lines) < 330
+    assert len(lines) < 340
 
 
 def test_one_layout_file_per_role() -> None:
