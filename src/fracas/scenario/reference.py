@@ -112,7 +112,8 @@ def examples_dir(ruleset: Ruleset[Any]) -> Path:
         return bundled_examples() / ruleset.name
     module = sys.modules[cls.__module__]
     package = module.__package__ or cls.__module__
-    return Path(str(resources.files(package))) / cls.examples
+    # joinpath, then str: a namespace package's files() is not itself a path.
+    return Path(str(resources.files(package).joinpath(cls.examples)))
 
 
 def ruleset_schema(ruleset: Ruleset[Any]) -> Path | None:
