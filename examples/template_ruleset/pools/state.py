@@ -1,4 +1,4 @@
-"""The state: plain dataclasses changed only by the fold (``fold.py``)."""
+"""The state, changed only by the fold: as a whole, the default key the solver merges by."""
 
 from dataclasses import dataclass
 

@@ -55,6 +55,10 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     #: What the exact duel solver merges states by; see :func:`.state.state_key`.
     state_key = staticmethod(state_key)
 
+    def round_limit(self, state: AdndUndergroundState) -> int:
+        """The round limit: the key leaves the round out, and after it the fight is a draw."""
+        return state.setup.max_rounds
+
     def apply_event(self, state: AdndUndergroundState, event: Event) -> None:
         """Fold one event into the state (never rolls dice); see :mod:`.fold`."""
         fold.apply_event(state, event)
@@ -67,6 +71,10 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     def why_not(self, state: AdndUndergroundState, partial: Partial) -> IllegalActionError | None:
         """The rule that forbids the (partial) action, or ``None``; see :mod:`.legality`."""
         return legality.why_not(state, partial)
+
+    def allows(self, state: AdndUndergroundState, action: Action) -> bool:
+        """A quick exact yes for common whole actions (see :func:`.legality.allows`)."""
+        return legality.allows(state, action)
 
     def step(self, state: AdndUndergroundState, partial: Partial, field: str) -> Menu | Span | None:
         """The candidate values of ``field``: foes, weapons in hand, up or down, a save."""
@@ -87,6 +95,10 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     def advance(self, state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
         """Skip those who cannot act, close and open rounds; see :func:`.resolve.advance`."""
         resolve.advance(state, rng, emit)
+
+    def apply_decision(self, state: AdndUndergroundState, actor: str, action: Action) -> None:
+        """The fold of ``DecisionMade(actor, action)`` without making it: nothing (a decision
+        changes the state only through the events its resolution emits)."""
 
     # -- results (the core's outcome reads state.result) -------------------
     def standings(self, state: AdndUndergroundState) -> Sequence[Standing]:

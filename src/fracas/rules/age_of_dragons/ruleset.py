@@ -87,8 +87,13 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
         said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
         return said if said is not None else view.describe_event(event, state)
 
-    #: Everything that shapes the rest of the fight, without the round counter.
+    #: Everything that shapes the rest of the fight, without the round counter (merged
+    #: explicitly: the round matters only at the limit, see :meth:`round_limit`).
     state_key = staticmethod(state_key)
+
+    def round_limit(self, state: AgeOfDragonsState) -> int:
+        """The round limit: the key leaves the round out, and past it the fight is a draw."""
+        return state.max_rounds
 
     def face_classes(self, state: AgeOfDragonsState, count: int, sides: int,
                      ) -> tuple[tuple[int, ...], ...] | None:

@@ -76,6 +76,10 @@ class Battlesystem(Ruleset[BattlesystemState]):
         """Why the order being put together cannot be given now (see :mod:`.legality`)."""
         return legality.why_not(state, partial)
 
+    def allows(self, state: BattlesystemState, action: Action) -> bool:
+        """A quick exact yes for holding and passing (see :func:`.legality.allows`)."""
+        return legality.allows(state, action)
+
     def step(self, state: BattlesystemState, partial: Partial, field: str) -> Menu | Span | None:
         """The candidates for the next field of an order (see :mod:`.legality`)."""
         return legality.step(state, partial, field)
@@ -95,6 +99,11 @@ class Battlesystem(Ruleset[BattlesystemState]):
     def advance(self, state: BattlesystemState, rng: Rng, emit: Emit) -> None:
         """Run the automatic phases until someone must decide or the battle ends."""
         resolve.advance(state, rng, emit)
+
+    def apply_decision(self, state: BattlesystemState, actor: str, action: Action) -> None:
+        """The fold of ``DecisionMade(actor, action)`` without making it: the unit's turn
+        is taken (see :func:`.fold.take_turn`)."""
+        fold.take_turn(state, actor, action)
 
     # -- reading -------------------------------------------------------------------
     def standings(self, state: BattlesystemState) -> Sequence[Standing]:

@@ -63,6 +63,14 @@ class OneRing(Ruleset[OneRingState]):
         """The candidate values of ``field`` (``None`` when this verb does not ask it)."""
         return legality.step(state, partial, field)
 
+    def allows(self, state: OneRingState, action: Action) -> bool:
+        """A quick exact yes for common whole actions (see :func:`legality.allows`)."""
+        return legality.allows(state, action)
+
+    def asks(self, state: OneRingState, partial: Partial, field: str) -> bool:
+        """Whether ``field`` is asked for (see :func:`legality.asks`)."""
+        return legality.asks(state, partial, field)
+
     def verb_label(self, action: type[Action]) -> str:
         """Words for a verb in the first step of a decision."""
         return legality.VERB_LABELS.get(action.verb, action.verb.replace("_", " "))
@@ -78,6 +86,10 @@ class OneRing(Ruleset[OneRingState]):
     def advance(self, state: OneRingState, rng: Rng, emit: Emit) -> None:
         """Run the automatic steps of the combat sequence."""
         resolve.advance(state, rng, emit)
+
+    def apply_decision(self, state: OneRingState, actor: str, action: Action) -> None:
+        """The fold of ``DecisionMade(actor, action)`` without making it: nothing (a decision
+        changes the state only through the events its resolution emits)."""
 
     # -- reading -------------------------------------------------------------
     def standings(self, state: OneRingState) -> Sequence[Standing]:
