@@ -42,7 +42,7 @@ def new_command(
 
     found = find_ruleset(ruleset)
     where = Path.cwd() if file is None else file.absolute().parent
-    text = starter(found, schema or relative_schema(found.name, where))
+    text = starter(found, schema or relative_schema(found, where))
     if file is None:
         sys.stdout.write(text)
         return

@@ -170,6 +170,11 @@ class Ruleset(ABC, Generic[S]):
     policy_names: ClassVar[Sequence[str]] = ()
     #: The GM's overrides (:mod:`fracas.core.overrides`), ``None`` when it offers none.
     overrides: ClassVar[Overrides[Any] | None] = None
+    #: A folder of example scenarios shipped inside the rule set's package, relative to
+    #: the package of the module defining the class (``"examples"``); ``fracas new``,
+    #: ``serve`` and the console's home find them there.  ``None``: fracas's own
+    #: ``fracas/scenario/examples/<name>`` (the bundled rule sets).
+    examples: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
