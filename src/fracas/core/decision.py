@@ -701,8 +701,8 @@ def _conforms(value: object, tp: Any) -> bool:
     origin = get_origin(tp)
     if origin is Union or origin is types.UnionType:
         return any(_conforms(value, arg) for arg in get_args(tp))
-    if origin is Literal:
-        return any(type(value) is type(arg) and value == arg for arg in get_args(tp))
+    if origin is Literal:  # the type here; which of the words, the rule set's refusal
+        return any(type(value) is type(arg) for arg in get_args(tp))
     if origin is tuple:
         if not isinstance(value, tuple):
             return False
@@ -732,7 +732,7 @@ def _wanted(tp: Any) -> str:
     if origin is Union or origin is types.UnionType:
         return " or ".join(_wanted(a) for a in get_args(tp))
     if origin is Literal:
-        return "one of " + ", ".join(str(a) for a in get_args(tp))
+        return " or ".join(sorted({_wanted(type(a)) for a in get_args(tp)}))
     if origin is tuple:
         args = get_args(tp)
         return f"a list of ({_wanted(args[0])})" if args else "a list"
