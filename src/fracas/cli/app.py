@@ -158,6 +158,13 @@ def main(argv: list[str] | None = None) -> None:
         if isinstance(exc, FracasError):
             err_console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
             sys.exit(exc.exit_code)
+        if isinstance(exc, OSError) and exc.filename is not None:
+            # A path the system refuses (too long, a loop of links): bad input, not a bug.
+            name = str(exc.filename)
+            name = name if len(name) <= 80 else f"{name[:40]}...{name[-37:]}"
+            err_console.print(f"[red]error:[/red] {escape(name)}: "
+                              f"{escape(exc.strerror or str(exc))}", soft_wrap=True)
+            sys.exit(2)
         if isinstance(exc, _aborts()):
             err_console.print("aborted")
             sys.exit(130)

@@ -46,9 +46,10 @@ def new_command(
     if file is None:
         sys.stdout.write(text)
         return
-    if file.exists() and not force:
-        raise OutputFileError(f"{file}: the file exists; choose another name or add --force")
-    try:
+    try:  # (asking whether a name too long for the system exists is an OSError too)
+        if file.exists() and not force:
+            raise OutputFileError(f"{file}: the file exists; choose another name or add "
+                                  "--force")
         file.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise OutputFileError(f"{file}: cannot write the scenario: "

@@ -53,6 +53,8 @@ __all__ = ["HELP", "play_interactively"]
 
 _OVERRIDE_VERBS = frozenset(cls.verb for cls in OVERRIDE_ACTIONS)
 _NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: '²'.isdigit() is True
+#: The longest answer the prompt reads (a typed action is a line of a few dozen words).
+MAX_LINE = 4000
 HINT = "Enter = *, b back, u undo, g GM override, ? help"
 HELP = """\
   Enter   take the default (marked *)
@@ -192,7 +194,12 @@ class _Table:
         default = _default(step)
         shown = default if step.span is not None else step.values.index(default) + 1
         try:
-            return self.console.input(escape(f"{step.name} [{shown}]: ")).strip()
+            while True:
+                line = self.console.input(escape(f"{step.name} [{shown}]: "))
+                if len(line) <= MAX_LINE:
+                    return line.strip()
+                self.error(f"that line is {len(line):,} characters long; an answer takes at "
+                           f"most {MAX_LINE:,}")
         except (EOFError, KeyboardInterrupt):
             # Stop as 'q' does, so --save keeps the fight.
             self.console.print("\n[yellow]input ended: stopping the fight here[/yellow]")

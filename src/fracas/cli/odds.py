@@ -17,7 +17,7 @@ import typer
 from rich.markup import escape
 
 from fracas.cli.common import console, err_console
-from fracas.cli.plain import MAX_EXPLOSIONS, print_odds
+from fracas.cli.plain import MAX_EXPLOSIONS, print_odds, write_odds_json
 
 if TYPE_CHECKING:
     from fracas.odds.duel import DuelOdds, DuelProgress, Watch
@@ -178,6 +178,9 @@ def odds_command(
                        "it ends.")] = None,
     from_round: Annotated[int | None, typer.Option(
         "--round", help="With duel --from: from the first decision of this round.")] = None,
+    full: Annotated[bool, typer.Option(
+        "--full", help="Dice: print every row of a long table, write every outcome as JSON.")
+    ] = False,
 ) -> None:
     import json
 
@@ -185,7 +188,7 @@ def odds_command(
 
     for word in question:  # options are let through so that '-1d6+10' reads as dice
         if word.startswith("--"):
-            raise ActionSyntaxError(f"no such option: {word} (options: --json, --plot, "
+            raise ActionSyntaxError(f"no such option: {word} (options: --json, --full, --plot, "
                                     "--max-states, --max-seconds, --from, --round; see fracas "
                                     "odds --help)")
     if question and question[0] == "duel":
@@ -233,8 +236,8 @@ def odds_command(
     if plot is not None:
         plot_odds(result, plot)
     if as_json:
-        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+        write_odds_json(result, full)
     else:
-        print_odds(result)
+        print_odds(result, full)
         if plot is not None:
             console.print(f"plot written to {plot}")

@@ -18,9 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from fracas.odds.questions import OddsResult
 
-__all__ = ["MAX_EXPLOSIONS", "dice_odds", "print_odds", "validate_file"]
+__all__ = ["MAX_EXPLOSIONS", "MAX_ROWS", "dice_odds", "print_odds", "validate_file",
+           "write_odds_json"]
 
 #: The dice language's cap on explosions as the help shows it, written out so that the
 #: help does not load the dice language (tests/cli/test_startup.py checks they agree).
@@ -117,23 +120,58 @@ def dice_odds(words: list[str], as_json: bool = False) -> None:
 
     result = answer(" ".join(words))
     if as_json:
-        import json
-
-        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+        write_odds_json(result)
         return
     print_odds(result)
 
 
+def write_odds_json(result: OddsResult, full: bool = False) -> None:
+    """The one JSON object of ``fracas odds --json``; more than :data:`MAX_ROWS` outcomes
+    only with ``full`` (a huge roll is refused at once rather than written for minutes)."""
+    import json
+
+    if not full and len(result.distribution) > MAX_ROWS:
+        from fracas.core.errors import OddsTooLargeError
+
+        raise OddsTooLargeError(f"{result.expression}: {len(result.distribution):,} "
+                                f"outcomes, more than --json writes ({MAX_ROWS:,}); add "
+                                "--full to write them all")
+    sys.stdout.write(json.dumps(result.to_json()) + "\n")
+
+
 #: In long tables, outcomes less likely than this are left out of the printed table.
 _SHOWN = Fraction(1, 10**6)
+
+#: The most rows of odds printed (or outcomes written as JSON) unless ``--full`` asks for
+#: them all: beyond it a table shows where the chance of at least crosses set marks.
+MAX_ROWS = 2000
+
+#: The chances of "at least" a summary table marks, from likely to unlikely.
+_MARKS = (Fraction(999, 1000), Fraction(99, 100), Fraction(95, 100), Fraction(9, 10),
+          Fraction(3, 4), Fraction(1, 2), Fraction(1, 4), Fraction(1, 10), Fraction(1, 20),
+          Fraction(1, 100), Fraction(1, 1000))
+
+
+def _summary(rows: list[tuple[int, Fraction]], at_least: Mapping[int, Fraction]
+             ) -> list[tuple[int, Fraction]]:
+    """The first and last rows and, for each mark, the last row still at least that likely."""
+    keep = {0, len(rows) - 1}
+    for mark in _MARKS:
+        last = max((i for i, (k, _) in enumerate(rows) if at_least[k] >= mark), default=None)
+        if last is not None:
+            keep.add(last)
+    return [rows[i] for i in sorted(keep)]
 
 
 def _pct(p: float) -> str:
     return f"{100 * p:.4g}%"
 
 
-def print_odds(result: OddsResult) -> None:
-    """A table of each outcome's chance and the chance of at least that outcome."""
+def print_odds(result: OddsResult, full: bool = False) -> None:
+    """A table of each outcome's chance and the chance of at least that outcome.
+
+    More than :data:`MAX_ROWS` rows are summed up in a few (``full`` prints them all).
+    """
     from rich.table import Table
 
     from fracas.cli.common import console
@@ -150,6 +188,9 @@ def print_odds(result: OddsResult) -> None:
     if len(result.distribution) > 40:  # long tails (exploding dice): leave out the dust
         hidden = sum(p < _SHOWN for p in result.distribution.values())
         rows = [(k, p) for k, p in rows if p >= _SHOWN]
+    summed_up = len(rows) if not full and len(rows) > MAX_ROWS else 0
+    if summed_up:
+        rows = _summary(rows, at_least)
     for outcome, p in rows:
         label = str(outcome)
         if outcome in result.labels:
@@ -158,8 +199,13 @@ def print_odds(result: OddsResult) -> None:
                       "#" * max(1, round(30 * float(p / peak))))
     console.print(table)
     console.print(f"mean {float(result.mean):.4f}")
+    if summed_up:
+        console.print(f"{summed_up:,} outcomes: the rows shown are the ends and where the "
+                      "chance of at least passes 99.9%, 99%, 95%, 90%, 75%, 50%, 25%, 10%, "
+                      "5%, 1% and 0.1% (--full prints every row)")
     if hidden:
-        console.print(f"{hidden} outcomes under {_pct(float(_SHOWN))} each not shown (--json "
+        every = "--json" if len(result.distribution) <= MAX_ROWS else "--json --full"
+        console.print(f"{hidden} outcomes under {_pct(float(_SHOWN))} each not shown ({every} "
                       "lists them all)")
     if result.labels.get(0) == "tie":
         console.print("ties are their own outcome (0): 'at least 0' is the chance to win or tie")

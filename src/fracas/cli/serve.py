@@ -53,6 +53,14 @@ def serve(
         help="A folder of scenario files to offer as bundled (repeatable).")] = None,
     max_body: Annotated[int, typer.Option(
         min=1024, help="Largest request body accepted, in bytes.")] = 2 * 1024 * 1024,
+    request_timeout: Annotated[float, typer.Option(
+        min=0.5, help="Seconds a request's headers and body may take to arrive.")] = 10.0,
+    idle_timeout: Annotated[float, typer.Option(
+        min=0.5, help="Seconds a kept-alive connection may wait for its next request.")] = 5.0,
+    max_connections_per_address: Annotated[int, typer.Option(
+        min=1, help="Open connections one client address may hold.")] = 64,
+    max_connections: Annotated[int, typer.Option(
+        min=1, help="Open connections in all.")] = 800,
 ) -> None:
     """Serve the GM console in the browser; prints the GM's secret link.
 
@@ -83,6 +91,11 @@ def serve(
         console.print(f"GM link (keep it secret): {origin}/gm/{web.state.admin_key}",
                       soft_wrap=True)
     try:
-        uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False)
+        from fracas.web.limits import Limits, bounded_protocol
+
+        limits = Limits(request_timeout, idle_timeout, max_connections_per_address,
+                        max_connections)
+        uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False,
+                    http=bounded_protocol(limits), timeout_keep_alive=int(idle_timeout) or 1)
     finally:
         store.close()

@@ -29,9 +29,20 @@ The contract for rule sets (the conformance kit tests it):
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Protocol,
+    TypeAlias,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from fracas.core.action import Action
 from fracas.core.errors import IllegalActionError
@@ -81,6 +92,7 @@ __all__ = [
     "Tree",
     "action_fields",
     "check",
+    "check_value",
     "chosen_values",
     "has_options",
     "iter_legal",
@@ -465,9 +477,9 @@ def options(ruleset: Ruleset[Any], state: Any, actor: str,
     if not chosen:
         return Options(actor, chosen, (), _verb_step(ruleset, state, actor, found), None)
     verbs = _verbs(ruleset)
-    kind = verbs.get(chosen[0])
+    kind = verbs.get(chosen[0]) if type(chosen[0]) is str else None
     if kind is None:
-        raise IllegalActionError(_Word(actor, str(chosen[0])), "actions",
+        raise IllegalActionError(_Word(actor, _shown_value(chosen[0])), "actions",
                                  f"unknown verb {chosen[0]!r}; {ruleset.name} knows: "
                                  f"{', '.join(verbs)}")
     partial = Partial(actor, kind)
@@ -482,7 +494,12 @@ def options(ruleset: Ruleset[Any], state: Any, actor: str,
         name, offer = asked
         if isinstance(offer, Span) and value not in offer:
             raise partial.refuse(name, f"{name} must be a whole number from {offer.low} "
-                                 f"to {offer.high}")
+                                 f"to {offer.high}, not {_shown_value(value)}")
+        check_value(partial, name, value)
+        if isinstance(offer, Menu) and offer.values and \
+                not any(type(v) is type(value) for v in offer.values):
+            raise partial.refuse(name, f"{name} takes one of: "
+                                 f"{', '.join(_text(v) for v in offer.values)}")
         partial = partial.having(name, value)
         _refuse_if_dead_end(ruleset, state, partial)
         names.append(name)
@@ -582,12 +599,13 @@ def check(ruleset: Tree, state: Any, action: Action) -> None:
     (``False`` means "judge it in full", so a refusal still names the rule).  It must
     be held to the full check by a test, both ways (see Age of Dragons').
     """
-    allows = getattr(ruleset, "allows", None)
-    if allows is not None and allows(state, action):
-        return
     kind = type(action)
     if kind not in ruleset.actions:
         raise IllegalActionError(action, "actions", "not an action of this rule set")
+    _check_types(action)
+    allows = getattr(ruleset, "allows", None)
+    if allows is not None and allows(state, action):
+        return
     whole = Partial.of(action)
     err = ruleset.why_not(state, whole)
     if err is not None:
@@ -655,3 +673,124 @@ def has_options(ruleset: Tree, state: Any, actor: str,
         if _completes(ruleset, state, Partial(actor, cls)):
             return True
     return False
+
+
+# -- the values' types ------------------------------------------------------------------
+#
+# Every value a step or a whole action carries is checked against the type its action
+# class declares for the field, before any rule looks at it: a rule that reads
+# ``if p["closer"]`` must never see ``"maybe"``, and a value that is accepted must be one
+# the log can write and read back the same.  ``True`` is not a number and ``1`` is not a
+# yes/no answer, although Python compares them equal.
+
+
+def _conforms(value: object, tp: Any) -> bool:
+    """True when ``value`` is exactly of type ``tp`` (bool and int kept apart)."""
+    if tp is Any or tp is object:
+        return True
+    if tp is bool:
+        return type(value) is bool
+    if tp is int:
+        return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
+    if tp is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if tp is str:
+        return isinstance(value, str)
+    if tp is None or tp is type(None):
+        return value is None
+    origin = get_origin(tp)
+    if origin is Union or origin is types.UnionType:
+        return any(_conforms(value, arg) for arg in get_args(tp))
+    if origin is Literal:  # the type here; which of the words, the rule set's refusal
+        return any(type(value) is type(arg) for arg in get_args(tp))
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_conforms(v, args[0]) for v in value)
+        return len(args) == len(value) and all(
+            _conforms(v, a) for v, a in zip(value, args, strict=True))
+    if origin is not None:
+        return isinstance(value, origin)
+    if isinstance(tp, type):
+        return isinstance(value, tp)
+    return True  # a type this check does not know (a TypeVar, say): the rules judge it
+
+
+def _wanted(tp: Any) -> str:
+    """Words for the values of type ``tp``."""
+    if tp is bool:
+        return "true or false"
+    if tp is int:
+        return "a whole number"
+    if tp is str:
+        return "a name"
+    if tp is None or tp is type(None):
+        return "nothing"
+    origin = get_origin(tp)
+    if origin is Union or origin is types.UnionType:
+        return " or ".join(_wanted(a) for a in get_args(tp))
+    if origin is Literal:
+        return " or ".join(sorted({_wanted(type(a)) for a in get_args(tp)}))
+    if origin is tuple:
+        args = get_args(tp)
+        return f"a list of ({_wanted(args[0])})" if args else "a list"
+    return getattr(tp, "__name__", str(tp))
+
+
+_TYPES: dict[type[Action], dict[str, Any]] = {}
+
+
+def _field_types(kind: type[Action]) -> dict[str, Any]:
+    known = _TYPES.get(kind)
+    if known is None:
+        try:
+            hints = get_type_hints(kind)
+        except Exception:  # annotations that cannot be resolved: no type check
+            hints = {}
+        names = {name for name, _ in action_fields(kind)} | {"actor"}
+        known = _TYPES[kind] = {k: v for k, v in hints.items() if k in names}
+    return known
+
+
+def _shown_value(value: object) -> str:
+    """A value in a refusal: short, whatever it is."""
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_value(partial: Partial, name: str, value: object) -> None:
+    """Raise :class:`IllegalActionError` naming the step unless ``value`` has its field's type.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Jump(Action):
+    ...     actor: str
+    ...     far: bool = False
+    >>> check_value(Partial("Ann", Jump), "far", True)
+    >>> try:
+    ...     check_value(Partial("Ann", Jump), "far", 1)
+    ... except IllegalActionError as refusal:
+    ...     print(refusal.rule, "--", refusal.reason)
+    far -- far must be true or false, not 1
+    """
+    tp = _field_types(partial.kind).get(name)
+    if tp is None or _conforms(value, tp):
+        return
+    raise IllegalActionError(_Shown(partial.having(name, _shown_value(value))), name,
+                             f"{name} must be {_wanted(tp)}, not {_shown_value(value)}")
+
+
+def _check_types(action: Action) -> None:
+    kind = type(action)
+    hints = _field_types(kind)
+    for name, tp in hints.items():
+        value = getattr(action, name, None)
+        if not _conforms(value, tp):
+            raise IllegalActionError(action, name,
+                                     f"{name} must be {_wanted(tp)}, not "
+                                     f"{_shown_value(value)}")

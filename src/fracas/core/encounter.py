@@ -88,7 +88,7 @@ class Encounter(Generic[S]):
         self._snapshots: dict[int, S] = {}
         # The options answered at the current state (values chosen -> answer), so a
         # decision walked step by step works out each step once: see :meth:`options`.
-        self._offered: dict[tuple[Value, ...], Options] = {}
+        self._offered: dict[tuple[Any, ...], Options] = {}
         self._offered_at: tuple[int, int] = (0, -1)
         self._found: Found = {}  # the searches for a completion at the current state
         if start:
@@ -220,13 +220,15 @@ class Encounter(Generic[S]):
             known.clear()
             self._found.clear()
             self._offered_at = at
+        # Keyed by type and value: ``True == 1`` must not answer one for the other.
+        key = _typed_key(chosen)
         try:
-            found = known.get(chosen)
+            found = known.get(key)
         except TypeError:  # a value that cannot be a key: worked out in full
             return options(self.ruleset, self.state, actor, chosen)
         if found is not None and found.actor == actor:
             return found
-        before = known.get(chosen[:-1]) if chosen else None
+        before = known.get(key[:-1]) if chosen else None
         if before is not None and before.actor == actor:
             found = options_after(self.ruleset, self.state, before, chosen[-1], self._found)
         if found is None or found.actor != actor:
@@ -235,7 +237,7 @@ class Encounter(Generic[S]):
             known.clear()
         if len(self._found) >= _FOUND_KEPT:
             self._found.clear()
-        known[chosen] = found
+        known[key] = found
         return found
 
     def forecast(self, chosen: Sequence[Value] | Action = (),
@@ -465,6 +467,11 @@ class Encounter(Generic[S]):
         See :func:`fracas.core.loop.play`.
         """
         return play(self, policies, policy_rng, max_decisions=max_decisions, listener=listener)
+
+
+def _typed_key(values: tuple[Value, ...]) -> tuple[Any, ...]:
+    """``values`` as a dict key that tells apart values equal across types (``True``, ``1``)."""
+    return tuple((type(v), _typed_key(v) if type(v) is tuple else v) for v in values)
 
 
 def _build_state(ruleset: Ruleset[Any], data: Mapping[str, Any], source: str) -> Any:

@@ -143,6 +143,8 @@ def decode_event(data: dict[str, Any], ruleset: Ruleset[Any], where: str = "") -
             action: Action = ruleset.parse_action(str(data.pop("action")))
             return DecisionMade(actor=str(data["actor"]), action=action,
                                 hidden=bool(data.get("hidden", False)))
+        if cls is DiceRolled:  # a face is a whole JSON number: never 2.5, "3" or true
+            _whole_numbers(data, ("sides",), ("faces",), where)
         event: Event = from_jsonable(cls, data, where)
         return event
     except KeyError as exc:
@@ -151,6 +153,24 @@ def decode_event(data: dict[str, Any], ruleset: Ruleset[Any], where: str = "") -
         text = str(exc)  # field errors already say where
         raise LogFormatError(text if where and text.startswith(where.rstrip(": ")) else
                              f"{where}{text}") from None
+
+
+def _whole_numbers(data: dict[str, Any], one: tuple[str, ...], many: tuple[str, ...],
+                   where: str) -> None:
+    """Refuse a field of ``one`` that is not a whole number, or a list of ``many`` holding one.
+
+    The codec would turn ``2.5`` or ``"3"`` into an int; a die shows whole numbers only.
+    """
+    for name in one:
+        if name in data and type(data[name]) is not int:
+            raise LogFormatError(f"{where}DiceRolled.{name}: expected a whole number, "
+                                 f"got {data[name]!r}")
+    for name in many:
+        values = data.get(name)
+        bad = [v for v in values if type(v) is not int] if isinstance(values, list) else []
+        if bad:
+            raise LogFormatError(f"{where}DiceRolled.{name}: expected whole numbers, "
+                                 f"got {bad[0]!r}")
 
 
 def check_log_path(path: str | Path) -> Path:
