@@ -151,6 +151,19 @@ def _ruleset_template(name: str) -> str | None:
         return None
 
 
+def css_string(text: object) -> Markup:
+    r"""``text`` as a quoted CSS string, safe inside a ``<style>`` element: letters, digits
+    and a few plain marks stay, every other character is a CSS escape (so no quote, ``<``
+    or backslash of a column's name can end the string or the element).
+
+    >>> str(css_string('hope / "hate"'))
+    '"hope / \\22 hate\\22 "'
+    """
+    kept = " -_/.,()'"
+    return Markup('"' + "".join(c if c.isalnum() or c in kept else f"\\{ord(c):x} "
+                                for c in str(text)) + '"')
+
+
 def role_title_of(access: Access) -> str:
     """Whom a page is for, in words (its title and heading)."""
     if access.is_gm:
@@ -254,6 +267,7 @@ class Console:
         self._newest: dict[tuple[str, str], tuple[int, str, str]] = {}
         self.env.filters["is_raw"] = lambda e: is_raw(e.kind, e.text)
         self.env.filters["words"] = lambda e: plain_words(e.kind, e.text)
+        self.env.filters["css_string"] = css_string
         self.secret = store.secret("csrf")
         self.admin_key = store.secret("admin")
         self.broker = Broker()
