@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from fracas.core.decision import Menu, Partial, Span
     from fracas.core.errors import IllegalActionError
+    from fracas.core.forecast import Forecast
     from fracas.core.rng import Rng
 
 __all__ = [
@@ -169,6 +170,11 @@ class Ruleset(ABC, Generic[S]):
     policy_names: ClassVar[Sequence[str]] = ()
     #: The GM's overrides (:mod:`fracas.core.overrides`), ``None`` when it offers none.
     overrides: ClassVar[Overrides[Any] | None] = None
+    #: A folder of example scenarios shipped inside the rule set's package, relative to
+    #: the package of the module defining the class (``"examples"``); ``fracas new``,
+    #: ``serve`` and the console's home find them there.  ``None``: fracas's own
+    #: ``fracas/scenario/examples/<name>`` (the bundled rule sets).
+    examples: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -368,6 +374,18 @@ class Ruleset(ABC, Generic[S]):
         question cannot be read.
         """
         raise ActionSyntaxError(f"rule set {self.name} answers no odds questions")
+
+    def forecast(self, state: S, action: Action, side: str | None = None) -> Forecast | None:
+        """The odds of ``action`` (legal now), or ``None`` when it rolls nothing to forecast.
+
+        What it rolls, against what, the exact chance of each outcome that matters and
+        the expected damage (:class:`~fracas.core.forecast.Forecast`), from this rule
+        set's own roll odds.  ``side`` is who will read it (``None``: the GM): a rule set
+        whose views keep secrets leaves out what that side's view lacks.  Front ends ask
+        :meth:`fracas.core.encounter.Encounter.forecast`, which completes a partial
+        decision with the steps' usual values first.  ``None`` by default.
+        """
+        return None
 
     # -- policies ----------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:

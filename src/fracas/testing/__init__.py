@@ -35,14 +35,11 @@ from fracas.core.rng import ScriptedRng, SeededRng, policy_stream
 from fracas.core.ruleset import Action, Ruleset
 from fracas.scenario import Scenario, load_scenario, start_encounter
 from fracas.scenario.logs import state_from_header
+from fracas.testing.errors import ConformanceError
 from fracas.testing.keys import KeyReport, check_state_keys
 
 __all__ = ["ConformanceError", "ConformanceReport", "KeyReport", "check_ruleset",
            "check_state_keys"]
-
-
-class ConformanceError(FracasError, AssertionError):
-    """A rule set broke one of the core's promises."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ from fracas.core.policy import (
 from fracas.core.rng import SeededRng, policy_stream
 from fracas.core.ruleset import Ruleset, whole_state_key
 from fracas.scenario import Scenario, start_encounter
+from fracas.testing.errors import ConformanceError
 
 __all__ = ["KeyReport", "check_state_keys"]
 
@@ -60,8 +61,6 @@ class KeyReport:
 
 
 def _fail(message: str) -> NoReturn:
-    from fracas.testing import ConformanceError
-
     raise ConformanceError(message)
 
 

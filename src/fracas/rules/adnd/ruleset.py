@@ -15,6 +15,7 @@ from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
+from fracas.core.forecast import Forecast
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit, Ruleset, Standing, own_policies
@@ -118,6 +119,11 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
         """One readable line for this rule set's events."""
         said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
         return said if said is not None else view.describe(event, state)
+
+    def forecast(self, state: AdndUndergroundState, action: Action, side: str | None = None,
+                 ) -> Forecast | None:
+        """The odds of an attack or a boulder; a side's leaves out the DM's secrets."""
+        return odds.forecast(state, action, side)
 
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of this rule set's rolls; see :mod:`fracas.rules.adnd.odds`."""

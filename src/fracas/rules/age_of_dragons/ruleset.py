@@ -9,6 +9,7 @@ from typing import Any
 from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.events import Event
+from fracas.core.forecast import Forecast
 from fracas.core.policy import Policy
 from fracas.core.ruleset import Outcome, Ruleset, Standing, own_policies
 from fracas.rules.age_of_dragons import fold, legality, odds, overrides, policies, resolve, view
@@ -99,6 +100,11 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
                      ) -> tuple[tuple[int, ...], ...] | None:
         """Faces of a d6 roll that nothing in the fight tells apart (for the exact solver)."""
         return odds.face_classes(state, count, sides)
+
+    def forecast(self, state: AgeOfDragonsState, action: Action, side: str | None = None,
+                 ) -> Forecast | None:
+        """The odds of a roll, attack, shot, grapple or break-out (no secrets to keep)."""
+        return odds.forecast(state, action)
 
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of one attack; see :mod:`fracas.rules.age_of_dragons.odds`."""

@@ -15,6 +15,7 @@ from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
+from fracas.core.forecast import Forecast
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit, Ruleset, Standing, own_policies
@@ -127,6 +128,11 @@ class Battlesystem(Ruleset[BattlesystemState]):
         """One readable account per event; a new turn prints the map."""
         said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
         return said if said is not None else view.describe(event, state)
+
+    def forecast(self, state: BattlesystemState, action: Action, side: str | None = None,
+                 ) -> Forecast | None:
+        """The odds of missile fire (the same for every viewer: see :mod:`.odds`)."""
+        return odds.forecast(state, action, side)
 
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of this rule set's own rolls (see :mod:`.odds` for the syntax)."""

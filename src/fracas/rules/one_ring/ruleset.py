@@ -10,13 +10,14 @@ from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
+from fracas.core.forecast import Forecast
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
 from fracas.core.ruleset import GM, TO_WIN, Emit, Ruleset, Standing, own_policies
 from fracas.rules.one_ring import legality, overrides, resolve
 from fracas.rules.one_ring.actions import ACTIONS
 from fracas.rules.one_ring.fold import apply_event
-from fracas.rules.one_ring.odds import parse_question, roll_odds
+from fracas.rules.one_ring.odds import forecast, parse_question, roll_odds
 from fracas.rules.one_ring.policies import HeroHeuristic, LoremasterHeuristic
 from fracas.rules.one_ring.scenario import OneRingScenario, PolicyName, build_state
 from fracas.rules.one_ring.state import COMPANY, ENEMIES, OneRingState
@@ -115,9 +116,18 @@ class OneRing(Ruleset[OneRingState]):
         said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
         return said if said is not None else describe_event(event, state)
 
+    def forecast(self, state: OneRingState, action: Action, side: str | None = None,
+                 ) -> Forecast | None:
+        """The odds of an attack; a Company viewer's leaves out what needs secret numbers."""
+        return forecast(state, action, side)
+
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of a test, e.g. ``"3d vs 14 favoured weary"`` (see ``odds.py``)."""
         return roll_odds(parse_question(question))
+
+    def odds_labels(self, question: str) -> dict[int, str]:
+        """What each degree of :meth:`odds` is called at the table."""
+        return {0: "failure", 1: "success", 2: "great success", 3: "extraordinary success"}
 
     # -- policies --------------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
