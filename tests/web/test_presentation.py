@@ -138,3 +138,21 @@ def test_a_players_log_shows_the_turn_map_of_what_its_side_sees(tmp_path: Path) 
             assert turn_map == presentation.describe_for(first, state, side), role
     finally:
         store.close()
+
+
+def test_the_phone_headings_sheet_names_each_column_and_escapes_it(tmp_path: Path) -> None:
+    """The phone layout's headings come from a sheet whose address lists the columns
+    (the pages' content policy refuses an inline ``<style>``); a name can neither end
+    its CSS string nor hide a rule, and the sheet may be kept by the browser."""
+    from fracas.web import create_app
+    from fracas.web.console import columns_href
+
+    client = TestClient(create_app(EventStore(tmp_path / "c.sqlite"), []))
+    href = columns_href(["name", "side", 'hope "x" } body{display:none'])
+    answer = client.get(href)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/css")
+    assert "no-store" not in answer.headers["cache-control"]
+    assert '#table td:nth-child(2)::before { content: "side" }' in answer.text
+    rule = answer.text.splitlines()[2]
+    assert rule.startswith("#table td:nth-child(3)::before { content: \"hope \\22 x\\22  \\7d ")
+    assert rule.count('"') == 2 and "}" not in rule[rule.index('"'):rule.rindex('"')]

@@ -22,7 +22,7 @@ from hmac import compare_digest
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
-from urllib.parse import unquote_plus
+from urllib.parse import unquote_plus, urlencode
 
 from fastapi import Depends, Request
 from jinja2 import (
@@ -153,6 +153,43 @@ def _ruleset_template(name: str) -> str | None:
         return None
 
 
+def css_string(text: object) -> Markup:
+    r"""``text`` as a quoted CSS string, safe inside a ``<style>`` element: letters, digits
+    and a few plain marks stay, every other character is a CSS escape (so no quote, ``<``
+    or backslash of a column's name can end the string or the element).
+
+    >>> str(css_string('hope / "hate"'))
+    '"hope / \\22 hate\\22 "'
+    """
+    kept = " -_/.,()'"
+    return Markup('"' + "".join(c if c.isalnum() or c in kept else f"\\{ord(c):x} "
+                                for c in str(text)) + '"')
+
+
+#: Most columns, and longest column name, the phone headings' sheet takes.
+MAX_COLUMNS, MAX_COLUMN_NAME = 40, 120
+
+
+def columns_href(columns: Sequence[str]) -> str:
+    """The address of the phone headings' sheet of a table with ``columns`` (the first,
+    the combatant's name, is shown as the card's title and needs none)."""
+    return "/columns.css?" + urlencode([("c", str(c)) for c in columns[1:]])
+
+
+def columns_css(columns: Sequence[str]) -> str:
+    """The phone layout's headings of a combatants' table whose columns after the name are
+    ``columns``: cell ``n`` of a row shows its column's name before it.
+
+    >>> print(columns_css(["side"]))
+    @media (max-width: 700px) {
+    #table td:nth-child(2)::before { content: "side" }
+    }
+    """
+    rules = [f"#table td:nth-child({i})::before {{ content: {css_string(c[:MAX_COLUMN_NAME])} }}"
+             for i, c in enumerate(columns[:MAX_COLUMNS], start=2)]
+    return "@media (max-width: 700px) {\n" + "".join(r + "\n" for r in rules) + "}"
+
+
 def role_title_of(access: Access) -> str:
     """Whom a page is for, in words (its title and heading)."""
     if access.is_gm:
@@ -256,6 +293,7 @@ class Console:
         self._newest: dict[tuple[str, str], tuple[int, str, str]] = {}
         self.env.filters["is_raw"] = lambda e: is_raw(e.kind, e.text)
         self.env.filters["words"] = lambda e: plain_words(e.kind, e.text)
+        self.env.filters["columns_href"] = columns_href
         self.secret = store.secret("csrf")
         self.admin_key = store.secret("admin")
         self.broker = Broker()

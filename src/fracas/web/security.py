@@ -190,7 +190,11 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
 
 class SecurityHeaders:
     """ASGI middleware: the security headers on every answer, ``no-store`` on all but
-    static files (a plain ASGI wrapper: no task group per request)."""
+    static files and the phone headings' sheet, which depends on its address alone (a
+    plain ASGI wrapper: no task group per request)."""
+
+    #: Paths, besides the static files, whose answers a browser may keep.
+    cacheable = frozenset({"/columns.css"})
 
     def __init__(self, app: ASGIApp, static_prefix: str = "/static/") -> None:
         self.app = app
@@ -201,7 +205,8 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         extra = list(SECURITY_HEADERS)
-        if not str(scope.get("path", "")).startswith(self.static_prefix):
+        path = str(scope.get("path", ""))
+        if not path.startswith(self.static_prefix) and path not in self.cacheable:
             extra.append((b"cache-control", b"no-store"))
         names = {name for name, _ in extra}
 

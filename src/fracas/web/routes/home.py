@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.datastructures import UploadFile
 from starlette.responses import Response
@@ -14,7 +14,14 @@ from fracas.core.events import MAX_SEED
 from fracas.scenario import load_scenario, parse_scenario
 from fracas.scenario.limits import MAX_FILE_BYTES
 from fracas.store import EncounterInfo
-from fracas.web.console import ConsoleDep, GmKey, blocking, home_form, upload_form
+from fracas.web.console import (
+    ConsoleDep,
+    GmKey,
+    blocking,
+    columns_css,
+    home_form,
+    upload_form,
+)
 
 __all__ = ["MAX_TITLE", "router"]
 
@@ -29,6 +36,16 @@ UploadForm = Annotated[dict[str, Any], Depends(upload_form)]
 def _to_gm_link(console: ConsoleDep, info: EncounterInfo) -> Response:
     gm = next(link for link in console.store.links(info.id) if link.role == "gm")
     return RedirectResponse(f"/e/{info.id}/{gm.token}", 303)
+
+
+@router.get("/columns.css")
+async def columns(c: Annotated[list[str], Query()] = []) -> Response:  # noqa: B006
+    """The phone layout's headings of a combatants' table (its columns, in order, as
+    ``?c=...&c=...``): each cell shows its column's name before it.  The sheet depends on
+    its address alone, so a browser keeps it; a page's own ``<style>`` would be refused
+    by the pages' content policy."""
+    return Response(columns_css(c), media_type="text/css",
+                    headers={"cache-control": "public, max-age=31536000, immutable"})
 
 
 @router.get("/", response_class=HTMLResponse)

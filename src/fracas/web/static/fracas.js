@@ -186,7 +186,6 @@
       var newTyped = fresh.querySelector("#typed");
       if (newTyped) { newTyped.value = typedText; }
     }
-    roster(newAdjust);
     // The GM's Adjust panel: kept as it is while it is open (an override being filled in:
     // its values are checked again when it is applied).
     var oldAdjust = old.querySelector("#adjust");
@@ -197,6 +196,7 @@
       });
       newAdjust.replaceWith(oldAdjust);
     }
+    roster(newAdjust);
     announce(oldIds, fresh);
     old.replaceWith(fresh);
     if (window.htmx) { window.htmx.process(fresh); }
