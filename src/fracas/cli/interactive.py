@@ -53,6 +53,8 @@ __all__ = ["HELP", "play_interactively"]
 
 _OVERRIDE_VERBS = frozenset(cls.verb for cls in OVERRIDE_ACTIONS)
 _NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: '²'.isdigit() is True
+_TOKEN = re.compile(r"[a-z][a-z0-9_]*")  # a value spelled as code, never a name
+_AFTERWORD = re.compile(r"\s*\([^()]*\)$")  # a label's trailing '(now 26)'
 HINT = "Enter = *, b back, u undo, g GM override, ? help"
 HELP = """\
   Enter   take the default (marked *)
@@ -110,7 +112,12 @@ def _short(step: Step, value: Any) -> str:
         return f"{value} {step.name}"
     if isinstance(value, str):
         spaced = value.replace("_", " ")
-        return spaced if step.label(value).casefold().startswith(spaced.casefold()) else value
+        label = step.label(value)
+        if label.casefold().startswith(spaced.casefold()):
+            return spaced
+        if _TOKEN.fullmatch(value):  # a code token (pr): its words, without the '(now 26)'
+            return _AFTERWORD.sub("", label) or value
+        return value
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     return step.label(value)
@@ -434,6 +441,10 @@ class _Table:
                 choices.add(picked.value, _short(step, picked.value))
             elif step.name in ("name", "spec") and not _starts_override(answer):
                 self.new_name(choices, answer)  # a newcomer's name, or one typed in whole
+            elif len(answer.split()) == 1 and "=" not in answer and \
+                    answer.casefold() not in _OVERRIDE_VERBS:  # a word, not a whole override
+                self.error(f"{answer!r} is not a {step.name} offered here: choose "
+                           f"{_allowed(step)}, or ? for help")
             elif self.typed_override(answer):
                 return True
 
