@@ -61,6 +61,16 @@ def test_a_stray_word_in_an_override_names_the_step_not_the_players_verbs(
     assert decisions(log) == ["gm adjust target=Ash what=pr by=-3"]
 
 
+def test_an_override_verb_not_offered_now_says_why(duel: Path, tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    # Ember ends its turn; Ash, last in the round, has no one to be delayed behind
+    out = play([str(duel), "--seed", "1", "--human", "Ash", "--save", str(log)],
+               "end\ng\ndelay\nc\nq\n")
+    assert "no turn can be delayed now" in out
+    assert "needs target=" not in out
+    assert decisions(log) == ["Ember end"]
+
+
 def test_g_takes_a_typed_override_and_a_typed_name(duel: Path, tmp_path: Path) -> None:
     log = tmp_path / "fight.jsonl"
     play([str(duel), "--seed", "1", "--save", str(log)],

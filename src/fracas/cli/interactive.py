@@ -441,8 +441,10 @@ class _Table:
                 choices.add(picked.value, _short(step, picked.value))
             elif step.name in ("name", "spec") and not _starts_override(answer):
                 self.new_name(choices, answer)  # a newcomer's name, or one typed in whole
+            elif low in _OVERRIDE_VERBS and not choices.values:
+                choices.add(low, low)  # one not offered now: the rules say why, above
             elif len(answer.split()) == 1 and "=" not in answer and \
-                    answer.casefold() not in _OVERRIDE_VERBS:  # a word, not a whole override
+                    low not in _OVERRIDE_VERBS:  # a word, not a whole override
                 self.error(f"{answer!r} is not a {step.name} offered here: choose "
                            f"{_allowed(step)}, or ? for help")
             elif self.typed_override(answer):
