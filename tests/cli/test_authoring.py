@@ -28,6 +28,14 @@ def test_schema_of_an_unknown_rule_set_lists_the_known_ones(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_fracas(["schema", "chess"], capsys, flat=True)
     assert code == 2 and "unknown rule set 'chess'" in err and "battlesystem" in err
+    assert "RULESET: unknown rule set 'chess'" in err and "<scenario>" not in err
+
+
+def test_new_with_an_unknown_rule_set_names_the_argument_not_a_scenario(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_fracas(["new", "chess", str(tmp_path / "fight.yaml")], capsys, flat=True)
+    assert code == 2 and "RULESET: unknown rule set 'chess'" in err and "<scenario>" not in err
+    assert not (tmp_path / "fight.yaml").exists()
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -44,10 +44,31 @@ def test_g_walks_an_override_step_by_step(duel: Path, tmp_path: Path) -> None:
     out = play([str(duel), "--seed", "1", "--save", str(log)], "g\n\nAsh\npr\n-3\n\n\nq\n")
     assert "g GM override" in out  # the prompt's hint names the key
     for trail in ("GM override: verb?", "GM override: adjust > target?",
-                  "GM override: adjust > Ash > what?", "GM override: adjust > Ash > pr > by?"):
+                  "GM override: adjust > Ash > what?",
+                  "GM override: adjust > Ash > Physical Resilience > by?"):
         assert trail in out
     assert "The GM wounds Ash: Physical Resilience 20 → 17" in out
     assert decisions(log) == ["gm adjust target=Ash what=pr by=-3", "Ember roll"]
+
+
+def test_a_stray_word_in_an_override_names_the_step_not_the_players_verbs(
+        duel: Path, tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    # g, adjust, Ash, pr, then 'abc' where a number is asked, then -3
+    out = play([str(duel), "--seed", "1", "--save", str(log)], "g\n\nAsh\npr\nabc\n-3\nq\n")
+    assert "'abc' is not a by offered here: choose a number from" in out
+    assert "unknown action" not in out and "knows: attack" not in out
+    assert decisions(log) == ["gm adjust target=Ash what=pr by=-3"]
+
+
+def test_an_override_verb_not_offered_now_says_why(duel: Path, tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    # Ember ends its turn; Ash, last in the round, has no one to be delayed behind
+    out = play([str(duel), "--seed", "1", "--human", "Ash", "--save", str(log)],
+               "end\ng\ndelay\nc\nq\n")
+    assert "no turn can be delayed now" in out
+    assert "needs target=" not in out
+    assert decisions(log) == ["Ember end"]
 
 
 def test_g_takes_a_typed_override_and_a_typed_name(duel: Path, tmp_path: Path) -> None:

@@ -70,7 +70,8 @@ def test_validate_loads_the_scenario_layer_and_the_rule_set_s_scenario_only(
     assert not engine & loaded
     assert {m for m in loaded if m.startswith("fracas.rules.")} <= {
         f"fracas.rules.{name}", *(f"fracas.rules.{name}.{m}" for m in (
-            "scenario", "state", "rules", "catalogue", "engagement", "traps"))}
+            "scenario", "state", "rules", "catalogue", "engagement",
+            "traps"))}  # the scenario's traps (warnings validate prints), engine-free
 
 
 def test_a_plain_command_line_runs_without_typer_and_others_with_it() -> None:

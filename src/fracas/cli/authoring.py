@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 
 from fracas.cli.common import console
+
+if TYPE_CHECKING:
+    from fracas.core.ruleset import Ruleset
 
 __all__ = ["new_command", "schema_command"]
 
@@ -17,12 +20,23 @@ RulesetArg = Annotated[str, typer.Argument(
     help="A rule set: age_of_dragons, one_ring, adnd or battlesystem.")]
 
 
+def _named(ruleset: str) -> Ruleset[Any]:
+    """The rule set a command line names; an unknown name is refused naming the argument
+    (``RULESET: unknown rule set 'chess' (known: ...)``), not a scenario file."""
+    from fracas.core.errors import UnknownRulesetError
+    from fracas.core.ruleset import find_ruleset
+
+    try:
+        return find_ruleset(ruleset)
+    except UnknownRulesetError as exc:
+        raise UnknownRulesetError(exc.reason, file="RULESET") from None
+
+
 def schema_command(ruleset: RulesetArg) -> None:
     """Print the JSON Schema of a rule set's scenario files (for editors and tools)."""
-    from fracas.core.ruleset import find_ruleset
     from fracas.scenario.reference import schema_text
 
-    sys.stdout.write(schema_text(find_ruleset(ruleset)))
+    sys.stdout.write(schema_text(_named(ruleset)))
 
 
 def new_command(
@@ -37,10 +51,9 @@ def new_command(
 ) -> None:
     """Write a commented starting scenario that validates; edit it from there."""
     from fracas.core.errors import OutputFileError
-    from fracas.core.ruleset import find_ruleset
     from fracas.scenario.reference import relative_schema, starter
 
-    found = find_ruleset(ruleset)
+    found = _named(ruleset)
     where = Path.cwd() if file is None else file.absolute().parent
     text = starter(found, schema or relative_schema(found, where))
     if file is None:

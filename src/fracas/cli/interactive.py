@@ -55,6 +55,8 @@ _OVERRIDE_VERBS = frozenset(cls.verb for cls in OVERRIDE_ACTIONS)
 _NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: '²'.isdigit() is True
 #: The longest answer the prompt reads (a typed action is a line of a few dozen words).
 MAX_LINE = 4000
+_TOKEN = re.compile(r"[a-z][a-z0-9_]*")  # a value spelled as code, never a name
+_AFTERWORD = re.compile(r"\s*\([^()]*\)$")  # a label's trailing '(now 26)'
 HINT = "Enter = *, b back, u undo, g GM override, ? help"
 HELP = """\
   Enter   take the default (marked *)
@@ -112,7 +114,12 @@ def _short(step: Step, value: Any) -> str:
         return f"{value} {step.name}"
     if isinstance(value, str):
         spaced = value.replace("_", " ")
-        return spaced if step.label(value).casefold().startswith(spaced.casefold()) else value
+        label = step.label(value)
+        if label.casefold().startswith(spaced.casefold()):
+            return spaced
+        if _TOKEN.fullmatch(value):  # a code token (pr): its words, without the '(now 26)'
+            return _AFTERWORD.sub("", label) or value
+        return value
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     return step.label(value)
@@ -441,6 +448,12 @@ class _Table:
                 choices.add(picked.value, _short(step, picked.value))
             elif step.name in ("name", "spec") and not _starts_override(answer):
                 self.new_name(choices, answer)  # a newcomer's name, or one typed in whole
+            elif low in _OVERRIDE_VERBS and not choices.values:
+                choices.add(low, low)  # one not offered now: the rules say why, above
+            elif len(answer.split()) == 1 and "=" not in answer and \
+                    low not in _OVERRIDE_VERBS:  # a word, not a whole override
+                self.error(f"{answer!r} is not a {step.name} offered here: choose "
+                           f"{_allowed(step)}, or ? for help")
             elif self.typed_override(answer):
                 return True
 
