@@ -48,6 +48,6 @@ def test_ai_script_refuses_what_does_not_fit_in_one_usage_line() -> None:
                         (["--rulesets", "chess"], "no duel for chess"),
                         (["--scenario", lanes, "--rulesets", "adnd"], "leave out --rulesets")):
         done = subprocess.run([sys.executable, str(BENCHMARKS / "ai.py"), *args],
-                              capture_output=True, text=True, timeout=60, check=False)
+                              capture_output=True, text=True, timeout=300, check=False)
         assert done.returncode == 2 and words in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr

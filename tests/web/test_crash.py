@@ -59,7 +59,7 @@ def act_until_killed(url: str, rng: random.Random, ready: threading.Barrier | No
 
     ``ready`` is passed once the table is loaded (the kill is timed from there)."""
     acked: list[str] = []
-    with httpx.Client(timeout=10.0) as client:
+    with httpx.Client(timeout=60.0) as client:
         state = client.get(f"{url}/state.json").json()
         if ready is not None:
             ready.wait(timeout=60)
@@ -153,7 +153,7 @@ def _play(url: str, seed: float, found: dict[int, tuple[list[str], str | None]],
 
 def _check_restarted(db: Path, url: str, enc_id: str, expected: list[str]) -> None:
     """The restarted server reports the replayed log's state, and the table plays on."""
-    with httpx.Client(timeout=10.0) as client:
+    with httpx.Client(timeout=60.0) as client:
         state = client.get(f"{url}/state.json").json()
         exported = client.get(f"{url}/export").text
     view, replayed_state = replayed_view(exported)
@@ -168,7 +168,7 @@ def _check_restarted(db: Path, url: str, enc_id: str, expected: list[str]) -> No
     finally:
         reopened.close()
     # Every decision is whole: its events end where the next decision begins.
-    with httpx.Client(timeout=10.0) as client:
+    with httpx.Client(timeout=60.0) as client:
         listed = client.get(f"{url}/actions.json").json()["actions"]
         answer = client.post(f"{url}/act", data={"csrf": state["csrf"],
                                                  "rev": str(state["revision"]),
