@@ -69,7 +69,6 @@ def test_simulate_command_runs_on_a_dask_scheduler(client: Any, cli: Any) -> Non
 
 
 def test_dask_worker_processes_give_the_local_results_for_an_installed_rule_set() -> None:
-    pytest.importorskip("fracas.rules.age_of_dragons")
     claw = Path(__file__).resolve().parents[2] / "examples" / "age_of_dragons" / "claw_duel.yaml"
     spec = spec_from_scenario(load_scenario(claw))
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,

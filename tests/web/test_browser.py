@@ -6,7 +6,6 @@ is installed by ``make browser``; without it these tests are skipped.
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -147,9 +146,6 @@ def test_gm_plays_three_turns_by_clicking_undoes_one_and_reloads_to_the_same_sta
     play_three_turns_undo_one_and_reload(page, server, "scenarios/duel.yaml")
 
 
-@pytest.mark.skipif(importlib.util.find_spec("fracas.rules.age_of_dragons") is None
-                    or not (EXAMPLES / "age_of_dragons" / "claw_duel.yaml").exists(),
-                    reason="the Age of Dragons rule set or its claw_duel example is missing")
 def test_gm_plays_three_age_of_dragons_turns_by_clicking_undoes_and_reloads(
         page: Any, server: LiveServer) -> None:
     """Each turn: roll the pool (the first button), then end the turn."""
@@ -250,16 +246,8 @@ def _example(ruleset: str) -> Path | None:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_screenshot_of_the_table_view(page: Any, server: LiveServer, ruleset: str) -> None:
-    from fracas.core.errors import FracasError
-    from fracas.core.ruleset import find_ruleset
-
-    try:
-        find_ruleset(ruleset)
-    except (FracasError, ImportError) as exc:
-        pytest.skip(f"rule set {ruleset} is not available yet: {exc}")
     example = _example(ruleset)
-    if example is None:
-        pytest.skip(f"no example scenario in examples/{ruleset}/")
+    assert example is not None, f"no example scenario in examples/{ruleset}/"
     create(page, server, f"examples/{ruleset}/{example.name}", seed=2)
     for _ in range(4):
         if page.locator("#ai").count() == 0:
@@ -284,10 +272,6 @@ def test_screenshot_of_the_toy_table_view(page: Any, server: LiveServer) -> None
 
 # -- the Decide panel step by step (issue 10) ------------------------------------
 
-AGE_OF_DRAGONS = pytest.mark.skipif(
-    importlib.util.find_spec("fracas.rules.age_of_dragons") is None
-    or not (EXAMPLES / "age_of_dragons" / "grapple_brawl.yaml").exists(),
-    reason="the Age of Dragons rule set or its examples are missing")
 #: Limits of the Decide panel: a turn's page in bytes, and the screens it must fit.
 PAGE_LIMIT = 20_000
 SCREENS = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
@@ -321,7 +305,6 @@ def open_attack_form(page: Any, server: LiveServer, scenario: str, seed: int) ->
     choose_verb(page, "attack")
 
 
-@AGE_OF_DRAGONS
 def test_a_called_shot_claw_attack_is_clicked_through_the_form(browser: Any,
                                                                 server: LiveServer) -> None:
     context = browser.new_context(viewport=SCREENS["desktop"])
@@ -370,7 +353,6 @@ def test_a_called_shot_claw_attack_is_clicked_through_the_form(browser: Any,
     context.close()
 
 
-@AGE_OF_DRAGONS
 @pytest.mark.parametrize("screen", sorted(SCREENS))
 def test_the_decide_panel_fits_the_screen_and_a_turn_page_is_small(
         browser: Any, server: LiveServer, screen: str) -> None:

@@ -6,7 +6,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 from web_helpers import Console
@@ -399,8 +398,6 @@ def test_a_players_table_is_built_from_the_combatants_their_view_holds() -> None
 
 def test_the_one_ring_company_does_not_see_adversary_endurance(console: Console) -> None:
     example = Path(__file__).resolve().parents[2] / "examples" / "one_ring" / "ambush.yaml"
-    if not example.exists():
-        pytest.skip("the One Ring ambush example is missing")
     answer = console.client.post(
         f"{console.home}/create", follow_redirects=False, data={"csrf": console.admin_csrf()},
         files={"scenario": ("ambush.yaml", example.read_bytes(), "application/x-yaml")})

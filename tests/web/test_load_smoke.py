@@ -31,7 +31,6 @@ def load_benchmark() -> ModuleType:
     return module
 
 
-@pytest.mark.skipif(not SCENARIO.exists(), reason="the Age of Dragons claw_duel example is missing")
 def test_a_short_load_run_acts_without_errors_and_stops_on_its_own() -> None:
     bench = load_benchmark()
     result = bench.run_load(clients=3, seconds=LONG, scenario=SCENARIO, max_actions=60)
@@ -41,7 +40,6 @@ def test_a_short_load_run_acts_without_errors_and_stops_on_its_own() -> None:
     assert 0 < result["p50_ms"] <= result["p95_ms"]
 
 
-@pytest.mark.skipif(not SCENARIO.exists(), reason="the Age of Dragons claw_duel example is missing")
 def test_clients_spread_over_processes_act_too() -> None:
     bench = load_benchmark()
     result = bench.run_load(clients=4, seconds=LONG, scenario=SCENARIO, max_actions=60,
@@ -52,7 +50,6 @@ def test_clients_spread_over_processes_act_too() -> None:
     assert result["client_cpu_ms_per_action"] > 0
 
 
-@pytest.mark.skipif(not SCENARIO.exists(), reason="the Age of Dragons claw_duel example is missing")
 def test_clients_acting_as_pages_do_act_too() -> None:
     bench = load_benchmark()
     result = bench.run_load(clients=2, seconds=LONG, scenario=SCENARIO, max_actions=40,
