@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
@@ -39,6 +41,7 @@ def test_ai_script_plays_a_scenario_file_in_place_of_the_duels() -> None:
     assert "battlesystem/battlesystem_flyers: the heuristic in the same seats" in out
 
 
+@pytest.mark.slow
 def test_ai_script_refuses_what_does_not_fit_in_one_usage_line() -> None:
     lanes = str(BENCHMARKS / "duels" / "battlesystem_lanes.yaml")
     for args, words in ((["--scenario", lanes, "--gm-side", "north"],
