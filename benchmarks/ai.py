@@ -4,7 +4,8 @@ For each rule set's duel (:mod:`fracas.ai.duels`) every seed is played twice wit
 same dice, the search taking each side in turn against the rule set's heuristic.  The
 table gives the search's wins, draws and losses, its win rate with a 95% Wilson
 interval (draws count as not won), whether the interval clears the issue's 60%, and the
-thinking time per decision and per turn (all of one actor's decisions in a round).
+thinking time per decision and per turn (all of one actor's decisions in a round), and
+how many rollouts the search plays per second of its CPU time.
 
     .venv/bin/python benchmarks/ai.py --pairs 100 --workers 2
     .venv/bin/python benchmarks/ai.py --rulesets adnd --pairs 20 --ms 300 --turn-ms 900
@@ -77,7 +78,14 @@ def _row(r: str, res: MatchResult) -> str:
             f"| {_ms(res.turns, 0.95):.0f}, {_ms(res.turns, 1.0):.0f} "
             f"| {_ms(res.cpu_turns, 0.95):.0f}, {_ms(res.cpu_turns, 1.0):.0f} "
             f"| {statistics.fmean(res.rollouts) if res.rollouts else 0.0:.0f} "
+            f"| {_per_second(res):.0f} "
             f"| {len(res.stuck)} |")
+
+
+def _per_second(res: MatchResult) -> float:
+    """Rollouts per CPU second of the search's thinking (every searched turn's CPU time)."""
+    cpu = sum(res.cpu_turns)
+    return sum(res.rollouts) / cpu if cpu > 0 else 0.0
 
 
 def _seats(r: str, res: MatchResult) -> str:
@@ -213,8 +221,8 @@ def main() -> None:
     print("| rule set | fights | won | drawn | lost | win rate | 95% interval | clears 60% "
           "| decisions/fight | ms/decision (mean, p95) | ms/turn (p95, max) "
           "| CPU ms/turn (p95, max) "
-          "| rollouts/searched decision (mean) | stuck |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| rollouts/searched decision (mean) | rollouts per CPU second | stuck |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r, res in results.items():
         print(_row(r, res))
     for r, res in results.items():

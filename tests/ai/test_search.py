@@ -14,7 +14,7 @@ import pytest
 from fracas.ai import SearchBudget, SearchPolicy, evaluate, search_policy, side_of
 from fracas.ai.duels import DUELS
 from fracas.ai.match import mirror_match, wilson
-from fracas.ai.search import DEFAULT_ROLLOUTS, paired, play_on
+from fracas.ai.search import DEFAULT_TURN_MS, paired, play_on
 from fracas.core.encounter import Encounter
 from fracas.core.loop import take_decision
 from fracas.core.policy import DecisionRequest, Policy
@@ -136,10 +136,11 @@ def test_a_policy_against_itself_wins_exactly_half_of_the_decided_fights() -> No
 def test_search_policy_reads_its_settings_and_refuses_an_empty_budget() -> None:
     rules, _ = _toy()
     p = search_policy(rules, "Ash", {"rollouts": 7, "horizon": 9, "side": "a", "seed": 2})
-    assert p.budget == SearchBudget(rollouts=7, ms=None, horizon=9)
+    assert p.budget == SearchBudget(rollouts=7, ms=None, horizon=9, turn_ms=None, clock="wall")
     assert p.side == "a"
-    default = search_policy(rules, "Ash").budget  # reproducible: a count, not a clock
-    assert default.rollouts == DEFAULT_ROLLOUTS and default.ms is None
+    default = search_policy(rules, "Ash").budget  # time: at most a CPU second a turn
+    assert default == SearchBudget() and default.rollouts is None
+    assert (default.turn_ms, default.clock) == (DEFAULT_TURN_MS, "cpu")
     assert search_policy(rules, "Ash", {"ms": 150}).budget.ms == 150.0
     assert search_policy(rules, "Ash", {"ms": 150, "clock": "cpu"}).budget.clock == "cpu"
     with pytest.raises(ValueError, match="rollouts, milliseconds or both"):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from fracas.ai import SearchPolicy
-from fracas.ai.search import DEFAULT_ROLLOUTS
+from fracas.ai.search import DEFAULT_TURN_MS
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ScenarioError
 from fracas.core.policy import DecisionRequest
@@ -49,9 +49,11 @@ def test_every_rule_set_hands_the_scenario_budget_to_its_search_seats(path: str,
 
 
 @pytest.mark.parametrize(("path", "side"), SEATS)
-def test_without_a_block_the_search_runs_its_fixed_default(path: str, side: str) -> None:
+def test_without_a_block_the_search_thinks_one_cpu_second_a_turn(path: str, side: str) -> None:
     budget = _search_seat(path, side).budget
-    assert (budget.rollouts, budget.ms, budget.horizon) == (DEFAULT_ROLLOUTS, None, 400)
+    assert (budget.rollouts, budget.turn_ms, budget.clock, budget.horizon) == \
+        (None, DEFAULT_TURN_MS, "cpu", 400)
+    assert DEFAULT_TURN_MS == 1000.0 and budget.ms is not None and budget.ms <= budget.turn_ms
 
 
 def test_the_file_block_sets_every_field_and_the_gm_search_seat_gets_it_too() -> None:

@@ -75,7 +75,8 @@ def test_validate_loads_the_scenario_layer_and_the_rule_set_s_scenario_only(
 
 def test_a_plain_command_line_runs_without_typer_and_others_with_it() -> None:
     assert "typer" not in loaded_by("odds", "2d6")
-    assert "typer" in loaded_by("odds", "--json", "2d6")
+    assert "typer" not in loaded_by("odds", "--json", "2d6")  # odds' one flag is plain too
+    assert "typer" in loaded_by("validate", "--help")
 
 
 def test_dice_odds_load_no_scenario_layer_and_no_solver() -> None:
@@ -96,6 +97,8 @@ def test_the_limits_the_odds_help_shows_are_the_solver_s() -> None:
 
 PLAIN = [["odds", "9d6>=4"], ["odds", "2d6", "+", "3"], ["odds", "3d6>=10"],
          ["odds", "nosuchruleset: 3"], ["odds", "1d20+4 vs 1d20+2"],
+         ["odds", "--json", "9d6>=4"], ["odds", "one_ring: 3d vs 14 favoured", "--json"],
+         ["odds", "3d6>=10", "--json"],
          ["validate", str(DUEL)], ["validate", "no/such/file.yaml"],
          ["validate", str(ROOT / "pyproject.toml")]]
 
@@ -114,7 +117,9 @@ def test_a_plain_command_line_skips_the_parser_with_the_same_output(
 
 
 @pytest.mark.parametrize("argv", [[], ["odds"], ["odds", "duel", str(DUEL)],
-                                  ["odds", "--json", "9d6>=4"], ["odds", "-1d6+10"],
+                                  ["odds", "--json", "--json", "9d6>=4"],
+                                  ["odds", "--json", "--plot", "a.png", "2d6"],
+                                  ["odds", "duel", "--json", str(DUEL)], ["odds", "-1d6+10"],
                                   ["validate"], ["validate", "a.yaml", "b.yaml"],
                                   ["validate", "--help"], ["run", str(DUEL)]], ids=repr)
 def test_anything_else_goes_through_the_parser(argv: list[str]) -> None:

@@ -29,10 +29,10 @@ def test_nonsense_limits_are_refused(limits: dict[str, float]) -> None:
 def test_the_time_limit_holds_while_one_state_is_still_being_expanded() -> None:
     # The bridge duel's first decision alone has a chance tree that takes minutes.
     scenario = load_scenario(EXAMPLES / "adnd" / "bridge_duel.yaml")
-    start = time.perf_counter()
-    with pytest.raises(StateSpaceTooLargeError, match="gave up after 1 s"):
+    start = time.process_time()
+    with pytest.raises(StateSpaceTooLargeError, match="gave up after 1 CPU s"):
         solve_duel(scenario, limits=DuelLimits(max_seconds=1.0))
-    assert time.perf_counter() - start < 10
+    assert time.process_time() - start < 10  # CPU seconds: the same on a loaded machine
 
 
 @pytest.mark.slow
@@ -45,8 +45,8 @@ def test_a_fight_too_large_for_its_time_is_refused_early_saying_why() -> None:
         solve_duel(scenario, limits=DuelLimits(max_seconds=20.0))
     message = str(caught.value)
     # (On a very busy machine the limit itself may come first: the same reasons follow.)
-    assert ("too large to solve exactly within 20 s" in message
-            or "gave up after 20 s" in message)
+    assert ("too large to solve exactly within 20 CPU s" in message
+            or "gave up after 20 CPU s" in message)
     assert "what makes it large" in message and "distinct states found and counting" in message
     assert "fracas simulate" in message
 

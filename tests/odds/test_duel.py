@@ -143,7 +143,7 @@ def test_the_solver_reports_progress_and_gives_up_after_its_time_limit() -> None
                progress=lambda *counts: seen.append(counts))
     assert seen[-1][0] == seen[-1][1] > 100
     assert all(a[0] < b[0] and a[2] <= b[2] for a, b in itertools.pairwise(seen))
-    with pytest.raises(StateSpaceTooLargeError, match=r"gave up after 0 s"):
+    with pytest.raises(StateSpaceTooLargeError, match=r"gave up after 0 CPU s"):
         solve_duel(load_scenario(DATA / "toy_brawl.yaml"), limits=DuelLimits(max_seconds=0))
 
 

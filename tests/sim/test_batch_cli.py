@@ -55,7 +55,7 @@ def test_sweep_batch_tells_each_variants_path(cli: CliRun, tmp_path: Path) -> No
     duel.write_text(GROUND_DUEL)
     args = ["sweep", str(duel), "--vary", "combatants.Ember.pd=0,4", "-n", "150", "-w", "1",
             "--json"]
-    engine, _ = _report(cli, args)
+    engine, _ = _report(cli, [*args, "--dice", "sequential"])  # the streams --batch plays
     batch, err = _report(cli, [*args, "--batch"])
     assert [v["path"] for v in batch["variants"]] == ["batch", "batch"]
     assert [v["path"] for v in engine["variants"]] == ["engine", "engine"]

@@ -41,9 +41,44 @@ def test_sweep_plot_is_written_for_numbers_and_for_words(tmp_path: Path) -> None
     words = sweep(scenario, [parse_variation("fighters.Oak.side=blue,green"),
                              parse_variation("max_rounds=2,5")], 100, 0, InlineExecutor())
     svg = plot_sweep(words, tmp_path / "side.svg").read_text()
-    assert "Win rate against fighters › Oak › side" in svg  # the path in words
+    assert "fighters › Oak › side" in svg  # the path in words, on the heatmap's axis
 
 
 def test_unknown_plot_formats_are_refused(result: SimulationResult, tmp_path: Path) -> None:
     with pytest.raises(PlotError, match=r"\.png, \.svg"):
         plot_simulation(result, tmp_path / "duel.bmp")
+
+
+def test_sides_named_after_colours_are_drawn_in_them_everywhere() -> None:
+    from fracas.sim.plots import side_colours
+
+    assert side_colours(["blue", "red"]) == {"blue": "#1f77b4", "red": "#d62728"}
+    assert side_colours(["red_team", "others"])["red_team"] == "#d62728"
+    colours = side_colours(["heroes", "adversaries", "red"])
+    assert colours["red"] == "#d62728" and len(set(colours.values())) == 3
+
+
+def test_plots_colour_each_side_its_own_colour(tmp_path: Path) -> None:
+    from fracas.sim.plots import what_was_simulated
+
+    claw = load_scenario(Path(__file__).parents[2] / "examples" / "age_of_dragons"
+                         / "claw_duel.yaml")
+    result = simulate(spec_from_scenario(claw), 200, seed=1, executor=InlineExecutor())
+    title = what_was_simulated(result)
+    assert "Claw duel: 200 simulated fights, seed 1" in title
+    assert "red: Ember (claw all); blue: Ash (claw all)" in title
+    svg = plot_simulation(result, tmp_path / "claw.svg").read_text().lower()
+    assert "#d62728" in svg and "#1f77b4" in svg  # red is red and blue is blue
+    assert "survives" in svg and "red: ember (claw all)" in svg
+
+
+def test_a_two_value_sweep_is_a_heatmap_with_its_values(tmp_path: Path) -> None:
+    claw = load_scenario(Path(__file__).parents[2] / "examples" / "age_of_dragons"
+                         / "claw_duel.yaml")
+    result = sweep(claw, [parse_variation("combatants.Ash.soma=7,10"),
+                          parse_variation("combatants.Ember.soma=8,9")], 60, 0,
+                   InlineExecutor())
+    svg = plot_sweep(result, tmp_path / "grid.svg").read_text()
+    assert "chance red wins per cell" in svg
+    for _, sim in result.variants:  # every cell says its win chance
+        assert f"{100 * sim.win_rate('red')[0]:.1f}%" in svg

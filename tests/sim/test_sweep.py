@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -102,7 +103,11 @@ def test_variants_share_the_fight_seeds_so_an_unchanged_variant_equals_the_plain
     from fracas.sim import simulate, spec_from_scenario
 
     scenario = load_scenario(DATA / "toy_skirmish.yaml")
-    result = sweep(scenario, [parse_variation("max_rounds=10,3")], 300, 21, InlineExecutor())
-    plain = simulate(spec_from_scenario(scenario), 300, 21, InlineExecutor())
-    assert result.variants[0][1].summary == plain.summary
-    assert result.variants[1][1].summary != plain.summary
+    # A sweep rolls on aligned dice (fracas.sim.streams); sequential dice on request.
+    for aligned in (True, False):
+        result = sweep(scenario, [parse_variation("max_rounds=10,3")], 300, 21,
+                       InlineExecutor(), aligned=aligned)
+        spec = replace(spec_from_scenario(scenario), aligned=aligned)
+        plain = simulate(spec, 300, 21, InlineExecutor())
+        assert result.variants[0][1].summary == plain.summary
+        assert result.variants[1][1].summary != plain.summary

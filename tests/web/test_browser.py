@@ -113,10 +113,17 @@ def click_first_action(page: Any) -> None:
 
 
 def picture(page: Any) -> dict[str, str]:
-    """What the GM reads off the table view."""
-    return {key: page.inner_text(sel) for key, sel in
-            (("round", "#round"), ("order", "#order"), ("table", "#table"),
-             ("battlefield", "#battlefield"), ("log", "#log"), ("decide", "#decide"))}
+    """What the GM reads off the table view (the odds line, which fills in and refreshes
+    in the background, left out of the Decide panel)."""
+    found = {key: page.inner_text(sel) for key, sel in
+             (("round", "#round"), ("order", "#order"), ("table", "#table"),
+              ("battlefield", "#battlefield"), ("log", "#log"))}
+    found["decide"] = page.evaluate("""() => { const odds = document.getElementById('odds-panel');
+        if (odds) { odds.hidden = true; }
+        const text = document.getElementById('decide').innerText;
+        if (odds) { odds.hidden = false; }
+        return text; }""")
+    return found
 
 
 def play_three_turns_undo_one_and_reload(page: Any, server: LiveServer, bundled: str) -> None:

@@ -24,7 +24,8 @@ class Pools(Ruleset[PoolsState]):
     name = "pools"
     scenario_model = PoolsScenario
     actions = (Attack, Guard)
-    policy_names = ("heuristic",)
+    policy_names = ("heuristic", "search")
+    examples = "examples"  # pools/examples/: its scenarios and pools.schema.json
 
     def initial_state(self, scenario: Any) -> PoolsState:
         return build_state(scenario)
@@ -64,4 +65,11 @@ class Pools(Ruleset[PoolsState]):
         return state.policies[actor]
 
     def policy(self, name: str, actor: str, options: Any) -> Any:
+        if name == "search":  # the core's search AI: any rule set may offer it
+            from fracas.ai import search_policy
+
+            return search_policy(self, actor, options)
         return Heuristic() if name == "heuristic" else super().policy(name, actor, options)
+
+    def search_settings(self, state: PoolsState) -> dict[str, Any]:
+        return dict(state.search)

@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fracas.scenario import ScenarioBase
+from fracas.scenario import ScenarioBase, ScenarioEntry, search_pairs
 from pools.state import Fighter, PoolsState
 
 
@@ -16,7 +16,7 @@ class FighterModel(BaseModel):
     side: str = Field(min_length=1)
     dice: int = Field(ge=1, le=12, description="d6 pool rolled or kept back each turn")
     wounds: int = Field(ge=1, le=99, description="wounds it can take before it falls")
-    policy: Literal["heuristic", "random", "human"] = "heuristic"
+    policy: Literal["heuristic", "search", "random", "human"] = "heuristic"
 
 
 class PoolsScenario(ScenarioBase):
@@ -32,4 +32,13 @@ def build_state(scenario: PoolsScenario) -> PoolsState:
                 for f in scenario.fighters}
     return PoolsState(fighters=fighters, order=[f.name for f in scenario.fighters],
                       policies={f.name: f.policy for f in scenario.fighters},
-                      max_rounds=scenario.max_rounds)
+                      max_rounds=scenario.max_rounds, search=search_pairs(scenario))
+
+
+def combatant_count(scenario: PoolsScenario) -> int:
+    """How many fighters the fight starts with (its state built, as the rule set does)."""
+    return len(build_state(scenario).fighters)
+
+
+#: Validation's light entry (``scenario_entry()`` in ``__init__.py``): no engine module.
+entry = ScenarioEntry(PoolsScenario, combatant_count)

@@ -1,4 +1,4 @@
-"""The state: plain dataclasses changed only by the fold (``fold.py``)."""
+"""The state, changed only by the fold: as a whole, the default key the solver merges by."""
 
 from dataclasses import dataclass
 
@@ -31,6 +31,7 @@ class PoolsState:
     turn: int = 0
     round: int = 1
     result: tuple[str | None, str] | None = None  # (winner or None for a draw, why)
+    search: tuple[tuple[str, object], ...] = ()  # the scenario's search: block (its budget)
 
     def foes(self, name: str) -> list[Fighter]:
         """The standing fighters of other sides."""

@@ -75,15 +75,20 @@ class SearchBudget:
     and its reactions in others' turns): once it is spent the actor plays the
     heuristic's choice for the rest of the round.  ``horizon`` caps the decisions a
     rollout plays before the position is scored by the sides' remaining health.
+
+    The default is time, not a count: at most :data:`DEFAULT_TURN_MS` milliseconds of
+    this process's CPU time a turn (a decision may use all that its turn has left), so
+    the search sees more wherever the engine plays faster, and a busy machine does not
+    make it play worse.
     """
 
     rollouts: int | None = None
-    ms: float | None = 200.0
+    ms: float | None = 1000.0
     horizon: int = 400
-    turn_ms: float | None = None
+    turn_ms: float | None = 1000.0
     #: ``"wall"``: milliseconds of the wall clock; ``"cpu"``: of this process's CPU time
     #: (the same thinking on a busy machine as on an idle one).
-    clock: str = "wall"
+    clock: str = "cpu"
 
     def __post_init__(self) -> None:
         if self.rollouts is None and self.ms is None:
@@ -796,18 +801,21 @@ class SearchPolicy:
         return found.action
 
 
-#: Rollouts a decision when a scenario or the command line names no budget.
-DEFAULT_ROLLOUTS = 32
+#: CPU milliseconds of thinking a turn when a scenario or the command line names no
+#: budget (:class:`SearchBudget`'s default).
+DEFAULT_TURN_MS = 1000.0
 
 
 def search_policy(ruleset: Ruleset[Any], actor: str,
                   settings: Mapping[str, Any] | None = None) -> SearchPolicy:
     """The ``search`` policy a rule set's ``policy(name, actor, options)`` hands out.
 
-    ``settings`` may hold ``ms`` (milliseconds per decision; without it or ``rollouts``,
-    a fixed :data:`DEFAULT_ROLLOUTS` rollouts a decision, so fights replay), ``turn_ms``
-    (milliseconds for all of an actor's decisions in a round, default 800), ``rollouts``
-    (a fixed number per decision instead of, or as well as, a time limit), ``horizon``
+    ``settings`` may hold ``ms`` (milliseconds per decision, on the wall clock unless
+    ``clock`` says ``"cpu"``; without it or ``rollouts``, the default budget: at most
+    :data:`DEFAULT_TURN_MS` ms of CPU time a turn), ``turn_ms``
+    (milliseconds for all of an actor's decisions in a round, default 800 with ``ms``),
+    ``rollouts`` (a fixed number per decision instead of, or as well as, a time limit:
+    alone, a seeded fight replays the same on any machine), ``horizon``
     (decisions per rollout), ``clock`` (``"wall"`` or ``"cpu"``: which clock the
     milliseconds are counted on), ``side`` (for a GM that runs one side), ``seed``,
     ``allocation`` (how a decision's rollouts are shared among its moves: ``"race"`` or
@@ -815,15 +823,17 @@ def search_policy(ruleset: Ruleset[Any], actor: str,
     the candidates first) and ``width`` (whole moves compared at most in one decision).
     """
     settings = settings or {}
-    # With no budget named, a fixed number of rollouts: a seeded fight then replays
-    # identically on any machine (a time budget depends on the machine's speed).
     ms = settings.get("ms")
-    rollouts = settings.get("rollouts", None if ms is not None else DEFAULT_ROLLOUTS)
-    budget = SearchBudget(rollouts=None if rollouts is None else int(rollouts),
-                          ms=None if ms is None else float(ms),
-                          horizon=int(settings.get("horizon", 400)),
-                          turn_ms=None if ms is None else float(settings.get("turn_ms", 800.0)),
-                          clock=str(settings.get("clock", "wall")))
+    rollouts = settings.get("rollouts")
+    horizon = int(settings.get("horizon", 400))
+    if ms is None and rollouts is None:  # the default: time, CPU time, a turn at most
+        budget = SearchBudget(horizon=horizon)
+    else:
+        budget = SearchBudget(rollouts=None if rollouts is None else int(rollouts),
+                              ms=None if ms is None else float(ms), horizon=horizon,
+                              turn_ms=None if ms is None else float(settings.get("turn_ms",
+                                                                                 800.0)),
+                              clock=str(settings.get("clock", "wall")))
     side = settings.get("side")
     return SearchPolicy(ruleset, budget, side=None if side is None else str(side),
                         seed=int(settings.get("seed", 0)),

@@ -115,13 +115,18 @@ def plain_call(argv: list[str]) -> Callable[[], None] | None:
     and any word that starts with ``-``, goes through Typer as usual; both ways give the
     same output (``tests/cli/test_startup.py`` compares them).
     """
-    if not argv or any(word.startswith("-") for word in argv):
+    if not argv:
         return None
     command, *words = argv
+    as_json = command == "odds" and words.count("--json") == 1  # odds' one flag, plain too
+    if as_json:
+        words.remove("--json")
+    if any(word.startswith("-") for word in [command, *words]):
+        return None
     if command == "odds" and words and words[0] != "duel":
         from fracas.cli.plain import dice_odds
 
-        return lambda: dice_odds(words)
+        return lambda: dice_odds(words, as_json)
     if command == "validate" and len(words) == 1:
         from fracas.cli.plain import validate_file
 

@@ -30,13 +30,19 @@ def new_command(
     file: Annotated[Path | None, typer.Argument(
         help="Where to write the scenario (default: print it).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
+    schema: Annotated[str | None, typer.Option(
+        "--schema", metavar="PATH_OR_URL",
+        help="What the first line points editors at (default: the schema shipped with "
+             "fracas, as a path relative to FILE).")] = None,
 ) -> None:
     """Write a commented starting scenario that validates; edit it from there."""
     from fracas.core.errors import OutputFileError
     from fracas.core.ruleset import find_ruleset
-    from fracas.scenario.reference import starter
+    from fracas.scenario.reference import relative_schema, starter
 
-    text = starter(find_ruleset(ruleset))
+    found = find_ruleset(ruleset)
+    where = Path.cwd() if file is None else file.absolute().parent
+    text = starter(found, schema or relative_schema(found, where))
     if file is None:
         sys.stdout.write(text)
         return

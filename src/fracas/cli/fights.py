@@ -42,9 +42,11 @@ def run(
     from fracas.core.policy import scenario_policies
     from fracas.core.rng import policy_stream
     from fracas.scenario import load_scenario, start_encounter
+    from fracas.scenario.traps import tell_traps
 
     check_save(save, seed)
     loaded = load_scenario(scenario)
+    tell_traps(loaded.warnings)
     _refuse_human_seats(loaded)
     enc = start_encounter(loaded, seed)
     printer = None if as_json else LogPrinter(console, enc.ruleset, enc.state)

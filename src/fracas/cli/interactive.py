@@ -36,6 +36,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from fracas.cli.forecast import WinChanceWatch, choice_notes, show_forecast
 from fracas.cli.render import LogPrinter, print_outcome, print_table
 from fracas.core.codec import split_words, with_actor
 from fracas.core.decision import Options, Step, action_fields
@@ -59,7 +60,7 @@ HELP = """\
   Ash     pick a value by its name
   attack target=Ash dice=3   type a whole action
   b back one choice   u undo your last decision   r redo
-  t table   a let the AI choose   q quit (--save keeps the log)
+  t table   a let the AI choose   o win chance from here   q quit (--save keeps the log)
   g GM override: adjust a gauge, set or clear a condition, add a combatant
           (like one in the fight, or typed in), remove one, delay a turn
           (b at its first step, or c, cancels it)"""
@@ -140,6 +141,7 @@ class _Table:
         self.printer = printer
         self.reshow = False  # show the step again though nothing was chosen (after 't')
         self.undone: list[int] = []  # decisions each 'u' took back, so 'r' restores them all
+        self.odds = WinChanceWatch()  # the win chance from here, worked out in the background
 
     def policy(self, actor: str) -> Policy:
         """``actor``'s policy: a person's seat, or the one the scenario gives it."""
@@ -167,8 +169,9 @@ class _Table:
                 return count
 
     # -- showing ------------------------------------------------------------
-    def show(self, actor: str, choices: _Choices, step: Step) -> None:
-        """The trail of choices so far and the step, then its values with the default marked."""
+    def show(self, actor: str, choices: _Choices, step: Step, *, odds: bool = True) -> None:
+        """The trail of choices so far and the step, then its values with the default marked
+        (and, for a decision rather than a GM override, the odds of each choice)."""
         say = self.console.print
         trail = " > ".join([*choices.trail, f"{step.name}?"])
         say(f"[bold cyan]{escape(presentation_of(self.enc.ruleset).who(actor))}[/bold cyan]: "
@@ -176,10 +179,13 @@ class _Table:
         default = _default(step)
         if step.span is not None:
             say(f"  a number from {step.span.low} to {step.span.high} (default {default})")
-            return
+        notes = choice_notes(self.enc, choices.values, step) if odds else {}
         for i, choice in enumerate(step.choices, start=1):
             mark = "*" if choice.value == default else " "
-            say(f"  {mark}{i:>2}. {escape(label_words(choice.label))}")
+            note = f" [dim]({escape(notes[choice.value])})[/dim]" if choice.value in notes else ""
+            say(f"  {mark}{i:>2}. {escape(label_words(choice.label))}{note}")
+        if odds:
+            show_forecast(self.console, self.enc, choices.values)  # the odds as it stands
 
     def ask(self, step: Step) -> str:
         """Read one answer; end of input or Ctrl-C stops the fight (as ``q``)."""
@@ -203,6 +209,7 @@ class _Table:
         if not enc.can_redo:
             self.undone.clear()
         choices = _Choices()
+        self.odds.start(enc)
         shown: list[Any] | None = None  # the choices the step on screen was shown for
         self.console.print(f"[bold cyan]{escape(presentation_of(enc.ruleset).who(actor))}"
                            "[/bold cyan] decides "
@@ -263,6 +270,9 @@ class _Table:
             if low == "t":
                 print_table(self.console, enc)
                 self.reshow = True
+                return None
+            if low == "o":
+                self.odds.report(self.console)
                 return None
             if low == "a":
                 action = _ai(enc, request.actor).choose(request)
@@ -404,7 +414,7 @@ class _Table:
             if step is None:  # cannot happen: a partial the steps accept completes
                 return False
             if shown != choices.values:
-                self.show("GM override", choices, step)
+                self.show("GM override", choices, step, odds=False)
                 shown = list(choices.values)
             answer = self.ask(step)
             low = answer.casefold()

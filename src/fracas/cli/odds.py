@@ -74,22 +74,42 @@ def plot_odds(result: OddsResult, path: Path) -> Path:
 
 @contextmanager
 def _solver_status(quiet: bool) -> Iterator[Watch | None]:
-    """A live line on stderr: states solved and found, resolutions run, time still needed."""
+    """A progress bar on stderr once a solve has run a second: states solved of those found,
+    resolutions run, CPU seconds and the time still needed at the pace so far.
+
+    Only on a terminal: never with ``--json``, nor when stderr is a pipe or a file.
+    """
     import time
 
-    if quiet:
+    if quiet or not err_console.is_terminal:
         yield None
         return
-    with err_console.status("solving") as status:
-        last = [0.0]
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 
+    bar = Progress(TextColumn("solving"), BarColumn(), TaskProgressColumn(),
+                   TextColumn("{task.description}"), console=err_console, transient=True)
+    task = bar.add_task("", total=None)
+    began = time.monotonic()
+    last = [0.0]
+    try:
         def show(progress: DuelProgress) -> None:
             now = time.monotonic()
-            if now - last[0] > 0.2:
-                last[0] = now
-                status.update(progress.line())
+            if now - began < 1.0 or now - last[0] < 0.2:
+                return
+            if not last[0]:
+                bar.start()
+            last[0] = now
+            more = (f", at least {progress.at_least:,.1f} s more"
+                    if progress.at_least is not None and progress.done < progress.found else "")
+            bar.update(task, completed=progress.done, total=max(1, progress.found),
+                       description=f"{progress.done:,} of {progress.found:,} states, "
+                                   f"{progress.leaves:,} resolutions, "
+                                   f"{progress.seconds:.1f} CPU s{more}")
 
         yield show
+    finally:
+        if last[0]:
+            bar.stop()
 
 
 def print_duel(source: Path, odds: DuelOdds) -> None:
@@ -107,7 +127,8 @@ def print_duel(source: Path, odds: DuelOdds) -> None:
     if odds.pruned > 0:
         table.add_row("not followed (too unlikely)", f"{100 * odds.pruned:.2e}%")
     console.print(table)
-    console.print(f"{odds.states:,} states, {odds.leaves:,} resolutions, {odds.seconds:.2f} s")
+    console.print(f"{odds.states:,} states, {odds.leaves:,} resolutions, "
+                  f"{odds.seconds:.2f} CPU s")
 
 
 HELP = f"""Exact odds: of a dice roll, of a rule set's own roll, or of a whole duel.
@@ -149,8 +170,8 @@ def odds_command(
         "--max-states", help="With duel: give up beyond this many fight states.")
     ] = DEFAULT_MAX_STATES,
     max_seconds: Annotated[float, typer.Option(
-        "--max-seconds", help="With duel: give up after this many seconds (it also gives up "
-                              "early when its pace shows it cannot finish).")
+        "--max-seconds", help="With duel: give up after this many CPU seconds (it also "
+                              "gives up early when its pace shows it cannot finish).")
     ] = DEFAULT_MAX_SECONDS,
     from_log: Annotated[Path | None, typer.Option(
         "--from", help="With duel: the odds of a saved fight (a JSON-lines log) from where "

@@ -32,6 +32,10 @@ def validate_file(scenario: Path) -> None:
     from fracas.scenario import check_scenario
 
     checked = check_scenario(scenario)
+    if checked.warnings:  # valid, but will not play as meant: said, not refused
+        from fracas.scenario.traps import tell_traps
+
+        tell_traps(checked.warnings)
     if _plain_ok(str(scenario), f": a valid {checked.ruleset} scenario"):
         return
     from rich.markup import escape
@@ -106,11 +110,18 @@ def _plain_ok(name: str, rest: str) -> bool:
     return True
 
 
-def dice_odds(words: list[str]) -> None:
-    """``fracas odds WORDS...`` with no option: the table of the roll's exact odds."""
+def dice_odds(words: list[str], as_json: bool = False) -> None:
+    """``fracas odds WORDS... [--json]`` with no other option: the table of the roll's exact
+    odds, or the one JSON object ``--json`` prints."""
     from fracas.odds.questions import answer
 
-    print_odds(answer(" ".join(words)))
+    result = answer(" ".join(words))
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+        return
+    print_odds(result)
 
 
 #: In long tables, outcomes less likely than this are left out of the printed table.
@@ -150,7 +161,7 @@ def print_odds(result: OddsResult) -> None:
     if hidden:
         console.print(f"{hidden} outcomes under {_pct(float(_SHOWN))} each not shown (--json "
                       "lists them all)")
-    if result.labels:
+    if result.labels.get(0) == "tie":
         console.print("ties are their own outcome (0): 'at least 0' is the chance to win or tie")
     if result.explosion_tail:
         console.print(f"dice explode at most {MAX_EXPLOSIONS} times; the chance that this cap "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -49,10 +49,66 @@ BatchFlag = Annotated[bool, typer.Option(
     "(the same fights, far faster); anything else falls back to the engine, said on stderr.")]
 
 
+PrecisionOpt = Annotated[float | None, typer.Option(
+    "--precision", min=0.0001, max=0.5, metavar="P",
+    help="Play in rounds until every reported rate's 95% interval is within +-P (0.01: "
+         "one percentage point); --runs is then the first round.")]
+MaxFightsOpt = Annotated[int, typer.Option(
+    "--max-fights", min=1, metavar="N",
+    help="With --precision: stop after N fights (per variant) even if not that precise.")]
+
+
+class _Bar:
+    """The live progress line on a terminal: fights done, time left, the current estimate."""
+
+    def __init__(self, bar: Any, task: Any, first_side: str | None, per_fight: int) -> None:
+        self.bar, self.task, self.first_side = bar, task, first_side
+        self.per_fight = per_fight  # bar steps a fight (the variants of a sweep)
+        self.rounds = 1
+
+    def advance(self, n: int) -> None:
+        self.bar.advance(self.task, n)
+
+    def retarget(self, total: int) -> None:
+        """A new round: the bar's end moves to ``total`` fights in all."""
+        self.rounds += 1
+        self.bar.update(self.task, total=total * self.per_fight)
+
+    def watch(self, totals: Any) -> None:
+        first = totals[0]
+        if not first.fights or self.first_side is None:
+            return
+        from fracas.sim.stats import half_width, wilson_interval
+
+        wins = first.wins.get(self.first_side, 0)
+        rate = wins / first.fights
+        hw = half_width(rate, wilson_interval(wins, first.fights))
+        self.bar.update(self.task, estimate=f"{self.first_side} wins {100 * rate:.1f}% "
+                                            f"+-{100 * hw:.1f}")
+
+
+class _Quiet:
+    """No progress line (JSON output, or stderr is not a terminal); counts rounds only."""
+
+    rounds = 1
+
+    def advance(self, n: int) -> None:
+        return None
+
+    def retarget(self, total: int) -> None:
+        self.rounds += 1
+
+    def watch(self, totals: Any) -> None:
+        return None
+
+
 @contextmanager
-def _progress(total: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
-    if quiet:
-        yield None
+def _progress(total: int, quiet: bool, first_side: str | None = None,
+              per_fight: int = 1) -> Iterator[_Bar | _Quiet]:
+    """Progress on stderr while fights run, only when stderr is a terminal (never in
+    ``--json`` output, never into a pipe or a file)."""
+    if quiet or not err_console.is_terminal:
+        yield _Quiet()
         return
     from rich.progress import (
         BarColumn,
@@ -74,17 +130,40 @@ def _progress(total: int, quiet: bool) -> Iterator[Callable[[int], None] | None]
             return Text(f"{speed:,.0f} fights/s" if speed else "- fights/s", style="cyan")
 
     columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), RateColumn(),
-               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+               TextColumn("{task.fields[estimate]}"))
     with Progress(*columns, console=err_console, transient=True) as bar:
-        task = bar.add_task("fights", total=total)
-        yield lambda n: bar.advance(task, n)
+        task = bar.add_task("fights", total=total * per_fight, estimate="")
+        yield _Bar(bar, task, first_side, per_fight)
+
+
+def _first_side(spec: FightSpec) -> str | None:
+    from fracas.sim.fights import prepare
+
+    prepared = prepare(spec)
+    standings = prepared.ruleset.standings(prepared.state)
+    return standings[0].side if standings else None
+
+
+def _precision_line(result: SimulationResult, rounds: int) -> str:
+    widest, which = result.precision()
+    line = (f"precision: every rate above is within +-{100 * widest:.1f} points "
+            f"(95%; the widest: {which})")
+    asked = result.precision_asked
+    if asked is None:
+        return line + "; --precision P plays until it is within +-P"
+    if widest <= asked:
+        return line + f"; +-{100 * asked:g} asked, reached after {result.runs:,} fights " \
+                      f"in {rounds} round(s)"
+    return line + f"; +-{100 * asked:g} asked, NOT reached: stopped at the cap of " \
+                  f"{result.runs:,} fights (--max-fights)"
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def print_simulation(result: SimulationResult) -> None:
+def print_simulation(result: SimulationResult, played_rounds: int = 1) -> None:
     """The Rich report of one simulation."""
     from rich.table import Table
 
@@ -118,6 +197,7 @@ def print_simulation(result: SimulationResult) -> None:
         people.add_row(name, info["side"], _pct(info["survival_rate"]),
                        f"{info['mean_health_left']:.2f}")
     console.print(people)
+    console.print(_precision_line(result, played_rounds))
     console.print(f"{report['seconds']:.2f} s on {report['workers']} {report['executor']} "
                   f"worker(s): {report['fights_per_second']:,.0f} fights/s")
 
@@ -142,6 +222,8 @@ def simulate_command(
     search_rollouts: SearchRolloutsOpt = None,
     search_ms: SearchMsOpt = None,
     batch: BatchFlag = False,
+    precision: PrecisionOpt = None,
+    max_fights: MaxFightsOpt = 100_000,
 ) -> None:
     """Simulate many fights and report win rates with 95% Wilson intervals."""
     import json
@@ -150,6 +232,7 @@ def simulate_command(
     from fracas.scenario import load_scenario
     from fracas.scenario.logs import load_log
     from fracas.scenario.seats import computer_note, computer_seats, with_policies, with_search
+    from fracas.scenario.traps import tell_traps
     from fracas.sim.executors import make_executor
     from fracas.sim.plots import check_plot_path
     from fracas.sim.runner import simulate_many, spec_from_log, spec_from_scenario
@@ -167,7 +250,9 @@ def simulate_command(
         raise ScenarioError("--search-rollouts and --search-ms work with a SCENARIO file, "
                             "not --from LOG", file="simulate")
     if scenario is not None:
-        loaded, humans = computer_seats(load_scenario(scenario))
+        checked = load_scenario(scenario)
+        tell_traps(checked.warnings)
+        loaded, humans = computer_seats(checked)
         loaded = with_search(with_policies(loaded, policy or ()), rollouts=search_rollouts,
                              ms=search_ms)
         spec = spec_from_scenario(loaded)
@@ -180,9 +265,12 @@ def simulate_command(
             verified.continuable(str(log))
         spec, humans = _computer_spec(spec_from_log(log, from_round))
     with make_executor(executor, workers, scheduler) as ex, \
-            _progress(runs, as_json) as progress:
+            _progress(min(runs, max_fights) if precision else runs, as_json,
+                      _first_side(spec)) as progress:
         runner: Any = _batch_executor(ex, [spec]) if batch else ex
-        result = simulate_many([spec], runs, seed, runner, progress)[0]
+        result = simulate_many([spec], runs, seed, runner, progress.advance,
+                               precision=precision, max_runs=max_fights,
+                               on_round=progress.retarget, watch=progress.watch)[0]
     path = runner.path(spec) if batch else "engine"
     if plot is not None:
         from fracas.sim.plots import plot_simulation
@@ -191,13 +279,14 @@ def simulate_command(
     if as_json:
         report = result.to_json()
         report["path"] = path
+        report["precision"]["rounds"] = progress.rounds
         if humans:
             report["played_by_default_policy"] = humans
         sys.stdout.write(json.dumps(report) + "\n")
         return
     if humans:
         console.print(f"[yellow]{escape(computer_note(humans))}[/yellow]")
-    print_simulation(result)
+    print_simulation(result, progress.rounds)
     if plot is not None:
         console.print(f"plot written to {plot}")
 
@@ -235,19 +324,23 @@ def _computer_spec(spec: FightSpec) -> tuple[FightSpec, list[str]]:
     return FightSpec.make(ruleset, data, spec.source, spec.events, spec.max_decisions), humans
 
 
-def print_sweep(result: SweepResult) -> None:
-    """The Rich table of a sweep: one row per variant."""
+def print_sweep(result: SweepResult, rounds: int = 1) -> None:
+    """The Rich table of a sweep: one row per variant, with its difference from the first."""
     from rich.table import Table
 
     first = result.variants[0][1]
+    lead = first.sides[0] if first.sides else None
     table = Table(title=f"{first.spec.source.split(' [')[0]}: {first.runs:,} fights per "
                         f"variant, seed {first.seed}; win rates with 95% intervals")
     for path in result.paths:
         table.add_column(path, overflow="fold")
     for side in first.sides:
         table.add_column(f"{side} wins (95%)", justify="right")
+    if lead is not None and len(result.variants) > 1:
+        table.add_column(f"{lead} wins vs first (95%)", justify="right")
     table.add_column("draws", justify="right")
     table.add_column("rounds", justify="right")
+    paired = True
     for values, sim in result.variants:
         report = sim.to_json(timing=False)
         row = [str(values[p]) for p in result.paths]
@@ -255,9 +348,24 @@ def print_sweep(result: SweepResult) -> None:
             info = report["sides"].get(side, {"win_rate": 0.0, "ci95": [0.0, 1.0]})
             low, high = info["ci95"]
             row.append(f"{_pct(info['win_rate'])} ({100 * low:.1f}-{100 * high:.1f})")
+        if lead is not None and len(result.variants) > 1:
+            found = sim.difference(lead)
+            if found is None:
+                row.append("(first)")
+            else:
+                diff, (low, high), was_paired = found
+                paired = paired and was_paired
+                row.append(f"{100 * diff:+.1f} ({100 * low:+.1f} to {100 * high:+.1f})")
         row += [_pct(report["draw_rate"]), f"{report['rounds']['mean']:.2f}"]
         table.add_row(*row)
     console.print(table)
+    if len(result.variants) > 1:
+        console.print("differences in percentage points, measured fight by fight on the same "
+                      "dice (paired intervals)" if paired else
+                      "differences in percentage points (intervals of independent samples: "
+                      "this path keeps no per-fight outcomes)")
+    widest = max(result.variants, key=lambda v: v[1].precision()[0])[1]
+    console.print(_precision_line(widest, rounds))
     console.print(f"{result.seconds:.2f} s")
 
 
@@ -276,28 +384,49 @@ def sweep_command(
     search_rollouts: SearchRolloutsOpt = None,
     search_ms: SearchMsOpt = None,
     batch: BatchFlag = False,
+    precision: PrecisionOpt = None,
+    max_fights: MaxFightsOpt = 100_000,
+    dice: Annotated[str, typer.Option(
+        "--dice", metavar="aligned|sequential",
+        help="aligned (the default): every variant rolls its n-th roll of a fight from the "
+             "same stream, so variants share their dice and differences are sharper; "
+             "sequential: the fights 'fracas run --seed' plays (what --batch plays).")
+    ] = "aligned",
 ) -> None:
-    """Simulate every variant of a grid and compare their win rates."""
+    """Simulate every variant of a grid and compare their win rates (each variant's
+    difference from the first, measured on the same dice)."""
     import json
 
+    from fracas.core.errors import ScenarioError
     from fracas.scenario import load_scenario
     from fracas.scenario.seats import computer_note, computer_seats, with_policies, with_search
+    from fracas.scenario.traps import tell_traps
     from fracas.sim.executors import make_executor
     from fracas.sim.plots import check_plot_path
+    from fracas.sim.runner import spec_from_scenario
     from fracas.sim.sweep import parse_variation, sweep
     if plot is not None:
         check_plot_path(plot)
-    loaded, humans = computer_seats(load_scenario(scenario))
+    checked = load_scenario(scenario)
+    tell_traps(checked.warnings)
+    loaded, humans = computer_seats(checked)
     loaded = with_search(with_policies(loaded, policy or ()), rollouts=search_rollouts,
                          ms=search_ms)
+    if dice not in ("aligned", "sequential"):
+        raise ScenarioError(f"--dice takes aligned or sequential, got {dice!r}", file="sweep")
+    if batch and dice == "aligned":
+        dice = "sequential"  # the batch path plays the sequential streams
     variations = [parse_variation(v) for v in vary]
     grid = 1
     for v in variations:
         grid *= len(v.values)
     with make_executor(executor, workers, scheduler) as ex, \
-            _progress(runs * grid, as_json) as progress:
+            _progress(min(runs, max_fights) if precision else runs, as_json,
+                      _first_side(spec_from_scenario(loaded)), grid) as progress:
         runner: Any = _batch_executor(ex, []) if batch else ex
-        result = sweep(loaded, variations, runs, seed, runner, progress)
+        result = sweep(loaded, variations, runs, seed, runner, progress.advance,
+                       aligned=dice == "aligned", precision=precision, max_runs=max_fights,
+                       on_round=progress.retarget, watch=progress.watch)
     if batch:
         runner.tell(_say)
     if plot is not None:
@@ -306,6 +435,8 @@ def sweep_command(
         plot_sweep(result, plot)
     if as_json:
         report = result.to_json()
+        report["dice"] = dice
+        report["rounds"] = progress.rounds
         for variant, (_, sim) in zip(report["variants"], result.variants, strict=True):
             variant["path"] = runner.path(sim.spec) if batch else "engine"
         if humans:
@@ -314,7 +445,7 @@ def sweep_command(
         return
     if humans:
         console.print(f"[yellow]{escape(computer_note(humans))}[/yellow]")
-    print_sweep(result)
+    print_sweep(result, progress.rounds)
     if plot is not None:
         console.print(f"plot written to {plot}")
 

@@ -28,6 +28,7 @@ from fracas.core.events import (
     read_log,
     write_log,
 )
+from fracas.core.forecast import Forecast
 from fracas.core.loop import Listener, play, take_decision
 from fracas.core.overrides import OVERRIDE_KINDS, Overrides, take_override
 from fracas.core.policy import DecisionRequest, Policy
@@ -236,6 +237,31 @@ class Encounter(Generic[S]):
             self._found.clear()
         known[chosen] = found
         return found
+
+    def forecast(self, chosen: Sequence[Value] | Action = (),
+                 side: str | None = None) -> Forecast | None:
+        """The odds of the decision being built: ``chosen`` values so far, or a whole action.
+
+        The fields not chosen yet take the values the steps offer first (their
+        defaults), as a front end's form shows them; the rule set's
+        :meth:`~fracas.core.ruleset.Ruleset.forecast` answers for that action, as
+        ``side`` may read it (``None``: the GM).  ``None`` with no verb chosen or for a
+        choice that rolls nothing.  Raises :class:`IllegalActionError` like :meth:`options`.
+        """
+        if isinstance(chosen, Action):
+            self.check(chosen)
+            action: Action | None = chosen
+        else:
+            values = list(chosen)
+            if not values:
+                return None
+            found = self.options(values)
+            while found.action is None and found.step is not None:
+                step = found.step
+                values.append(step.default if step.default is not None else step.values[0])
+                found = self.options(values)
+            action = found.action
+        return None if action is None else self.ruleset.forecast(self.state, action, side)
 
     def has_options(self) -> bool:
         """True while the current actor has any legal action (stops at the first found)."""

@@ -9,7 +9,6 @@ methods of one board class; here a rule set overrides the hooks of
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ if TYPE_CHECKING:
 
     from fracas.core.decision import Menu, Partial, Span
     from fracas.core.errors import IllegalActionError
+    from fracas.core.forecast import Forecast
     from fracas.core.rng import Rng
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "available_rulesets",
     "find_ruleset",
     "own_policies",
+    "whole_state_key",
 ]
 
 S = TypeVar("S")
@@ -92,6 +93,64 @@ def own_policies(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(n for n in dict.fromkeys(names) if n not in CORE_POLICIES)
 
 
+def whole_state_key(state: object) -> Hashable:
+    """Every field of ``state``, recursively, as a hashable value: the default state key.
+
+    Dataclasses (slotted or not) and plain objects are read field by field, dicts as
+    their items in a stable order, lists and tuples as tuples, sets as frozensets;
+    anything else hashable is kept as it is (enums, numbers, strings, frozen records).
+    Two states get equal keys only when every field is equal, so merging by it never
+    merges states that could play on differently.
+
+    >>> from dataclasses import dataclass, field
+    >>> @dataclass
+    ... class Fight:
+    ...     hp: dict[str, int] = field(default_factory=lambda: {"a": 3, "b": 2})
+    ...     turn: int = 0
+    >>> whole_state_key(Fight()) == whole_state_key(Fight())
+    True
+    >>> whole_state_key(Fight()) == whole_state_key(Fight(turn=1))
+    False
+    """
+    return _frozen(state)
+
+
+_ATOMS = (str, int, float, bool, bytes, type(None))
+
+
+def _frozen(value: object) -> Hashable:
+    if isinstance(value, _ATOMS):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple([_frozen(v) for v in value])
+    if isinstance(value, dict):
+        items = [(_frozen(k), _frozen(v)) for k, v in value.items()]
+        try:
+            items.sort()
+        except TypeError:  # keys of mixed types: a stable order all the same
+            items.sort(key=repr)
+        return ("dict", tuple(items))
+    if isinstance(value, (set, frozenset)):
+        return frozenset(_frozen(v) for v in value)
+    fields = getattr(value, "__dataclass_fields__", None)
+    if fields is not None:
+        return (type(value).__qualname__,
+                tuple([_frozen(getattr(value, name, None)) for name in fields]))
+    slots = [n for c in type(value).__mro__ for n in getattr(c, "__slots__", ())]
+    attributes = getattr(value, "__dict__", None)
+    if attributes is not None or slots:
+        parts = dict(attributes or {})
+        for name in slots:
+            if name not in parts and hasattr(value, name):
+                parts[name] = getattr(value, name)
+        return (type(value).__qualname__, _frozen(parts))
+    try:
+        hash(value)
+    except TypeError:
+        return (type(value).__qualname__, repr(value))
+    return value
+
+
 class Ruleset(ABC, Generic[S]):
     """A game's combat rules, driven by :class:`fracas.core.encounter.Encounter`.
 
@@ -111,6 +170,11 @@ class Ruleset(ABC, Generic[S]):
     policy_names: ClassVar[Sequence[str]] = ()
     #: The GM's overrides (:mod:`fracas.core.overrides`), ``None`` when it offers none.
     overrides: ClassVar[Overrides[Any] | None] = None
+    #: A folder of example scenarios shipped inside the rule set's package, relative to
+    #: the package of the module defining the class (``"examples"``); ``fracas new``,
+    #: ``serve`` and the console's home find them there.  ``None``: fracas's own
+    #: ``fracas/scenario/examples/<name>`` (the bundled rule sets).
+    examples: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -258,18 +322,33 @@ class Ruleset(ABC, Generic[S]):
         return None
 
     def state_key(self, state: S) -> Hashable:
-        """A hashable summary of everything that matters for the rest of the fight.
+        """A hashable summary of everything that shapes the rest of the fight.
 
-        Two states with equal keys must play on identically (same legal actions, same
-        odds).  Counters that do not change the rules (the log) are left out, so an exact
-        solver can merge states.  The default uses :meth:`view` without its ``round``:
-        the solver then values the fight as if it had no round limit.  A rule set whose
-        fights do reach their limit keeps the round in its own key (AD&D does); one whose
-        fights end long before it may leave it out (Age of Dragons' claw duel).
+        The exact duel solver (:mod:`fracas.odds.duel`) merges decision states with
+        equal keys and solves each once, so two states with equal keys must play on
+        identically: the same actor, the same legal actions, the same choices by the
+        fight's policies, and the same action under the same dice must lead to states
+        with equal keys again (the conformance kit, :mod:`fracas.testing`, checks this
+        on random fights).  The default is the whole state (:func:`whole_state_key`:
+        whose turn it is, pending choices, the round, every counter), which is always
+        right.  A rule set may merge more, explicitly: leave out what no rule, policy
+        or outcome reads again (a fallen fighter's hit points, a spent die's face), or
+        the round when no round limit can end the fight from here.  Merging less than
+        it could only costs the solver time; merging too much gives wrong odds.
         """
-        picture = self.view(state)
-        picture.pop("round", None)
-        return json.dumps(picture, sort_keys=True, default=str)
+        return whole_state_key(state)
+
+    def round_limit(self, state: S) -> int | None:
+        """The last round of the fight when :meth:`state_key` leaves the round out.
+
+        ``None`` (the default) says the key keeps every round that matters.  A rule set
+        whose key merges the same position in different rounds returns its round limit
+        here, promising that the round changes nothing but this: once
+        :meth:`round_number` passes the limit, the fight ends as a draw.  The exact duel
+        solver then solves the merged fight round by round (the limit stays exact), and
+        the conformance kit allows equal keys to part only where one side passes it.
+        """
+        return None
 
     # -- exact odds --------------------------------------------------------
     def face_classes(self, state: S, count: int, sides: int) -> Sequence[Sequence[int]] | None:
@@ -295,6 +374,18 @@ class Ruleset(ABC, Generic[S]):
         question cannot be read.
         """
         raise ActionSyntaxError(f"rule set {self.name} answers no odds questions")
+
+    def forecast(self, state: S, action: Action, side: str | None = None) -> Forecast | None:
+        """The odds of ``action`` (legal now), or ``None`` when it rolls nothing to forecast.
+
+        What it rolls, against what, the exact chance of each outcome that matters and
+        the expected damage (:class:`~fracas.core.forecast.Forecast`), from this rule
+        set's own roll odds.  ``side`` is who will read it (``None``: the GM): a rule set
+        whose views keep secrets leaves out what that side's view lacks.  Front ends ask
+        :meth:`fracas.core.encounter.Encounter.forecast`, which completes a partial
+        decision with the steps' usual values first.  ``None`` by default.
+        """
+        return None
 
     # -- policies ----------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:

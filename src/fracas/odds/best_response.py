@@ -24,6 +24,9 @@ policies as the scenario sets them up (the heuristic, usually).
   is optimal for reaching a win (the real chance of a policy is the least fixed
   point, and the best chance is the least fixed point of the maximum).
 * **Draws count as not won**: the side maximises its chance of winning, nothing else.
+* **Round limits**: a rule set whose key leaves the round out (one that declares
+  ``Ruleset.round_limit``: Age of Dragons, AD&D) is solved here as if its fight had no
+  round limit; :func:`~fracas.odds.duel.solve_duel` solves such keys round by round.
 
 The fixed-policy chance of the same fight (the side playing its own policy) comes
 from the same graph, so the two figures are comparable to the last digit.
@@ -97,7 +100,7 @@ class BestResponse:
         changes: for the first :data:`KEPT_CHANGES` of those (in the order they were
             explored), the fixed policy's action and one action of the best move.
         leaves: resolutions run.
-        seconds: wall time.
+        seconds: CPU seconds (``time.process_time``).
     """
 
     side: str
@@ -369,6 +372,9 @@ def best_response_from_state(
 
     explorer = _Chooser(ruleset, policies, limits or DuelLimits(), progress, watch,
                         mine, max_moves, allow)
+    # A key that leaves the round out (Ruleset.round_limit) is used as it is: the best
+    # response is found as if the fight had no round limit (the choices are not solved
+    # round by round; keeping the round in the key would multiply the states by it).
     with _sweep_young_only():
         for name in sides:
             explorer.label(name)
@@ -403,7 +409,7 @@ def best_response_from_state(
         unresolved=max(0.0, 1.0 - pruned - sum(best_odds.values())), pruned=pruned,
         states=len(explorer.index), choices=len(explorer.moves), changed=len(changed_nodes),
         changes=changes,
-        leaves=explorer.leaves, seconds=time.perf_counter() - explorer.began)
+        leaves=explorer.leaves, seconds=time.process_time() - explorer.began)
 
 
 def best_response(

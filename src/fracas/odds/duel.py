@@ -29,9 +29,20 @@ component, sinks first: by substitution, a dense linear solve (up to 1,500
 states) or iteration to a change below ``1e-12``.  Probabilities are floating
 point: exact up to rounding (about 1e-12), not sampled.
 
+States are merged only as far as the rule set's key allows (``Ruleset.state_key``,
+by default the whole state: sound by construction; the conformance kit checks any
+key that merges more).  A key that leaves the round out comes with the round limit
+(``Ruleset.round_limit``): its graph is then solved round by round, the value of each
+state with ``n`` rounds left from the values with fewer, so that draws at the limit
+are exact while the positions of different rounds are explored once (if a state was
+first met so near the limit that its own play passed it, the fight is solved again
+with the round in the key).
+
 Policies must be fixed: a function of the state (and of their Rng, whose draws
-are enumerated).  Scripted and human-played combatants are refused.  A fight too
-large to solve within the time limit is refused early, with what makes it large.
+are enumerated).  Scripted and human-played combatants are refused.  Limits are in
+CPU seconds of this process (``time.process_time``), so a loaded machine refuses no
+fight an idle one solves.  A fight too large to solve within its limit is refused
+early, with what makes it large and what would make it solvable.
 """
 
 from __future__ import annotations
@@ -86,7 +97,8 @@ __all__ = [
 
 DEFAULT_MAX_STATES = 200_000
 DEFAULT_MAX_LEAVES = 20_000_000
-#: Wall-clock seconds before the solver gives up (and it gives up earlier when its
+#: CPU seconds of this process (``time.process_time``: the same on a loaded machine as on
+#: an idle one) before the solver gives up (and it gives up earlier when its
 #: own pace shows it cannot finish in time).
 DEFAULT_MAX_SECONDS = 60.0
 #: A chance path less likely than this is not followed (its mass is reported as pruned);
@@ -330,7 +342,7 @@ class DuelOdds:
         states: distinct decision states explored (graph nodes and the chance-free
             decisions between them).
         leaves: resolutions the solver ran to the end (the chance trees' leaves).
-        seconds: wall time.
+        seconds: CPU seconds of the solve (``time.process_time``).
     """
 
     sides: dict[str, float]
@@ -356,7 +368,7 @@ class DuelProgress:
         done: graph states expanded.
         found: graph states found so far (``done`` of them expanded).
         leaves: resolutions run.
-        seconds: wall time so far.
+        seconds: CPU seconds so far.
         at_least: a lower bound on the seconds still needed at the pace so far
             (every state found must still be expanded; more may appear), or ``None``
             before there is a pace to judge.
@@ -395,7 +407,8 @@ class DuelLimits:
     Attributes:
         max_states: distinct decision states (graph nodes).
         max_leaves: resolutions run (the chance trees' leaves).
-        max_seconds: wall time; ``None`` for no limit.  Once a twentieth of it has
+        max_seconds: CPU seconds (``time.process_time``, so that a loaded machine
+            refuses no fight an idle one solves); ``None`` for no limit.  Once a twentieth of it has
             passed (at least a second), the solver also stops as soon as its pace
             shows it cannot finish in time.
     """
@@ -436,23 +449,34 @@ class _Explorer:
         self.apply_decision: Callable[[Any, str, Action], None] | None = getattr(
             ruleset, "apply_decision", None)
         self.pick = policies
+        self.limits = limits
         self.max_states = limits.max_states
         self.max_leaves = limits.max_leaves
         self.max_seconds = limits.max_seconds
-        self.began = time.perf_counter()
+        self.began = time.process_time()
         self.deadline = (None if limits.max_seconds is None
                          else self.began + limits.max_seconds)
         self.warm_up = (0.0 if limits.max_seconds is None
                         else max(1.0, _WARM_UP_SHARE * limits.max_seconds))
         self.progress = progress
         self.watch = watch
-        self.last_watch = self.began
+        self.last_watch = time.perf_counter()  # the display's pace is wall time
         self.labels: list[object] = []
         self.label_index: dict[object, int] = {}
         self.index: dict[Hashable, int] = {}
-        self.through: dict[Hashable, int] = {}
+        #: key -> (node, rounds from that state to the node's): states passed through.
+        self.through: dict[Hashable, tuple[int, int]] = {}
+        #: The round limit of a key that leaves the round out (see ``Ruleset.round_limit``);
+        #: ``None``: the keys keep every round that matters.
+        self.limit: int | None = None
+        #: The round of each node's state (only with a limit).
+        self.rounds: list[int] = []
+        #: The round of the state the last :meth:`target` landed on (only with a limit).
+        self.landed = 0
+        self.key_of: Callable[[Any], Hashable] = ruleset.state_key
         self.nodes: list[_Node | None] = []
-        self.edges: list[dict[int, float]] = []
+        self.edges: list[dict[Any, float]] = []
+        self.base_round = 0  # the round of the state being expanded (with a limit)
         self.leaves = 0
         self.done = 0
         self.mass = 0.0  # share of the outcomes of the state being expanded already followed
@@ -467,7 +491,7 @@ class _Explorer:
         return self.label_index[winner]
 
     def report(self) -> DuelProgress:
-        now = time.perf_counter()
+        now = time.process_time()
         elapsed = now - self.began
         units = self.done + self.mass
         at_least = (elapsed / units * max(0.0, len(self.nodes) - units)
@@ -489,26 +513,46 @@ class _Explorer:
                 self.watch(self.report())
         if self.deadline is None or self.max_seconds is None:
             return
-        now = time.perf_counter()
+        now = time.process_time()
         if now > self.deadline:
             raise StateSpaceTooLargeError(
-                f"gave up after {self.max_seconds:g} s with {self.done:,} of the "
+                f"gave up after {self.max_seconds:g} CPU s with {self.done:,} of the "
                 f"{len(self.nodes):,} states found so far solved ({self.leaves:,} "
                 f"resolutions): the fight is too large to solve exactly in that time"
-                f"{self.cause()}; allow more time (--max-seconds) or estimate it with "
-                "'fracas simulate'"
+                f"{self.cause()}{self.remedy(None)}"
             )
         if now - self.began < self.warm_up:
             return
         seen = self.report()
         if seen.at_least is not None and seen.seconds + seen.at_least > 1.25 * self.max_seconds:
             raise StateSpaceTooLargeError(
-                f"too large to solve exactly within {self.max_seconds:g} s: after "
+                f"too large to solve exactly within {self.max_seconds:g} CPU s: after "
                 f"{seen.seconds:.1f} s, {self.done:,} of the {len(self.nodes):,} states found "
                 f"so far are solved ({self.leaves:,} resolutions) and at this pace the rest "
-                f"needs at least {seen.at_least:,.0f} s more{self.cause()}; estimate it with "
-                "'fracas simulate' instead (or allow more time with --max-seconds)"
+                f"needs at least {seen.at_least:,.0f} s more{self.cause()}"
+                f"{self.remedy(seen.seconds + seen.at_least)}"
             )
+
+    def remedy(self, needed: float | None) -> str:
+        """What would make the fight solvable, in words (the end of a refusal)."""
+        ways = []
+        if needed is not None and needed < 24 * 3600:
+            ways.append(f"allow at least {needed * 1.2:,.0f} CPU s (--max-seconds; more "
+                        "states may still appear)")
+        elif needed is None:
+            ways.append("allow more time (--max-seconds)")
+        if self.widest[0] > 20:
+            ways.append(f"smaller rolls: the rule set's face_classes can name the faces of "
+                        f"{self.widest[1]} that its rules never tell apart")
+        if len(self.nodes) > 1000:
+            ways.append("fewer positions: fewer combatants, less health, or a state key "
+                        "that merges what nothing reads again (docs/DEVELOPING.md, 'The "
+                        "state key')")
+        if self.most_actions[0] > 4:
+            ways.append(f"a policy for {self.most_actions[1]} that picks one action "
+                        "instead of one at random")
+        ways.append("or estimate it with 'fracas simulate'")
+        return "; to solve it: " + ", ".join(ways)
 
     def cause(self) -> str:
         """What makes the fight large, in words (for the messages that give up)."""
@@ -544,7 +588,9 @@ class _Explorer:
             )
         node = len(self.nodes)
         self.index[key] = node
-        self.through[key] = node  # one lookup finds nodes and the states passed through
+        self.through[key] = (node, 0)  # one lookup finds nodes and the states passed through
+        if self.limit is not None:
+            self.rounds.append(self.rs.round_number(state))
         self.nodes.append(_Node(actor, state, decisions, first))
         self.edges.append({})
         return node
@@ -673,25 +719,36 @@ class _Explorer:
         through a node.
         """
         rs = self.rs
-        current_actor, state_key, seen = rs.current_actor, rs.state_key, self.through.get
-        chain: list[Hashable] = []
+        current_actor, state_key, seen = rs.current_actor, self.key_of, self.through.get
+        layered = self.limit is not None
+        round_of = rs.round_number
+        chain: list[tuple[Hashable, int]] = []
         played: list[Action] = []
         result: int | None = None
+        landed = 0
         for _ in range(_CHAIN_LIMIT):
             actor = current_actor(state)
             if actor is None:
                 outcome = rs.outcome(state)
                 result = -1 - self.label(outcome.winner if outcome is not None else None)
+                if layered:
+                    landed = round_of(state)
                 break
             key = (actor, state_key(state))
-            result = seen(key)
-            if result is not None:
+            found = seen(key)
+            if found is not None:
+                result = found[0]
+                if layered:
+                    landed = round_of(state) + found[1]
                 break
             decisions = self.decisions(state, actor)
             if len(decisions) != 1:
                 result = self.new_node(key, actor, state, decisions, None)
+                if layered:
+                    landed = round_of(state)
                 break
             action = decisions[0][0]
+            here = round_of(state) if layered else 0
             self.decide(state, actor, action)
             try:
                 self.play(state, action, _ChanceRng((), rs, state))
@@ -704,20 +761,25 @@ class _Explorer:
                 # cheaper than counting every event of every resolution on the way).
                 result = self.new_node(key, actor, self.replay(rebuild, played), decisions,
                                        branch)
+                landed = here
                 break
-            chain.append(key)
+            chain.append((key, here))
             played.append(action)
         else:
             actor = rs.current_actor(state)
             if actor is None:
                 return self.target(state, lambda: self.replay(rebuild, played))
-            key = (actor, rs.state_key(state))
+            key = (actor, state_key(state))
             result = self.index.get(key)
             if result is None:
                 result = self.new_node(key, actor, state, None, None)
+            if layered:
+                landed = round_of(state)
         assert result is not None
-        for passed in chain:
-            self.through[passed] = result
+        through = self.through
+        for passed, at in chain:
+            through[passed] = (result, landed - at)
+        self.landed = landed
         return result
 
     def replay(self, rebuild: Callable[[], Any], played: Sequence[Action]) -> Any:
@@ -765,7 +827,9 @@ class _Explorer:
                 run(again, _ChanceRng(prefix, rs, again))
                 return again
 
-            node = self.target(s, rebuild)
+            node: Any = self.target(s, rebuild)
+            if self.limit is not None:  # with the rounds it took (see _solve_by_rounds)
+                node = (node, self.landed - self.base_round)
             out[node] = out.get(node, 0.0) + p
             self.mass += p
 
@@ -777,17 +841,21 @@ class _Explorer:
             if pq >= MIN_PATH_PROBABILITY:
                 stack.append(((*prefix, value), pq))
             else:
-                pruned = -1 - self.label(_PRUNED)
+                pruned: Any = -1 - self.label(_PRUNED)
+                if self.limit is not None:
+                    pruned = (pruned, 0)
                 out[pruned] = out.get(pruned, 0.0) + pq
                 self.mass += pq
 
     def expand(self, node: _Node) -> dict[int, float]:
         """Every result of the decision at ``node``, with its probability."""
         rs = self.rs
-        out: dict[int, float] = {}
+        out: dict[Any, float] = {}
         decisions = node.decisions
         if decisions is None:
             decisions = self.decisions(node.state, node.actor)
+        if self.limit is not None:
+            self.base_round = rs.round_number(node.state)
         for chosen, p in decisions:
             after = rs.clone_state(node.state)
             self.decide(after, node.actor, chosen)
@@ -804,16 +872,24 @@ class _Explorer:
         return run
 
     def explore(self, initial: Any, started: bool) -> int:
-        """Build the whole graph; returns the root's target index."""
+        """Build the whole graph; returns the root's target index.
+
+        With a round limit, :attr:`landed` is then the round the root's value is taken
+        at (the root's own round, or the round of the state the opening led to).
+        """
         if started:
             root = self.target(self.rs.clone_state(initial),
                                lambda: self.rs.clone_state(initial))
+            root_round = self.landed
         else:
-            first: dict[int, float] = {}
+            first: dict[Any, float] = {}
+            self.base_round = root_round = self.rs.round_number(initial)
             self.follow(self.rs.clone_state(initial), self.start, 1.0, first, None)
             root = len(self.nodes)
             self.nodes.append(None)
             self.edges.append(first)
+            if self.limit is not None:
+                self.rounds.append(root_round)
         while self.done < len(self.nodes):
             done = self.done
             node = self.nodes[done]
@@ -829,6 +905,7 @@ class _Explorer:
                 self.last_watch = time.perf_counter()
                 self.watch(self.report())
             self.check_time()
+        self.landed = root_round
         return root
 
 
@@ -1010,12 +1087,45 @@ def solve_from_state(
     wins = {str(k): v for k, v in result.items()}
     unresolved = max(0.0, 1.0 - draw - pruned - sum(wins.values()))
     return DuelOdds(wins, draw, unresolved, pruned, states, leaves,
-                    time.perf_counter() - began)
+                    time.process_time() - began)
 
 
 def _explore_and_solve(explorer: _Explorer, initial: Any, started: bool,
                        ) -> tuple[list[object], np.ndarray[Any, Any], int, int, float]:
     """Build the graph and solve it: (labels, chance of each label, states, leaves, start)."""
+    rs = explorer.rs
+    sides = list(dict.fromkeys(s.side for s in rs.standings(initial)))
+    for side in sides:
+        explorer.label(side)
+    draw = explorer.label(None)
+    explorer.limit = rs.round_limit(initial)
+    root = explorer.explore(initial, started)
+    chances: np.ndarray[Any, Any] | None
+    if root < 0:
+        chances = np.zeros(len(explorer.labels))
+        chances[-1 - root] = 1.0
+    elif explorer.limit is None:
+        chances = _solve(explorer.edges, len(explorer.labels))[root]
+    else:
+        chances = _solve_by_rounds(explorer.edges, explorer.rounds, explorer.limit, root,
+                                   explorer.landed, len(explorer.labels), draw)
+        if chances is None:
+            # A state was first met so near the limit that its own play passed it: the
+            # merged rounds cannot be told apart there, so solve again keeping the round.
+            again = _Explorer(rs, explorer.pick, explorer.limits, explorer.progress,
+                              explorer.watch)
+            again.began = explorer.began
+            again.leaves = explorer.leaves
+            again.deadline = explorer.deadline
+            key_of, round_of = rs.state_key, rs.round_number
+            again.key_of = lambda state: (key_of(state), round_of(state))
+            return _explore_and_solve_plain(again, initial, started)
+    return explorer.labels, chances, len(explorer.index), explorer.leaves, explorer.began
+
+
+def _explore_and_solve_plain(explorer: _Explorer, initial: Any, started: bool,
+                             ) -> tuple[list[object], np.ndarray[Any, Any], int, int, float]:
+    """:func:`_explore_and_solve` with every round kept in the key (no round layers)."""
     sides = list(dict.fromkeys(s.side for s in explorer.rs.standings(initial)))
     for side in sides:
         explorer.label(side)
@@ -1027,6 +1137,120 @@ def _explore_and_solve(explorer: _Explorer, initial: Any, started: bool,
     else:
         chances = _solve(explorer.edges, len(explorer.labels))[root]
     return explorer.labels, chances, len(explorer.index), explorer.leaves, explorer.began
+
+
+#: The most states solved round by round, and the most passes of the moves within one
+#: round (a chain of moves longer than this, or a loop, keeps the round in the key).
+_LAYERED_LIMIT = 200_000
+_ROUND_PASSES = 64
+
+
+def _solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], limit: int,
+                     root: int, root_round: int, labels: int, draw: int,
+                     ) -> np.ndarray[Any, Any] | None:
+    """The root's chance of each label when the keys leave the round out, round by round.
+
+    Each edge is ``(target, rounds it took) -> chance``.  ``V[n]``, the value of every
+    state with ``n`` rounds left before the limit, is ``W V[n] + (the edges that take
+    d >= 1 rounds: V[n - d], or a draw when d > n)``, where ``W`` holds the edges
+    within a round; the root has ``limit - root_round`` rounds left.  Once ``V`` stops
+    changing over as many layers as the longest edge, it stays so (each layer is the
+    same function of the ones before), and the rest is skipped.  ``None`` when a
+    state's own play already passed the limit (its edges are not those of its key at
+    other rounds) or when the moves within a round can loop: the caller then keeps the
+    round in the key.
+    """
+    n = len(edges)
+    if n > _LAYERED_LIMIT:
+        return None
+    src: list[int] = []
+    dst: list[int] = []
+    took: list[int] = []
+    chance: list[float] = []
+    end_src: list[int] = []
+    end_label: list[int] = []
+    end_took: list[int] = []
+    end_chance: list[float] = []
+    for v, out in enumerate(edges):
+        here = rounds[v]
+        for (w, d), p in out.items():
+            if here + d > limit or (here + d == limit and w == -1 - draw):
+                # this state's own play met the limit (a rule set may end the fight at
+                # the close of the last round, still counting it): not the key's play
+                return None
+            if w < 0:
+                end_src.append(v)
+                end_label.append(-1 - w)
+                end_took.append(d)
+                end_chance.append(p)
+            else:
+                src.append(v)
+                dst.append(w)
+                took.append(d)
+                chance.append(p)
+    s_arr, d_arr = np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64)
+    t_arr, p_arr = np.array(took, dtype=np.int64), np.array(chance)
+    within = t_arr == 0
+    ws, wd, wp = s_arr[within], d_arr[within], p_arr[within]
+    later = [(int(d), s_arr[t_arr == d], d_arr[t_arr == d], p_arr[t_arr == d])
+             for d in sorted(set(took)) if d > 0]
+    passed = {d: np.bincount(fs, weights=fp, minlength=n) for d, fs, _, fp in later}
+    es, el = np.array(end_src, dtype=np.int64), np.array(end_label, dtype=np.int64)
+    et, ep = np.array(end_took, dtype=np.int64), np.array(end_chance)
+    longest = max([d for d, *_ in later] + [int(et.max()) if len(et) else 0])
+
+    def ends(left: int) -> np.ndarray[Any, Any]:
+        """The ends' share of each state's value with ``left`` rounds left."""
+        rhs = np.zeros((n, labels))
+        now = et <= left
+        for label in range(labels):
+            mine = now & (el == label)
+            if mine.any():
+                rhs[:, label] += np.bincount(es[mine], weights=ep[mine], minlength=n)
+        if not now.all():
+            rhs[:, draw] += np.bincount(es[~now], weights=ep[~now], minlength=n)
+        return rhs
+
+    settled = ends(longest)
+    layers: list[np.ndarray[Any, Any]] = []
+    steady = 0
+    wanted = limit - root_round
+    if wanted < 0:
+        ended = np.zeros(labels)
+        ended[draw] = 1.0
+        return ended
+    for left in range(wanted + 1):
+        rhs = settled.copy() if left >= longest else ends(left)
+        for d, fs, fd, fp in later:
+            if d > left:
+                rhs[:, draw] += passed[d]
+            else:
+                before = layers[-d]
+                for label in range(labels):
+                    rhs[:, label] += np.bincount(fs, weights=fp * before[fd, label],
+                                                 minlength=n)
+        # x = W x + rhs within the round: exact after as many passes as the longest
+        # chain of moves within a round (when no move leads back); a loop is refused.
+        value = rhs
+        for _ in range(_ROUND_PASSES):
+            new = rhs.copy()
+            for label in range(labels):
+                new[:, label] += np.bincount(ws, weights=wp * value[wd, label], minlength=n)
+            if np.array_equal(new, value):
+                break
+            value = new
+        else:
+            return None
+        if layers and np.array_equal(value, layers[-1]):
+            steady += 1
+        else:
+            steady = 0
+        layers.append(value)
+        if len(layers) > longest + 1:
+            layers.pop(0)
+        if steady > longest:
+            break
+    return np.asarray(layers[-1][root])
 
 
 def solve_duel(
@@ -1046,20 +1270,26 @@ def state_from_log(path: str | Path, round_number: int | None = None,
                    ) -> tuple[Ruleset[Any], Any, bool]:
     """The rule set and the state of a saved fight, to solve from; and whether it has started.
 
-    The log is read and checked like ``fracas replay`` does (every decision must be legal
-    where it stands).  With ``round_number``, the state is the one just before the first
-    decision of that round; without, the state where the log ends.
+    The log is read through the one verified loader every door uses
+    (:func:`fracas.scenario.logs.load_log`, as ``fracas replay``, ``play --from``,
+    ``simulate --from`` and the console's import do): its decisions are replayed with
+    its recorded dice and every event must be what the rules give.  With
+    ``round_number``, the state is the one just before the first decision of that
+    round; without, the state where the log ends (a log cut inside its last decision's
+    results is refused there: that state is not at a decision).
 
     Raises:
-        LogFormatError: the log cannot be read or does not replay.
+        LogFormatError: the log cannot be read or does not replay by the rules.
         DuelError: the round is not in the log.
     """
-    from fracas.core.encounter import Encounter
-    from fracas.scenario.logs import state_from_header
+    from fracas.scenario.logs import load_log
 
-    encounter = Encounter.load(path, build=state_from_header)
+    loaded = load_log(path)
+    encounter = loaded.encounter
     ruleset = encounter.ruleset
     if round_number is None:
+        if not loaded.complete:
+            loaded.continuable(str(path))  # raises: no decision to solve from
         return ruleset, encounter.state, bool(encounter.log)
     if round_number < 1:
         raise DuelError(f"--round must be at least 1, got {round_number}")

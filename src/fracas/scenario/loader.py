@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from fracas.core.errors import ScenarioError
 from fracas.scenario.limits import MAX_FILE_BYTES, check_combatants, check_size
 from fracas.scenario.problems import Path_, check_model, field_name
+from fracas.scenario.traps import ScenarioWarning, find_traps
 
 if TYPE_CHECKING:
     from fracas.core.encounter import Encounter
@@ -34,8 +35,8 @@ _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 class SearchSettings(BaseModel):
     """How long the ``search`` policy thinks, for every seat a scenario gives it.
 
-    Without a budget the search plays a fixed 32 rollouts a decision
-    (:data:`fracas.ai.search.DEFAULT_ROLLOUTS`).  ``rollouts`` alone keeps a seeded fight
+    Without a budget the search thinks at most one second of CPU time a turn
+    (:data:`fracas.ai.search.DEFAULT_TURN_MS`).  ``rollouts`` alone keeps a seeded fight
     replayable on any machine; ``ms`` makes the thinking a time budget, so what the
     search sees depends on the machine's speed and a seed no longer replays exactly.
     """
@@ -83,7 +84,7 @@ class ScenarioBase(BaseModel):
     description: str = ""
     search: SearchSettings | None = Field(None, description=(
         "how long the search policy thinks, for every seat whose policy is search "
-        "(default: 32 rollouts a decision)"))
+        "(default: at most 1 s of CPU time a turn)"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +95,8 @@ class Scenario:
     model: BaseModel
     data: dict[str, Any]
     source: str
+    #: What validates but will surely not play as meant (:mod:`fracas.scenario.traps`).
+    warnings: tuple[ScenarioWarning, ...] = ()
 
     def header(self, seed: int | None) -> LogHeader:
         """The log header that lets a stored fight be rebuilt from this scenario."""
@@ -198,6 +201,8 @@ class CheckedScenario:
     ruleset: str
     model: BaseModel
     source: str
+    #: What validates but will surely not play as meant (:mod:`fracas.scenario.traps`).
+    warnings: tuple[ScenarioWarning, ...] = ()
 
 
 def _read_yaml(text: str, source: str) -> tuple[dict[str, Any], dict[Path_, int]]:
@@ -255,7 +260,8 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     ruleset = _find_ruleset(_ruleset_name(data, source, lines), source, lines)
     model = check_model(ruleset.scenario_model, data, source, lines)
     check_combatants(len(ruleset.standings(ruleset.initial_state(model))), source)
-    return Scenario(ruleset, model, data, source)
+    return Scenario(ruleset, model, data, source,
+                    find_traps(ruleset.name, model, data, source, lines))
 
 
 def _read_text(path: str | Path) -> str:
@@ -305,10 +311,11 @@ def check_scenario(path: str | Path) -> CheckedScenario:
         ruleset = _find_ruleset(name, source, lines)
         model = check_model(ruleset.scenario_model, data, source, lines)
         check_combatants(len(ruleset.standings(ruleset.initial_state(model))), source)
-        return CheckedScenario(ruleset.name, model, source)
+        return CheckedScenario(ruleset.name, model, source,
+                               find_traps(ruleset.name, model, data, source, lines))
     model = check_model(entry.model, data, source, lines)
     check_combatants(entry.combatants(model), source)
-    return CheckedScenario(name, model, source)
+    return CheckedScenario(name, model, source, find_traps(name, model, data, source, lines))
 
 
 def build_initial_state(ruleset: Ruleset[Any], data: Mapping[str, Any], source: str) -> Any:

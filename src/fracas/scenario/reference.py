@@ -9,6 +9,11 @@ set's pydantic model, so it cannot drift from what ``validate`` accepts:
   default and meaning (``docs/rules/<ruleset>-fields.md``);
 * :func:`starter`: a commented starting scenario that validates (``fracas new``).
 
+A rule set's example scenarios (and its schema file) live in its own package: the
+folder its :class:`~fracas.core.ruleset.Ruleset` class names as ``examples``
+(:func:`examples_dir`), so a rule set installed through an entry point is found as
+the bundled ones are (:func:`plugin_examples` for the console's home).
+
 :func:`generated_files` lists every generated file of a source tree; a test fails when
 one is stale, and ``FRACAS_REGEN_DOCS=1`` rewrites them.
 """
@@ -16,22 +21,29 @@ one is stale, and ``FRACAS_REGEN_DOCS=1`` rewrites them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from fracas.core.errors import FracasError
 from fracas.core.ruleset import Ruleset, available_rulesets, find_ruleset
 from fracas.scenario.limits import limits_text
 
 __all__ = [
     "bundled_examples",
+    "examples_dir",
     "field_reference",
     "generated_files",
     "meanings",
     "modeline",
+    "plugin_examples",
+    "register_names",
+    "relative_schema",
+    "ruleset_schema",
     "scenario_schema",
     "schema_path",
     "starter",
@@ -53,8 +65,40 @@ def meanings(ruleset: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
+#: A rule set's catalogue names by ``Model.field`` (a hook: :func:`register_names`).
+NameSource = Callable[[], dict[str, list[str]]]
+_NAMES: dict[str, NameSource] = {}
+
+
+def register_names(ruleset: str) -> Callable[[NameSource], NameSource]:
+    """Register where ``ruleset``'s catalogue names come from (a decorator): the function
+    returns, by ``Model.field``, the names that field takes, which the schema then lists
+    (a list's items, a mapping's keys, or the text itself), so an editor completes them."""
+
+    def add(source: NameSource) -> NameSource:
+        _NAMES[ruleset] = source
+        return source
+
+    return add
+
+
+def _enumerate(prop: dict[str, Any], names: list[str]) -> None:
+    """Put ``names`` where the field's shape takes them (items, keys or the text)."""
+    if prop.get("type") == "array" and isinstance(prop.get("items"), dict):
+        prop["items"]["enum"] = names
+    elif prop.get("type") == "object":
+        prop["propertyNames"] = {"enum": names}
+    elif prop.get("type") == "string":
+        prop["enum"] = names
+    else:
+        for branch in prop.get("anyOf", ()):
+            if branch.get("type") == "string":
+                branch["enum"] = names
+
+
 def scenario_schema(ruleset: Ruleset[Any]) -> dict[str, Any]:
-    """The JSON Schema of ``ruleset``'s scenario files, every field with its meaning."""
+    """The JSON Schema of ``ruleset``'s scenario files, every field with its meaning and,
+    where a field takes a name from the rule set's catalogue, the names it takes."""
     schema: dict[str, Any] = ruleset.scenario_model.model_json_schema()
     schema["properties"]["ruleset"] = {"const": ruleset.name, "title": "Ruleset",
                                        "description": "the rule set this scenario is for"}
@@ -65,6 +109,15 @@ def scenario_schema(ruleset: Ruleset[Any]) -> dict[str, Any]:
             meaning = known.get(f"{model}.{field}")
             if meaning and not prop.get("description"):
                 prop["description"] = meaning
+    source = _NAMES.get(ruleset.name)
+    if source is not None:
+        defs = schema.get("$defs", {})
+        for key, names in source().items():
+            model, _, field = key.partition(".")
+            node = defs.get(model, schema if model == "scenario" else {})
+            prop = node.get("properties", {}).get(field)
+            if prop is not None:
+                _enumerate(prop, names)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": f"fracas:{ruleset.name}.schema.json", **schema}
 
@@ -84,9 +137,77 @@ def schema_path(ruleset: str) -> Path:
     return package_dir() / "schemas" / f"{ruleset}.schema.json"
 
 
+def relative_schema(ruleset: Ruleset[Any], folder: Path) -> str | None:
+    """The schema shipped for ``ruleset`` as a path relative to ``folder`` (``/`` separated),
+    which a scenario written there can name on any machine with the same layout (a
+    project that keeps its scenarios beside its sources); a ``file:`` URL only when no
+    relative path exists (another drive); ``None`` when the rule set ships no schema."""
+    import os
+
+    target = ruleset_schema(ruleset)
+    if target is None:
+        return None
+    try:
+        return Path(os.path.relpath(target, folder.absolute())).as_posix()
+    except ValueError:
+        return target.as_uri()
+
+
 def bundled_examples() -> Path:
     """The folder of example scenarios shipped with fracas (one subfolder per rule set)."""
     return package_dir() / "examples"
+
+
+def examples_dir(ruleset: Ruleset[Any]) -> Path:
+    """The folder of ``ruleset``'s example scenarios.
+
+    A rule set names it with its class attribute ``examples``, a folder of the package
+    that defines the class (``examples = "examples"`` in ``pools/ruleset.py`` is
+    ``pools/examples/``), found however the package was installed.  Without one, the
+    folder is fracas's own ``examples/<name>`` (the bundled rule sets).
+    """
+    cls = type(ruleset)
+    if cls.examples is None:
+        return bundled_examples() / ruleset.name
+    module = sys.modules[cls.__module__]
+    package = module.__package__ or cls.__module__
+    # joinpath, then str: a namespace package's files() is not itself a path.
+    return Path(str(resources.files(package).joinpath(cls.examples)))
+
+
+def ruleset_schema(ruleset: Ruleset[Any]) -> Path | None:
+    """The schema file shipped for ``ruleset``, if one is: fracas's own for the bundled
+    rule sets, ``<name>.schema.json`` in the examples folder for the others."""
+    if type(ruleset).examples is None:
+        path = schema_path(ruleset.name)
+    else:
+        path = examples_dir(ruleset) / f"{ruleset.name}.schema.json"
+    return path if path.is_file() else None
+
+
+def plugin_examples() -> dict[str, Path]:
+    """The example folders of the rule sets outside fracas, by rule set name.
+
+    Each rule set registered through the ``fracas.rulesets`` entry point (or by hand)
+    whose class names an ``examples`` folder that exists.  One that fails to load is
+    left out here; naming it in a scenario still says why.
+    """
+    from importlib.metadata import entry_points
+
+    from fracas.core import ruleset as registry
+
+    names = {point.name for point in entry_points(group="fracas.rulesets")
+             if not point.value.startswith("fracas.")}
+    names.update(registry._REGISTERED)
+    found: dict[str, Path] = {}
+    for name in sorted(names):
+        try:
+            ruleset = find_ruleset(name)
+        except Exception:  # a broken plug-in must not take the console down
+            continue
+        if type(ruleset).examples is not None and examples_dir(ruleset).is_dir():
+            found[name] = examples_dir(ruleset)
+    return found
 
 
 def modeline(target: str) -> str:
@@ -279,25 +400,35 @@ def _item_node(prop: dict[str, Any], root: dict[str, Any], value: Any) -> dict[s
     return None
 
 
-def _smallest_example(ruleset: str) -> Path:
-    files = sorted((bundled_examples() / ruleset).glob("*.yaml"),
+def _smallest_example(ruleset: Ruleset[Any]) -> Path:
+    folder = examples_dir(ruleset)
+    files = sorted(folder.glob("*.yaml"),
                    key=lambda p: (len(p.read_text(encoding="utf-8")), p.name))
     if not files:
-        raise LookupError(f"no bundled example for {ruleset}")
+        raise FracasError(
+            f"the rule set {ruleset.name} ships no example scenario to start from (no "
+            f"YAML file in {folder}); its Ruleset class names that folder as `examples`")
     return files[0]
 
 
 def starter(ruleset: Ruleset[Any], schema: str | None = None) -> str:
     """A commented starting scenario for ``ruleset`` (the smallest bundled example)."""
-    example = _smallest_example(ruleset.name)
+    example = _smallest_example(ruleset)
     data = yaml.safe_load(example.read_text(encoding="utf-8"))
     root = scenario_schema(ruleset)
+    shipped = ruleset_schema(ruleset)
+    if schema is None:
+        schema = shipped.as_uri() if shipped else f"{ruleset.name}.schema.json"
     lines = [
-        modeline(schema or schema_path(ruleset.name).as_uri()),
+        modeline(schema),
         f"# A starting {ruleset.title or ruleset.name} scenario (from the example "
         f"{example.name}).",
         "# Each field's comment gives its type and range; the field reference lists them all:",
-        f"# docs/rules/{ruleset.name}-fields.md, or `fracas schema {ruleset.name}`.",
+        (f"# docs/rules/{ruleset.name}-fields.md, or `fracas schema {ruleset.name}`."
+         if type(ruleset).examples is None else f"# `fracas schema {ruleset.name}`."),
+        *([] if shipped or schema != f"{ruleset.name}.schema.json" else [
+            f"# For an editor's checks: fracas schema {ruleset.name} > "
+            f"{ruleset.name}.schema.json"]),
         "# Check it with `fracas validate FILE`; play it with `fracas play FILE --human NAME`.",
     ]
     _emit(data, root, root, "", lines)

@@ -21,8 +21,16 @@ How a run is counted (the rulings this package takes):
 * Win-rate intervals are 95% Wilson score intervals.
 * ``--from LOG --round N`` replays a saved fight up to the first decision of round
   ``N`` and plays every continuation from there with fresh seeds.
-* The variants of a sweep use the same fight seeds (common random numbers), so
-  differences between variants are not blurred by different dice.
+* The variants of a sweep use the same fight seeds and dice aligned roll by roll
+  (:mod:`fracas.sim.streams`: the ``n``-th roll of a fight has its own stream), so a
+  variant that rolls one die more does not shift every later die; each variant's
+  difference from the first is reported with the interval of the paired difference
+  (Newcombe's score interval).  ``--dice sequential`` (and ``--batch``) plays the
+  fights ``fracas run --seed F`` plays instead.
+* ``--precision P`` plays rounds of fights (continuing the fight indices) until every
+  reported rate's interval (wins, draws, survival, sweep differences) is within
+  plus or minus ``P``, or the cap; round sizes follow from counts alone, so the answer
+  is the same whatever the workers.
 """
 
 from fracas.sim.executors import (

@@ -30,10 +30,11 @@ from fracas.core.errors import FracasError
 from fracas.core.events import DecisionMade, Event, decode_event, encode_event, read_log
 from fracas.core.loop import play
 from fracas.core.policy import HumanPolicy, Policy, scenario_policies
-from fracas.core.rng import derive_seed, fight_streams
+from fracas.core.rng import Rng, derive_seed, fight_streams
 from fracas.core.ruleset import Ruleset, find_ruleset
 from fracas.scenario import Scenario, build_initial_state
 from fracas.sim.stats import ChunkSummary
+from fracas.sim.streams import AlignedRng
 
 __all__ = [
     "DEFAULT_MAX_DECISIONS",
@@ -68,6 +69,9 @@ class FightSpec:
             that rule sets registered by hand (tests, plug-ins) are found there too.
         max_decisions: decision limit per fight.
         key: a digest of the above, used to cache the prepared state in each worker.
+        aligned: roll the dice on streams aligned roll by roll
+            (:class:`fracas.sim.streams.AlignedRng`), as a sweep does so that its
+            variants share their dice; False: the fight ``fracas run --seed`` plays.
     """
 
     ruleset: str
@@ -77,6 +81,7 @@ class FightSpec:
     module: str = ""
     max_decisions: int = DEFAULT_MAX_DECISIONS
     key: str = field(default="", compare=False)
+    aligned: bool = False
 
     @staticmethod
     def make(ruleset: Ruleset[Any], scenario: Mapping[str, Any], source: str,
@@ -188,9 +193,12 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
         wins.setdefault(s.side, 0)
         survived.setdefault(s.name, 0)
         health.setdefault(s.name, {})
+    dice: Rng
     for i in range(start, stop):
         fight_seed = derive_seed(seed, i)
         dice, policy_rng = fight_streams(fight_seed)
+        if spec.aligned:  # a sweep's variants share their dice roll by roll
+            dice = AlignedRng(fight_seed)
         try:
             enc = Encounter(ruleset, initial, rng=dice, keep_log=False, start=prepared.fresh)
             outcome = play(enc, _policies(ruleset, enc.state), policy_rng,
@@ -206,6 +214,7 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
                 f"'fracas run {spec.source} --seed {fight_seed}'"
             ) from exc
         summary.fights += 1
+        summary.note(outcome.winner if outcome else None, outcome is not None)
         if outcome is None:
             summary.unfinished += 1
         else:

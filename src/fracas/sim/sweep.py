@@ -10,6 +10,7 @@ combination).  Each variant is validated like a scenario file before anything ru
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import math
 import re
@@ -162,10 +163,15 @@ class SweepResult:
 
 
 def sweep(scenario: Scenario, variations: Sequence[Variation], runs: int, seed: int,
-          executor: Executor, progress: Callable[[int], None] | None = None) -> SweepResult:
+          executor: Executor, progress: Callable[[int], None] | None = None, *,
+          aligned: bool = True, **rounds: Any) -> SweepResult:
     """Simulate ``runs`` fights of every variant in one grid on ``executor``.
 
-    All variants use the same fight seeds, so they are compared on common dice.
+    All variants use the same fight seeds and, with ``aligned`` (the default), dice
+    streams aligned roll by roll (:mod:`fracas.sim.streams`), so they are compared on
+    common dice and each variant's difference from the first is measured fight by fight
+    (:meth:`SimulationResult.difference`).  ``rounds`` passes ``precision``,
+    ``max_runs``, ``on_round`` and ``watch`` on to :func:`simulate_many`.
     """
     if not variations:
         raise ScenarioError("a sweep needs at least one --vary PATH=V1,V2,...", file="--vary")
@@ -174,7 +180,8 @@ def sweep(scenario: Scenario, variations: Sequence[Variation], runs: int, seed: 
         raise ScenarioError(f"the grid has {grid:,} variants; a sweep takes at most "
                             f"{MAX_VARIANTS:,}", file="--vary")
     variants = make_variants(scenario, variations)
-    results = simulate_many([spec for _, spec in variants], runs, seed, executor, progress)
+    specs = [dataclasses.replace(spec, aligned=aligned) for _, spec in variants]
+    results = simulate_many(specs, runs, seed, executor, progress, **rounds)
     seconds = max((r.seconds for r in results), default=0.0)
     return SweepResult(tuple(v.path for v in variations),
                        tuple((values, result) for (values, _), result

@@ -11,7 +11,10 @@ promises the core makes about any rule set:
 * every action the policy applied passes ``check``;
 * the same seed gives the identical log;
 * replaying the log rebuilds the identical state, also through a JSON file;
-* undoing a decision and applying it again with the same dice gives the same state.
+* undoing a decision and applying it again with the same dice gives the same state;
+* the state key is sound (:func:`fracas.testing.keys.check_state_keys`): states with
+  equal keys offer the same legal actions, the fight's policies choose alike in them,
+  and the same action under the same dice leads to states with equal keys.
 """
 
 from __future__ import annotations
@@ -32,12 +35,11 @@ from fracas.core.rng import ScriptedRng, SeededRng, policy_stream
 from fracas.core.ruleset import Action, Ruleset
 from fracas.scenario import Scenario, load_scenario, start_encounter
 from fracas.scenario.logs import state_from_header
+from fracas.testing.errors import ConformanceError
+from fracas.testing.keys import KeyReport, check_state_keys
 
-__all__ = ["ConformanceError", "ConformanceReport", "check_ruleset"]
-
-
-class ConformanceError(FracasError, AssertionError):
-    """A rule set broke one of the core's promises."""
+__all__ = ["ConformanceError", "ConformanceReport", "KeyReport", "check_ruleset",
+           "check_state_keys"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +179,12 @@ def check_ruleset(
     ruleset: Ruleset[Any] | str | None, scenario: Scenario | str | Path, *,
     seeds: Iterable[int] = range(5), max_decisions: int = 20_000,
     check_all_legal: bool = True, undo_every: int = 7, max_step: int = MAX_STEP,
+    check_keys: bool = True,
 ) -> ConformanceReport:
     """Run the conformance kit on ``scenario`` (a path or a loaded :class:`Scenario`).
+
+    ``check_keys`` also checks the state key on the same seeds
+    (:func:`~fracas.testing.keys.check_state_keys`).
 
     Raises :class:`ConformanceError` at the first broken promise.
     """
@@ -187,6 +193,7 @@ def check_ruleset(
     if name is not None and loaded.ruleset.name != name:
         raise ConformanceError(f"the scenario is for {loaded.ruleset.name}, not {name}")
     fights = decisions_total = events_total = 0
+    seeds = list(seeds)
     for seed in seeds:
         enc, decisions = _play(loaded, seed, max_decisions, check_all_legal, undo_every,
                                max_step)
@@ -210,4 +217,6 @@ def check_ruleset(
         fights += 1
         decisions_total += decisions
         events_total += len(enc.log)
+    if check_keys:
+        check_state_keys(loaded, seeds=seeds, max_decisions=max_decisions)
     return ConformanceReport(fights, decisions_total, events_total)

@@ -99,7 +99,7 @@ def create_app(store: EventStore, scenario_dirs: Sequence[Path] = (),
     app.add_middleware(Clicks, answer=lambda request, exc: _error_answer(console, request, exc))
     app.add_middleware(BodySizeLimit, max_bytes=max_body, form_bytes=FORM_BYTES)
     # The changing routes first: every click is one of them, and routes are tried in order.
-    for router in (routes.changes, routes.tables, routes.seats, routes.home):
+    for router in (routes.changes, routes.tables, routes.seats, routes.home, routes.odds):
         app.include_router(router)
     _answer_errors(app, console)
 

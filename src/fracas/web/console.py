@@ -111,17 +111,19 @@ async def blocking(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) ->
 
 
 def find_bundled(dirs: Sequence[Path]) -> dict[str, Path]:
-    """Scenario files offered on the home page: YAML under ``dirs`` and the rule-set packages."""
+    """Scenario files offered on the home page: YAML under ``dirs``, the rule-set packages
+    and each installed rule set's ``examples`` folder (keyed by its name)."""
     import fracas.rules
+    from fracas.scenario.reference import plugin_examples
 
     found: dict[str, Path] = {}
-    roots = [*dirs, *(Path(p) for p in fracas.rules.__path__)]
-    for root in roots:
+    roots = [(root.name, root) for root in [*dirs, *(Path(p) for p in fracas.rules.__path__)]]
+    for label, root in [*roots, *plugin_examples().items()]:
         if not root.is_dir():
             continue
         for path in sorted([*root.rglob("*.yaml"), *root.rglob("*.yml")]):
             if _names_a_ruleset(path):
-                key = f"{root.name}/{path.relative_to(root).as_posix()}"
+                key = f"{label}/{path.relative_to(root).as_posix()}"
                 found.setdefault(key, path)
     return found
 

@@ -1,6 +1,6 @@
 """The quick yes (``legality.allows``) agrees with the full check, both ways.
 
-The play loop and the exact solver accept a policy's roll, attack, end of turn or
+The play loop and the exact solver accept a policy's roll, spot, attack, end of turn or
 Physical Defence through :func:`fracas.rules.age_of_dragons.legality.allows` instead of
 walking the action's fields with ``why_not``.  These tests hold it to the full check
 (:func:`fracas.core.decision.check` without the fast path) on every decision of many
@@ -80,6 +80,17 @@ def _candidates(state: AgeOfDragonsState,
         most = rules.available_pd(state, me) if me in state.fighters else 0
         for pd in (-1, 0, 1, most, most + 1, True, 1.0):
             yield actions.Defend(me, pd), True  # type: ignore[arg-type]
+        for effect in ("evade", "lose_altitude", "gain_altitude", "take_off", "dance", 5):
+            yield actions.Spot(me, effect), True  # type: ignore[arg-type]
+            yield actions.Spot(me, effect, rnd.choice(names)), True  # type: ignore[arg-type]
+        yield actions.Spot(me, "evade", None, False), True
+        yield actions.Spot(me, "evade", None, 1), False  # type: ignore[arg-type]  # 1 == True
+        for target in [*names, *state.landmarks, None, 3]:
+            yield actions.Spot(me, "aim", target), True  # type: ignore[arg-type]
+            yield actions.Spot(me, "aim", target, False), True  # type: ignore[arg-type]
+            for closer in (True, False):
+                yield actions.Spot(me, "alter_range", target, closer), True  # type: ignore[arg-type]
+            yield actions.Spot(me, "alter_range", target, 0), False  # type: ignore[arg-type]
         for target in [*names, None, 3]:
             for dice in (-1, 0, 1, hits, hits + 1, True, 2.0):
                 yield actions.Attack(me, target, dice), True  # type: ignore[arg-type]
@@ -119,7 +130,7 @@ def _twists(state: AgeOfDragonsState, rnd: random.Random) -> Iterator[AgeOfDrago
     yield state
     name = rnd.choice(list(state.fighters))
     for twist in rnd.sample(("dead", "dying", "maimed", "ripped", "aimed", "grappled",
-                             "over"), 2):
+                             "over", "grounded", "ceiling", "disengaged"), 3):
         copy = state.copy()
         fighter = copy.fighters[name]
         if twist == "dead":
@@ -136,6 +147,14 @@ def _twists(state: AgeOfDragonsState, rnd: random.Random) -> Iterator[AgeOfDrago
             copy.turn.aims[name] = rnd.randint(1, 3)
         elif twist == "over":
             copy.result = (None, "a test ended it")
+        elif twist == "grounded":
+            fighter.altitude = 0
+        elif twist == "ceiling":
+            fighter.altitude = 4
+        elif twist == "disengaged":
+            for key in copy.ranges:
+                if name in key and rnd.random() < 0.5:
+                    copy.ranges[key] = rnd.choice((0, 1, 4))
         elif twist == "grappled":
             other = rnd.choice([n for n in copy.fighters if n != name])
             copy.grapples.add(pair(name, other))

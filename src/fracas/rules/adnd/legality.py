@@ -36,8 +36,8 @@ from fracas.rules.adnd.actions import (
 )
 from fracas.rules.adnd.state import AdndUndergroundState, Weapon
 
-__all__ = ["SAVE_CATEGORIES", "VERB_LABELS", "current_actor", "default_verb", "foes_of", "problem",
-           "step", "verb_label", "why_not"]
+__all__ = ["SAVE_CATEGORIES", "VERB_LABELS", "allows", "attack_problem", "current_actor",
+           "default_verb", "foes_of", "problem", "step", "verb_label", "why_not"]
 
 Problem = tuple[str, str] | None
 
@@ -210,6 +210,45 @@ def _attack_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
     if chosen is None:
         return "weapons", f"{actor} has no {partial['weapon']} in hand"
     return _weapon_problem(state, actor, target, chosen)
+
+
+def attack_problem(state: AdndUndergroundState, actor: str, target: str,
+                   weapon: Weapon) -> Problem:
+    """(rule, reason) why a free fighter ``actor`` whose turn it is cannot strike ``target``
+    with ``weapon``, one of his usable weapons (:func:`.terrain.usable_weapons`), else None:
+    the target and weapon rules of :func:`why_not` for a whole attack."""
+    return _foe_problem(state, actor, target) or _weapon_problem(state, actor, target, weapon)
+
+
+def allows(state: AdndUndergroundState, action: Action) -> bool:
+    """A quick yes for the common whole actions: ``True`` only when :func:`why_not` (and the
+    whole-action check built on it) accepts ``action``; ``False`` means "judge it in full".
+
+    It answers for the DM letting the round run, a fighter waiting and a free fighter's
+    attack with a weapon he can use, by the same rules :func:`why_not` applies, without building a
+    refusal.  ``tests/rules/adnd/test_adnd_quick_check.py`` holds it to the full check.
+    """
+    actor = current_actor(state)
+    if actor is None or action.actor != actor:
+        return False
+    if isinstance(action, Proceed):
+        return actor == GM
+    if actor == GM or state.falling == actor:
+        return False
+    if isinstance(action, Wait):
+        return True
+    if not isinstance(action, Attack):
+        return False
+    f = state.fighters[actor]
+    if f.hanging_on is not None or f.held_by is not None:
+        return False
+    target = action.target
+    if not isinstance(target, str) or target not in state.fighters:
+        return False
+    for weapon in terrain.usable_weapons(state, actor):
+        if weapon.name == action.weapon:
+            return attack_problem(state, actor, target, weapon) is None
+    return False
 
 
 def _weapon_problem(state: AdndUndergroundState, actor: str, target: str,

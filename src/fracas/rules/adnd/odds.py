@@ -22,14 +22,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from fracas.core.dice import distribution
 from fracas.core.distribution import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError, DiceSyntaxError
+from fracas.core.forecast import Chance, Forecast
 from fracas.rules.adnd import rules
 
-__all__ = ["answer"]
+__all__ = ["answer", "forecast"]
 
 Dist = Distribution[int]
 
@@ -177,3 +178,87 @@ def answer(question: str) -> Dist:
     result = handler(q)
     q.finish()
     return result
+
+
+# -- the odds of a choice (``Ruleset.forecast``) -------------------------------------------
+def _after_blow(state: Any, target: str, damage: Dist, melee: bool, flanking: bool,
+                ) -> tuple[Fraction, Fraction]:
+    """(chance the blow slays, chance it makes the target fall) given it lands for ``damage``:
+    the hold or footing check a blow that leaves him standing calls for (``resolve.deal_damage``).
+    """
+    from fracas.rules.adnd import terrain
+
+    f, p = state.fighters[target], state.profile(target)
+    slain = fall = Fraction(0)
+    for amount, q in damage.items():
+        if amount >= f.hp:
+            slain += q
+            continue
+        if f.hanging_on is not None:
+            keeps = answer(f"climb rating={p.climbing} hanging=yes")[1]
+        elif terrain.on_sheer_surface(p, f):
+            keeps = answer(f"climb rating={p.climbing} damage={amount} hp={p.hp_max}")[1]
+        elif p.kind in ("ledge", "bridge"):
+            push = rules.push_modifier(p.kind, p.behind, melee, flanking)
+            keeps = rules.d20_at_most(rules.dex_check_target(p.dexterity, p.edge_ft, push))
+        else:
+            continue
+        fall += q * (1 - keeps)
+    return slain, fall
+
+
+def forecast(state: Any, action: Any, side: str | None) -> Forecast | None:
+    """The odds of an attack or a boulder: the d20 to hit, the damage, a slaying, a fall.
+
+    ``side`` ``None`` (the DM) reads every line.  A side reads the chance to hit and the
+    damage (the number needed is what the log shows everyone on every attack roll), not
+    the chance to slay (a foe's hit points are hidden from it) nor to make the foe fall
+    (his Dexterity and climbing are the DM's).
+    """
+    from fracas.rules.adnd import terrain
+
+    verb = action.verb
+    if verb not in ("attack", "boulder"):
+        return None
+    attacker, target = action.actor, action.target
+    pa = state.profile(attacker)
+    if verb == "attack":
+        weapon = next(w for w in terrain.usable_weapons(state, attacker) if w.name == action.weapon)
+        parts = terrain.attack_parts(state, attacker, target, weapon.magic)
+        ac = terrain.effective_ac_of(state, target)
+        mod = sum(v for v, _ in parts)
+        hit = answer(f"hit thac0={pa.thac0} ac={ac} mod={mod}")[1]
+        extra = weapon.bonus + weapon.magic + terrain.damage_modifier(state, attacker)
+        damage = answer(f"damage dice={weapon.count}d{weapon.sides} mod={extra}")
+        needed = rules.hit_number(pa.thac0, ac) - mod
+        name = weapon.name.replace("_", " ")
+        rolls = f"rolls d20 to hit with {name}, then {weapon.count}d{weapon.sides}" + \
+            (f"{extra:+d}" if extra else "") + " damage (at least 1)"
+        melee = not weapon.missile
+    else:
+        parts = terrain.attack_parts(state, attacker, target, 0)
+        mod = sum(v for v, _ in parts)
+        hurl = "yes" if pa.can_hurl else "no"
+        hit = answer(f"boulder thac0={pa.thac0} hurl={hurl} mod={mod}")[1]
+        extra = terrain.damage_modifier(state, attacker)
+        count, sides = rules.BOULDER_DICE
+        damage = answer(f"damage dice={count}d{sides} mod={extra}")
+        needed = rules.hit_number(pa.thac0, rules.BOULDER_AC) - mod - \
+            (0 if pa.can_hurl else rules.DROP_PENALTY)
+        rolls = f"rolls d20 to hit with a boulder ({'hurled' if pa.can_hurl else 'dropped'})" \
+            f", then {count}d{sides}" + (f"{extra:+d}" if extra else "") + " damage"
+        melee = False
+    chances = [Chance("hit", hit)]
+    notes: list[str] = []
+    if side is None:
+        slain, fall = _after_blow(state, target, damage, melee, pa.flanking and melee)
+        chances.append(Chance(f"{target} is slain", hit * slain))
+        if fall:
+            chances.append(Chance(f"{target} loses his hold or footing and falls", hit * fall))
+    else:
+        notes.append(f"the chance to slay {target} or make him fall is the DM's to know")
+    if verb == "attack" and melee and pa.two_weapons:
+        notes.append("a second weapon may strike too; it is not counted here")
+    return Forecast(rolls, f"{target}: needs {max(needed, 1)} or more on the d20",
+                    tuple(chances), hit * damage.mean, "hit points", tuple(notes),
+                    sure_failure=hit == 0)

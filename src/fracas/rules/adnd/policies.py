@@ -7,12 +7,12 @@ when the drop takes him out of the fight).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from functools import cache
 
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
-from fracas.rules.adnd import rules, terrain
+from fracas.rules.adnd import legality, rules, terrain
 from fracas.rules.adnd.actions import (
     Attack,
     Boulder,
@@ -37,41 +37,93 @@ def _mean_damage(weapon: Weapon, modifier: int) -> float:
     return max(1.0, weapon.count * (weapon.sides + 1) / 2 + weapon.bonus + weapon.magic + modifier)
 
 
+# The exact odds of the rules (:mod:`.rules`), each turned into a float once per
+# argument: the very number ``float(...)`` of the exact ``Fraction`` gives.
+@cache
+def _hits(needed: int) -> float:
+    return float(rules.d20_at_least(needed))
+
+
+@cache
+def _slips(rating: int, damage: int, hp_max: int) -> float:
+    return float(1 - rules.d100_at_most(rules.climb_check_target(rating, damage, hp_max)))
+
+
+@cache
+def _loses_footing(dexterity: int, edge_ft: float, push: int) -> float:
+    return float(1 - rules.d20_at_most(rules.dex_check_target(dexterity, edge_ft, push)))
+
+
+@cache
+def _kills(count: int, sides: int, modifier: int, hp: int) -> float:
+    return float(rules.damage_at_least(count, sides, modifier, hp))
+
+
 def _fall_value(state: AdndUndergroundState, target: str, damage: float, melee: bool,
                 flanking: bool) -> float:
     """Chance the blow makes ``target`` fall, times what the fall is worth."""
     p, f = state.profile(target), state.fighters[target]
     if terrain.on_sheer_surface(p, f):
-        keep = rules.d100_at_most(rules.climb_check_target(p.climbing, round(damage), p.hp_max))
-        return float(1 - keep) * (3.5 * rules.fall_dice(f.alt))
+        return _slips(p.climbing, round(damage), p.hp_max) * (3.5 * rules.fall_dice(f.alt))
     if p.kind in ("ledge", "bridge"):
         push = rules.push_modifier(p.kind, p.behind, melee, flanking)
-        keep = rules.d20_at_most(rules.dex_check_target(p.dexterity, p.edge_ft, push))
-        return float(1 - keep) * max(f.hp, 1)
+        return _loses_footing(p.dexterity, p.edge_ft, push) * max(f.hp, 1)
     return 0.0
+
+
+def _weapon(state: AdndUndergroundState, actor: str, name: str) -> Weapon:
+    return next(w for w in terrain.usable_weapons(state, actor) if w.name == name)
 
 
 def hit_chance(state: AdndUndergroundState, action: Attack) -> float:
     """The chance ``action`` hits, with every modifier of the moment."""
     actor, target = action.actor, action.target
-    weapon = next(w for w in terrain.usable_weapons(state, actor) if w.name == action.weapon)
+    weapon = _weapon(state, actor, action.weapon)
     needed = rules.hit_number(state.profile(actor).thac0, terrain.effective_ac_of(state, target))
-    bonus = terrain.attack_bonus(state, actor, target, weapon.magic)
-    return float(rules.d20_at_least(needed - bonus))
+    return _hits(needed - terrain.attack_bonus(state, actor, target, weapon.magic))
 
 
 def score_attack(state: AdndUndergroundState, action: Attack) -> float:
     """Expected hit points taken, plus the expected worth of knocking the target down and of
     killing him (see :func:`_threat`)."""
-    actor, target = action.actor, action.target
-    weapon = next(w for w in terrain.usable_weapons(state, actor) if w.name == action.weapon)
-    p_hit = hit_chance(state, action)
-    damage = _mean_damage(weapon, terrain.damage_modifier(state, actor))
-    fall = _fall_value(state, target, damage, not weapon.missile, state.profile(actor).flanking)
-    modifier = weapon.bonus + weapon.magic + terrain.damage_modifier(state, actor)
-    kill = rules.damage_at_least(weapon.count, weapon.sides, modifier, state.fighters[target].hp)
-    return p_hit * (min(damage, state.fighters[target].hp) + fall
-                    + float(kill) * _threat(state, target))
+    return _Scorer(state, action.actor).attack(action.target,
+                                               _weapon(state, action.actor, action.weapon))
+
+
+class _Scorer:
+    """Scores one fighter's attacks in one state, reading what every attack shares once:
+    his damage modifier and, per target, the attack modifiers and the target's threat."""
+
+    __slots__ = ("actor", "damage_modifier", "flanking", "state", "thac0", "threats", "to_hit")
+
+    def __init__(self, state: AdndUndergroundState, actor: str) -> None:
+        self.state, self.actor = state, actor
+        p = state.profile(actor)
+        self.thac0, self.flanking = p.thac0, p.flanking
+        self.damage_modifier = terrain.damage_modifier(state, actor)
+        self.to_hit: dict[str, tuple[int, int]] = {}
+        self.threats: dict[str, float] = {}
+
+    def attack(self, target: str, weapon: Weapon) -> float:
+        """:func:`score_attack` of ``weapon`` on ``target``."""
+        state = self.state
+        known = self.to_hit.get(target)
+        if known is None:
+            # attack_bonus(magic) is magic plus attack_bonus(0): magic is one more part.
+            known = self.to_hit[target] = (
+                rules.hit_number(self.thac0, terrain.effective_ac_of(state, target)),
+                terrain.attack_bonus(state, self.actor, target, 0))
+        needed, bonus = known
+        p_hit = _hits(needed - (bonus + weapon.magic))
+        damage = _mean_damage(weapon, self.damage_modifier)
+        fall = _fall_value(state, target, damage, not weapon.missile, self.flanking)
+        modifier = weapon.bonus + weapon.magic + self.damage_modifier
+        hp = state.fighters[target].hp
+        threat = self.threats.get(target)
+        if threat is None:
+            threat = self.threats[target] = _threat(state, target)
+        return p_hit * (min(damage, hp) + fall
+                        + _kills(weapon.count, weapon.sides, modifier, hp) * threat)
 
 
 def _threat(state: AdndUndergroundState, name: str) -> float:
@@ -90,13 +142,13 @@ def score_boulder(state: AdndUndergroundState, action: Boulder) -> float:
     pa = state.profile(action.actor)
     bonus = terrain.attack_bonus(state, action.actor, action.target, 0)
     bonus += 0 if pa.can_hurl else rules.DROP_PENALTY
-    p_hit = float(rules.d20_at_least(rules.hit_number(pa.thac0, rules.BOULDER_AC) - bonus))
+    p_hit = _hits(rules.hit_number(pa.thac0, rules.BOULDER_AC) - bonus)
     damage = max(1.0, 9.0 + terrain.damage_modifier(state, action.actor))
     fall = _fall_value(state, action.target, damage, False, False)
     hp = state.fighters[action.target].hp
     count, sides = rules.BOULDER_DICE
-    kill = rules.damage_at_least(count, sides, terrain.damage_modifier(state, action.actor), hp)
-    return p_hit * (min(damage, hp) + fall + float(kill) * _threat(state, action.target))
+    kill = _kills(count, sides, terrain.damage_modifier(state, action.actor), hp)
+    return p_hit * (min(damage, hp) + fall + kill * _threat(state, action.target))
 
 
 def score_grapple(state: AdndUndergroundState, action: Grapple) -> float:
@@ -129,7 +181,7 @@ class HeuristicPolicy:
             return Regain(actor)
         if me.held_by is not None:
             return BreakFree(actor)
-        best = self._best(request, self._worth_scoring(state, actor))
+        best = self._best(request)
         if best is not None:
             return self._advantage(request, best) or best
         if self._should_turn(state, actor):
@@ -138,36 +190,47 @@ class HeuristicPolicy:
         return climb if climb is not None else Wait(actor)
 
     @staticmethod
-    def _worth_scoring(state: AdndUndergroundState, actor: str) -> list[Action]:
-        """Attacks, plus boulders and grapples only where they can matter.
+    def _best(request: DecisionRequest) -> Action | None:
+        """The legal action of highest worth above nothing (the first of equals) among the
+        attacks on every foe with every usable weapon, then grapples (in water) and
+        boulders (while he has one), in that order.
 
-        Built directly, never by listing every action: only the best is confirmed legal.
+        Built directly, never by listing every action.  The fighter is free and it is his
+        turn, so an attack is legal exactly when :func:`.legality.attack_problem` (the
+        check's own rule for it) finds nothing: only those are built and scored.
         """
+        state: AdndUndergroundState = request.state
+        actor = request.actor
         p, me = state.profile(actor), state.fighters[actor]
         foes = foes_of(state, actor)
         weapons = terrain.usable_weapons(state, actor)
-        wanted: list[Action] = [Attack(actor, foe, w.name) for foe in foes for w in weapons]
-        if p.kind == "water":
-            wanted += [Grapple(actor, foe) for foe in foes]
-        if me.boulders:
-            wanted += [Boulder(actor, foe) for foe in foes]
-        return wanted
-
-    @staticmethod
-    def _best(request: DecisionRequest, actions: Sequence[Action]) -> Action | None:
-        """The legal action of highest worth above nothing (the first of equals)."""
-        state: AdndUndergroundState = request.state
+        first: dict[str, Weapon] = {}
+        for w in weapons:
+            first.setdefault(w.name, w)  # an attack names its weapon: the first so called
+        scorer = _Scorer(state, actor)
         scored: list[tuple[float, int, Action]] = []
-        for index, action in enumerate(actions):
-            score = 0.0
-            if isinstance(action, Attack):
-                score = score_attack(state, action)
-            elif isinstance(action, Boulder):
+        index = 0
+        for foe in foes:
+            for w in weapons:
+                weapon = first[w.name]
+                if legality.attack_problem(state, actor, foe, weapon) is None:
+                    score = scorer.attack(foe, weapon)
+                    if score > 0.0:
+                        scored.append((-score, index, Attack(actor, foe, w.name)))
+                index += 1
+        others: list[Grapple | Boulder] = []
+        if p.kind == "water":
+            others += [Grapple(actor, foe) for foe in foes]
+        if me.boulders:
+            others += [Boulder(actor, foe) for foe in foes]
+        for action in others:
+            if isinstance(action, Boulder):
                 score = score_boulder(state, action)
-            elif isinstance(action, Grapple):
+            else:
                 score = score_grapple(state, action)
             if score > 0.0:
                 scored.append((-score, index, action))
+            index += 1
         scored.sort(key=lambda entry: entry[:2])
         return next((a for _, _, a in scored if request.is_legal(a)), None)
 
@@ -182,7 +245,7 @@ class HeuristicPolicy:
         if state.profile(best.actor).kind != "wall" or foe.alt <= me.alt \
                 or hit_chance(state, best) >= 0.5:
             return None
-        weapon = next(w for w in terrain.usable_weapons(state, best.actor) if w.name == best.weapon)
+        weapon = _weapon(state, best.actor, best.weapon)
         step = state.setup.climb_step_ft
         if not rules.in_reach(me.alt + step, foe.alt, weapon.length_ft):
             return None

@@ -153,10 +153,15 @@ def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
 
 
 def _decided(state: AdndUndergroundState, emit: Emit) -> bool:
-    standing = {state.profile(n).side for n, f in state.fighters.items() if f.up}
-    if len(standing) > 1:
-        return False
-    winner = next(iter(standing), None)
+    profiles = state.setup.profiles
+    winner: str | None = None
+    for name, f in state.fighters.items():
+        if f.up:
+            side = profiles[name].side
+            if winner is None:
+                winner = side
+            elif side != winner:
+                return False  # two sides still stand
     emit(FightEnded(winner, "the last side standing" if winner else "nobody is left"))
     return True
 

@@ -15,6 +15,7 @@ from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
+from fracas.core.forecast import Forecast
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit, Ruleset, Standing, own_policies
@@ -55,6 +56,10 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     #: What the exact duel solver merges states by; see :func:`.state.state_key`.
     state_key = staticmethod(state_key)
 
+    def round_limit(self, state: AdndUndergroundState) -> int:
+        """The round limit: the key leaves the round out, and after it the fight is a draw."""
+        return state.setup.max_rounds
+
     def apply_event(self, state: AdndUndergroundState, event: Event) -> None:
         """Fold one event into the state (never rolls dice); see :mod:`.fold`."""
         fold.apply_event(state, event)
@@ -67,6 +72,10 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     def why_not(self, state: AdndUndergroundState, partial: Partial) -> IllegalActionError | None:
         """The rule that forbids the (partial) action, or ``None``; see :mod:`.legality`."""
         return legality.why_not(state, partial)
+
+    def allows(self, state: AdndUndergroundState, action: Action) -> bool:
+        """A quick exact yes for common whole actions (see :func:`.legality.allows`)."""
+        return legality.allows(state, action)
 
     def step(self, state: AdndUndergroundState, partial: Partial, field: str) -> Menu | Span | None:
         """The candidate values of ``field``: foes, weapons in hand, up or down, a save."""
@@ -88,6 +97,10 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
         """Skip those who cannot act, close and open rounds; see :func:`.resolve.advance`."""
         resolve.advance(state, rng, emit)
 
+    def apply_decision(self, state: AdndUndergroundState, actor: str, action: Action) -> None:
+        """The fold of ``DecisionMade(actor, action)`` without making it: nothing (a decision
+        changes the state only through the events its resolution emits)."""
+
     # -- results (the core's outcome reads state.result) -------------------
     def standings(self, state: AdndUndergroundState) -> Sequence[Standing]:
         """Side, status and hit points of everyone, in scenario order."""
@@ -106,6 +119,11 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
         """One readable line for this rule set's events."""
         said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
         return said if said is not None else view.describe(event, state)
+
+    def forecast(self, state: AdndUndergroundState, action: Action, side: str | None = None,
+                 ) -> Forecast | None:
+        """The odds of an attack or a boulder; a side's leaves out the DM's secrets."""
+        return odds.forecast(state, action, side)
 
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of this rule set's rolls; see :mod:`fracas.rules.adnd.odds`."""

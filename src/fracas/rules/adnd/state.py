@@ -190,8 +190,10 @@ def state_key(state: AdndUndergroundState) -> Hashable:
     * A fighter out of the fight (slain, fallen, drowned, unconscious) is keyed as out,
       nothing more: no rule, no policy and no outcome reads his hit points, height or
       gear again (only ``up`` is read; the winner is the last side with a fighter up).
-    * The round is kept: the fight ends as a draw at the scenario's round limit, so the
-      same position in two rounds can end differently.
+    * The round is left out (only whether the fight has begun is kept): no rule or
+      policy reads it but the round limit, after which the fight is a draw, and the
+      rule set declares that limit (``AdndUnderground.round_limit``), so the exact
+      solver solves the merged fight round by round and the limit stays exact.
     * The rolls of the past are not in the state at all (they are only reported), and
       initiative leaves only its order (the queue).
     """
@@ -199,7 +201,7 @@ def state_key(state: AdndUndergroundState) -> Hashable:
         tuple([(f.hp, f.alt, f.facing_wall, f.boulders, f.wielding, f.secure, f.dropped,
                 f.hanging_on, f.holding, f.held_by, f.under, f.breath_free, f.con_checks)
                if f.status == "ok" else None for f in state.fighters.values()]),
-        state.round, state.phase, state.queue, state.turn, state.falling, state.grab_choices,
+        state.round == 0, state.phase, state.queue, state.turn, state.falling, state.grab_choices,
         tuple(sorted(state.front.items())) if state.front else (),
         state.result,
     )

@@ -503,17 +503,72 @@ def _defend_ok(state: AgeOfDragonsState, a: actions.Defend) -> bool:
         0 <= pd <= rules.available_pd(state, a.actor)
 
 
+#: Spot effects that take no target (and keep ``closer`` at its default).
+_UNAIMED = frozenset({"evade", "lose_altitude", "gain_altitude", "take_off"})
+
+
+def _spot_ok(state: AgeOfDragonsState, a: actions.Spot) -> bool:
+    """Whether the whole spot breaks no rule: the tests of :func:`_spot`, in one pass."""
+    turn, actor = state.turn, a.actor
+    if state.pending is not None or turn is None or turn.actor != actor or \
+            (turn.step != "reroll" and turn.step != "spot") or "soma" not in turn.spheres:
+        return False  # _turn, _rolled (the spot step not over), _needs_sphere
+    me = state.fighters.get(actor)
+    effect, target, closer = a.effect, a.target, a.closer
+    if me is None or type(effect) is not str:
+        return False
+    if effect in _UNAIMED:
+        if target is not None or closer is not True:  # fields this effect does not ask
+            return False
+    elif effect == "aim":
+        if closer is not True:
+            return False
+    elif effect != "alter_range" or (closer is not True and closer is not False):
+        return False
+    threshold = rules.spot_threshold(me, effect)
+    spotted, expended = turn.spotted, turn.expended  # rules.count_qualifying, unspotted
+    if len([i for i, face in enumerate(turn.pool)
+            if face >= threshold and not spotted[i] and not expended[i]]) < \
+            rules.spot_dice_needed(me, effect):
+        return False
+    if effect != "evade" and effect != "aim" and (  # a manoeuvre
+            rules.is_locked(state, actor) or (me.airborne and not me.can_fly)):
+        return False
+    if effect == "alter_range":  # _alter_range
+        fighters = state.fighters
+        if type(target) is not str or target == actor or (
+                target not in fighters and target not in state.landmarks):
+            return False
+        other = fighters.get(target)
+        if other is not None and other.dead:
+            return False
+        band = state.ranges[pair(actor, target)]
+        return band != 0 and (band > CLOSE if closer else band != DISENGAGED)
+    if effect == "aim":  # _aim, _enemy_target
+        foe = state.fighters.get(target) if type(target) is str else None
+        return foe is not None and not foe.dead and foe.profile.side != me.profile.side \
+            and state.ranges[pair(actor, foe.name)] <= CLOSE \
+            and MELEE_LEVEL[me.altitude] == MELEE_LEVEL[foe.altitude]
+    if effect == "lose_altitude":
+        return me.airborne
+    if effect == "gain_altitude":
+        return me.airborne and me.altitude < CEILING
+    if effect == "take_off":
+        return not me.airborne and me.can_fly
+    return True  # evade
+
+
 _QUICK: dict[type, Callable[[AgeOfDragonsState, Any], bool]] = {
     actions.RollPool: _roll_ok, actions.Attack: _attack_ok, actions.EndTurn: _end_ok,
-    actions.Defend: _defend_ok,
+    actions.Defend: _defend_ok, actions.Spot: _spot_ok,
 }
 
 
 def allows(state: AgeOfDragonsState, action: Action) -> bool:
     """A quick yes for a whole action the check would accept (the loop's check of a policy).
 
-    Rolling, a tooth-and-claw attack, ending the turn and spending Physical Defence are
-    judged in one pass over the action's fields, with the very tests :func:`why_not`
+    Rolling, a spot, a tooth-and-claw attack, ending the turn and spending Physical
+    Defence are judged in one pass over the action's fields, with the very tests :func:`why_not`
     makes (every field of these verbs is asked, so no field can be off its default
     unasked).  ``True`` only when the full check would accept the action; ``False``
     means "judge it in full" (another verb, an odd value): the check then names the
@@ -652,4 +707,12 @@ def turn_has_options(state: AgeOfDragonsState) -> bool:
     if not (turn.step == "reroll" and fighter.profile.rerolls) and not any(
             face >= lowest and not expended[i] for i, face in enumerate(pool)):
         return False
+    if state.pending is None and "soma" in turn.spheres and state.result is None:
+        # A claw with one die at a foe in reach: the quick yes of the check (``allows``)
+        # before the steps are walked (it is the commonest option left).
+        actor, side = turn.actor, fighter.profile.side
+        for name, foe in state.fighters.items():
+            if foe.profile.side != side and not foe.dead and \
+                    _attack_ok(state, actions.Attack(actor, name, 1)):
+                return True
     return has_options(TREE, state, turn.actor, _SKIP_WHEN_IDLE)

@@ -18,18 +18,31 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import pairwise
 from math import comb
+from typing import Any
 
 from fracas.core.distribution import Tally
 from fracas.core.errors import ActionSyntaxError
+from fracas.core.forecast import Chance, Forecast
 from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
+    BREAK_OUT_TN,
     SPOT_THRESHOLDS,
+    attack_dice,
+    attack_numbers,
+    available_pd,
+    called_effect,
+    choose_expend_dice,
     damage_dealt,
+    enemies,
+    grapple_group,
+    in_melee_reach,
     margin,
+    partners,
+    pool_size,
 )
 from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 
-__all__ = ["attack_distribution", "face_classes", "parse_question"]
+__all__ = ["attack_distribution", "face_classes", "forecast", "parse_question"]
 
 _KEYS = {"pool": 0, "pd": 0, "tn": 0, "bonus": 0, "threshold": 4}
 _MEASURES = ("damage", "hits", "margin", "sixes")
@@ -122,3 +135,164 @@ def face_classes(state: AgeOfDragonsState, count: int, sides: int,
                     *(task.threshold for task in state.tasks.values())}
     bounds = [1, *sorted(c for c in cuts if 1 < c <= sides), sides + 1]
     return tuple(tuple(range(a, b)) for a, b in pairwise(bounds))
+
+
+# -- the odds of a choice (``Ruleset.forecast``) -------------------------------------------
+# Age of Dragons keeps no secrets from either side, so every viewer reads the same forecast.
+
+#: Called-shot effects in words, by ``rules.called_effect``'s (effect, severity).
+_EFFECT_WORDS = {"kill": "kills outright", "stun": "stuns"}
+
+
+def _effect_words(called: str, sixes: int) -> str | None:
+    effect = called_effect(called, sixes)
+    if effect is None:
+        return None
+    what, severity = effect
+    if what in _EFFECT_WORDS:
+        return _EFFECT_WORDS[what]
+    part = called.replace("_", " ")
+    return f"{'rips off' if severity >= 2 else 'mauls'} the {part}"
+
+
+def _expended(turn: Any, count: int) -> tuple[int, ...]:
+    """The dice a shot, grapple or break-out expends (as ``resolve._expend`` picks them)."""
+    if turn is None:
+        return ()
+    return tuple(choose_expend_dice(turn, count, ATTACK_THRESHOLD, False))
+
+
+def _sixes(count: int) -> str:
+    return "no sixes" if count == 0 else "1 six" if count == 1 else f"{count} sixes"
+
+
+def _strike(state: AgeOfDragonsState, action: Any) -> Forecast:
+    """An attack, shot, grapple or break-out: its dice are rolled and known already.
+
+    What is left to chance is the defender's choice of how much Physical Defence to
+    spend: the forecast reads the attack against every point it may spend (the most it
+    can usefully spend, as :func:`attack_distribution` does) and against none.
+    """
+    turn = state.turn
+    kind = action.verb
+    called = getattr(action, "called", None)
+    if kind == "attack":
+        tn, bonus = attack_numbers(action.style, called)
+        dice = attack_dice(turn, action.dice, called is not None) if turn is not None else ()
+        defenders = [action.target]
+    elif kind == "shoot":
+        weapon = next(w for w in state.fighters[action.actor].profile.ranged
+                      if w.name == action.weapon)
+        tn, bonus = 0, weapon.damage_bonus
+        dice = _expended(turn, action.dice)
+        defenders = [action.target]
+        if weapon.area:
+            defenders += sorted(n for n in grapple_group(state, action.target)
+                                if n not in (action.target, action.actor)
+                                and not state.fighters[n].dead)
+    elif kind == "grapple":
+        tn, bonus = 0, 0
+        dice = _expended(turn, action.dice)
+        defenders = [action.target]
+    else:  # break_out
+        side = state.fighters[action.actor].profile.side
+        tn, bonus = BREAK_OUT_TN, 0
+        dice = _expended(turn, action.dice)
+        defenders = sorted(p for p in partners(state, action.actor)
+                           if state.fighters[p].profile.side != side)
+    hits = action.dice
+    sixes = sum(1 for i in dice if turn is not None and turn.pool[i] == 6)
+    damaging = kind in ("attack", "shoot")
+    chances: list[Chance] = []
+    notes: list[str] = []
+    expected = Fraction(0)
+    against: list[str] = []
+    sure_failure = True
+    for defender in defenders:
+        pd = available_pd(state, defender)
+        # All expended dice are hits (threshold 1): the rule set's own attack odds.
+        full = attack_distribution(hits, pd, tn, bonus, 1, "margin")
+        bare = attack_distribution(hits, 0, tn, bonus, 1, "margin")
+        p_full = sum((p for m, p in full.items() if m >= 1), Fraction(0))
+        p_bare = sum((p for m, p in bare.items() if m >= 1), Fraction(0))
+        sure_failure &= p_bare == 0
+        against.append(f"{defender}'s PD {pd}")
+        outcome = {"attack": "the attack lands", "shoot": "the shot lands",
+                   "grapple": "the grapple locks", "break_out": "breaks free"}[kind]
+        if not pd:
+            chances.append(Chance(f"{outcome} on {defender} (no PD left to spend)", p_full))
+        else:
+            chances.append(Chance(f"{outcome} on {defender} if it spends all {pd} PD", p_full))
+            chances.append(Chance(f"{outcome} on {defender} if it spends none", p_bare))
+        if damaging:
+            damage = attack_distribution(hits, pd, tn, bonus, 1, "damage")
+            expected += sum((d * p for d, p in damage.items()), Fraction(0))
+            target = state.fighters[defender]
+            felled = sum((p for d, p in damage.items() if d >= target.pr > 0), Fraction(0))
+            if target.pr > 0:
+                spent = " if it spends all its PD" if pd else ""
+                chances.append(Chance(f"{defender} drops to 0 PR (dying"
+                                      f"{'; in the air it falls' if target.airborne else ''})"
+                                      f"{spent}", felled))
+    if called is not None:
+        words = _effect_words(called, sixes)
+        if words is None:
+            notes.append(f"called shot at the {called.replace('_', ' ')}: no effect with "
+                         f"{_sixes(sixes)} among the dice")
+        else:
+            p_lands = chances[0].p if defenders else Fraction(0)
+            chances.append(Chance(f"the called shot {words} (it lands for damage, "
+                                  f"{_sixes(sixes)})",
+                                  p_lands if damaging else Fraction(0)))
+    needed = tn + 1
+    rolls = f"expends {hits} hit{'s' if hits != 1 else ''} already rolled ({_sixes(sixes)})"
+    if tn:
+        against.append(f"TN {'+' if tn > 0 else ''}{tn} (needs {needed} hits beyond the PD "
+                       "spent)")
+    if sure_failure:
+        notes.append(f"needs {needed} or more hits beyond any PD spent: {hits} cannot do it")
+    return Forecast(rolls, ", ".join(against), tuple(chances),
+                    expected if damaging else None, "PR" if damaging else "",
+                    tuple(notes), sure_failure)
+
+
+def _roll(state: AgeOfDragonsState, action: Any) -> Forecast:
+    """Rolling the pool: how many hits (4+) and sixes, and a claw's odds against each foe."""
+    me = state.fighters[action.actor]
+    size = pool_size(me.profile, tuple(action.spheres))
+    hits = attack_distribution(size, 0, 0, 0, ATTACK_THRESHOLD, "hits")
+    sixes = attack_distribution(size, 0, 0, 0, 6, "hits")
+    chances = [Chance("at least one hit (4+)", sum((p for k, p in hits.items() if k >= 1),
+                                                  Fraction(0))),
+               Chance("two or more sixes (a called shot's strongest effects)",
+                      sum((p for k, p in sixes.items() if k >= 2), Fraction(0)))]
+    best: tuple[Fraction, str] | None = None
+    for foe in enemies(state, action.actor):
+        name = foe.name
+        if not in_melee_reach(state, action.actor, name):
+            continue
+        pd = available_pd(state, name)
+        damage = attack_distribution(size, pd, 0, 0, ATTACK_THRESHOLD, "damage")
+        lands = sum((p for d, p in damage.items() if d > 0), Fraction(0))
+        chances.append(Chance(f"a claw with every hit gets through {name}'s PD {pd}", lands))
+        mean = sum((d * p for d, p in damage.items()), Fraction(0))
+        if best is None or mean > best[0]:
+            best = (mean, name)
+    mean_hits = sum((k * p for k, p in hits.items()), Fraction(0))
+    notes = (f"expected hits: {float(mean_hits):.2f}".rstrip("0").rstrip("."),)
+    spheres = " and ".join(s.capitalize() for s in action.spheres)
+    return Forecast(f"rolls {size}d6 ({spheres}), each 4+ a hit", "",
+                    tuple(chances), None if best is None else best[0],
+                    "PR" if best is not None else "",
+                    notes + ((f"expected damage is a claw with every hit at {best[1]}, "
+                              "who spends all its PD",) if best is not None else ()))
+
+
+def forecast(state: AgeOfDragonsState, action: Any) -> Forecast | None:
+    """The odds of ``action`` for :meth:`Ruleset.forecast` (the same for every viewer)."""
+    verb = action.verb
+    if verb in ("attack", "shoot", "grapple", "break_out"):
+        return _strike(state, action)
+    if verb == "roll":
+        return _roll(state, action)
+    return None

@@ -94,6 +94,10 @@ class HeuristicPolicy:
         #: The turn whose plan has no spot left to take: its remaining spots are evasions
         #: (evading only spends dice the plan does not need, so the plan cannot change).
         self._settled: Turn | None = None
+        #: The plan after the aim this policy last took from a plan: the turn, how many
+        #: dice are spotted and how often the target is aimed at once that aim is taken,
+        #: the plan then and the foes in order (see :meth:`_kept`).
+        self._after_aim: tuple[Turn, int, int, tactics.Plan, list[Fighter]] | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
         state: AgeOfDragonsState = request.state
@@ -125,20 +129,39 @@ class HeuristicPolicy:
         if turn is None:
             return
         fighter = state.fighters[me]
-        target = self._target(state, me)
-        if turn.step == "pool":
-            yield actions.RollPool(me, self._spheres(state, fighter, target))
+        step = turn.step
+        if step == "spot" and turn is self._settled and not state.spot_consumes_dice:
+            # The plan is settled: evade while the dice last (what _spots offers then),
+            # the foes put in order only if that is refused.
+            side = fighter.profile.side
+            if any(f.profile.side != side and not f.dead for f in state.fighters.values()):
+                yield actions.Spot(me, "evade")
+            step = ""  # the spots are done
+        if step == "pool":
+            yield actions.RollPool(me, self._spheres(state, fighter))
             return
-        if turn.step == "reroll":
+        if step == "reroll":
             low = sorted((face, i) for i, face in enumerate(turn.pool) if face < ATTACK_THRESHOLD)
             for _, i in low[:1]:
                 for ability in fighter.profile.rerolls:
                     yield actions.Reroll(me, i, ability.name)
-        if turn.step in ("reroll", "spot") and target is not None:
-            yield from self._spots(state, fighter, target)
-        yield from self._expends(state, fighter, target)
-        if target is not None and self._fall_helps(state, fighter, target):
-            yield actions.DeclareFall(me)
+        # The foes in order, once a decision (the state stays) and only when asked for.
+        foes: list[Fighter] | None = None
+        if step in ("reroll", "spot"):
+            kept = self._kept(state, fighter)
+            foes = tactics.target_order(state, fighter) if kept is None else kept[1]
+            if foes:
+                yield from self._spots(state, fighter, foes[0].name, foes,
+                                       None if kept is None else kept[0])
+        if rules.count_qualifying(turn, ATTACK_THRESHOLD):  # else _expends has nothing
+            if foes is None:
+                foes = tactics.target_order(state, fighter)
+            yield from self._expends(state, fighter, foes[0].name if foes else None, foes)
+        if fall_is_a_choice(state, me):
+            if foes is None:
+                foes = tactics.target_order(state, fighter)
+            if foes and self._fall_helps(state, fighter, foes[0].name):
+                yield actions.DeclareFall(me)
 
     @staticmethod
     def _fall_helps(state: AgeOfDragonsState, fighter: Fighter, target: str) -> bool:
@@ -151,13 +174,12 @@ class HeuristicPolicy:
             MELEE_LEVEL[fighter.altitude] > MELEE_LEVEL[state.fighters[target].altitude]
 
     @staticmethod
-    def _target(state: AgeOfDragonsState, me: str) -> str | None:
-        foes = tactics.target_order(state, state.fighters[me])
-        return foes[0].name if foes else None
-
-    @staticmethod
-    def _spheres(state: AgeOfDragonsState, fighter: Fighter,
-                 target: str | None) -> tuple[str, ...]:
+    def _spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...]:
+        """Soma, and a ranged weapon's own sphere when the first foe is out of melee reach."""
+        if not any(w.sphere != "soma" for w in fighter.profile.ranged):
+            return ("soma",)  # whoever the target is
+        foes = tactics.target_order(state, fighter)
+        target = foes[0].name if foes else None
         if target is not None and not rules.in_melee_reach(state, fighter.name, target):
             for weapon in fighter.profile.ranged:
                 if weapon.sphere != "soma" and fighter.profile.rating(weapon.sphere) > 0:
@@ -165,23 +187,29 @@ class HeuristicPolicy:
                                  if s in ("soma", weapon.sphere))
         return ("soma",)
 
-    def _spots(self, state: AgeOfDragonsState, fighter: Fighter,
-               target: str | None) -> Iterator[Action]:
+    def _spots(self, state: AgeOfDragonsState, fighter: Fighter, target: str | None,
+               foes: list[Fighter], kept: tactics.Plan | None = None) -> Iterator[Action]:
         """The plan's next move or aim (see :func:`.tactics.plan`), then evasion.
 
         With no attack in reach this turn it heads for its target's melee height and
-        range, and aims if it can.
+        range, and aims if it can.  ``kept``: the plan kept across its aim (:meth:`_kept`).
         """
-        me = fighter.name
-        plan = None if state.turn is self._settled else tactics.plan(state, fighter)
-        if state.turn is self._settled:
+        me, turn = fighter.name, state.turn
+        plan = None if turn is self._settled else \
+            kept if kept is not None else tactics.plan(state, fighter, foes)
+        if turn is self._settled or turn is None:
             pass
         elif plan is not None:
             if plan.moves:
                 move = plan.moves[0]
                 yield actions.Spot(me, move, plan.target if move == "alter_range" else None)
             elif plan.aims:
-                yield actions.Spot(me, "aim", plan.target)
+                target = plan.target
+                self._after_aim = (turn, turn.spotted.count(True) + 1,
+                                   turn.aims.get(target, 0) + 1,
+                                   tactics.Plan(target, (), plan.aims - 1, plan.value,
+                                                plan.weapon), foes)
+                yield actions.Spot(me, "aim", target)
             else:
                 self._settled = state.turn
         elif target is not None:
@@ -198,9 +226,31 @@ class HeuristicPolicy:
         if not state.spot_consumes_dice:  # otherwise spare dice are worth more as hits
             yield actions.Spot(me, "evade")
 
+    def _kept(self, state: AgeOfDragonsState, fighter: Fighter
+              ) -> tuple[tactics.Plan, list[Fighter]] | None:
+        """The plan and the foes in order kept when the last decision was the plan's aim.
+
+        An aim takes the lowest spare die showing 3+ and lowers the target's Physical
+        Defence by one: the plan is then the same attack with one aim fewer (the aim
+        and the target's Defence drop together, so its value stays; every other way
+        to attack has a die less to aim with and is worth no more), and nothing the
+        foes are put in order by has changed.  Kept only when the turn is the same and
+        exactly that aim has been taken since; ``test_aod_heuristic_cache.py`` holds
+        both to the plan and the order worked out afresh.
+        """
+        kept, turn = self._after_aim, state.turn
+        if kept is None:
+            return None
+        self._after_aim = None
+        if kept[0] is turn and turn is not None and turn.step == "spot" and \
+                state.pending is None and turn.spotted.count(True) == kept[1] and \
+                turn.aims.get(kept[3].target, 0) == kept[2]:
+            return kept[3], kept[4]
+        return None
+
     @staticmethod
     def _expends(state: AgeOfDragonsState, fighter: Fighter,
-                 target: str | None) -> Iterator[Action]:
+                 target: str | None, foes: list[Fighter]) -> Iterator[Action]:
         """Break out, grapple, the attack worth the most, or one that drains a foe's PD."""
         turn = state.turn
         if turn is None:
@@ -222,7 +272,7 @@ class HeuristicPolicy:
         best: tuple[float, Action] | None = None
         drains: list[Action] = []
         soma = "soma" in turn.spheres
-        for foe in tactics.target_order(state, fighter):
+        for foe in foes:
             share = 1.0 if foe.active else tactics.DYING_SHARE
             options: list[tuple[float, Action]] = []
             if soma and rules.in_melee_reach(state, me, foe.name):

@@ -48,6 +48,8 @@ __all__ = ["advance", "outcome", "resolve", "settle", "standings"]
 _SOMA = ("soma",)
 #: A stunned combatant loses its turn on these faces of a d6 (a 1-in-3 chance).
 STUN_FACES = 2
+#: Up to this many ranges the end-of-fight test looks for a disengaged one first.
+_FEW_PAIRS = 16
 #: Contested initiative rerolls at most this often before scenario order decides.
 MAX_INITIATIVE_REROLLS = 20
 
@@ -389,12 +391,17 @@ def _fight_over(state: AgeOfDragonsState) -> tuple[str | None, str] | None:
         return first, ("the other side is down" if first else "no side can act")
     if state.round > state.max_rounds:
         return None, f"round limit ({state.max_rounds}) reached"
-    if DISENGAGED not in state.ranges.values():
-        return None
-    fighters = list(state.fighters.values())
-    for i, a in enumerate(fighters):
-        for b in fighters[i + 1:]:
-            if a.profile.side != b.profile.side and not a.dead and not b.dead and \
-                    state.ranges[pair(a.name, b.name)] != DISENGAGED:
+    # Two sides can act, so there is a pair of living enemies: the first one found that
+    # is not disengaged (commonly the first pair) says the fight goes on.
+    ranges, fighters = state.ranges, state.fighters
+    if len(ranges) <= _FEW_PAIRS and DISENGAGED not in ranges.values():
+        return None  # a few pairs: one look at them all
+    for a, fa in fighters.items():
+        if fa.dead:
+            continue
+        side = fa.profile.side
+        for b, fb in fighters.items():
+            if not fb.dead and fb.profile.side != side and \
+                    ranges[(a, b) if a < b else (b, a)] != DISENGAGED:  # pair
                 return None
     return None, "every combatant is disengaged from every enemy"

@@ -9,6 +9,7 @@ from typing import Any
 from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.events import Event
+from fracas.core.forecast import Forecast
 from fracas.core.policy import Policy
 from fracas.core.ruleset import Outcome, Ruleset, Standing, own_policies
 from fracas.rules.age_of_dragons import fold, legality, odds, overrides, policies, resolve, view
@@ -87,13 +88,23 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
         said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
         return said if said is not None else view.describe_event(event, state)
 
-    #: Everything that shapes the rest of the fight, without the round counter.
+    #: Everything that shapes the rest of the fight, without the round counter (merged
+    #: explicitly: the round matters only at the limit, see :meth:`round_limit`).
     state_key = staticmethod(state_key)
+
+    def round_limit(self, state: AgeOfDragonsState) -> int:
+        """The round limit: the key leaves the round out, and past it the fight is a draw."""
+        return state.max_rounds
 
     def face_classes(self, state: AgeOfDragonsState, count: int, sides: int,
                      ) -> tuple[tuple[int, ...], ...] | None:
         """Faces of a d6 roll that nothing in the fight tells apart (for the exact solver)."""
         return odds.face_classes(state, count, sides)
+
+    def forecast(self, state: AgeOfDragonsState, action: Action, side: str | None = None,
+                 ) -> Forecast | None:
+        """The odds of a roll, attack, shot, grapple or break-out (no secrets to keep)."""
+        return odds.forecast(state, action)
 
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of one attack; see :mod:`fracas.rules.age_of_dragons.odds`."""

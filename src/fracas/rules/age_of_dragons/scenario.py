@@ -254,3 +254,7 @@ def combatant_count(s: AgeOfDragonsScenario) -> int:
 
 #: Validation's light entry (:class:`fracas.scenario.ScenarioEntry`): no engine module.
 entry = ScenarioEntry(AgeOfDragonsScenario, combatant_count)
+
+
+# The checks of this rule set's scenarios that warn of traps, registered with the model.
+from fracas.rules.age_of_dragons import traps as _traps  # noqa: E402, F401

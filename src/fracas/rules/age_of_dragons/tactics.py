@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from fracas.core.records import fast_init
 from fracas.rules.age_of_dragons import rules
 from fracas.rules.age_of_dragons.rules import (
     ALTITUDE_HALVES,
@@ -29,6 +31,7 @@ from fracas.rules.age_of_dragons.rules import (
 from fracas.rules.age_of_dragons.state import (
     CLOSE,
     GROUNDED,
+    OK,
     RIPPED,
     STRAFING_LOW,
     AgeOfDragonsState,
@@ -93,29 +96,92 @@ def melee_options(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int
     more.
     """
     styles = [s for s in ("bite", "claw") if rules.part_usable(me, s)]
-    for called in (None, *CALLED):
-        extra = 0.0
-        if called is not None:
-            if sixes == 0:
-                return  # no effect without a six: a called shot only costs target number
-            extra = effect_value(state, foe, called, sixes)
-            if extra <= 0 or not rules.called_shot_allowed(foe, called):
-                continue  # never worth more than the plain attack
+    numbers = _NUMBERS
+    for style in styles:
+        tn, bonus = numbers[style, None]
+        damage = expected_damage(hits, pd, tn, bonus)
+        if damage > 0:
+            yield float(damage), style, None
+    if sixes == 0:
+        return  # no effect without a six: a called shot only costs target number
+    for called in _telling(sixes):
+        extra = effect_value(state, foe, called, sixes)
+        if extra <= 0 or not rules.called_shot_allowed(foe, called):
+            continue  # never worth more than the plain attack
         for style in styles:
-            tn, bonus = rules.attack_numbers(style, called)
+            tn, bonus = numbers[style, called]
             damage = expected_damage(hits, pd, tn, bonus)
             if damage > 0:
                 yield damage + extra, style, called
 
 
+#: ``rules.attack_numbers`` of every (style, called shot), worked out once from it.
+_NUMBERS: dict[tuple[str, str | None], tuple[int, int]] = {
+    (style, called): rules.attack_numbers(style, called)
+    for style in rules.STYLES for called in (None, *CALLED)}
+#: What a called shot's effect can be worth (:func:`effect_value`): others are worth 0.
+_VALUED = frozenset({"kill", "stun", "wing"})
+_TELLING: dict[int, tuple[str, ...]] = {}
+
+
+def _telling(sixes: int) -> tuple[str, ...]:
+    """The called shots, in the table's order, whose effect with ``sixes`` sixes can be
+    worth something (:func:`effect_value` is 0 for every other): from
+    ``rules.called_effect``, once per number of sixes."""
+    found = _TELLING.get(sixes)
+    if found is None:
+        found = _TELLING[sixes] = tuple(
+            c for c in CALLED
+            if (effect := rules.called_effect(c, sixes)) is not None and effect[0] in _VALUED)
+    return found
+
+
 def best_melee(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int, sixes: int,
                pd: int) -> tuple[float, str, str | None]:
-    """The most valuable melee attack (value 0 and a claw when none can hurt)."""
+    """The most valuable melee attack (value 0 and a claw when none can hurt).
+
+    Kept per :func:`melee_key` (everything :func:`melee_options` reads), so the same
+    question is worked out once; ``test_aod_heuristic_cache.py`` holds the kept answers
+    to :func:`melee_options` itself.
+    """
+    key = melee_key(state, me, foe, hits, sixes, pd)
+    found = _BEST_MELEE.get(key)
+    if found is None:
+        if len(_BEST_MELEE) >= _KEEP:
+            _BEST_MELEE.clear()
+        found = _BEST_MELEE[key] = best_melee_of(state, me, foe, hits, sixes, pd)
+    return found
+
+
+def best_melee_of(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int, sixes: int,
+                  pd: int) -> tuple[float, str, str | None]:
+    """:func:`best_melee` worked out afresh from :func:`melee_options`."""
     best: tuple[float, str, str | None] = (0.0, "claw", None)
     for option in melee_options(state, me, foe, hits, sixes, pd):
         if option[0] > best[0]:
             best = option
     return best
+
+
+def melee_key(state: AgeOfDragonsState, me: Fighter, foe: Fighter, hits: int, sixes: int,
+              pd: int) -> tuple[object, ...]:
+    """What :func:`melee_options` reads: the dice, the PD, whether ``me`` can claw, and of
+    ``foe`` what its called shots' effects are worth (Resilience for a kill, a stun
+    already taken, a wing to maul and the height it falls from) and the ground below.
+
+    Without a six no called shot has an effect, so nothing of the foe is read; with one
+    six nothing kills (:func:`rules.called_effect`), so its Resilience is not read; two
+    sixes or more do alike.
+    """
+    if sixes == 0:
+        return (hits, 0, pd, OK in me.limbs)
+    return (hits, min(sixes, 2), pd, OK in me.limbs, foe.pr if sixes > 1 else 0, foe.stunned,
+            foe.profile.flies, foe.wing, foe.altitude, state.ground)
+
+
+#: The kept answers of :func:`best_melee`, and how many are kept at most.
+_BEST_MELEE: dict[tuple[object, ...], tuple[float, str, str | None]] = {}
+_KEEP = 4096
 
 
 def ranged_value(state: AgeOfDragonsState, me: Fighter, target: str, weapon: RangedAttack,
@@ -188,6 +254,7 @@ def drain_helps(state: AgeOfDragonsState, me: Fighter, foe: str) -> bool:
 DYING_SHARE = 0.25
 
 
+@fast_init  # made at every decision the heuristic plans: the cheaper constructor
 @dataclass(frozen=True, slots=True)
 class Plan:
     """Spots to take this turn (in order) and the attack they lead to."""
@@ -199,8 +266,7 @@ class Plan:
     weapon: str | None = None  # None: tooth and claw
 
 
-@dataclass(frozen=True, slots=True)
-class _Route:
+class _Route(NamedTuple):
     moves: tuple[str, ...]
     altitude: int  # where the moves leave the mover
     band: int
@@ -219,13 +285,19 @@ def _route(state: AgeOfDragonsState, me: Fighter, foe: Fighter,
         reach = rules.in_melee_reach(state, me.name, foe.name) if weapon is None else \
             rules.in_ranged_reach(state, me.name, foe.name, weapon.reach)
         return _Route((), me.altitude, band) if reach else None
+    return _free_route(me, foe.altitude, band, weapon)
+
+
+def _free_route(me: Fighter, foe_altitude: int, band: int,
+                weapon: RangedAttack | None) -> _Route | None:
+    """:func:`_route` for a combatant free to manoeuvre, from the foe's altitude and band."""
     moves: list[str] = []
     altitude = me.altitude
 
     def apart(level: int) -> int:
         if weapon is None:
-            return MELEE_LEVEL[level] - MELEE_LEVEL[foe.altitude]
-        gap = ALTITUDE_HALVES[level] - ALTITUDE_HALVES[foe.altitude]
+            return MELEE_LEVEL[level] - MELEE_LEVEL[foe_altitude]
+        gap = ALTITUDE_HALVES[level] - ALTITUDE_HALVES[foe_altitude]
         return 0 if abs(gap) <= 2 else gap
 
     while apart(altitude) != 0:
@@ -275,14 +347,22 @@ def _pay(me: Fighter, route: _Route, faces: list[int]) -> tuple[int, int] | None
 def target_order(state: AgeOfDragonsState, me: Fighter) -> list[Fighter]:
     """Living foes, those able to act first; then those it grapples, the nearest in range
     and altitude, the weakest."""
-    held = set(rules.partners(state, me.name))
-    return sorted(rules.enemies(state, me.name),
-                  key=lambda f: (not f.active, f.name not in held,
-                                 state.ranges[pair(me.name, f.name)],
-                                 abs(f.altitude - me.altitude), f.pr))
+    name, altitude, side = me.name, me.altitude, me.profile.side
+    held = set(rules.partners(state, name)) if state.grapples else ()
+    ranges = state.ranges
+    # rules.enemies (other sides, not dead, scenario order), each with its sort key and
+    # its place, so ties keep scenario order without comparing fighters.
+    keyed = [(f.pr <= 0, other not in held,  # not active (a living foe), not held
+              ranges[(name, other) if name < other else (other, name)],  # pair
+              abs(f.altitude - altitude), f.pr, i, f)
+             for i, (other, f) in enumerate(state.fighters.items())
+             if f.profile.side != side and not f.dead]
+    keyed.sort()
+    return [k[-1] for k in keyed]
 
 
-def plan(state: AgeOfDragonsState, me: Fighter) -> Plan | None:
+def plan(state: AgeOfDragonsState, me: Fighter,
+         foes: list[Fighter] | None = None, *, every_foe: bool = False) -> Plan | None:
     """The most valuable attack this turn's dice can reach, and the spots that reach it.
 
     For each living foe: tooth and claw (after matching melee height and closing to close
@@ -291,7 +371,14 @@ def plan(state: AgeOfDragonsState, me: Fighter) -> Plan | None:
     quarters and the same height.  A ranged plan wins a tie (it need not close in), and
     otherwise the foe first in :func:`target_order`.  A dying foe counts for a quarter.
     None: no attack can hurt anyone this turn.  With ``spot_consumes_dice`` a spotted die
-    is no longer a hit, and the plan takes no aims.
+    is no longer a hit, and the plan takes no aims.  ``foes``: :func:`target_order` of
+    this state, when the caller has it already.
+
+    With tooth and claw the only way and no six in the pool, no foe is worth more than
+    the best plain attack with every hit against no Physical Defence (a melee value
+    grows with the hits and falls with the PD); once a foe is worth that the later ones
+    cannot beat it, and they are not looked at (``every_foe`` looks at them all anyway:
+    ``test_aod_heuristic_cache.py`` holds the two to the same plan).
     """
     turn = state.turn
     if turn is None:
@@ -301,31 +388,54 @@ def plan(state: AgeOfDragonsState, me: Fighter) -> Plan | None:
     hit_faces = [f for i, f in enumerate(pool) if f >= ATTACK_THRESHOLD and not expended[i]]
     sixes = sum(1 for f in hit_faces if f == 6)
     consumes = state.spot_consumes_dice
-    can_spot = "soma" in turn.spheres and turn.step != "expend"
+    spheres = turn.spheres
+    can_spot = "soma" in spheres and turn.step != "expend"
+    ways: list[RangedAttack | None] = [None] if "soma" in spheres else []
+    ways += [w for w in me.profile.ranged if w.sphere in spheres]
+    locked = rules.is_locked(state, me.name)
+    name, ranges = me.name, state.ranges
+    # A free combatant's way to a foe depends on the foe's altitude and band alone, and
+    # what the dice pay for it on the moves and the height they end at: each is worked
+    # out once a plan (the same numbers whichever foe they lead to).
+    reached: dict[tuple[int, int, int], tuple[_Route, tuple[int, int]] | None] = {}
+    # The most any foe can be worth (None: no such bound): best_melee with no six reads
+    # nothing of the foe, so ``me`` stands in for it.
+    ceiling = best_melee(state, me, me, len(hit_faces), 0, 0)[0] \
+        if ways == [None] and sixes == 0 and not every_foe else None
     best: Plan | None = None
-    for foe in target_order(state, me):
-        ways: list[RangedAttack | None] = [None]
-        ways += [w for w in me.profile.ranged if w.sphere in turn.spheres]
-        if "soma" not in turn.spheres:
-            ways.remove(None)
-        for weapon in ways:
-            route = _route(state, me, foe, weapon)
-            if route is None or (route.moves and not can_spot):
+    for foe in target_order(state, me) if foes is None else foes:
+        if ceiling is not None and best is not None and best.value >= ceiling:
+            break
+        foe_name = foe.name
+        have_pd = rules.available_pd(state, foe_name)
+        for w, weapon in enumerate(ways):
+            if locked:
+                route = _route(state, me, foe, weapon)
+                found = None if route is None or (route.moves and not can_spot) else \
+                    _paid(me, route, unspotted)
+            else:
+                key = (foe.altitude, ranges[(name, foe_name) if name < foe_name
+                                            else (foe_name, name)], w)  # pair
+                if key in reached:
+                    found = reached[key]
+                else:
+                    route = _free_route(me, key[0], key[1], weapon)
+                    found = reached[key] = \
+                        None if route is None or (route.moves and not can_spot) else \
+                        _paid(me, route, unspotted)
+            if found is None:
                 continue
-            paid = _pay(me, route, unspotted)
-            if paid is None:
-                continue
-            spare, took = paid
+            route, (spare, took) = found
             hits = len(hit_faces) - (took if consumes else 0)
             aims = 0
             if can_spot and not consumes and route.band <= CLOSE and \
                     MELEE_LEVEL[route.altitude] == MELEE_LEVEL[foe.altitude]:
-                aims = min(spare, rules.available_pd(state, foe.name))
+                aims = min(spare, have_pd)
             if weapon is None:
-                pd = max(0, rules.available_pd(state, foe.name) - aims)
+                pd = max(0, have_pd - aims)
                 value = best_melee(state, me, foe, hits, sixes, pd)[0]
             else:
-                value = ranged_value(state, me, foe.name, weapon, hits, aims)
+                value = ranged_value(state, me, foe_name, weapon, hits, aims)
             if not foe.active:
                 value *= DYING_SHARE
             if value <= 0:
@@ -333,6 +443,12 @@ def plan(state: AgeOfDragonsState, me: Fighter) -> Plan | None:
             if best is None or value > best.value or (
                     value == best.value and RANGED_WINS_TIES and weapon is not None
                     and best.weapon is None):
-                best = Plan(foe.name, route.moves, aims, value,
+                best = Plan(foe_name, route.moves, aims, value,
                             None if weapon is None else weapon.name)
     return best
+
+
+def _paid(me: Fighter, route: _Route, unspotted: list[int]
+          ) -> tuple[_Route, tuple[int, int]] | None:
+    paid = _pay(me, route, unspotted)
+    return None if paid is None else (route, paid)

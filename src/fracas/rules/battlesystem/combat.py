@@ -118,17 +118,24 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     """
     strikes: list[tuple[str, int, bool]] = []
     fought: list[tuple[str, bool]] = []
+    # Nothing moves or falls until every die is rolled: who stands where, and how many
+    # figures of each side face the enemy there, are read once for the whole phase.
+    by_area: dict[str, list[Unit]] = {}
+    for unit in state.units.values():
+        if unit.on_field:
+            by_area.setdefault(unit.area, []).append(unit)
     for area in state.board.order:
-        here = state.in_area(area)
+        here = by_area.get(area, [])
         if len({u.side for u in here}) < 2:
             continue
+        faced: dict[str, int] = {}
         for unit in here:
             if unit.status != "ok":
                 continue
-            foes = [e for e in state.enemies_in(unit, area) if in_reach(state, unit, e)]
-            if not foes:
+            target = next((e for e in here if e.side != unit.side and in_reach(state, unit, e)),
+                          None)
+            if target is None:
                 continue
-            target = foes[0]
             figures = in_contact(state, unit)
             faces = tuple(rng.dice(figures, 10))
             emit(DiceRolled(unit.name, "melee", 10, faces))
@@ -136,8 +143,10 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
             hits = sum(1 for f in faces if f >= rating)
             emit(Struck(unit.name, target.name, "melee", rating, figures, hits,
                         hits * unit.stats.damage))
-            narrow = narrow_frontage(facing(state, here, unit.side),
-                                     facing(state, here, target.side))
+            for side in (unit.side, target.side):
+                if side not in faced:
+                    faced[side] = facing(state, here, side)
+            narrow = narrow_frontage(faced[unit.side], faced[target.side])
             strikes.append((target.name, hits * unit.stats.damage, narrow))
         if state.board.areas[area].features:
             fought.append((area, heavy_on(state, area)))

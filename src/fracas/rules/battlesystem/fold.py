@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from fracas.core.action import Action
 from fracas.core.events import DecisionMade, Event, FightEnded
 from fracas.core.loop import fold_by_type
 from fracas.core.overrides import is_override
@@ -33,15 +34,23 @@ from fracas.rules.battlesystem.events import (
 from fracas.rules.battlesystem.hazards import FLOORS
 from fracas.rules.battlesystem.state import BattlesystemState, Gas
 
-__all__ = ["apply_event"]
+__all__ = ["apply_event", "take_turn"]
 
 
 # -- the fold, event by event --------------------------------------------------
 
-def _decision(state: BattlesystemState, e: DecisionMade) -> None:
-    if state.queue and state.queue[0] == e.actor and (
-            e.actor != GM or not is_override(e.action)):  # an override takes no turn
+def take_turn(state: BattlesystemState, actor: str, action: Action | None = None) -> None:
+    """``actor`` decided: it leaves the head of the queue (the fold of a decision).
+
+    A GM override (``action``) takes no turn: it may come at any moment.
+    """
+    if state.queue and state.queue[0] == actor and (
+            actor != GM or action is None or not is_override(action)):
         state.queue.pop(0)
+
+
+def _decision(state: BattlesystemState, e: DecisionMade) -> None:
+    take_turn(state, e.actor, e.action)
 
 
 def _moved(state: BattlesystemState, e: UnitMoved) -> None:

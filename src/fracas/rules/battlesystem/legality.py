@@ -22,6 +22,7 @@ from fracas.rules.battlesystem.actions import (
     Fire,
     Fly,
     Form,
+    Hold,
     Move,
     Pass,
     ReleaseGas,
@@ -37,7 +38,7 @@ from fracas.rules.battlesystem.rules import (
 )
 from fracas.rules.battlesystem.state import BattlesystemState, Unit, blind, can_see
 
-__all__ = ["GROUP_SIZE", "NAMED", "VERB_LABELS", "can_act", "candidates", "gm_effects",
+__all__ = ["GROUP_SIZE", "NAMED", "VERB_LABELS", "allows", "can_act", "candidates", "gm_effects",
            "gm_has_effects", "groups", "step", "targets_in_range", "why_not"]
 
 UNIT_PHASES: dict[type[Action], str] = {Move: "move", Charge: "move", Form: "move",
@@ -93,8 +94,24 @@ def can_act(state: BattlesystemState, unit: Unit, phase: str) -> bool:
     if unit.status != "ok":
         return False
     if phase == "missile":
-        return not engaged(state, unit) and bool(targets_in_range(state, unit))
+        # A unit without missiles has no target: it is not asked whether it is engaged.
+        return unit.stats.missile_range > 0 and not engaged(state, unit) and \
+            bool(targets_in_range(state, unit))
     return phase == "move"
+
+
+# -- the quick yes --------------------------------------------------------------------
+
+def allows(state: BattlesystemState, action: Action) -> bool:
+    """A quick yes for the commonest whole orders, a unit holding and the GM passing:
+    ``True`` only when :func:`why_not` accepts ``action``; ``False`` means "judge it in
+    full".  ``tests/rules/battlesystem/test_battlesystem_quick_check.py`` holds it to the
+    full check."""
+    if state.result is not None or not state.queue or state.queue[0] != action.actor:
+        return False
+    if isinstance(action, Hold):
+        return action.actor != GM and action.actor in state.units
+    return isinstance(action, Pass) and action.actor == GM and state.phase == "gm"
 
 
 # -- why not: the one authority -----------------------------------------------------

@@ -60,7 +60,9 @@ def in_reach(state: BattlesystemState, unit: Unit, other: Unit) -> bool:
 
 def engaged(state: BattlesystemState, unit: Unit) -> bool:
     """True when an enemy in the same area can fight it hand to hand (core, ours)."""
-    return any(in_reach(state, unit, e) for e in state.enemies_in(unit, unit.area))
+    area, side = unit.area, unit.side
+    return any(e.area == area and e.side != side and e.on_field and in_reach(state, unit, e)
+               for e in state.units.values())
 
 
 def step_price(state: BattlesystemState, unit: Unit, here: str, there: str,

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import comb
+from typing import Any
 
-from fracas.core.distribution import Distribution
+from fracas.core.distribution import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError
+from fracas.core.forecast import Chance, Forecast
 from fracas.rules.battlesystem.rules import DARK_SAVE_PENALTY, fragile_chance
 
-__all__ = ["answer"]
+__all__ = ["answer", "forecast"]
 
 _KEYS: dict[str, dict[str, type]] = {
     "attack": {"figures": int, "rating": int, "damage": int},
@@ -98,3 +100,49 @@ def answer(question: str) -> Distribution[int]:
         return _bernoulli(Fraction(min(20, max(0, int(v["target"]))), 20))
     chance = fragile_chance(int(v["chance"]), bool(v["heavy"]), bool(v["explosive"]))
     return _bernoulli(Fraction(min(100, chance), 100))
+
+
+# -- the odds of a choice (``Ruleset.forecast``) -------------------------------------------
+def forecast(state: Any, action: Any, side: str | None) -> Forecast | None:
+    """The odds of missile fire: its figures' d10s against the Attack Rating, the dice of
+    damage, and the figures they take from the target (the figure Hit Dice rule).
+
+    The target is a unit the shooter's side can see, and a unit's figures, wounds and
+    statistics are on its card, so every viewer reads the same forecast.  A charge is not
+    forecast: its blows fall in the melee phase, against whoever is in reach by then.
+    """
+    from fracas.rules.battlesystem.combat import missile_attack_rating
+    from fracas.rules.battlesystem.rules import damage_figures, missile_figures, wound_threshold
+    from fracas.rules.battlesystem.state import unit_footprint
+
+    if action.verb != "fire":
+        return None
+    shooter, target = state.units[action.actor], state.units[action.target]
+    shape = unit_footprint(shooter, state.board.areas[shooter.area])
+    figures = missile_figures(shooter.figures, shape.abreast)
+    rating = missile_attack_rating(state, shooter, target)
+    per_hit = shooter.stats.missile_damage
+    dice = answer(f"attack figures={figures} rating={rating} damage={per_hit}")
+    taken: Tally[int] = Tally()
+    hurt = Fraction(0)
+    for count, p in dice.items():
+        after = damage_figures(target.figures, target.wounded, target.stats.hd, count,
+                               wound_threshold(False))
+        taken.add(target.figures - after.figures, p)
+        if after.figures < target.figures or after.wounded > target.wounded:
+            hurt += p
+    lost = taken.freeze(ordered=True)
+    chances = (
+        Chance("at least one hit", sum((p for k, p in dice.items() if k > 0), Fraction(0))),
+        Chance(f"{target.name} takes a wound or loses a figure", hurt),
+        Chance(f"{target.name} loses a figure or more",
+               sum((p for k, p in lost.items() if k > 0), Fraction(0))),
+        Chance(f"{target.name} is wiped out", lost.get(target.figures, Fraction(0))),
+    )
+    return Forecast(
+        f"rolls {figures}d10 (the first two ranks), each {rating}+ a hit for {per_hit} "
+        f"di{'ce' if per_hit != 1 else 'e'} of damage",
+        f"{target.name} ({target.figures} figures of {target.stats.hd} Hit Dice)",
+        chances, lost.mean, "figures",
+        (f"expected dice of damage: {float(dice.mean):.2f}".rstrip("0").rstrip("."),),
+        sure_failure=chances[0].p == 0)

@@ -21,7 +21,6 @@ order it wants be refused, the unit holds (the GM passes).
 
 from __future__ import annotations
 
-import dataclasses
 from math import comb
 
 from fracas.core.action import Action
@@ -208,9 +207,8 @@ def firing_position(state: BattlesystemState, unit: Unit) -> str | None:
     for area in sorted(ways, key=lambda a: (ways[a], state.board.order.index(a))):
         if area in held:
             continue
-        there = dataclasses.replace(unit, area=area)
         shots = state.board.distances(area)
-        if any(shots.get(e.area, reach + 1) <= reach and can_see(state, there, e)
+        if any(shots.get(e.area, reach + 1) <= reach and can_see(state, unit, e, area)
                for e in foes):
             return area
     return None

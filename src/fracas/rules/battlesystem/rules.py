@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 __all__ = [
     "BASE_WIDTHS",
@@ -219,6 +220,7 @@ class Footprint:
         return self.width * self.length
 
 
+@cache  # a pure function of a few small values, asked for many times a turn
 def footprint(figures: int, base: float, formation: str, frontage: int, axis: str,
               area_width: float) -> Footprint:
     """The space a unit needs in an area of width ``area_width``.

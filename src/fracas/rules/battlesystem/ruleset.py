@@ -15,6 +15,7 @@ from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
+from fracas.core.forecast import Forecast
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit, Ruleset, Standing, own_policies
@@ -76,6 +77,10 @@ class Battlesystem(Ruleset[BattlesystemState]):
         """Why the order being put together cannot be given now (see :mod:`.legality`)."""
         return legality.why_not(state, partial)
 
+    def allows(self, state: BattlesystemState, action: Action) -> bool:
+        """A quick exact yes for holding and passing (see :func:`.legality.allows`)."""
+        return legality.allows(state, action)
+
     def step(self, state: BattlesystemState, partial: Partial, field: str) -> Menu | Span | None:
         """The candidates for the next field of an order (see :mod:`.legality`)."""
         return legality.step(state, partial, field)
@@ -95,6 +100,11 @@ class Battlesystem(Ruleset[BattlesystemState]):
     def advance(self, state: BattlesystemState, rng: Rng, emit: Emit) -> None:
         """Run the automatic phases until someone must decide or the battle ends."""
         resolve.advance(state, rng, emit)
+
+    def apply_decision(self, state: BattlesystemState, actor: str, action: Action) -> None:
+        """The fold of ``DecisionMade(actor, action)`` without making it: the unit's turn
+        is taken (see :func:`.fold.take_turn`)."""
+        fold.take_turn(state, actor, action)
 
     # -- reading -------------------------------------------------------------------
     def standings(self, state: BattlesystemState) -> Sequence[Standing]:
@@ -118,6 +128,11 @@ class Battlesystem(Ruleset[BattlesystemState]):
         """One readable account per event; a new turn prints the map."""
         said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
         return said if said is not None else view.describe(event, state)
+
+    def forecast(self, state: BattlesystemState, action: Action, side: str | None = None,
+                 ) -> Forecast | None:
+        """The odds of missile fire (the same for every viewer: see :mod:`.odds`)."""
+        return odds.forecast(state, action, side)
 
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of this rule set's own rolls (see :mod:`.odds` for the syntax)."""

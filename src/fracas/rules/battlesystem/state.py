@@ -108,16 +108,13 @@ class Unit:
     lit: bool = False
     lost_this_turn: int = 0
     charging: bool = False
+    #: The unit's name and army, copies of its statistics' (read very often).
+    name: str = dataclasses.field(init=False, repr=False, compare=False)
+    side: str = dataclasses.field(init=False, repr=False, compare=False)
 
-    @property
-    def name(self) -> str:
-        """The unit's name."""
-        return self.stats.name
-
-    @property
-    def side(self) -> str:
-        """The unit's army."""
-        return self.stats.side
+    def __post_init__(self) -> None:
+        self.name = self.stats.name
+        self.side = self.stats.side
 
     @property
     def on_field(self) -> bool:
@@ -148,6 +145,17 @@ class Gas:
     carried: bool
 
 
+@dataclass(init=False, eq=False)
+class _Routes:
+    """Distances and paths worked out on a battlefield.  A dataclass without fields:
+    nothing it holds is part of the battlefield's value (equality, the exact solver's
+    whole-state key)."""
+
+    def __init__(self) -> None:
+        self.distances: dict[tuple[str, frozenset[str]], dict[str, float]] = {}
+        self.paths: dict[tuple[str, str, frozenset[str]], tuple[str, ...]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Battlefield:
     """The map: areas, neighbours and centre-to-centre distances."""
@@ -155,6 +163,10 @@ class Battlefield:
     areas: dict[str, Area]
     links: dict[str, tuple[Link, ...]]
     order: tuple[str, ...]
+    #: Shortest distances and paths already worked out: the map never changes, so each
+    #: is computed once per battlefield.  No part of its value.
+    _known: _Routes = dataclasses.field(default_factory=lambda: _Routes(), init=False,
+                                        repr=False, compare=False)
 
     def link(self, a: str, b: str) -> Link | None:
         """The passage from ``a`` to ``b``, if they meet."""
@@ -168,7 +180,17 @@ class Battlefield:
         return (self.areas[a].length + self.areas[b].length) / 2
 
     def distances(self, start: str, blocked: frozenset[str] = frozenset()) -> dict[str, float]:
-        """Shortest centre-to-centre distance from ``start`` to every reachable area."""
+        """Shortest centre-to-centre distance from ``start`` to every reachable area.
+
+        The answer is shared between callers: read it, never change it.
+        """
+        key = (start, blocked)
+        known = self._known.distances.get(key)
+        if known is None:
+            known = self._known.distances[key] = self._dijkstra(start, blocked)
+        return known
+
+    def _dijkstra(self, start: str, blocked: frozenset[str]) -> dict[str, float]:
         best = {start: 0.0}
         heap = [(0.0, start)]
         while heap:
@@ -186,6 +208,13 @@ class Battlefield:
 
     def path(self, start: str, goal: str, blocked: frozenset[str] = frozenset()) -> list[str]:
         """The areas after ``start`` on a shortest path to ``goal`` (empty if none)."""
+        key = (start, goal, blocked)
+        known = self._known.paths.get(key)
+        if known is None:
+            known = self._known.paths[key] = tuple(self._path(start, goal, blocked))
+        return list(known)
+
+    def _path(self, start: str, goal: str, blocked: frozenset[str]) -> list[str]:
         if start == goal:
             return []
         dist = self.distances(goal, blocked - {start})
@@ -307,8 +336,10 @@ def carries_light(unit: Unit) -> bool:
     return unit.lit and unit.stats.lights > 0
 
 
-def can_see(state: BattlesystemState, viewer: Unit, target: Unit) -> bool:
-    """Whether ``viewer`` can see ``target`` (core, ours).
+def can_see(state: BattlesystemState, viewer: Unit, target: Unit,
+            from_area: str | None = None) -> bool:
+    """Whether ``viewer`` can see ``target`` (core, ours), standing where it is or, when
+    given, in ``from_area``.
 
     Lit areas and units carrying light are seen from anywhere, and so is a unit
     standing where an enemy carries light (torch-bearers light up the enemy
@@ -318,9 +349,10 @@ def can_see(state: BattlesystemState, viewer: Unit, target: Unit) -> bool:
     if state.board.areas[target.area].lit or carries_light(target) or any(
             u.side != target.side and carries_light(u) for u in state.in_area(target.area)):
         return True
-    if viewer.area == target.area:
+    area = viewer.area if from_area is None else from_area
+    if area == target.area:
         return viewer.stats.infravision or carries_light(viewer)
     if viewer.stats.infravision:
-        link = state.board.link(viewer.area, target.area)
-        return link is not None and state.board.step_cost(viewer.area, target.area) <= 2
+        link = state.board.link(area, target.area)
+        return link is not None and state.board.step_cost(area, target.area) <= 2
     return False

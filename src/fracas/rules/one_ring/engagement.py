@@ -34,6 +34,7 @@ __all__ = [
     "LOREMASTER",
     "PLAYERS",
     "Board",
+    "Readings",
     "Step",
     "heroes_allowed_on",
     "next_step",
@@ -98,12 +99,17 @@ class Board:
     #: How many engagements each combatant is in (kept in step with ``pairs``).
     links: dict[str, int] = field(default_factory=dict)
     introducing: bool = False
+    #: The weight of the foes engaging each hero (kept in step with ``pairs``).
+    loads: dict[str, int] = field(default_factory=dict)
+    #: What was worked out from the board (the next step); every change of the board
+    #: through its methods forgets it.  No part of the board's value.
+    readings: Readings = field(default_factory=lambda: Readings(), compare=False, repr=False)
 
     def clone(self) -> Board:
         """An independent copy (the sets are copied, the rest is immutable)."""
         return Board(self.heroes, self.close, self.foes, self.large, self.eligible, self.regime,
                      set(self.pairs), set(self.stood_back), set(self.passed), dict(self.links),
-                     self.introducing)
+                     self.introducing, dict(self.loads))
 
     # -- reading ---------------------------------------------------------
     def foes_of(self, hero: str) -> list[str]:
@@ -120,16 +126,16 @@ class Board:
 
     def hero_load(self, hero: str) -> int:
         """The weight of the foes engaging ``hero``."""
-        return sum(weight(f in self.large) for h, f in self.pairs if h == hero)
+        return self.loads.get(hero, 0)
 
     def can_engage(self, hero: str, foe: str) -> bool:
         """True when ``hero`` and ``foe`` may be paired without breaking a limit."""
         if hero not in self.close or foe not in self.foes or (hero, foe) in self.pairs:
             return False
-        if self.hero_load(hero) + weight(foe in self.large) > HERO_CAPACITY:
+        large = foe in self.large
+        if self.loads.get(hero, 0) + weight(large) > HERO_CAPACITY:
             return False
-        on_foe = sum(1 for _, f in self.pairs if f == foe)
-        return on_foe < heroes_allowed_on(foe in self.large)
+        return self.links.get(foe, 0) < heroes_allowed_on(large)  # the heroes on the foe
 
     def held_back(self) -> list[str]:
         """Foes the Loremaster has not introduced as eligible targets."""
@@ -137,6 +143,7 @@ class Board:
 
     def introduce(self, foe: str) -> None:
         """``foe`` becomes an eligible target; ``""`` ends this round's introductions."""
+        self.readings.step = None
         if foe:
             self.eligible = self.eligible | {foe}
         if not foe or not self.held_back():
@@ -147,31 +154,43 @@ class Board:
         return [f for f in self.foes if f not in self.stood_back and not self.is_engaged(f)]
 
     # -- changing --------------------------------------------------------
+    def set_stance(self, hero: str, close: bool) -> None:
+        """``hero`` took a close-combat stance (``close``) or the Rearward."""
+        self.readings.step = None
+        self.close = self.close | {hero} if close else self.close - {hero}
+
     def engage(self, hero: str, foe: str) -> None:
         """Pair ``hero`` with ``foe`` (a foe that stood back steps in)."""
+        self.readings.step = None
         if (hero, foe) not in self.pairs:
             self.pairs.add((hero, foe))
             self.links[hero] = self.links.get(hero, 0) + 1
             self.links[foe] = self.links.get(foe, 0) + 1
+            self.loads[hero] = self.loads.get(hero, 0) + weight(foe in self.large)
         self.stood_back.discard(foe)
 
     def stand_back(self, foe: str) -> None:
         """``foe`` keeps out of close combat this round."""
+        self.readings.step = None
         self.stood_back.add(foe)
 
     def pass_hero(self, hero: str) -> None:
         """``hero`` found nobody to engage within the limits."""
+        self.readings.step = None
         self.passed.add(hero)
 
     def disengage(self, name: str) -> None:
         """Remove every engagement of ``name`` (it fell, fled or moved away)."""
+        self.readings.step = None
         for pair in [p for p in self.pairs if name in p]:
             self.pairs.discard(pair)
             for member in pair:
                 self.links[member] -= 1
+            self.loads[pair[0]] -= weight(pair[1] in self.large)
 
     def remove(self, name: str) -> None:
         """``name`` has left the fight: it is no longer engaged or on the board."""
+        self.readings.step = None
         self.disengage(name)
         self.stood_back.discard(name)
         if name in self.foes:
@@ -179,6 +198,21 @@ class Board:
         elif name in self.heroes:
             self.heroes = tuple(h for h in self.heroes if h != name)
             self.close = self.close - {name}
+
+
+@dataclass(init=False, eq=False)
+class Readings:
+    """Answers worked out from a state (or a board) and kept with it until it changes.
+
+    A dataclass without fields: whatever it holds is no part of the value that holds it
+    (its equality, its copies, the exact solver's whole-state key read none of it).
+    """
+
+    def __init__(self) -> None:
+        #: The last :func:`next_step` answer and who was asked as the Loremaster.
+        self.step: tuple[str, Step | None] | None = None
+        #: The standing heroes and foes, in scenario order.
+        self.standing: tuple[list[str], list[str]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +248,19 @@ def next_step(board: Board, gm: str = "gm") -> Step | None:
 
     A step may have no options (a hero nobody can engage within the limits; a spare
     foe no hero has room for): the caller then passes the hero or stands the foe back.
+    The answer is kept on the board until the board changes (it is asked for several
+    times a decision).
     """
+    readings = board.readings
+    known = readings.step
+    if known is not None and known[0] == gm:
+        return known[1]
+    found = _next_step(board, gm)
+    readings.step = (gm, found)
+    return found
+
+
+def _next_step(board: Board, gm: str) -> Step | None:
     if board.introducing and board.held_back():
         return Step("introduce", gm, "", tuple(board.held_back()))
     hero = _unengaged_close(board)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
-from fracas.core.events import Event, FightEnded
+from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
 from fracas.core.loop import fold_by_type
 from fracas.rules.one_ring import events, overrides
 from fracas.rules.one_ring.engagement import Board
@@ -67,8 +66,7 @@ def _stance(s: OneRingState, e: events.StanceTaken) -> None:
     h.wielded = e.wielded
     board = s.board
     if e.hero in board.heroes:
-        close = e.stance in CLOSE_STANCES
-        board.close = board.close | {e.hero} if close else board.close - {e.hero}
+        board.set_stance(e.hero, e.stance in CLOSE_STANCES)
 
 
 def _engaged(s: OneRingState, e: events.Engaged) -> None:
@@ -118,27 +116,36 @@ def _hit(s: OneRingState, e: events.HitPending) -> None:
                         e.rank, e.tengwars, e.decider)
 
 
+def _changed(p: Pending, tengwars: int, heavy: int, pierce: int,
+             knockback: bool | None) -> Pending:
+    """``p`` with its decided parts changed (what ``dataclasses.replace`` does, faster)."""
+    return Pending(p.attacker, p.target, p.hero_attacks, p.close, p.damage, p.injury, p.rank,
+                   tengwars, p.decider, heavy, pierce, knockback)
+
+
 def _special(s: OneRingState, e: events.SpecialChosen) -> None:
     p = s.pending
     if p is None:
         return
     if e.special == NONE:
-        s.pending = dataclasses.replace(p, tengwars=0)
+        s.pending = _changed(p, 0, p.heavy, p.pierce, p.knockback)
         return
+    heavy, pierce = p.heavy, p.pierce
     if e.special == HEAVY:
-        p = dataclasses.replace(p, heavy=p.heavy + e.amount)
+        heavy += e.amount
     elif e.special == PIERCE:
-        p = dataclasses.replace(p, pierce=p.pierce + e.amount)
+        pierce += e.amount
     elif e.special == FEND_OFF:
         s.heroes[p.attacker].fend_off = True
     elif e.special == SHIELD_THRUST:
         s.foes[p.target].thrust_back = True
-    s.pending = dataclasses.replace(p, tengwars=p.tengwars - 1)
+    s.pending = _changed(p, p.tengwars - 1, heavy, pierce, p.knockback)
 
 
 def _knockback(s: OneRingState, e: events.KnockbackChosen) -> None:
-    if s.pending is not None:
-        s.pending = dataclasses.replace(s.pending, knockback=e.accept)
+    p = s.pending
+    if p is not None:
+        s.pending = _changed(p, p.tengwars, p.heavy, p.pierce, e.accept)
     if e.accept:
         s.heroes[e.hero].knocked_back = True
 
@@ -210,8 +217,36 @@ def _ended(s: OneRingState, e: FightEnded) -> None:
     s.phase = "over"
 
 
-#: The fold: events this rule set does not know change nothing.
-apply_event: Callable[[OneRingState, Event], None] = fold_by_type({
+#: Events after which the standing combatants and the board's next step still hold
+#: (every event but those taking someone out of the fight or to safety; an event of
+#: another kind forgets them).
+_KEEPS_READINGS: frozenset[type[Event]] = frozenset({
+    DecisionMade, DiceRolled, Note, FightEnded,
+    events.VolleysSet, events.PhaseBegan, events.TurnEnded, events.StanceTaken,
+    events.Engaged, events.Introduced, events.StoodBack, events.HeroPassed,
+    events.Disengaged, events.MainActionTaken, events.SecondaryTaken, events.HopeSpent,
+    events.BonusUsed, events.RollRead, events.HitPending, events.SpecialChosen,
+    events.KnockbackChosen, events.EnduranceLost, events.Wounded, events.HitResolved,
+    events.HateLost, events.TaskSucceeded, events.ThrustLost, events.Recovered,
+    events.GearChanged, events.Located,
+})
+
+
+def apply_event(state: OneRingState, event: Event) -> None:
+    """Fold one event into ``state``.
+
+    What was read from the state (the standing combatants, the next engagement step) is
+    forgotten first, unless the event is one of this rule set's that changes no status
+    and changes the board only through its methods (which forget the step themselves).
+    """
+    if type(event) not in _KEEPS_READINGS:
+        state.readings.standing = None
+        state.board.readings.step = None
+    _fold(state, event)
+
+
+#: The fold proper: events this rule set does not know change nothing.
+_fold: Callable[[OneRingState, Event], None] = fold_by_type({
     events.VolleysSet: _volleys_set, events.PhaseBegan: _phase, events.TurnEnded: _turn_ended,
     events.StanceTaken: _stance, events.Engaged: _engaged, events.Introduced: _introduced,
     events.StoodBack: _stood_back,

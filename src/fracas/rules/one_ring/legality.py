@@ -55,6 +55,8 @@ from fracas.rules.one_ring.state import (
 
 __all__ = [
     "SECONDARY",
+    "allows",
+    "asks",
     "companions",
     "current_actor",
     "current_turn",
@@ -554,6 +556,83 @@ _SECONDARY_RULES: dict[type[Action], Callable[[OneRingState, Partial, str], Refu
                  "weapon", drawable),
     Drop: _drop,
 }
+
+
+# -- the quick yes -------------------------------------------------------------------
+def allows(state: OneRingState, action: Action) -> bool:
+    """A quick yes for the common whole actions: ``True`` only when :func:`why_not` (and the
+    whole-action check built on it) accepts ``action``; ``False`` means "judge it in full".
+
+    It answers for attacks and holds in a turn, stances other than the Rearward, engagement
+    choices, special damage and knockbacks (what the heuristics do most) by the same
+    helpers :func:`why_not` uses, without building a refusal.  ``tests/rules/one_ring/
+    test_one_ring_quick_check.py`` holds it to the full check both ways.
+    """
+    if state.result is not None:
+        return False
+    p = state.pending
+    if p is not None:
+        if isinstance(action, Special):
+            return p.tengwars > 0 and action.actor == p.decider and \
+                action.special in special_options(state)
+        if isinstance(action, Knockback):
+            return p.tengwars <= 0 and action.actor == p.target and \
+                isinstance(action.accept, bool) and knockback_due(state)
+        return False
+    phase = state.phase
+    if phase == "engagement":
+        return isinstance(action, Engage) and _engage_allowed(state, action)
+    name = current_turn(state)
+    if name is None:
+        return False
+    if phase == "stance":
+        return isinstance(action, TakeStance) and action.actor == name and \
+            action.stance in CLOSE_STANCES
+    if name in state.heroes:
+        return isinstance(action, Attack) and action.actor == name and \
+            _hero_attack_allowed(state, action, name)
+    if isinstance(action, Hold):
+        return action.actor == GM and action.foe == name
+    return isinstance(action, Attack) and action.actor == GM and action.foe == name and \
+        action.hope is False and action.target in foe_targets(state, name)
+
+
+def _engage_allowed(state: OneRingState, action: Engage) -> bool:
+    found = _engagement_step(state)
+    if found is None or action.actor != found.decider:
+        return False
+    if found.kind == "assign":
+        return action.foe in found.options and action.hero == found.subject
+    if found.kind == "choose":
+        return action.foe in found.options and action.hero == ""
+    return found.kind == "spare" and action.foe == found.subject and \
+        action.hero in found.options
+
+
+def _hero_attack_allowed(state: OneRingState, action: Attack, hero: str) -> bool:
+    if action.foe != "" or not isinstance(action.hope, bool):
+        return False
+    if state.phase == "volley":
+        return action.hope is False and state.ranged_weapon(hero, state.volley) is not None \
+            and action.target in eligible_foes(state)
+    h = state.heroes[hero]
+    return state.phase == "action" and not h.knocked_back and \
+        (not action.hope or h.hope > 0) and action.target in hero_targets(state, hero)
+
+
+def asks(state: OneRingState, partial: Partial, field: str) -> bool:
+    """``step(state, partial, field) is not None``, without building the menu for attacks and
+    holds (their ``foe`` and ``hope`` fields), which the whole-action check asks about."""
+    if partial.kind is Attack or partial.kind is Hold:
+        name = current_turn(state)
+        if name is None or field == "target":
+            return True
+        hero_turn = name in state.heroes
+        if field == "foe":
+            return not hero_turn
+        if field == "hope":
+            return hero_turn and state.phase != "volley"
+    return step(state, partial, field) is not None
 
 
 # -- the steps -----------------------------------------------------------------------

@@ -17,15 +17,21 @@ Example: ``3d vs 14 favoured weary``.  ``miserable`` applies to heroes only.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
+from fracas.core.action import GM
 from fracas.core.distribution import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError
+from fracas.core.forecast import Chance, Forecast
 from fracas.rules.one_ring.dice import (
     BAD,
+    EYE_FACE,
     FEAT_SIDES,
     GOOD,
+    RUNE_FACE,
     SUCCESS_SIDES,
     TENGWAR_FACE,
     feat_dice_count,
@@ -33,7 +39,15 @@ from fracas.rules.one_ring.dice import (
     keep_feat,
 )
 
-__all__ = ["FAILURE", "OddsQuestion", "degree", "parse_question", "roll_odds"]
+__all__ = [
+    "FAILURE",
+    "OddsQuestion",
+    "degree",
+    "forecast",
+    "parse_question",
+    "ranked_odds",
+    "roll_odds",
+]
 
 FAILURE, SUCCESS, GREAT, EXTRAORDINARY = 0, 1, 2, 3
 MAX_DICE = 20
@@ -155,3 +169,147 @@ def roll_odds(q: OddsQuestion) -> dict[int, Fraction]:
             ok = not (rank == BAD and q.miserable) and (rank == GOOD or numeric + total >= q.tn)
             out.add(degree(ok, sixes), p_rank * p_dice)
     return dict(out.freeze())
+
+
+# -- the odds of a choice (``Ruleset.forecast``) -------------------------------------------
+def ranked_odds(q: OddsQuestion) -> Distribution[tuple[int, int]]:
+    """The exact distribution of (degree, kept Feat rank) for question ``q``.
+
+    :func:`roll_odds` is this with the rank summed out (a test holds them together); the
+    rank is what makes a Piercing Blow.
+    """
+    out: Tally[tuple[int, int]] = Tally()
+    dice = _success_dice(q.dice, q.weary)
+    for rank, p_rank in _feat_ranks(q).items():
+        numeric = rank if 1 <= rank <= 10 else 0
+        for (total, sixes), p_dice in dice.items():
+            ok = not (rank == BAD and q.miserable) and (rank == GOOD or numeric + total >= q.tn)
+            out.add((degree(ok, sixes), rank), p_rank * p_dice)
+    return out.freeze()
+
+
+class _Probe:
+    """Dice for a dry run of an attack on a copy of the state: the attack succeeds with
+    every Success die a tengwar, so the rules themselves say what they would roll (each
+    pool's size), against what (the TN read) and what the hit would carry."""
+
+    def __init__(self, good_face: int) -> None:
+        self.good_face = good_face
+        self.pools: list[tuple[int, int]] = []
+
+    def die(self, sides: int) -> int:
+        return self.dice(1, sides)[0]
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        self.pools.append((count, sides))
+        face = self.good_face if sides == FEAT_SIDES else TENGWAR_FACE
+        return [face] * count
+
+    def choice_index(self, n: int) -> int:
+        return 0
+
+
+def _dry_run(state: Any, action: Any, good_face: int) -> tuple[_Probe, Any, list[Any]]:
+    """Resolve ``action`` on a copy of ``state`` with :class:`_Probe` dice, up to the hit."""
+    from fracas.rules.one_ring import combat, fold
+
+    copy = state.clone()
+    seen: list[Any] = []
+
+    def emit(event: Any) -> None:
+        seen.append(event)
+        fold.apply_event(copy, event)
+
+    probe = _Probe(good_face)
+    if action.actor == GM:
+        combat.foe_attack(copy, action.foe, action.target, probe, emit)
+    else:
+        combat.hero_attack(copy, action.actor, action.target, action.hope, probe, emit)
+    return probe, copy, seen
+
+
+def _p(dist: Mapping[tuple[int, int], Fraction], keep: Callable[[int, int], bool]) -> Fraction:
+    return sum((p for (d, r), p in dist.items() if keep(d, r)), Fraction(0))
+
+
+def forecast(state: Any, action: Any, side: str | None) -> Forecast | None:
+    """The odds of an attack (a hero's, or an adversary's for the Loremaster).
+
+    The chance of a hit, of each degree, of a Piercing Blow (and with a tengwar spent on
+    Pierce where the weapon may), and the expected Endurance loss.  The Loremaster also
+    reads the chance of a Wound (the Protection test against the weapon's Injury) and of
+    taking an adversary out; a Company viewer does not (Armour, Endurance and Wounds of
+    adversaries are not in its view).  The TN is what the log tells every viewer once the
+    attack is rolled.
+    """
+    from fracas.rules.one_ring import combat, events
+    from fracas.rules.one_ring.rules import PIERCE, PIERCE_BONUS, PIERCING_RANK
+
+    if action.verb != "attack":
+        return None
+    foe_attacks = action.actor == GM
+    attacker = action.foe if foe_attacks else action.actor
+    probe, copy, seen = _dry_run(state, action, EYE_FACE if foe_attacks else RUNE_FACE)
+    read = next((e for e in seen if isinstance(e, events.RollRead)), None)
+    hit = next((e for e in seen if isinstance(e, events.HitPending)), None)
+    if read is None or hit is None or not probe.pools:
+        return None
+    feats = probe.pools[0][0]
+    dice = probe.pools[1][0] if len(probe.pools) > 1 else 0
+    if foe_attacks:
+        q = OddsQuestion(dice, read.tn, adversary=True, weary=state.foe_weary(attacker))
+    else:
+        q = OddsQuestion(dice, read.tn, favoured=feats == 2, weary=state.weary(attacker),
+                         miserable=state.miserable(attacker))
+    dist = ranked_odds(q)
+    p_hit = _p(dist, lambda d, r: d != FAILURE)
+    chances = [Chance("hit", p_hit),
+               Chance("a great success or better (a tengwar to spend)",
+                      _p(dist, lambda d, r: d >= GREAT)),
+               Chance("a Piercing Blow (Feat 10 or the automatic success)",
+                      _p(dist, lambda d, r: d != FAILURE and (r == GOOD or r >= PIERCING_RANK)))]
+    can_pierce = PIERCE in combat.special_options(copy)
+    if can_pierce:
+        chances.append(Chance(
+            "a Piercing Blow with a tengwar spent on Pierce",
+            _p(dist, lambda d, r: d != FAILURE and (
+                r == GOOD or r >= PIERCING_RANK or (d >= GREAT and r >= 1 and
+                                                    r + PIERCE_BONUS >= PIERCING_RANK)))))
+    notes: list[str] = []
+    target = action.target
+    from fracas.rules.one_ring.state import ENEMIES
+
+    if side is None or side == ENEMIES or foe_attacks:
+        # The Protection test against the weapon's Injury: the target's Armour, which
+        # only the Loremaster knows for an adversary.
+        if foe_attacks:
+            guard = OddsQuestion(state.protection(target), hit.injury,
+                                 weary=state.weary(target), miserable=state.miserable(target))
+        else:
+            guard = OddsQuestion(state.roster.foes[target].armour, hit.injury, adversary=True,
+                                 weary=state.foe_weary(target))
+        fails = roll_odds(guard)[FAILURE]
+        pierced = chances[2].p
+        chances.append(Chance(f"a Wound (a Piercing Blow, then Protection fails against "
+                              f"Injury {hit.injury})", pierced * fails))
+        if not foe_attacks:
+            left = state.foes[target].endurance
+            chances.append(Chance(f"{target} drops to 0 Endurance", p_hit if hit.damage >= left
+                                  else Fraction(0)))
+    else:
+        notes.append("the chance of a Wound needs the adversary's Armour: the Loremaster's")
+    tn_words = f"TN {read.tn}"
+    if foe_attacks:
+        against = f"{target}'s Parry ({tn_words})"
+        roller = f"{attacker} rolls"
+    else:
+        against = f"{target} ({tn_words}: Strength TN and {target}'s Parry)"
+        roller = "rolls"
+    feat_words = "two Feat dice (the better counts)" if feats == 2 else "the Feat die"
+    flags = [w for w, on in (("Weary", q.weary), ("Miserable", q.miserable)) if on]
+    rolls = f"{roller} {feat_words} and {dice} Success di{'ce' if dice != 1 else 'e'}" + \
+        (f" ({', '.join(flags)})" if flags else "")
+    notes.append(f"a hit costs {hit.damage} Endurance; a tengwar may add more as a "
+                 "Heavy Blow")
+    return Forecast(rolls, against, tuple(chances), p_hit * hit.damage, "Endurance",
+                    tuple(notes), sure_failure=p_hit == 0)

@@ -331,7 +331,7 @@ def _spare_gear(state: OneRingState, me: str) -> str | None:
 def _best_target(state: OneRingState, me: str, targets: Sequence[str]) -> str:
     """Prefer foes pressing the most wounded comrade, then the weakest foe."""
     board = state.board
-    comrades = [h for h in state.standing_heroes() if h != me and board.foes_of(h)]
+    comrades = [h for h in state.standing_heroes() if h != me and board.is_engaged(h)]
     if comrades:
         hurt = _weakest(state, comrades)
         pressing = [t for t in targets if t in board.foes_of(hurt)]

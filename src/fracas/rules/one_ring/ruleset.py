@@ -10,13 +10,14 @@ from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
+from fracas.core.forecast import Forecast
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
 from fracas.core.ruleset import GM, TO_WIN, Emit, Ruleset, Standing, own_policies
 from fracas.rules.one_ring import legality, overrides, resolve
 from fracas.rules.one_ring.actions import ACTIONS
 from fracas.rules.one_ring.fold import apply_event
-from fracas.rules.one_ring.odds import parse_question, roll_odds
+from fracas.rules.one_ring.odds import forecast, parse_question, roll_odds
 from fracas.rules.one_ring.policies import HeroHeuristic, LoremasterHeuristic
 from fracas.rules.one_ring.scenario import OneRingScenario, PolicyName, build_state
 from fracas.rules.one_ring.state import COMPANY, ENEMIES, OneRingState
@@ -63,6 +64,14 @@ class OneRing(Ruleset[OneRingState]):
         """The candidate values of ``field`` (``None`` when this verb does not ask it)."""
         return legality.step(state, partial, field)
 
+    def allows(self, state: OneRingState, action: Action) -> bool:
+        """A quick exact yes for common whole actions (see :func:`legality.allows`)."""
+        return legality.allows(state, action)
+
+    def asks(self, state: OneRingState, partial: Partial, field: str) -> bool:
+        """Whether ``field`` is asked for (see :func:`legality.asks`)."""
+        return legality.asks(state, partial, field)
+
     def verb_label(self, action: type[Action]) -> str:
         """Words for a verb in the first step of a decision."""
         return legality.VERB_LABELS.get(action.verb, action.verb.replace("_", " "))
@@ -78,6 +87,10 @@ class OneRing(Ruleset[OneRingState]):
     def advance(self, state: OneRingState, rng: Rng, emit: Emit) -> None:
         """Run the automatic steps of the combat sequence."""
         resolve.advance(state, rng, emit)
+
+    def apply_decision(self, state: OneRingState, actor: str, action: Action) -> None:
+        """The fold of ``DecisionMade(actor, action)`` without making it: nothing (a decision
+        changes the state only through the events its resolution emits)."""
 
     # -- reading -------------------------------------------------------------
     def standings(self, state: OneRingState) -> Sequence[Standing]:
@@ -103,9 +116,18 @@ class OneRing(Ruleset[OneRingState]):
         said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
         return said if said is not None else describe_event(event, state)
 
+    def forecast(self, state: OneRingState, action: Action, side: str | None = None,
+                 ) -> Forecast | None:
+        """The odds of an attack; a Company viewer's leaves out what needs secret numbers."""
+        return forecast(state, action, side)
+
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of a test, e.g. ``"3d vs 14 favoured weary"`` (see ``odds.py``)."""
         return roll_odds(parse_question(question))
+
+    def odds_labels(self, question: str) -> dict[int, str]:
+        """What each degree of :meth:`odds` is called at the table."""
+        return {0: "failure", 1: "success", 2: "great success", 3: "extraordinary success"}
 
     # -- policies --------------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:

@@ -28,6 +28,7 @@ from fracas.rules.one_ring.state import (
     Roster,
 )
 from fracas.scenario import ScenarioBase, ScenarioEntry, search_pairs
+from fracas.scenario.reference import register_names
 
 __all__ = ["AdversarySpec", "HeroSpec", "OneRingScenario", "PolicyChoice", "PolicyName",
            "combatant_count", "entry"]
@@ -313,3 +314,21 @@ def combatant_count(scenario: OneRingScenario) -> int:
 
 #: Validation's light entry (:class:`fracas.scenario.ScenarioEntry`): no engine module.
 entry = ScenarioEntry(OneRingScenario, combatant_count)
+
+
+# The catalogue names the schema lists, for editors to complete.
+@register_names("one_ring")
+def _one_ring_names() -> dict[str, list[str]]:
+    shipped = catalogue()
+    return {
+        "HeroSpec.weapons": sorted(shipped.weapons),
+        "HeroSpec.armour": sorted(shipped.armour),
+        "HeroSpec.shield": sorted(shipped.shields),
+        "HeroSpec.proficiencies": list(CATEGORIES),
+        "HeroSpec.skills": list(SKILLS),
+        "AdversarySpec.kind": sorted(shipped.adversaries),
+    }
+
+
+# The checks of this rule set's scenarios that warn of traps, registered with the model.
+from fracas.rules.one_ring import traps as _traps  # noqa: E402, F401

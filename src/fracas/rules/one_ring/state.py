@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
-from fracas.rules.one_ring.engagement import Board
+from fracas.rules.one_ring.engagement import Board, Readings
 
 __all__ = [
     "CLOSE_STANCES",
@@ -194,6 +194,9 @@ class OneRingState:
     board: Board = field(default_factory=Board)
     pending: Pending | None = None
     result: tuple[str | None, str] | None = None
+    #: What was worked out from the state (the standing combatants); the fold forgets it
+    #: when an event may change it.  No part of the state's value.
+    readings: Readings = field(default_factory=lambda: Readings(), compare=False, repr=False)
 
     def clone(self) -> OneRingState:
         """A cheap independent copy: cards are shared, changing values copied."""
@@ -207,12 +210,22 @@ class OneRingState:
 
     # -- derived values ----------------------------------------------------
     def standing_heroes(self) -> list[str]:
-        """Heroes still in the fight, in scenario order."""
-        return [h for h in self.roster.hero_order if self.heroes[h].status == "ok"]
+        """Heroes still in the fight, in scenario order (a new list each time)."""
+        return list(self._standing()[0])
 
     def standing_foes(self) -> list[str]:
-        """Adversaries still in the fight, in scenario order."""
-        return [f for f in self.roster.foe_order if self.foes[f].status == "ok"]
+        """Adversaries still in the fight, in scenario order (a new list each time)."""
+        return list(self._standing()[1])
+
+    def _standing(self) -> tuple[list[str], list[str]]:
+        readings = self.readings
+        known = readings.standing
+        if known is None:
+            heroes, foes = self.heroes, self.foes
+            known = readings.standing = (
+                [h for h in self.roster.hero_order if heroes[h].status == "ok"],
+                [f for f in self.roster.foe_order if foes[f].status == "ok"])
+        return known
 
     def load(self, hero: str) -> int:
         """A hero's Load: armour and fatigue plus every item not dropped."""

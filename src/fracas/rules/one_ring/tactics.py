@@ -13,7 +13,7 @@ from functools import cache
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
 from fracas.rules.one_ring.dice import BAD, FEAT_SIDES, GOOD, SUCCESS_SIDES, feat_rank
 from fracas.rules.one_ring.rules import PIERCING_RANK, TASKS
-from fracas.rules.one_ring.state import DEFENSIVE, FORWARD, REARWARD, OneRingState
+from fracas.rules.one_ring.state import DEFENSIVE, FORWARD, REARWARD, FoeCard, OneRingState
 
 __all__ = [
     "attack_roll",
@@ -96,6 +96,11 @@ def attack_roll(state: OneRingState, me: str, target: str, stance: str,
     weapon = _hero_weapon(state, me, stance == REARWARD)
     if weapon is None:
         return None
+    return _roll_with(state, me, target, stance, engaged, weapon)
+
+
+def _roll_with(state: OneRingState, me: str, target: str, stance: str, engaged: int,
+               weapon: Weapon) -> tuple[int, int]:
     card = state.roster.heroes[me]
     dice = card.rating(weapon.category) + (1 if state.heroes[me].rallied else 0)
     if stance == FORWARD:
@@ -110,20 +115,23 @@ def attack_value(state: OneRingState, me: str, target: str, stance: str, engaged
     """Expected Endurance a hero's attack on ``target`` takes (a Wound that kills counts the
     foe's whole Endurance), in ``stance`` with ``engaged`` foes on them and ``extra`` dice."""
     weapon = _hero_weapon(state, me, stance == REARWARD)
-    roll = attack_roll(state, me, target, stance, engaged)
-    if weapon is None or roll is None:
+    if weapon is None:
         return 0.0
-    dice, tn = roll
-    dice += extra
+    dice, tn = _roll_with(state, me, target, stance, engaged, weapon)
     foe = state.roster.foes[target]
     f = state.foes[target]
-    hit, pierce = chances(max(dice, 0), tn, weary=state.weary(me),
-                          miserable=state.miserable(me))
-    left = max(f.endurance, 0)
-    wounds_to_kill = max(foe.might - f.wounds, 1)
+    return _worth(max(dice + extra, 0), tn, state.weary(me), state.miserable(me),
+                  weapon.damage, weapon.injury, foe.armour, max(f.endurance, 0),
+                  max(foe.might - f.wounds, 1))
+
+
+@cache
+def _worth(dice: int, tn: int, weary: bool, miserable: bool, damage: int, injury: int,
+           armour: int, left: int, wounds_to_kill: int) -> float:
+    """:func:`attack_value` from the numbers it depends on (worked out once for each)."""
+    hit, pierce = chances(dice, tn, weary=weary, miserable=miserable)
     wound = left if wounds_to_kill == 1 else left / wounds_to_kill
-    return hit * min(weapon.damage, left) + \
-        pierce * _wound_chance(foe.armour, weapon.injury, True) * wound
+    return hit * min(damage, left) + pierce * _wound_chance(armour, injury, True) * wound
 
 
 def _foe_weapon(state: OneRingState, foe: str) -> FoeWeapon | None:
@@ -141,15 +149,22 @@ def foe_threat(state: OneRingState, foe: str, hero: str, stance: str,
         return 0.0
     dice = weapon.rating + (1 if stance == FORWARD else 0) - (1 if stance == DEFENSIVE else 0)
     dice -= 1 if protected else 0
-    hit, pierce = chances(max(dice, 0), state.parry(hero), adversary=True,
-                          weary=state.foe_weary(foe) if weary is None else weary)
     card = state.roster.heroes[hero]
     h = state.heroes[hero]
-    left = max(h.endurance, 0)
-    wound = left if h.wounds >= 1 else left / 2
-    attacks = state.roster.foes[foe].might
-    return attacks * (hit * min(weapon.damage, left) + pierce * _wound_chance(
-        card.armour_dice + card.helm_dice, weapon.injury, False) * wound)
+    return _threat(max(dice, 0), state.parry(hero),
+                   state.foe_weary(foe) if weary is None else weary, weapon.damage,
+                   weapon.injury, card.armour_dice + card.helm_dice,
+                   state.roster.foes[foe].might, max(h.endurance, 0), h.wounds >= 1)
+
+
+@cache
+def _threat(dice: int, parry: int, weary: bool, damage: int, injury: int, protection: int,
+            attacks: int, left: int, wounded: bool) -> float:
+    """:func:`foe_threat` from the numbers it depends on (worked out once for each)."""
+    hit, pierce = chances(dice, parry, adversary=True, weary=weary)
+    wound = left if wounded else left / 2
+    return attacks * (hit * min(damage, left) + pierce * _wound_chance(
+        protection, injury, False) * wound)
 
 
 def engaging_estimate(state: OneRingState, me: str) -> int:
@@ -174,19 +189,32 @@ def engaging_estimate(state: OneRingState, me: str) -> int:
 def _fighters(state: OneRingState) -> list[str]:
     """The standing foes who come to close quarters: all but those whose bow beats their
     close weapon (the Loremaster keeps those back to shoot when they are spare)."""
-    out = []
-    for foe in state.standing_foes():
-        card = state.roster.foes[foe]
-        bow, close = card.ranged_weapon(), card.close_weapon()
-        if close is not None and (bow is None or bow.rating <= close.rating):
-            out.append(foe)
+    cards = state.roster.foes
+    out = [foe for foe in state.standing_foes() if _closes_in(cards[foe])]
     return out or state.standing_foes()
+
+
+def _closes_in(card: FoeCard) -> bool:
+    """Whether a foe with this card comes to close quarters (its bow does not beat its blade)."""
+    bow, close = card.ranged_weapon(), card.close_weapon()
+    return close is not None and (bow is None or bow.rating <= close.rating)
 
 
 def _likely_attackers(state: OneRingState, me: str, count: int) -> list[str]:
     """The ``count`` foes coming to close quarters whose attacks would hurt ``me`` most."""
-    foes = sorted(_fighters(state), key=lambda f: -foe_threat(state, f, me, ""))
-    return foes[:count]
+    # A foe's threat depends on its card and on whether it is Weary: foes alike are
+    # weighed once.
+    threats: dict[tuple[int, bool], float] = {}
+    cards = state.roster.foes
+
+    def threat(foe: str) -> float:
+        key = (id(cards[foe]), state.foe_weary(foe))  # the cards live through this call
+        known = threats.get(key)
+        if known is None:
+            known = threats[key] = -foe_threat(state, foe, me, "")
+        return known
+
+    return sorted(_fighters(state), key=threat)[:count]
 
 
 def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str, ...],

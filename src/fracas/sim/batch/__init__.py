@@ -25,7 +25,7 @@ from fracas.sim.batch.duel import Duel, DuelFights, duel_shape, play_duels
 from fracas.sim.batch.streams import fight_seeds
 from fracas.sim.executors import Executor
 from fracas.sim.fights import FightSpec, prepare
-from fracas.sim.stats import ChunkSummary
+from fracas.sim.stats import DRAW, ChunkSummary
 
 __all__ = ["BLOCK", "BatchExecutor", "DuelFights", "batch_refusal", "play_batch",
            "run_chunk_batch"]
@@ -73,6 +73,8 @@ def _summary(shape: Duel, fights: DuelFights, a: int, b: int) -> ChunkSummary:
     for k, side in enumerate(shape.sides):
         summary.wins[side] = int((winner == k).sum())
     summary.draws = int((winner == -1).sum())
+    summary.outcome_names = [*shape.sides, DRAW]  # per fight, for paired sweep differences
+    summary.outcomes = bytearray(np.where(winner < 0, len(shape.sides), winner).astype(np.uint8))
     values, counts = np.unique(fights.rounds[a:b], return_counts=True)
     summary.rounds = {int(v): int(c) for v, c in zip(values, counts, strict=True)}
     status = fights.status()[a:b]

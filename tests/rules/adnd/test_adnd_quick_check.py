@@ -1,0 +1,94 @@
+"""The quick yes (``legality.allows``) agrees with the full check, both ways.
+
+The play loop, a policy's confirmation and the exact solver accept the DM's
+``proceed``, a fighter's ``wait`` and a free fighter's attack through
+:func:`fracas.rules.adnd.legality.allows` (and the heuristic drops attacks that
+:func:`fracas.rules.adnd.legality.attack_problem` refuses before scoring them) instead
+of walking the action's fields with ``why_not``.  These tests hold both to the full check
+(:func:`fracas.core.decision.check` without the fast path) at every decision of fights of
+every example, played by the heuristic and at random, for every legal action and for
+wrong attacks by everyone: the quick yes never lets an illegal action by and says yes to
+every legal attack, ``wait`` and ``proceed``.  (Checked once on a broken copy: an
+``allows`` that forgot that a held fighter can only break free failed here.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from fracas.core import decision
+from fracas.core.action import Action
+from fracas.core.encounter import Encounter
+from fracas.core.errors import IllegalActionError
+from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
+from fracas.core.rng import SeededRng
+from fracas.core.ruleset import GM
+from fracas.rules.adnd import actions, legality, terrain
+from fracas.rules.adnd.state import AdndUndergroundState
+from fracas.scenario import load_scenario
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "adnd").glob("*.yaml"))
+
+
+def _full_check_passes(ruleset: object, state: AdndUndergroundState, action: Action) -> bool:
+    class Full:
+        actions = ruleset.actions  # type: ignore[attr-defined]
+        why_not = staticmethod(ruleset.why_not)  # type: ignore[attr-defined]
+        step = staticmethod(ruleset.step)  # type: ignore[attr-defined]
+
+    try:
+        decision.check(Full(), state, action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def _candidates(ruleset: object, state: AdndUndergroundState) -> Iterator[Action]:
+    yield from ruleset.legal_actions(state)  # type: ignore[attr-defined]
+    names = [*state.fighters, "Nobody"]
+    for me in [*names, GM]:
+        yield actions.Proceed(me)
+        yield actions.Wait(me)
+        weapons = {"fist", "boulder"}
+        if me in state.fighters:
+            weapons |= {w.name for w in state.profile(me).weapons}
+        for target in names:
+            for weapon in sorted(weapons):
+                yield actions.Attack(me, target, weapon)
+
+
+@pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_the_quick_yes_is_the_full_check(path: Path, random_play: bool) -> None:
+    scenario = load_scenario(path)
+    ruleset = scenario.ruleset
+    initial = ruleset.initial_state(scenario.model)
+    said_yes = judged = 0
+    for seed in range(3):
+        enc = Encounter(ruleset, initial, rng=SeededRng(seed), keep_log=False)
+        own = scenario_policies(ruleset, enc.state)
+        rng = SeededRng(seed).spawn("policy")
+        for _ in range(300):
+            actor = enc.current_actor()
+            if actor is None:
+                break
+            state = enc.state
+            for action in _candidates(ruleset, state):
+                quick = legality.allows(state, action)
+                full = _full_check_passes(ruleset, state, action)
+                assert full or not quick, f"{action}: the quick judge let an illegal action by"
+                if isinstance(action, actions.Proceed | actions.Wait | actions.Attack):
+                    assert quick == full, f"{action}: quick {quick}, full check {full}"
+                if isinstance(action, actions.Attack) and action.actor == actor and \
+                        quick and actor in state.fighters:
+                    weapon = next(w for w in terrain.usable_weapons(state, actor)
+                                  if w.name == action.weapon)
+                    assert legality.attack_problem(state, actor, action.target, weapon) is None
+                said_yes += quick
+                judged += 1
+            policy = RandomPolicy() if random_play else own(actor)
+            enc.apply(policy.choose(DecisionRequest(actor, state, ruleset, rng)))
+    assert said_yes > 0 and judged > said_yes  # both answers were put to the test

@@ -1,0 +1,81 @@
+"""The quick yes (``legality.allows``) agrees with the full check, both ways.
+
+The play loop and a policy's confirmation accept a unit's ``hold`` and the GM's ``pass``
+(most orders of a battle) through :func:`fracas.rules.battlesystem.legality.allows`
+instead of walking the order's fields with ``why_not``.  This test holds it to the full
+check (:func:`fracas.core.decision.check` without the fast path) at every decision of
+fights of every example, played by the heuristic and at random, for every legal order and
+for holds and passes by everyone: it never says yes to an order the check refuses, and
+says yes to every legal hold and pass.  (Checked once on a broken copy: an ``allows``
+that let the GM hold failed here.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.core import decision
+from fracas.core.action import Action
+from fracas.core.encounter import Encounter
+from fracas.core.errors import IllegalActionError
+from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
+from fracas.core.rng import SeededRng
+from fracas.core.ruleset import GM
+from fracas.rules.battlesystem import actions, legality
+from fracas.scenario import load_scenario
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" /
+                   "battlesystem").glob("*.yaml"))
+
+
+def _full_check_passes(ruleset: Any, state: Any, action: Action) -> bool:
+    class Full:
+        actions = ruleset.actions
+        why_not = staticmethod(ruleset.why_not)
+        step = staticmethod(ruleset.step)
+
+    try:
+        decision.check(Full(), state, action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def _candidates(ruleset: Any, state: Any) -> Iterator[Action]:
+    yield from ruleset.legal_actions(state)
+    for me in [*state.units, GM, "Nobody"]:
+        yield actions.Hold(me)
+        yield actions.Pass(me)
+
+
+@pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_the_quick_yes_is_the_full_check(path: Path, random_play: bool) -> None:
+    scenario = load_scenario(path)
+    ruleset = scenario.ruleset
+    initial = ruleset.initial_state(scenario.model)
+    said_yes = judged = 0
+    for seed in range(3):
+        enc: Encounter[Any] = Encounter(ruleset, initial, rng=SeededRng(seed), keep_log=False)
+        own = scenario_policies(ruleset, enc.state)
+        rng = SeededRng(seed).spawn("policy")
+        for _ in range(300):
+            actor = enc.current_actor()
+            if actor is None:
+                break
+            state = enc.state
+            for action in _candidates(ruleset, state):
+                quick = legality.allows(state, action)
+                full = _full_check_passes(ruleset, state, action)
+                assert full or not quick, f"{action}: the quick judge let an illegal order by"
+                if isinstance(action, actions.Hold | actions.Pass):
+                    assert quick == full, f"{action}: quick {quick}, full check {full}"
+                said_yes += quick
+                judged += 1
+            policy = RandomPolicy() if random_play else own(actor)
+            enc.apply(policy.choose(DecisionRequest(actor, state, ruleset, rng)))
+    assert said_yes > 0 and judged > said_yes  # both answers were put to the test
