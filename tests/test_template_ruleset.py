@@ -67,10 +67,12 @@ def test_kept_dice_stop_hits_one_for_one() -> None:
 
 def test_an_illegal_attack_names_its_rule(capsys: pytest.CaptureFixture[str]) -> None:
     enc_state = Pools().initial_state(load_scenario(DUEL).model)
-    with pytest.raises(IllegalActionError, match="pools"):
+    with pytest.raises(IllegalActionError, match=r"roll 1 to 6 dice \(rule: pools\)") as bad:
         Pools().check(enc_state, Attack("Ada", "Bo", 9))
-    with pytest.raises(IllegalActionError, match="turn order"):
+    assert bad.value.rule == "pools" and bad.value.action == Attack("Ada", "Bo", 9)
+    with pytest.raises(IllegalActionError, match=r"not Bo's turn \(rule: turn order\)") as early:
         Pools().check(enc_state, Guard("Bo"))
+    assert early.value.rule == "turn order"
 
 
 def test_exact_odds_of_an_attack() -> None:

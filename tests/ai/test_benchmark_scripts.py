@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
@@ -39,6 +41,7 @@ def test_ai_script_plays_a_scenario_file_in_place_of_the_duels() -> None:
     assert "battlesystem/battlesystem_flyers: the heuristic in the same seats" in out
 
 
+@pytest.mark.slow
 def test_ai_script_refuses_what_does_not_fit_in_one_usage_line() -> None:
     lanes = str(BENCHMARKS / "duels" / "battlesystem_lanes.yaml")
     for args, words in ((["--scenario", lanes, "--gm-side", "north"],
@@ -48,6 +51,6 @@ def test_ai_script_refuses_what_does_not_fit_in_one_usage_line() -> None:
                         (["--rulesets", "chess"], "no duel for chess"),
                         (["--scenario", lanes, "--rulesets", "adnd"], "leave out --rulesets")):
         done = subprocess.run([sys.executable, str(BENCHMARKS / "ai.py"), *args],
-                              capture_output=True, text=True, timeout=60, check=False)
+                              capture_output=True, text=True, timeout=300, check=False)
         assert done.returncode == 2 and words in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr

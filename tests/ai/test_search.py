@@ -3,6 +3,7 @@ budget, better than a poor heuristic, and seat-swapped matches that are fair by 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
@@ -257,7 +258,18 @@ def test_moves_that_leave_the_same_state_count_once() -> None:
 
 
 def test_a_cpu_clock_budget_is_accepted_and_an_unknown_clock_refused() -> None:
-    assert SearchBudget(ms=100, clock="cpu").now() >= 0
+    """The CPU clock is the process's CPU time (so a busy machine does not eat the budget)."""
+    cpu, wall = SearchBudget(ms=100, clock="cpu"), SearchBudget(ms=100)
+    before = time.process_time()
+    read = cpu.now()
+    assert before <= read <= time.process_time()
+    before = time.perf_counter()
+    read = wall.now()
+    assert before <= read <= time.perf_counter()
+    # Asleep, the wall clock runs on and the CPU clock all but stands still.
+    cpu_start, wall_start = cpu.now(), wall.now()
+    time.sleep(0.2)
+    assert wall.now() - wall_start >= 0.19 > 4 * (cpu.now() - cpu_start)
     with pytest.raises(ValueError, match="clock"):
         SearchBudget(clock="sundial")
 

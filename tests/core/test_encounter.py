@@ -13,6 +13,7 @@ from fracas.core.errors import (
     IllegalActionError,
     LogFormatError,
     NothingToUndoError,
+    ScriptExhaustedError,
 )
 from fracas.core.events import DecisionMade, DiceRolled, FightEnded, encode_event
 from fracas.core.policy import RandomPolicy, ScriptedPolicy
@@ -146,7 +147,7 @@ def test_play_with_policies_reaches_an_outcome() -> None:
 def test_scripted_policy_plays_its_list_then_says_so() -> None:
     enc = toy([1, 1])
     policy = ScriptedPolicy([Strike("a", "b"), Strike("b", "a")])
-    with pytest.raises(Exception, match="ran out after 2 actions"):
+    with pytest.raises(ScriptExhaustedError, match="ran out after 2 actions"):
         enc.play(lambda actor: policy, SeededRng(0))
 
 

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from override_helpers import override, start
 
-from fracas.core.errors import IllegalActionError, MissingFieldsError
+from fracas.core.errors import FightOverError, IllegalActionError, MissingFieldsError
 from fracas.core.events import FightEnded
 from fracas.core.overrides import (
     CombatantAdded,
@@ -64,7 +64,7 @@ def test_pr_to_zero_makes_the_fight_end_when_a_side_is_down(tmp_path: Path) -> N
     events = override(enc, "gm adjust target=Ash what=pr by=-20", tmp_path)
     assert isinstance(events[-1], FightEnded) and events[-1].winner is not None
     assert enc.is_over
-    with pytest.raises(Exception, match="fight is over"):
+    with pytest.raises(FightOverError, match="nothing left to override"):
         enc.override_options()
 
 

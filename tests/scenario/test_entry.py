@@ -34,7 +34,7 @@ def test_each_rule_set_offers_its_scenario_model_without_its_engine(name: str) -
             f"print(entry.model.__name__, sorted(m.rpartition('.')[2] for m in sys.modules "
             f"if m.startswith('fracas.rules.{name}.')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, timeout=120)
+                          check=True, timeout=300)
     model, loaded = done.stdout.split(" ", 1)
     assert model == find_ruleset(name).scenario_model.__name__
     assert "scenario" in loaded and not any(f"'{m}'" in loaded for m in ENGINE)

@@ -27,6 +27,7 @@ def client() -> Iterator[Any]:
         yield dask_client
 
 
+@pytest.mark.slow  # a cluster of worker processes
 def test_dask_and_local_executors_agree(client: Any) -> None:
     spec = spec_from_scenario(load_scenario(DATA / "toy_skirmish.yaml"))
     dask = DaskExecutor(client=client)
@@ -38,6 +39,7 @@ def test_dask_and_local_executors_agree(client: Any) -> None:
     assert on_dask.to_json()["executor"] == "dask"
 
 
+@pytest.mark.slow  # a cluster of worker processes
 def test_a_sweep_on_dask_equals_the_same_sweep_run_locally(client: Any) -> None:
     scenario = load_scenario(DATA / "toy_skirmish.yaml")
     variations = [parse_variation("fighters.Oak.hp=6,9,12")]
@@ -55,6 +57,7 @@ def test_dask_executor_without_an_address_says_so() -> None:
         DaskExecutor()
 
 
+@pytest.mark.slow  # a cluster of worker processes
 def test_simulate_command_runs_on_a_dask_scheduler(client: Any, cli: Any) -> None:
     address = client.scheduler.address
     args = ["simulate", str(DATA / "toy_duel.yaml"), "-n", "600", "--seed", "4", "--json"]
@@ -68,8 +71,8 @@ def test_simulate_command_runs_on_a_dask_scheduler(client: Any, cli: Any) -> Non
     assert json.loads(out)["executor"] == "dask"
 
 
+@pytest.mark.slow  # a cluster of worker processes
 def test_dask_worker_processes_give_the_local_results_for_an_installed_rule_set() -> None:
-    pytest.importorskip("fracas.rules.age_of_dragons")
     claw = Path(__file__).resolve().parents[2] / "examples" / "age_of_dragons" / "claw_duel.yaml"
     spec = spec_from_scenario(load_scenario(claw))
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,

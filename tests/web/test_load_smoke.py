@@ -15,6 +15,10 @@ SCENARIO = ROOT / "examples" / "age_of_dragons" / "claw_duel.yaml"
 
 pytestmark = pytest.mark.slow
 
+# The runs stop on their count of actions; the duration is only a guard against hanging,
+# long enough for a machine several times overloaded.
+LONG = 300.0
+
 
 def load_benchmark() -> ModuleType:
     spec = importlib.util.spec_from_file_location("web_load", SCRIPT)
@@ -27,21 +31,18 @@ def load_benchmark() -> ModuleType:
     return module
 
 
-@pytest.mark.skipif(not SCENARIO.exists(), reason="the Age of Dragons claw_duel example is missing")
 def test_a_short_load_run_acts_without_errors_and_stops_on_its_own() -> None:
     bench = load_benchmark()
-    result = bench.run_load(clients=3, seconds=2.0, scenario=SCENARIO, max_actions=60)
+    result = bench.run_load(clients=3, seconds=LONG, scenario=SCENARIO, max_actions=60)
     assert result["errors"] == []
     assert result["conflicts"] == 0  # every client owns its encounter
     assert 0 < result["actions"] <= 60
-    assert result["seconds"] < 15
     assert 0 < result["p50_ms"] <= result["p95_ms"]
 
 
-@pytest.mark.skipif(not SCENARIO.exists(), reason="the Age of Dragons claw_duel example is missing")
 def test_clients_spread_over_processes_act_too() -> None:
     bench = load_benchmark()
-    result = bench.run_load(clients=4, seconds=2.0, scenario=SCENARIO, max_actions=60,
+    result = bench.run_load(clients=4, seconds=LONG, scenario=SCENARIO, max_actions=60,
                             processes=2)
     assert result["errors"] == []
     assert result["conflicts"] == 0
@@ -49,10 +50,9 @@ def test_clients_spread_over_processes_act_too() -> None:
     assert result["client_cpu_ms_per_action"] > 0
 
 
-@pytest.mark.skipif(not SCENARIO.exists(), reason="the Age of Dragons claw_duel example is missing")
 def test_clients_acting_as_pages_do_act_too() -> None:
     bench = load_benchmark()
-    result = bench.run_load(clients=2, seconds=2.0, scenario=SCENARIO, max_actions=40,
+    result = bench.run_load(clients=2, seconds=LONG, scenario=SCENARIO, max_actions=40,
                             protocol="page")
     assert result["errors"] == []
     assert result["conflicts"] == 0

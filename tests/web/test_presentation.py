@@ -95,7 +95,6 @@ def _ambush() -> tuple[object, object, object]:
     return ruleset, first, Encounter.replay(ruleset, initial, [first]).state
 
 
-@pytest.mark.skipif(not AMBUSH.exists(), reason="the dwarf column ambush example is missing")
 def test_the_turn_map_is_worded_for_each_side_from_its_own_view() -> None:
     ruleset, first, state = _ambush()
     presentation = presentation_of(ruleset)
@@ -113,7 +112,6 @@ def test_the_turn_map_is_worded_for_each_side_from_its_own_view() -> None:
     assert dwarves.splitlines()[0] == whole.splitlines()[0] and "orc-warren" in spectator
 
 
-@pytest.mark.skipif(not AMBUSH.exists(), reason="the dwarf column ambush example is missing")
 def test_a_players_log_shows_the_turn_map_of_what_its_side_sees(tmp_path: Path) -> None:
     ruleset, first, state = _ambush()
     presentation = presentation_of(ruleset)

@@ -26,7 +26,7 @@ class ServerProcess:
              "--port", str(self.port)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ,
                                                                      "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # eventually: a 4x overloaded machine
         while True:
             if self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode() if self.proc.stderr else ""
@@ -37,7 +37,7 @@ class ServerProcess:
             except httpx.TransportError:
                 if time.monotonic() > deadline:
                     self.kill()
-                    raise RuntimeError("fracas serve did not answer within 30 s") from None
+                    raise RuntimeError("fracas serve did not answer within 120 s") from None
                 time.sleep(0.05)
 
     @property
@@ -48,6 +48,6 @@ class ServerProcess:
         """SIGKILL: no clean-up, no flushing, exactly like a crash."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
+        self.proc.wait(timeout=60)
         if self.proc.stderr:
             self.proc.stderr.close()
