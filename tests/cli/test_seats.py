@@ -132,6 +132,7 @@ def test_play_needs_a_scenario_or_a_log(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 2 and "give either a SCENARIO file or --from LOG" in err
 
 
+@pytest.mark.slow
 def test_odds_duel_plays_a_human_seat_with_the_default_policy(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # The small duel: with the heuristic in one seat the full one is too large to solve.
