@@ -14,6 +14,7 @@ from fracas.core.encounter import Encounter
 from fracas.core.errors import FightOverError, FracasError
 from fracas.core.events import Event
 from fracas.core.policy import HumanPolicy, Policy, RandomPolicy
+from fracas.core.presentation import presentation_of
 from fracas.core.ruleset import Action
 from fracas.store import EventStore, decision_rng
 
@@ -142,6 +143,7 @@ def play_turn(store: EventStore, enc_id: str, revision: int | None,
     Returns what was done, in words.
     """
     whose: list[tuple[str, int]] = []
+    said: list[str] = []  # the actor as people read it (the GM by the book's word)
 
     def choose(enc: Encounter[Any]) -> Action:
         if not whose:
@@ -151,6 +153,7 @@ def play_turn(store: EventStore, enc_id: str, revision: int | None,
             if first is not None:
                 first(enc)
             whose.append((actor, enc.ruleset.round_number(enc.state)))
+            said.append(presentation_of(enc.ruleset).who(actor))
         action = ai_choice(enc, seats, enc_id)
         return action if allow is None else allow(enc, action)
 
@@ -161,5 +164,5 @@ def play_turn(store: EventStore, enc_id: str, revision: int | None,
                                seconds=AUTO_SECONDS, stop=turn_over)
     if not made:
         raise FightOverError("the fight is over: nobody has a decision to make")
-    actor = whose[0][0] if whose else "nobody"
+    actor = said[0] if said else "nobody"
     return f"the AI played {actor}'s turn ({made} decision{'s' if made != 1 else ''})"
