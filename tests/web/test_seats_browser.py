@@ -162,7 +162,7 @@ def test_the_gm_adjusts_a_fighter_from_the_adjust_panel_and_undoes_it(
     adjust_change(gm, "#a_target", "Ash")
     adjust_change(gm, "#a_what", "pr")
     adjust_change(gm, "#a_by", "-3")
-    gm.wait_for_selector("#adjust-confirm:has-text('gm adjust target=Ash what=pr by=-3')")
+    gm.wait_for_selector("#adjust-confirm[title='typed: gm adjust target=Ash what=pr by=-3']")
     gm.screenshot(path=str(SHOTS / "adjust_panel_desktop.png"))
     gm.click("#adjust-confirm")
     wait_revision(gm, start + 1)
@@ -179,7 +179,7 @@ def test_the_gm_adjusts_a_fighter_from_the_adjust_panel_and_undoes_it(
              " return !!(e && e['htmx-internal-data']); }"
     gm.wait_for_function(settle)
     gm.click('#adjust-verbs button[value="add"]')
-    gm.wait_for_selector("#adjust-confirm:has-text('gm add like=')")
+    gm.wait_for_selector("#adjust-confirm[title^='typed: gm add like=']")
     gm.click("#adjust-confirm")
     wait_revision(gm, start + 3)
     gm.wait_for_selector('#new-seat input[value="Ember 2"], #new-seat input[value="Ash 2"]',

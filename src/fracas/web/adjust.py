@@ -124,13 +124,6 @@ class AdjustForm:
     error: str = ""
     fresh: bool = False
 
-    @property
-    def said(self) -> str:
-        """The override in words, as its menus show it (see :func:`.table.said_choice`)."""
-        from fracas.web.table import said_choice
-
-        return said_choice(self.verb_label, self.fields)
-
     def as_json(self) -> dict[str, Any]:
         """The steps as scripts read them (as ``decide`` answers a decision's)."""
         return {"verb": self.verb, "fields": [

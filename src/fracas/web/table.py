@@ -22,7 +22,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -634,21 +634,6 @@ class DecideForm:
     typed: str
     error: str = ""
     fresh: bool = False
-
-    @property
-    def said(self) -> str:
-        """The decision in words (see :func:`said_choice`)."""
-        return said_choice(self.verb_label, self.fields)
-
-
-def said_choice(verb_label: str, fields: Sequence[Any]) -> str:
-    """A form's whole choice in words, as its menus show it (``Spot, effect: evade``): what
-    the Confirm button says, where the typed syntax would speak code."""
-    parts = []
-    for f in fields:
-        shown = next((label for value, label in f.choices if value == f.value), f.value)
-        parts.append(f"{f.title.lower()}: {shown}")
-    return verb_label + (", " + ", ".join(parts) if parts else "")
 
 
 def _pick(step: Step, posted: Any) -> tuple[Any, bool]:
