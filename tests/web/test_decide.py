@@ -185,8 +185,8 @@ def test_the_page_shows_the_newest_log_entries_and_links_the_whole_log(
 
 def test_a_number_outside_a_span_is_moved_to_its_nearer_end() -> None:
     from fracas.core.decision import Span, Step
-    from fracas.web.table import _nearest, _pick
+    from fracas.web.table import _nearest, offered_value
 
     step = Step("dice", span=Span(1, 4, 4), default=4)
-    assert _pick(step, "3") == (3, True) and _pick(step, "9") == (None, False)
+    assert offered_value(step, "3") == (3, True) and offered_value(step, "9") == (None, False)
     assert _nearest(step, "9") == 4 and _nearest(step, "-2") == 1 and _nearest(step, "x") == 4

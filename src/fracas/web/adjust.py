@@ -18,13 +18,21 @@ from functools import lru_cache
 from typing import Any
 
 from fracas.core.action import Action
-from fracas.core.codec import format_fields
 from fracas.core.decision import Options, Step
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, FightOverError, FracasError, IllegalActionError
 from fracas.core.ruleset import find_ruleset
 from fracas.store import EventStore
-from fracas.web.table import FIELD_PREFIX, MAX_STEPS, Memo, OptionsOf, value_text
+from fracas.web.table import (
+    FIELD_PREFIX,
+    MAX_STEPS,
+    Memo,
+    OptionsOf,
+    choice_words,
+    offered_value,
+    typed_text,
+    value_text,
+)
 from fracas.web.words import MAX_ACTION_TEXT
 
 __all__ = ["OVERRIDE_FIELD", "TYPED_STEPS", "AdjustField", "AdjustForm", "AdjustView",
@@ -143,23 +151,26 @@ def _title(name: str) -> str:
     return _TITLES.get(name, name.replace("_", " ").capitalize())
 
 
-def _label(value: Any, label: str) -> str:
-    return label if label != str(value) else value_text(value).replace("_", " ")
-
-
 def _field(step: Step, value: Any) -> AdjustField:
     if step.span is not None:
         return AdjustField(step.name, _title(step.name), str(value), [], step.span.low,
                            step.span.high)
     return AdjustField(step.name, _title(step.name), value_text(value),
-                       [(value_text(c.value), _label(c.value, c.label)) for c in step.choices],
+                       [(value_text(c.value), choice_words(c.value, c.label))
+                        for c in step.choices],
                        typed=step.name in TYPED_STEPS)
 
 
 def _offered(step: Step, posted: Any) -> tuple[Any, bool]:
-    """The value of ``step`` the posted text names, if offered: ``(value, True)``."""
-    if not isinstance(posted, str):
-        return None, False
+    """The value of ``step`` the posted text names, if offered: ``(value, True)``; a
+    typed-in step also takes new text (the rules judge it at the next step)."""
+    value, ok = offered_value(step, posted)
+    if ok or not isinstance(posted, str):
+        return value, ok
+    text = posted.strip()
+    if step.name in TYPED_STEPS and text and len(text) <= MAX_TYPED:
+        return text, True
+    return None, False
     text = posted.strip()
     if step.span is not None:
         try:
@@ -175,11 +186,6 @@ def _offered(step: Step, posted: Any) -> tuple[Any, bool]:
     return None, False
 
 
-def _typed_action(action: Action) -> str:
-    fields = format_fields(action, skip=("actor",))
-    return f"{action.verb} {fields}" if fields else action.verb
-
-
 def override_form(ask: OptionsOf, posted: Mapping[str, Any], first: Step,
                   labels: Mapping[str, str]) -> AdjustForm:
     """The form of the override ``posted`` so far: each step keeps its posted value while
@@ -190,10 +196,10 @@ def override_form(ask: OptionsOf, posted: Mapping[str, Any], first: Step,
         words = labels.get(verb, verb)
         return AdjustForm(verb, words, [], None, "",
                           f"the GM cannot {words} now; choose one of: "
-                          f"{', '.join(_label(c.value, c.label) for c in first.choices)}")
+                          f"{', '.join(choice_words(c.value, c.label) for c in first.choices)}")
     chosen: list[Any] = [match[0]]
     fields: list[AdjustField] = []
-    label = _label(match[0], next(c.label for c in first.choices if c.value == match[0]))
+    label = choice_words(match[0], next(c.label for c in first.choices if c.value == match[0]))
     problem = ""
     try:
         options = ask(tuple(chosen))
@@ -208,7 +214,7 @@ def override_form(ask: OptionsOf, posted: Mapping[str, Any], first: Step,
                     problem, value, ok = str(exc), None, False
                 else:
                     fields.append(AdjustField(step.name, _title(step.name), str(value),
-                                              [(value_text(c.value), _label(c.value, c.label))
+                                              [(value_text(c.value), choice_words(c.value, c.label))
                                                for c in step.choices], typed=True))
                     chosen.append(value)
                     options = after
@@ -229,7 +235,7 @@ def override_form(ask: OptionsOf, posted: Mapping[str, Any], first: Step,
     if action is None:
         return AdjustForm(verb, label, fields, None, "", "this override has too many steps")
     fresh = not any(str(k).startswith(FIELD_PREFIX) for k in posted)
-    return AdjustForm(verb, label, fields, str(action), _typed_action(action), problem,
+    return AdjustForm(verb, label, fields, str(action), typed_text(action), problem,
                       fresh=fresh)
 
 
@@ -247,7 +253,7 @@ def adjust_view(store: EventStore, enc_id: str, chosen: Mapping[str, Any] | None
             return None
         if first is None:
             return None
-        offered = [(value_text(c.value), _label(c.value, c.label)) for c in first.choices]
+        offered = [(value_text(c.value), choice_words(c.value, c.label)) for c in first.choices]
         every = list(override_verbs(enc.ruleset.name) or offered)
         form = None
         if chosen is not None and chosen.get("verb"):

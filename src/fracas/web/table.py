@@ -286,7 +286,7 @@ def _first_step(memo: Memo | None, enc_id: str, revision: int, enc: Encounter[An
         first = options_of(enc, memo, enc_id, revision)(()).step
         if first is None:
             return [], None, None
-        return ([(str(c.value), _label(c.value, c.label)) for c in first.choices],
+        return ([(str(c.value), choice_words(c.value, c.label)) for c in first.choices],
                 str(first.default), first)
     found: tuple[list[tuple[str, str]], str | None, Step | None] = _remembered(
         memo, ("verbs", enc_id, revision), make)
@@ -584,7 +584,7 @@ def value_text(value: Any) -> str:
     return str(value)
 
 
-def _label(value: Any, label: str) -> str:
+def choice_words(value: Any, label: str) -> str:
     """The words shown for a value: the rule set's label, unless it is only ``str(value)``."""
     if label == str(value):
         return value_text(value).replace("_", " ").replace(",", ", ")
@@ -636,7 +636,7 @@ class DecideForm:
     fresh: bool = False
 
 
-def _pick(step: Step, posted: Any) -> tuple[Any, bool]:
+def offered_value(step: Step, posted: Any) -> tuple[Any, bool]:
     """The value of ``step`` the posted text names: ``(value, True)``, or ``(None, False)``."""
     if not isinstance(posted, str):
         return None, False
@@ -669,10 +669,10 @@ def _field(step: Step, value: Any) -> FormField:
         return FormField(step.name, _title(step.name), str(value), [], step.span.low,
                          step.span.high)
     return FormField(step.name, _title(step.name), value_text(value),
-                     [(value_text(c.value), _label(c.value, c.label)) for c in step.choices])
+                     [(value_text(c.value), choice_words(c.value, c.label)) for c in step.choices])
 
 
-def _typed(action: Action) -> str:
+def typed_text(action: Action) -> str:
     """The action as it would be typed, without its actor."""
     fields = format_fields(action, skip=("actor",))
     return f"{action.verb} {fields}" if fields else action.verb
@@ -690,7 +690,7 @@ def decide_form(enc: Encounter[Any], posted: Mapping[str, Any],
     actor = enc.current_actor() or ""
     ask = options_for or enc.options
     first = first or ask(()).step
-    labels = {str(c.value): _label(c.value, c.label) for c in first.choices} if first else {}
+    labels = {str(c.value): choice_words(c.value, c.label) for c in first.choices} if first else {}
     if verb not in labels:
         return DecideForm(actor, verb, verb, [], None, "",
                           f"{actor} cannot {verb} now" if verb else "choose what to do")
@@ -702,7 +702,7 @@ def decide_form(enc: Encounter[Any], posted: Mapping[str, Any],
         while options.step is not None and len(fields) < MAX_STEPS:
             step = options.step
             raw = posted.get(FIELD_PREFIX + step.name)
-            value, ok = _pick(step, raw)
+            value, ok = offered_value(step, raw)
             if not ok:
                 value = _nearest(step, raw)
             fields.append(_field(step, value))
@@ -715,7 +715,8 @@ def decide_form(enc: Encounter[Any], posted: Mapping[str, Any],
         return DecideForm(actor, verb, labels[verb], fields, None, "",
                           "this decision has too many steps for the form")
     fresh = not any(str(k).startswith(FIELD_PREFIX) for k in posted)
-    return DecideForm(actor, verb, labels[verb], fields, str(action), _typed(action), fresh=fresh)
+    return DecideForm(actor, verb, labels[verb], fields, str(action), typed_text(action),
+                      fresh=fresh)
 
 
 def action_from_form(enc: Encounter[Any], posted: Mapping[str, Any],
@@ -741,7 +742,7 @@ def action_from_form(enc: Encounter[Any], posted: Mapping[str, Any],
             break
         step = options.step
         posted_value = posted.get(FIELD_PREFIX + step.name)
-        value, ok = _pick(step, posted_value)
+        value, ok = offered_value(step, posted_value)
         if not ok:
             shown = "nothing" if posted_value in (None, "") else repr(str(posted_value)[:40])
             offered = (f"{step.span.low} to {step.span.high}" if step.span is not None else
