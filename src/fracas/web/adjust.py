@@ -171,19 +171,6 @@ def _offered(step: Step, posted: Any) -> tuple[Any, bool]:
     if step.name in TYPED_STEPS and text and len(text) <= MAX_TYPED:
         return text, True
     return None, False
-    text = posted.strip()
-    if step.span is not None:
-        try:
-            number = int(text)
-        except ValueError:
-            return None, False
-        return (number, True) if number in step.span else (None, False)
-    for c in step.choices:
-        if value_text(c.value) == text:
-            return c.value, True
-    if step.name in TYPED_STEPS and text and len(text) <= MAX_TYPED:
-        return text, True  # typed in: the rules judge it at the next step
-    return None, False
 
 
 def override_form(ask: OptionsOf, posted: Mapping[str, Any], first: Step,
