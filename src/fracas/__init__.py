@@ -26,7 +26,7 @@ def __getattr__(name: str) -> Any:
 
     if name == "__all__":
         value: Any = [*fracas.core.__all__, "__version__"]
-    elif name == "core":  # ``import fracas`` used to load it: ``fracas.core.X`` still works
+    elif name == "core":  # ``fracas.core.X`` works after a bare ``import fracas``
         value = fracas.core
     elif name in fracas.core.__all__:
         value = getattr(fracas.core, name)

@@ -478,7 +478,7 @@ def register_ruleset(cls: type[Ruleset[Any]]) -> type[Ruleset[Any]]:
 
 def available_rulesets() -> list[str]:
     """Names of every registered rule set, sorted."""
-    from importlib.metadata import entry_points  # 60 ms: only when a rule set is looked up
+    from importlib.metadata import entry_points  # costly: only when a rule set is looked up
 
     names = set(_REGISTERED)
     names.update(ep.name for ep in entry_points(group="fracas.rulesets"))
@@ -492,7 +492,7 @@ def find_ruleset(name: str) -> Ruleset[Any]:
     """
     cls = _REGISTERED.get(name)
     if cls is None:
-        from importlib.metadata import entry_points  # 60 ms: only when a rule set is looked up
+        from importlib.metadata import entry_points  # costly: only when a rule set is looked up
 
         for ep in entry_points(group="fracas.rulesets"):
             if ep.name == name:

@@ -212,7 +212,7 @@ def _read_yaml(text: str, source: str) -> tuple[dict[str, Any], dict[Path_, int]
         raise ScenarioError("the file is empty; a scenario needs at least 'ruleset:'",
                             file=source, line=1)
     try:
-        # libyaml's parser when installed: a 100 KB file in milliseconds, not seconds.  The
+        # libyaml's parser when installed: far faster on a large file than pure Python.  The
         # nodes are read apart from the data: building the data merges '<<' keys into them.
         node = yaml.compose(text, Loader=_Loader)
         data = yaml.load(text, Loader=_Loader)  # a safe loader (CSafeLoader or SafeLoader)

@@ -634,7 +634,7 @@ class EventStore:
         """The stored events from position ``start`` on, with their readable text and veil.
 
         Rows read before are not decoded again (a page shows the newest sixty lines at
-        every change: decoding them was a tenth of a page's work).  The entries are
+        every change, and decoding them again would be a large part of its work).  The entries are
         shared: read them, do not change their ``data``.
         """
         rows = self._reader().execute(
