@@ -6,6 +6,14 @@ The core (:mod:`fracas.core`) is rules-agnostic; rule sets live in
 Every public name of :mod:`fracas.core` is also a name of this package
 (``fracas.Encounter``, ``from fracas import Ruleset``), read from the core on first use:
 importing a submodule (``fracas.cli`` for one command) does not load the whole engine.
+
+    >>> import fracas
+    >>> fracas.distribution("2d6")[7]
+    Fraction(1, 6)
+    >>> print(fracas.roll("3d6", fracas.ScriptedRng([1, 2, 6])))
+    3d6: [1 2 6] = 9
+    >>> fracas.find_ruleset("adnd").name in fracas.available_rulesets()
+    True
 """
 
 from __future__ import annotations

@@ -67,6 +67,50 @@ class Encounter(Generic[S]):
         keep_log: ``False`` for bulk simulation (no undo, no replay, less memory).
         listener: told every event and the state right after it (see
             :mod:`fracas.core.loop`); may be set or cleared at any time.
+
+    A decision is a few steps: the verb, then each field the rule set asks for.  Once
+    the values chosen make a whole action, :meth:`apply` resolves it and logs events:
+
+    >>> from fracas.scenario import parse_scenario, start_encounter
+    >>> from fracas.core.rng import ScriptedRng, SeededRng
+    >>> enc = start_encounter(parse_scenario('''
+    ... ruleset: age_of_dragons
+    ... aggressor: red
+    ... combatants:
+    ...   - {name: Ember, side: red, soma: 4, pd: 0, pr: 6, altitude: normal, policy: claw_all}
+    ...   - {name: Ash, side: blue, soma: 4, pd: 0, pr: 6, altitude: normal, policy: claw_all}
+    ... ranges:
+    ...   - {between: [Ember, Ash], range: close}
+    ... '''), seed=3)
+    >>> enc.current_actor(), enc.options().step.values
+    ('Ember', ['roll', 'fall', 'end'])
+    >>> found = enc.options(["roll"])
+    >>> found.step.name, found.step.values
+    ('spheres', [('soma',)])
+    >>> found = enc.options(["roll", ("soma",)])
+    >>> found.step, found.action
+    (None, RollPool(actor='Ember', spheres=('soma',)))
+    >>> for event in enc.apply(found.action, ScriptedRng([6, 5, 4, 1])):
+    ...     print(event)
+    DecisionMade(actor='Ember', action=RollPool(actor='Ember', spheres=('soma',)), hidden=False)
+    DiceRolled(actor='Ember', purpose='pool', sides=6, faces=(6, 5, 4, 1), hidden=False)
+    >>> enc.options().step.values
+    ['spot', 'attack', 'grapple', 'fall', 'end']
+
+    Undo replays the log; redo restores the decision with the very dice it had:
+
+    >>> len(enc.undo()), enc.can_redo
+    (2, True)
+    >>> enc.redo()[-1].faces
+    (6, 5, 4, 1)
+
+    :meth:`play` lets policies decide to the end (here those the scenario names):
+
+    >>> from fracas.core.policy import scenario_policies
+    >>> enc.play(scenario_policies(enc.ruleset, enc.state), SeededRng(1))
+    Outcome(winner='red', reason='the other side is down', rounds=3)
+    >>> enc.is_over, [(s.name, s.status) for s in enc.ruleset.standings(enc.state)]
+    (True, [('Ember', 'ok'), ('Ash', 'dying')])
     """
 
     def __init__(
