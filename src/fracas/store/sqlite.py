@@ -392,7 +392,7 @@ class EventStore:
         being written (other encounters' actions, undos, new tables) wait for it to
         end, then the first of them writes all of them in the next transaction, each
         in its own savepoint, so one commit (one fsync with ``synchronous=FULL``)
-        serves them all and the store's write rate is no longer one fsync a change.
+        serves them all rather than one fsync a change.
         A change that fails (its revision check, say) is rolled back alone and its
         error raised in its own thread; if the commit fails, every change in it
         fails.  Nothing is acknowledged before the ``COMMIT`` that holds it returned.
