@@ -8,8 +8,8 @@ Every public name of :mod:`fracas.core` is also a name of this package
 importing a submodule (``fracas.cli`` for one command) does not load the whole engine.
 
     >>> import fracas
-    >>> fracas.distribution("2d6")[7]
-    Fraction(1, 6)
+    >>> str(fracas.parse("2d6 + 3"))
+    '2d6+3'
     >>> print(fracas.roll("3d6", fracas.ScriptedRng([1, 2, 6])))
     3d6: [1 2 6] = 9
     >>> fracas.find_ruleset("adnd").name in fracas.available_rulesets()
