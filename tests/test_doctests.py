@@ -39,6 +39,7 @@ CORE = (
     "fracas.sim.runner",
     "fracas.sim.stats",
     "fracas.sim.streams",
+    "fracas.sim.sweep",
 )
 #: Modules of an optional extra: module -> a package of that extra.
 EXTRA = {

@@ -293,6 +293,14 @@ class Encounter(Generic[S]):
         :meth:`~fracas.core.ruleset.Ruleset.forecast` answers for that action, as
         ``side`` may read it (``None``: the GM).  ``None`` with no verb chosen or for a
         choice that rolls nothing.  Raises :class:`IllegalActionError` like :meth:`options`.
+
+        >>> from fracas.scenario import load_scenario, start_encounter
+        >>> enc = start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml"))
+        >>> odds = enc.forecast(["roll"])
+        >>> odds.rolls, odds.expected_damage
+        ('rolls 9d6 (Soma), each 4+ a hit', Fraction(9, 2))
+        >>> print(odds.lines()[1])
+        at least one hit (4+): 99.8%
         """
         if isinstance(chosen, Action):
             self.check(chosen)
@@ -460,7 +468,14 @@ class Encounter(Generic[S]):
         return bool(self._redo)
 
     def undo(self) -> list[Event]:
-        """Take back the last decision and everything it caused; returns the removed events."""
+        """Take back the last decision and everything it caused; returns the removed events.
+
+        >>> from fracas.scenario import load_scenario, start_encounter
+        >>> start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml")).undo()
+        Traceback (most recent call last):
+            ...
+        fracas.core.errors.NothingToUndoError: nothing to undo: no decision has been made yet
+        """
         if not self.keep_log:
             raise NothingToUndoError("this encounter keeps no log, so it cannot undo")
         if not self._decisions:
