@@ -83,7 +83,7 @@ class RandomPolicy:
 
     >>> from fracas.core.rng import SeededRng
     >>> from fracas.scenario import load_scenario, start_encounter
-    >>> enc = start_encounter(load_scenario("tests/odds/data/claw_duel_small.yaml"), seed=2)
+    >>> enc = start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml"), seed=2)
     >>> print(RandomPolicy().choose(enc.request(SeededRng(5))))
     Ember fall
     """
@@ -109,7 +109,7 @@ class ScriptedPolicy:
 
     >>> from fracas.core.rng import SeededRng
     >>> from fracas.scenario import load_scenario, start_encounter
-    >>> enc = start_encounter(load_scenario("tests/odds/data/claw_duel_small.yaml"))
+    >>> enc = start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml"))
     >>> script = ScriptedPolicy(enc.legal_actions())
     >>> print(script.choose(enc.request(SeededRng(0))))
     Ember roll
@@ -146,7 +146,7 @@ def scenario_policies(
     humans, an exact solver also refuses scripts).
 
     >>> from fracas.scenario import load_scenario, start_encounter
-    >>> enc = start_encounter(load_scenario("tests/odds/data/claw_duel_small.yaml"))
+    >>> enc = start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml"))
     >>> policy_of = scenario_policies(enc.ruleset, enc.state)
     >>> type(policy_of("Ember")).__name__, policy_of("Ember") is policy_of("Ember")
     ('ClawAllPolicy', True)

@@ -347,13 +347,13 @@ def simulate(
 
     >>> from fracas.scenario import load_scenario
     >>> from fracas.sim import InlineExecutor, spec_from_scenario
-    >>> spec = spec_from_scenario(load_scenario("tests/odds/data/claw_duel_small.yaml"))
+    >>> spec = spec_from_scenario(load_scenario("examples/age_of_dragons/claw_duel.yaml"))
     >>> result = simulate(spec, 200, seed=1, executor=InlineExecutor())
     >>> result.summary.wins, result.summary.draws
-    ({'red': 131, 'blue': 69}, 0)
+    ({'red': 148, 'blue': 52}, 0)
     >>> rate, (low, high) = result.win_rate("red")
     >>> rate, round(low, 3), round(high, 3)
-    (0.655, 0.587, 0.717)
+    (0.74, 0.675, 0.796)
     """
     if executor is None:
         with LocalExecutor() as local:
