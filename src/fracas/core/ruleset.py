@@ -477,8 +477,12 @@ def register_ruleset(cls: type[Ruleset[Any]]) -> type[Ruleset[Any]]:
 
 
 def available_rulesets() -> list[str]:
-    """Names of every registered rule set, sorted."""
-    from importlib.metadata import entry_points  # 60 ms: only when a rule set is looked up
+    """Names of every registered rule set, sorted.
+
+    >>> {"adnd", "age_of_dragons", "battlesystem", "one_ring"} <= set(available_rulesets())
+    True
+    """
+    from importlib.metadata import entry_points  # costly: only when a rule set is looked up
 
     names = set(_REGISTERED)
     names.update(ep.name for ep in entry_points(group="fracas.rulesets"))
@@ -489,10 +493,17 @@ def find_ruleset(name: str) -> Ruleset[Any]:
     """An instance of the rule set registered as ``name``.
 
     Raises :class:`UnknownRulesetError` listing the known names.
+
+    >>> find_ruleset("one_ring").name
+    'one_ring'
+    >>> find_ruleset("gurps")
+    Traceback (most recent call last):
+        ...
+    fracas.core.errors.UnknownRulesetError: <scenario>: ruleset: unknown rule set 'gurps' ...
     """
     cls = _REGISTERED.get(name)
     if cls is None:
-        from importlib.metadata import entry_points  # 60 ms: only when a rule set is looked up
+        from importlib.metadata import entry_points  # costly: only when a rule set is looked up
 
         for ep in entry_points(group="fracas.rulesets"):
             if ep.name == name:

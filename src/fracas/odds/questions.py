@@ -63,6 +63,18 @@ class OddsResult:
 def answer(question: str) -> OddsResult:
     """The exact distribution asked for by ``question``.
 
+    >>> result = answer("9d6>=4")
+    >>> result.distribution[4], result.mean
+    (Fraction(63, 256), Fraction(9, 2))
+    >>> answer("1d20+4 vs 1d20+2").labels
+    {1: '1d20+4 wins', 0: 'tie', -1: '1d20+2 wins'}
+    >>> answer("age_of_dragons: pool=3 measure=hits").distribution
+    Distribution({0: Fraction(1, 8), 1: Fraction(3, 8), 2: Fraction(3, 8), 3: Fraction(1, 8)})
+    >>> answer("gurps: 3d6")
+    Traceback (most recent call last):
+        ...
+    fracas.core.errors.ActionSyntaxError: unknown rule set 'gurps' (known: ...)
+
     Raises:
         DiceSyntaxError: bad dice notation (the message points at the column), including
             a pool comparison no die can meet or every die meets (``3d6>=10``).

@@ -392,7 +392,7 @@ class EventStore:
         being written (other encounters' actions, undos, new tables) wait for it to
         end, then the first of them writes all of them in the next transaction, each
         in its own savepoint, so one commit (one fsync with ``synchronous=FULL``)
-        serves them all and the store's write rate is no longer one fsync a change.
+        serves them all rather than one fsync a change.
         A change that fails (its revision check, say) is rolled back alone and its
         error raised in its own thread; if the commit fails, every change in it
         fails.  Nothing is acknowledged before the ``COMMIT`` that holds it returned.
@@ -634,7 +634,7 @@ class EventStore:
         """The stored events from position ``start`` on, with their readable text and veil.
 
         Rows read before are not decoded again (a page shows the newest sixty lines at
-        every change: decoding them was a tenth of a page's work).  The entries are
+        every change, and decoding them again would be a large part of its work).  The entries are
         shared: read them, do not change their ``data``.
         """
         rows = self._reader().execute(
