@@ -1,15 +1,20 @@
-"""The search plays the moves pinned in ``data/search_moves.json`` (fixed seeds, fixed rollouts).
+"""The search plays the games pinned in ``data/search_moves.json`` (fixed seeds and rollouts).
 
 Each game is one duel of :data:`fracas.ai.duels.DUELS` with the search on the first
-side and the heuristic on the other, a fixed rollout count and a fixed seed, so the
-moves depend on nothing but the code.  They were recorded from the search before it
-was split into modules; a change meant to keep the search's play must leave every game
-move for move as it was.  ``python tests/ai/test_search_moves.py > data/search_moves.json``
-records them again after a deliberate change of play.
+side and the heuristic on the other, a fixed rollout count and a fixed seed, so what
+happens depends on nothing but the code.  Pinned are the moves and a digest of the
+search's working: every decision's rollout count, and each candidate's steps and the
+score of each of its rollouts (the heuristic is strong, so the move played rarely
+changes; the rollouts show a changed race, seed or candidate at once).  They were
+recorded from the search before it was split into modules; a change meant to keep the
+search's play must leave every game as it was.
+``python tests/ai/test_search_moves.py > tests/ai/data/search_moves.json`` records them
+again after a deliberate change of play.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -18,7 +23,7 @@ from typing import Any
 import pytest
 
 from fracas.ai.duels import DUELS
-from fracas.ai.search import SearchBudget, SearchPolicy, side_of
+from fracas.ai.search import SearchBudget, SearchPolicy, SearchTuning, side_of
 from fracas.core.action import GM
 from fracas.core.encounter import Encounter
 from fracas.core.events import DecisionMade, encode_event
@@ -27,19 +32,40 @@ from fracas.core.rng import fight_streams
 
 #: (duel, rollouts a decision, fight seed, search seed, allocation)
 GAMES = [
-    ("age_of_dragons", 6, 3, 1, "race"),
-    ("adnd", 6, 5, 2, "race"),
-    ("one_ring", 6, 7, 3, "race"),
-    ("battlesystem", 4, 11, 4, "race"),
+    ("age_of_dragons", 8, 3, 1, "race"),
+    ("adnd", 12, 5, 2, "race"),
+    ("one_ring", 8, 7, 3, "race"),
+    ("battlesystem", 8, 11, 4, "race"),
     ("age_of_dragons", 8, 13, 5, "halving"),
 ]
 #: Decisions played at most a game (enough for the pinned moves to cover many rounds).
 DECISIONS = 80
 
 
+def _search(rules: Any, rollouts: int, side: str | None, seed: int, allocation: str
+            ) -> SearchPolicy:
+    return SearchPolicy(rules, SearchBudget(rollouts=rollouts, ms=None), side=side, seed=seed,
+                        tuning=SearchTuning(allocation=allocation))
+
+
+class _Traced:
+    """A search policy whose every decision's working is written down."""
+
+    def __init__(self, search: SearchPolicy, trace: list[Any]) -> None:
+        self.search, self.trace = search, trace
+
+    def choose(self, request: Any) -> Any:
+        action = self.search.choose(request)
+        self.trace.append((request.actor, self.search.last_rollouts,
+                           [(repr(c.chosen), c.sticky, c.results)
+                            for c in self.search.last_candidates]))
+        return action
+
+
 def play(name: str, rollouts: int, seed: int, search_seed: int,
-         allocation: str) -> list[dict[str, Any]]:
-    """The decisions of one game, as the log encodes them."""
+         allocation: str) -> dict[str, Any]:
+    """One game: its decisions as the log encodes them, and the digest of the search's
+    working."""
     duel = DUELS[name]
     scenario = duel.scenario()
     rules = scenario.ruleset
@@ -49,29 +75,26 @@ def play(name: str, rollouts: int, seed: int, search_seed: int,
     dice, policy_rng = fight_streams(seed)
     enc = Encounter(rules, state, rng=dice)
     table: dict[str, Policy] = {}
+    trace: list[Any] = []
 
     def pick(actor: str) -> Policy:
         found = table.get(actor)
         if found is None:
             side = duel.gm_side if actor == GM else side_of(rules, enc.state, actor)
             if side == searched:
-                found = SearchPolicy(rules, SearchBudget(rollouts=rollouts, ms=None),
-                                     side=duel.gm_side, seed=search_seed,
-                                     **_allocation(allocation))
+                found = _Traced(_search(rules, rollouts, duel.gm_side, search_seed,
+                                        allocation), trace)
             else:
                 found = rules.policy("heuristic", actor, {})
             table[actor] = found
         return found
 
     enc.play(pick, policy_rng, max_decisions=DECISIONS)
-    return [encode_event(e) for e in enc.log if isinstance(e, DecisionMade)]
+    return {"moves": [encode_event(e) for e in enc.log if isinstance(e, DecisionMade)],
+            "working": hashlib.sha256(repr(trace).encode()).hexdigest()}
 
 
-def _allocation(allocation: str) -> dict[str, Any]:
-    return {} if allocation == "race" else {"allocation": allocation}
-
-
-def record() -> dict[str, list[dict[str, Any]]]:
+def record() -> dict[str, dict[str, Any]]:
     """Every game's moves, keyed ``duel:rollouts:seed:search_seed:allocation``."""
     return {":".join(map(str, game)): play(*game) for game in GAMES}
 
