@@ -145,6 +145,7 @@ class EventStore(StoreReader):
         """Changes written so far: one per applied action, undo, redo or new encounter."""
         return self._writer.changes
 
+    # The group commit's state, as the tests that hold a commit up watch it.
     @property
     def _writing(self) -> bool:
         return self._writer.writing
