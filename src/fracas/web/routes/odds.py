@@ -23,7 +23,6 @@ import atexit
 import hashlib
 import multiprocessing
 import threading
-from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
@@ -31,6 +30,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from starlette.responses import Response
 
+from fracas.core.cache import Lru
 from fracas.core.errors import FracasError
 from fracas.core.forecast import Forecast, number, percent
 from fracas.web.console import Console, ConsoleDep, Viewer, ViewerDep, blocking
@@ -107,7 +107,7 @@ class _Estimates:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.found: OrderedDict[tuple[str, int], Future[Any]] = OrderedDict()
+        self.found: Lru[tuple[str, int], Future[Any]] = Lru(_KEPT)
         self.pool: ProcessPoolExecutor | None = None
 
     def executor(self) -> ProcessPoolExecutor:
@@ -120,7 +120,7 @@ class _Estimates:
     def forget(self, key: tuple[str, int]) -> None:
         """Drop a position's failed estimate (a new pool if the worker died), to try again."""
         with self.lock:
-            self.found.pop(key, None)
+            self.found.pop(key)
             pool, self.pool = self.pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
@@ -129,9 +129,8 @@ class _Estimates:
         with self.lock:
             found = self.found.get(key)
             if found is None:
-                found = self.found[key] = start(self.executor())
-                while len(self.found) > _KEPT:
-                    _, old = self.found.popitem(last=False)
+                found = start(self.executor())
+                for _, old in self.found.put(key, found):
                     old.cancel()
             return found
 
