@@ -1,0 +1,88 @@
+"""BATTLESYSTEM traps: a side with no unit, a unit with no way to any enemy, a GM effect that
+never comes; each a warning naming the file, line and field (never a refusal)."""
+
+from __future__ import annotations
+
+from fracas.scenario import parse_scenario
+
+BATTLE = """\
+ruleset: battlesystem
+max_turns: 10
+areas:
+  - {name: hall, kind: cavern, width: 10, length: 8}
+  - {name: den, kind: cavern, width: 10, length: 8}
+  - {name: crypt, kind: cavern, width: 10, length: 8}
+links:
+  - {a: hall, b: den}
+sides:
+  - {name: dwarves, retreat: hall}
+  - {name: goblins, retreat: den}
+units:
+  - {name: axes, side: dwarves, area: hall, figures: 6}
+  - {name: spears, side: goblins, area: den, figures: 6}
+"""
+
+
+def test_a_battle_with_every_unit_able_to_reach_a_foe_has_no_warning() -> None:
+    assert parse_scenario(BATTLE, "b.yaml").warnings == ()
+
+
+def test_a_side_with_no_unit_is_a_warning_on_the_side() -> None:
+    text = BATTLE.replace("  - {name: goblins, retreat: den}\n",
+                          "  - {name: goblins, retreat: den}\n  - {name: orcs, retreat: crypt}\n")
+    (warning,) = parse_scenario(text, "b.yaml").warnings
+    assert (warning.file, warning.line, warning.field) == ("b.yaml", 12, "sides[orcs]")
+    assert warning.message.startswith("side orcs has no unit: nobody fights for it")
+    assert "only army" not in warning.message
+
+
+def test_when_one_army_alone_has_units_it_wins_at_once() -> None:
+    text = BATTLE.replace("side: goblins", "side: dwarves")
+    (warning,) = parse_scenario(text, "b.yaml").warnings
+    assert (warning.line, warning.field) == (11, "sides[goblins]")
+    assert "dwarves is the only army with units and wins before the first turn" in \
+        warning.message
+
+
+def test_a_unit_with_no_link_to_any_enemy_is_a_warning_on_its_area() -> None:
+    text = BATTLE.replace("  - {name: spears, side: goblins, area: den, figures: 6}\n",
+                          "  - {name: spears, side: goblins, area: den, figures: 6}\n"
+                          "  - {name: ghouls, side: goblins, area: crypt, figures: 4}\n")
+    (warning,) = parse_scenario(text, "b.yaml").warnings
+    assert (warning.line, warning.field) == (15, "units[ghouls].area")
+    assert warning.message == ("ghouls stands in crypt, and no link leads from there to any "
+                               "area where an enemy stands (hall): it can never meet nor "
+                               "shoot a foe (add a link between the areas)")
+
+
+def test_missiles_do_not_reach_across_a_missing_link_either() -> None:
+    text = BATTLE.replace("links:\n  - {a: hall, b: den}\n", "").replace(
+        "area: den, figures: 6}", "area: den, figures: 6, missile: {range: 50}}")
+    warnings = parse_scenario(text, "b.yaml").warnings
+    assert [w.field for w in warnings] == ["units[axes].area", "units[spears].area"]
+
+
+def test_gm_effects_with_no_turn_or_a_turn_after_the_last_are_warnings() -> None:
+    text = BATTLE + """\
+gm:
+  cave_ins:
+    - {area: den}
+  gases:
+    - area: hall
+      diameter: 2
+      duration: 2
+      dice: 3
+      turn: 11
+  strikes: []
+"""
+    late, unnamed = sorted(parse_scenario(text, "b.yaml").warnings, key=lambda w: -(w.line or 0))
+    assert (unnamed.line, unnamed.field) == (17, "gm.cave_ins[0]")
+    assert "the cave-in has no turn: the heuristic GM uses a prepared effect only on its " \
+           "turn, so it never happens" in unnamed.message
+    assert (late.line, late.field) == (23, "gm.gases[0].turn")
+    assert late.message == ("the gas is prepared for turn 11, after the battle's last turn "
+                            "(max_turns 10): it never happens")
+    # A GM played by a person (or a search) may use an effect with no turn whenever it likes.
+    human = text.replace("gm:\n", "gm:\n  policy: human\n")
+    (only,) = parse_scenario(human, "b.yaml").warnings
+    assert only.field == "gm.gases[0].turn"
