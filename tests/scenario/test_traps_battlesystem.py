@@ -86,3 +86,22 @@ gm:
     human = text.replace("gm:\n", "gm:\n  policy: human\n")
     (only,) = parse_scenario(human, "b.yaml").warnings
     assert only.field == "gm.gases[0].turn"
+
+
+def test_a_unit_too_small_to_ever_wound_any_foe_is_a_warning() -> None:
+    text = BATTLE.replace(
+        "{name: axes, side: dwarves, area: hall, figures: 6}",
+        "{name: wyrm, side: dwarves, area: hall, figures: 1, hd: 30, creatures_per_figure: 1}",
+    ).replace("{name: spears, side: goblins, area: den, figures: 6}",
+              "{name: spears, side: goblins, area: den, figures: 2}")
+    (warning,) = parse_scenario(text, "b.yaml").warnings
+    assert (warning.line, warning.field) == (14, "units[spears]")
+    # A tenth of the wyrm figure's 30 Hit Dice (a narrow frontage, the most generous case).
+    assert warning.message == ("spears (2 figures, 1 die a hit) deals at most 2 dice of damage "
+                               "at once, and wounding a figure of the easiest foe to hurt (wyrm) "
+                               "takes 3: it can never hurt a foe (give it more figures or more "
+                               "dice of damage a hit)")
+    for more in ("figures: 3}", "figures: 2, damage: 2}", "figures: 2, missile: {range: 6, "
+                 "damage: 2}}"):
+        bigger = text.replace("figures: 2}", more)
+        assert parse_scenario(bigger, "b.yaml").warnings == (), more

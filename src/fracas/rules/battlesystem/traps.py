@@ -87,3 +87,34 @@ def _effects_never_used(model: Any, data: Mapping[str, Any]) -> Iterator[tuple[P
                 yield path, (f"the {what} has no turn: the heuristic GM uses a prepared "
                              "effect only on its turn, so it never happens (give 'turn: N', "
                              "or another GM policy)")
+
+
+@register_traps("battlesystem")
+def _never_hurts(model: Any, data: Mapping[str, Any]) -> Iterator[tuple[Path_, str]]:
+    """Dice of damage below a share of a figure's Hit Dice (a tenth at the most generous,
+    when the frontage is narrow) do nothing: a unit whose every figure hitting at once
+    still falls short against every foe can never wound anyone."""
+    import math
+
+    from fracas.rules.battlesystem.rules import wound_threshold
+    from fracas.rules.battlesystem.scenario import figure_hit_dice
+
+    units = list(getattr(model, "units", ()))
+    lowest = wound_threshold(True)
+    for i, unit in enumerate(units):
+        foes = [u for u in units if u.side != unit.side]
+        if not foes:
+            continue
+        per_hit = max(unit.damage, unit.missile.damage if unit.missile else 0)
+        most = unit.figures * per_hit
+        need, weakest = min((max(1, math.ceil(lowest * figure_hit_dice(f)[1] - 1e-9)), f.name)
+                            for f in foes)
+        if most >= need:
+            continue
+        given = "damage" in item_of(data, "units", i)
+        path: Path_ = ("units", i, "damage") if given else ("units", i)
+        yield path, (f"{unit.name} ({unit.figures} figure{'s' if unit.figures != 1 else ''}, "
+                     f"{per_hit} di{'ce' if per_hit != 1 else 'e'} a hit) deals at most {most} "
+                     f"di{'ce' if most != 1 else 'e'} of damage at once, and wounding a figure "
+                     f"of the easiest foe to hurt ({weakest}) takes {need}: it can never hurt "
+                     "a foe (give it more figures or more dice of damage a hit)")
