@@ -82,3 +82,16 @@ def test_a_fighter_who_can_never_hit_is_a_warning_on_his_thac0() -> None:
                                "25 needed, so every attack of his misses")
     magic = text.replace("length_ft: 3}", "length_ft: 3, magic: 1}")
     assert parse_scenario(magic, "f.yaml").warnings == ()
+
+
+def test_a_bottleneck_narrower_than_a_sides_first_fighter_is_a_warning() -> None:
+    text = FIGHT.replace("{kind: ledge, alt_ft: 40, edge_ft: 2}", "{kind: open}").replace(
+        "{kind: wall, alt_ft: 10, top_ft: 40}", "{kind: open}").replace(
+        "    hp: 6\n", "    hp: 6\n    frontage_ft: 2\n") + "bottleneck: {width_ft: 2.5}\n"
+    (warning,) = parse_scenario(text, "f.yaml").warnings  # the goblin fits, Wren does not
+    assert (warning.file, warning.line, warning.field) == ("f.yaml", 14, "bottleneck.width_ft")
+    assert warning.message.startswith(
+        "the bottleneck is 2.5 ft wide and Wren, the first of party, needs 3 ft: party has no "
+        "front rank, so nobody fights hand to hand across it")
+    narrow = text.replace("    hp: 12\n", "    hp: 12\n    frontage_ft: 2\n")
+    assert parse_scenario(narrow, "f.yaml").warnings == ()

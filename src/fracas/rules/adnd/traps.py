@@ -135,3 +135,24 @@ def _boulders_with_nobody_below(model: Any, data: Mapping[str, Any]
                 f"{me.name} has {me.boulders} boulder{'s' if me.boulders != 1 else ''} but "
                 f"no foe can ever be below him (he stands at most {high:g} ft up): a boulder "
                 "only falls on someone beneath, so he will never use one")
+
+
+@register_traps("adnd")
+def _bottleneck_too_narrow(model: Any, data: Mapping[str, Any]) -> Iterator[tuple[Path_, str]]:
+    """Across a bottleneck each side's front rank is its standing fighters in the file's
+    order, while their frontage fits the width (``resolve.front_rank``): when the first of
+    a side is already wider than the passage, that side has no front rank, and nobody
+    fights hand to hand across the bottleneck at all."""
+    bottleneck = getattr(model, "bottleneck", None)
+    if bottleneck is None:
+        return
+    first: dict[str, Any] = {}
+    for fighter in model.combatants:
+        first.setdefault(fighter.side, fighter)
+    for side, fighter in first.items():
+        if fighter.frontage_ft > bottleneck.width_ft:
+            yield ("bottleneck", "width_ft"), (
+                f"the bottleneck is {bottleneck.width_ft:g} ft wide and {fighter.name}, the "
+                f"first of {side}, needs {fighter.frontage_ft:g} ft: {side} has no front "
+                "rank, so nobody fights hand to hand across it (widen it, or put a narrower "
+                f"fighter first among {side})")
