@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -73,3 +74,22 @@ def test_outcomes_are_named_in_the_table_and_the_json(
 def test_a_bad_question_is_still_refused_with_its_rule_sets_message(cli: CliRun) -> None:
     code, _, err = cli(["odds", "battlesystem: attack figures=2"])
     assert code != 0 and "rating= is missing" in err
+
+
+def test_the_plot_names_its_bars_short_and_only_when_they_fit(cli: CliRun, tmp_path: Path
+                                                             ) -> None:
+    from fracas.cli.odds import MOST_NAMED_TICKS, tick_names
+
+    words = {0: "fails, or no six", 1: "1 six; called shot: maul wing/leg/tail, stun head",
+             2: "2 sixes"}
+    named = tick_names([0, 1, 2], words)
+    assert named is not None
+    names, slanted = named
+    assert names == ["0 (fails, or no six)", "1 (1 six)", "2 (2 sixes)"] and slanted
+    many = list(range(MOST_NAMED_TICKS + 1))
+    assert tick_names(many, {k: f"{k} hit points" for k in many}) is None
+    assert tick_names([0, 1], {}) is None
+    target = tmp_path / "sixes.png"
+    code, out, err = cli(["odds", "age_of_dragons: pool=6 measure=sixes", "--plot", str(target)])
+    assert code == 0, err
+    assert target.stat().st_size > 0 and f"plot written to {target}" in " ".join(out.split())
