@@ -105,3 +105,14 @@ def test_a_unit_too_small_to_ever_wound_any_foe_is_a_warning() -> None:
                  "damage: 2}}"):
         bigger = text.replace("figures: 2}", more)
         assert parse_scenario(bigger, "b.yaml").warnings == (), more
+
+
+def test_the_traps_figure_hit_dice_are_the_scenarios() -> None:
+    from fracas.rules.battlesystem.scenario import UnitModel, figure_hit_dice
+    from fracas.rules.battlesystem.traps import figure_hd
+
+    for hd in (0.25, 0.5, 1, 1.5, 2, 3, 4.5, 8, 12, 30):
+        for creatures in (None, 1, 3, 10, 20):
+            unit = UnitModel(name="u", side="s", area="a", figures=1, hd=hd,
+                             creatures_per_figure=creatures)
+            assert figure_hd(unit) == figure_hit_dice(unit)[1], (hd, creatures)

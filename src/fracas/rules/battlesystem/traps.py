@@ -89,6 +89,15 @@ def _effects_never_used(model: Any, data: Mapping[str, Any]) -> Iterator[tuple[P
                              "or another GM policy)")
 
 
+def figure_hd(unit: Any) -> int:
+    """A figure's Hit Dice, as ``scenario.figure_hit_dice`` works them out (that module
+    imports this one, so it cannot be imported back; a test holds the two together)."""
+    from fracas.rules.battlesystem.rules import creatures_per_figure
+
+    creatures: int = unit.creatures_per_figure or creatures_per_figure(unit.hd)
+    return max(1, round(creatures * float(unit.hd)))
+
+
 @register_traps("battlesystem")
 def _never_hurts(model: Any, data: Mapping[str, Any]) -> Iterator[tuple[Path_, str]]:
     """Dice of damage below a share of a figure's Hit Dice (a tenth at the most generous,
@@ -97,7 +106,6 @@ def _never_hurts(model: Any, data: Mapping[str, Any]) -> Iterator[tuple[Path_, s
     import math
 
     from fracas.rules.battlesystem.rules import wound_threshold
-    from fracas.rules.battlesystem.scenario import figure_hit_dice
 
     units = list(getattr(model, "units", ()))
     lowest = wound_threshold(True)
@@ -107,7 +115,7 @@ def _never_hurts(model: Any, data: Mapping[str, Any]) -> Iterator[tuple[Path_, s
             continue
         per_hit = max(unit.damage, unit.missile.damage if unit.missile else 0)
         most = unit.figures * per_hit
-        need, weakest = min((max(1, math.ceil(lowest * figure_hit_dice(f)[1] - 1e-9)), f.name)
+        need, weakest = min((max(1, math.ceil(lowest * figure_hd(f) - 1e-9)), f.name)
                             for f in foes)
         if most >= need:
             continue
