@@ -57,6 +57,13 @@ def test_boulders_count_as_reach_only_onto_a_foe_below() -> None:
         "    hp: 6\n", "    hp: 6\n    boulders: 3\n")
     (wren,) = parse_scenario(text, "f.yaml").warnings
     assert wren.field == "combatants[Wren].weapons"
+    assert wren.message.startswith("Wren has no missile weapon or boulder and the nearest foe "
+                                   "is 40 ft")
+    boulders = text.replace("    hp: 12\n", "    hp: 12\n    boulders: 1\n")
+    found = {w.field: w.message for w in parse_scenario(boulders, "f.yaml").warnings}
+    assert set(found) == {"combatants[Wren].boulders", "combatants[Wren].weapons"}
+    assert found["combatants[Wren].weapons"].startswith(  # on the floor, nobody below him
+        "Wren has no missile weapon, no foe below for his boulders, and the nearest foe is 40 ft")
 
 
 def test_boulders_with_no_foe_ever_below_are_a_warning() -> None:

@@ -81,9 +81,9 @@ def _never_reaches_a_foe(model: Any, data: Mapping[str, Any]) -> Iterator[tuple[
                    f"{length:g} ft of his longest weapon")
         given = "weapons" in item_of(data, "combatants", i)
         path: Path_ = ("combatants", i, "weapons") if given else ("combatants", i)
-        yield path, (f"{me.name} has no missile weapon{'' if me.boulders else ' or boulder'} "
-                     f"and {why}: he can never strike a foe (give him a bow or a sling, or "
-                     "move him within reach)")
+        boulders = ", no foe below for his boulders," if me.boulders else " or boulder"
+        yield path, (f"{me.name} has no missile weapon{boulders} and {why}: he can never "
+                     "strike a foe (give him a bow or a sling, or move him within reach)")
 
 
 @register_traps("adnd")
