@@ -23,6 +23,7 @@ SRC = ROOT / "src" / "fracas"
 #: Modules whose examples need only the core install.
 CORE = (
     "fracas",
+    "fracas.core.cache",
     "fracas.core.decision",
     "fracas.core.dice",
     "fracas.core.distribution",
@@ -35,6 +36,9 @@ CORE = (
     "fracas.core.ruleset",
     "fracas.odds.duel",
     "fracas.odds.questions",
+    "fracas.rules.adnd.odds",
+    "fracas.rules.age_of_dragons.odds",
+    "fracas.rules.battlesystem.odds",
     "fracas.scenario.loader",
     "fracas.sim.runner",
     "fracas.sim.stats",
@@ -43,6 +47,7 @@ CORE = (
 )
 #: Modules of an optional extra: module -> a package of that extra.
 EXTRA = {
+    "fracas.cli.odds": "typer",
     "fracas.sim.plots": "matplotlib",
     "fracas.web.console": "fastapi",
     "fracas.web.hosts": "fastapi",

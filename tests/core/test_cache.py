@@ -1,18 +1,10 @@
-"""The one LRU cache helper: its documented example runs, and it drops the least recently used."""
+"""The one LRU cache helper drops the least recently used (its example runs in test_doctests)."""
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
-import fracas.core.cache
 from fracas.core.cache import Lru
-
-
-def test_the_module_example_runs() -> None:
-    failed, tried = doctest.testmod(fracas.core.cache)
-    assert tried > 0 and failed == 0
 
 
 def test_get_refreshes_an_entry_and_peek_does_not() -> None:
