@@ -39,6 +39,7 @@ CORE = (
     "fracas.rules.adnd.odds",
     "fracas.rules.age_of_dragons.odds",
     "fracas.rules.battlesystem.odds",
+    "fracas.rules.one_ring.odds",
     "fracas.scenario.loader",
     "fracas.sim.runner",
     "fracas.sim.stats",

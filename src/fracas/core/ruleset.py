@@ -161,7 +161,7 @@ REQUIRED_HOOKS = ("initial_state", "clone_state", "apply_event", "current_actor"
 #: The hooks a rule set's ``modules`` may provide, as functions of the same name.
 MODULE_HOOKS = (*REQUIRED_HOOKS, "asks", "verb_label", "default_verb", "allows",
                 "apply_decision", "outcome", "round_number", "view", "table",
-                "describe_event", "state_key", "round_limit", "face_classes", "odds",
+                "describe_event", "state_key", "round_limit", "face_classes", "odds", "odds_labels",
                 "forecast", "policy_choice", "search_settings")
 
 
@@ -409,6 +409,14 @@ that name in one of its modules (fold)
         question cannot be read.
         """
         raise ActionSyntaxError(f"rule set {self.name} answers no odds questions")
+
+    def odds_labels(self, question: str) -> dict[int, str]:
+        """What each outcome of :meth:`odds` for ``question`` is called at the table.
+
+        ``fracas odds`` shows these words beside the numbers; an outcome without a name
+        is shown as its number.  The default names none.
+        """
+        return {}
 
     def forecast(self, state: S, action: Action, side: str | None = None) -> Forecast | None:
         """The odds of ``action`` (legal now), or ``None`` when it rolls nothing to forecast.

@@ -101,7 +101,6 @@ def answer(question: str) -> OddsResult:
     if not rest:
         raise ActionSyntaxError(f"ask {name} a question after the colon, e.g. '{name}: ...'")
     dist = ruleset.odds(rest)
-    words = getattr(ruleset, "odds_labels", None)  # the rule set's names of its outcomes
-    labels = dict(words(rest)) if callable(words) else {}
+    labels = ruleset.odds_labels(rest)
     return OddsResult(f"{name}: {rest}", Distribution(dist).sorted(),
                       {k: v for k, v in labels.items() if k in dist})

@@ -30,7 +30,7 @@ from fracas.core.errors import ActionSyntaxError, DiceSyntaxError
 from fracas.core.forecast import Chance, Forecast
 from fracas.rules.adnd import rules
 
-__all__ = ["answer", "forecast", "outcome_labels"]
+__all__ = ["answer", "forecast", "odds_labels"]
 
 Dist = Distribution[int]
 
@@ -188,13 +188,13 @@ _YES_NO = {
 }
 
 
-def outcome_labels(question: str) -> dict[int, str]:
+def odds_labels(question: str) -> dict[int, str]:
     """What each outcome of :func:`answer` means at the table: a hit or a miss, holding on
     or falling, hit points of damage, the round a held breath gives out.
 
-    >>> outcome_labels("hit thac0=15 ac=5")
+    >>> odds_labels("hit thac0=15 ac=5")
     {1: 'hits', 0: 'misses'}
-    >>> outcome_labels("fall feet=10")[3]
+    >>> odds_labels("fall feet=10")[3]
     '3 hit points'
     """
     kind = _Question(question).kind

@@ -85,9 +85,6 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
         """Exact odds of this rule set's rolls; see :mod:`fracas.rules.adnd.odds`."""
         return dict(odds.answer(question))
 
-    def odds_labels(self, question: str) -> dict[int, str]:
-        """What each outcome of :meth:`odds` means at the table (``odds.outcome_labels``)."""
-        return odds.outcome_labels(question)
 
     # -- policies ----------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:

@@ -43,7 +43,7 @@ from fracas.rules.age_of_dragons.rules import (
 )
 from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 
-__all__ = ["attack_distribution", "face_classes", "forecast", "outcome_labels",
+__all__ = ["attack_distribution", "face_classes", "forecast", "odds_labels",
            "parse_question"]
 
 _KEYS = {"pool": 0, "pd": 0, "tn": 0, "bonus": 0, "threshold": 4}
@@ -104,14 +104,14 @@ def attack_distribution(pool: int, pd: int, tn: int, bonus: int, threshold: int 
     return {k: v for k, v in out.freeze(ordered=True).items() if v}
 
 
-def outcome_labels(question: str) -> dict[int, str]:
+def odds_labels(question: str) -> dict[int, str]:
     """What each outcome of the question's ``measure`` means at the table: Physical
     Resilience lost, hits rolled, whether the attack gets through, what a called shot's
     sixes do.
 
-    >>> outcome_labels("pool=2 pd=1")
+    >>> odds_labels("pool=2 pd=1")
     {0: 'no damage', 1: '1 PR lost'}
-    >>> outcome_labels("pool=2 measure=margin tn=1")[0]
+    >>> odds_labels("pool=2 measure=margin tn=1")[0]
     'fails'
     """
     values, measure = parse_question(question)

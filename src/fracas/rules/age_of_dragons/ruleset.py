@@ -80,9 +80,6 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
         return odds.attack_distribution(values["pool"], values["pd"], values["tn"],
                                          values["bonus"], values["threshold"], measure)
 
-    def odds_labels(self, question: str) -> dict[int, str]:
-        """What each outcome of :meth:`odds` means at the table (``odds.outcome_labels``)."""
-        return odds.outcome_labels(question)
 
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
         """``heuristic``, ``claw_all`` and ``search``; the core's ``human``, ``random`` and

@@ -22,7 +22,7 @@ from fracas.core.errors import ActionSyntaxError
 from fracas.core.forecast import Chance, Forecast
 from fracas.rules.battlesystem.rules import DARK_SAVE_PENALTY, fragile_chance
 
-__all__ = ["answer", "forecast", "outcome_labels"]
+__all__ = ["answer", "forecast", "odds_labels"]
 
 _KEYS: dict[str, dict[str, type]] = {
     "attack": {"figures": int, "rating": int, "damage": int},
@@ -102,14 +102,14 @@ def answer(question: str) -> Distribution[int]:
     return _bernoulli(Fraction(min(100, chance), 100))
 
 
-def outcome_labels(question: str) -> dict[int, str]:
+def odds_labels(question: str) -> dict[int, str]:
     """What each outcome of :func:`answer` means at the table: hits and the dice of damage
     they deal, figures that save, a morale check passed or failed, a formation holding
     or collapsing.
 
-    >>> outcome_labels("attack figures=2 rating=7 damage=2")
+    >>> odds_labels("attack figures=2 rating=7 damage=2")
     {0: 'no hit', 2: '1 hit: 2 dice of damage', 4: '2 hits: 4 dice of damage'}
-    >>> outcome_labels("morale target=12")[0]
+    >>> odds_labels("morale target=12")[0]
     'fails: the unit breaks or routs'
     """
     kind, v = _parse(question)

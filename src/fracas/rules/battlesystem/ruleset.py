@@ -93,9 +93,6 @@ class Battlesystem(Ruleset[BattlesystemState]):
         """Exact odds of this rule set's own rolls (see :mod:`.odds` for the syntax)."""
         return dict(odds.answer(question))
 
-    def odds_labels(self, question: str) -> dict[int, str]:
-        """What each outcome of :meth:`odds` means at the table (``odds.outcome_labels``)."""
-        return odds.outcome_labels(question)
 
     # -- policies ------------------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:

@@ -69,10 +69,6 @@ class OneRing(Ruleset[OneRingState]):
         """Exact odds of a test, e.g. ``"3d vs 14 favoured weary"`` (see ``odds.py``)."""
         return roll_odds(parse_question(question))
 
-    def odds_labels(self, question: str) -> dict[int, str]:
-        """What each degree of :meth:`odds` is called at the table."""
-        return {0: "failure", 1: "success", 2: "great success", 3: "extraordinary success"}
-
     # -- policies --------------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
         """``heuristic`` (hero or Loremaster; a hero's with the option ``to_win`` never
