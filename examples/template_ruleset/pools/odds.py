@@ -3,7 +3,7 @@
 from fractions import Fraction
 from itertools import product
 
-from fracas.core.distribution import Distribution, Tally
+from fracas.core.probability import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError
 from pools import rules
 

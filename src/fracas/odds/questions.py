@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.core import dice
-from fracas.core.distribution import Distribution
+from fracas.core.probability import Distribution
 from fracas.core.errors import ActionSyntaxError, UnknownRulesetError
 from fracas.core.ruleset import find_ruleset
 
@@ -30,7 +30,7 @@ class OddsResult:
     """An exact distribution: outcome -> probability (as fractions)."""
 
     expression: str
-    #: A :class:`~fracas.core.distribution.Distribution` (read-only), outcomes in order.
+    #: A :class:`~fracas.core.probability.Distribution` (read-only), outcomes in order.
     distribution: Mapping[int, Fraction]
     #: Words for some outcomes (``A vs B``: 1 = the left roll wins, 0 = a tie, -1 = it loses).
     labels: dict[int, str] = field(default_factory=dict)

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any, NoReturn
 
 from fracas.core.dice import distribution
-from fracas.core.distribution import Distribution, Tally
+from fracas.core.probability import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError, DiceSyntaxError
 from fracas.core.forecast import Chance, Forecast
 from fracas.rules.adnd import rules

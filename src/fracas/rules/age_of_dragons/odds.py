@@ -20,7 +20,7 @@ from itertools import pairwise
 from math import comb
 from typing import Any
 
-from fracas.core.distribution import Tally
+from fracas.core.probability import Tally
 from fracas.core.errors import ActionSyntaxError
 from fracas.core.forecast import Chance, Forecast
 from fracas.rules.age_of_dragons.rules import (

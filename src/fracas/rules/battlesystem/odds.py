@@ -17,7 +17,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from fracas.core.distribution import Distribution, Tally
+from fracas.core.probability import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError
 from fracas.core.forecast import Chance, Forecast
 from fracas.rules.battlesystem.rules import DARK_SAVE_PENALTY, fragile_chance
