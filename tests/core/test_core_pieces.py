@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from fracas.core.probability import Distribution, Tally
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, LogFormatError
 from fracas.core.events import Event, encode_event
 from fracas.core.loop import fold, take_decision
 from fracas.core.policy import HumanPolicy, RandomPolicy, ScriptedPolicy
+from fracas.core.probability import Distribution, Tally
 from fracas.core.rng import (
     LazyRng,
     ScriptedRng,

@@ -3,8 +3,8 @@
 from fractions import Fraction
 from itertools import product
 
-from fracas.core.probability import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError
+from fracas.core.probability import Distribution, Tally
 from pools import rules
 
 

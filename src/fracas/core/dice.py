@@ -37,8 +37,8 @@ from fractions import Fraction
 from functools import lru_cache, reduce
 from math import comb, gcd
 
-from fracas.core.probability import Distribution
 from fracas.core.errors import DiceSyntaxError, OddsTooLargeError
+from fracas.core.probability import Distribution
 from fracas.core.rng import Rng
 
 __all__ = [

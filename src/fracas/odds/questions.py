@@ -16,8 +16,8 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.core import dice
-from fracas.core.probability import Distribution
 from fracas.core.errors import ActionSyntaxError, UnknownRulesetError
+from fracas.core.probability import Distribution
 from fracas.core.ruleset import find_ruleset
 
 __all__ = ["OddsResult", "answer"]

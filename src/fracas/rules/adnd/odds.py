@@ -25,9 +25,9 @@ from fractions import Fraction
 from typing import Any, NoReturn
 
 from fracas.core.dice import distribution
-from fracas.core.probability import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError, DiceSyntaxError
 from fracas.core.forecast import Chance, Forecast
+from fracas.core.probability import Distribution, Tally
 from fracas.rules.adnd import rules
 
 __all__ = ["answer", "forecast", "odds_labels"]

@@ -20,9 +20,9 @@ from itertools import pairwise
 from math import comb
 from typing import Any
 
-from fracas.core.probability import Tally
 from fracas.core.errors import ActionSyntaxError
 from fracas.core.forecast import Chance, Forecast
+from fracas.core.probability import Tally
 from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
     BREAK_OUT_TN,

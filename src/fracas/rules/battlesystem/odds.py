@@ -17,9 +17,9 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from fracas.core.probability import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError
 from fracas.core.forecast import Chance, Forecast
+from fracas.core.probability import Distribution, Tally
 from fracas.rules.battlesystem.rules import DARK_SAVE_PENALTY, fragile_chance
 
 __all__ = ["answer", "forecast", "odds_labels"]

@@ -23,9 +23,9 @@ from functools import cache
 from typing import Any
 
 from fracas.core.action import GM
-from fracas.core.probability import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError
 from fracas.core.forecast import Chance, Forecast
+from fracas.core.probability import Distribution, Tally
 from fracas.rules.one_ring.dice import (
     BAD,
     EYE_FACE,
