@@ -13,7 +13,10 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-__all__ = ["Broker", "Stream"]
+__all__ = ["STARTING", "Broker", "Stream"]
+
+#: How many new streams work out their first answer at one time.
+STARTING = 4
 
 
 class Stream:
@@ -52,6 +55,9 @@ class Broker:
         self.waiters: dict[str, dict[Stream, None]] = {}
         self.by_link: dict[str, OrderedDict[Stream, None]] = {}
         self.by_address: dict[str, OrderedDict[Stream, None]] = {}
+        #: Streams working out their first answer (in a worker thread) at one time: a
+        #: thousand opened at once wait here, and those replaced meanwhile never start.
+        self.starting = asyncio.Semaphore(STARTING)
         self.closing = False
         self._hooked = False
         self._held = threading.local()

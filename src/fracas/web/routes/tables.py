@@ -78,8 +78,10 @@ async def events(request: Request, viewer: ViewerDep, console: ConsoleDep) -> Re
         held = broker.open(enc_id, viewer.scope, address)
         wake = held.wake
         try:
-            _, sent = await blocking(console.current, enc_id, access)
-            if held.ended:  # replaced already, while its first answer was read
+            async with broker.starting:  # a few at once: a flood does not fill the workers
+                if not held.ended:
+                    _, sent = await blocking(console.current, enc_id, access)
+            if held.ended:  # replaced already, while it waited for its first answer
                 yield f"retry: {ENDED_RETRY_MS}\n: replaced by a newer stream\n\n"
                 return
             yield f"retry: 1000\nevent: version\ndata: {sent}\n\n"
