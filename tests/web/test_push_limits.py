@@ -188,3 +188,35 @@ def test_the_stream_caps_are_options_of_serve() -> None:
                          text=True, env={**os.environ, "COLUMNS": "200"}, check=True).stdout
     for option in ("--max-streams-per-link", "--max-streams-per-address"):
         assert option in out
+
+
+def test_the_broker_ends_the_oldest_of_a_link_or_an_address_and_keeps_nothing_of_it() -> None:
+    """The caps' bookkeeping on its own: which stream a new one ends, and that an ended
+    stream is no longer woken or counted anywhere."""
+    import asyncio
+
+    from fracas.web.broker import Broker
+
+    broker = Broker(per_link=2, per_address=3)
+    broker._hooked = True  # no signal handlers in the test process
+
+    async def scenario() -> None:
+        a1 = broker.open("e", "link-a", "10.0.0.1")
+        a2 = broker.open("e", "link-a", "10.0.0.2")
+        a3 = broker.open("e", "link-a", "10.0.0.3")  # the link's third: a1 ends
+        assert (a1.ended, a2.ended, a3.ended) == (True, False, False)
+        b1 = broker.open("f", "link-b", "10.0.0.2")
+        b2 = broker.open("f", "link-c", "10.0.0.2")
+        assert not a2.ended  # the address's third: within its cap
+        b3 = broker.open("f", "link-d", "10.0.0.2")  # its fourth: a2, its oldest, ends
+        assert a2.ended and not (b1.ended or b2.ended or b3.ended)
+        assert broker.open_streams() == 4
+        broker.changed("e")
+        await asyncio.sleep(0)
+        assert a3.wake.is_set() and not b1.wake.is_set()
+        for stream in (a3, b1, b2, b3):
+            broker.close(stream)
+        assert broker.open_streams() == 0
+        assert not (broker.waiters or broker.by_link or broker.by_address)
+
+    asyncio.run(scenario())
