@@ -32,35 +32,38 @@ from fracas.scenario.limits import MAX_COMBATANTS
 from fracas.scenario.reference import scenario_schema
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-#: (example, the list of fighters, fields that name a fighter elsewhere and must go)
-GROWN = {
-    "age_of_dragons/aerial_2v2.yaml": ("combatants", ("ranges",)),
-    "one_ring/company_vs_orcs.yaml": ("adversaries", ()),
-    "adnd/bottleneck.yaml": ("combatants", ()),
-    "adnd/lake_ambush.yaml": ("combatants", ()),
-    "adnd/bridge_duel.yaml": ("combatants", ()),
-    "battlesystem/cavern_flyers.yaml": ("units", ()),
+#: (example, the lists of fighters grown (two: half the limit each), fields that name a
+#: fighter elsewhere and must go)
+GROWN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "age_of_dragons/aerial_2v2.yaml": (("combatants",), ("ranges",)),
+    "one_ring/company_vs_orcs.yaml": (("adversaries",), ()),
+    "one_ring/ambush.yaml": (("heroes", "adversaries"), ()),
+    "adnd/bottleneck.yaml": (("combatants",), ()),
+    "adnd/lake_ambush.yaml": (("combatants",), ()),
+    "adnd/bridge_duel.yaml": (("combatants",), ()),
+    "battlesystem/cavern_flyers.yaml": (("units",), ()),
 }
+FIGHTERS = ("heroes", "combatants", "adversaries", "units")
 
 
 def grown(example: str) -> str:
-    """The example's text with its fighter list grown to the limit (copies renamed)."""
-    key, drop = GROWN[example]
+    """The example's text with its fighter lists grown to the limit (copies renamed)."""
+    keys, drop = GROWN[example]
     data: dict[str, Any] = yaml.safe_load((EXAMPLES / example).read_text())
     for name in drop:
         data.pop(name, None)
-    base = data[key]
-    others = sum(len(v) for k, v in data.items()
-                 if k in ("heroes", "combatants", "adversaries", "units") and k != key)
-    originals = len(base)
-    if key == "units":  # copies of a few figures each, spread over the big areas
-        areas = [a["name"] for a in data["areas"] if a.get("width", 0) >= 10]
-        base = base + [dict(u, figures=2, formation="skirmish", area=areas[i % len(areas)])
-                       for i, u in enumerate(base)]
-    data[key] = [{**{k: v for k, v in base[i % len(base)].items() if k != "count"},
-                  "name": base[i]["name"] if i < originals else
-                  f"{base[i % len(base)]['name']}-{i}"}
-                 for i in range(MAX_COMBATANTS - others)]
+    others = sum(len(v) for k, v in data.items() if k in FIGHTERS and k not in keys)
+    for key in keys:
+        base = data[key]
+        originals = len(base)
+        if key == "units":  # copies of a few figures each, spread over the big areas
+            areas = [a["name"] for a in data["areas"] if a.get("width", 0) >= 10]
+            base = base + [dict(u, figures=2, formation="skirmish", area=areas[i % len(areas)])
+                           for i, u in enumerate(base)]
+        data[key] = [{**{k: v for k, v in base[i % len(base)].items() if k != "count"},
+                      "name": base[i]["name"] if i < originals else
+                      f"{base[i % len(base)]['name']}-{i}"}
+                     for i in range((MAX_COMBATANTS - others) // len(keys))]
     return yaml.safe_dump(data, sort_keys=False)
 
 
