@@ -131,7 +131,9 @@ class Broker:
         Called on the event loop.  The oldest streams of the link and of the address
         beyond their caps are ended (woken with ``ended`` set) before it counts.
         """
-        self.loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
+        if loop is not self.loop:  # a new server loop (tests run several): a fresh gate
+            self.loop, self.starting = loop, asyncio.Semaphore(STARTING)
         self.hook_signals()
         stream = Stream(enc_id, link, address)
         self._make_room(self.by_link.get(link), self.per_link)
