@@ -29,6 +29,7 @@ from fracas.core.errors import (
 )
 from fracas.core.ruleset import GM, Action
 from fracas.store import StaleRevisionError
+from fracas.store.text import names_in
 from fracas.web.adjust import OVERRIDE_FIELD, adjust_view, override_action
 from fracas.web.autoplay import play_to_the_end, play_turn
 from fracas.web.console import (
@@ -186,8 +187,13 @@ def may_decide_now(access: Access, enc: Encounter[Any]) -> str:
     return actor
 
 
-def names(enc: Encounter[Any]) -> set[str]:
-    return {s.name for s in enc.ruleset.standings(enc.state)} | {GM}
+def names(enc: Encounter[Any], access: Access) -> set[str]:
+    """Names a typed action may start with: those the link sees, and the GM (one it
+    cannot see reads like one that does not exist, so the answer tells nothing)."""
+    everyone = {s.name for s in enc.ruleset.standings(enc.state)}
+    if not access.is_gm:
+        everyone &= names_in(enc.ruleset.view(enc.state, access.view_side))
+    return everyone | {GM}
 
 
 @posting("decide", acting_viewer)
@@ -310,7 +316,7 @@ def _act(console: Console, posted: Posted) -> str:
         # The actor may be left out of typed text: it is the one deciding now.
         actor = enc.current_actor() or GM
         try:
-            action = parse_typed(enc.ruleset, text, actor, names(enc))
+            action = parse_typed(enc.ruleset, text, actor, names(enc, access))
         except ActionSyntaxError as exc:
             raise enc.refusal_behind(exc) from None
         return checked(access, enc, action)
