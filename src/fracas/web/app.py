@@ -67,6 +67,7 @@ from fracas.web.console import (
 )
 from fracas.web.routes.changes import CLICKS
 from fracas.web.routes.home import MAX_TITLE
+from fracas.web.routes.odds import close_estimates
 from fracas.web.routes.tables import HEARTBEAT_SECONDS, STREAM_SECONDS
 from fracas.web.security import BodySizeLimit, SecurityHeaders
 
@@ -119,7 +120,10 @@ async def _serving(app: FastAPI) -> AsyncIterator[None]:
     await blocking(_load_rule_sets)
     gc.collect()
     gc.freeze()
-    yield
+    try:
+        yield
+    finally:
+        close_estimates()  # an estimate under way must not hold the exit
 
 
 def _load_rule_sets() -> None:

@@ -37,7 +37,7 @@ from fracas.web.console import Console, ConsoleDep, Viewer, ViewerDep, blocking
 from fracas.web.security import Access
 from fracas.web.table import FIELD_PREFIX, action_from_form, decide_form, options_of
 
-__all__ = ["WIN_FIGHTS", "WIN_POLL_SECONDS", "router"]
+__all__ = ["WIN_FIGHTS", "WIN_POLL_SECONDS", "close_estimates", "router"]
 
 router = APIRouter()
 
@@ -125,6 +125,23 @@ class _Estimates:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
+    def close(self) -> None:
+        """Stop the worker, even in the middle of an estimate (the server is stopping).
+
+        Shutting the pool down only cancels the estimates still waiting; the one under
+        way would hold the interpreter's exit until it ends, so its process is ended.
+        """
+        with self.lock:
+            pool, self.pool = self.pool, None
+            self.found.clear()
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+
     def get(self, key: tuple[str, int], start: Any) -> Future[Any]:
         with self.lock:
             found = self.found.get(key)
@@ -136,6 +153,11 @@ class _Estimates:
 
 
 _ESTIMATES = _Estimates()
+
+
+def close_estimates() -> None:
+    """Stop the win-chance worker (when the server stops)."""
+    _ESTIMATES.close()
 
 
 def _estimate(spec: Any, swapped: tuple[str, ...], seed: int,
