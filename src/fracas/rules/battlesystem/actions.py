@@ -15,6 +15,7 @@ from typing import ClassVar
 from fracas.core.action import Action
 
 __all__ = [
+    "Attack",
     "CaveIn",
     "Charge",
     "Fire",
@@ -26,6 +27,7 @@ __all__ = [
     "ReleaseGas",
     "StrikeFeature",
     "Torches",
+    "Withdraw",
 ]
 
 
@@ -92,6 +94,28 @@ class Fire(Action):
     """Shoot missiles at a visible enemy unit in range."""
 
     verb: ClassVar[str] = "fire"
+    actor: str
+    group: str = field(default="", kw_only=True)
+    target: str
+
+
+# -- melee decisions (issue 33: withdrawing from contact, choosing whom to strike) --
+
+@dataclass(frozen=True, slots=True)
+class Withdraw(Action):
+    """Pull back out of melee into a neighbouring area, suffering the foes' free strikes."""
+
+    verb: ClassVar[str] = "withdraw"
+    actor: str
+    group: str = field(default="", kw_only=True)
+    to: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(Action):
+    """In melee with several enemy units: the one this unit's blows fall on this turn."""
+
+    verb: ClassVar[str] = "attack"
     actor: str
     group: str = field(default="", kw_only=True)
     target: str

@@ -29,12 +29,14 @@ __all__ = [
     "PhaseStarted",
     "Routed",
     "Struck",
+    "TargetChosen",
     "TorchesChanged",
     "TurnSkipped",
     "TurnStarted",
     "Unhurt",
     "UnitLeft",
     "UnitMoved",
+    "Withdrew",
 ]
 
 
@@ -303,4 +305,29 @@ class GasEnded(Event):
 
     kind: ClassVar[str] = "bs.gas_ended"
     gas: int
+    hidden: bool = False
+
+
+# -- melee decisions (issue 33) ---------------------------------------------------------
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class Withdrew(Event):
+    """A unit pulls back out of melee (to ``area``, or up to a band out of reach when a
+    flyer climbs); the free strikes of the foes it leaves follow as ``Struck`` events."""
+
+    kind: ClassVar[str] = "bs.withdrew"
+    unit: str
+    area: str
+    hidden: bool = False
+
+
+@event_type
+@dataclass(frozen=True, slots=True)
+class TargetChosen(Event):
+    """A unit in melee with several enemy units directs this turn's blows at ``target``."""
+
+    kind: ClassVar[str] = "bs.aimed"
+    unit: str
+    target: str
     hidden: bool = False

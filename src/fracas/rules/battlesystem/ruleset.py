@@ -21,6 +21,7 @@ from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit, Ruleset, Standing, own_policies
 from fracas.rules.battlesystem import fold, legality, odds, overrides, resolve, view
 from fracas.rules.battlesystem.actions import (
+    Attack,
     CaveIn,
     Charge,
     Fire,
@@ -32,6 +33,7 @@ from fracas.rules.battlesystem.actions import (
     ReleaseGas,
     StrikeFeature,
     Torches,
+    Withdraw,
 )
 from fracas.rules.battlesystem.policies import HeuristicPolicy
 from fracas.rules.battlesystem.scenario import BattlesystemScenario, PolicyName, build_state
@@ -48,7 +50,7 @@ class Battlesystem(Ruleset[BattlesystemState]):
     scenario_model = BattlesystemScenario
     presentation = view.PRESENTATION
     actions = (Move, Charge, Hold, Form, Torches, Fly, Fire, Pass, CaveIn, ReleaseGas,
-               StrikeFeature)
+               StrikeFeature, Withdraw, Attack)
     policy_names = own_policies(get_args(PolicyName))
     overrides = overrides.OVERRIDES
 
