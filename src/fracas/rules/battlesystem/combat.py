@@ -268,7 +268,7 @@ def withdraw(state: BattlesystemState, unit: Unit, to: str | None, altitude: str
     :func:`free_strikers`, which it does not return.  It gives up the rest of its move.
     """
     strikers = free_strikers(state, unit)
-    emit(Withdrew(unit.name, to or unit.area))
+    emit(Withdrew(unit.name, to or ""))
     here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
     strikes: list[tuple[int, bool]] = []
     for foe in strikers:

@@ -313,8 +313,8 @@ class GasEnded(Event):
 @event_type
 @dataclass(frozen=True, slots=True)
 class Withdrew(Event):
-    """A unit pulls back out of melee (to ``area``, or up to a band out of reach when a
-    flyer climbs); the free strikes of the foes it leaves follow as ``Struck`` events."""
+    """A unit pulls back out of melee into ``area`` (empty: a flyer climbing or diving out
+    of reach where it is); the free strikes of the foes it leaves follow as ``Struck``."""
 
     kind: ClassVar[str] = "bs.withdrew"
     unit: str

@@ -319,7 +319,11 @@ def _order(state: BattlesystemState, unit: Unit) -> Action:
     if s.flyer and not can_melee(unit.altitude, foe.altitude):
         step = 1 if ALTITUDES.index(foe.altitude) > ALTITUDES.index(unit.altitude) else -1
         band = ALTITUDES[ALTITUDES.index(unit.altitude) + step]
-        if band in allowed_altitudes(state.board.areas[unit.area].ceiling) and band != "ground":
+        # not down onto other foes here on its way to one elsewhere
+        if band in allowed_altitudes(state.board.areas[unit.area].ceiling) and \
+                band != "ground" and (foe.area == unit.area or not any(
+                    e.area == unit.area and e.side != unit.side and e.on_field
+                    and can_melee(band, e.altitude) for e in state.units.values())):
             return Fly(me, band)
     if foe.area == unit.area:
         return Hold(me)

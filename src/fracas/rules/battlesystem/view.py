@@ -166,8 +166,8 @@ def describe(event: Event, state: BattlesystemState) -> str | None:
     if isinstance(event, GasEnded):
         return f"  gas cloud {event.gas} disperses"
     if isinstance(event, Withdrew):
-        if event.area == state.units[event.unit].area:
-            return f"  {event.unit} climbs out of the melee"
+        if not event.area:
+            return f"  {event.unit} flies out of the melee"
         return f"  {event.unit} withdraws from the melee into {event.area}"
     if isinstance(event, TargetChosen):
         return ""  # the order's own line tells it
