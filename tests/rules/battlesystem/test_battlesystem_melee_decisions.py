@@ -292,8 +292,8 @@ def test_a_flyer_winning_its_melee_stays_in_it(kit) -> None:
     assert _order(b, "wings") == Hold("wings")
 
 
-def _bow_range(kit, *, foot: dict | None = None, own_bows: bool = False):
-    units = [kit.unit("swords", "red", "home", 4, movement=6),
+def _bow_range(kit, *, foot: dict | None = None, own_bows: bool = False, swords: int = 8):
+    units = [kit.unit("swords", "red", "home", swords, movement=6),
              kit.unit("bows", "blue", "far", 4, missile={"range": 12, "damage": 2}),
              kit.unit("foot", "blue", "far", 4, **(foot or {}))]
     if own_bows:
@@ -306,6 +306,11 @@ def test_swords_wait_out_of_bow_range_while_enemy_foot_comes_to_them(kit) -> Non
     b = _bow_range(kit)
     # mid is 10 inches from the bows (range 12); home, 20
     assert _order(b, "swords") == Hold("swords")
+
+
+def test_swords_behind_on_figures_do_not_play_for_time(kit) -> None:
+    b = _bow_range(kit, swords=7)  # 7 figures against 8
+    assert _order(b, "swords") == Move("swords", "far")
 
 
 def test_swords_advance_when_the_enemy_foot_will_not_come(kit) -> None:
@@ -322,3 +327,17 @@ def test_swords_already_under_fire_advance(kit) -> None:
     b = _bow_range(kit)
     b.emit(UnitMoved("swords", "mid", "home", 0.0, None))
     assert isinstance(_order(b, "swords"), Charge | Move)
+
+
+def test_the_heuristics_count_of_figures_facing_is_the_melees_own(kit) -> None:
+    # policies._facing_here counts in one pass what combat.facing counts side by side
+    from fracas.rules.battlesystem.combat import facing
+    from fracas.rules.battlesystem.policies import _facing_here
+    b = kit.battle([kit.area("hall", width=20, ceiling=100), kit.area("back")],
+                   [kit.unit("men", "red", "hall", 4), kit.unit("guard", "red", "hall", 1),
+                    kit.unit("spears", "blue", "hall", 3, frontage=2),
+                    kit.unit("wings", "blue", "hall", 2, flyer=True, altitude="high"),
+                    kit.unit("far", "blue", "back", 4)], links=[("hall", "back")])
+    here, faced = _facing_here(b.state, b.unit("men"))
+    assert faced == {side: facing(b.state, here, side) for side in ("red", "blue")}
+    assert faced == {"red": 5, "blue": 2}

@@ -138,6 +138,11 @@ def allows(state: BattlesystemState, action: Action) -> bool:
         return False
     if isinstance(action, Hold):
         return action.actor != GM and action.actor in state.units and state.phase != "melee"
+    if isinstance(action, Attack):  # ruling 25: a foe in contact, no group named
+        unit, target = state.units.get(action.actor), state.units.get(action.target)
+        return state.phase == "melee" and not action.group and unit is not None and \
+            target is not None and target.side != unit.side and target.on_field and \
+            target.area == unit.area and in_reach(state, unit, target)
     return isinstance(action, Pass) and action.actor == GM and state.phase == "gm"
 
 

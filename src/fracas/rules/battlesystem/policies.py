@@ -26,6 +26,7 @@ order it wants be refused, the unit holds (the GM passes).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import comb
 
 from fracas.core.action import Action
@@ -139,27 +140,52 @@ def volley_value(state: BattlesystemState, shooter: Unit, target: Unit) -> float
 def _expected_harm(n: int, rating: int, damage: int, target: Unit, threshold: float) -> float:
     """Figures ``n`` d10 at ``rating``, each hit worth ``damage`` dice, are expected to take
     from ``target`` (a new wound counts half), exact over the number of hits."""
+    return _harm(n, rating, damage, target.figures, target.wounded, target.stats.hd,
+                 threshold)
+
+
+@lru_cache(maxsize=4096)
+def _harm(n: int, rating: int, damage: int, figures: int, wounded: int, hd: int,
+          threshold: float) -> float:
+    """:func:`_expected_harm` on plain numbers (a pure function: remembered)."""
     p = (11 - rating) / 10
     total = 0.0
     for hits in range(1, n + 1):
-        hit = damage_figures(target.figures, target.wounded, target.stats.hd, hits * damage,
-                             threshold)
+        hit = damage_figures(figures, wounded, hd, hits * damage, threshold)
         total += comb(n, hits) * p**hits * (1 - p) ** (n - hits) * (
             hit.removed + hit.newly_wounded / 2)
     return total
 
 
-def melee_value(state: BattlesystemState, unit: Unit, target: Unit) -> float:
+def melee_value(state: BattlesystemState, unit: Unit, target: Unit,
+                faced: dict[str, int] | None = None) -> float:
     """Figures ``unit``'s blows are expected to take from ``target`` in one melee (a new
-    wound counts half), as if ``target`` stood in contact with it where ``unit`` stands."""
-    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
-    faced = facing(state, here, unit.side), facing(state, here, target.side)
-    if target.area != unit.area or not in_reach(state, unit, target):
-        # a foe it would meet: both count the figures they would bring into contact
-        faced = faced[0] + in_contact(state, unit), faced[1] + in_contact(state, target)
-    threshold = wound_threshold(narrow_frontage(*faced))
+    wound counts half), as if ``target`` stood in contact with it where ``unit`` stands.
+
+    ``faced`` (each side's figures facing the enemy in the area, :func:`.combat.facing`)
+    may be given when both already fight there, to spare working it out again.
+    """
+    if faced is not None:
+        pair = faced[unit.side], faced[target.side]
+    else:
+        here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
+        pair = facing(state, here, unit.side), facing(state, here, target.side)
+        if target.area != unit.area or not in_reach(state, unit, target):
+            # a foe it would meet: both count the figures they would bring into contact
+            pair = pair[0] + in_contact(state, unit), pair[1] + in_contact(state, target)
+    threshold = wound_threshold(narrow_frontage(*pair))
     return _expected_harm(in_contact(state, unit), melee_attack_rating(state, unit, target),
                           unit.stats.damage, target, threshold)
+
+
+def _facing_here(state: BattlesystemState, unit: Unit) -> tuple[list[Unit], dict[str, int]]:
+    """The units on the field in ``unit``'s area and each side's figures facing the enemy."""
+    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
+    faced = dict.fromkeys((u.side for u in here), 0)
+    for u in here:  # :func:`.combat.facing` for every side in one pass
+        if any(e.side != u.side and in_reach(state, u, e) for e in here):
+            faced[u.side] += in_contact(state, u)
+    return here, faced
 
 
 def _strike(state: BattlesystemState, unit: Unit) -> Action:
@@ -170,17 +196,18 @@ def _strike(state: BattlesystemState, unit: Unit) -> Action:
     foes = foes_in_reach(state, unit)
     if not foes:
         return Hold(unit.name)
-    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
+    here, faced = _facing_here(state, unit)
     aimed: dict[str, float] = {}
     for friend in here:
         if friend.side == unit.side and friend is not unit and friend.status == "ok":
             target = melee_target(state, friend, here)
             if target is not None:
                 aimed[target.name] = aimed.get(target.name, 0.0) + melee_value(
-                    state, friend, target)
+                    state, friend, target, faced)
 
     def worth(e: Unit) -> tuple[float, int]:
-        harm = min(float(e.figures), melee_value(state, unit, e) + aimed.get(e.name, 0.0))
+        harm = min(float(e.figures),
+                   melee_value(state, unit, e, faced) + aimed.get(e.name, 0.0))
         return harm * _threat(state, e, unit), -e.figures
 
     return Attack(unit.name, max(foes, key=worth).name)
@@ -202,13 +229,13 @@ def losing_melee(state: BattlesystemState, unit: Unit) -> bool:
     """True when ``unit``, in melee, is clearly losing it: it is expected to lose more than
     twice the share of its figures this turn that it takes from the foe it strikes (each
     foe striking whom it would)."""
-    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
+    here, faced = _facing_here(state, unit)
     target = melee_target(state, unit, here)
     if target is None:
         return False
-    suffered = sum(melee_value(state, e, unit) for e in foes_in_reach(state, unit)
+    suffered = sum(melee_value(state, e, unit, faced) for e in foes_in_reach(state, unit)
                    if e.status == "ok" and melee_target(state, e, here) is unit)
-    dealt = melee_value(state, unit, target)
+    dealt = melee_value(state, unit, target, faced)
     return 2 * dealt / max(target.figures, 1) < suffered / max(unit.figures, 1)
 
 
@@ -257,14 +284,17 @@ def _climb(state: BattlesystemState, unit: Unit) -> Action | None:
 def _under_bows(state: BattlesystemState, unit: Unit, foe: Unit) -> bool:
     """Whether troops without missiles, in an army that has none, should wait where no
     enemy bow reaches them rather than march on ``foe`` into bow range: only while enemy
-    foot not ordered to hold can reach them (it will come to them), and while nothing
-    shoots them yet (under fire, waiting gains nothing)."""
+    foot not ordered to hold can reach them (it will come to them), while nothing shoots
+    them yet (under fire, waiting gains nothing), and while their army has at least as
+    many figures in good order as the enemy's (an army behind must not play for time)."""
     if unit.stats.missile_range > 0 or unit.stats.hold:
         return False
     own = [u for u in state.units.values() if u.status == "ok" and u.side == unit.side]
     if any(u.stats.missile_range > 0 for u in own):
         return False
     enemies = [e for e in state.units.values() if e.status == "ok" and e.side != unit.side]
+    if sum(u.figures for u in own) < sum(e.figures for e in enemies):
+        return False  # behind on the count the turn limit judges: waiting plays for time
     bows = [e for e in enemies if e.stats.missile_range > 0]
     if not bows or any(unit in targets_in_range(state, e) for e in bows):
         return False
