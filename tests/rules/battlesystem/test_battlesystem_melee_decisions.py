@@ -1,6 +1,6 @@
 """Decisions in melee (issue 33): the fighting withdrawal (ruling 23), flyers climbing out
-of a melee (ruling 24) and choosing which enemy unit to strike (ruling 25), with the
-heuristic's use of them.  Scripted dice pin every roll."""
+of a melee (ruling 24) and choosing which enemy unit to strike (ruling 25, an order of the
+move phase), with the heuristic's use of them.  Scripted dice pin every roll."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from fracas.rules.battlesystem.combat import melee_phase, withdraw
 from fracas.rules.battlesystem.events import (
     AltitudeChanged,
     Damaged,
-    PhaseStarted,
     Struck,
     TargetChosen,
     UnitMoved,
@@ -55,17 +54,20 @@ def _three_way(kit):
                        kit.unit("clubs", "blue", "hall", 4)])
 
 
-def test_a_unit_fighting_two_enemy_units_is_asked_whom_to_strike_and_one_foe_is_not(
+def test_a_unit_fighting_two_enemy_units_may_choose_whom_to_strike_and_one_foe_may_not(
         kit) -> None:
     b = _three_way(kit)
     enc = Encounter(b.ruleset, b.state, rng=ScriptedRng([], fallback=SeededRng(1)))
-    for _ in range(3):  # the three units hold in the move phase; nobody shoots
-        enc.apply(Hold(enc.current_actor() or ""))
-    assert (enc.state.phase, enc.state.queue) == ("melee", ["men"])
-    assert [c.value for c in enc.options().step.choices] == ["attack"]
-    assert [c.value for c in enc.options(["attack"]).step.choices] == ["spears", "clubs"]
-    phases = [e for e in enc.log if isinstance(e, PhaseStarted) and e.phase == "melee"]
-    assert phases[-1].queue == ("men",)  # spears and clubs each fight one unit: not asked
+    assert (enc.state.phase, enc.current_actor()) == ("move", "men")
+    step = enc.options().step
+    assert step is not None and "attack" in [c.value for c in step.choices]
+    step = enc.options(["attack"]).step
+    assert step is not None and [c.value for c in step.choices] == ["spears", "clubs"]
+    enc.apply(Attack("men", "clubs"))
+    assert enc.state.units["men"].aim == "clubs"
+    assert enc.current_actor() == "spears"
+    step = enc.options().step
+    assert step is not None and "attack" not in [c.value for c in step.choices]
 
 
 def test_the_blows_fall_on_the_chosen_unit_and_the_choice_lasts_one_turn(kit) -> None:
@@ -87,20 +89,22 @@ def test_without_a_choice_a_unit_strikes_the_first_foe_it_reaches(kit) -> None:
     assert b.of(Struck)[0].target == "spears"
 
 
-def test_whom_to_strike_is_chosen_in_the_melee_phase_among_foes_in_contact(kit) -> None:
+def test_whom_to_strike_is_chosen_in_the_move_phase_among_foes_in_contact(kit) -> None:
     b = kit.battle([kit.area("hall"), kit.area("back")],
                    [kit.unit("men", "red", "hall", 4), kit.unit("spears", "blue", "hall", 4),
                     kit.unit("clubs", "blue", "hall", 4), kit.unit("far", "blue", "back", 4)],
                    links=[("hall", "back")])
-    b.check(Attack("men", "clubs"), "melee")
-    assert _refusal(b, Attack("men", "far"), "melee") == (
+    b.check(Attack("men", "clubs"), "move")
+    assert _refusal(b, Attack("men", "far")) == (
         "melee: choosing whom to strike: a unit strikes only an enemy unit in contact with it")
-    assert _refusal(b, Attack("men", "nobody"), "melee").startswith("targets:")
-    assert _refusal(b, Attack("men", "clubs"), "move").startswith("turn sequence:")
-    assert _refusal(b, Hold("men"), "melee") == (
-        "melee: choosing whom to strike: in the melee phase a unit only chooses the enemy "
-        "unit it strikes")
-    assert not b.ruleset.allows(b.state, Hold("men"))
+    assert _refusal(b, Attack("men", "nobody")).startswith("targets:")
+    assert _refusal(b, Attack("men", "clubs"), "missile").startswith("turn sequence:")
+    assert _refusal(b, Attack("spears", "men")) == (
+        "melee: choosing whom to strike: only a unit in contact with several enemy units "
+        "chooses whom to strike")
+    b.state.queue = ["men"]
+    assert b.ruleset.allows(b.state, Attack("men", "clubs"))
+    assert not b.ruleset.allows(b.state, Attack("men", "far"))
 
 
 def test_an_order_to_strike_is_logged_in_words(kit) -> None:
@@ -248,7 +252,7 @@ def test_the_heuristic_strikes_the_dangerous_foe_not_merely_the_softest(kit) -> 
                    [kit.unit("men", "red", "hall", 4, damage=2),
                     kit.unit("bows", "blue", "hall", 4, ac=9, damage=1),
                     kit.unit("blades", "blue", "hall", 4, ac=3, damage=4, thac0=15)])
-    assert _order(b, "men", "melee") == Attack("men", "blades")
+    assert _order(b, "men") == Attack("men", "blades")
 
 
 def test_the_heuristic_strikes_the_foe_its_friends_already_strike(kit) -> None:
@@ -256,7 +260,7 @@ def test_the_heuristic_strikes_the_foe_its_friends_already_strike(kit) -> None:
                    [kit.unit("men", "red", "hall", 4), kit.unit("guard", "red", "hall", 4),
                     kit.unit("spears", "blue", "hall", 4), kit.unit("clubs", "blue", "hall", 4)])
     b.emit(TargetChosen("guard", "clubs"))
-    assert _order(b, "men", "melee") == Attack("men", "clubs")
+    assert _order(b, "men") == Attack("men", "clubs")
 
 
 def _losing_flyer(kit, *, with_prey: bool = True):
@@ -328,16 +332,3 @@ def test_swords_already_under_fire_advance(kit) -> None:
     b.emit(UnitMoved("swords", "mid", "home", 0.0, None))
     assert isinstance(_order(b, "swords"), Charge | Move)
 
-
-def test_the_heuristics_count_of_figures_facing_is_the_melees_own(kit) -> None:
-    # policies._facing_here counts in one pass what combat.facing counts side by side
-    from fracas.rules.battlesystem.combat import facing
-    from fracas.rules.battlesystem.policies import _facing_here
-    b = kit.battle([kit.area("hall", width=20, ceiling=100), kit.area("back")],
-                   [kit.unit("men", "red", "hall", 4), kit.unit("guard", "red", "hall", 1),
-                    kit.unit("spears", "blue", "hall", 3, frontage=2),
-                    kit.unit("wings", "blue", "hall", 2, flyer=True, altitude="high"),
-                    kit.unit("far", "blue", "back", 4)], links=[("hall", "back")])
-    here, faced = _facing_here(b.state, b.unit("men"))
-    assert faced == {side: facing(b.state, here, side) for side in ("red", "blue")}
-    assert faced == {"red": 5, "blue": 2}

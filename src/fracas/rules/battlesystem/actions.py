@@ -113,7 +113,7 @@ class Withdraw(Action):
 
 @dataclass(frozen=True, slots=True)
 class Attack(Action):
-    """In melee with several enemy units: the one this unit's blows fall on this turn."""
+    """In melee with several enemy units: hold, and strike this one in this turn's melee."""
 
     verb: ClassVar[str] = "attack"
     actor: str

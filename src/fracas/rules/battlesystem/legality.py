@@ -48,7 +48,7 @@ __all__ = ["GROUP_SIZE", "NAMED", "VERB_LABELS", "allows", "can_act", "candidate
 
 UNIT_PHASES: dict[type[Action], str] = {Move: "move", Charge: "move", Form: "move",
                                         Torches: "move", Fly: "move", Withdraw: "move",
-                                        Fire: "missile", Attack: "melee"}
+                                        Attack: "move", Fire: "missile"}
 GM_ORDERS: tuple[type[Action], ...] = (Pass, CaveIn, ReleaseGas, StrikeFeature)
 SPREADING = ("open", "skirmish")
 AXES = ("width", "length")
@@ -60,7 +60,7 @@ VERB_LABELS: dict[str, str] = {
     "fly": "change altitude", "fire": "shoot missiles", "pass": "no effect this turn",
     "cave_in": "bring down a ceiling", "release_gas": "release a gas",
     "strike_feature": "strike a fragile formation",
-    "withdraw": "withdraw from the melee", "attack": "choose whom to strike",
+    "withdraw": "withdraw from the melee", "attack": "hold and strike one foe in contact",
 }
 
 
@@ -114,12 +114,9 @@ def withdrawal_areas(state: BattlesystemState, unit: Unit) -> list[str]:
 
 
 def can_act(state: BattlesystemState, unit: Unit, phase: str) -> bool:
-    """Whether ``unit`` orders in ``phase``: in good order (and able to shoot, for missiles;
-    in melee with more than one enemy unit, for the melee phase)."""
+    """Whether ``unit`` orders in ``phase``: in good order (and able to shoot, for missiles)."""
     if unit.status != "ok":
         return False
-    if phase == "melee":
-        return len(foes_in_reach(state, unit)) > 1
     if phase == "missile":
         # A unit without missiles has no target: it is not asked whether it is engaged.
         return unit.stats.missile_range > 0 and not engaged(state, unit) and \
@@ -137,12 +134,12 @@ def allows(state: BattlesystemState, action: Action) -> bool:
     if state.result is not None or not state.queue or state.queue[0] != action.actor:
         return False
     if isinstance(action, Hold):
-        return action.actor != GM and action.actor in state.units and state.phase != "melee"
-    if isinstance(action, Attack):  # ruling 25: a foe in contact, no group named
+        return action.actor != GM and action.actor in state.units
+    if isinstance(action, Attack) and state.phase == "move" and not action.group:
         unit, target = state.units.get(action.actor), state.units.get(action.target)
-        return state.phase == "melee" and not action.group and unit is not None and \
-            target is not None and target.side != unit.side and target.on_field and \
-            target.area == unit.area and in_reach(state, unit, target)
+        return unit is not None and target is not None and target.side != unit.side and \
+            target.on_field and target.area == unit.area and in_reach(state, unit, target) \
+            and len(foes_in_reach(state, unit)) > 1  # ruling 25
     return isinstance(action, Pass) and action.actor == GM and state.phase == "gm"
 
 
@@ -168,9 +165,6 @@ def why_not(state: BattlesystemState, p: Partial) -> Refusal:
     wanted = UNIT_PHASES.get(p.kind)
     if wanted is not None and wanted != state.phase:
         return p.refuse("turn sequence", f"that order belongs to the {wanted} phase")
-    if state.phase == "melee" and p.kind is not Attack:
-        return p.refuse("melee: choosing whom to strike",
-                        "in the melee phase a unit only chooses the enemy unit it strikes")
     judge = _JUDGES.get(p.kind)
     refusal = judge(state, unit, p) if judge is not None else None
     return refusal or (_group_why_not(state, p) if p.kind in NAMED else None)
@@ -320,6 +314,9 @@ def _withdraw(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
 
 
 def _strike(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
+    if len(foes_in_reach(state, unit)) < 2:
+        return p.refuse("melee: choosing whom to strike",
+                        "only a unit in contact with several enemy units chooses whom to strike")
     if "target" not in p:
         return None
     name = p["target"]

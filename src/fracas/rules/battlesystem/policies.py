@@ -88,12 +88,7 @@ class HeuristicPolicy:
             fallback: Action = Pass(GM)
         else:
             unit = state.units[request.actor]
-            if state.phase == "missile":
-                wanted = _shoot(state, unit)
-            elif state.phase == "melee":
-                wanted = _strike(state, unit)
-            else:
-                wanted = _order(state, unit)
+            wanted = _shoot(state, unit) if state.phase == "missile" else _order(state, unit)
             fallback = Hold(request.actor)
         return wanted if request.is_legal(wanted) else fallback
 
@@ -158,56 +153,48 @@ def _harm(n: int, rating: int, damage: int, figures: int, wounded: int, hd: int,
 
 
 def melee_value(state: BattlesystemState, unit: Unit, target: Unit,
-                faced: dict[str, int] | None = None) -> float:
+                here: list[Unit] | None = None) -> float:
     """Figures ``unit``'s blows are expected to take from ``target`` in one melee (a new
     wound counts half), as if ``target`` stood in contact with it where ``unit`` stands.
 
-    ``faced`` (each side's figures facing the enemy in the area, :func:`.combat.facing`)
-    may be given when both already fight there, to spare working it out again.
+    ``here`` (the units on the field in ``unit``'s area) may be given to spare finding
+    them again.
     """
-    if faced is not None:
-        pair = faced[unit.side], faced[target.side]
-    else:
-        here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
+    ours, theirs = in_contact(state, unit), in_contact(state, target)
+    narrow = False
+    if ours <= 2 and theirs <= 2:  # more figures on either side are no narrow frontage
+        if here is None:
+            here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
         pair = facing(state, here, unit.side), facing(state, here, target.side)
         if target.area != unit.area or not in_reach(state, unit, target):
             # a foe it would meet: both count the figures they would bring into contact
-            pair = pair[0] + in_contact(state, unit), pair[1] + in_contact(state, target)
-    threshold = wound_threshold(narrow_frontage(*pair))
-    return _expected_harm(in_contact(state, unit), melee_attack_rating(state, unit, target),
-                          unit.stats.damage, target, threshold)
-
-
-def _facing_here(state: BattlesystemState, unit: Unit) -> tuple[list[Unit], dict[str, int]]:
-    """The units on the field in ``unit``'s area and each side's figures facing the enemy."""
-    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
-    faced = dict.fromkeys((u.side for u in here), 0)
-    for u in here:  # :func:`.combat.facing` for every side in one pass
-        if any(e.side != u.side and in_reach(state, u, e) for e in here):
-            faced[u.side] += in_contact(state, u)
-    return here, faced
+            pair = pair[0] + ours, pair[1] + theirs
+        narrow = narrow_frontage(*pair)
+    return _expected_harm(ours, melee_attack_rating(state, unit, target), unit.stats.damage,
+                          target, wound_threshold(narrow))
 
 
 def _strike(state: BattlesystemState, unit: Unit) -> Action:
-    """Ruling 25: strike the foe in contact where the blows count most: the figures this
+    """Ruling 25 (a unit in contact with several foes; otherwise it holds): strike the foe
+    in contact where the blows count most: the figures this
     unit and the friends already striking it are expected to take off it (a new wound
     half; at most its figures), times the dice each of its figures would deal this unit;
     then the smaller foe, to finish it.  Blows kept together break units (morale)."""
     foes = foes_in_reach(state, unit)
-    if not foes:
+    if len(foes) < 2:
         return Hold(unit.name)
-    here, faced = _facing_here(state, unit)
+    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
     aimed: dict[str, float] = {}
     for friend in here:
         if friend.side == unit.side and friend is not unit and friend.status == "ok":
             target = melee_target(state, friend, here)
             if target is not None:
                 aimed[target.name] = aimed.get(target.name, 0.0) + melee_value(
-                    state, friend, target, faced)
+                    state, friend, target, here)
 
     def worth(e: Unit) -> tuple[float, int]:
         harm = min(float(e.figures),
-                   melee_value(state, unit, e, faced) + aimed.get(e.name, 0.0))
+                   melee_value(state, unit, e, here) + aimed.get(e.name, 0.0))
         return harm * _threat(state, e, unit), -e.figures
 
     return Attack(unit.name, max(foes, key=worth).name)
@@ -229,13 +216,13 @@ def losing_melee(state: BattlesystemState, unit: Unit) -> bool:
     """True when ``unit``, in melee, is clearly losing it: it is expected to lose more than
     twice the share of its figures this turn that it takes from the foe it strikes (each
     foe striking whom it would)."""
-    here, faced = _facing_here(state, unit)
+    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
     target = melee_target(state, unit, here)
     if target is None:
         return False
-    suffered = sum(melee_value(state, e, unit, faced) for e in foes_in_reach(state, unit)
+    suffered = sum(melee_value(state, e, unit, here) for e in foes_in_reach(state, unit)
                    if e.status == "ok" and melee_target(state, e, here) is unit)
-    dealt = melee_value(state, unit, target, faced)
+    dealt = melee_value(state, unit, target, here)
     return 2 * dealt / max(target.figures, 1) < suffered / max(unit.figures, 1)
 
 
@@ -248,10 +235,11 @@ def _best_fight(state: BattlesystemState, unit: Unit, foes: list[Unit],
     for foe in foes:
         if foe.area not in distances:
             continue
-        friends = [u for u in state.units.values() if u.side == unit.side and u.on_field
-                   and u.area == foe.area and can_melee(u.altitude, foe.altitude)]
         back = melee_value(state, foe, unit)
-        if any(melee_value(state, foe, f) >= back for f in friends):
+        if back > 0 and any(
+                f.side == unit.side and f.on_field and f.area == foe.area and f is not unit
+                and can_melee(f.altitude, foe.altitude) and melee_value(state, foe, f) >= back
+                for f in state.units.values()):
             back = 0.0
         edge = _edge(state, unit, foe, back)
         key = (-edge, distances[foe.area], foe.name, foe)
@@ -267,7 +255,10 @@ def _climb(state: BattlesystemState, unit: Unit) -> Action | None:
         return None
     up = ALTITUDES.index(unit.altitude) + 1
     if up >= len(ALTITUDES) or ALTITUDES[up] not in allowed_altitudes(
-            state.board.areas[unit.area].ceiling) or not losing_melee(state, unit):
+            state.board.areas[unit.area].ceiling):
+        return None
+    if not any(e.status == "ok" and e.side != unit.side and e.area != unit.area
+               for e in state.units.values()) or not losing_melee(state, unit):
         return None
     # The fight it would pick once out of contact (by the same measure as when it is out
     # of contact, so it does not dive straight back): a fight it wins, in another area
@@ -296,19 +287,20 @@ def _under_bows(state: BattlesystemState, unit: Unit, foe: Unit) -> bool:
     if sum(u.figures for u in own) < sum(e.figures for e in enemies):
         return False  # behind on the count the turn limit judges: waiting plays for time
     bows = [e for e in enemies if e.stats.missile_range > 0]
-    if not bows or any(unit in targets_in_range(state, e) for e in bows):
+    if not bows:
         return False
-    route = state.board.path(unit.area, foe.area, frozenset(state.gone))
+    gone = frozenset(state.gone)
+    route = state.board.path(unit.area, foe.area, gone)
     reach = movement_allowance(unit.stats.movement, blind(state, unit))
-    ways = state.board.distances(unit.area, frozenset(state.gone))
-    if not route or ways[foe.area] <= reach:
+    if not route or state.board.distances(unit.area, gone)[foe.area] <= reach:
         return False
     if not any(state.board.distances(e.area).get(route[0], e.stats.missile_range + 1)
                <= e.stats.missile_range for e in bows):
         return False
-    gone = frozenset(state.gone)
-    return any(e.stats.missile_range <= 0 and not e.stats.hold
-               and unit.area in state.board.distances(e.area, gone) for e in enemies)
+    if not any(e.stats.missile_range <= 0 and not e.stats.hold
+               and unit.area in state.board.distances(e.area, gone) for e in enemies):
+        return False
+    return not any(unit in targets_in_range(state, e) for e in bows)
 
 
 def _order(state: BattlesystemState, unit: Unit) -> Action:
@@ -319,7 +311,7 @@ def _order(state: BattlesystemState, unit: Unit) -> Action:
     if engaged(state, unit):
         if unit.formation == "column" and may_take_formation(state, unit, "closed", "width"):
             return Form(me, "closed")
-        return _climb(state, unit) or Hold(me)
+        return _climb(state, unit) or _strike(state, unit)
     if targets_in_range(state, unit):
         return Hold(me)
     if s.hold and not _enemy_waits(state, unit):

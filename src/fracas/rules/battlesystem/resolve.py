@@ -119,15 +119,9 @@ def _next_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
         emit(PhaseStarted("missile", tuple(u.name for u in state.units.values()
                                            if legality.can_act(state, u, "missile"))))
     elif phase == "missile":
-        # Units in melee with several enemy units choose whom to strike (ruling 25); the
-        # blows fall once the last has chosen, when the phase's queue is empty.
-        emit(PhaseStarted("melee", tuple(u.name for u in state.units.values()
-                                         if legality.can_act(state, u, "melee"))))
-        return
-    elif phase == "melee":
+        emit(PhaseStarted("melee", ()))
         melee_phase(state, rng, emit)
-        if _finish(state, emit, limit=False):
-            return
+    elif phase == "melee":
         emit(PhaseStarted("morale", ()))
         morale_phase(state, rng, emit)
         rout_phase(state, rng, emit)
