@@ -110,7 +110,7 @@ def test_whom_to_strike_is_chosen_in_the_move_phase_among_foes_in_contact(kit) -
 def test_an_order_to_strike_is_logged_in_words(kit) -> None:
     b = _three_way(kit)
     assert describe(DecisionMade("men", Attack("men", "clubs")), b.state) == (
-        "[bold]men strikes at clubs[/bold]")
+        "[bold]men holds and strikes at clubs[/bold]")
 
 
 # -- ruling 23: the fighting withdrawal ---------------------------------------------------

@@ -202,7 +202,7 @@ def _decision(action: Any) -> str:
     if isinstance(action, actions.Withdraw):
         return f"[bold]{a} withdraws from the melee to {action.to}[/bold]"
     if isinstance(action, actions.Attack):
-        return f"[bold]{a} strikes at {action.target}[/bold]"
+        return f"[bold]{a} holds and strikes at {action.target}[/bold]"
     if isinstance(action, actions.StrikeFeature):
         return f"[bold]{a} strikes the {action.feature}[/bold]"
     return ""  # told by what follows: a formation, torches, a height, the DM's doings
