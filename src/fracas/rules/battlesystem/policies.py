@@ -174,13 +174,13 @@ def melee_value(state: BattlesystemState, unit: Unit, target: Unit,
                           target, wound_threshold(narrow))
 
 
-def _strike(state: BattlesystemState, unit: Unit) -> Action:
+def _strike(state: BattlesystemState, unit: Unit, foes: list[Unit]) -> Action:
     """Ruling 25 (a unit in contact with several foes; otherwise it holds): strike the foe
     in contact where the blows count most: the figures this
     unit and the friends already striking it are expected to take off it (a new wound
     half; at most its figures), times the dice each of its figures would deal this unit;
-    then the smaller foe, to finish it.  Blows kept together break units (morale)."""
-    foes = foes_in_reach(state, unit)
+    then the smaller foe, to finish it.  Blows kept together break units (morale).
+    ``foes`` are the enemy units in contact with it."""
     if len(foes) < 2:
         return Hold(unit.name)
     here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
@@ -280,15 +280,19 @@ def _under_bows(state: BattlesystemState, unit: Unit, foe: Unit) -> bool:
     many figures in good order as the enemy's (an army behind must not play for time)."""
     if unit.stats.missile_range > 0 or unit.stats.hold:
         return False
-    own = [u for u in state.units.values() if u.status == "ok" and u.side == unit.side]
-    if any(u.stats.missile_range > 0 for u in own):
+    bows, own_bows = [], False
+    for u in state.units.values():
+        if u.status == "ok" and u.stats.missile_range > 0:
+            if u.side == unit.side:
+                own_bows = True
+                break
+            bows.append(u)
+    if own_bows or not bows:
         return False
+    own = [u for u in state.units.values() if u.status == "ok" and u.side == unit.side]
     enemies = [e for e in state.units.values() if e.status == "ok" and e.side != unit.side]
     if sum(u.figures for u in own) < sum(e.figures for e in enemies):
         return False  # behind on the count the turn limit judges: waiting plays for time
-    bows = [e for e in enemies if e.stats.missile_range > 0]
-    if not bows:
-        return False
     gone = frozenset(state.gone)
     route = state.board.path(unit.area, foe.area, gone)
     reach = movement_allowance(unit.stats.movement, blind(state, unit))
@@ -308,10 +312,11 @@ def _order(state: BattlesystemState, unit: Unit) -> Action:
     s = unit.stats
     if s.lights >= unit.figures and not unit.lit and blind(state, unit):
         return Torches(me, True)
-    if engaged(state, unit):
+    in_contact_with = foes_in_reach(state, unit)
+    if in_contact_with:
         if unit.formation == "column" and may_take_formation(state, unit, "closed", "width"):
             return Form(me, "closed")
-        return _climb(state, unit) or _strike(state, unit)
+        return _climb(state, unit) or _strike(state, unit, in_contact_with)
     if targets_in_range(state, unit):
         return Hold(me)
     if s.hold and not _enemy_waits(state, unit):
