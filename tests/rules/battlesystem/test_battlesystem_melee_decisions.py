@@ -177,6 +177,17 @@ def test_withdrawal_refusals_name_the_rule(kit) -> None:
     assert offered is not None and [c.value for c in offered.choices] == ["back"]
 
 
+def test_a_unit_may_back_into_an_enemy_its_side_cannot_see(kit) -> None:
+    # the refusal would tell what the side cannot see: the unit backs into them instead
+    b = kit.battle([kit.area("hall"), kit.area("back", lit=False)],
+                   [kit.unit("men", "red", "hall", 4), kit.unit("orcs", "blue", "hall", 4),
+                    kit.unit("lurkers", "blue", "back", 2)], links=[("hall", "back")])
+    b.check(Withdraw("men", "back"), "move")
+    b.state.queue = ["men", "orcs"]  # the orcs have not ordered yet: no free strike
+    withdraw(b.state, b.unit("men"), "back", None, ScriptedRng([]), b.emit)
+    assert b.unit("men").area == "back" and engaged(b.state, b.unit("men"))
+
+
 def test_a_unit_slowed_below_three_inches_cannot_withdraw(kit) -> None:
     # in the dark, without infravision, a movement of 6 falls to 2 inches a turn
     b = kit.battle([kit.area("hall", lit=False), kit.area("back", lit=False)],

@@ -43,8 +43,7 @@ from fracas.rules.battlesystem.rules import (
 from fracas.rules.battlesystem.state import BattlesystemState, Unit, blind, can_see, room_for
 
 __all__ = ["GROUP_SIZE", "NAMED", "VERB_LABELS", "allows", "can_act", "candidates", "foes_in_reach",
-           "gm_effects", "gm_has_effects", "groups", "step", "targets_in_range", "why_not",
-           "withdrawal_areas"]
+           "gm_effects", "gm_has_effects", "groups", "step", "targets_in_range", "why_not"]
 
 UNIT_PHASES: dict[type[Action], str] = {Move: "move", Charge: "move", Form: "move",
                                         Torches: "move", Fly: "move", Withdraw: "move",
@@ -101,16 +100,6 @@ def foes_in_reach(state: BattlesystemState, unit: Unit) -> list[Unit]:
     area, side = unit.area, unit.side
     return [e for e in state.units.values()
             if e.area == area and e.side != side and e.on_field and in_reach(state, unit, e)]
-
-
-def withdrawal_areas(state: BattlesystemState, unit: Unit) -> list[str]:
-    """Neighbouring areas ``unit`` could withdraw into (ruling 23): an open link, no enemy
-    on the field there, and room for the unit as it stands."""
-    gone = state.gone
-    return [lk.to for lk in state.board.links[unit.area]
-            if lk.to not in gone and room_for(state, unit, lk.to) and not any(
-                e.area == lk.to and e.side != unit.side and e.on_field
-                for e in state.units.values())]
 
 
 def can_act(state: BattlesystemState, unit: Unit, phase: str) -> bool:
@@ -198,9 +187,8 @@ def _enemy(state: BattlesystemState, unit: Unit, p: Partial,
            name: object) -> Unit | IllegalActionError:
     target = state.units.get(name) if isinstance(name, str) else None
     # A unit the side cannot see is refused as one that does not exist (issue 34).
-    if target is None or not target.on_field or target.side == unit.side or not any(
-            can_see(state, own, target) for own in state.units.values()
-            if own.side == unit.side and own.on_field):
+    if target is None or not target.on_field or target.side == unit.side or not _side_sees(
+            state, unit.side, target):
         return p.refuse("targets", f"{name!r} is not an enemy unit on the field")
     return target
 
@@ -283,12 +271,20 @@ def _fly(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
             return p.refuse("melee: withdrawal", "a flyer locked in melee may change band "
                             "only to fly out of reach of every foe it fights")
         if any(e.area == unit.area and e.side != unit.side and e.on_field
-               and can_melee(str(altitude), e.altitude) for e in state.units.values()):
+               and can_melee(str(altitude), e.altitude) and _side_sees(state, unit.side, e)
+               for e in state.units.values()):
             return p.refuse("melee: withdrawal", WITHDRAW_INTO)
     return None
 
 
-#: Ruling 23: the refusals of a withdrawal.
+def _side_sees(state: BattlesystemState, side: str, target: Unit) -> bool:
+    """Whether some unit of ``side`` on the field sees ``target``."""
+    return any(can_see(state, own, target) for own in state.units.values()
+               if own.side == side and own.on_field)
+
+
+#: Ruling 23: the refusals of a withdrawal (an enemy the side does not see blocks nothing:
+#: the unit backs into it, and the refusal would tell what the side cannot see).
 WITHDRAW_SLOW = (f"a withdrawal needs at least {WITHDRAW_MIN_MOVE:g} inches of movement "
                  "this turn")
 WITHDRAW_INTO = "a withdrawal may not end in contact with another enemy unit"
@@ -306,7 +302,8 @@ def _withdraw(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
         return p.refuse("melee: withdrawal", f"{to!r} is not a neighbouring area")
     if to in state.gone:
         return p.refuse("movement", f"no open way leads to {to}")
-    if any(e.area == to and e.side != unit.side and e.on_field for e in state.units.values()):
+    if any(e.area == to and e.side != unit.side and e.on_field and _side_sees(state, unit.side, e)
+           for e in state.units.values()):
         return p.refuse("melee: withdrawal", WITHDRAW_INTO)
     if not room_for(state, unit, to):
         return p.refuse("frontage", f"there is no room for the unit in {to}")
