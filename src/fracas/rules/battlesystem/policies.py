@@ -217,11 +217,12 @@ def losing_melee(state: BattlesystemState, unit: Unit) -> bool:
     twice the share of its figures this turn that it takes from the foe it strikes (each
     foe striking whom it would)."""
     here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
+    attackers = [e for e in foes_in_reach(state, unit)
+                 if e.status == "ok" and melee_target(state, e, here) is unit]
     target = melee_target(state, unit, here)
-    if target is None:
+    if target is None or not attackers:
         return False
-    suffered = sum(melee_value(state, e, unit, here) for e in foes_in_reach(state, unit)
-                   if e.status == "ok" and melee_target(state, e, here) is unit)
+    suffered = sum(melee_value(state, e, unit, here) for e in attackers)
     dealt = melee_value(state, unit, target, here)
     return 2 * dealt / max(target.figures, 1) < suffered / max(unit.figures, 1)
 
