@@ -6,8 +6,8 @@ instead of walking the order's fields with ``why_not``.  This test holds it to t
 check (:func:`fracas.core.decision.check` without the fast path) at every decision of
 fights of every example, played by the heuristic and at random, for every legal order and
 for holds and passes by everyone: it never says yes to an order the check refuses, and
-says yes to every legal hold and pass.  (Checked once on a broken copy: an ``allows``
-that let the GM hold failed here.)
+says yes to every legal hold and pass (and every legal choice of whom to strike).
+(Checked once on a broken copy: an ``allows`` that let the GM hold failed here.)
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ def _candidates(ruleset: Any, state: Any) -> Iterator[Action]:
     for me in [*state.units, GM, "Nobody"]:
         yield actions.Hold(me)
         yield actions.Pass(me)
+        for foe in [*state.units, "Nobody"]:
+            yield actions.Attack(me, foe)
 
 
 @pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
@@ -72,7 +74,7 @@ def test_the_quick_yes_is_the_full_check(path: Path, random_play: bool) -> None:
                 quick = legality.allows(state, action)
                 full = _full_check_passes(ruleset, state, action)
                 assert full or not quick, f"{action}: the quick judge let an illegal order by"
-                if isinstance(action, actions.Hold | actions.Pass):
+                if isinstance(action, actions.Hold | actions.Pass | actions.Attack):
                     assert quick == full, f"{action}: quick {quick}, full check {full}"
                 said_yes += quick
                 judged += 1

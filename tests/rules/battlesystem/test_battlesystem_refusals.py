@@ -25,7 +25,7 @@ from fracas.scenario import load_scenario, start_encounter
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "battlesystem"
 HIDDEN = ("cavern_flyers", "dwarf_column_ambush", "gas_on_the_wind", "chasm_bridge")
 NOBODY = "no-such-unit"
-VERBS = ("fire", "charge")
+VERBS = ("fire", "charge", "attack")
 
 
 def _unseen(state: BattlesystemState, side: str) -> list[str]:

@@ -14,6 +14,7 @@ from dataclasses import field
 from fracas.core.action import Action, action
 
 __all__ = [
+    "Attack",
     "CaveIn",
     "Charge",
     "Fire",
@@ -25,6 +26,7 @@ __all__ = [
     "ReleaseGas",
     "StrikeFeature",
     "Torches",
+    "Withdraw",
 ]
 
 
@@ -83,6 +85,26 @@ class Fly(Action):
 @action("fire")
 class Fire(Action):
     """Shoot missiles at a visible enemy unit in range."""
+
+    actor: str
+    group: str = field(default="", kw_only=True)
+    target: str
+
+
+# -- melee decisions: withdrawing from contact, choosing whom to strike ---------------
+
+@action("withdraw")
+class Withdraw(Action):
+    """Pull back out of melee into a neighbouring area, suffering the foes' free strikes."""
+
+    actor: str
+    group: str = field(default="", kw_only=True)
+    to: str
+
+
+@action("attack")
+class Attack(Action):
+    """In melee with several enemy units: hold, and strike this one in this turn's melee."""
 
     actor: str
     group: str = field(default="", kw_only=True)

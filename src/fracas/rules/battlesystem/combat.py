@@ -14,14 +14,27 @@ from fracas.core.events import DiceRolled
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
 from fracas.rules.battlesystem.events import (
+    AltitudeChanged,
     FormationChanged,
     MoraleResult,
     Routed,
     Struck,
     Unhurt,
+    UnitMoved,
+    Withdrew,
 )
-from fracas.rules.battlesystem.hazards import heavy_on, record_damage, stress_area
-from fracas.rules.battlesystem.movement import in_command, in_reach, may_take_formation
+from fracas.rules.battlesystem.hazards import (
+    heavy_on,
+    record_damage,
+    spring_obstacle,
+    stress_area,
+)
+from fracas.rules.battlesystem.movement import (
+    in_command,
+    in_reach,
+    may_take_formation,
+    settle_altitude,
+)
 from fracas.rules.battlesystem.rules import (
     DARK_AC_PENALTY,
     DARK_ATTACK_PENALTY,
@@ -49,10 +62,12 @@ __all__ = [
     "facing",
     "fire",
     "force_open",
+    "free_strikers",
     "melee_attack_rating",
     "melee_phase",
     "morale_check",
     "start_rout",
+    "withdraw",
 ]
 
 #: A charging unit's Attack Rating improves by one in the melee that follows (core, ours).
@@ -110,6 +125,17 @@ def apply_dice(state: BattlesystemState, name: str, dice: int, narrow: bool, cau
     record_damage(emit, unit, dice, hit.figures, hit.wounded, cause)
 
 
+def melee_target(state: BattlesystemState, unit: Unit, here: list[Unit]) -> Unit | None:
+    """The enemy ``unit`` strikes among the units ``here``: the one it chose (ruling 25)
+    while still in reach, else the first in scenario order it can reach."""
+    if unit.aim is not None:
+        aimed = state.units.get(unit.aim)
+        if aimed is not None and aimed.on_field and aimed.area == unit.area and \
+                aimed.side != unit.side and in_reach(state, unit, aimed):
+            return aimed
+    return next((e for e in here if e.side != unit.side and in_reach(state, unit, e)), None)
+
+
 def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     """Every unit in good order strikes the first enemy it can reach in its area.
 
@@ -132,8 +158,7 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
         for unit in here:
             if unit.status != "ok":
                 continue
-            target = next((e for e in here if e.side != unit.side and in_reach(state, unit, e)),
-                          None)
+            target = melee_target(state, unit, here)
             if target is None:
                 continue
             figures = in_contact(state, unit)
@@ -223,3 +248,51 @@ def morale_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
         if unit.status == "ok" and unit.lost_this_turn > 0:
             morale_check(state, unit, rng, emit)
 
+
+# -- withdrawing from melee (rulings 23 and 24) -----------------------------------------
+
+def free_strikers(state: BattlesystemState, unit: Unit) -> list[Unit]:
+    """The foes that strike ``unit`` as it withdraws: enemy units in good order in contact
+    with it that have already given their order this turn.  A foe still to order may
+    follow instead (ruling 23)."""
+    waiting = state.queue
+    return [e for e in state.units.values()
+            if e.area == unit.area and e.side != unit.side and e.status == "ok"
+            and e.name not in waiting and in_reach(state, unit, e)]
+
+
+def withdraw(state: BattlesystemState, unit: Unit, to: str | None, altitude: str | None,
+             rng: Rng, emit: Emit) -> None:
+    """A fighting withdrawal: ``unit`` pulls back into neighbour ``to`` (or, a flyer, to
+    ``altitude`` out of reach), suffering first one normal melee attack from each foe of
+    :func:`free_strikers`, which it does not return.  It gives up the rest of its move.
+    """
+    strikers = free_strikers(state, unit)
+    emit(Withdrew(unit.name, to or ""))
+    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
+    strikes: list[tuple[int, bool]] = []
+    for foe in strikers:
+        figures = in_contact(state, foe)
+        faces = tuple(rng.dice(figures, 10))
+        emit(DiceRolled(foe.name, "free strike", 10, faces))
+        rating = melee_attack_rating(state, foe, unit)
+        hits = sum(1 for f in faces if f >= rating)
+        emit(Struck(foe.name, unit.name, "free strike", rating, figures, hits,
+                    hits * foe.stats.damage))
+        narrow = narrow_frontage(facing(state, here, foe.side), facing(state, here, unit.side))
+        strikes.append((hits * foe.stats.damage, narrow))
+    for dice, narrow in strikes:
+        apply_dice(state, unit.name, dice, narrow, "withdrawal", emit)
+    if not unit.on_field:
+        return
+    if to is None:
+        if altitude is not None:
+            emit(AltitudeChanged(unit.name, altitude))
+        return
+    emit(UnitMoved(unit.name, to, unit.area, 0.0, None, False))
+    if unit.stats.flyer:
+        settle_altitude(state, unit, emit)
+    if unit.altitude == "ground":
+        stress_area(state, to, heavy_on(state, to), False, rng, emit)
+    if unit.on_field:
+        spring_obstacle(state, unit, emit)

@@ -26,12 +26,14 @@ __all__ = [
     "PhaseStarted",
     "Routed",
     "Struck",
+    "TargetChosen",
     "TorchesChanged",
     "TurnSkipped",
     "TurnStarted",
     "Unhurt",
     "UnitLeft",
     "UnitMoved",
+    "Withdrew",
 ]
 
 
@@ -235,3 +237,22 @@ class GasEnded(Event):
     """A gas cloud dispersed."""
 
     gas: int
+
+
+# -- melee decisions -----------------------------------------------------------------------
+
+@event("bs.withdrew")
+class Withdrew(Event):
+    """A unit pulls back out of melee into ``area`` (empty: a flyer climbing or diving out
+    of reach where it is); the free strikes of the foes it leaves follow as ``Struck``."""
+
+    unit: str
+    area: str
+
+
+@event("bs.aimed")
+class TargetChosen(Event):
+    """A unit in melee with several enemy units directs this turn's blows at ``target``."""
+
+    unit: str
+    target: str

@@ -25,6 +25,7 @@ from fracas.rules.battlesystem.events import (
     ObstacleSprung,
     PhaseStarted,
     Routed,
+    TargetChosen,
     TorchesChanged,
     TurnSkipped,
     TurnStarted,
@@ -70,6 +71,7 @@ def _turn(state: BattlesystemState, e: TurnStarted) -> None:
     for unit in state.units.values():
         unit.lost_this_turn = 0
         unit.charging = False
+        unit.aim = None
 
 
 def _phase(state: BattlesystemState, e: PhaseStarted) -> None:
@@ -80,6 +82,10 @@ def _phase(state: BattlesystemState, e: PhaseStarted) -> None:
 def _skipped(state: BattlesystemState, e: TurnSkipped) -> None:
     if state.queue and state.queue[0] == e.unit:
         state.queue.pop(0)
+
+
+def _aimed(state: BattlesystemState, e: TargetChosen) -> None:
+    state.units[e.unit].aim = e.target
 
 
 def _formation(state: BattlesystemState, e: FormationChanged) -> None:
@@ -156,5 +162,6 @@ apply_event: Callable[[BattlesystemState, Event], None] = fold_by_type({
     CeilingCollapsed: _caved, GmEffectUsed: _gm_used, ObstacleSprung: _obstacle,
     ObstacleMarked: _obstacle,
     GasReleased: _gas, GasMoved: _gas_moved, GasEnded: _gas_ended, FightEnded: _ended,
+    TargetChosen: _aimed,
     **overrides.OVERRIDES.fold_handlers(),  # the GM's overrides (core.overrides)
 })

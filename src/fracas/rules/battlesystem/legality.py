@@ -17,6 +17,7 @@ from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
 from fracas.core.ruleset import GM
 from fracas.rules.battlesystem.actions import (
+    Attack,
     CaveIn,
     Charge,
     Fire,
@@ -28,21 +29,25 @@ from fracas.rules.battlesystem.actions import (
     ReleaseGas,
     StrikeFeature,
     Torches,
+    Withdraw,
 )
-from fracas.rules.battlesystem.movement import engaged, may_take_formation
+from fracas.rules.battlesystem.movement import engaged, in_reach, may_take_formation
 from fracas.rules.battlesystem.rules import (
     ALTITUDES,
     FORMATIONS,
+    WITHDRAW_MIN_MOVE,
     allowed_altitudes,
+    can_melee,
     movement_allowance,
 )
-from fracas.rules.battlesystem.state import BattlesystemState, Unit, blind, can_see
+from fracas.rules.battlesystem.state import BattlesystemState, Unit, blind, can_see, room_for
 
-__all__ = ["GROUP_SIZE", "NAMED", "VERB_LABELS", "allows", "can_act", "candidates", "gm_effects",
-           "gm_has_effects", "groups", "step", "targets_in_range", "why_not"]
+__all__ = ["GROUP_SIZE", "NAMED", "VERB_LABELS", "allows", "can_act", "candidates", "foes_in_reach",
+           "gm_effects", "gm_has_effects", "groups", "step", "targets_in_range", "why_not"]
 
 UNIT_PHASES: dict[type[Action], str] = {Move: "move", Charge: "move", Form: "move",
-                                        Torches: "move", Fly: "move", Fire: "missile"}
+                                        Torches: "move", Fly: "move", Withdraw: "move",
+                                        Attack: "move", Fire: "missile"}
 GM_ORDERS: tuple[type[Action], ...] = (Pass, CaveIn, ReleaseGas, StrikeFeature)
 SPREADING = ("open", "skirmish")
 AXES = ("width", "length")
@@ -53,7 +58,8 @@ VERB_LABELS: dict[str, str] = {
     "form": "change formation", "torches": "light or put out torches",
     "fly": "change altitude", "fire": "shoot missiles", "pass": "no effect this turn",
     "cave_in": "bring down a ceiling", "release_gas": "release a gas",
-    "strike_feature": "strike a fragile formation",
+    "strike": "strike a fragile formation",
+    "withdraw": "withdraw from the melee", "attack": "hold and strike one foe in contact",
 }
 
 
@@ -89,6 +95,13 @@ def targets_in_range(state: BattlesystemState, unit: Unit) -> list[Unit]:
             and not engaged(state, e) and can_see(state, unit, e)]
 
 
+def foes_in_reach(state: BattlesystemState, unit: Unit) -> list[Unit]:
+    """The enemy units on the field that ``unit`` can fight hand to hand, in scenario order."""
+    area, side = unit.area, unit.side
+    return [e for e in state.units.values()
+            if e.area == area and e.side != side and e.on_field and in_reach(state, unit, e)]
+
+
 def can_act(state: BattlesystemState, unit: Unit, phase: str) -> bool:
     """Whether ``unit`` orders in ``phase``: in good order (and able to shoot, for missiles)."""
     if unit.status != "ok":
@@ -111,6 +124,11 @@ def allows(state: BattlesystemState, action: Action) -> bool:
         return False
     if isinstance(action, Hold):
         return action.actor != GM and action.actor in state.units
+    if isinstance(action, Attack) and state.phase == "move" and not action.group:
+        unit, target = state.units.get(action.actor), state.units.get(action.target)
+        return unit is not None and target is not None and target.side != unit.side and \
+            target.on_field and target.area == unit.area and in_reach(state, unit, target) \
+            and len(foes_in_reach(state, unit)) > 1  # ruling 25
     return isinstance(action, Pass) and action.actor == GM and state.phase == "gm"
 
 
@@ -170,9 +188,8 @@ def _enemy(state: BattlesystemState, unit: Unit, p: Partial,
     target = state.units.get(name) if isinstance(name, str) else None
     # A unit the side cannot see is refused as one that does not exist: a refusal must
     # not tell the side where a hidden unit is.
-    if target is None or not target.on_field or target.side == unit.side or not any(
-            can_see(state, own, target) for own in state.units.values()
-            if own.side == unit.side and own.on_field):
+    if target is None or not target.on_field or target.side == unit.side or not _side_sees(
+            state, unit.side, target):
         return p.refuse("targets", f"{name!r} is not an enemy unit on the field")
     return target
 
@@ -237,6 +254,9 @@ def _torches(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
 def _fly(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
     if not unit.stats.flyer:
         return p.refuse("flight", "the unit cannot fly")
+    foes = foes_in_reach(state, unit)
+    if foes and movement_allowance(unit.stats.movement, blind(state, unit)) < WITHDRAW_MIN_MOVE:
+        return p.refuse("melee: withdrawal", WITHDRAW_SLOW)
     if "altitude" not in p:
         return None
     altitude = p["altitude"]
@@ -246,7 +266,67 @@ def _fly(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
                         f"the ceiling here allows only {', '.join(allowed)}")
     if abs(ALTITUDES.index(altitude) - ALTITUDES.index(unit.altitude)) != 1:
         return p.refuse("flight", "a flyer changes altitude one band a turn")
+    if foes:
+        # Ruling 24: a flyer in melee changes band only to fly out of contact altogether.
+        if any(can_melee(str(altitude), e.altitude) for e in foes):
+            return p.refuse("melee: withdrawal", "a flyer locked in melee may change band "
+                            "only to fly out of reach of every foe it fights")
+        if any(e.area == unit.area and e.side != unit.side and e.on_field
+               and can_melee(str(altitude), e.altitude) and _side_sees(state, unit.side, e)
+               for e in state.units.values()):
+            return p.refuse("melee: withdrawal", WITHDRAW_INTO)
     return None
+
+
+def _side_sees(state: BattlesystemState, side: str, target: Unit) -> bool:
+    """Whether some unit of ``side`` on the field sees ``target``."""
+    return any(can_see(state, own, target) for own in state.units.values()
+               if own.side == side and own.on_field)
+
+
+#: Ruling 23: the refusals of a withdrawal (an enemy the side does not see blocks nothing:
+#: the unit backs into it, and the refusal would tell what the side cannot see).
+WITHDRAW_SLOW = (f"a withdrawal needs at least {WITHDRAW_MIN_MOVE:g} inches of movement "
+                 "this turn")
+WITHDRAW_INTO = "a withdrawal may not end in contact with another enemy unit"
+
+
+def _withdraw(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
+    if not engaged(state, unit):
+        return p.refuse("melee: withdrawal", "only a unit locked in melee withdraws")
+    if movement_allowance(unit.stats.movement, blind(state, unit)) < WITHDRAW_MIN_MOVE:
+        return p.refuse("melee: withdrawal", WITHDRAW_SLOW)
+    if "to" not in p:
+        return None
+    to = p["to"]
+    if not isinstance(to, str) or state.board.link(unit.area, to) is None:
+        return p.refuse("melee: withdrawal", f"{to!r} is not a neighbouring area")
+    if to in state.gone:
+        return p.refuse("movement", f"no open way leads to {to}")
+    if any(e.area == to and e.side != unit.side and e.on_field and _side_sees(state, unit.side, e)
+           for e in state.units.values()):
+        return p.refuse("melee: withdrawal", WITHDRAW_INTO)
+    if not room_for(state, unit, to):
+        return p.refuse("frontage", f"there is no room for the unit in {to}")
+    return None
+
+
+def _strike(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
+    if len(foes_in_reach(state, unit)) < 2:
+        return p.refuse("melee: choosing whom to strike",
+                        "only a unit in contact with several enemy units chooses whom to strike")
+    if "target" not in p:
+        return None
+    name = p["target"]
+    target = state.units.get(name) if isinstance(name, str) else None
+    if target is not None and target.side != unit.side and target.on_field and in_reach(
+            state, unit, target) and target.area == unit.area:
+        return None
+    found = _enemy(state, unit, p, name)
+    if isinstance(found, IllegalActionError):
+        return found
+    return p.refuse("melee: choosing whom to strike",
+                    "a unit strikes only an enemy unit in contact with it")
 
 
 def _fire(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
@@ -271,6 +351,7 @@ def _fire(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
 
 _JUDGES: dict[type[Action], Callable[[BattlesystemState, Unit, Partial], Refusal]] = {
     Move: _move, Charge: _charge, Form: _form, Torches: _torches, Fly: _fly, Fire: _fire,
+    Withdraw: _withdraw, Attack: _strike,
 }
 
 
@@ -281,7 +362,8 @@ GROUP_SIZE = 12
 
 #: The field naming an area, unit or feature, for the orders that carry a ``group``.
 NAMED: dict[type[Action], str] = {Move: "to", Charge: "target", Fire: "target",
-                                  CaveIn: "area", ReleaseGas: "area", StrikeFeature: "feature"}
+                                  CaveIn: "area", ReleaseGas: "area", StrikeFeature: "feature",
+                                  Withdraw: "to", Attack: "target"}
 
 
 def candidates(state: BattlesystemState, p: Partial) -> list[str]:
@@ -298,6 +380,10 @@ def candidates(state: BattlesystemState, p: Partial) -> list[str]:
         return [e.name for e in state.units.values() if e.on_field and e.side != unit.side]
     if p.kind is Fire:
         return [e.name for e in targets_in_range(state, unit)]
+    if p.kind is Withdraw:
+        return [lk.to for lk in state.board.links[unit.area]]
+    if p.kind is Attack:
+        return [e.name for e in foes_in_reach(state, unit)]
     return []
 
 
@@ -363,7 +449,9 @@ def _label(state: BattlesystemState, p: Partial) -> Callable[[str], str]:
     if p.kind is Move and unit is not None:
         distances = state.board.distances(unit.area, frozenset(state.gone))
         return lambda a: f"{a} ({distances[a]:g} in)"
-    if p.kind in (Charge, Fire):
+    if p.kind is Withdraw:
+        return lambda a: f"back into {a}"
+    if p.kind in (Charge, Fire, Attack):
         def foe(name: str) -> str:
             e = state.units[name]
             return f"{name} ({e.figures} figures in {e.area})"

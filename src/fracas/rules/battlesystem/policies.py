@@ -10,7 +10,12 @@ target whose figures their dice cannot wound is not worth a volley).
 Missile troops with nothing to shoot march to the nearest firing position (an
 area clear of enemies from which they could see an enemy within range) and
 wait there; with no firing position they close to melee only to join friends
-already fighting, or when no friend is left to fight hand to hand.  The GM
+already fighting, or when no friend is left to fight hand to hand.  In melee
+with several enemy units a unit strikes the one its blows are expected to hurt
+most; a flyer losing its melee climbs out of it when a fight it wins waits
+elsewhere, and flyers pick the foe they fight best.  Troops without missiles
+whose army has none wait out of the enemy's bow range while enemy foot is on
+its way to them.  The GM
 uses each prepared effect on the turn the scenario names for it, and passes
 otherwise.
 
@@ -21,12 +26,14 @@ order it wants be refused, the unit holds (the GM passes).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import comb
 
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
 from fracas.rules.battlesystem.actions import (
+    Attack,
     CaveIn,
     Charge,
     Fire,
@@ -39,9 +46,15 @@ from fracas.rules.battlesystem.actions import (
     StrikeFeature,
     Torches,
 )
-from fracas.rules.battlesystem.combat import missile_attack_rating
-from fracas.rules.battlesystem.legality import gm_effects, targets_in_range
-from fracas.rules.battlesystem.movement import engaged, may_take_formation
+from fracas.rules.battlesystem.combat import (
+    facing,
+    in_contact,
+    melee_attack_rating,
+    melee_target,
+    missile_attack_rating,
+)
+from fracas.rules.battlesystem.legality import foes_in_reach, gm_effects, targets_in_range
+from fracas.rules.battlesystem.movement import engaged, in_reach, may_take_formation
 from fracas.rules.battlesystem.rules import (
     ALTITUDES,
     allowed_altitudes,
@@ -49,6 +62,7 @@ from fracas.rules.battlesystem.rules import (
     damage_figures,
     missile_figures,
     movement_allowance,
+    narrow_frontage,
     wound_threshold,
 )
 from fracas.rules.battlesystem.state import (
@@ -60,7 +74,7 @@ from fracas.rules.battlesystem.state import (
     unit_footprint,
 )
 
-__all__ = ["HeuristicPolicy"]
+__all__ = ["HeuristicPolicy", "firing_position", "losing_melee", "melee_value", "volley_value"]
 
 
 class HeuristicPolicy:
@@ -114,14 +128,184 @@ def volley_value(state: BattlesystemState, shooter: Unit, target: Unit) -> float
     """
     shape = unit_footprint(shooter, state.board.areas[shooter.area])
     n = missile_figures(shooter.figures, shape.abreast)
-    p = (11 - missile_attack_rating(state, shooter, target)) / 10
+    return _expected_harm(n, missile_attack_rating(state, shooter, target),
+                          shooter.stats.missile_damage, target, wound_threshold(False))
+
+
+def _expected_harm(n: int, rating: int, damage: int, target: Unit, threshold: float) -> float:
+    """Figures ``n`` d10 at ``rating``, each hit worth ``damage`` dice, are expected to take
+    from ``target`` (a new wound counts half), exact over the number of hits."""
+    return _harm(n, rating, damage, target.figures, target.wounded, target.stats.hd,
+                 threshold)
+
+
+@lru_cache(maxsize=4096)
+def _harm(n: int, rating: int, damage: int, figures: int, wounded: int, hd: int,
+          threshold: float) -> float:
+    """:func:`_expected_harm` on plain numbers (a pure function: remembered)."""
+    p = (11 - rating) / 10
     total = 0.0
     for hits in range(1, n + 1):
-        hit = damage_figures(target.figures, target.wounded, target.stats.hd,
-                             hits * shooter.stats.missile_damage, wound_threshold(False))
+        hit = damage_figures(figures, wounded, hd, hits * damage, threshold)
         total += comb(n, hits) * p**hits * (1 - p) ** (n - hits) * (
             hit.removed + hit.newly_wounded / 2)
     return total
+
+
+def melee_value(state: BattlesystemState, unit: Unit, target: Unit,
+                here: list[Unit] | None = None) -> float:
+    """Figures ``unit``'s blows are expected to take from ``target`` in one melee (a new
+    wound counts half), as if ``target`` stood in contact with it where ``unit`` stands.
+
+    ``here`` (the units on the field in ``unit``'s area) may be given to spare finding
+    them again.
+    """
+    ours, theirs = in_contact(state, unit), in_contact(state, target)
+    narrow = False
+    if ours <= 2 and theirs <= 2:  # more figures on either side are no narrow frontage
+        if here is None:
+            here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
+        pair = facing(state, here, unit.side), facing(state, here, target.side)
+        if target.area != unit.area or not in_reach(state, unit, target):
+            # a foe it would meet: both count the figures they would bring into contact
+            pair = pair[0] + ours, pair[1] + theirs
+        narrow = narrow_frontage(*pair)
+    return _expected_harm(ours, melee_attack_rating(state, unit, target), unit.stats.damage,
+                          target, wound_threshold(narrow))
+
+
+def _strike(state: BattlesystemState, unit: Unit, foes: list[Unit]) -> Action:
+    """Ruling 25 (a unit in contact with several foes; otherwise it holds): strike the foe
+    in contact where the blows count most: the figures this
+    unit and the friends already striking it are expected to take off it (a new wound
+    half; at most its figures), times the dice each of its figures would deal this unit;
+    then the smaller foe, to finish it.  Blows kept together break units (morale).
+    ``foes`` are the enemy units in contact with it."""
+    if len(foes) < 2:
+        return Hold(unit.name)
+    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
+    aimed: dict[str, float] = {}
+    for friend in here:
+        if friend.side == unit.side and friend is not unit and friend.status == "ok":
+            target = melee_target(state, friend, here)
+            if target is not None:
+                aimed[target.name] = aimed.get(target.name, 0.0) + melee_value(
+                    state, friend, target, here)
+
+    def worth(e: Unit) -> tuple[float, int]:
+        harm = min(float(e.figures),
+                   melee_value(state, unit, e, here) + aimed.get(e.name, 0.0))
+        return harm * _threat(state, e, unit), -e.figures
+
+    return Attack(unit.name, max(foes, key=worth).name)
+
+
+def _threat(state: BattlesystemState, foe: Unit, unit: Unit) -> float:
+    """Dice of damage one figure of ``foe`` is expected to deal ``unit`` in a melee."""
+    return (11 - melee_attack_rating(state, foe, unit)) / 10 * foe.stats.damage
+
+
+def _edge(state: BattlesystemState, unit: Unit, foe: Unit, suffered: float) -> float:
+    """The share of ``foe``'s figures ``unit`` takes in a melee less the share of its own
+    it loses (``suffered`` figures): above zero, a fight it wins."""
+    dealt = melee_value(state, unit, foe)
+    return dealt / max(foe.figures, 1) - suffered / max(unit.figures, 1)
+
+
+def losing_melee(state: BattlesystemState, unit: Unit) -> bool:
+    """True when ``unit``, in melee, is clearly losing it: it is expected to lose more than
+    twice the share of its figures this turn that it takes from the foe it strikes (each
+    foe striking whom it would)."""
+    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
+    attackers = [e for e in foes_in_reach(state, unit)
+                 if e.status == "ok" and melee_target(state, e, here) is unit]
+    target = melee_target(state, unit, here)
+    if target is None or not attackers:
+        return False
+    suffered = sum(melee_value(state, e, unit, here) for e in attackers)
+    dealt = melee_value(state, unit, target, here)
+    return 2 * dealt / max(target.figures, 1) < suffered / max(unit.figures, 1)
+
+
+def _best_fight(state: BattlesystemState, unit: Unit, foes: list[Unit],
+                distances: dict[str, float]) -> tuple[float, Unit] | None:
+    """For a flyer out of contact: the reachable foe it fights best (by :func:`_edge`, a
+    foe already fighting a friend striking back only if that pays it better), nearest
+    first among equals; ``None`` when there is none."""
+    best: tuple[float, float, str, Unit] | None = None
+    for foe in foes:
+        if foe.area not in distances:
+            continue
+        back = melee_value(state, foe, unit)
+        if back > 0 and any(
+                f.side == unit.side and f.on_field and f.area == foe.area and f is not unit
+                and can_melee(f.altitude, foe.altitude) and melee_value(state, foe, f) >= back
+                for f in state.units.values()):
+            back = 0.0
+        edge = _edge(state, unit, foe, back)
+        key = (-edge, distances[foe.area], foe.name, foe)
+        if best is None or key[:3] < best[:3]:
+            best = key
+    return None if best is None else (-best[0], best[3])
+
+
+def _climb(state: BattlesystemState, unit: Unit) -> Action | None:
+    """A flyer losing its melee climbs one band out of it when a fight it wins waits in
+    another area (otherwise it would only dive back into the same losing fight)."""
+    if not unit.stats.flyer:
+        return None
+    up = ALTITUDES.index(unit.altitude) + 1
+    if up >= len(ALTITUDES) or ALTITUDES[up] not in allowed_altitudes(
+            state.board.areas[unit.area].ceiling):
+        return None
+    if not any(e.status == "ok" and e.side != unit.side and e.area != unit.area
+               for e in state.units.values()) or not losing_melee(state, unit):
+        return None
+    # The fight it would pick once out of contact (by the same measure as when it is out
+    # of contact, so it does not dive straight back): a fight it wins, in another area
+    # (a foe on the ground of the same area is no other fight: diving on it meets the
+    # whole melee again).
+    foes = [e for e in state.units.values() if e.status == "ok" and e.side != unit.side]
+    best = _best_fight(state, unit, foes,
+                       state.board.distances(unit.area, frozenset(state.gone)))
+    if best is None or best[0] <= 0 or best[1].area == unit.area:
+        return None
+    return Fly(unit.name, ALTITUDES[up])
+
+
+def _under_bows(state: BattlesystemState, unit: Unit, foe: Unit) -> bool:
+    """Whether troops without missiles, in an army that has none, should wait where no
+    enemy bow reaches them rather than march on ``foe`` into bow range: only while enemy
+    foot not ordered to hold can reach them (it will come to them), while nothing shoots
+    them yet (under fire, waiting gains nothing), and while their army has at least as
+    many figures in good order as the enemy's (an army behind must not play for time)."""
+    if unit.stats.missile_range > 0 or unit.stats.hold:
+        return False
+    bows, own_bows = [], False
+    for u in state.units.values():
+        if u.status == "ok" and u.stats.missile_range > 0:
+            if u.side == unit.side:
+                own_bows = True
+                break
+            bows.append(u)
+    if own_bows or not bows:
+        return False
+    own = [u for u in state.units.values() if u.status == "ok" and u.side == unit.side]
+    enemies = [e for e in state.units.values() if e.status == "ok" and e.side != unit.side]
+    if sum(u.figures for u in own) < sum(e.figures for e in enemies):
+        return False  # behind on the count the turn limit judges: waiting plays for time
+    gone = frozenset(state.gone)
+    route = state.board.path(unit.area, foe.area, gone)
+    reach = movement_allowance(unit.stats.movement, blind(state, unit))
+    if not route or state.board.distances(unit.area, gone)[foe.area] <= reach:
+        return False
+    if not any(state.board.distances(e.area).get(route[0], e.stats.missile_range + 1)
+               <= e.stats.missile_range for e in bows):
+        return False
+    if not any(e.stats.missile_range <= 0 and not e.stats.hold
+               and unit.area in state.board.distances(e.area, gone) for e in enemies):
+        return False
+    return not any(unit in targets_in_range(state, e) for e in bows)
 
 
 def _order(state: BattlesystemState, unit: Unit) -> Action:
@@ -129,10 +313,11 @@ def _order(state: BattlesystemState, unit: Unit) -> Action:
     s = unit.stats
     if s.lights >= unit.figures and not unit.lit and blind(state, unit):
         return Torches(me, True)
-    if engaged(state, unit):
+    in_contact_with = foes_in_reach(state, unit)
+    if in_contact_with:
         if unit.formation == "column" and may_take_formation(state, unit, "closed", "width"):
             return Form(me, "closed")
-        return Hold(me)
+        return _climb(state, unit) or _strike(state, unit, in_contact_with)
     if targets_in_range(state, unit):
         return Hold(me)
     if s.hold and not _enemy_waits(state, unit):
@@ -146,6 +331,11 @@ def _order(state: BattlesystemState, unit: Unit) -> Action:
     if not foes:
         return Hold(me)
     foe = min(foes, key=lambda e: (distances[e.area], e.name))
+    if s.flyer:
+        best = _best_fight(state, unit, foes, distances)
+        foe = best[1] if best is not None else foe
+    elif _under_bows(state, unit, foe):
+        return Hold(me)
     if s.missile_range > 0:
         spot = firing_position(state, unit)
         if spot == unit.area:
@@ -157,7 +347,11 @@ def _order(state: BattlesystemState, unit: Unit) -> Action:
     if s.flyer and not can_melee(unit.altitude, foe.altitude):
         step = 1 if ALTITUDES.index(foe.altitude) > ALTITUDES.index(unit.altitude) else -1
         band = ALTITUDES[ALTITUDES.index(unit.altitude) + step]
-        if band in allowed_altitudes(state.board.areas[unit.area].ceiling) and band != "ground":
+        # not down onto other foes here on its way to one elsewhere
+        if band in allowed_altitudes(state.board.areas[unit.area].ceiling) and \
+                band != "ground" and (foe.area == unit.area or not any(
+                    e.area == unit.area and e.side != unit.side and e.on_field
+                    and can_melee(band, e.altitude) for e in state.units.values())):
             return Fly(me, band)
     if foe.area == unit.area:
         return Hold(me)

@@ -15,6 +15,7 @@ from fracas.core.rng import Rng
 from fracas.core.ruleset import GM, Emit
 from fracas.rules.battlesystem import legality
 from fracas.rules.battlesystem.actions import (
+    Attack,
     CaveIn,
     Charge,
     Fire,
@@ -24,13 +25,15 @@ from fracas.rules.battlesystem.actions import (
     ReleaseGas,
     StrikeFeature,
     Torches,
+    Withdraw,
 )
-from fracas.rules.battlesystem.combat import fire, melee_phase, morale_phase
+from fracas.rules.battlesystem.combat import fire, melee_phase, morale_phase, withdraw
 from fracas.rules.battlesystem.events import (
     AltitudeChanged,
     FormationChanged,
     GmEffectUsed,
     PhaseStarted,
+    TargetChosen,
     TorchesChanged,
     TurnSkipped,
     TurnStarted,
@@ -76,7 +79,15 @@ def carry_out(state: BattlesystemState, action: Action, rng: Rng, emit: Emit) ->
     elif isinstance(action, Torches):
         emit(TorchesChanged(action.actor, action.lit))
     elif isinstance(action, Fly):
-        emit(AltitudeChanged(action.actor, action.altitude))
+        unit = state.units[action.actor]
+        if legality.foes_in_reach(state, unit):  # ruling 24: climbing out of a melee
+            withdraw(state, unit, None, action.altitude, rng, emit)
+        else:
+            emit(AltitudeChanged(action.actor, action.altitude))
+    elif isinstance(action, Withdraw):
+        withdraw(state, state.units[action.actor], action.to, None, rng, emit)
+    elif isinstance(action, Attack):
+        emit(TargetChosen(action.actor, action.target))
     elif isinstance(action, Fire):
         fire(state, state.units[action.actor], state.units[action.target], rng, emit)
 

@@ -15,6 +15,7 @@ from functools import cache
 
 __all__ = [
     "BASE_WIDTHS",
+    "WITHDRAW_MIN_MOVE",
     "Band",
     "FigureDamage",
     "Footprint",
@@ -55,6 +56,9 @@ DARK_SAVE_PENALTY = 4
 DARK_AC_PENALTY = 4
 #: A unit carrying light is an easier missile target: the shooters' Attack Rating improves by 2.
 LIT_TARGET_BONUS = 2
+#: A fighting withdrawal needs at least this many inches of movement this turn (ruling 23,
+#: after BATTLESYSTEM's own fighting withdrawal).
+WITHDRAW_MIN_MOVE = 3.0
 
 
 # -- figures and damage (core, ours) -----------------------------------------

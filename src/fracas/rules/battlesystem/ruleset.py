@@ -17,6 +17,7 @@ from fracas.core.policy import Policy
 from fracas.core.ruleset import Ruleset, Standing, own_policies
 from fracas.rules.battlesystem import fold, legality, odds, overrides, resolve, view
 from fracas.rules.battlesystem.actions import (
+    Attack,
     CaveIn,
     Charge,
     Fire,
@@ -28,6 +29,7 @@ from fracas.rules.battlesystem.actions import (
     ReleaseGas,
     StrikeFeature,
     Torches,
+    Withdraw,
 )
 from fracas.rules.battlesystem.policies import HeuristicPolicy
 from fracas.rules.battlesystem.scenario import BattlesystemScenario, PolicyName, build_state
@@ -44,7 +46,7 @@ class Battlesystem(Ruleset[BattlesystemState]):
     scenario_model = BattlesystemScenario
     presentation = view.PRESENTATION
     actions = (Move, Charge, Hold, Form, Torches, Fly, Fire, Pass, CaveIn, ReleaseGas,
-               StrikeFeature)
+               StrikeFeature, Withdraw, Attack)
     policy_names = own_policies(get_args(PolicyName))
     overrides = overrides.OVERRIDES
     #: apply_event, why_not, allows, step, advance, view, table and forecast are the

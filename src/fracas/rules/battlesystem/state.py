@@ -108,6 +108,8 @@ class Unit:
     lit: bool = False
     lost_this_turn: int = 0
     charging: bool = False
+    #: The enemy unit this turn's melee blows fall on, when the unit chose one (ruling 25).
+    aim: str | None = None
     #: The unit's name and army, copies of its statistics' (read very often).
     name: str = dataclasses.field(init=False, repr=False, compare=False)
     side: str = dataclasses.field(init=False, repr=False, compare=False)

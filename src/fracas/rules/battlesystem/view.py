@@ -25,11 +25,13 @@ from fracas.rules.battlesystem.events import (
     PhaseStarted,
     Routed,
     Struck,
+    TargetChosen,
     TorchesChanged,
     TurnStarted,
     Unhurt,
     UnitLeft,
     UnitMoved,
+    Withdrew,
 )
 from fracas.rules.battlesystem.movement import in_command
 from fracas.rules.battlesystem.state import Area, BattlesystemState, Unit, can_see, unit_footprint
@@ -122,7 +124,8 @@ def describe(event: Event, state: BattlesystemState) -> str | None:
                 f"{event.rating}, {hits} of {event.rolled}d10")
         return text + (f" = {event.damage} dice of damage" if event.hits else "")
     if isinstance(event, Unhurt):
-        whose = {"missiles": "the volley's ", "melee": "the blows' "}.get(event.cause, "")
+        whose = {"missiles": "the volley's ", "melee": "the blows' ",
+                 "withdrawal": "the free strikes' "}.get(event.cause, "")
         return (f"  {whose}{event.dice} dice of damage are too weak to wound {event.unit} "
                 f"(a figure of {event.figure_hd} Hit Dice needs {event.needed})")
     if isinstance(event, FightEnded):
@@ -162,6 +165,12 @@ def describe(event: Event, state: BattlesystemState) -> str | None:
         return f"  gas cloud {event.gas} in {event.area}, {event.turns_left} turns left"
     if isinstance(event, GasEnded):
         return f"  gas cloud {event.gas} disperses"
+    if isinstance(event, Withdrew):
+        if not event.area:
+            return f"  {event.unit} flies out of the melee"
+        return f"  {event.unit} withdraws from the melee into {event.area}"
+    if isinstance(event, TargetChosen):
+        return ""  # the order's own line tells it
     if isinstance(event, ObstacleMarked):
         return f"  {event.side} see and mark an obstacle in {event.area}"
     if isinstance(event, ObstacleSprung):
@@ -190,6 +199,10 @@ def _decision(action: Any) -> str:
         return f"[bold]{a} holds its ground[/bold]"
     if isinstance(action, actions.Fire):
         return f"[bold]{a} shoots at {action.target}[/bold]"
+    if isinstance(action, actions.Withdraw):
+        return f"[bold]{a} withdraws from the melee to {action.to}[/bold]"
+    if isinstance(action, actions.Attack):
+        return f"[bold]{a} holds and strikes at {action.target}[/bold]"
     if isinstance(action, actions.StrikeFeature):
         return f"[bold]{a} strikes the {action.feature}[/bold]"
     return ""  # told by what follows: a formation, torches, a height, the DM's doings
