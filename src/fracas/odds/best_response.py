@@ -201,7 +201,7 @@ class _Chooser(Explorer):
             after = self.rs.clone_state(node.state)
             self.decide(after, node.actor, action)
             self.mass = i / count
-            self.follow(after, self.runner(action), 1.0, out, None)
+            self.follow(after, self.runner(action), 1.0, out, None, type(action))
             key = tuple(sorted((k, round(v, 13)) for k, v in out.items()))
             index = seen.get(key)
             if index is None:

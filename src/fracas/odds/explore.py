@@ -56,6 +56,11 @@ __all__ = ["PRUNED", "Explorer", "Node", "sweep_young_only"]
 #: The solver judges its own pace only after this share of its time limit (at least 1 s).
 _WARM_UP_SHARE = 0.05
 _CHAIN_LIMIT = 64
+#: A state is looked up by key after the first _LOOK_TRIAL states made by its kind of
+#: action only while one lookup in _LOOK_RATE finds it, and one in _LOOK_PROBE anyway.
+_LOOK_TRIAL = 64
+_LOOK_RATE = 8
+_LOOK_PROBE = 32
 #: While solving, the young objects are swept for reference cycles only once this many
 #: have piled up (see :func:`sweep_young_only`).
 _YOUNG_LIMIT = 1_000_000
@@ -142,6 +147,10 @@ class Explorer:
         self.mass = 0.0  # share of the outcomes of the state being expanded already followed
         self.widest = (0, "")
         self.most_actions = (0, "")
+        #: action class (of the action that made a state) -> [lookups, found, skipped since]
+        self.looks: dict[type | None, list[int]] = {}
+        #: action class -> [chance-free plays tried, of them met chance]
+        self.chancy: dict[type, list[int]] = {}
 
     # -- bookkeeping ------------------------------------------------------------------
     def label(self, winner: object) -> int:
@@ -366,22 +375,31 @@ class Explorer:
         self.rs.advance(state, rng, lambda event: self.rs.apply_event(state, event))
 
     # -- the graph --------------------------------------------------------------------
-    def target(self, state: Any, rebuild: Callable[[], Any]) -> int:
+    def target(self, state: Any, rebuild: Callable[[], Any], after: type | None = None,
+               ) -> int:
         """Where ``state`` lands in the graph, after the decisions that involve no chance.
 
         Returns a node index (>= 0) or ``-1 - label`` for an ended fight.  ``state`` is
         the solver's own copy and is played on in place; ``rebuild()`` makes it again as
-        it was (needed when a decision on the way turns out to lead to chance: the node
-        keeps the state before that decision).  Only states whose decision leads to
-        chance become nodes; the chance-free decisions on the way are remembered by key
-        (a later visit is one lookup).  A chain of chance-free decisions is cut after a
-        fixed length, so a loop without chance (both sides waiting forever) still closes
-        through a node.
+        it was (needed when a decision on the way turns out to lead to chance and no
+        copy of the state before it was kept: the node keeps the state before that
+        decision).  ``after`` is the class of the action whose resolution made
+        ``state`` (``None`` for the opening).
+
+        Only states whose decision leads to chance become nodes; the chance-free
+        decisions on the way are remembered by key (a later visit is one lookup).  A
+        state is looked up by key only while lookups after its kind of action find
+        something (:meth:`_worth_looking`): a state just rolled is seldom met again, and
+        playing on from a state already known reaches the same node anyway (equal
+        keys play alike), so a skipped lookup changes the work, never the graph.  A
+        chain of chance-free decisions is cut after a fixed length, so a loop without
+        chance (both sides waiting forever) still closes through a node.
         """
         rs = self.rs
         current_actor, state_key, seen = rs.current_actor, self.key_of, self.through.get
         layered = self.limit is not None
         round_of = rs.round_number
+        chancy = self.chancy
         chain: list[tuple[Hashable, int]] = []
         played: list[Action] = []
         result: int | None = None
@@ -394,21 +412,37 @@ class Explorer:
                 if layered:
                     landed = round_of(state)
                 break
-            key = (actor, state_key(state))
-            found = seen(key)
-            if found is not None:
-                result = found[0]
-                if layered:
-                    landed = round_of(state) + found[1]
-                break
+            key: Hashable | None = None
+            if self._worth_looking(after):
+                key = (actor, state_key(state))
+                found = seen(key)
+                if found is not None:
+                    self.looks[after][1] += 1
+                    result = found[0]
+                    if layered:
+                        landed = round_of(state) + found[1]
+                    break
             decisions = self.decisions(state, actor)
+            here = round_of(state) if layered else 0
             if len(decisions) != 1:
+                if key is None:
+                    key = (actor, state_key(state))
+                    found = seen(key)
+                    if found is not None:
+                        result, landed = found[0], here + found[1]
+                        break
                 result = self.new_node(key, actor, state, decisions, None)
-                if layered:
-                    landed = round_of(state)
+                landed = here
                 break
             action = decisions[0][0]
-            here = round_of(state) if layered else 0
+            kind = type(action)
+            odds = chancy.get(kind)
+            if odds is None:
+                odds = chancy[kind] = [0, 0]
+            odds[0] += 1
+            # A copy before the decision, when this kind of action often meets chance: the
+            # node keeps it (cheaper than making the state again, see replay).
+            kept = rs.clone_state(state) if odds[1] * 8 >= odds[0] and odds[1] else None
             self.decide(state, actor, action)
             try:
                 self.play(state, action, ChanceRng((), rs, state))
@@ -416,15 +450,23 @@ class Explorer:
                 # Kept in the node: without its traceback, whose frames would tie the
                 # whole graph into one reference cycle (freed only by the cycle collector).
                 branch.__traceback__ = None
+                odds[1] += 1
                 # The resolution may have changed the state before its first roll: the
-                # node keeps the state before the decision, made again (once per node,
-                # cheaper than counting every event of every resolution on the way).
-                result = self.new_node(key, actor, self.replay(rebuild, played), decisions,
-                                       branch)
+                # node keeps the state before the decision, a copy or made again.
+                before = kept if kept is not None else self.replay(rebuild, played)
+                if key is None:
+                    key = (actor, state_key(before))
+                    found = seen(key)
+                    if found is not None:
+                        result, landed = found[0], here + found[1]
+                        break
+                result = self.new_node(key, actor, before, decisions, branch)
                 landed = here
                 break
-            chain.append((key, here))
+            if key is not None:
+                chain.append((key, here))
             played.append(action)
+            after = kind
         else:
             actor = rs.current_actor(state)
             if actor is None:
@@ -442,6 +484,24 @@ class Explorer:
         self.landed = landed
         return result
 
+    def _worth_looking(self, after: type | None) -> bool:
+        """Whether to look up a state made by an action of class ``after``.
+
+        Yes for the first :data:`_LOOK_TRIAL` such states, then while at least one
+        lookup in :data:`_LOOK_RATE` finds a known state, and for one state in
+        :data:`_LOOK_PROBE` even so (the fight may change).
+        """
+        seen = self.looks.get(after)
+        if seen is None:
+            seen = self.looks[after] = [0, 0, 0]
+        looked, hits, skipped = seen
+        if looked < _LOOK_TRIAL or hits * _LOOK_RATE >= looked or skipped >= _LOOK_PROBE:
+            seen[0] = looked + 1
+            seen[2] = 0
+            return True
+        seen[2] = skipped + 1
+        return False
+
     def replay(self, rebuild: Callable[[], Any], played: Sequence[Action]) -> Any:
         """The state ``rebuild()`` makes, played on by the chance-free ``played`` actions."""
         rs = self.rs
@@ -454,9 +514,13 @@ class Explorer:
         return state
 
     def follow(self, base: Any, run: _Run, p0: float, out: dict[int, float],
-               first: Branch | None) -> None:
-        """Add every result of ``run`` from ``base`` (reached with chance ``p0``) to ``out``."""
+               first: Branch | None, after: type | None = None) -> None:
+        """Add every result of ``run`` from ``base`` (reached with chance ``p0``) to ``out``.
+
+        ``after`` is the class of the action ``run`` resolves (see :meth:`target`).
+        """
         rs = self.rs
+        target, layered = self.target, self.limit is not None
         stack: list[tuple[tuple[Any, ...], float]] = []
         if first is None:
             stack.append(((), p0))
@@ -481,17 +545,17 @@ class Explorer:
                     f"decisions (the chance trees are too bushy{self.cause()}); estimate "
                     "it with 'fracas simulate' instead"
                 )
-
-            def rebuild(prefix: tuple[Any, ...] = prefix) -> Any:
-                again = rs.clone_state(base)
-                run(again, ChanceRng(prefix, rs, again))
-                return again
-
-            node: Any = self.target(s, rebuild)
-            if self.limit is not None:  # with the rounds it took (see _solve_by_rounds)
+            node: Any = target(s, partial(self.rerun, base, run, prefix), after)
+            if layered:  # with the rounds it took (see solve.solve_by_rounds)
                 node = (node, self.landed - self.base_round)
             out[node] = out.get(node, 0.0) + p
             self.mass += p
+
+    def rerun(self, base: Any, run: _Run, prefix: tuple[Any, ...]) -> Any:
+        """The state ``run`` makes from a copy of ``base`` with the chance values ``prefix``."""
+        again = self.rs.clone_state(base)
+        run(again, ChanceRng(prefix, self.rs, again))
+        return again
 
     def branch(self, prefix: tuple[Any, ...], p: float, branch: Branch,
                stack: list[tuple[tuple[Any, ...], float]], out: dict[int, float]) -> None:
@@ -520,7 +584,7 @@ class Explorer:
             after = rs.clone_state(node.state)
             self.decide(after, node.actor, chosen)
             self.follow(after, self.runner(chosen), p, out,
-                        node.first if len(decisions) == 1 else None)
+                        node.first if len(decisions) == 1 else None, type(chosen))
         return out
 
     def runner(self, action: Action) -> _Run:
