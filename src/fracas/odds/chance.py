@@ -14,7 +14,7 @@ into their equally likely results.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from fractions import Fraction
 from functools import lru_cache
@@ -25,9 +25,11 @@ from fracas.core.ruleset import Ruleset
 from fracas.odds.limits import MAX_OUTCOMES_PER_ROLL, DuelError, StateSpaceTooLargeError
 
 __all__ = [
+    "EXACT_NO_DRAWS",
     "NO_DRAWS",
     "Branch",
     "ChanceRng",
+    "ExactChanceRng",
     "dice_outcomes",
     "pool_branches",
     "pool_outcomes",
@@ -112,6 +114,12 @@ def uniform_choices(n: int, first: int) -> tuple[tuple[int, float], ...]:
     return tuple((first + i, 1.0 / n) for i in range(n))
 
 
+@lru_cache(maxsize=256)
+def uniform_fractions(n: int, first: int) -> tuple[tuple[int, Fraction], ...]:
+    """``n`` equally likely results ``first, first + 1, ...``, each with chance ``1/n``."""
+    return tuple((first + i, Fraction(1, n)) for i in range(n))
+
+
 _CHECKED_CLASSES: dict[tuple[Any, int], Classes] = {}
 
 
@@ -157,6 +165,10 @@ class ChanceRng:
     """
 
     __slots__ = ("_pos", "_prefix", "_ruleset", "_state")
+    #: The outcomes of a pool and of equally likely results, with float chances.
+    _pool: Callable[[int, int, Classes | None], Sequence[tuple[Faces, Any]]] = \
+        staticmethod(pool_branches)
+    _uniform: Callable[[int, int], Sequence[tuple[int, Any]]] = staticmethod(uniform_choices)
 
     def __init__(self, prefix: tuple[Any, ...], ruleset: Ruleset[Any] | None,
                  state: Any) -> None:
@@ -170,7 +182,7 @@ class ChanceRng:
         if pos < len(self._prefix):
             self._pos = pos + 1
             return int(self._prefix[pos])
-        raise Branch(uniform_choices(sides, 1), f"a d{sides}")
+        raise Branch(self._uniform(sides, 1), f"a d{sides}")
 
     def dice(self, count: int, sides: int) -> list[int]:
         pos = self._pos
@@ -194,7 +206,7 @@ class ChanceRng:
         if raw is not None:
             who = "a policy" if self._ruleset is None else f"rule set {self._ruleset.name}"
             classes = normalise_classes(who, raw, sides)
-        outcomes = pool_branches(count, sides, classes)
+        outcomes = self._pool(count, sides, classes)
         told = ("every face told apart" if classes is None or len(classes) == sides
                 else "faces told apart as " + " / ".join(
                     f"{g[0]}-{g[-1]}" if len(g) > 1 else str(g[0]) for g in classes))
@@ -205,9 +217,19 @@ class ChanceRng:
         if pos < len(self._prefix):
             self._pos = pos + 1
             return int(self._prefix[pos])
-        raise Branch(uniform_choices(n, 0), f"a random choice among {n}")
+        raise Branch(self._uniform(n, 0), f"a random choice among {n}")
+
+
+class ExactChanceRng(ChanceRng):
+    """:class:`ChanceRng` whose outcomes carry exact ``Fraction`` chances."""
+
+    __slots__ = ()
+    _pool = staticmethod(pool_outcomes)
+    _uniform = staticmethod(uniform_fractions)
 
 
 #: A policy's Rng before its first draw: with nothing to replay it changes nothing, so
 #: one serves every decision (a draw raises the chance point to enumerate).
 NO_DRAWS = ChanceRng((), None, None)
+#: The same with exact chances.
+EXACT_NO_DRAWS = ExactChanceRng((), None, None)

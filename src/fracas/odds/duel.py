@@ -37,17 +37,17 @@ early, with what makes it large and what would make it solvable.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from fracas.core.events import DecisionMade
 from fracas.core.policy import HumanPolicy, Policy, ScriptedPolicy, scenario_policies
 from fracas.core.ruleset import Ruleset
 from fracas.odds.chance import dice_outcomes, pool_outcomes
+from fracas.odds.exact import solve_by_rounds_exact, solve_graph_exact
 from fracas.odds.explore import PRUNED, Explorer, sweep_young_only
 from fracas.odds.limits import (
     DEFAULT_MAX_LEAVES,
@@ -99,6 +99,11 @@ class DuelOdds:
             decisions between them).
         leaves: resolutions the solver ran to the end (the chance trees' leaves).
         seconds: CPU seconds of the solve (``time.process_time``).
+        exact: when asked for (``exact=True``), every side's chance of winning and
+            the draw's (under ``None``) as fractions, computed without rounding; the
+            floats above are these rounded.  ``None`` otherwise: the floats are then
+            sums of products of exactly computed chances, exact up to rounding (an
+            error far below ``1e-12`` on every shipped duel; see ``docs/odds.md``).
     """
 
     sides: dict[str, float]
@@ -108,12 +113,17 @@ class DuelOdds:
     states: int
     leaves: int
     seconds: float
+    exact: dict[str | None, Fraction] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict of the result."""
-        return {"sides": dict(self.sides), "draw": self.draw, "unresolved": self.unresolved,
-                "pruned": self.pruned, "states": self.states, "leaves": self.leaves,
-                "seconds": self.seconds}
+        """A JSON-ready dict of the result (exact fractions as ``"n/d"`` text)."""
+        out: dict[str, Any] = {
+            "sides": dict(self.sides), "draw": self.draw, "unresolved": self.unresolved,
+            "pruned": self.pruned, "states": self.states, "leaves": self.leaves,
+            "seconds": self.seconds}
+        if self.exact is not None:
+            out["exact"] = {("draw" if k is None else k): str(v) for k, v in self.exact.items()}
+        return out
 
 
 
@@ -133,7 +143,7 @@ def _fixed_policies(ruleset: Ruleset[Any], state: Any) -> Callable[[str], Policy
 def solve_from_state(
     ruleset: Ruleset[Any], initial: Any, *, started: bool = False,
     limits: DuelLimits | None = None, progress: Progress | None = None,
-    watch: Watch | None = None,
+    watch: Watch | None = None, exact: bool = False,
 ) -> DuelOdds:
     """Exact outcome probabilities of the fight starting at ``initial``.
 
@@ -148,6 +158,8 @@ def solve_from_state(
             states found, resolutions run).
         watch: called after each state expanded, and every tenth of a second inside a
             long expansion, with a :class:`DuelProgress` (counts, time, an estimate).
+        exact: also give the answer as fractions (:attr:`DuelOdds.exact`), computed
+            without rounding (slower; the floats are then those fractions rounded).
 
     Raises:
         StateSpaceTooLargeError: the fight is too large; the message says which limit
@@ -159,19 +171,23 @@ def solve_from_state(
     # is on again: it never walks the solver's hundreds of thousands of dead objects.
     with sweep_young_only():
         labels, chances, states, leaves, began = _explore_and_solve(
-            Explorer(ruleset, policies, limits or DuelLimits(), progress, watch),
+            Explorer(ruleset, policies, limits or DuelLimits(), progress, watch, exact),
             initial, started)
+    fractions: dict[str | None, Fraction] | None = None
+    if exact:
+        fractions = {(None if label is None else str(label)): Fraction(chances[i])
+                     for i, label in enumerate(labels) if label is not PRUNED}
     result = {label: float(chances[i]) for i, label in enumerate(labels)}
     draw = result.pop(None)
     pruned = result.pop(PRUNED, 0.0)
     wins = {str(k): v for k, v in result.items()}
     unresolved = max(0.0, 1.0 - draw - pruned - sum(wins.values()))
     return DuelOdds(wins, draw, unresolved, pruned, states, leaves,
-                    time.process_time() - began)
+                    time.process_time() - began, fractions)
 
 
 def _explore_and_solve(explorer: Explorer, initial: Any, started: bool,
-                       ) -> tuple[list[object], np.ndarray[Any, Any], int, int, float]:
+                       ) -> tuple[list[object], Sequence[Any], int, int, float]:
     """Build the graph and solve it: (labels, chance of each label, states, leaves, start)."""
     rs = explorer.rs
     sides = list(dict.fromkeys(s.side for s in rs.standings(initial)))
@@ -180,48 +196,52 @@ def _explore_and_solve(explorer: Explorer, initial: Any, started: bool,
     draw = explorer.label(None)
     explorer.limit = rs.round_limit(initial)
     root = explorer.explore(initial, started)
-    chances: np.ndarray[Any, Any] | None
-    if root < 0:
-        chances = np.zeros(len(explorer.labels))
-        chances[-1 - root] = 1.0
-    elif explorer.limit is None:
-        chances = solve_graph(explorer.edges, len(explorer.labels))[root]
-    else:
-        chances = solve_by_rounds(explorer.edges, explorer.rounds, explorer.limit, root,
-                                   explorer.landed, len(explorer.labels), draw)
-        if chances is None:
-            # A state was first met so near the limit that its own play passed it: the
-            # merged rounds cannot be told apart there, so solve again keeping the round.
-            again = Explorer(rs, explorer.pick, explorer.limits, explorer.progress,
-                              explorer.watch)
-            again.began = explorer.began
-            again.leaves = explorer.leaves
-            again.deadline = explorer.deadline
-            key_of, round_of = rs.state_key, rs.round_number
-            again.key_of = lambda state: (key_of(state), round_of(state))
-            return _explore_and_solve_plain(again, initial, started)
+    chances = _solve_root(explorer, root, draw)
+    if chances is None:
+        # A state was first met so near the limit that its own play passed it: the
+        # merged rounds cannot be told apart there, so solve again keeping the round.
+        again = Explorer(rs, explorer.pick, explorer.limits, explorer.progress,
+                         explorer.watch, explorer.exact)
+        again.began = explorer.began
+        again.leaves = explorer.leaves
+        again.deadline = explorer.deadline
+        key_of, round_of = rs.state_key, rs.round_number
+        again.key_of = lambda state: (key_of(state), round_of(state))
+        for side in sides:
+            again.label(side)
+        again.label(None)
+        root = again.explore(initial, started)
+        chances = _solve_root(again, root, draw)
+        assert chances is not None  # no round limit: always solved
+        explorer = again
     return explorer.labels, chances, len(explorer.index), explorer.leaves, explorer.began
 
 
-def _explore_and_solve_plain(explorer: Explorer, initial: Any, started: bool,
-                             ) -> tuple[list[object], np.ndarray[Any, Any], int, int, float]:
-    """:func:`_explore_and_solve` with every round kept in the key (no round layers)."""
-    sides = list(dict.fromkeys(s.side for s in explorer.rs.standings(initial)))
-    for side in sides:
-        explorer.label(side)
-    explorer.label(None)
-    root = explorer.explore(initial, started)
+def _solve_root(explorer: Explorer, root: int, draw: int) -> Sequence[Any] | None:
+    """The root's chance of each label (floats, or fractions for an exact explorer).
+
+    ``None`` when the graph, whose keys leave the round out, cannot be solved round by
+    round (see :func:`fracas.odds.solve.solve_by_rounds`).
+    """
+    labels = len(explorer.labels)
     if root < 0:
-        chances = np.zeros(len(explorer.labels))
-        chances[-1 - root] = 1.0
-    else:
-        chances = solve_graph(explorer.edges, len(explorer.labels))[root]
-    return explorer.labels, chances, len(explorer.index), explorer.leaves, explorer.began
+        ended = [explorer.one * 0] * labels
+        ended[-1 - root] = explorer.one
+        return ended
+    edges, exact = explorer.edges, explorer.exact
+    if explorer.limit is None:
+        if exact:
+            return solve_graph_exact(edges, labels, root)
+        return solve_graph(edges, labels)[root]  # type: ignore[no-any-return]
+    args = (edges, explorer.rounds, explorer.limit, root, explorer.landed, labels, draw)
+    if exact:
+        return solve_by_rounds_exact(*args)
+    return solve_by_rounds(*args)  # type: ignore[return-value]
 
 
 def solve_duel(
     scenario: Scenario, *, limits: DuelLimits | None = None, progress: Progress | None = None,
-    watch: Watch | None = None,
+    watch: Watch | None = None, exact: bool = False,
 ) -> DuelOdds:
     """Exact win probabilities of a loaded scenario under the policies it names.
 
@@ -229,7 +249,7 @@ def solve_duel(
     """
     ruleset = scenario.ruleset
     return solve_from_state(ruleset, ruleset.initial_state(scenario.model), started=False,
-                            limits=limits, progress=progress, watch=watch)
+                            limits=limits, progress=progress, watch=watch, exact=exact)
 
 
 def state_from_log(path: str | Path, round_number: int | None = None,
@@ -278,7 +298,7 @@ def state_from_log(path: str | Path, round_number: int | None = None,
 
 def solve_from_log(
     path: str | Path, *, round_number: int | None = None, limits: DuelLimits | None = None,
-    progress: Progress | None = None, watch: Watch | None = None,
+    progress: Progress | None = None, watch: Watch | None = None, exact: bool = False,
 ) -> DuelOdds:
     """Exact odds of a saved fight from where its log ends, or from the start of a round.
 
@@ -288,4 +308,4 @@ def solve_from_log(
     """
     ruleset, state, started = state_from_log(path, round_number)
     return solve_from_state(ruleset, state, started=started, limits=limits,
-                            progress=progress, watch=watch)
+                            progress=progress, watch=watch, exact=exact)

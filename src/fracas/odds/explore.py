@@ -31,6 +31,7 @@ import gc
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
@@ -40,7 +41,7 @@ from fracas.core.events import DecisionMade
 from fracas.core.loop import resolve_decision
 from fracas.core.policy import DecisionRequest, Policy, RandomPolicy
 from fracas.core.ruleset import Action, Ruleset
-from fracas.odds.chance import NO_DRAWS, Branch, ChanceRng
+from fracas.odds.chance import EXACT_NO_DRAWS, NO_DRAWS, Branch, ChanceRng, ExactChanceRng
 from fracas.odds.limits import (
     MIN_PATH_PROBABILITY,
     DuelError,
@@ -106,8 +107,14 @@ class Node:
 
 class Explorer:
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
-                 limits: DuelLimits, progress: Progress | None, watch: Watch | None) -> None:
+                 limits: DuelLimits, progress: Progress | None, watch: Watch | None,
+                 exact: bool = False) -> None:
         self.rs = ruleset
+        #: Whether chances are exact ``Fraction`` s (else floats: the same sums, rounded).
+        self.exact = exact
+        self.one: Any = Fraction(1) if exact else 1.0
+        self.rng: type[ChanceRng] = ExactChanceRng if exact else ChanceRng
+        self.no_draws: ChanceRng = EXACT_NO_DRAWS if exact else NO_DRAWS
         #: The rule set's quick exact yes for a whole action (see ``decision.check``).
         self.allows: Callable[[Any, Action], bool] | None = getattr(ruleset, "allows", None)
         #: The rule set's fold of a decision without its event (see ``core.loop.play``).
@@ -277,7 +284,7 @@ class Explorer:
         if type(policy) is RandomPolicy:
             return self.random_decisions(state, actor)
         # The usual case first: a policy that draws nothing chooses once.
-        request = DecisionRequest(actor, state, rs, NO_DRAWS)
+        request = DecisionRequest(actor, state, rs, self.no_draws)
         try:
             action = policy.choose(request)
         except Branch as branch:
@@ -293,11 +300,11 @@ class Explorer:
                     rs.check(state, action)
             if not self.most_actions[0]:
                 self.most_actions = (1, actor)
-            return [(action, 1.0)]
+            return [(action, self.one)]
         found: list[tuple[Action, float]] = []
         while stack:
             prefix, p = stack.pop()
-            request = DecisionRequest(actor, state, rs, ChanceRng(prefix, None, None))
+            request = DecisionRequest(actor, state, rs, self.rng(prefix, None, None))
             try:
                 action = policy.choose(request)
             except Branch as branch:
@@ -329,7 +336,7 @@ class Explorer:
         """
         rs = self.rs
         found: dict[Action, float] = {}
-        stack: list[tuple[tuple[Any, ...], float]] = [((), 1.0)]
+        stack: list[tuple[tuple[Any, ...], float]] = [((), self.one)]
         asked = 0
         while stack:
             chosen, p = stack.pop()
@@ -338,7 +345,7 @@ class Explorer:
                 self.check_time()
             where = options(rs, state, actor, chosen)
             if where.action is not None:
-                found[where.action] = found.get(where.action, 0.0) + p
+                found[where.action] = found.get(where.action, 0) + p
                 continue
             step = where.step
             if step is None:
@@ -445,7 +452,7 @@ class Explorer:
             kept = rs.clone_state(state) if odds[1] * 8 >= odds[0] and odds[1] else None
             self.decide(state, actor, action)
             try:
-                self.play(state, action, ChanceRng((), rs, state))
+                self.play(state, action, self.rng((), rs, state))
             except Branch as branch:
                 # Kept in the node: without its traceback, whose frames would tie the
                 # whole graph into one reference cycle (freed only by the cycle collector).
@@ -510,7 +517,7 @@ class Explorer:
             actor = rs.current_actor(state)
             assert actor is not None
             self.decide(state, actor, action)
-            self.play(state, action, ChanceRng((), rs, state))
+            self.play(state, action, self.rng((), rs, state))
         return state
 
     def follow(self, base: Any, run: _Run, p0: float, out: dict[int, float],
@@ -520,7 +527,7 @@ class Explorer:
         ``after`` is the class of the action ``run`` resolves (see :meth:`target`).
         """
         rs = self.rs
-        target, layered = self.target, self.limit is not None
+        target, layered, rng_of = self.target, self.limit is not None, self.rng
         stack: list[tuple[tuple[Any, ...], float]] = []
         if first is None:
             stack.append(((), p0))
@@ -534,7 +541,7 @@ class Explorer:
             if steps & 255 == 0:
                 self.check_time()
             try:
-                run(s, ChanceRng(prefix, rs, s))
+                run(s, rng_of(prefix, rs, s))
             except Branch as branch:
                 self.branch(prefix, p, branch, stack, out)
                 continue
@@ -548,13 +555,13 @@ class Explorer:
             node: Any = target(s, partial(self.rerun, base, run, prefix), after)
             if layered:  # with the rounds it took (see solve.solve_by_rounds)
                 node = (node, self.landed - self.base_round)
-            out[node] = out.get(node, 0.0) + p
+            out[node] = out.get(node, 0) + p
             self.mass += p
 
     def rerun(self, base: Any, run: _Run, prefix: tuple[Any, ...]) -> Any:
         """The state ``run`` makes from a copy of ``base`` with the chance values ``prefix``."""
         again = self.rs.clone_state(base)
-        run(again, ChanceRng(prefix, self.rs, again))
+        run(again, self.rng(prefix, self.rs, again))
         return again
 
     def branch(self, prefix: tuple[Any, ...], p: float, branch: Branch,
@@ -568,7 +575,7 @@ class Explorer:
                 pruned: Any = -1 - self.label(PRUNED)
                 if self.limit is not None:
                     pruned = (pruned, 0)
-                out[pruned] = out.get(pruned, 0.0) + pq
+                out[pruned] = out.get(pruned, 0) + pq
                 self.mass += pq
 
     def expand(self, node: Node) -> dict[int, float]:
@@ -608,7 +615,7 @@ class Explorer:
         else:
             first: dict[Any, float] = {}
             self.base_round = root_round = self.rs.round_number(initial)
-            self.follow(self.rs.clone_state(initial), self.start, 1.0, first, None)
+            self.follow(self.rs.clone_state(initial), self.start, self.one, first, None)
             root = len(self.nodes)
             self.nodes.append(None)
             self.edges.append(first)
