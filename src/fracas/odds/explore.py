@@ -106,6 +106,15 @@ class Node:
 
 
 class Explorer:
+    """Builds the graph of a fight's decision states (see the module's description).
+
+    :meth:`explore` fills :attr:`edges`: for each node, successor -> chance, a negative
+    successor ``-1 - k`` being an end with label ``k`` (:attr:`labels`); with a round
+    limit (:attr:`limit`) each successor is ``(target, rounds it took)``.  With
+    ``exact``, the chances are ``Fraction`` s.  The best-response solver subclasses it
+    to keep the free side's moves apart.
+    """
+
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
                  limits: DuelLimits, progress: Progress | None, watch: Watch | None,
                  exact: bool = False) -> None:
