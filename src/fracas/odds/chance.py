@@ -22,7 +22,12 @@ from math import comb, factorial
 from typing import Any
 
 from fracas.core.ruleset import Ruleset
-from fracas.odds.limits import MAX_OUTCOMES_PER_ROLL, DuelError, StateSpaceTooLargeError
+from fracas.odds.limits import (
+    MAX_OUTCOMES_PER_ROLL,
+    MIN_PATH_PROBABILITY,
+    DuelError,
+    StateSpaceTooLargeError,
+)
 
 __all__ = [
     "EXACT_NO_DRAWS",
@@ -30,6 +35,8 @@ __all__ = [
     "Branch",
     "ChanceRng",
     "ExactChanceRng",
+    "ExactWalkingRng",
+    "WalkingRng",
     "dice_outcomes",
     "pool_branches",
     "pool_outcomes",
@@ -182,7 +189,7 @@ class ChanceRng:
         if pos < len(self._prefix):
             self._pos = pos + 1
             return int(self._prefix[pos])
-        raise Branch(self._uniform(sides, 1), f"a d{sides}")
+        return int(self._unknown(self._uniform(sides, 1), f"a d{sides}"))
 
     def dice(self, count: int, sides: int) -> list[int]:
         pos = self._pos
@@ -191,7 +198,7 @@ class ChanceRng:
             return list(self._prefix[pos])
         raw = None if self._ruleset is None else \
             self._ruleset.face_classes(self._state, count, sides)
-        return self._branch_pool(count, sides, raw)
+        return list(self._branch_pool(count, sides, raw))
 
     def dice_in_classes(self, count: int, sides: int, named: Sequence[Sequence[int]]) -> list[int]:
         """A pool whose roll site names its classes (see :func:`fracas.core.rng.roll_pool`)."""
@@ -199,9 +206,9 @@ class ChanceRng:
         if pos < len(self._prefix):
             self._pos = pos + 1
             return list(self._prefix[pos])
-        return self._branch_pool(count, sides, named)
+        return list(self._branch_pool(count, sides, named))
 
-    def _branch_pool(self, count: int, sides: int, raw: Any) -> list[int]:
+    def _branch_pool(self, count: int, sides: int, raw: Any) -> Faces:
         classes: Classes | None = None
         if raw is not None:
             who = "a policy" if self._ruleset is None else f"rule set {self._ruleset.name}"
@@ -210,14 +217,67 @@ class ChanceRng:
         told = ("every face told apart" if classes is None or len(classes) == sides
                 else "faces told apart as " + " / ".join(
                     f"{g[0]}-{g[-1]}" if len(g) > 1 else str(g[0]) for g in classes))
-        raise Branch(outcomes, f"{count}d{sides} ({told})")
+        faces: Faces = self._unknown(outcomes, f"{count}d{sides} ({told})")
+        return faces
 
     def choice_index(self, n: int) -> int:
         pos = self._pos
         if pos < len(self._prefix):
             self._pos = pos + 1
             return int(self._prefix[pos])
-        raise Branch(self._uniform(n, 0), f"a random choice among {n}")
+        return int(self._unknown(self._uniform(n, 0), f"a random choice among {n}"))
+
+    def _unknown(self, outcomes: Sequence[tuple[Any, Any]], what: str) -> Any:
+        """A chance point past the values to replay: branch there."""
+        raise Branch(outcomes, what)
+
+
+class WalkingRng(ChanceRng):
+    """:class:`ChanceRng` that goes on past the values to replay, down the first outcome.
+
+    At each chance point past ``prefix`` it takes the first outcome whose path stays
+    at least :data:`~fracas.odds.limits.MIN_PATH_PROBABILITY` likely (raising
+    :class:`Branch` when none does) and notes the point in :attr:`points`, so that
+    one run of a resolution reaches a result and names the chance points whose other
+    outcomes are still to follow: no run is spent only on finding the next point.
+
+    Attributes:
+        chosen: the values taken past ``prefix``, in order.
+        points: ``(values taken before it, its outcomes, the index taken, the chance
+            of the path up to it, what it is in words)`` for each point met.
+        chance: the chance of the path taken (``chance`` at the start times each
+            taken outcome's).
+    """
+
+    __slots__ = ("chance", "chosen", "points")
+
+    def __init__(self, prefix: tuple[Any, ...], ruleset: Ruleset[Any] | None, state: Any,
+                 chance: Any) -> None:
+        super().__init__(prefix, ruleset, state)
+        self.chance = chance
+        self.chosen: list[Any] = []
+        self.points: list[tuple[int, Sequence[tuple[Any, Any]], int, Any, str]] = []
+
+    def _unknown(self, outcomes: Sequence[tuple[Any, Any]], what: str) -> Any:
+        p = self.chance
+        i = 0
+        while i < len(outcomes) and p * outcomes[i][1] < MIN_PATH_PROBABILITY:
+            i += 1
+        if i == len(outcomes):
+            raise Branch(outcomes, what)
+        value, q = outcomes[i]
+        self.points.append((len(self.chosen), outcomes, i, p, what))
+        self.chosen.append(value)
+        self.chance = p * q
+        return value
+
+
+class ExactWalkingRng(WalkingRng):
+    """:class:`WalkingRng` whose outcomes carry exact ``Fraction`` chances."""
+
+    __slots__ = ()
+    _pool = staticmethod(pool_outcomes)
+    _uniform = staticmethod(uniform_fractions)
 
 
 class ExactChanceRng(ChanceRng):

@@ -11,7 +11,9 @@ enumerates chance instead of drawing it (:mod:`fracas.odds.chance`):
 * **Outcomes are walked by replay.**  Python cannot pause a function half-way, so
   the outcomes of one resolution are walked depth first by replaying the values
   chosen so far (cheap: only the resolution runs again, from a copy of the kept
-  state).
+  state).  Each run goes on past its replayed values down the first outcome of every
+  new chance point (:class:`~fracas.odds.chance.WalkingRng`), so every run ends in a
+  result and no run is spent only on finding the next chance point.
 * **States are merged by key.**  Decision states are merged by ``(current actor,
   ruleset.state_key(state))``, ended fights by winner; only states whose decision
   leads to chance become nodes of the graph, and the chains of chance-free
@@ -41,7 +43,15 @@ from fracas.core.events import DecisionMade
 from fracas.core.loop import resolve_decision
 from fracas.core.policy import DecisionRequest, Policy, RandomPolicy
 from fracas.core.ruleset import Action, Ruleset
-from fracas.odds.chance import EXACT_NO_DRAWS, NO_DRAWS, Branch, ChanceRng, ExactChanceRng
+from fracas.odds.chance import (
+    EXACT_NO_DRAWS,
+    NO_DRAWS,
+    Branch,
+    ChanceRng,
+    ExactChanceRng,
+    ExactWalkingRng,
+    WalkingRng,
+)
 from fracas.odds.limits import (
     MIN_PATH_PROBABILITY,
     DuelError,
@@ -123,6 +133,7 @@ class Explorer:
         self.exact = exact
         self.one: Any = Fraction(1) if exact else 1.0
         self.rng: type[ChanceRng] = ExactChanceRng if exact else ChanceRng
+        self.walker: type[WalkingRng] = ExactWalkingRng if exact else WalkingRng
         self.no_draws: ChanceRng = EXACT_NO_DRAWS if exact else NO_DRAWS
         #: The rule set's quick exact yes for a whole action (see ``decision.check``).
         self.allows: Callable[[Any, Action], bool] | None = getattr(ruleset, "allows", None)
@@ -536,7 +547,7 @@ class Explorer:
         ``after`` is the class of the action ``run`` resolves (see :meth:`target`).
         """
         rs = self.rs
-        target, layered, rng_of = self.target, self.limit is not None, self.rng
+        target, layered, walker = self.target, self.limit is not None, self.walker
         stack: list[tuple[tuple[Any, ...], float]] = []
         if first is None:
             stack.append(((), p0))
@@ -549,11 +560,19 @@ class Explorer:
             steps += 1
             if steps & 255 == 0:
                 self.check_time()
+            # One run reaches a result down the first outcomes past the prefix; the
+            # other outcomes of the points it passed wait on the stack.
+            rng = walker(prefix, rs, s, p)
             try:
-                run(s, rng_of(prefix, rs, s))
-            except Branch as branch:
-                self.branch(prefix, p, branch, stack, out)
+                run(s, rng)
+            except Branch as branch:  # every outcome of a point too unlikely to follow
+                self.siblings(prefix, rng, stack, out)
+                self.branch((*prefix, *rng.chosen), rng.chance, branch, stack, out)
                 continue
+            if rng.points:
+                self.siblings(prefix, rng, stack, out)
+                prefix = (*prefix, *rng.chosen)
+                p = rng.chance
             self.leaves += 1
             if self.leaves > self.max_leaves:
                 raise StateSpaceTooLargeError(
@@ -567,6 +586,23 @@ class Explorer:
             out[node] = out.get(node, 0) + p
             self.mass += p
 
+    def siblings(self, prefix: tuple[Any, ...], rng: WalkingRng,
+                 stack: list[tuple[tuple[Any, ...], float]], out: dict[Any, Any]) -> None:
+        """Put the outcomes ``rng`` did not take at the points it passed on the stack."""
+        chosen = rng.chosen
+        for before, outcomes, taken, p, what in rng.points:
+            if len(outcomes) > self.widest[0]:
+                self.widest = (len(outcomes), what)
+            head = (*prefix, *chosen[:before])
+            for i, (value, q) in enumerate(outcomes):
+                if i == taken:
+                    continue
+                pq = p * q
+                if pq >= MIN_PATH_PROBABILITY:
+                    stack.append(((*head, value), pq))
+                else:
+                    self.prune(pq, out)
+
     def rerun(self, base: Any, run: _Run, prefix: tuple[Any, ...]) -> Any:
         """The state ``run`` makes from a copy of ``base`` with the chance values ``prefix``."""
         again = self.rs.clone_state(base)
@@ -574,18 +610,22 @@ class Explorer:
         return again
 
     def branch(self, prefix: tuple[Any, ...], p: float, branch: Branch,
-               stack: list[tuple[tuple[Any, ...], float]], out: dict[int, float]) -> None:
+               stack: list[tuple[tuple[Any, ...], float]], out: dict[Any, Any]) -> None:
         self.note(branch)
         for value, q in branch.outcomes:
             pq = p * q
             if pq >= MIN_PATH_PROBABILITY:
                 stack.append(((*prefix, value), pq))
             else:
-                pruned: Any = -1 - self.label(PRUNED)
-                if self.limit is not None:
-                    pruned = (pruned, 0)
-                out[pruned] = out.get(pruned, 0) + pq
-                self.mass += pq
+                self.prune(pq, out)
+
+    def prune(self, p: Any, out: dict[Any, Any]) -> None:
+        """Count a chance path too unlikely to follow as pruned."""
+        pruned: Any = -1 - self.label(PRUNED)
+        if self.limit is not None:
+            pruned = (pruned, 0)
+        out[pruned] = out.get(pruned, 0) + p
+        self.mass += p
 
     def expand(self, node: Node) -> dict[int, float]:
         """Every result of the decision at ``node``, with its probability."""
