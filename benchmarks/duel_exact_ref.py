@@ -16,9 +16,11 @@ counted), and prints the medians, their ratio and the largest difference of the 
 (which must be below 1e-12).  The reference is the recursion without the round limit
 (:func:`claw_duel_without_limit`, the one the issue measured against); ``--rounds``
 times the one that follows every round to the limit instead (far slower: 80,000
-positions with growing denominators)::
+positions with growing denominators).  ``--exact`` times ``solve_duel(exact=True)``
+against that reference: both are exact, so their fractions must be equal::
 
     PYTHONPATH=src .venv/bin/python benchmarks/duel_exact_ref.py [--repeat 5] [--rounds]
+    PYTHONPATH=src .venv/bin/python benchmarks/duel_exact_ref.py --exact [--repeat 3]
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import time
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAW = ROOT / "examples" / "age_of_dragons" / "claw_duel.yaml"
@@ -99,20 +102,22 @@ def _child(which: str) -> None:
         else:
             red, draw = claw_duel_red_wins()
         seconds = time.process_time() - began
-        print(json.dumps({"seconds": seconds, "red": float(red), "draw": float(draw)}))
+        print(json.dumps({"seconds": seconds, "red": float(red), "draw": float(draw),
+                          "exact": [str(red), str(draw)]}))
         return
     from fracas.odds.duel import solve_duel
     from fracas.scenario import load_scenario
 
     scenario = load_scenario(CLAW)
     began = time.process_time()
-    odds = solve_duel(scenario)
+    odds = solve_duel(scenario, exact=which == "fracas-exact")
     seconds = time.process_time() - began
+    exact = None if odds.exact is None else [str(odds.exact["red"]), str(odds.exact[None])]
     print(json.dumps({"seconds": seconds, "red": odds.sides["red"], "draw": odds.draw,
-                      "states": odds.states, "leaves": odds.leaves}))
+                      "states": odds.states, "leaves": odds.leaves, "exact": exact}))
 
 
-def _run(which: str) -> dict[str, float]:
+def _run(which: str) -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     done = subprocess.run([sys.executable, __file__, "--child", which], env=env,
                           capture_output=True, text=True, check=True)
@@ -124,18 +129,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--rounds", action="store_true",
                         help="time the reference that follows every round to the limit")
-    parser.add_argument("--child", choices=("ref", "ref-rounds", "fracas"))
+    parser.add_argument("--exact", action="store_true",
+                        help="time fracas's exact mode against the reference that follows "
+                             "every round (their fractions must be equal)")
+    parser.add_argument("--child", choices=("ref", "ref-rounds", "fracas", "fracas-exact"))
     args = parser.parse_args(argv)
     if args.child:
         _child(args.child)
         return
     times: dict[str, list[float]] = {"ref": [], "fracas": []}
-    values: dict[str, dict[str, float]] = {}
-    reference = "ref-rounds" if args.rounds else "ref"
+    values: dict[str, dict[str, Any]] = {}
+    reference = "ref-rounds" if args.rounds or args.exact else "ref"
+    ours_child = "fracas-exact" if args.exact else "fracas"
     for _ in range(args.repeat):
-        for which in (reference, "fracas"):
+        for which in (reference, ours_child):
             got = _run(which)
-            key = "ref" if which == reference else which
+            key = "ref" if which == reference else "fracas"
             times[key].append(got["seconds"])
             values[key] = got
     ref, ours = statistics.median(times["ref"]), statistics.median(times["fracas"])
@@ -143,7 +152,7 @@ def main(argv: list[str] | None = None) -> None:
                  abs(values["ref"]["draw"] - values["fracas"]["draw"]))
     print(f"independent Fraction solver ({reference}): median {ref:.4f} CPU s "
           f"({', '.join(f'{t:.4f}' for t in times['ref'])})")
-    print(f"fracas odds duel:            median {ours:.4f} CPU s "
+    print(f"fracas odds duel{' --exact' if args.exact else ''}:    median {ours:.4f} CPU s "
           f"({', '.join(f'{t:.4f}' for t in times['fracas'])}); "
           f"{values['fracas'].get('states', 0):,.0f} states, "
           f"{values['fracas'].get('leaves', 0):,.0f} resolutions")
@@ -151,6 +160,11 @@ def main(argv: list[str] | None = None) -> None:
           f"(independent {values['ref']['red']!r}), largest difference {differ:.1e}")
     if differ > 1e-12:
         raise SystemExit("the two solvers disagree by more than 1e-12")
+    if args.exact:
+        same = values["ref"]["exact"] == values["fracas"]["exact"]
+        print("exact fractions (red, draw): " + ("equal" if same else "DIFFERENT"))
+        if not same:
+            raise SystemExit("the two exact solvers disagree")
 
 
 if __name__ == "__main__":

@@ -226,3 +226,23 @@ def test_age_of_dragons_classes_for_the_heuristic_give_the_odds_of_distinct_face
     assert grouped.sides["red"] == pytest.approx(distinct.sides["red"], abs=1e-12)
     assert grouped.draw == pytest.approx(distinct.draw, abs=1e-12)
     assert grouped.leaves < distinct.leaves
+
+
+def test_a_walking_rng_replays_its_prefix_then_takes_each_first_outcome() -> None:
+    from fractions import Fraction
+
+    from fracas.odds.chance import Branch, ExactWalkingRng, WalkingRng
+
+    rng = WalkingRng((3,), None, None, 1.0)
+    assert rng.die(6) == 3  # replayed: no chance point
+    assert rng.die(4) == 1 and rng.choice_index(3) == 0  # first outcomes, noted
+    assert rng.chosen == [1, 0]
+    assert [(before, len(outcomes), taken, what) for before, outcomes, taken, _, what
+            in rng.points] == [(0, 4, 0, "a d4"), (1, 3, 0, "a random choice among 3")]
+    assert rng.chance == pytest.approx(1 / 12)
+    exact = ExactWalkingRng((), None, None, Fraction(1))
+    exact.dice(2, 6)
+    assert exact.chance == Fraction(1, 36)  # (1, 1): one ordering of 36
+    # a path already too unlikely to follow branches instead (the solver prunes it)
+    with pytest.raises(Branch):
+        WalkingRng((), None, None, 1e-14).die(20)

@@ -130,9 +130,30 @@ def test_odds_duel_from_a_saved_log(tmp_path: Path, cli: Cli) -> None:
 
 @pytest.mark.parametrize(("args", "words"), [
     (["odds", "duel", "--round", "2", "x.yaml"], "--round needs --from LOG"),
-    (["odds", "9d6>=4", "--from", "x.jsonl"], "--from and --round go with 'duel'"),
+    (["odds", "9d6>=4", "--from", "x.jsonl"], "--from, --round and --exact go with 'duel'"),
     (["odds", "duel"], "usage: fracas odds duel SCENARIO"),
 ])
 def test_odds_duel_options_out_of_place(args: list[str], words: str, cli: Cli) -> None:
     code, _, err = cli(args)
     assert code == 2 and words in " ".join(err.split())
+
+
+def test_a_duel_with_exact_gives_fractions_that_sum_to_one(cli: Cli) -> None:
+    from fractions import Fraction
+
+    code, out, _ = cli(["odds", "duel", str(DATA / "adnd_tiny.yaml"), "--exact", "--json"])
+    assert code == 0
+    data = json.loads(out)
+    exact = {k: Fraction(v) for k, v in data["exact"].items()}
+    assert sum(exact.values()) == 1
+    assert float(exact["red"]) == pytest.approx(data["sides"]["red"], abs=1e-12)
+    code, out, _ = cli(["odds", "duel", str(DATA / "adnd_tiny.yaml"), "--exact"])
+    assert code == 0
+    assert "exactly" in out and "38233/96000" in out
+
+
+def test_exact_without_a_duel_is_refused_in_words(cli: Cli) -> None:
+    code, out, err = cli(["odds", "2d6", "--exact"])
+    assert code == 2
+    assert "--exact go with 'duel'" in err
+    assert "Traceback" not in err + out

@@ -20,6 +20,8 @@ from fracas.cli.common import console, err_console
 from fracas.cli.plain import MAX_EXPLOSIONS, print_odds, write_odds_json
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from fracas.odds.duel import DuelOdds, DuelProgress, Watch
     from fracas.odds.questions import OddsResult
 
@@ -142,6 +144,14 @@ def _solver_status(quiet: bool) -> Iterator[Watch | None]:
             bar.stop()
 
 
+def _fraction_text(value: Fraction) -> str:
+    """A fraction as ``n/d``, or its size when too long to read (``--json`` has it whole)."""
+    text = str(value)
+    if len(text) <= 40:
+        return text
+    return f"{len(str(value.numerator))}-digit / {len(str(value.denominator))}-digit (--json)"
+
+
 def print_duel(source: Path, odds: DuelOdds) -> None:
     """Exact win chances per side, draws, and the size of the solved state space."""
     from rich.table import Table
@@ -149,9 +159,14 @@ def print_duel(source: Path, odds: DuelOdds) -> None:
     table = Table(title=f"{source}: exact odds")
     table.add_column("result")
     table.add_column("chance", justify="right")
+    fractions = odds.exact
+    if fractions is not None:
+        table.add_column("exactly", justify="right")
     for side, p in odds.sides.items():
-        table.add_row(f"{side} wins", f"{100 * p:.6f}%")
-    table.add_row("draw", f"{100 * odds.draw:.6f}%")
+        table.add_row(f"{side} wins", f"{100 * p:.6f}%",
+                      *([] if fractions is None else [_fraction_text(fractions[side])]))
+    table.add_row("draw", f"{100 * odds.draw:.6f}%",
+                  *([] if fractions is None else [_fraction_text(fractions[None])]))
     if odds.unresolved > 1e-9:
         table.add_row("never ends", f"{100 * odds.unresolved:.6f}%")
     if odds.pruned > 0:
@@ -185,7 +200,9 @@ is refused: write (3d6)>=10 to compare the sum.
 \b
 Also 'RULESET: QUESTION' (each rule set's own question), 'duel SCENARIO' (the exact
 win chances of a fight) and 'duel --from LOG [--round N]' (of a saved fight, from where
-it ends or from the start of round N)."""
+it ends or from the start of round N).  A duel's chances are floats, exact up to
+rounding (an error below 1e-12); --exact also gives them as fractions, with no
+rounding at all."""
 
 
 def odds_command(
@@ -211,6 +228,9 @@ def odds_command(
     full: Annotated[bool, typer.Option(
         "--full", help="Dice: print every row of a long table, write every outcome as JSON.")
     ] = False,
+    exact: Annotated[bool, typer.Option(
+        "--exact", help="With duel: also the chances as exact fractions (no rounding; "
+                        "slower).")] = False,
 ) -> None:
     import json
 
@@ -219,7 +239,8 @@ def odds_command(
     for word in question:  # options are let through so that '-1d6+10' reads as dice
         if word.startswith("--"):
             raise ActionSyntaxError(f"no such option: {word} (options: --json, --full, --plot, "
-                                    "--max-states, --max-seconds, --from, --round; see fracas "
+                                    "--max-states, --max-seconds, --from, --round, --exact; see "
+                                    "fracas "
                                     "odds --help)")
     if question and question[0] == "duel":
         if len(question) != (1 if from_log is not None else 2):
@@ -239,11 +260,11 @@ def odds_command(
             if from_log is not None:
                 source = from_log
                 odds = solve_from_log(from_log, round_number=from_round, limits=limits,
-                                      watch=watch)
+                                      watch=watch, exact=exact)
             else:
                 source = Path(question[1])
                 loaded, humans = computer_seats(load_scenario(source))
-                odds = solve_duel(loaded, limits=limits, watch=watch)
+                odds = solve_duel(loaded, limits=limits, watch=watch, exact=exact)
         if as_json:
             report = {"scenario": str(source), **odds.to_json()}
             if humans:
@@ -254,8 +275,8 @@ def odds_command(
                 console.print(f"[yellow]{escape(computer_note(humans))}[/yellow]")
             print_duel(source, odds)
         return
-    if from_log is not None or from_round is not None:
-        raise ActionSyntaxError("--from and --round go with 'duel'")
+    if from_log is not None or from_round is not None or exact:
+        raise ActionSyntaxError("--from, --round and --exact go with 'duel'")
     if plot is not None:
         from fracas.sim.plots import check_plot_path
 

@@ -9,7 +9,7 @@ process over the same graph of states as the exact solver's; its value is the
 winning probability of the best policy the side could play, against the others'
 policies as the scenario sets them up (the heuristic, usually).
 
-* **The graph** is the exact solver's (:class:`fracas.odds.duel._Explorer`): states
+* **The graph** is the exact solver's (:class:`fracas.odds.explore.Explorer`): states
   merged by ``(actor, state_key)``, chance enumerated with exact weights, chance-free
   decisions followed through.  At a decision of the free side, each move's outcomes
   are kept apart; moves whose outcomes are the same (the same states with the same
@@ -46,22 +46,16 @@ from fracas.core.decision import iter_legal
 from fracas.core.errors import ScriptExhaustedError
 from fracas.core.policy import Policy
 from fracas.core.ruleset import Ruleset
-from fracas.odds.duel import (
-    _PRUNED,
+from fracas.odds.duel import _fixed_policies, _refuse_unfixed
+from fracas.odds.explore import PRUNED, Explorer, Node, sweep_young_only
+from fracas.odds.limits import (
     DuelError,
     DuelLimits,
     Progress,
     StateSpaceTooLargeError,
     Watch,
-    _components,
-    _Explorer,
-    _fixed_policies,
-    _Node,
-    _refuse_unfixed,
-    _solve,
-    _sweep_young_only,
-    solve_cycle,
 )
+from fracas.odds.solve import components, solve_cycle, solve_graph
 from fracas.scenario import Scenario
 
 __all__ = [
@@ -137,7 +131,7 @@ def _side_of(ruleset: Ruleset[Any], state: Any, actor: str) -> str | None:
     return None
 
 
-class _Chooser(_Explorer):
+class _Chooser(Explorer):
     """The exact solver's explorer, with every legal move kept apart for the free side."""
 
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
@@ -188,7 +182,7 @@ class _Chooser(_Explorer):
             text = f"{text}, {moves}" if text else f"; what makes it large: {moves}"
         return text
 
-    def expand(self, node: _Node) -> dict[int, float]:
+    def expand(self, node: Node) -> dict[int, float]:
         if not self.mine(node.actor):
             return super().expand(node)
         if node.decisions is None:
@@ -207,7 +201,7 @@ class _Chooser(_Explorer):
             after = self.rs.clone_state(node.state)
             self.decide(after, node.actor, action)
             self.mass = i / count
-            self.follow(after, self.runner(action), 1.0, out, None)
+            self.follow(after, self.runner(action), 1.0, out, None, type(action))
             key = tuple(sorted((k, round(v, 13)) for k, v in out.items()))
             index = seen.get(key)
             if index is None:
@@ -282,7 +276,7 @@ def _solve_best(explorer: _Chooser, labels: int, win: int,
     values = np.zeros((len(edges), labels))
     policy = {node: max(usual, key=lambda m: m[1])[0]
               for node, usual in explorer.usual.items()}
-    for component in _components(edges):
+    for component in components(edges):
         if len(component) == 1 and component[0] not in edges[component[0]]:
             v = component[0]
             if v in moves:
@@ -375,7 +369,7 @@ def best_response_from_state(
     # A key that leaves the round out (Ruleset.round_limit) is used as it is: the best
     # response is found as if the fight had no round limit (the choices are not solved
     # round by round; keeping the round in the key would multiply the states by it).
-    with _sweep_young_only():
+    with sweep_young_only():
         for name in sides:
             explorer.label(name)
         explorer.label(None)
@@ -389,7 +383,7 @@ def best_response_from_state(
         else:
             best_values, policy = _solve_best(explorer, labels, win)
             best_row = best_values[root]
-            fixed_row = _solve(_fixed_edges(explorer), labels)[root]
+            fixed_row = solve_graph(_fixed_edges(explorer), labels)[root]
         changed_nodes = [node for node, usual in explorer.usual.items()
                          if policy.get(node) not in {i for i, p in usual if p > 0}]
         changes = tuple((explorer.shown[node][1], explorer.shown[node][0][policy[node]])
@@ -397,12 +391,12 @@ def best_response_from_state(
 
     def odds(row: np.ndarray[Any, Any]) -> dict[str | None, float]:
         named = {label: float(row[i]) for i, label in enumerate(explorer.labels)}
-        named.pop(_PRUNED, None)
+        named.pop(PRUNED, None)
         return {(None if k is None else str(k)): v for k, v in named.items()}
 
     best_odds = odds(best_row)
-    pruned = float(best_row[explorer.label_index[_PRUNED]]) \
-        if _PRUNED in explorer.label_index else 0.0
+    pruned = float(best_row[explorer.label_index[PRUNED]]) \
+        if PRUNED in explorer.label_index else 0.0
     return BestResponse(
         side=side, best=float(best_row[win]), fixed=float(fixed_row[win]),
         best_odds=best_odds, fixed_odds=odds(fixed_row),

@@ -1,0 +1,690 @@
+"""Exploring a fight for the exact solver: the graph of its decision states.
+
+The explorer drives any rule set through the core hooks only, with an Rng that
+enumerates chance instead of drawing it (:mod:`fracas.odds.chance`):
+
+* **A decision is made once.**  At a decision state the actor's policy chooses
+  (a random policy's own draws are enumerated: each is a chance point of the
+  decision), the action is checked, and the state just after the decision is
+  kept.  Every roll that follows is a chance point the explorer branches on from
+  that kept state: it re-runs only the resolution, never the policy or the check.
+* **Outcomes are walked by replay.**  Python cannot pause a function half-way, so
+  the outcomes of one resolution are walked depth first by replaying the values
+  chosen so far (cheap: only the resolution runs again, from a copy of the kept
+  state).  Each run goes on past its replayed values down the first outcome of every
+  new chance point (:class:`~fracas.odds.chance.WalkingRng`), so every run ends in a
+  result and no run is spent only on finding the next chance point.
+* **States are merged by key.**  Decision states are merged by ``(current actor,
+  ruleset.state_key(state))``, ended fights by winner; only states whose decision
+  leads to chance become nodes of the graph, and the chains of chance-free
+  decisions between them are remembered by key, so a position reached again costs
+  one lookup.
+
+The result is a list of edges (node -> successor -> chance) that
+:mod:`fracas.odds.solve` solves.  The explorer also keeps the limits: it gives up
+(:class:`~fracas.odds.limits.StateSpaceTooLargeError`) once a limit passes or its
+pace shows it will, saying what makes the fight large and what would make it
+solvable.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+from fracas.core.decision import options
+from fracas.core.errors import ScriptExhaustedError
+from fracas.core.events import DecisionMade
+from fracas.core.loop import resolve_decision
+from fracas.core.policy import DecisionRequest, Policy, RandomPolicy
+from fracas.core.ruleset import Action, Ruleset
+from fracas.odds.chance import (
+    EXACT_NO_DRAWS,
+    NO_DRAWS,
+    Branch,
+    ChanceRng,
+    ExactChanceRng,
+    ExactWalkingRng,
+    WalkingRng,
+)
+from fracas.odds.limits import (
+    MIN_PATH_PROBABILITY,
+    DuelError,
+    DuelLimits,
+    DuelProgress,
+    Progress,
+    StateSpaceTooLargeError,
+    Watch,
+)
+
+__all__ = ["PRUNED", "Explorer", "Node", "sweep_young_only"]
+
+#: The solver judges its own pace only after this share of its time limit (at least 1 s).
+_WARM_UP_SHARE = 0.05
+_CHAIN_LIMIT = 64
+#: A state is looked up by key after the first _LOOK_TRIAL states made by its kind of
+#: action only while one lookup in _LOOK_RATE finds it, and one in _LOOK_PROBE anyway.
+_LOOK_TRIAL = 64
+_LOOK_RATE = 8
+_LOOK_PROBE = 32
+#: While solving, the young objects are swept for reference cycles only once this many
+#: have piled up (see :func:`sweep_young_only`).
+_YOUNG_LIMIT = 1_000_000
+#: The label of pruned chance paths (no side can have this name: it is not text).
+PRUNED = object()
+_Run = Callable[[Any, Any], None]
+
+
+@contextmanager
+def sweep_young_only() -> Iterator[None]:
+    """Keep Python's cycle collector off the solver's graph while it grows.
+
+    The solver builds hundreds of thousands of long-lived objects (state keys, edges)
+    and almost no reference cycles, so the collector's regular passes over the older
+    generations cost a fifth of a solve and free nearly nothing.  Inside this block the
+    automatic collector is off; :meth:`Explorer.check_time` sweeps the youngest
+    generation itself once :data:`_YOUNG_LIMIT` objects have piled up (each object is
+    looked at about once), and the older ones wait until the block ends, when the
+    collector is switched back on as it was.
+    """
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+
+class Node:
+    """A decision state whose decision leads to chance (or to a loop without chance)."""
+
+    __slots__ = ("actor", "decisions", "first", "state")
+
+    def __init__(self, actor: str, state: Any, decisions: list[tuple[Action, float]] | None,
+                 first: Branch | None) -> None:
+        self.actor = actor
+        self.state = state  # before the decision
+        self.decisions = decisions
+        self.first = first  # the first chance point of the decision's one action
+
+
+class Explorer:
+    """Builds the graph of a fight's decision states (see the module's description).
+
+    :meth:`explore` fills :attr:`edges`: for each node, successor -> chance, a negative
+    successor ``-1 - k`` being an end with label ``k`` (:attr:`labels`); with a round
+    limit (:attr:`limit`) each successor is ``(target, rounds it took)``.  With
+    ``exact``, the chances are ``Fraction`` s.  The best-response solver subclasses it
+    to keep the free side's moves apart.
+    """
+
+    def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
+                 limits: DuelLimits, progress: Progress | None, watch: Watch | None,
+                 exact: bool = False) -> None:
+        self.rs = ruleset
+        #: Whether chances are exact ``Fraction`` s (else floats: the same sums, rounded).
+        self.exact = exact
+        self.one: Any = Fraction(1) if exact else 1.0
+        self.rng: type[ChanceRng] = ExactChanceRng if exact else ChanceRng
+        self.walker: type[WalkingRng] = ExactWalkingRng if exact else WalkingRng
+        self.no_draws: ChanceRng = EXACT_NO_DRAWS if exact else NO_DRAWS
+        #: The rule set's quick exact yes for a whole action (see ``decision.check``).
+        self.allows: Callable[[Any, Action], bool] | None = getattr(ruleset, "allows", None)
+        #: The rule set's fold of a decision without its event (see ``core.loop.play``).
+        self.apply_decision: Callable[[Any, str, Action], None] | None = getattr(
+            ruleset, "apply_decision", None)
+        self.pick = policies
+        self.limits = limits
+        self.max_states = limits.max_states
+        self.max_leaves = limits.max_leaves
+        self.max_seconds = limits.max_seconds
+        self.began = time.process_time()
+        self.deadline = (None if limits.max_seconds is None
+                         else self.began + limits.max_seconds)
+        self.warm_up = (0.0 if limits.max_seconds is None
+                        else max(1.0, _WARM_UP_SHARE * limits.max_seconds))
+        self.progress = progress
+        self.watch = watch
+        self.last_watch = time.perf_counter()  # the display's pace is wall time
+        self.labels: list[object] = []
+        self.label_index: dict[object, int] = {}
+        self.index: dict[Hashable, int] = {}
+        #: key -> (node, rounds from that state to the node's): states passed through.
+        self.through: dict[Hashable, tuple[int, int]] = {}
+        #: The round limit of a key that leaves the round out (see ``Ruleset.round_limit``);
+        #: ``None``: the keys keep every round that matters.
+        self.limit: int | None = None
+        #: The round of each node's state (only with a limit).
+        self.rounds: list[int] = []
+        #: The round of the state the last :meth:`target` landed on (only with a limit).
+        self.landed = 0
+        self.key_of: Callable[[Any], Hashable] = ruleset.state_key
+        self.nodes: list[Node | None] = []
+        self.edges: list[dict[Any, float]] = []
+        self.base_round = 0  # the round of the state being expanded (with a limit)
+        self.leaves = 0
+        self.done = 0
+        self.mass = 0.0  # share of the outcomes of the state being expanded already followed
+        self.widest = (0, "")
+        self.most_actions = (0, "")
+        #: action class (of the action that made a state) -> [lookups, found, skipped since]
+        self.looks: dict[type | None, list[int]] = {}
+        #: action class -> [chance-free plays tried, of them met chance]
+        self.chancy: dict[type, list[int]] = {}
+
+    # -- bookkeeping ------------------------------------------------------------------
+    def label(self, winner: object) -> int:
+        if winner not in self.label_index:
+            self.label_index[winner] = len(self.labels)
+            self.labels.append(winner)
+        return self.label_index[winner]
+
+    def report(self) -> DuelProgress:
+        now = time.process_time()
+        elapsed = now - self.began
+        units = self.done + self.mass
+        at_least = (elapsed / units * max(0.0, len(self.nodes) - units)
+                    if units > 0 and elapsed > 0 else None)
+        return DuelProgress(self.done, len(self.nodes), self.leaves, elapsed, at_least,
+                            self.widest[1])
+
+    def check_time(self) -> None:
+        """Give up once the time limit has passed, or as soon as the pace shows it will.
+
+        Also sweeps the young objects for cycles now and then (:func:`sweep_young_only`).
+        """
+        if gc.get_count()[0] > _YOUNG_LIMIT:
+            gc.collect(0)
+        if self.watch is not None:
+            now = time.perf_counter()
+            if now - self.last_watch > 0.1:
+                self.last_watch = now
+                self.watch(self.report())
+        if self.deadline is None or self.max_seconds is None:
+            return
+        now = time.process_time()
+        if now > self.deadline:
+            raise StateSpaceTooLargeError(
+                f"gave up after {self.max_seconds:g} CPU s with {self.done:,} of the "
+                f"{len(self.nodes):,} states found so far solved ({self.leaves:,} "
+                f"resolutions): the fight is too large to solve exactly in that time"
+                f"{self.cause()}{self.remedy(None)}"
+            )
+        if now - self.began < self.warm_up:
+            return
+        seen = self.report()
+        if seen.at_least is not None and seen.seconds + seen.at_least > 1.25 * self.max_seconds:
+            raise StateSpaceTooLargeError(
+                f"too large to solve exactly within {self.max_seconds:g} CPU s: after "
+                f"{seen.seconds:.1f} s, {self.done:,} of the {len(self.nodes):,} states found "
+                f"so far are solved ({self.leaves:,} resolutions) and at this pace the rest "
+                f"needs at least {seen.at_least:,.0f} s more{self.cause()}"
+                f"{self.remedy(seen.seconds + seen.at_least)}"
+            )
+
+    def remedy(self, needed: float | None) -> str:
+        """What would make the fight solvable, in words (the end of a refusal)."""
+        ways = []
+        if needed is not None and needed < 24 * 3600:
+            ways.append(f"allow at least {needed * 1.2:,.0f} CPU s (--max-seconds; more "
+                        "states may still appear)")
+        elif needed is None:
+            ways.append("allow more time (--max-seconds)")
+        if self.widest[0] > 20:
+            ways.append(f"smaller rolls: the rule set's face_classes can name the faces of "
+                        f"{self.widest[1]} that its rules never tell apart")
+        if len(self.nodes) > 1000:
+            ways.append("fewer positions: fewer combatants, less health, or a state key "
+                        "that merges what nothing reads again (docs/DEVELOPING.md, 'The "
+                        "state key')")
+        if self.most_actions[0] > 4:
+            ways.append(f"a policy for {self.most_actions[1]} that picks one action "
+                        "instead of one at random")
+        ways.append("or estimate it with 'fracas simulate'")
+        return "; to solve it: " + ", ".join(ways)
+
+    def cause(self) -> str:
+        """What makes the fight large, in words (for the messages that give up)."""
+        parts = []
+        found = len(self.nodes)
+        if found > 1000:
+            # Many distinct positions: the state count, not one roll, is what is large.
+            parts.append(f"{found:,} distinct states found and counting, {found - self.done:,} "
+                         "of them not yet solved (positions the fight's state tells apart: "
+                         "health, places, rounds...)")
+        if self.widest[0] and (found <= 1000 or self.widest[0] > 100):
+            parts.append(f"its chance points branch into up to {self.widest[0]:,} outcomes "
+                         f"(the widest: {self.widest[1]})")
+        if self.done < len(self.nodes) and 0 < self.mass < 0.5:
+            node = self.nodes[self.done]
+            who = f"{node.actor}'s" if node is not None else "the opening"
+            parts.append(f"{who} decision now being solved has covered only "
+                         f"{100 * self.mass:.2g}% of its outcomes")
+        if self.most_actions[0] > 1:
+            parts.append(f"{self.most_actions[1]}'s policy picks at random among up to "
+                         f"{self.most_actions[0]:,} actions in one decision")
+        return "; what makes it large: " + ", ".join(parts) if parts else ""
+
+    def new_node(self, key: Hashable, actor: str, state: Any,
+                 decisions: list[tuple[Action, float]] | None, first: Branch | None,
+                 ) -> int:
+        """Add a decision state to the graph (within the state limit)."""
+        if len(self.nodes) >= self.max_states:
+            raise StateSpaceTooLargeError(
+                f"the fight has more than {self.max_states:,} distinct states; it is too "
+                f"large to solve exactly{self.cause()} (raise --max-states, or estimate it "
+                "with 'fracas simulate')"
+            )
+        node = len(self.nodes)
+        self.index[key] = node
+        self.through[key] = (node, 0)  # one lookup finds nodes and the states passed through
+        if self.limit is not None:
+            self.rounds.append(self.rs.round_number(state))
+        self.nodes.append(Node(actor, state, decisions, first))
+        self.edges.append({})
+        return node
+
+    # -- one decision -----------------------------------------------------------------
+    def decisions(self, state: Any, actor: str) -> list[tuple[Action, float]]:
+        """The actions ``actor``'s policy takes in ``state``, with their chances, checked.
+
+        A policy that draws from its Rng is enumerated over its draws (each draw
+        re-runs the policy: its steps are its own).  Built-in policies that picked from
+        the offered steps are not checked again.
+        """
+        rs = self.rs
+        policy = self.pick(actor)
+        if type(policy) is RandomPolicy:
+            return self.random_decisions(state, actor)
+        # The usual case first: a policy that draws nothing chooses once.
+        request = DecisionRequest(actor, state, rs, self.no_draws)
+        try:
+            action = policy.choose(request)
+        except Branch as branch:
+            self.note(branch)
+            stack: list[tuple[tuple[Any, ...], float]] = [((v,), q) for v, q in branch.outcomes]
+        else:
+            if action is not request._vetted or action.actor != actor:  # not found legal
+                if action.actor != actor:
+                    raise DuelError(f"{actor}'s policy chose an action for {action.actor}: "
+                                    f"{action}")
+                allows = self.allows
+                if allows is None or not allows(state, action):
+                    rs.check(state, action)
+            if not self.most_actions[0]:
+                self.most_actions = (1, actor)
+            return [(action, self.one)]
+        found: list[tuple[Action, float]] = []
+        while stack:
+            prefix, p = stack.pop()
+            request = DecisionRequest(actor, state, rs, self.rng(prefix, None, None))
+            try:
+                action = policy.choose(request)
+            except Branch as branch:
+                self.note(branch)
+                stack.extend(((*prefix, v), p * q) for v, q in branch.outcomes)
+                if len(stack) > 64:
+                    self.check_time()
+                continue
+            if not request.vetted(action):
+                if action.actor != actor:
+                    raise DuelError(f"{actor}'s policy chose an action for {action.actor}: "
+                                    f"{action}")
+                rs.check(state, action)
+            for i, (known, q) in enumerate(found):
+                if known == action:
+                    found[i] = (known, q + p)
+                    break
+            else:
+                found.append((action, p))
+        if len(found) > self.most_actions[0]:
+            self.most_actions = (len(found), actor)
+        return found
+
+    def random_decisions(self, state: Any, actor: str) -> list[tuple[Action, float]]:
+        """The core random policy's actions: uniform at each step, walked step by step.
+
+        The same chances as enumerating its draws, but each step of the decision is
+        asked once instead of once per way of reaching it.
+        """
+        rs = self.rs
+        found: dict[Action, float] = {}
+        stack: list[tuple[tuple[Any, ...], float]] = [((), self.one)]
+        asked = 0
+        while stack:
+            chosen, p = stack.pop()
+            asked += 1
+            if asked & 63 == 0:
+                self.check_time()
+            where = options(rs, state, actor, chosen)
+            if where.action is not None:
+                found[where.action] = found.get(where.action, 0) + p
+                continue
+            step = where.step
+            if step is None:
+                raise ScriptExhaustedError(f"{actor} has no legal action")
+            values: Sequence[Any] = (range(step.span.low, step.span.high + 1)
+                                     if step.span is not None
+                                     else [c.value for c in step.choices])
+            if len(values) > self.widest[0]:
+                self.widest = (len(values), f"a random choice among {len(values)}")
+            q = p / len(values)
+            stack.extend(((*chosen, v), q) for v in values)
+        if len(found) > self.most_actions[0]:
+            self.most_actions = (len(found), actor)
+        return list(found.items())
+
+    def note(self, branch: Branch) -> None:
+        if len(branch.outcomes) > self.widest[0]:
+            self.widest = (len(branch.outcomes), branch.what)
+
+    def decide(self, state: Any, actor: str, action: Action) -> None:
+        """Apply ``actor``'s decision ``action`` to ``state`` (the event itself is not kept)."""
+        if self.apply_decision is not None:
+            self.apply_decision(state, actor, action)
+        else:
+            self.rs.apply_event(state, DecisionMade(actor, action))
+
+    def play(self, state: Any, action: Action, rng: Any) -> None:
+        """Resolve ``action`` (its decision already applied) and advance to the next decision."""
+        # the engine's own step; each event applied at once (no Python frame in between)
+        resolve_decision(self.rs, state, action, rng, partial(self.rs.apply_event, state))
+
+
+    def start(self, state: Any, rng: Any) -> None:
+        self.rs.advance(state, rng, lambda event: self.rs.apply_event(state, event))
+
+    # -- the graph --------------------------------------------------------------------
+    def target(self, state: Any, rebuild: Callable[[], Any], after: type | None = None,
+               ) -> int:
+        """Where ``state`` lands in the graph, after the decisions that involve no chance.
+
+        Returns a node index (>= 0) or ``-1 - label`` for an ended fight.  ``state`` is
+        the solver's own copy and is played on in place; ``rebuild()`` makes it again as
+        it was (needed when a decision on the way turns out to lead to chance and no
+        copy of the state before it was kept: the node keeps the state before that
+        decision).  ``after`` is the class of the action whose resolution made
+        ``state`` (``None`` for the opening).
+
+        Only states whose decision leads to chance become nodes; the chance-free
+        decisions on the way are remembered by key (a later visit is one lookup).  A
+        state is looked up by key only while lookups after its kind of action find
+        something (:meth:`_worth_looking`): a state just rolled is seldom met again, and
+        playing on from a state already known reaches the same node anyway (equal
+        keys play alike), so a skipped lookup changes the work, never the graph.  A
+        chain of chance-free decisions is cut after a fixed length, so a loop without
+        chance (both sides waiting forever) still closes through a node.
+        """
+        rs = self.rs
+        current_actor, state_key, seen = rs.current_actor, self.key_of, self.through.get
+        layered = self.limit is not None
+        round_of = rs.round_number
+        chancy = self.chancy
+        chain: list[tuple[Hashable, int]] = []
+        played: list[Action] = []
+        result: int | None = None
+        landed = 0
+        for _ in range(_CHAIN_LIMIT):
+            actor = current_actor(state)
+            if actor is None:
+                outcome = rs.outcome(state)
+                result = -1 - self.label(outcome.winner if outcome is not None else None)
+                if layered:
+                    landed = round_of(state)
+                break
+            key: Hashable | None = None
+            if self._worth_looking(after):
+                key = (actor, state_key(state))
+                found = seen(key)
+                if found is not None:
+                    self.looks[after][1] += 1
+                    result = found[0]
+                    if layered:
+                        landed = round_of(state) + found[1]
+                    break
+            decisions = self.decisions(state, actor)
+            here = round_of(state) if layered else 0
+            if len(decisions) != 1:
+                if key is None:
+                    key = (actor, state_key(state))
+                    found = seen(key)
+                    if found is not None:
+                        result, landed = found[0], here + found[1]
+                        break
+                result = self.new_node(key, actor, state, decisions, None)
+                landed = here
+                break
+            action = decisions[0][0]
+            kind = type(action)
+            odds = chancy.get(kind)
+            if odds is None:
+                odds = chancy[kind] = [0, 0]
+            odds[0] += 1
+            # A copy before the decision, when this kind of action often meets chance: the
+            # node keeps it (cheaper than making the state again, see replay).
+            kept = rs.clone_state(state) if odds[1] * 8 >= odds[0] and odds[1] else None
+            self.decide(state, actor, action)
+            try:
+                self.play(state, action, self.rng((), rs, state))
+            except Branch as branch:
+                # Kept in the node: without its traceback, whose frames would tie the
+                # whole graph into one reference cycle (freed only by the cycle collector).
+                branch.__traceback__ = None
+                odds[1] += 1
+                # The resolution may have changed the state before its first roll: the
+                # node keeps the state before the decision, a copy or made again.
+                before = kept if kept is not None else self.replay(rebuild, played)
+                if key is None:
+                    key = (actor, state_key(before))
+                    found = seen(key)
+                    if found is not None:
+                        result, landed = found[0], here + found[1]
+                        break
+                result = self.new_node(key, actor, before, decisions, branch)
+                landed = here
+                break
+            if key is not None:
+                chain.append((key, here))
+            played.append(action)
+            after = kind
+        else:
+            actor = rs.current_actor(state)
+            if actor is None:
+                return self.target(state, lambda: self.replay(rebuild, played))
+            key = (actor, state_key(state))
+            result = self.index.get(key)
+            if result is None:
+                result = self.new_node(key, actor, state, None, None)
+            if layered:
+                landed = round_of(state)
+        assert result is not None
+        through = self.through
+        for passed, at in chain:
+            through[passed] = (result, landed - at)
+        self.landed = landed
+        return result
+
+    def _worth_looking(self, after: type | None) -> bool:
+        """Whether to look up a state made by an action of class ``after``.
+
+        Yes for the first :data:`_LOOK_TRIAL` such states, then while at least one
+        lookup in :data:`_LOOK_RATE` finds a known state, and for one state in
+        :data:`_LOOK_PROBE` even so (the fight may change).
+        """
+        seen = self.looks.get(after)
+        if seen is None:
+            seen = self.looks[after] = [0, 0, 0]
+        looked, hits, skipped = seen
+        if looked < _LOOK_TRIAL or hits * _LOOK_RATE >= looked or skipped >= _LOOK_PROBE:
+            seen[0] = looked + 1
+            seen[2] = 0
+            return True
+        seen[2] = skipped + 1
+        return False
+
+    def replay(self, rebuild: Callable[[], Any], played: Sequence[Action]) -> Any:
+        """The state ``rebuild()`` makes, played on by the chance-free ``played`` actions."""
+        rs = self.rs
+        state = rebuild()
+        for action in played:
+            actor = rs.current_actor(state)
+            assert actor is not None
+            self.decide(state, actor, action)
+            self.play(state, action, self.rng((), rs, state))
+        return state
+
+    def follow(self, base: Any, run: _Run, p0: float, out: dict[int, float],
+               first: Branch | None, after: type | None = None) -> None:
+        """Add every result of ``run`` from ``base`` (reached with chance ``p0``) to ``out``.
+
+        ``after`` is the class of the action ``run`` resolves (see :meth:`target`).
+        """
+        rs = self.rs
+        target, layered, walker = self.target, self.limit is not None, self.walker
+        stack: list[tuple[tuple[Any, ...], float]] = []
+        if first is None:
+            stack.append(((), p0))
+        else:
+            self.branch((), p0, first, stack, out)
+        steps = 0
+        while stack:
+            prefix, p = stack.pop()
+            s = rs.clone_state(base)
+            steps += 1
+            if steps & 255 == 0:
+                self.check_time()
+            # One run reaches a result down the first outcomes past the prefix; the
+            # other outcomes of the points it passed wait on the stack.
+            rng = walker(prefix, rs, s, p)
+            try:
+                run(s, rng)
+            except Branch as branch:  # every outcome of a point too unlikely to follow
+                self.siblings(prefix, rng, stack, out)
+                self.branch((*prefix, *rng.chosen), rng.chance, branch, stack, out)
+                continue
+            if rng.points:
+                self.siblings(prefix, rng, stack, out)
+                prefix = (*prefix, *rng.chosen)
+                p = rng.chance
+            self.leaves += 1
+            if self.leaves > self.max_leaves:
+                raise StateSpaceTooLargeError(
+                    f"solving needs more than {self.max_leaves:,} resolutions of single "
+                    f"decisions (the chance trees are too bushy{self.cause()}); estimate "
+                    "it with 'fracas simulate' instead"
+                )
+            node: Any = target(s, partial(self.rerun, base, run, prefix), after)
+            if layered:  # with the rounds it took (see solve.solve_by_rounds)
+                node = (node, self.landed - self.base_round)
+            out[node] = out.get(node, 0) + p
+            self.mass += p
+
+    def siblings(self, prefix: tuple[Any, ...], rng: WalkingRng,
+                 stack: list[tuple[tuple[Any, ...], float]], out: dict[Any, Any]) -> None:
+        """Put the outcomes ``rng`` did not take at the points it passed on the stack."""
+        chosen = rng.chosen
+        for before, outcomes, taken, p, what in rng.points:
+            if len(outcomes) > self.widest[0]:
+                self.widest = (len(outcomes), what)
+            head = (*prefix, *chosen[:before])
+            for i, (value, q) in enumerate(outcomes):
+                if i == taken:
+                    continue
+                pq = p * q
+                if pq >= MIN_PATH_PROBABILITY:
+                    stack.append(((*head, value), pq))
+                else:
+                    self.prune(pq, out)
+
+    def rerun(self, base: Any, run: _Run, prefix: tuple[Any, ...]) -> Any:
+        """The state ``run`` makes from a copy of ``base`` with the chance values ``prefix``."""
+        again = self.rs.clone_state(base)
+        run(again, self.rng(prefix, self.rs, again))
+        return again
+
+    def branch(self, prefix: tuple[Any, ...], p: float, branch: Branch,
+               stack: list[tuple[tuple[Any, ...], float]], out: dict[Any, Any]) -> None:
+        self.note(branch)
+        for value, q in branch.outcomes:
+            pq = p * q
+            if pq >= MIN_PATH_PROBABILITY:
+                stack.append(((*prefix, value), pq))
+            else:
+                self.prune(pq, out)
+
+    def prune(self, p: Any, out: dict[Any, Any]) -> None:
+        """Count a chance path too unlikely to follow as pruned."""
+        pruned: Any = -1 - self.label(PRUNED)
+        if self.limit is not None:
+            pruned = (pruned, 0)
+        out[pruned] = out.get(pruned, 0) + p
+        self.mass += p
+
+    def expand(self, node: Node) -> dict[int, float]:
+        """Every result of the decision at ``node``, with its probability."""
+        rs = self.rs
+        out: dict[Any, float] = {}
+        decisions = node.decisions
+        if decisions is None:
+            decisions = self.decisions(node.state, node.actor)
+        if self.limit is not None:
+            self.base_round = rs.round_number(node.state)
+        for chosen, p in decisions:
+            after = rs.clone_state(node.state)
+            self.decide(after, node.actor, chosen)
+            self.follow(after, self.runner(chosen), p, out,
+                        node.first if len(decisions) == 1 else None, type(chosen))
+        return out
+
+    def runner(self, action: Action) -> _Run:
+        """Resolving ``action`` as a function of a state and an Rng."""
+
+        def run(state: Any, rng: Any) -> None:
+            self.play(state, action, rng)
+
+        return run
+
+    def explore(self, initial: Any, started: bool) -> int:
+        """Build the whole graph; returns the root's target index.
+
+        With a round limit, :attr:`landed` is then the round the root's value is taken
+        at (the root's own round, or the round of the state the opening led to).
+        """
+        if started:
+            root = self.target(self.rs.clone_state(initial),
+                               lambda: self.rs.clone_state(initial))
+            root_round = self.landed
+        else:
+            first: dict[Any, float] = {}
+            self.base_round = root_round = self.rs.round_number(initial)
+            self.follow(self.rs.clone_state(initial), self.start, self.one, first, None)
+            root = len(self.nodes)
+            self.nodes.append(None)
+            self.edges.append(first)
+            if self.limit is not None:
+                self.rounds.append(root_round)
+        while self.done < len(self.nodes):
+            done = self.done
+            node = self.nodes[done]
+            self.mass = 0.0
+            if node is not None:
+                self.edges[done] = self.expand(node)
+                self.nodes[done] = None  # keep memory to the graph
+            self.done = done + 1
+            self.mass = 0.0
+            if self.progress is not None:
+                self.progress(self.done, len(self.nodes), self.leaves)
+            if self.watch is not None:
+                self.last_watch = time.perf_counter()
+                self.watch(self.report())
+            self.check_time()
+        self.landed = root_round
+        return root
+

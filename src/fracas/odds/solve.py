@@ -1,0 +1,265 @@
+"""Solving the exact solver's graph: the chance of each end from every state.
+
+The graph (built by :mod:`fracas.odds.explore`) is a list of edges, one dict per
+node: successor -> chance, a negative successor ``-1 - k`` being the end with label
+``k``.  It may have cycles (a round in which nobody hurts anybody); it is solved
+strongly connected component by component, sinks first: by substitution, a dense
+linear solve (up to 1,500 states) or iteration to a change below ``1e-12``.  A graph
+whose keys leave the round out is solved round by round (:func:`solve_by_rounds`),
+so that a round limit stays exact.  Values are floating point; each is a sum of
+products of exact chances, so its error is that of rounding (see
+:func:`solve_graph`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["components", "solve_by_rounds", "solve_cycle", "solve_graph"]
+
+_DENSE_LIMIT = 1_500
+_TOLERANCE = 1e-12
+#: The most states solved round by round, and the most passes of the moves within one
+#: round (a chain of moves longer than this, or a loop, keeps the round in the key).
+_LAYERED_LIMIT = 200_000
+_ROUND_PASSES = 64
+
+
+def components(edges: Sequence[dict[int, float]]) -> list[list[int]]:
+    """Tarjan's strongly connected components, sinks first (iterative)."""
+    n = len(edges)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work: list[tuple[int, Any]] = [(root, iter(edges[root]))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        while work:
+            v, children = work[-1]
+            advanced = False
+            for w in children:
+                if w < 0:
+                    continue
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append((w, iter(edges[w])))
+                    advanced = True
+                    break
+                if on_stack[w]:
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+            if low[v] == index[v]:
+                component: list[int] = []
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    component.append(w)
+                    if w == v:
+                        break
+                out.append(component)
+    return out
+
+
+def solve_graph(edges: Sequence[dict[int, float]], labels: int) -> np.ndarray[Any, Any]:
+    """Probability of ending with each label from every node."""
+    values = np.zeros((len(edges), labels))
+    for component in components(edges):
+        members = set(component)
+        if len(component) == 1 and component[0] not in edges[component[0]]:
+            v = component[0]
+            row = values[v]
+            for w, p in edges[v].items():
+                if w < 0:
+                    row[-1 - w] += p
+                else:
+                    row += p * values[w]
+            continue
+        solve_cycle(component, members, edges.__getitem__, values)
+    return values
+
+
+def solve_cycle(component: Sequence[int], members: set[int],
+                out: Callable[[int], dict[int, float]], values: np.ndarray[Any, Any]) -> None:
+    """Solve one strongly connected component in place: ``values[v]`` for each member.
+
+    ``out(v)`` gives node ``v``'s successors with their chances (a negative successor
+    ``-1 - k`` is the end with label ``k``); nodes outside the component must already
+    hold their values.
+    """
+    labels = values.shape[1]
+    local = {v: i for i, v in enumerate(component)}
+    m = len(component)
+    rhs = np.zeros((m, labels))
+    rows: list[int] = []
+    cols: list[int] = []
+    probs: list[float] = []
+    for v in component:
+        i = local[v]
+        for w, p in out(v).items():
+            if w < 0:
+                rhs[i, -1 - w] += p
+            elif w in members:
+                rows.append(i)
+                cols.append(local[w])
+                probs.append(p)
+            else:
+                rhs[i] += p * values[w]
+    solution = _solve_component(m, rhs, np.array(rows, dtype=np.int64),
+                                np.array(cols, dtype=np.int64), np.array(probs))
+    for v in component:
+        values[v] = solution[local[v]]
+
+
+def _solve_component(m: int, rhs: np.ndarray[Any, Any], rows: np.ndarray[Any, Any],
+                     cols: np.ndarray[Any, Any], probs: np.ndarray[Any, Any],
+                     ) -> np.ndarray[Any, Any]:
+    """Solve ``x = Q x + rhs`` for one cyclic component (Q given as coordinates)."""
+    if m <= _DENSE_LIMIT:
+        q = np.zeros((m, m))
+        np.add.at(q, (rows, cols), probs)
+        try:
+            x = np.linalg.solve(np.eye(m) - q, rhs)
+            if np.all(np.isfinite(x)) and x.min() > -1e-9 and x.sum(axis=1).max() < 1 + 1e-9:
+                return np.clip(x, 0.0, 1.0)
+        except np.linalg.LinAlgError:
+            pass  # a loop nobody can leave: the iteration below finds the reachable part
+    x = np.zeros_like(rhs)
+    for _ in range(10_000_000 // max(1, m) + 1000):
+        spread = probs[:, None] * x[cols]
+        new = rhs.copy()
+        for label in range(rhs.shape[1]):
+            new[:, label] += np.bincount(rows, weights=spread[:, label], minlength=m)
+        change = float(np.abs(new - x).max())
+        x = new
+        if change < _TOLERANCE:
+            break
+    return x
+
+
+
+def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], limit: int,
+                     root: int, root_round: int, labels: int, draw: int,
+                     ) -> np.ndarray[Any, Any] | None:
+    """The root's chance of each label when the keys leave the round out, round by round.
+
+    Each edge is ``(target, rounds it took) -> chance``.  ``V[n]``, the value of every
+    state with ``n`` rounds left before the limit, is ``W V[n] + (the edges that take
+    d >= 1 rounds: V[n - d], or a draw when d > n)``, where ``W`` holds the edges
+    within a round; the root has ``limit - root_round`` rounds left.  Once ``V`` stops
+    changing over as many layers as the longest edge, it stays so (each layer is the
+    same function of the ones before), and the rest is skipped.  ``None`` when a
+    state's own play already passed the limit (its edges are not those of its key at
+    other rounds) or when the moves within a round can loop: the caller then keeps the
+    round in the key.
+    """
+    n = len(edges)
+    if n > _LAYERED_LIMIT:
+        return None
+    src: list[int] = []
+    dst: list[int] = []
+    took: list[int] = []
+    chance: list[float] = []
+    end_src: list[int] = []
+    end_label: list[int] = []
+    end_took: list[int] = []
+    end_chance: list[float] = []
+    for v, out in enumerate(edges):
+        here = rounds[v]
+        for (w, d), p in out.items():
+            if here + d > limit or (here + d == limit and w == -1 - draw):
+                # this state's own play met the limit (a rule set may end the fight at
+                # the close of the last round, still counting it): not the key's play
+                return None
+            if w < 0:
+                end_src.append(v)
+                end_label.append(-1 - w)
+                end_took.append(d)
+                end_chance.append(p)
+            else:
+                src.append(v)
+                dst.append(w)
+                took.append(d)
+                chance.append(p)
+    s_arr, d_arr = np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64)
+    t_arr, p_arr = np.array(took, dtype=np.int64), np.array(chance)
+    within = t_arr == 0
+    ws, wd, wp = s_arr[within], d_arr[within], p_arr[within]
+    later = [(int(d), s_arr[t_arr == d], d_arr[t_arr == d], p_arr[t_arr == d])
+             for d in sorted(set(took)) if d > 0]
+    passed = {d: np.bincount(fs, weights=fp, minlength=n) for d, fs, _, fp in later}
+    es, el = np.array(end_src, dtype=np.int64), np.array(end_label, dtype=np.int64)
+    et, ep = np.array(end_took, dtype=np.int64), np.array(end_chance)
+    longest = max([d for d, *_ in later] + [int(et.max()) if len(et) else 0])
+
+    def ends(left: int) -> np.ndarray[Any, Any]:
+        """The ends' share of each state's value with ``left`` rounds left."""
+        rhs = np.zeros((n, labels))
+        now = et <= left
+        for label in range(labels):
+            mine = now & (el == label)
+            if mine.any():
+                rhs[:, label] += np.bincount(es[mine], weights=ep[mine], minlength=n)
+        if not now.all():
+            rhs[:, draw] += np.bincount(es[~now], weights=ep[~now], minlength=n)
+        return rhs
+
+    settled = ends(longest)
+    layers: list[np.ndarray[Any, Any]] = []
+    steady = 0
+    wanted = limit - root_round
+    if wanted < 0:
+        ended = np.zeros(labels)
+        ended[draw] = 1.0
+        return ended
+    for left in range(wanted + 1):
+        rhs = settled.copy() if left >= longest else ends(left)
+        for d, fs, fd, fp in later:
+            if d > left:
+                rhs[:, draw] += passed[d]
+            else:
+                before = layers[-d]
+                for label in range(labels):
+                    rhs[:, label] += np.bincount(fs, weights=fp * before[fd, label],
+                                                 minlength=n)
+        # x = W x + rhs within the round: exact after as many passes as the longest
+        # chain of moves within a round (when no move leads back); a loop is refused.
+        value = rhs
+        for _ in range(_ROUND_PASSES):
+            new = rhs.copy()
+            for label in range(labels):
+                new[:, label] += np.bincount(ws, weights=wp * value[wd, label], minlength=n)
+            if np.array_equal(new, value):
+                break
+            value = new
+        else:
+            return None
+        if layers and np.array_equal(value, layers[-1]):
+            steady += 1
+        else:
+            steady = 0
+        layers.append(value)
+        if len(layers) > longest + 1:
+            layers.pop(0)
+        if steady > longest:
+            break
+    return np.asarray(layers[-1][root])
+
