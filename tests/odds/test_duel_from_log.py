@@ -10,9 +10,10 @@ import pytest
 from fracas.core.encounter import Encounter
 from fracas.core.policy import scenario_policies
 from fracas.core.rng import SeededRng
-from fracas.odds import DuelError, solve_duel
+from fracas.odds import solve_duel
 from fracas.odds.duel import DuelProgress, solve_from_log, solve_from_state, state_from_log
 from fracas.scenario import load_scenario
+from fracas.scenario.logs import RoundNotInLogError
 
 DATA = Path(__file__).parent / "data"
 
@@ -56,9 +57,9 @@ def test_from_a_later_round_starts_at_its_first_decision(tmp_path: Path) -> None
 
 def test_a_round_the_log_never_reaches_is_refused_with_where_it_stops(tmp_path: Path) -> None:
     path, _ = _played(tmp_path, 2)
-    with pytest.raises(DuelError, match=r"no decision of round 9 .*log stops in round 2"):
+    with pytest.raises(RoundNotInLogError, match=r"no decision of round 9 .*log stops in round 2"):
         solve_from_log(path, round_number=9)
-    with pytest.raises(DuelError, match="--round must be at least 1"):
+    with pytest.raises(RoundNotInLogError, match="--round must be 1 or more"):
         solve_from_log(path, round_number=0)
 
 
@@ -68,7 +69,7 @@ def test_an_ended_fight_is_certain(tmp_path: Path) -> None:
     assert outcome is not None and outcome.winner is not None
     odds = solve_from_log(path)
     assert odds.sides[outcome.winner] == 1.0
-    with pytest.raises(DuelError, match="the fight ended in round"):
+    with pytest.raises(RoundNotInLogError, match="the fight ended in round"):
         solve_from_log(path, round_number=999)
 
 

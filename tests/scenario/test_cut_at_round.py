@@ -1,8 +1,8 @@
 """Cutting a saved fight at round N: just before that round's first decision, one message.
 
-``simulate --from LOG --round N`` cuts with :func:`fracas.scenario.logs.cut_at_round`;
-the exact odds from a saved fight (``fracas.odds.duel.state_from_log``) still cut with a
-copy of their own, held to it here: the two must give the same position for every round.
+``simulate --from LOG --round N`` and the exact odds from a saved fight
+(``fracas.odds.duel.state_from_log``) both cut with :func:`fracas.scenario.logs.cut_at_round`;
+held here to give the same position for every round.
 """
 
 from __future__ import annotations

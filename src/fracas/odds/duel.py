@@ -43,7 +43,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from fracas.core.events import DecisionMade
 from fracas.core.policy import HumanPolicy, Policy, ScriptedPolicy, scenario_policies
 from fracas.core.ruleset import Ruleset
 from fracas.odds.chance import dice_outcomes, pool_outcomes
@@ -271,9 +270,10 @@ def state_from_log(path: str | Path, round_number: int | None = None,
 
     Raises:
         LogFormatError: the log cannot be read or does not replay by the rules.
-        DuelError: the round is not in the log.
+        RoundNotInLogError: the round is not in the log (see
+            :func:`fracas.scenario.logs.cut_at_round`).
     """
-    from fracas.scenario.logs import load_log
+    from fracas.scenario.logs import cut_at_round, load_log
 
     loaded = load_log(path)
     encounter = loaded.encounter
@@ -282,23 +282,9 @@ def state_from_log(path: str | Path, round_number: int | None = None,
         if not loaded.complete:
             loaded.continuable(str(path))  # raises: no decision to solve from
         return ruleset, encounter.state, bool(encounter.log)
-    if round_number < 1:
-        raise DuelError(f"--round must be at least 1, got {round_number}")
-    state = encounter.initial_state
-    last = 0
-    for event in encounter.log:
-        if type(event) is DecisionMade:
-            last = ruleset.round_number(state)
-            if last >= round_number:
-                return ruleset, state, True
-        ruleset.apply_event(state, event)
-    if ruleset.current_actor(state) is not None and ruleset.round_number(state) >= round_number:
-        return ruleset, state, True  # the log stops at the first decision of that round
-    ended = ruleset.outcome(state)
-    where = (f"the fight ended in round {ended.rounds}" if ended is not None
-             else f"the log stops in round {max(last, ruleset.round_number(state))}")
-    raise DuelError(f"{path}: no decision of round {round_number} in this log ({where}); "
-                    "give an earlier --round, or none to solve from where the log ends")
+    state, _ = cut_at_round(ruleset, encounter.initial_state, encounter.log, round_number,
+                            str(path))
+    return ruleset, state, True
 
 
 def solve_from_log(
