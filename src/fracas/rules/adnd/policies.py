@@ -26,8 +26,7 @@ from fracas.rules.adnd.actions import (
     Turn,
     Wait,
 )
-from fracas.rules.adnd.legality import foes_of
-from fracas.rules.adnd.state import AdndUndergroundState, Weapon
+from fracas.rules.adnd.state import AdndUndergroundState, Profile, Setup, Weapon
 from fracas.rules.adnd.water import deep_enough
 
 __all__ = ["HeuristicPolicy"]
@@ -160,6 +159,66 @@ def score_grapple(state: AdndUndergroundState, action: Grapple) -> float:
     return 2.0 * state.fighters[action.target].hp / 3
 
 
+def _made(actor: str, entry: tuple[float, int, str, str | Action]) -> Action:
+    """The action of a scored entry: an attack on a foe with a weapon, or the action kept."""
+    what = entry[3]
+    return Attack(actor, entry[2], what) if isinstance(what, str) else what
+
+
+_SIDES: dict[int, tuple[Setup, dict[str, tuple[tuple[str, Profile], ...]],
+                        dict[str, bool]]] = {}
+
+
+def _foes(setup: Setup, side: str) -> tuple[tuple[str, Profile], ...]:
+    """Every combatant of another side than ``side``, in scenario order, with his profile."""
+    return _per_setup(setup)[1][side]
+
+
+def _on_open_ground(setup: Setup, name: str) -> bool:
+    """``name`` fights on open ground, on this side of any gap (no terrain rule touches him
+    but the height his fighter stands at)."""
+    return _per_setup(setup)[2][name]
+
+
+def _per_setup(setup: Setup) -> tuple[Setup, dict[str, tuple[tuple[str, Profile], ...]],
+                                      dict[str, bool]]:
+    found = _SIDES.get(id(setup))
+    if found is None or found[0] is not setup:
+        if len(_SIDES) > 256:
+            _SIDES.clear()
+        profiles = setup.profiles
+        by_side = {side: tuple((n, profiles[n]) for n in setup.order
+                               if profiles[n].side != side)
+                   for side in {profiles[n].side for n in setup.order}}
+        plain = {n: pf.kind == "open" and not pf.across_gap for n, pf in profiles.items()}
+        found = _SIDES[id(setup)] = (setup, by_side, plain)
+    return found
+
+
+def _open_arms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, ...],
+               chosen: list[Weapon]) -> list[tuple[str, bool, float, int, float, int, int, int,
+                                                   int]] | None:
+    """What :func:`_best` needs of each attack of ``actor`` on a foe on open ground, when he
+    too stands on open ground, free (holding nobody) and with no bottleneck; else None.
+
+    There every terrain part of :mod:`.terrain` is nought: no clinging, no height, rear
+    or water modifier, no fall, the foe's full Armor Class.  A melee weapon then reaches
+    a foe (not under the water) exactly when :func:`.rules.in_reach` says so, a missile
+    always, and the score is :meth:`_Scorer.attack`'s sum term for term (the very float).
+    A blow cannot kill a foe with more hit points than its highest roll (at least 1).
+    Per weapon: name, missile, reach (5 ft plus its length), magic, mean damage, damage
+    modifier, dice count, sides and the highest damage.
+    """
+    setup = state.setup
+    if setup.bottleneck_ft is not None or state.fighters[actor].holding is not None \
+            or not _on_open_ground(setup, actor):
+        return None
+    return [(w.name, weapon.missile, 5.0 + weapon.length_ft, weapon.magic,
+             _mean_damage(weapon, 0), weapon.bonus + weapon.magic, weapon.count, weapon.sides,
+             max(1, weapon.count * weapon.sides + weapon.bonus + weapon.magic))
+            for w, weapon in zip(weapons, chosen, strict=True)]
+
+
 class HeuristicPolicy:
     """A sensible fighter and a DM who lets the rules run as written."""
 
@@ -197,42 +256,76 @@ class HeuristicPolicy:
 
         Built directly, never by listing every action.  The fighter is free and it is his
         turn, so an attack is legal exactly when :func:`.legality.attack_problem` (the
-        check's own rule for it) finds nothing: only those are built and scored.
+        check's own rule for it) finds nothing: only those are scored, and only the
+        chosen one is built.  An attack between two fighters on open ground is judged and
+        scored from the terms :func:`_open_arms` gathers (the same rules with every terrain
+        part at nought); ``test_adnd_best_fast.py`` holds it to the full rules.
         """
         state: AdndUndergroundState = request.state
         actor = request.actor
         p, me = state.profile(actor), state.fighters[actor]
-        foes = foes_of(state, actor)
+        fighters = state.fighters
         weapons = terrain.usable_weapons(state, actor)
         first: dict[str, Weapon] = {}
         for w in weapons:
             first.setdefault(w.name, w)  # an attack names its weapon: the first so called
+        chosen = [first[w.name] for w in weapons]
         scorer = _Scorer(state, actor)
-        scored: list[tuple[float, int, Action]] = []
+        scored: list[tuple[float, int, str, str | Action]] = []
         index = 0
-        for foe in foes:
-            for w in weapons:
-                weapon = first[w.name]
+        arms = _open_arms(state, actor, weapons, chosen)
+        open_ground = _per_setup(state.setup)[2]
+        thac0, alt = p.thac0, me.alt
+        for foe, pf in _foes(state.setup, p.side):
+            ft = fighters[foe]
+            if ft.status != "ok":
+                continue
+            if arms is not None and open_ground[foe] and not ft.under:
+                hp, needed, gap = ft.hp, thac0 - pf.ac, abs(alt - ft.alt)
+                threat = -1.0
+                for name, missile, reach, magic, damage, modifier, count, sides, most in arms:
+                    if missile or gap <= reach:
+                        taken = hp if hp < damage else damage  # min(damage, hp)
+                        if hp > most:
+                            score = _hits(needed - magic) * (taken + 0.0 + 0.0)
+                        else:
+                            if threat < 0.0:
+                                threat = _threat(state, foe)
+                            score = _hits(needed - magic) * (
+                                taken + 0.0 + _kills(count, sides, modifier, hp) * threat)
+                        if score > 0.0:
+                            scored.append((-score, index, foe, name))
+                    index += 1
+                continue
+            for w, weapon in zip(weapons, chosen, strict=True):
                 if legality.attack_problem(state, actor, foe, weapon) is None:
                     score = scorer.attack(foe, weapon)
                     if score > 0.0:
-                        scored.append((-score, index, Attack(actor, foe, w.name)))
+                        scored.append((-score, index, foe, w.name))
                 index += 1
         others: list[Grapple | Boulder] = []
+        foes = [n for n, _ in _foes(state.setup, p.side) if fighters[n].status == "ok"] \
+            if p.kind == "water" or me.boulders else []
         if p.kind == "water":
             others += [Grapple(actor, foe) for foe in foes]
         if me.boulders:
             others += [Boulder(actor, foe) for foe in foes]
-        for action in others:
-            if isinstance(action, Boulder):
-                score = score_boulder(state, action)
+        for other in others:
+            if isinstance(other, Boulder):
+                score = score_boulder(state, other)
             else:
-                score = score_grapple(state, action)
+                score = score_grapple(state, other)
             if score > 0.0:
-                scored.append((-score, index, action))
+                scored.append((-score, index, "", other))
             index += 1
-        scored.sort(key=lambda entry: entry[:2])
-        return next((a for _, _, a in scored if request.is_legal(a)), None)
+        if not scored:
+            return None
+        action = _made(actor, min(scored))  # the indices differ: first of equal scores
+        if request.is_legal(action):
+            return action
+        scored.sort()
+        return next((a for a in (_made(actor, e) for e in scored[1:]) if request.is_legal(a)),
+                    None)
 
     @staticmethod
     def _advantage(request: DecisionRequest, best: Action) -> Action | None:
