@@ -4,12 +4,14 @@
 ground from a few terms gathered once per decision (``policies._open_arms``), and reads
 each side's foes from a table kept per setup, instead of asking
 :func:`fracas.rules.adnd.legality.attack_problem` and scoring through the terrain's
-modifiers for every foe.  :func:`_reference_best` below is the choice as the rules give it,
-built only from those full-path functions; the tests hold the two to the same action at
-every decision of fights of every example and of open-ground melees with missiles, magic
-weapons, dropped weapons, boulders and ledges, played by the heuristic and at random.
-(Checked once on broken copies: a fast path that forgot a magic weapon's bonus to hit,
-and one that put the edge of a weapon's reach out of reach, each failed here.)
+modifiers for every foe.  :func:`_reference_scored` below is what the rules weigh, built
+only from those full-path functions; the tests hold the two to the same actions weighed
+(each with the very same score) and the same choice at every decision of fights of every
+example and of open-ground melees with missiles, magic weapons, dropped weapons, boulders,
+ledges and a bottleneck, played by the heuristic and at random.  (Checked once on broken
+copies: a fast path that forgot a magic weapon's bonus to hit, one that put the edge of a
+weapon's reach out of reach, and one that let a fighter out of the front rank strike across
+the bottleneck, each failed here.)
 """
 
 from __future__ import annotations
@@ -32,12 +34,11 @@ from fracas.scenario import load_scenario
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "adnd").glob("*.yaml"))
 
 
-def _reference_best(request: DecisionRequest) -> Action | None:
+def _reference_scored(state: AdndUndergroundState, actor: str) -> list[tuple[float, int,
+                                                                             Action]]:
     """Every attack on every standing foe with every usable weapon, judged by
     ``attack_problem`` and scored by ``score_attack``'s scorer, then grapples (in water) and
-    boulders; the highest worth above nothing, the first of equals, that is legal."""
-    state: AdndUndergroundState = request.state
-    actor = request.actor
+    boulders: those worth more than nothing, with their place in that order."""
     p, me = state.profile(actor), state.fighters[actor]
     foes = legality.foes_of(state, actor)
     weapons = terrain.usable_weapons(state, actor)
@@ -69,13 +70,18 @@ def _reference_best(request: DecisionRequest) -> Action | None:
         if score > 0.0:
             scored.append((-score, index, action))
         index += 1
-    scored.sort(key=lambda entry: entry[:2])
+    return scored
+
+
+def _reference_best(request: DecisionRequest) -> Action | None:
+    """The highest worth above nothing, the first of equals, that is legal."""
+    scored = sorted(_reference_scored(request.state, request.actor), key=lambda e: e[:2])
     return next((a for _, _, a in scored if request.is_legal(a)), None)
 
 
 def _open_melee(seed: int) -> dict[str, Any]:
     """Fighters mostly on open ground at mixed heights, some on a ledge, with bows, magic
-    and two-handed weapons, boulders and mixed Armor Classes."""
+    and two-handed weapons, boulders and mixed Armor Classes; a bottleneck from seed 2."""
     weapons = [
         {"name": "sword", "damage": "1d8", "length_ft": 3.5},
         {"name": "dagger", "damage": "1d4", "length_ft": 1.0, "magic": 1},
@@ -96,8 +102,9 @@ def _open_melee(seed: int) -> dict[str, Any]:
         elif k == 3:
             fighter["terrain"] = {"kind": "open", "alt_ft": 6.0}
         fighters.append(fighter)
+    narrow = {"bottleneck": {"width_ft": 6}} if seed >= 2 else {}
     return {"ruleset": "adnd", "name": f"open melee {seed}", "max_rounds": 12,
-            "combatants": fighters}
+            "combatants": fighters, **narrow}
 
 
 def _initials() -> list[tuple[str, Any, AdndUndergroundState]]:
@@ -129,6 +136,9 @@ def test_the_fast_best_is_the_rules_best(which: int, random_play: bool) -> None:
             f = state.fighters.get(actor)
             if actor != GM and state.falling != actor and f is not None \
                     and f.hanging_on is None and f.held_by is None:
+                weighed = [(score, index, policies._made(actor, (score, index, foe, what)))
+                           for score, index, foe, what in policies._scored(state, actor)]
+                assert weighed == _reference_scored(state, actor), f"{name}, seed {seed}"
                 fast = policies.HeuristicPolicy._best(DecisionRequest(actor, state, ruleset, rng))
                 full = _reference_best(DecisionRequest(actor, state, ruleset, rng))
                 assert fast == full, f"{name}, seed {seed}: fast {fast}, the rules {full}"

@@ -199,24 +199,92 @@ def _open_arms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, .
                chosen: list[Weapon]) -> list[tuple[str, bool, float, int, float, int, int, int,
                                                    int]] | None:
     """What :func:`_best` needs of each attack of ``actor`` on a foe on open ground, when he
-    too stands on open ground, free (holding nobody) and with no bottleneck; else None.
+    too stands on open ground and holds nobody; else None.
 
     There every terrain part of :mod:`.terrain` is nought: no clinging, no height, rear
     or water modifier, no fall, the foe's full Armor Class.  A melee weapon then reaches
-    a foe (not under the water) exactly when :func:`.rules.in_reach` says so, a missile
-    always, and the score is :meth:`_Scorer.attack`'s sum term for term (the very float).
+    a foe (not under the water) exactly when :func:`.rules.in_reach` says so and both
+    stand in their front ranks (:func:`.terrain.in_front`), a missile always, and the
+    score is :meth:`_Scorer.attack`'s sum term for term (the very float).
     A blow cannot kill a foe with more hit points than its highest roll (at least 1).
     Per weapon: name, missile, reach (5 ft plus its length), magic, mean damage, damage
     modifier, dice count, sides and the highest damage.
     """
     setup = state.setup
-    if setup.bottleneck_ft is not None or state.fighters[actor].holding is not None \
-            or not _on_open_ground(setup, actor):
+    if state.fighters[actor].holding is not None or not _on_open_ground(setup, actor):
         return None
     return [(w.name, weapon.missile, 5.0 + weapon.length_ft, weapon.magic,
              _mean_damage(weapon, 0), weapon.bonus + weapon.magic, weapon.count, weapon.sides,
              max(1, weapon.count * weapon.sides + weapon.bonus + weapon.magic))
             for w, weapon in zip(weapons, chosen, strict=True)]
+
+
+def _scored(state: AdndUndergroundState,
+            actor: str) -> list[tuple[float, int, str, str | Action]]:
+    """Every attack, grapple and boulder :meth:`HeuristicPolicy._best` weighs that is worth
+    more than nothing: (minus its worth, its place in the order weighed, the foe, the
+    weapon), or (..., "", the action) for a grapple or a boulder.  An attack is here only
+    when :func:`.legality.attack_problem` finds nothing."""
+    p, me = state.profile(actor), state.fighters[actor]
+    fighters = state.fighters
+    weapons = terrain.usable_weapons(state, actor)
+    first: dict[str, Weapon] = {}
+    for w in weapons:
+        first.setdefault(w.name, w)  # an attack names its weapon: the first so called
+    chosen = [first[w.name] for w in weapons]
+    scorer = _Scorer(state, actor)
+    scored: list[tuple[float, int, str, str | Action]] = []
+    index = 0
+    arms = _open_arms(state, actor, weapons, chosen)
+    open_ground = _per_setup(state.setup)[2]
+    thac0, alt = p.thac0, me.alt
+    narrow = state.setup.bottleneck_ft is not None
+    front = state.front
+    in_front = not narrow or actor in front.get(p.side, ())
+    for foe, pf in _foes(state.setup, p.side):
+        ft = fighters[foe]
+        if ft.status != "ok":
+            continue
+        if arms is not None and open_ground[foe] and not ft.under:
+            hp, needed, gap = ft.hp, thac0 - pf.ac, abs(alt - ft.alt)
+            fronts = in_front and (not narrow or foe in front.get(pf.side, ()))
+            threat = -1.0
+            for name, missile, reach, magic, damage, modifier, count, sides, most in arms:
+                if missile or (fronts and gap <= reach):
+                    taken = hp if hp < damage else damage  # min(damage, hp)
+                    if hp > most:
+                        score = _hits(needed - magic) * (taken + 0.0 + 0.0)
+                    else:
+                        if threat < 0.0:
+                            threat = _threat(state, foe)
+                        score = _hits(needed - magic) * (
+                            taken + 0.0 + _kills(count, sides, modifier, hp) * threat)
+                    if score > 0.0:
+                        scored.append((-score, index, foe, name))
+                index += 1
+            continue
+        for w, weapon in zip(weapons, chosen, strict=True):
+            if legality.attack_problem(state, actor, foe, weapon) is None:
+                score = scorer.attack(foe, weapon)
+                if score > 0.0:
+                    scored.append((-score, index, foe, w.name))
+            index += 1
+    others: list[Grapple | Boulder] = []
+    foes = [n for n, _ in _foes(state.setup, p.side) if fighters[n].status == "ok"] \
+        if p.kind == "water" or me.boulders else []
+    if p.kind == "water":
+        others += [Grapple(actor, foe) for foe in foes]
+    if me.boulders:
+        others += [Boulder(actor, foe) for foe in foes]
+    for other in others:
+        if isinstance(other, Boulder):
+            score = score_boulder(state, other)
+        else:
+            score = score_grapple(state, other)
+        if score > 0.0:
+            scored.append((-score, index, "", other))
+        index += 1
+    return scored
 
 
 class HeuristicPolicy:
@@ -261,71 +329,15 @@ class HeuristicPolicy:
         scored from the terms :func:`_open_arms` gathers (the same rules with every terrain
         part at nought); ``test_adnd_best_fast.py`` holds it to the full rules.
         """
-        state: AdndUndergroundState = request.state
-        actor = request.actor
-        p, me = state.profile(actor), state.fighters[actor]
-        fighters = state.fighters
-        weapons = terrain.usable_weapons(state, actor)
-        first: dict[str, Weapon] = {}
-        for w in weapons:
-            first.setdefault(w.name, w)  # an attack names its weapon: the first so called
-        chosen = [first[w.name] for w in weapons]
-        scorer = _Scorer(state, actor)
-        scored: list[tuple[float, int, str, str | Action]] = []
-        index = 0
-        arms = _open_arms(state, actor, weapons, chosen)
-        open_ground = _per_setup(state.setup)[2]
-        thac0, alt = p.thac0, me.alt
-        for foe, pf in _foes(state.setup, p.side):
-            ft = fighters[foe]
-            if ft.status != "ok":
-                continue
-            if arms is not None and open_ground[foe] and not ft.under:
-                hp, needed, gap = ft.hp, thac0 - pf.ac, abs(alt - ft.alt)
-                threat = -1.0
-                for name, missile, reach, magic, damage, modifier, count, sides, most in arms:
-                    if missile or gap <= reach:
-                        taken = hp if hp < damage else damage  # min(damage, hp)
-                        if hp > most:
-                            score = _hits(needed - magic) * (taken + 0.0 + 0.0)
-                        else:
-                            if threat < 0.0:
-                                threat = _threat(state, foe)
-                            score = _hits(needed - magic) * (
-                                taken + 0.0 + _kills(count, sides, modifier, hp) * threat)
-                        if score > 0.0:
-                            scored.append((-score, index, foe, name))
-                    index += 1
-                continue
-            for w, weapon in zip(weapons, chosen, strict=True):
-                if legality.attack_problem(state, actor, foe, weapon) is None:
-                    score = scorer.attack(foe, weapon)
-                    if score > 0.0:
-                        scored.append((-score, index, foe, w.name))
-                index += 1
-        others: list[Grapple | Boulder] = []
-        foes = [n for n, _ in _foes(state.setup, p.side) if fighters[n].status == "ok"] \
-            if p.kind == "water" or me.boulders else []
-        if p.kind == "water":
-            others += [Grapple(actor, foe) for foe in foes]
-        if me.boulders:
-            others += [Boulder(actor, foe) for foe in foes]
-        for other in others:
-            if isinstance(other, Boulder):
-                score = score_boulder(state, other)
-            else:
-                score = score_grapple(state, other)
-            if score > 0.0:
-                scored.append((-score, index, "", other))
-            index += 1
+        scored = _scored(request.state, request.actor)
         if not scored:
             return None
-        action = _made(actor, min(scored))  # the indices differ: first of equal scores
+        action = _made(request.actor, min(scored))  # the indices differ: first of equals
         if request.is_legal(action):
             return action
         scored.sort()
-        return next((a for a in (_made(actor, e) for e in scored[1:]) if request.is_legal(a)),
-                    None)
+        return next((a for a in (_made(request.actor, e) for e in scored[1:])
+                     if request.is_legal(a)), None)
 
     @staticmethod
     def _advantage(request: DecisionRequest, best: Action) -> Action | None:
