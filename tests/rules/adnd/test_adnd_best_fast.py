@@ -1,21 +1,24 @@
 """The heuristic's fast choice of attack is the choice the full rules make.
 
 ``HeuristicPolicy._best`` judges and scores an attack between two fighters on open
-ground from a few terms gathered once per decision (``policies._open_arms``), and reads
-each side's foes from a table kept per setup, instead of asking
-:func:`fracas.rules.adnd.legality.attack_problem` and scoring through the terrain's
-modifiers for every foe.  :func:`_reference_scored` below is what the rules weigh, built
-only from those full-path functions; the tests hold the two to the same actions weighed
-(each with the very same score) and the same choice at every decision of fights of every
-example and of open-ground melees with missiles, magic weapons, dropped weapons, boulders,
-ledges and a bottleneck, played by the heuristic and at random.  (Checked once on broken
-copies: a fast path that forgot a magic weapon's bonus to hit, one that put the edge of a
-weapon's reach out of reach, and one that let a fighter out of the front rank strike across
-the bottleneck, each failed here.)
+ground from a few terms gathered once per decision (``policies._open_arms``), reads each
+side's foes from a table kept per setup, and remembers per setup what the full path
+weighed between two fighters, keyed by every field of both and their front ranks
+(``policies._pair_scores``).  :func:`_reference_scored` below is what the rules weigh,
+built only from the full-path functions
+(:func:`fracas.rules.adnd.legality.attack_problem`, the scorer); the tests hold the two to
+the same actions weighed (each with the very same score) and the same choice at every
+decision of fights of every example and of open-ground melees with missiles, magic
+weapons, dropped weapons, boulders, ledges and a bottleneck, played by the heuristic and
+at random.  (Checked once on broken copies: a fast path that forgot a magic weapon's bonus
+to hit, one that put the edge of a weapon's reach out of reach, one that let a fighter out
+of the front rank strike across the bottleneck, and a memory keyed without the foe's hit
+points, each failed here.)
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +31,7 @@ from fracas.core.rng import SeededRng
 from fracas.core.ruleset import GM
 from fracas.rules.adnd import AdndScenario, AdndUnderground, legality, policies, terrain
 from fracas.rules.adnd.actions import Attack, Boulder, Grapple
-from fracas.rules.adnd.state import AdndUndergroundState
+from fracas.rules.adnd.state import AdndUndergroundState, Fighter
 from fracas.scenario import load_scenario
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "adnd").glob("*.yaml"))
@@ -156,3 +159,10 @@ def test_open_ground_takes_the_fast_path() -> None:
     actor = next(n for n, p in state.setup.profiles.items() if p.kind == "open")
     weapons = terrain.usable_weapons(state, actor)
     assert policies._open_arms(state, actor, weapons, list(weapons)) is not None
+
+
+def test_a_fighters_key_holds_every_field() -> None:
+    """The heuristic remembers what it weighed by :meth:`Fighter.key`: a field left out of
+    it would let two fighters who differ share a score."""
+    f = Fighter("a", 7, 5.0, True, 1, "sword", "ok", True, ("bow",), "b", "c", "d", True, 2, 3)
+    assert f.key() == tuple(getattr(f, field.name) for field in dataclasses.fields(Fighter))

@@ -165,33 +165,72 @@ def _made(actor: str, entry: tuple[float, int, str, str | Action]) -> Action:
     return Attack(actor, entry[2], what) if isinstance(what, str) else what
 
 
-_SIDES: dict[int, tuple[Setup, dict[str, tuple[tuple[str, Profile], ...]],
-                        dict[str, bool]]] = {}
+class _Known:
+    """What the heuristic works out once per setup: each side's foes (in scenario order,
+    with their profiles), who fights on open ground, and the worth of attacks already
+    weighed between two fighters in a given condition (:func:`_pair_scores`)."""
+
+    __slots__ = ("foes", "open", "pairs", "setup")
+
+    def __init__(self, setup: Setup) -> None:
+        profiles = setup.profiles
+        self.setup = setup
+        self.foes = {side: tuple((n, profiles[n]) for n in setup.order
+                                 if profiles[n].side != side)
+                     for side in {profiles[n].side for n in setup.order}}
+        self.open = {n: pf.kind == "open" and not pf.across_gap for n, pf in profiles.items()}
+        self.pairs: dict[tuple[object, ...], tuple[float | None, ...]] = {}
+
+
+_KNOWN: dict[int, _Known] = {}
+
+
+def _known(setup: Setup) -> _Known:
+    found = _KNOWN.get(id(setup))
+    if found is None or found.setup is not setup:
+        if len(_KNOWN) > 64:
+            _KNOWN.clear()
+        found = _KNOWN[id(setup)] = _Known(setup)
+    return found
 
 
 def _foes(setup: Setup, side: str) -> tuple[tuple[str, Profile], ...]:
     """Every combatant of another side than ``side``, in scenario order, with his profile."""
-    return _per_setup(setup)[1][side]
+    return _known(setup).foes[side]
 
 
 def _on_open_ground(setup: Setup, name: str) -> bool:
     """``name`` fights on open ground, on this side of any gap (no terrain rule touches him
     but the height his fighter stands at)."""
-    return _per_setup(setup)[2][name]
+    return _known(setup).open[name]
 
 
-def _per_setup(setup: Setup) -> tuple[Setup, dict[str, tuple[tuple[str, Profile], ...]],
-                                      dict[str, bool]]:
-    found = _SIDES.get(id(setup))
-    if found is None or found[0] is not setup:
-        if len(_SIDES) > 256:
-            _SIDES.clear()
-        profiles = setup.profiles
-        by_side = {side: tuple((n, profiles[n]) for n in setup.order
-                               if profiles[n].side != side)
-                   for side in {profiles[n].side for n in setup.order}}
-        plain = {n: pf.kind == "open" and not pf.across_gap for n, pf in profiles.items()}
-        found = _SIDES[id(setup)] = (setup, by_side, plain)
+#: Pairs remembered per setup before the memory starts again.
+_PAIRS_KEPT = 100_000
+
+
+def _pair_scores(state: AdndUndergroundState, scorer: _Scorer, mine: tuple[object, ...],
+                 foe: str, weapons: list[Weapon],
+                 pairs: dict[tuple[object, ...], tuple[float | None, ...]],
+                 ) -> tuple[float | None, ...]:
+    """The worth of an attack on ``foe`` with each of ``weapons`` (None where
+    :func:`.legality.attack_problem` refuses it), remembered per setup.
+
+    Judging and scoring read only the two fighters (every field of each,
+    :meth:`.Fighter.key`), whether each stands in his front rank, and the setup: two
+    fighters in the same condition weigh alike in any state, and in any fight of the
+    setup.  ``mine`` is the attacker's key and front rank.
+    """
+    key = (mine, state.fighters[foe].key(), terrain.in_front(state, foe))
+    found = pairs.get(key)
+    if found is None:
+        actor = scorer.actor
+        found = tuple(scorer.attack(foe, w)
+                      if legality.attack_problem(state, actor, foe, w) is None else None
+                      for w in weapons)
+        if len(pairs) >= _PAIRS_KEPT:
+            pairs.clear()
+        pairs[key] = found
     return found
 
 
@@ -207,13 +246,15 @@ def _open_arms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, .
     stand in their front ranks (:func:`.terrain.in_front`), a missile always, and the
     score is :meth:`_Scorer.attack`'s sum term for term (the very float).
     A blow cannot kill a foe with more hit points than its highest roll (at least 1).
-    Per weapon: name, missile, reach (5 ft plus its length), magic, mean damage, damage
-    modifier, dice count, sides and the highest damage.
+    Per weapon: name, missile, reach (5 ft plus its length), THAC0 less its magic (the
+    roll to hit is that less the foe's Armor Class), mean damage, damage modifier, dice
+    count, sides and the highest damage.
     """
     setup = state.setup
     if state.fighters[actor].holding is not None or not _on_open_ground(setup, actor):
         return None
-    return [(w.name, weapon.missile, 5.0 + weapon.length_ft, weapon.magic,
+    thac0 = state.profile(actor).thac0
+    return [(w.name, weapon.missile, 5.0 + weapon.length_ft, thac0 - weapon.magic,
              _mean_damage(weapon, 0), weapon.bonus + weapon.magic, weapon.count, weapon.sides,
              max(1, weapon.count * weapon.sides + weapon.bonus + weapon.magic))
             for w, weapon in zip(weapons, chosen, strict=True)]
@@ -232,42 +273,61 @@ def _scored(state: AdndUndergroundState,
     for w in weapons:
         first.setdefault(w.name, w)  # an attack names its weapon: the first so called
     chosen = [first[w.name] for w in weapons]
-    scorer = _Scorer(state, actor)
+    scorer: _Scorer | None = None
+    mine: tuple[object, ...] = ()
     scored: list[tuple[float, int, str, str | Action]] = []
     index = 0
     arms = _open_arms(state, actor, weapons, chosen)
-    open_ground = _per_setup(state.setup)[2]
-    thac0, alt = p.thac0, me.alt
+    known = _known(state.setup)
+    open_ground, pairs = known.open, known.pairs
+    alt = me.alt
     narrow = state.setup.bottleneck_ft is not None
     front = state.front
     in_front = not narrow or actor in front.get(p.side, ())
-    for foe, pf in _foes(state.setup, p.side):
+    one = arms[0] if arms is not None and len(arms) == 1 else None
+    for foe, pf in known.foes[p.side]:
         ft = fighters[foe]
         if ft.status != "ok":
             continue
         if arms is not None and open_ground[foe] and not ft.under:
-            hp, needed, gap = ft.hp, thac0 - pf.ac, abs(alt - ft.alt)
+            hp, ac, height = ft.hp, pf.ac, ft.alt
             fronts = in_front and (not narrow or foe in front.get(pf.side, ()))
-            threat = -1.0
-            for name, missile, reach, magic, damage, modifier, count, sides, most in arms:
-                if missile or (fronts and gap <= reach):
+            if one is not None:  # the common case, one weapon: the loop below, unrolled
+                name, missile, reach, aim, damage, modifier, count, sides, most = one
+                if missile or (fronts and -reach <= alt - height <= reach):
                     taken = hp if hp < damage else damage  # min(damage, hp)
                     if hp > most:
-                        score = _hits(needed - magic) * (taken + 0.0 + 0.0)
+                        score = _hits(aim - ac) * (taken + 0.0 + 0.0)
+                    else:
+                        score = _hits(aim - ac) * (
+                            taken + 0.0 + _kills(count, sides, modifier, hp)
+                            * _threat(state, foe))
+                    if score > 0.0:
+                        scored.append((-score, index, foe, name))
+                index += 1
+                continue
+            threat = -1.0
+            for name, missile, reach, aim, damage, modifier, count, sides, most in arms:
+                if missile or (fronts and -reach <= alt - height <= reach):
+                    taken = hp if hp < damage else damage  # min(damage, hp)
+                    if hp > most:
+                        score = _hits(aim - ac) * (taken + 0.0 + 0.0)
                     else:
                         if threat < 0.0:
                             threat = _threat(state, foe)
-                        score = _hits(needed - magic) * (
+                        score = _hits(aim - ac) * (
                             taken + 0.0 + _kills(count, sides, modifier, hp) * threat)
                     if score > 0.0:
                         scored.append((-score, index, foe, name))
                 index += 1
             continue
-        for w, weapon in zip(weapons, chosen, strict=True):
-            if legality.attack_problem(state, actor, foe, weapon) is None:
-                score = scorer.attack(foe, weapon)
-                if score > 0.0:
-                    scored.append((-score, index, foe, w.name))
+        if scorer is None:
+            scorer = _Scorer(state, actor)
+            mine = (me.key(), terrain.in_front(state, actor))
+        for w, worth in zip(weapons, _pair_scores(state, scorer, mine, foe, chosen, pairs),
+                            strict=True):
+            if worth is not None and worth > 0.0:
+                scored.append((-worth, index, foe, w.name))
             index += 1
     others: list[Grapple | Boulder] = []
     foes = [n for n, _ in _foes(state.setup, p.side) if fighters[n].status == "ok"] \
