@@ -172,13 +172,15 @@ class _Known:
 
     __slots__ = ("foes", "open", "pairs", "setup")
 
+    foes: dict[str, tuple[tuple[str, Profile, bool], ...]]
+
     def __init__(self, setup: Setup) -> None:
         profiles = setup.profiles
         self.setup = setup
-        self.foes = {side: tuple((n, profiles[n]) for n in setup.order
+        self.open = {n: pf.kind == "open" and not pf.across_gap for n, pf in profiles.items()}
+        self.foes = {side: tuple((n, profiles[n], self.open[n]) for n in setup.order
                                  if profiles[n].side != side)
                      for side in {profiles[n].side for n in setup.order}}
-        self.open = {n: pf.kind == "open" and not pf.across_gap for n, pf in profiles.items()}
         self.pairs: dict[tuple[object, ...], tuple[float | None, ...]] = {}
 
 
@@ -194,8 +196,9 @@ def _known(setup: Setup) -> _Known:
     return found
 
 
-def _foes(setup: Setup, side: str) -> tuple[tuple[str, Profile], ...]:
-    """Every combatant of another side than ``side``, in scenario order, with his profile."""
+def _foes(setup: Setup, side: str) -> tuple[tuple[str, Profile, bool], ...]:
+    """Every combatant of another side than ``side``, in scenario order, with his profile
+    and whether he fights on open ground."""
     return _known(setup).foes[side]
 
 
@@ -279,21 +282,23 @@ def _scored(state: AdndUndergroundState,
     index = 0
     arms = _open_arms(state, actor, weapons, chosen)
     known = _known(state.setup)
-    open_ground, pairs = known.open, known.pairs
+    pairs = known.pairs
     alt = me.alt
     narrow = state.setup.bottleneck_ft is not None
     front = state.front
     in_front = not narrow or actor in front.get(p.side, ())
-    one = arms[0] if arms is not None and len(arms) == 1 else None
-    for foe, pf in known.foes[p.side]:
+    one = False
+    if arms is not None and len(arms) == 1:  # the common case: the loop over arms, unrolled
+        one = True
+        name, missile, reach, aim, damage, modifier, count, sides, most = arms[0]
+    for foe, pf, plain in known.foes[p.side]:
         ft = fighters[foe]
         if ft.status != "ok":
             continue
-        if arms is not None and open_ground[foe] and not ft.under:
+        if plain and arms is not None and not ft.under:
             hp, ac, height = ft.hp, pf.ac, ft.alt
             fronts = in_front and (not narrow or foe in front.get(pf.side, ()))
-            if one is not None:  # the common case, one weapon: the loop below, unrolled
-                name, missile, reach, aim, damage, modifier, count, sides, most = one
+            if one:
                 if missile or (fronts and -reach <= alt - height <= reach):
                     taken = hp if hp < damage else damage  # min(damage, hp)
                     if hp > most:
@@ -330,7 +335,7 @@ def _scored(state: AdndUndergroundState,
                 scored.append((-worth, index, foe, w.name))
             index += 1
     others: list[Grapple | Boulder] = []
-    foes = [n for n, _ in _foes(state.setup, p.side) if fighters[n].status == "ok"] \
+    foes = [n for n, _, _ in _foes(state.setup, p.side) if fighters[n].status == "ok"] \
         if p.kind == "water" or me.boulders else []
     if p.kind == "water":
         others += [Grapple(actor, foe) for foe in foes]
