@@ -3,17 +3,17 @@
 ``HeuristicPolicy._best`` judges and scores an attack between two fighters on open
 ground from a few terms gathered once per decision (``policies._open_arms``), reads each
 side's foes from a table kept per setup, and remembers per setup what the full path
-weighed between two fighters, keyed by every field of both and their front ranks
-(``policies._pair_scores``).  :func:`_reference_scored` below is what the rules weigh,
-built only from the full-path functions
-(:func:`fracas.rules.adnd.legality.attack_problem`, the scorer); the tests hold the two to
-the same actions weighed (each with the very same score) and the same choice at every
+weighed between two fighters (attacks and boulders), keyed by every field of both and
+their front ranks (``policies._pair_scores``).  :func:`_reference_scored` below is what
+the rules weigh, built only from the full-path functions
+(:func:`fracas.rules.adnd.legality.attack_problem`, the scorers); the tests hold the two
+to the same actions weighed (each with the very same score) and the same choice at every
 decision of fights of every example and of open-ground melees with missiles, magic
 weapons, dropped weapons, boulders, ledges and a bottleneck, played by the heuristic and
 at random.  (Checked once on broken copies: a fast path that forgot a magic weapon's bonus
 to hit, one that put the edge of a weapon's reach out of reach, one that let a fighter out
-of the front rank strike across the bottleneck, and a memory keyed without the foe's hit
-points, each failed here.)
+of the front rank strike across the bottleneck, and memories of attacks and of boulders
+keyed without the foe's hit points, each failed here.)
 """
 
 from __future__ import annotations

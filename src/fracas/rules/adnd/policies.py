@@ -343,7 +343,14 @@ def _scored(state: AdndUndergroundState,
         others += [Boulder(actor, foe) for foe in foes]
     for other in others:
         if isinstance(other, Boulder):
-            score = score_boulder(state, other)
+            # A boulder's worth reads only the two fighters and the setup, like an attack's.
+            key = ("boulder", me.key(), fighters[other.target].key())
+            known_score = pairs.get(key)
+            if known_score is None:
+                if len(pairs) >= _PAIRS_KEPT:
+                    pairs.clear()
+                known_score = pairs[key] = (score_boulder(state, other),)
+            score = known_score[0] or 0.0
         else:
             score = score_grapple(state, other)
         if score > 0.0:
