@@ -12,8 +12,9 @@ decision of fights of every example and of open-ground melees with missiles, mag
 weapons, dropped weapons, boulders, ledges and a bottleneck, played by the heuristic and
 at random.  (Checked once on broken copies: a fast path that forgot a magic weapon's bonus
 to hit, one that put the edge of a weapon's reach out of reach, one that let a fighter out
-of the front rank strike across the bottleneck, and memories of attacks and of boulders
-keyed without the foe's hit points, each failed here.)
+of the front rank strike across the bottleneck, memories of attacks and of boulders keyed
+without the foe's hit points, and a best-so-far that let a later equal replace it, each
+failed here.)
 """
 
 from __future__ import annotations
@@ -142,6 +143,9 @@ def test_the_fast_best_is_the_rules_best(which: int, random_play: bool) -> None:
                 weighed = [(score, index, policies._made(actor, (score, index, foe, what)))
                            for score, index, foe, what in policies._scored(state, actor)]
                 assert weighed == _reference_scored(state, actor), f"{name}, seed {seed}"
+                rising = policies._scored(state, actor, rising=True)
+                assert (rising[-1] if rising else None) == \
+                    (min(policies._scored(state, actor)) if weighed else None)
                 fast = policies.HeuristicPolicy._best(DecisionRequest(actor, state, ruleset, rng))
                 full = _reference_best(DecisionRequest(actor, state, ruleset, rng))
                 assert fast == full, f"{name}, seed {seed}: fast {fast}, the rules {full}"

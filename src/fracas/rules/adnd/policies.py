@@ -263,12 +263,15 @@ def _open_arms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, .
             for w, weapon in zip(weapons, chosen, strict=True)]
 
 
-def _scored(state: AdndUndergroundState,
-            actor: str) -> list[tuple[float, int, str, str | Action]]:
+def _scored(state: AdndUndergroundState, actor: str,
+            rising: bool = False) -> list[tuple[float, int, str, str | Action]]:
     """Every attack, grapple and boulder :meth:`HeuristicPolicy._best` weighs that is worth
     more than nothing: (minus its worth, its place in the order weighed, the foe, the
     weapon), or (..., "", the action) for a grapple or a boulder.  An attack is here only
-    when :func:`.legality.attack_problem` finds nothing."""
+    when :func:`.legality.attack_problem` finds nothing.
+
+    ``rising``: only those worth more than every one weighed before them, so the last is
+    the best (the first of equals) without keeping the rest."""
     p, me = state.profile(actor), state.fighters[actor]
     fighters = state.fighters
     weapons = terrain.usable_weapons(state, actor)
@@ -279,7 +282,7 @@ def _scored(state: AdndUndergroundState,
     scorer: _Scorer | None = None
     mine: tuple[object, ...] = ()
     scored: list[tuple[float, int, str, str | Action]] = []
-    index = 0
+    index, floor = 0, 0.0
     arms = _open_arms(state, actor, weapons, chosen)
     known = _known(state.setup)
     pairs = known.pairs
@@ -307,8 +310,10 @@ def _scored(state: AdndUndergroundState,
                         score = _hits(aim - ac) * (
                             taken + 0.0 + _kills(count, sides, modifier, hp)
                             * _threat(state, foe))
-                    if score > 0.0:
+                    if score > floor:
                         scored.append((-score, index, foe, name))
+                        if rising:
+                            floor = score
                 index += 1
                 continue
             threat = -1.0
@@ -322,8 +327,10 @@ def _scored(state: AdndUndergroundState,
                             threat = _threat(state, foe)
                         score = _hits(aim - ac) * (
                             taken + 0.0 + _kills(count, sides, modifier, hp) * threat)
-                    if score > 0.0:
+                    if score > floor:
                         scored.append((-score, index, foe, name))
+                        if rising:
+                            floor = score
                 index += 1
             continue
         if scorer is None:
@@ -331,8 +338,10 @@ def _scored(state: AdndUndergroundState,
             mine = (me.key(), terrain.in_front(state, actor))
         for w, worth in zip(weapons, _pair_scores(state, scorer, mine, foe, chosen, pairs),
                             strict=True):
-            if worth is not None and worth > 0.0:
+            if worth is not None and worth > floor:
                 scored.append((-worth, index, foe, w.name))
+                if rising:
+                    floor = worth
             index += 1
     others: list[Grapple | Boulder] = []
     foes = [n for n, _, _ in _foes(state.setup, p.side) if fighters[n].status == "ok"] \
@@ -353,8 +362,10 @@ def _scored(state: AdndUndergroundState,
             score = known_score[0] or 0.0
         else:
             score = score_grapple(state, other)
-        if score > 0.0:
+        if score > floor:
             scored.append((-score, index, "", other))
+            if rising:
+                floor = score
         index += 1
     return scored
 
@@ -396,18 +407,20 @@ class HeuristicPolicy:
 
         Built directly, never by listing every action.  The fighter is free and it is his
         turn, so an attack is legal exactly when :func:`.legality.attack_problem` (the
-        check's own rule for it) finds nothing: only those are scored, and only the
-        chosen one is built.  An attack between two fighters on open ground is judged and
-        scored from the terms :func:`_open_arms` gathers (the same rules with every terrain
-        part at nought); ``test_adnd_best_fast.py`` holds it to the full rules.
+        check's own rule for it) finds nothing: only those are scored, only those
+        better than every one before them kept (the full list only if the best is
+        refused), and only the chosen one is built.  An attack between two fighters on
+        open ground is judged and scored from the terms :func:`_open_arms` gathers (the
+        same rules with every terrain part at nought); ``test_adnd_best_fast.py`` holds
+        it to the full rules.
         """
-        scored = _scored(request.state, request.actor)
-        if not scored:
+        rising = _scored(request.state, request.actor, rising=True)
+        if not rising:
             return None
-        action = _made(request.actor, min(scored))  # the indices differ: first of equals
+        action = _made(request.actor, rising[-1])
         if request.is_legal(action):
             return action
-        scored.sort()
+        scored = sorted(_scored(request.state, request.actor))  # the indices differ
         return next((a for a in (_made(request.actor, e) for e in scored[1:])
                      if request.is_legal(a)), None)
 
