@@ -190,7 +190,7 @@ _KNOWN: dict[int, _Known] = {}
 def _known(setup: Setup) -> _Known:
     found = _KNOWN.get(id(setup))
     if found is None or found.setup is not setup:
-        if len(_KNOWN) > 64:
+        if len(_KNOWN) > 16:
             _KNOWN.clear()
         found = _KNOWN[id(setup)] = _Known(setup)
     return found
@@ -209,7 +209,7 @@ def _on_open_ground(setup: Setup, name: str) -> bool:
 
 
 #: Pairs remembered per setup before the memory starts again.
-_PAIRS_KEPT = 100_000
+_PAIRS_KEPT = 20_000
 
 
 def _pair_scores(state: AdndUndergroundState, scorer: _Scorer, mine: tuple[object, ...],
