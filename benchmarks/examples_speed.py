@@ -2,7 +2,7 @@
 
 Usage::
 
-    .venv/bin/python benchmarks/examples_speed.py [--base /tmp/base2] [--rounds 3]
+    .venv/bin/python benchmarks/examples_speed.py [--base [NAME=]/tmp/base ...] [--rounds 3]
         [--seconds 1.0] [--rulesets one_ring,adnd] [--only NAME ...] [--events 20]
         [--json FILE]
 
@@ -12,8 +12,8 @@ streams, every actor on the policy its scenario chose (the heuristic, unless the
 says otherwise), no log kept.  A child process per tree and round (``PYTHONPATH=TREE/src``,
 started from ``/`` so neither tree's files shadow the other) plays the fights and reports
 fights per second of its own CPU time, which a shared machine disturbs less than wall time.
-With ``--base`` the base tree and this tree take turns, ``--rounds`` times each; the
-figures are medians with the median of the per-round ratios (this tree / base).
+With ``--base`` (repeatable) this tree and each base tree take turns, ``--rounds`` times
+each; the figures are medians with the median of the per-round ratios (this tree / base).
 
 The same child also plays the first ``--events`` fights with the log kept and digests
 every event of each (its JSON line): "events same" says that both trees played those
@@ -108,7 +108,9 @@ def main() -> None:
         print(json.dumps(child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
         return
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--base", type=Path, help="a base source tree to compare against")
+    parser.add_argument("--base", action="append", default=[], metavar="[NAME=]TREE",
+                        help="a base source tree to compare against (repeatable; named "
+                             "base, base2, ... unless NAME= is given)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--events", type=int, default=20,
@@ -119,8 +121,12 @@ def main() -> None:
                         help="examples whose name contains this (repeatable)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    if args.base is not None and not (args.base / "src" / "fracas").is_dir():
-        parser.error(f"--base {args.base}: no src/fracas there")
+    bases: list[tuple[str, Path]] = []
+    for i, given in enumerate(args.base):
+        label, _, path = given.rpartition("=") if "=" in given else ("", "", given)
+        bases.append((label or ("base" if i == 0 else f"base{i + 1}"), Path(path)))
+        if not (bases[-1][1] / "src" / "fracas").is_dir():
+            parser.error(f"--base {path}: no src/fracas there")
     rulesets = [r for r in args.rulesets.split(",") if r]
     rows = []
     for scenario in _examples(rulesets, args.only):
@@ -131,8 +137,9 @@ def main() -> None:
             continue
         fights = max(3, int(probe["fights_per_cpu_s"] * args.seconds))
         new: list[float] = []
-        old: list[float] = []
-        ratios: list[float] = []
+        old: dict[str, list[float]] = {label: [] for label, _ in bases}
+        ratios: dict[str, list[float]] = {label: [] for label, _ in bases}
+        same: dict[str, list[bool]] = {label: [True, True] for label, _ in bases}
         row: dict[str, Any] = {"example": name, "fights": fights}
         for _ in range(args.rounds):
             after = _run(ROOT, scenario, fights, args.events)
@@ -140,30 +147,35 @@ def main() -> None:
                 row["error"] = after["error"]
                 break
             new.append(after["fights_per_cpu_s"])
-            if args.base is None:
-                continue
-            before = _run(args.base, scenario, fights, args.events)
-            if "error" in before:
-                row["error"] = before["error"]
+            for label, tree in bases:
+                before = _run(tree, scenario, fights, args.events)
+                if "error" in before:
+                    row["error"] = before["error"]
+                    break
+                old[label].append(before["fights_per_cpu_s"])
+                ratios[label].append(after["fights_per_cpu_s"] / before["fights_per_cpu_s"])
+                same[label][0] = same[label][0] and before["events"] == after["events"]
+                same[label][1] = same[label][1] and before["outcomes"] == after["outcomes"]
+            if "error" in row:
                 break
-            old.append(before["fights_per_cpu_s"])
-            ratios.append(after["fights_per_cpu_s"] / before["fights_per_cpu_s"])
-            row["events_same"] = row.get("events_same", True) and (
-                before["events"] == after["events"])
-            row["outcomes_same"] = row.get("outcomes_same", True) and (
-                before["outcomes"] == after["outcomes"])
         if "error" in row:
             print(f"{name}: {row['error']}", flush=True)
             rows.append(row)
             continue
         row["fights_per_cpu_s"] = statistics.median(new)
         line = f"{name:34} {fights:5} fights  {row['fights_per_cpu_s']:8.1f}/s"
-        if ratios:
-            row["base_fights_per_cpu_s"] = statistics.median(old)
-            row["ratio"] = statistics.median(ratios)
-            line += (f"  base {row['base_fights_per_cpu_s']:8.1f}/s  ratio {row['ratio']:5.2f}"
-                     f"  events {'same' if row['events_same'] else 'DIFFER'}"
-                     f"  outcomes {'same' if row['outcomes_same'] else 'DIFFER'}")
+        for i, (label, _) in enumerate(bases):
+            figures = {"fights_per_cpu_s": statistics.median(old[label]),
+                       "ratio": statistics.median(ratios[label]),
+                       "events_same": same[label][0], "outcomes_same": same[label][1]}
+            if i == 0:  # the first base's figures also at the top level, as before
+                row.update({f"base_{k}" if k == "fights_per_cpu_s" else k: v
+                            for k, v in figures.items()})
+            row.setdefault("bases", {})[label] = figures
+            line += (f"  {label} {figures['fights_per_cpu_s']:8.1f}/s"
+                     f"  ratio {figures['ratio']:5.2f}"
+                     f"  events {'same' if figures['events_same'] else 'DIFFER'}"
+                     f"  outcomes {'same' if figures['outcomes_same'] else 'DIFFER'}")
         print(line, flush=True)
         rows.append(row)
     if args.json:

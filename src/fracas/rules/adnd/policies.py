@@ -26,8 +26,7 @@ from fracas.rules.adnd.actions import (
     Turn,
     Wait,
 )
-from fracas.rules.adnd.legality import foes_of
-from fracas.rules.adnd.state import AdndUndergroundState, Weapon
+from fracas.rules.adnd.state import AdndUndergroundState, Profile, Setup, Weapon
 from fracas.rules.adnd.water import deep_enough
 
 __all__ = ["HeuristicPolicy"]
@@ -160,6 +159,217 @@ def score_grapple(state: AdndUndergroundState, action: Grapple) -> float:
     return 2.0 * state.fighters[action.target].hp / 3
 
 
+def _made(actor: str, entry: tuple[float, int, str, str | Action]) -> Action:
+    """The action of a scored entry: an attack on a foe with a weapon, or the action kept."""
+    what = entry[3]
+    return Attack(actor, entry[2], what) if isinstance(what, str) else what
+
+
+class _Known:
+    """What the heuristic works out once per setup: each side's foes (in scenario order,
+    with their profiles), who fights on open ground, and the worth of attacks already
+    weighed between two fighters in a given condition (:func:`_pair_scores`)."""
+
+    __slots__ = ("foes", "open", "pairs", "setup")
+
+    foes: dict[str, tuple[tuple[str, Profile, bool], ...]]
+
+    def __init__(self, setup: Setup) -> None:
+        profiles = setup.profiles
+        self.setup = setup
+        self.open = {n: pf.kind == "open" and not pf.across_gap for n, pf in profiles.items()}
+        self.foes = {side: tuple((n, profiles[n], self.open[n]) for n in setup.order
+                                 if profiles[n].side != side)
+                     for side in {profiles[n].side for n in setup.order}}
+        self.pairs: dict[tuple[object, ...], tuple[float | None, ...]] = {}
+
+
+_KNOWN: dict[int, _Known] = {}
+
+
+def _known(setup: Setup) -> _Known:
+    found = _KNOWN.get(id(setup))
+    if found is None or found.setup is not setup:
+        if len(_KNOWN) > 16:
+            _KNOWN.clear()
+        found = _KNOWN[id(setup)] = _Known(setup)
+    return found
+
+
+def _foes(setup: Setup, side: str) -> tuple[tuple[str, Profile, bool], ...]:
+    """Every combatant of another side than ``side``, in scenario order, with his profile
+    and whether he fights on open ground."""
+    return _known(setup).foes[side]
+
+
+def _on_open_ground(setup: Setup, name: str) -> bool:
+    """``name`` fights on open ground, on this side of any gap (no terrain rule touches him
+    but the height his fighter stands at)."""
+    return _known(setup).open[name]
+
+
+#: Pairs remembered per setup before the memory starts again.
+_PAIRS_KEPT = 20_000
+
+
+def _pair_scores(state: AdndUndergroundState, scorer: _Scorer, mine: tuple[object, ...],
+                 foe: str, weapons: list[Weapon],
+                 pairs: dict[tuple[object, ...], tuple[float | None, ...]],
+                 ) -> tuple[float | None, ...]:
+    """The worth of an attack on ``foe`` with each of ``weapons`` (None where
+    :func:`.legality.attack_problem` refuses it), remembered per setup.
+
+    Judging and scoring read only the two fighters (every field of each,
+    :meth:`.Fighter.key`), whether each stands in his front rank, and the setup: two
+    fighters in the same condition weigh alike in any state, and in any fight of the
+    setup.  ``mine`` is the attacker's key and front rank.
+    """
+    key = (mine, state.fighters[foe].key(), terrain.in_front(state, foe))
+    found = pairs.get(key)
+    if found is None:
+        actor = scorer.actor
+        found = tuple(scorer.attack(foe, w)
+                      if legality.attack_problem(state, actor, foe, w) is None else None
+                      for w in weapons)
+        if len(pairs) >= _PAIRS_KEPT:
+            pairs.clear()
+        pairs[key] = found
+    return found
+
+
+def _open_arms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, ...],
+               chosen: list[Weapon]) -> list[tuple[str, bool, float, int, float, int, int, int,
+                                                   int]] | None:
+    """What :func:`_best` needs of each attack of ``actor`` on a foe on open ground, when he
+    too stands on open ground and holds nobody; else None.
+
+    There every terrain part of :mod:`.terrain` is nought: no clinging, no height, rear
+    or water modifier, no fall, the foe's full Armor Class.  A melee weapon then reaches
+    a foe (not under the water) exactly when :func:`.rules.in_reach` says so and both
+    stand in their front ranks (:func:`.terrain.in_front`), a missile always, and the
+    score is :meth:`_Scorer.attack`'s sum term for term (the very float).
+    A blow cannot kill a foe with more hit points than its highest roll (at least 1).
+    Per weapon: name, missile, reach (5 ft plus its length), THAC0 less its magic (the
+    roll to hit is that less the foe's Armor Class), mean damage, damage modifier, dice
+    count, sides and the highest damage.
+    """
+    setup = state.setup
+    if state.fighters[actor].holding is not None or not _on_open_ground(setup, actor):
+        return None
+    thac0 = state.profile(actor).thac0
+    return [(w.name, weapon.missile, 5.0 + weapon.length_ft, thac0 - weapon.magic,
+             _mean_damage(weapon, 0), weapon.bonus + weapon.magic, weapon.count, weapon.sides,
+             max(1, weapon.count * weapon.sides + weapon.bonus + weapon.magic))
+            for w, weapon in zip(weapons, chosen, strict=True)]
+
+
+def _scored(state: AdndUndergroundState, actor: str,
+            rising: bool = False) -> list[tuple[float, int, str, str | Action]]:
+    """Every attack, grapple and boulder :meth:`HeuristicPolicy._best` weighs that is worth
+    more than nothing: (minus its worth, its place in the order weighed, the foe, the
+    weapon), or (..., "", the action) for a grapple or a boulder.  An attack is here only
+    when :func:`.legality.attack_problem` finds nothing.
+
+    ``rising``: only those worth more than every one weighed before them, so the last is
+    the best (the first of equals) without keeping the rest."""
+    p, me = state.profile(actor), state.fighters[actor]
+    fighters = state.fighters
+    weapons = terrain.usable_weapons(state, actor)
+    first: dict[str, Weapon] = {}
+    for w in weapons:
+        first.setdefault(w.name, w)  # an attack names its weapon: the first so called
+    chosen = [first[w.name] for w in weapons]
+    scorer: _Scorer | None = None
+    mine: tuple[object, ...] = ()
+    scored: list[tuple[float, int, str, str | Action]] = []
+    index, floor = 0, 0.0
+    arms = _open_arms(state, actor, weapons, chosen)
+    known = _known(state.setup)
+    pairs = known.pairs
+    alt = me.alt
+    narrow = state.setup.bottleneck_ft is not None
+    front = state.front
+    in_front = not narrow or actor in front.get(p.side, ())
+    one = False
+    if arms is not None and len(arms) == 1:  # the common case: the loop over arms, unrolled
+        one = True
+        name, missile, reach, aim, damage, modifier, count, sides, most = arms[0]
+    for foe, pf, plain in known.foes[p.side]:
+        ft = fighters[foe]
+        if ft.status != "ok":
+            continue
+        if plain and arms is not None and not ft.under:
+            hp, ac, height = ft.hp, pf.ac, ft.alt
+            fronts = in_front and (not narrow or foe in front.get(pf.side, ()))
+            if one:
+                if missile or (fronts and -reach <= alt - height <= reach):
+                    taken = hp if hp < damage else damage  # min(damage, hp)
+                    if hp > most:
+                        score = _hits(aim - ac) * (taken + 0.0 + 0.0)
+                    else:
+                        score = _hits(aim - ac) * (
+                            taken + 0.0 + _kills(count, sides, modifier, hp)
+                            * _threat(state, foe))
+                    if score > floor:
+                        scored.append((-score, index, foe, name))
+                        if rising:
+                            floor = score
+                index += 1
+                continue
+            threat = -1.0
+            for name, missile, reach, aim, damage, modifier, count, sides, most in arms:
+                if missile or (fronts and -reach <= alt - height <= reach):
+                    taken = hp if hp < damage else damage  # min(damage, hp)
+                    if hp > most:
+                        score = _hits(aim - ac) * (taken + 0.0 + 0.0)
+                    else:
+                        if threat < 0.0:
+                            threat = _threat(state, foe)
+                        score = _hits(aim - ac) * (
+                            taken + 0.0 + _kills(count, sides, modifier, hp) * threat)
+                    if score > floor:
+                        scored.append((-score, index, foe, name))
+                        if rising:
+                            floor = score
+                index += 1
+            continue
+        if scorer is None:
+            scorer = _Scorer(state, actor)
+            mine = (me.key(), terrain.in_front(state, actor))
+        for w, worth in zip(weapons, _pair_scores(state, scorer, mine, foe, chosen, pairs),
+                            strict=True):
+            if worth is not None and worth > floor:
+                scored.append((-worth, index, foe, w.name))
+                if rising:
+                    floor = worth
+            index += 1
+    others: list[Grapple | Boulder] = []
+    foes = [n for n, _, _ in _foes(state.setup, p.side) if fighters[n].status == "ok"] \
+        if p.kind == "water" or me.boulders else []
+    if p.kind == "water":
+        others += [Grapple(actor, foe) for foe in foes]
+    if me.boulders:
+        others += [Boulder(actor, foe) for foe in foes]
+    for other in others:
+        if isinstance(other, Boulder):
+            # A boulder's worth reads only the two fighters and the setup, like an attack's.
+            key = ("boulder", me.key(), fighters[other.target].key())
+            known_score = pairs.get(key)
+            if known_score is None:
+                if len(pairs) >= _PAIRS_KEPT:
+                    pairs.clear()
+                known_score = pairs[key] = (score_boulder(state, other),)
+            score = known_score[0] or 0.0
+        else:
+            score = score_grapple(state, other)
+        if score > floor:
+            scored.append((-score, index, "", other))
+            if rising:
+                floor = score
+        index += 1
+    return scored
+
+
 class HeuristicPolicy:
     """A sensible fighter and a DM who lets the rules run as written."""
 
@@ -197,42 +407,22 @@ class HeuristicPolicy:
 
         Built directly, never by listing every action.  The fighter is free and it is his
         turn, so an attack is legal exactly when :func:`.legality.attack_problem` (the
-        check's own rule for it) finds nothing: only those are built and scored.
+        check's own rule for it) finds nothing: only those are scored, only those
+        better than every one before them kept (the full list only if the best is
+        refused), and only the chosen one is built.  An attack between two fighters on
+        open ground is judged and scored from the terms :func:`_open_arms` gathers (the
+        same rules with every terrain part at nought); ``test_adnd_best_fast.py`` holds
+        it to the full rules.
         """
-        state: AdndUndergroundState = request.state
-        actor = request.actor
-        p, me = state.profile(actor), state.fighters[actor]
-        foes = foes_of(state, actor)
-        weapons = terrain.usable_weapons(state, actor)
-        first: dict[str, Weapon] = {}
-        for w in weapons:
-            first.setdefault(w.name, w)  # an attack names its weapon: the first so called
-        scorer = _Scorer(state, actor)
-        scored: list[tuple[float, int, Action]] = []
-        index = 0
-        for foe in foes:
-            for w in weapons:
-                weapon = first[w.name]
-                if legality.attack_problem(state, actor, foe, weapon) is None:
-                    score = scorer.attack(foe, weapon)
-                    if score > 0.0:
-                        scored.append((-score, index, Attack(actor, foe, w.name)))
-                index += 1
-        others: list[Grapple | Boulder] = []
-        if p.kind == "water":
-            others += [Grapple(actor, foe) for foe in foes]
-        if me.boulders:
-            others += [Boulder(actor, foe) for foe in foes]
-        for action in others:
-            if isinstance(action, Boulder):
-                score = score_boulder(state, action)
-            else:
-                score = score_grapple(state, action)
-            if score > 0.0:
-                scored.append((-score, index, action))
-            index += 1
-        scored.sort(key=lambda entry: entry[:2])
-        return next((a for _, _, a in scored if request.is_legal(a)), None)
+        rising = _scored(request.state, request.actor, rising=True)
+        if not rising:
+            return None
+        action = _made(request.actor, rising[-1])
+        if request.is_legal(action):
+            return action
+        scored = sorted(_scored(request.state, request.actor))  # the indices differ
+        return next((a for a in (_made(request.actor, e) for e in scored[1:])
+                     if request.is_legal(a)), None)
 
     @staticmethod
     def _advantage(request: DecisionRequest, best: Action) -> Action | None:

@@ -143,6 +143,13 @@ class Fighter:
         """True while the combatant is still in the fight."""
         return self.status == "ok"
 
+    def key(self) -> tuple[object, ...]:
+        """Every field, in order: equal keys mean fighters alike in every respect (the
+        heuristic remembers what it weighed by them)."""
+        return (self.name, self.hp, self.alt, self.facing_wall, self.boulders, self.wielding,
+                self.status, self.secure, self.dropped, self.hanging_on, self.holding,
+                self.held_by, self.under, self.breath_free, self.con_checks)
+
     def copy(self) -> Fighter:
         """An independent copy (every field is immutable: a plain constructor call, several
         times cheaper than ``dataclasses.replace``)."""

@@ -95,10 +95,17 @@ def _special(state: OneRingState, actor: str) -> Special:
 
 
 def _weakest(state: OneRingState, names: Sequence[str]) -> str:
-    def endurance(name: str) -> int:
-        c = state.heroes.get(name) or state.foes[name]
-        return c.endurance
-    return min(names, key=endurance)
+    """The one of ``names`` with the least Endurance, the first of equals (``min`` by
+    Endurance, without a key function called per name)."""
+    heroes, foes = state.heroes, state.foes
+    best, least = "", 0
+    for name in names:
+        c = heroes.get(name) or foes[name]
+        if not best or c.endurance < least:
+            best, least = name, c.endurance
+    if not best:
+        raise ValueError("no one to choose from")
+    return best
 
 
 class HeroHeuristic:

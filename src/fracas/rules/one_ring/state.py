@@ -178,6 +178,11 @@ class Pending:
     knockback: bool | None = None
 
 
+#: A hero card's Load for the items dropped, by (id of the card, items dropped), with the
+#: card itself (so a new card at a reused id is never mistaken for it).
+_LOADS: dict[tuple[int, tuple[str, ...]], tuple[HeroCard, int]] = {}
+
+
 @dataclass(slots=True)
 class OneRingState:
     """The whole fight: cards, changing values, the phase and whose turn it is."""
@@ -228,10 +233,18 @@ class OneRingState:
         return known
 
     def load(self, hero: str) -> int:
-        """A hero's Load: armour and fatigue plus every item not dropped."""
+        """A hero's Load: armour and fatigue plus every item not dropped (worked out once
+        for each card and the items dropped)."""
         card = self.roster.heroes[hero]
         dropped = self.heroes[hero].dropped
-        return card.base_load + sum(v for k, v in card.item_loads.items() if k not in dropped)
+        key = (id(card), dropped)
+        known = _LOADS.get(key)
+        if known is None or known[0] is not card:
+            if len(_LOADS) > 4096:
+                _LOADS.clear()
+            known = _LOADS[key] = (card, card.base_load + sum(
+                v for k, v in card.item_loads.items() if k not in dropped))
+        return known[1]
 
     def weary(self, hero: str) -> bool:
         """Weary: set by the scenario, or Endurance at or below Load (the game's rule)."""
