@@ -241,10 +241,11 @@ def main() -> None:
             print(_seats(r, total), file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
 
-    spent = ("the default budget" if args.default_budget else
-             f"ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, rollouts={args.rollouts}")
+    spent = ("the default budget (CPU clock)" if args.default_budget else
+             f"ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, rollouts={args.rollouts}, "
+             f"clock={args.clock}")
     print(f"search ({spent},"
-          f" horizon={args.horizon}, margin={args.margin:g}, clock={args.clock}"
+          f" horizon={args.horizon}, margin={args.margin:g}"
           f"{', no plans' if args.no_plans else ''}, {args.allocation}"
           f", width {args.width}"
           f"{', rollouts as the heuristic' if args.as_heuristic else ', rollouts to win'}) "
