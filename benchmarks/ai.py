@@ -11,6 +11,11 @@ how many rollouts the search plays per second of its CPU time.
     .venv/bin/python benchmarks/ai.py --rulesets adnd --pairs 20 --ms 300 --turn-ms 900
     .venv/bin/python benchmarks/ai.py --scenario benchmarks/duels/battlesystem_flyers.yaml
 
+``--set heldout`` plays every scenario of ``benchmarks/heldout/`` (duels no tuning looked
+at; The One Ring's with the Loremaster running the enemies), ``--set dev`` the bundled
+duels and the mirrors of ``benchmarks/duels/``.  ``--default-budget`` gives the search
+its default budget (at most a CPU second a turn), as a scenario naming no budget does.
+
 ``--scenario FILE`` plays a scenario file of two sides in place of the bundled duels
 (``--gm-side`` names the side its GM runs, as The One Ring's Loremaster runs the enemies);
 its row is named after the file.
@@ -39,13 +44,15 @@ from fracas.scenario import parse_scenario
 def run(duel: Duel, start: int, stop: int, ms: float | None, turn_ms: float | None,
         horizon: int, margin: float, rollouts: int | None = None,
         clock: str = "wall", plans: bool = True, allocation: str = "race",
-        width: int = MAX_CANDIDATES, to_win: bool = True) -> MatchResult:
-    """Seat-swapped fights of seeds ``start..stop-1`` on ``duel``."""
+        width: int = MAX_CANDIDATES, to_win: bool = True,
+        default: bool = False) -> MatchResult:
+    """Seat-swapped fights of seeds ``start..stop-1`` on ``duel`` (``default``: the
+    search's default budget, with ``horizon``)."""
     scenario = duel.scenario()
     rules = scenario.ruleset
     initial = rules.initial_state(scenario.model)
-    budget = SearchBudget(rollouts=rollouts, ms=ms, turn_ms=turn_ms, horizon=horizon,
-                          clock=clock)
+    budget = SearchBudget(horizon=horizon) if default else SearchBudget(
+        rollouts=rollouts, ms=ms, turn_ms=turn_ms, horizon=horizon, clock=clock)
     tuning = SearchTuning(margin=margin, plans=plans, allocation=allocation, width=width,
                           to_win=to_win)
 
@@ -105,9 +112,52 @@ def _baseline(r: str, duel: Duel, start: int, stop: int) -> str:
     return f"{r}: the heuristic in the same seats on the same seeds: {by_side}"
 
 
+#: Where the held-out duels and the development mirrors are kept.
+HELDOUT = Path(__file__).parent / "heldout"
+DEV_MIRRORS = Path(__file__).parent / "duels"
+
+
+def _file_duel(parser: argparse.ArgumentParser, path: Path, gm_side: str | None) -> Duel:
+    """The duel of a scenario file of two sides (checked here: a bad file is one line of
+    usage error)."""
+    try:  # read once: the workers play the very text checked here
+        text = path.read_text(encoding="utf-8")
+        scenario = parse_scenario(text, str(path))
+    except OSError as exc:
+        parser.error(f"{path}: cannot read the file: {exc.strerror}")
+    except (FracasError, UnicodeDecodeError) as exc:
+        parser.error(str(exc))
+    rules = scenario.ruleset
+    sides = sorted({s.side for s in rules.standings(rules.initial_state(scenario.model))})
+    if len(sides) != 2:
+        parser.error(f"{path}: a mirror match needs two sides, not {sides}")
+    if gm_side is not None and gm_side not in sides:
+        parser.error(f"--gm-side {gm_side!r} is not a side of {path}: {sides}")
+    name = f"{rules.name}/{path.stem}"
+    return Duel(name, text, gm_side)
+
+
+def _set(parser: argparse.ArgumentParser, which: str) -> dict[str, Duel]:
+    """A named set of duels: ``heldout`` (``benchmarks/heldout/``) or ``dev`` (the
+    bundled duels and ``benchmarks/duels/``); The One Ring's Loremaster runs the enemies."""
+    found: dict[str, Duel] = {}
+    if which == "dev":
+        found.update(DUELS)
+    folder = HELDOUT if which == "heldout" else DEV_MIRRORS
+    for path in sorted(folder.glob("*.yaml")):
+        gm = "enemies" if "ruleset: one_ring" in path.read_text(encoding="utf-8") else None
+        d = _file_duel(parser, path, gm)
+        found[d.name] = d
+    return found
+
+
 def _duels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Duel]:
-    """The duels to play, by the name of their row: the bundled ones asked for, or the
-    one scenario file (checked here, so a bad file is one line of usage error)."""
+    """The duels to play, by the name of their row: the bundled ones asked for, a named
+    set, or the one scenario file."""
+    if args.set is not None:
+        if args.scenario is not None or args.rulesets is not None:
+            parser.error("--set plays its own duels: leave out --scenario and --rulesets")
+        return _set(parser, args.set)
     if args.scenario is None:
         if args.gm_side is not None:
             parser.error("--gm-side goes with --scenario (the bundled duels name their own)")
@@ -118,21 +168,8 @@ def _duels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[st
         return {r: DUELS[r] for r in rulesets}
     if args.rulesets is not None:
         parser.error("--scenario plays its one file: leave out --rulesets")
-    try:  # read once: the workers play the very text checked here
-        text = args.scenario.read_text(encoding="utf-8")
-        scenario = parse_scenario(text, str(args.scenario))
-    except OSError as exc:
-        parser.error(f"{args.scenario}: cannot read the file: {exc.strerror}")
-    except (FracasError, UnicodeDecodeError) as exc:
-        parser.error(str(exc))
-    rules = scenario.ruleset
-    sides = sorted({s.side for s in rules.standings(rules.initial_state(scenario.model))})
-    if len(sides) != 2:
-        parser.error(f"{args.scenario}: a mirror match needs two sides, not {sides}")
-    if args.gm_side is not None and args.gm_side not in sides:
-        parser.error(f"--gm-side {args.gm_side!r} is not a side of {args.scenario}: {sides}")
-    name = f"{rules.name}/{args.scenario.stem}"
-    return {name: Duel(name, text, args.gm_side)}
+    d = _file_duel(parser, args.scenario, args.gm_side)
+    return {d.name: d}
 
 
 def main() -> None:
@@ -141,6 +178,11 @@ def main() -> None:
                         help=f"the duels to play (default: all of {', '.join(sorted(DUELS))})")
     parser.add_argument("--scenario", type=Path, default=None,
                         help="a scenario file of two sides to play instead of the duels")
+    parser.add_argument("--set", choices=("dev", "heldout"), default=None,
+                        help="play a set of duels: the development set or the held-out one")
+    parser.add_argument("--default-budget", action="store_true",
+                        help="the search's default budget (a CPU second a turn at most); "
+                             "--ms, --turn-ms, --rollouts and --clock are then ignored")
     parser.add_argument("--gm-side", default=None,
                         help="with --scenario: the side its GM runs (default: a referee)")
     parser.add_argument("--pairs", type=int, default=100, help="seeds; each gives two fights")
@@ -183,7 +225,7 @@ def main() -> None:
                                            args.turn_ms if args.ms else None, args.horizon,
                                            args.margin, args.rollouts, args.clock,
                                            not args.no_plans, args.allocation, args.width,
-                                           not args.as_heuristic))
+                                           not args.as_heuristic, args.default_budget))
         results: dict[str, MatchResult] = {}
         for r, futures in jobs.items():
             total = MatchResult()
@@ -199,8 +241,11 @@ def main() -> None:
             print(_seats(r, total), file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
 
-    print(f"search (ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, rollouts={args.rollouts},"
-          f" horizon={args.horizon}, margin={args.margin:g}, clock={args.clock}"
+    spent = ("the default budget (CPU clock)" if args.default_budget else
+             f"ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, rollouts={args.rollouts}, "
+             f"clock={args.clock}")
+    print(f"search ({spent},"
+          f" horizon={args.horizon}, margin={args.margin:g}"
           f"{', no plans' if args.no_plans else ''}, {args.allocation}"
           f", width {args.width}"
           f"{', rollouts as the heuristic' if args.as_heuristic else ', rollouts to win'}) "

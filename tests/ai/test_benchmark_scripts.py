@@ -49,7 +49,8 @@ def test_ai_script_refuses_what_does_not_fit_in_one_usage_line() -> None:
                         (["--scenario", "no_such_file.yaml"], "cannot read the file"),
                         (["--gm-side", "east"], "--gm-side goes with --scenario"),
                         (["--rulesets", "chess"], "no duel for chess"),
-                        (["--scenario", lanes, "--rulesets", "adnd"], "leave out --rulesets")):
+                        (["--scenario", lanes, "--rulesets", "adnd"], "leave out --rulesets"),
+                        (["--set", "heldout", "--rulesets", "adnd"], "--set plays its own")):
         done = subprocess.run([sys.executable, str(BENCHMARKS / "ai.py"), *args],
                               capture_output=True, text=True, timeout=300, check=False)
         assert done.returncode == 2 and words in done.stderr, (args, done.stderr)
