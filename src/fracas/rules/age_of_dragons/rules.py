@@ -26,17 +26,23 @@ __all__ = [
     "ATTACK_THRESHOLD",
     "BREAK_OUT_TN",
     "CALLED",
+    "DAMAGING",
     "GROUNDS",
     "MELEE_LEVEL",
     "SPOT_THRESHOLDS",
     "STYLES",
+    "SUCCESS_MARGIN",
+    "area_struck",
+    "at_close_quarters",
     "attack_numbers",
     "available_pd",
     "can_claw",
     "choose_expend_dice",
     "damage_dealt",
     "enemies",
+    "fall_cause",
     "grapple_group",
+    "holders",
     "in_melee_reach",
     "in_ranged_reach",
     "is_locked",
@@ -81,6 +87,10 @@ CALLED: Final = {
     "neck": (9, 9), "head": (9, 6),
 }
 BREAK_OUT_TN: Final = 3
+#: An attack succeeds with a margin of this or more (see :func:`margin`).
+SUCCESS_MARGIN: Final = 1
+#: The kinds of attack that deal damage when they succeed (a grapple and a break-out do not).
+DAMAGING: Final = frozenset({"attack", "shoot"})
 
 # -- ground under a forced landing: extra d6 ---------------------------------------
 GROUNDS: Final = {"soft": 0, "bare_rock": 1, "jagged_rock": 2, "spikes": 3}
@@ -186,16 +196,20 @@ def enemies(state: AgeOfDragonsState, name: str) -> Iterator[Fighter]:
             yield fighter
 
 
-def in_melee_reach(state: AgeOfDragonsState, attacker: str, target: str) -> bool:
-    """Melee needs close quarters (or zero range) and the same height.
+def at_close_quarters(state: AgeOfDragonsState, a: str, b: str) -> bool:
+    """Close quarters (or zero range) and the same height, where melee and Aim reach.
 
-    Grounded and strafing low count as one height for melee.  A locked attacker may
-    strike only those it grapples.
+    Grounded and strafing low count as one height for melee.
     """
     fighters = state.fighters
-    if MELEE_LEVEL[fighters[attacker].altitude] != MELEE_LEVEL[fighters[target].altitude]:
-        return False
-    if state.ranges[pair(attacker, target)] > CLOSE:
+    return MELEE_LEVEL[fighters[a].altitude] == MELEE_LEVEL[fighters[b].altitude] and \
+        state.ranges[pair(a, b)] <= CLOSE
+
+
+def in_melee_reach(state: AgeOfDragonsState, attacker: str, target: str) -> bool:
+    """Melee needs the target :func:`at_close_quarters`; a locked attacker may strike only
+    those it grapples."""
+    if not at_close_quarters(state, attacker, target):
         return False
     return not state.grapples or not is_locked(state, attacker) or \
         pair(attacker, target) in state.grapples
@@ -212,19 +226,43 @@ def in_ranged_reach(state: AgeOfDragonsState, attacker: str, target: str, reach:
 
 
 # -- manoeuvres and strategies ----------------------------------------------------------
-def spot_threshold(fighter: Fighter, effect: str) -> int:
-    """The die face a spot effect needs: alter range is 3+ in flight but 6+ on the ground."""
+def spot_threshold(fighter: Fighter, effect: str, airborne: bool | None = None) -> int:
+    """The die face a spot effect needs: alter range is 3+ in flight but 6+ on the ground.
+
+    ``airborne``: where the fighter will be when it spots (default: where it is).
+    """
     if effect == "alter_range":
-        return SPOT_THRESHOLDS["alter_range_flying" if fighter.airborne
-                               else "alter_range_ground"]
+        up = fighter.airborne if airborne is None else airborne
+        return SPOT_THRESHOLDS["alter_range_flying" if up else "alter_range_ground"]
     return SPOT_THRESHOLDS[effect]
 
 
-def spot_dice_needed(fighter: Fighter, effect: str) -> int:
-    """Dice one use of an effect takes: two for a ground range step with a ripped limb."""
-    if effect == "alter_range" and not fighter.airborne and RIPPED in fighter.limbs:
+def spot_dice_needed(fighter: Fighter, effect: str, airborne: bool | None = None) -> int:
+    """Dice one use of an effect takes: two for a ground range step with a ripped limb.
+
+    ``airborne``: as for :func:`spot_threshold`.
+    """
+    if effect == "alter_range" and RIPPED in fighter.limbs and \
+            not (fighter.airborne if airborne is None else airborne):
         return 2
     return 1
+
+
+def fall_cause(state: AgeOfDragonsState, fighter: Fighter) -> str | None:
+    """Why an airborne combatant drops a level in the end phase, or ``None``: it stays up.
+
+    Locked in a grapple, dying or without working wings it falls whatever it wants;
+    otherwise only when it chose to.
+    """
+    if state.grapples and is_locked(state, fighter.name):
+        return "locked"
+    if fighter.pr <= 0:  # dying
+        return "dying"
+    if not fighter.can_fly:
+        return "cannot fly"
+    if fighter.chose_fall:
+        return "chose to fall"
+    return None
 
 
 # -- attacks ------------------------------------------------------------------------------
@@ -239,15 +277,30 @@ def attack_numbers(style: str, called: str | None) -> tuple[int, int]:
 
 
 def margin(hits: int, pd_spent: int, tn: int) -> int:
-    """Hits expended, less PD spent and the TN modifier: the attack succeeds at 1 or more."""
+    """Hits expended, less PD spent and the TN modifier: the attack succeeds at
+    :data:`SUCCESS_MARGIN` or more."""
     return hits - pd_spent - tn
 
 
 def damage_dealt(attack_margin: int, damage_bonus: int) -> int:
-    """Damage of a successful damaging attack: the margin plus its bonus, never negative."""
-    if attack_margin < 1:
+    """Damage of a damaging attack (:data:`DAMAGING`): on a success the margin plus its
+    bonus, never negative; nothing on a failure."""
+    if attack_margin < SUCCESS_MARGIN:
         return 0
     return max(0, attack_margin + damage_bonus)
+
+
+def holders(state: AgeOfDragonsState, name: str) -> list[str]:
+    """The enemies ``name`` is grappling with, by name: those a break-out is against."""
+    side = state.fighters[name].profile.side
+    return sorted(p for p in partners(state, name) if state.fighters[p].profile.side != side)
+
+
+def area_struck(state: AgeOfDragonsState, attacker: str, target: str) -> list[str]:
+    """Whom an area attack on ``target`` strikes besides it: the rest of its grapple, but
+    the attacker and the dead, by name."""
+    return sorted(n for n in grapple_group(state, target)
+                  if n not in (target, attacker) and not state.fighters[n].dead)
 
 
 def available_pd(state: AgeOfDragonsState, defender: str) -> int:
@@ -259,18 +312,19 @@ def available_pd(state: AgeOfDragonsState, defender: str) -> int:
     return max(0, fighter.pd - aim)
 
 
-def can_claw(fighter: Fighter) -> bool:
-    """Claw attacks need at least one limb that is not mauled or ripped."""
-    return OK in fighter.limbs
-
-
 def part_usable(fighter: Fighter, style: str) -> bool:
-    """Whether the body part a style strikes with still works (tail attacks need the tail)."""
+    """Whether the body part a style strikes with still works: claws need a limb that is
+    neither mauled nor ripped, tail attacks the tail."""
     if style == "claw":
-        return can_claw(fighter)
+        return OK in fighter.limbs
     if style == "tail":
         return fighter.tail == OK
     return True
+
+
+def can_claw(fighter: Fighter) -> bool:
+    """Claw attacks need at least one limb that is not mauled or ripped."""
+    return part_usable(fighter, "claw")
 
 
 def called_shot_allowed(target: Fighter, called: str) -> bool:
