@@ -21,6 +21,7 @@ from fracas.rules.age_of_dragons import actions, rules
 from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
     CALLED,
+    MELEE_LEVEL,
     STYLES,
 )
 from fracas.rules.age_of_dragons.state import (
@@ -28,6 +29,7 @@ from fracas.rules.age_of_dragons.state import (
     CLOSE,
     DISENGAGED,
     GROUNDED,
+    OK,
     RANGES,
     SPHERES,
     AgeOfDragonsState,
@@ -121,15 +123,6 @@ def _turn(state: AgeOfDragonsState, actor: str, refuse: Refuse) -> Turn | Illega
     return turn
 
 
-def _rolled(turn: Turn, step: str, refuse: Refuse) -> Refusal:
-    if turn.step == "pool":
-        return refuse("turn steps", "roll a dice pool first")
-    if _STEP_ORDER[turn.step] > _STEP_ORDER[step]:
-        return refuse("turn steps",
-                      f"the {step} step is over: this turn is in its {turn.step} step")
-    return None
-
-
 def _needs_sphere(turn: Turn, sphere: str, what: str, refuse: Refuse) -> Refusal:
     if sphere not in turn.spheres:
         return refuse("dice pools", f"{what} needs {sphere.capitalize()} dice, and this "
@@ -164,16 +157,21 @@ def _hits(turn: Turn, dice: object, threshold: int, refuse: Refuse) -> Refusal:
     return None
 
 
-def _expend_turn(state: AgeOfDragonsState, actor: str, sphere: str | None, what: str,
-                 refuse: Refuse) -> Turn | IllegalActionError:
-    """The turn, if it is this actor's and still allows an expend from ``sphere``."""
+def _in_step(state: AgeOfDragonsState, actor: str, step: str, sphere: str | None, what: str,
+             refuse: Refuse) -> Turn | IllegalActionError:
+    """The turn, if it is this actor's, rolled, not past ``step``, and its pool nominated
+    for ``sphere`` (``what`` needs it)."""
     turn = _turn(state, actor, refuse)
     if not isinstance(turn, Turn):
         return turn
-    err = _rolled(turn, "expend", refuse)
-    if err is None and sphere is not None:
-        err = _needs_sphere(turn, sphere, what, refuse)
-    return turn if err is None else err
+    if turn.step == "pool":
+        return refuse("turn steps", "roll a dice pool first")
+    if _STEP_ORDER[turn.step] > _STEP_ORDER[step]:
+        return refuse("turn steps",
+                      f"the {step} step is over: this turn is in its {turn.step} step")
+    if sphere is not None:
+        return _needs_sphere(turn, sphere, what, refuse) or turn
+    return turn
 
 
 def _anyone_in_melee_reach(state: AgeOfDragonsState, me: str) -> bool:
@@ -244,14 +242,12 @@ def _reroll(state: AgeOfDragonsState, p: Partial) -> Refusal:
 
 def _spot(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
     actor = a.actor
-    turn = _turn(state, actor, refuse)
+    turn = _in_step(state, actor, "spot", "soma", "manoeuvres and strategies", refuse)
     if not isinstance(turn, Turn):
         return turn
-    err = _rolled(turn, "spot", refuse) or _needs_sphere(turn, "soma",
-                                                          "manoeuvres and strategies", refuse)
     effect = a.effect
-    if err is not None or effect is _UNSET:
-        return err
+    if effect is _UNSET:
+        return None
     if effect not in SPOT_EFFECTS:
         return refuse("spotting step", f"unknown spot effect {effect!r}")
     me = state.fighters[actor]
@@ -314,14 +310,14 @@ def _aim(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
     err = _enemy_target(state, actor, target, refuse)
     if err is not None:
         return err
-    if not rules.at_close_quarters(state, actor, target):
+    if not rules.in_melee_reach(state, actor, target, striking=False):
         return refuse("aim", f"{target} must be at close quarters and the same altitude")
     return None
 
 
 def _attack(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
     actor = a.actor
-    turn = _expend_turn(state, actor, "soma", "a melee attack", refuse)
+    turn = _in_step(state, actor, "expend", "soma", "a melee attack", refuse)
     if not isinstance(turn, Turn):
         return turn
     err = _hits(turn, a.dice, ATTACK_THRESHOLD, refuse)
@@ -357,7 +353,7 @@ def _attack(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
 
 def _shoot(state: AgeOfDragonsState, p: Partial) -> Refusal:
     actor, refuse = p.actor, p.refuse
-    turn = _expend_turn(state, actor, None, "", refuse)
+    turn = _in_step(state, actor, "expend", None, "", refuse)
     if not isinstance(turn, Turn):
         return turn
     err = _hits(turn, p.get("dice", _UNSET), ATTACK_THRESHOLD, refuse)
@@ -398,7 +394,7 @@ def _shoot(state: AgeOfDragonsState, p: Partial) -> Refusal:
 
 def _grapple(state: AgeOfDragonsState, p: Partial) -> Refusal:
     actor, refuse = p.actor, p.refuse
-    turn = _expend_turn(state, actor, "soma", "a grapple", refuse)
+    turn = _in_step(state, actor, "expend", "soma", "a grapple", refuse)
     if not isinstance(turn, Turn):
         return turn
     err = _hits(turn, p.get("dice", _UNSET), ATTACK_THRESHOLD, refuse)
@@ -418,7 +414,7 @@ def _grapple(state: AgeOfDragonsState, p: Partial) -> Refusal:
 
 def _break_out(state: AgeOfDragonsState, p: Partial) -> Refusal:
     actor, refuse = p.actor, p.refuse
-    turn = _expend_turn(state, actor, "soma", "breaking out", refuse)
+    turn = _in_step(state, actor, "expend", "soma", "breaking out", refuse)
     if not isinstance(turn, Turn):
         return turn
     if not rules.holders(state, actor):
@@ -428,7 +424,7 @@ def _break_out(state: AgeOfDragonsState, p: Partial) -> Refusal:
 
 def _task(state: AgeOfDragonsState, p: Partial) -> Refusal:
     refuse = p.refuse
-    turn = _expend_turn(state, p.actor, None, "", refuse)
+    turn = _in_step(state, p.actor, "expend", None, "", refuse)
     if not isinstance(turn, Turn):
         return turn
     if not state.tasks:
@@ -507,8 +503,51 @@ def _spot_whole(state: AgeOfDragonsState, a: actions.Spot, refuse: Refuse) -> Re
     return _spot(state, a, refuse)
 
 
+def _attack_quick(state: AgeOfDragonsState, a: actions.Attack, refuse: Refuse) -> Refusal:
+    """:func:`_attack` on a whole attack, its tests in one pass: a yes only where it says yes.
+
+    Asked for every attack a policy makes and after every decision (``turn_has_options``),
+    so the judge's tests are written out here, each beside what it stands for (the turn
+    and its dice, an enemy in melee reach, the claw's limbs); anything odd is left to
+    :func:`_attack`.  ``test_aod_quick_check.py`` holds the two together both ways.
+    """
+    actor, target, dice = a.actor, a.target, a.dice
+    turn = state.turn
+    if state.pending is not None or turn is None or turn.actor != actor or \
+            turn.step == "pool" or "soma" not in turn.spheres:  # _turn, _in_step
+        return _REFUSED
+    if type(dice) is not int or dice < 1:  # _hits
+        return _REFUSED
+    hits = turn.hits  # rules.count_qualifying at the attack threshold, when known
+    if dice > (len(hits) if hits is not None else
+               rules.count_qualifying(turn, ATTACK_THRESHOLD)):
+        return _REFUSED
+    fighters = state.fighters
+    foe = fighters.get(target) if type(target) is str else None
+    me = fighters[actor]
+    if foe is None or foe.dead or foe.profile.side == me.profile.side:  # _enemy_target
+        return _REFUSED
+    # rules.in_melee_reach: the same height, close quarters, a locked attacker its holders
+    if MELEE_LEVEL[me.altitude] != MELEE_LEVEL[foe.altitude]:
+        return _REFUSED
+    key = (actor, target) if actor < target else (target, actor)  # pair
+    if state.ranges[key] > CLOSE:
+        return _REFUSED
+    grapples = state.grapples
+    if grapples and key not in grapples and rules.is_locked(state, actor):
+        return _REFUSED
+    called, style = a.called, a.style
+    if called is not None and (type(called) is not str or called not in CALLED
+                               or not rules.called_shot_allowed(foe, called)):
+        return _REFUSED
+    if style == "claw":
+        return None if OK in me.limbs else _REFUSED  # rules.part_usable
+    return None if type(style) is str and style in STYLES and rules.part_usable(me, style) \
+        else _REFUSED
+
+
 _QUICK: dict[type, Callable[[AgeOfDragonsState, Any, Refuse], Refusal]] = {
-    actions.RollPool: _roll, actions.Attack: _attack, actions.EndTurn: _end,
+    actions.RollPool: _roll, actions.Attack: _attack_quick, actions.EndTurn: _end,
     actions.Defend: _defend, actions.Spot: _spot_whole,
 }
 
@@ -526,8 +565,9 @@ def allows(state: AgeOfDragonsState, action: Action) -> bool:
     check, both ways, on every decision of many fights.
     """
     judge = _QUICK.get(type(action))
-    return judge is not None and _closed(state, action.actor, _no) is None and \
-        judge(state, action, _no) is None
+    # _closed: the fight goes on; that the actor is in it, each of these judges finds
+    # in the turn's actor or the defender it compares the actor with.
+    return judge is not None and state.result is None and judge(state, action, _no) is None
 
 
 # -- candidates for each field -------------------------------------------------------------------
@@ -659,6 +699,6 @@ def turn_has_options(state: AgeOfDragonsState) -> bool:
         actor, side = turn.actor, fighter.profile.side
         for name, foe in state.fighters.items():
             if foe.profile.side != side and not foe.dead and \
-                    _attack(state, actions.Attack(actor, name, 1), _no) is None:
+                    _attack_quick(state, actions.Attack(actor, name, 1), _no) is None:
                 return True
     return has_options(TREE, state, turn.actor, _SKIP_WHEN_IDLE)

@@ -184,9 +184,9 @@ def settle(state: AgeOfDragonsState, pd_spent: int, emit: Emit) -> None:
     if p is None:
         return
     defender, kind = p.defenders[0], p.kind
-    attack_margin = rules.margin(p.hits, pd_spent, p.tn)
+    attack_margin, damage = rules.attack_outcome(p.hits, pd_spent, p.tn, p.damage_bonus,
+                                                 kind in DAMAGING)
     success = attack_margin >= SUCCESS_MARGIN
-    damage = rules.damage_dealt(attack_margin, p.damage_bonus) if kind in DAMAGING else 0
     emit(AttackResolved(p.attacker, defender, pd_spent, attack_margin, success, damage))
     if not success:
         return

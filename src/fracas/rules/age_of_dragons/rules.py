@@ -33,7 +33,6 @@ __all__ = [
     "STYLES",
     "SUCCESS_MARGIN",
     "area_struck",
-    "at_close_quarters",
     "attack_numbers",
     "available_pd",
     "can_claw",
@@ -196,22 +195,20 @@ def enemies(state: AgeOfDragonsState, name: str) -> Iterator[Fighter]:
             yield fighter
 
 
-def at_close_quarters(state: AgeOfDragonsState, a: str, b: str) -> bool:
-    """Close quarters (or zero range) and the same height, where melee and Aim reach.
+def in_melee_reach(state: AgeOfDragonsState, attacker: str, target: str,
+                   striking: bool = True) -> bool:
+    """Melee needs close quarters (or zero range) and the same height.
 
-    Grounded and strafing low count as one height for melee.
+    Grounded and strafing low count as one height for melee.  A locked attacker may
+    strike only those it grapples (``striking=False``: the same reach for Aim, which
+    strikes nobody).
     """
     fighters = state.fighters
-    return MELEE_LEVEL[fighters[a].altitude] == MELEE_LEVEL[fighters[b].altitude] and \
-        state.ranges[pair(a, b)] <= CLOSE
-
-
-def in_melee_reach(state: AgeOfDragonsState, attacker: str, target: str) -> bool:
-    """Melee needs the target :func:`at_close_quarters`; a locked attacker may strike only
-    those it grapples."""
-    if not at_close_quarters(state, attacker, target):
+    if MELEE_LEVEL[fighters[attacker].altitude] != MELEE_LEVEL[fighters[target].altitude]:
         return False
-    return not state.grapples or not is_locked(state, attacker) or \
+    if state.ranges[pair(attacker, target)] > CLOSE:
+        return False
+    return not striking or not state.grapples or not is_locked(state, attacker) or \
         pair(attacker, target) in state.grapples
 
 
@@ -276,18 +273,36 @@ def attack_numbers(style: str, called: str | None) -> tuple[int, int]:
     return tn, bonus
 
 
+def attack_outcome(hits: int, pd_spent: int, tn: int, damage_bonus: int,
+                   damaging: bool) -> tuple[int, int]:
+    """The margin and the damage of an attack.
+
+    The margin is the hits expended less the Physical Defence spent and the TN modifier;
+    the attack succeeds at :data:`SUCCESS_MARGIN` or more.  A damaging attack
+    (:data:`DAMAGING`) that succeeds deals its margin plus its damage bonus, never less
+    than nothing; anything else deals nothing.
+
+    >>> attack_outcome(5, 1, 0, 0, True)
+    (4, 4)
+    >>> attack_outcome(5, 1, 3, 6, True)  # a bite: TN +3, damage +6
+    (1, 7)
+    >>> attack_outcome(5, 2, 3, 6, True)  # turned aside
+    (0, 0)
+    """
+    attack_margin = hits - pd_spent - tn
+    if attack_margin < SUCCESS_MARGIN or not damaging:
+        return attack_margin, 0
+    return attack_margin, max(0, attack_margin + damage_bonus)
+
+
 def margin(hits: int, pd_spent: int, tn: int) -> int:
-    """Hits expended, less PD spent and the TN modifier: the attack succeeds at
-    :data:`SUCCESS_MARGIN` or more."""
-    return hits - pd_spent - tn
+    """:func:`attack_outcome`'s margin."""
+    return attack_outcome(hits, pd_spent, tn, 0, False)[0]
 
 
 def damage_dealt(attack_margin: int, damage_bonus: int) -> int:
-    """Damage of a damaging attack (:data:`DAMAGING`): on a success the margin plus its
-    bonus, never negative; nothing on a failure."""
-    if attack_margin < SUCCESS_MARGIN:
-        return 0
-    return max(0, attack_margin + damage_bonus)
+    """:func:`attack_outcome`'s damage for a damaging attack with this margin."""
+    return attack_outcome(attack_margin, 0, 0, damage_bonus, True)[1]
 
 
 def holders(state: AgeOfDragonsState, name: str) -> list[str]:
