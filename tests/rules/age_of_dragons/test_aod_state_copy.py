@@ -235,11 +235,8 @@ def _variants(state: AgeOfDragonsState) -> Iterator[tuple[str, AgeOfDragonsState
             copy = state.copy()
             fighter = copy.fighters[name]
             value = getattr(fighter, f.name)
-            if isinstance(value, list):
-                value = [value[0] + 1, *value[1:]]
-            else:
-                value = _changed(value)
-            setattr(fighter, f.name, value)
+            setattr(fighter, f.name, [value[0] + 1, *value[1:]] if isinstance(value, list)
+                    else _changed(value))
             yield f"Fighter.{f.name}", copy
     if state.turn is not None:
         live = state.turn.expended.index(False)  # a die still in the pool
