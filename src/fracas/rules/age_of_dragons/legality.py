@@ -22,6 +22,7 @@ from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
     CALLED,
     MELEE_LEVEL,
+    SPOT_THRESHOLDS,
     STYLES,
 )
 from fracas.rules.age_of_dragons.state import (
@@ -650,6 +651,8 @@ def asks(state: AgeOfDragonsState, p: Partial, name: str) -> bool:
 
 
 TREE = Steps(actions.ACTIONS, why_not, step)
+#: No spot takes a die showing less.
+_LOWEST_SPOT = min(SPOT_THRESHOLDS.values())
 _SKIP_WHEN_IDLE = frozenset({"fall", "end"})
 
 
@@ -676,8 +679,8 @@ def turn_has_options(state: AgeOfDragonsState) -> bool:
 
     Choosing to fall counts while it is a real choice (:func:`fall_is_a_choice`): a
     flyer's turn stays open for it, so it is never lost by spending the last die.
-    Otherwise a cheap test first (no die could be used), then the steps stop at the
-    first legal completion: nothing is listed.
+    Otherwise evading (the commonest option while spotting), a cheap test (no die could
+    be used), a claw, then the steps stop at the first legal completion: nothing is listed.
     """
     turn = state.turn
     if turn is None or turn.step == "pool":
@@ -685,13 +688,13 @@ def turn_has_options(state: AgeOfDragonsState) -> bool:
     if fall_is_a_choice(state, turn.actor):
         return True
     fighter = state.fighters[turn.actor]
-    pool, expended, spotted = turn.pool, turn.expended, turn.spotted
-    if turn.step != "expend" and "soma" in turn.spheres and any(
-            face >= 3 and not spotted[i] and not expended[i] for i, face in enumerate(pool)):
-        return True  # evade is always open to an unspotted 3+
+    if _spot(state, actions.Spot(turn.actor, "evade"), _no) is None:
+        return True  # evade needs nothing but a die (the commonest option in the spot steps)
+    # No reroll to make, and no die that an expend or a spot could take: nothing is left.
     lowest = min([ATTACK_THRESHOLD, *(t.threshold for t in state.tasks.values())])
-    if not (turn.step == "reroll" and fighter.profile.rerolls) and not any(
-            face >= lowest and not expended[i] for i, face in enumerate(pool)):
+    if not (turn.step == "reroll" and fighter.profile.rerolls) and \
+            not rules.count_qualifying(turn, lowest) and \
+            not rules.count_qualifying(turn, _LOWEST_SPOT, unspotted=True):
         return False
     if state.pending is None and "soma" in turn.spheres and state.result is None:
         # A claw with one die at a foe in reach: the quick yes of the check (``allows``)

@@ -104,37 +104,38 @@ def pool_size(profile: Profile, spheres: tuple[str, ...]) -> int:
 
 
 def qualifying_dice(turn: Turn, threshold: int, unspotted: bool = False) -> list[int]:
-    """Indices of the dice still in the pool showing ``threshold`` or more, lowest first.
+    """Indices of the dice still in the pool showing ``threshold`` or more, lowest first
+    (``unspotted``: those not spotted yet).
 
     The attack threshold's list is worked out once per change of the pool (``Turn.hits``):
     the policy choosing an attack, the check and the expend share it.
     """
     if threshold == ATTACK_THRESHOLD and not unspotted:
         return list(_hits(turn))
-    pool, expended, spotted = turn.pool, turn.expended, turn.spotted
-    found = [i for i in range(len(pool))
-             if not expended[i] and pool[i] >= threshold and not (unspotted and spotted[i])]
-    found.sort(key=pool.__getitem__)
-    return found
+    return _qualifying(turn, threshold, unspotted)
 
 
 def count_qualifying(turn: Turn, threshold: int, unspotted: bool = False) -> int:
-    """How many dice :func:`qualifying_dice` would find (no list, no sort)."""
+    """How many dice :func:`qualifying_dice` would find."""
     if threshold == ATTACK_THRESHOLD and not unspotted:
         hits = turn.hits
         return len(hits if hits is not None else _hits(turn))
+    return len(_qualifying(turn, threshold, unspotted))
+
+
+def _qualifying(turn: Turn, threshold: int, unspotted: bool) -> list[int]:
+    """:func:`qualifying_dice` worked out: the one test of a die that qualifies."""
     pool, expended, spotted = turn.pool, turn.expended, turn.spotted
-    return sum(1 for i, face in enumerate(pool)
-               if face >= threshold and not expended[i] and not (unspotted and spotted[i]))
+    found = [i for i, face in enumerate(pool)
+             if face >= threshold and not expended[i] and not (unspotted and spotted[i])]
+    found.sort(key=pool.__getitem__)
+    return found
 
 
 def _hits(turn: Turn) -> tuple[int, ...]:
     hits = turn.hits
     if hits is None:
-        pool, expended = turn.pool, turn.expended
-        found = [i for i, face in enumerate(pool) if face >= ATTACK_THRESHOLD and not expended[i]]
-        found.sort(key=pool.__getitem__)
-        hits = turn.hits = tuple(found)
+        hits = turn.hits = tuple(_qualifying(turn, ATTACK_THRESHOLD, False))
     return hits
 
 
@@ -151,12 +152,8 @@ def choose_expend_dice(turn: Turn, count: int, threshold: int, sixes_first: bool
 
 
 def attack_dice(turn: Turn, count: int, sixes_first: bool) -> tuple[int, ...]:
-    """:func:`choose_expend_dice` at the attack threshold, from the known hits (no list made)."""
-    hits = _hits(turn)
-    if not sixes_first:
-        return hits[:count]
-    pool = turn.pool
-    return tuple(sorted(hits, key=lambda i: -pool[i])[:count])
+    """:func:`choose_expend_dice` at the attack threshold."""
+    return tuple(choose_expend_dice(turn, count, ATTACK_THRESHOLD, sixes_first))
 
 
 # -- position ----------------------------------------------------------------------
