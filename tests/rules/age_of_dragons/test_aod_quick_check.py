@@ -2,10 +2,11 @@
 
 The play loop and the exact solver accept a policy's roll, spot, attack, end of turn or
 Physical Defence through :func:`fracas.rules.age_of_dragons.legality.allows` instead of
-walking the action's fields with ``why_not``.  Rolling, spotting, ending the turn and
-spending Physical Defence are judged there by the very judges ``why_not`` calls; an
-attack, asked for at every claw and after every decision, by ``_attack_quick``, the
-attack judge's tests written out in one pass.  These tests hold the quick yes to the full
+walking the action's fields with ``why_not``.  Rolling, ending the turn, spending
+Physical Defence and spots but evading are judged there by the very judges ``why_not``
+calls; an attack and an evade, asked for at every claw and after every decision, by
+``_attack_quick`` and ``_evade_open``, those judges' tests written out in one pass.
+These tests hold the quick yes to the full
 check (:func:`fracas.core.decision.check` without the fast path) on every decision of
 many fights of every example, for right and wrong actions of those verbs by every
 combatant: it may never say yes to an action the check refuses, and it says yes to each
@@ -14,7 +15,8 @@ one the check accepts.
 Checked once against deliberately broken copies, each failing here: ``_attack_quick``
 without its test that the target is alive (a yes the check refuses); the attack judge
 without its test that a called shot's part is still there (a no where the check says
-yes); a whole spot whose ``closer`` the quick yes no longer holds to its default.
+yes); a whole spot whose ``closer`` the quick yes no longer holds to its default;
+``_evade_open`` no longer asking for a Soma pool.
 """
 
 from __future__ import annotations
@@ -254,3 +256,50 @@ def test_asks_is_what_the_steps_offer() -> None:
                                 grown += [p.having(name, v) for v in list(offer.values)[:4]]
                         partials = grown[:12] or partials
     assert checked > 1000
+
+
+@pytest.mark.parametrize("random_play", [False, True], ids=["own policies", "random"])
+def test_turn_has_options_is_what_the_steps_offer(random_play: bool) -> None:
+    """``legality.turn_has_options`` (asked after every decision) takes shortcuts before
+    it walks the steps: a fall that is a real choice, an open evade (``_evade_open``),
+    no die any spot or expend could take, a claw (``_attack_quick``).  On every decision
+    of fights of every example it says what the steps say: a fall that is a real choice,
+    or a legal action other than falling or ending the turn.
+
+    Checked once against a deliberately broken copy: with ``_evade_open`` no longer
+    asking for a Soma pool this test fails (a turn kept open with nothing to do)."""
+    rnd = random.Random(f"options{random_play}")
+    answers = []
+    for path in EXAMPLES:
+        for played in _states(path, 2, random_play, 150):
+            for state in (*_twists(played, rnd), *_spent(played, rnd)):
+                turn = state.turn
+                if turn is None or turn.step == "pool" or state.pending is not None or \
+                        state.result is not None:
+                    continue
+                steps = legality.fall_is_a_choice(state, turn.actor) or \
+                    decision.has_options(legality.TREE, state, turn.actor,
+                                         frozenset({"fall", "end"}))
+                assert legality.turn_has_options(state) == steps, f"{path.stem}: {turn}"
+                answers.append(steps)
+    assert len(answers) > 100 and any(answers) and not all(answers)
+
+
+def _spent(state: AgeOfDragonsState, rnd: random.Random) -> Iterator[AgeOfDragonsState]:
+    """Copies whose turn has some of its dice expended or spotted, or its pool nominated
+    for another sphere: turns near their end, which a decision seldom sees."""
+    if state.turn is None or not state.turn.pool:
+        return
+    for _ in range(3):
+        copy = state.copy()
+        turn = copy.turn
+        assert turn is not None
+        for i in range(len(turn.pool)):
+            if rnd.random() < 0.7:
+                turn.expended[i] = True
+            elif rnd.random() < 0.5:
+                turn.spotted[i] = True
+        turn.hits = None  # worked out afresh from the pool
+        if rnd.random() < 0.3:
+            turn.spheres = rnd.choice((("sophis",), ("pneuma",), ("soma", "pneuma")))
+        yield copy

@@ -252,8 +252,7 @@ def _spot(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
     if effect not in SPOT_EFFECTS:
         return refuse("spotting step", f"unknown spot effect {effect!r}")
     me = state.fighters[actor]
-    threshold = rules.spot_threshold(me, effect)
-    needed = rules.spot_dice_needed(me, effect)
+    threshold, needed = rules.spot_cost(me, effect)
     if rules.count_qualifying(turn, threshold, unspotted=True) < needed:
         return refuse("spotting step", f"{effect} needs an unspotted die showing "
                       f"{threshold}+" + (" (two: a limb is ripped off)" if needed > 1 else ""))
@@ -547,9 +546,30 @@ def _attack_quick(state: AgeOfDragonsState, a: actions.Attack, refuse: Refuse) -
         else _REFUSED
 
 
+def _evade_open(state: AgeOfDragonsState, actor: str) -> bool:
+    """Whether ``actor`` may evade now: :func:`_spot`'s tests for an evade, in one pass.
+
+    Asked after every decision (:func:`turn_has_options`) and of every evade a policy
+    makes, the commonest spot.  ``test_aod_quick_check.py`` holds it to the judge.
+    """
+    turn = state.turn
+    if state.pending is not None or turn is None or turn.actor != actor or \
+            (turn.step != "reroll" and turn.step != "spot") or "soma" not in turn.spheres:
+        return False  # _in_step: the turn, rolled, the spot step not over, a Soma pool
+    threshold, needed = rules.spot_cost(state.fighters[actor], "evade")
+    return rules.count_qualifying(turn, threshold, unspotted=True) >= needed
+
+
+def _spot_quick(state: AgeOfDragonsState, a: actions.Spot, refuse: Refuse) -> Refusal:
+    """A whole spot: an evade by :func:`_evade_open`, any other by :func:`_spot_whole`."""
+    if a.effect == "evade" and a.target is None and a.closer is True:
+        return None if _evade_open(state, a.actor) else _REFUSED
+    return _spot_whole(state, a, refuse)
+
+
 _QUICK: dict[type, Callable[[AgeOfDragonsState, Any, Refuse], Refusal]] = {
     actions.RollPool: _roll, actions.Attack: _attack_quick, actions.EndTurn: _end,
-    actions.Defend: _defend, actions.Spot: _spot_whole,
+    actions.Defend: _defend, actions.Spot: _spot_quick,
 }
 
 
@@ -559,7 +579,8 @@ def allows(state: AgeOfDragonsState, action: Action) -> bool:
     Rolling, a spot, a tooth-and-claw attack, ending the turn and spending Physical
     Defence are judged by the very judges :func:`why_not` calls, on the whole action
     and with no refusal worded (every field of these verbs is asked, but a spot's
-    fields its effect does not ask, which must keep their defaults).  ``True`` only
+    fields its effect does not ask, which must keep their defaults); an attack and an
+    evade, the commonest, by those judges' tests written out in one pass.  ``True`` only
     when the full check would accept the action; ``False`` means "judge it in full"
     (another verb, a value of the wrong type): the check then names the rule.
     ``tests/rules/age_of_dragons/test_aod_quick_check.py`` holds it to the full
@@ -688,7 +709,7 @@ def turn_has_options(state: AgeOfDragonsState) -> bool:
     if fall_is_a_choice(state, turn.actor):
         return True
     fighter = state.fighters[turn.actor]
-    if _spot(state, actions.Spot(turn.actor, "evade"), _no) is None:
+    if _evade_open(state, turn.actor):
         return True  # evade needs nothing but a die (the commonest option in the spot steps)
     # No reroll to make, and no die that an expend or a spot could take: nothing is left.
     lowest = min([ATTACK_THRESHOLD, *(t.threshold for t in state.tasks.values())])

@@ -95,8 +95,7 @@ def _spot(state: AgeOfDragonsState, a: actions.Spot, rng: Rng, emit: Emit) -> No
     if turn is None:
         return
     me = state.fighters[a.actor]
-    needed = rules.spot_dice_needed(me, a.effect)
-    threshold = rules.spot_threshold(me, a.effect)
+    threshold, needed = rules.spot_cost(me, a.effect)
     dice = tuple(rules.qualifying_dice(turn, threshold, unspotted=True)[:needed])
     emit(events.DieSpotted(a.actor, dice, a.effect))
     if a.effect == "evade":

@@ -50,8 +50,7 @@ __all__ = [
     "pool_size",
     "qualifying_dice",
     "range_between",
-    "spot_dice_needed",
-    "spot_threshold",
+    "spot_cost",
 ]
 
 
@@ -112,7 +111,9 @@ def qualifying_dice(turn: Turn, threshold: int, unspotted: bool = False) -> list
     """
     if threshold == ATTACK_THRESHOLD and not unspotted:
         return list(_hits(turn))
-    return _qualifying(turn, threshold, unspotted)
+    found = _qualifying(turn, threshold, unspotted)
+    found.sort(key=turn.pool.__getitem__)
+    return found
 
 
 def count_qualifying(turn: Turn, threshold: int, unspotted: bool = False) -> int:
@@ -124,18 +125,18 @@ def count_qualifying(turn: Turn, threshold: int, unspotted: bool = False) -> int
 
 
 def _qualifying(turn: Turn, threshold: int, unspotted: bool) -> list[int]:
-    """:func:`qualifying_dice` worked out: the one test of a die that qualifies."""
+    """The dice that qualify, in pool order: the one test of a die that qualifies."""
     pool, expended, spotted = turn.pool, turn.expended, turn.spotted
-    found = [i for i, face in enumerate(pool)
-             if face >= threshold and not expended[i] and not (unspotted and spotted[i])]
-    found.sort(key=pool.__getitem__)
-    return found
+    return [i for i, face in enumerate(pool)
+            if face >= threshold and not expended[i] and not (unspotted and spotted[i])]
 
 
 def _hits(turn: Turn) -> tuple[int, ...]:
     hits = turn.hits
     if hits is None:
-        hits = turn.hits = tuple(_qualifying(turn, ATTACK_THRESHOLD, False))
+        found = _qualifying(turn, ATTACK_THRESHOLD, False)
+        found.sort(key=turn.pool.__getitem__)
+        hits = turn.hits = tuple(found)
     return hits
 
 
@@ -220,26 +221,19 @@ def in_ranged_reach(state: AgeOfDragonsState, attacker: str, target: str, reach:
 
 
 # -- manoeuvres and strategies ----------------------------------------------------------
-def spot_threshold(fighter: Fighter, effect: str, airborne: bool | None = None) -> int:
-    """The die face a spot effect needs: alter range is 3+ in flight but 6+ on the ground.
+def spot_cost(fighter: Fighter, effect: str, airborne: bool | None = None) -> tuple[int, int]:
+    """The die face one use of a spot effect needs, and how many such dice it takes.
 
-    ``airborne``: where the fighter will be when it spots (default: where it is).
+    Alter range is 3+ in flight but 6+ on the ground, and on the ground two dice with a
+    ripped-off limb; every other effect takes one die of its threshold.  ``airborne``:
+    where the fighter will be when it spots (default: where it is).
     """
     if effect == "alter_range":
         up = fighter.airborne if airborne is None else airborne
-        return SPOT_THRESHOLDS["alter_range_flying" if up else "alter_range_ground"]
-    return SPOT_THRESHOLDS[effect]
-
-
-def spot_dice_needed(fighter: Fighter, effect: str, airborne: bool | None = None) -> int:
-    """Dice one use of an effect takes: two for a ground range step with a ripped limb.
-
-    ``airborne``: as for :func:`spot_threshold`.
-    """
-    if effect == "alter_range" and RIPPED in fighter.limbs and \
-            not (fighter.airborne if airborne is None else airborne):
-        return 2
-    return 1
+        if up:
+            return SPOT_THRESHOLDS["alter_range_flying"], 1
+        return SPOT_THRESHOLDS["alter_range_ground"], 2 if RIPPED in fighter.limbs else 1
+    return SPOT_THRESHOLDS[effect], 1
 
 
 def fall_cause(state: AgeOfDragonsState, fighter: Fighter) -> str | None:
@@ -252,8 +246,8 @@ def fall_cause(state: AgeOfDragonsState, fighter: Fighter) -> str | None:
         return "locked"
     if fighter.pr <= 0:  # dying
         return "dying"
-    if not fighter.can_fly:
-        return "cannot fly"
+    if not (fighter.profile.flies and fighter.wing == OK):  # Fighter.can_fly, read in place
+        return "cannot fly"  # (asked after every decision; test_aod_falling holds the two)
     if fighter.chose_fall:
         return "chose to fall"
     return None

@@ -323,8 +323,8 @@ def _pay(me: Fighter, route: _Route, faces: list[int]) -> tuple[int, int] | None
     took_hits = 0
     airborne = route.altitude > GROUNDED  # where the range steps are taken
     for move in route.moves:
-        threshold = rules.spot_threshold(me, move, airborne)
-        for _ in range(rules.spot_dice_needed(me, move, airborne)):
+        threshold, needed = rules.spot_cost(me, move, airborne)
+        for _ in range(needed):
             die = next((f for f in left if f >= threshold), None)
             if die is None:
                 return None
