@@ -674,6 +674,9 @@ def asks(state: AgeOfDragonsState, p: Partial, name: str) -> bool:
 TREE = Steps(actions.ACTIONS, why_not, step)
 #: No spot takes a die showing less.
 _LOWEST_SPOT = min(SPOT_THRESHOLDS.values())
+#: Whether no spot takes a die an evade would not: then a turn that cannot evade cannot
+#: spot at all (the same step, the same Soma pool, a die of that face or more).
+_EVADE_IS_LOWEST = SPOT_THRESHOLDS["evade"] == _LOWEST_SPOT
 _SKIP_WHEN_IDLE = frozenset({"fall", "end"})
 
 
@@ -714,8 +717,8 @@ def turn_has_options(state: AgeOfDragonsState) -> bool:
     # No reroll to make, and no die that an expend or a spot could take: nothing is left.
     lowest = min([ATTACK_THRESHOLD, *(t.threshold for t in state.tasks.values())])
     if not (turn.step == "reroll" and fighter.profile.rerolls) and \
-            not rules.count_qualifying(turn, lowest) and \
-            not rules.count_qualifying(turn, _LOWEST_SPOT, unspotted=True):
+            not rules.count_qualifying(turn, lowest) and (
+                _EVADE_IS_LOWEST or not rules.count_qualifying(turn, _LOWEST_SPOT, True)):
         return False
     if state.pending is None and "soma" in turn.spheres and state.result is None:
         # A claw with one die at a foe in reach: the quick yes of the check (``allows``)

@@ -298,6 +298,8 @@ def damage_dealt(attack_margin: int, damage_bonus: int) -> int:
 
 def holders(state: AgeOfDragonsState, name: str) -> list[str]:
     """The enemies ``name`` is grappling with, by name: those a break-out is against."""
+    if not state.grapples:
+        return []
     side = state.fighters[name].profile.side
     return sorted(p for p in partners(state, name) if state.fighters[p].profile.side != side)
 
