@@ -325,7 +325,7 @@ def _initiative(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
             rating = state.fighters[name].profile.rating(sphere)
             faces = tuple(rng.dice(rating, 6))
             emit(DiceRolled(name, events.INITIATIVE, 6, faces))
-            successes = sum(1 for f in faces if f >= 4)
+            successes = sum(1 for f in faces if f >= ATTACK_THRESHOLD)  # 4+, as death checks
             # First roll: most 4+ wins, then the higher rating; later rolls break ties.
             keys.setdefault(name, []).extend((successes, rating) if attempt == 0
                                               else (successes,))

@@ -29,11 +29,13 @@ __all__ = [
     "DAMAGING",
     "GROUNDS",
     "MELEE_LEVEL",
+    "RANGED_HALVES",
     "SPOT_THRESHOLDS",
     "STYLES",
     "SUCCESS_MARGIN",
     "area_struck",
     "attack_numbers",
+    "attack_outcome",
     "available_pd",
     "can_claw",
     "choose_expend_dice",
@@ -57,6 +59,8 @@ __all__ = [
 # -- the seed's numbers and tables ------------------------------------------------
 #: Altitude in half levels, for the ranged-attack limit of one level of difference.
 ALTITUDE_HALVES: Final = (0, 1, 2, 4, 6)
+#: A ranged attack reaches at most this many half levels up or down (one level).
+RANGED_HALVES: Final = 2
 #: Melee height: grounded and strafing low count as one level (strafing low exists to
 #: strike at the ground).
 MELEE_LEVEL: Final = (0, 0, 1, 2, 3)
@@ -215,7 +219,7 @@ def in_ranged_reach(state: AgeOfDragonsState, attacker: str, target: str, reach:
     fighters = state.fighters
     halves = abs(ALTITUDE_HALVES[fighters[attacker].altitude]
                  - ALTITUDE_HALVES[fighters[target].altitude])
-    if halves > 2 or state.ranges[pair(attacker, target)] > reach:
+    if halves > RANGED_HALVES or state.ranges[pair(attacker, target)] > reach:
         return False
     return not is_locked(state, attacker) or pair(attacker, target) in state.grapples
 

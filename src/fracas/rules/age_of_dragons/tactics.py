@@ -26,6 +26,7 @@ from fracas.rules.age_of_dragons.rules import (
     CALLED,
     GROUNDS,
     MELEE_LEVEL,
+    RANGED_HALVES,
     SPOT_THRESHOLDS,
 )
 from fracas.rules.age_of_dragons.state import (
@@ -292,7 +293,7 @@ def _free_route(me: Fighter, foe_altitude: int, band: int,
         if weapon is None:
             return MELEE_LEVEL[level] - MELEE_LEVEL[foe_altitude]
         gap = ALTITUDE_HALVES[level] - ALTITUDE_HALVES[foe_altitude]
-        return 0 if abs(gap) <= 2 else gap
+        return 0 if abs(gap) <= RANGED_HALVES else gap
 
     while apart(altitude) != 0:
         if not me.can_fly:
