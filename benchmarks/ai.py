@@ -26,10 +26,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from fracas.ai import SearchBudget, SearchPolicy
+from fracas.ai import SearchBudget, SearchPolicy, SearchTuning
 from fracas.ai.duels import DUELS, Duel
 from fracas.ai.match import MatchResult, mirror_match
-from fracas.ai.search import ALLOCATIONS, MARGIN, MAX_CANDIDATES
+from fracas.ai.search.race import ALLOCATIONS, MARGIN
+from fracas.ai.search.tree import MAX_CANDIDATES
 from fracas.core.action import GM
 from fracas.core.errors import FracasError
 from fracas.scenario import parse_scenario
@@ -37,8 +38,7 @@ from fracas.scenario import parse_scenario
 
 def run(duel: Duel, start: int, stop: int, ms: float | None, turn_ms: float | None,
         horizon: int, margin: float, rollouts: int | None = None,
-        keyed: bool = True, clock: str = "wall", plans: bool = True,
-        allocation: str = "race", neighbours: bool = True,
+        clock: str = "wall", plans: bool = True, allocation: str = "race",
         width: int = MAX_CANDIDATES, to_win: bool = True) -> MatchResult:
     """Seat-swapped fights of seeds ``start..stop-1`` on ``duel``."""
     scenario = duel.scenario()
@@ -46,11 +46,12 @@ def run(duel: Duel, start: int, stop: int, ms: float | None, turn_ms: float | No
     initial = rules.initial_state(scenario.model)
     budget = SearchBudget(rollouts=rollouts, ms=ms, turn_ms=turn_ms, horizon=horizon,
                           clock=clock)
+    tuning = SearchTuning(margin=margin, plans=plans, allocation=allocation, width=width,
+                          to_win=to_win)
 
     def search(actor: str) -> Any:
         return SearchPolicy(rules, budget, side=duel.gm_side if actor == GM else None,
-                            margin=margin, keyed=keyed, plans=plans, allocation=allocation,
-                            neighbours=neighbours, width=width, to_win=to_win)
+                            tuning=tuning)
 
     return mirror_match(rules, initial, search, _heuristic(rules), range(start, stop),
                         gm_side=duel.gm_side)
@@ -152,8 +153,6 @@ def main() -> None:
                         help="paired standard errors by which a move must beat the heuristic's")
     parser.add_argument("--rollouts", type=int, default=None,
                         help="a fixed number of rollouts per decision (with --ms 0: no clock)")
-    parser.add_argument("--unkeyed", action="store_true",
-                        help="one dice stream per rollout instead of dice keyed per decision")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="the clock of --ms and --turn-ms: wall time, or this process's "
                              "CPU time (the same thinking however busy the machine is)")
@@ -161,12 +160,6 @@ def main() -> None:
                         help="compare single moves only (no plans replayed in the rollouts)")
     parser.add_argument("--allocation", choices=ALLOCATIONS, default="race",
                         help="how a decision's rollouts are shared among its moves")
-    parser.add_argument("--neighbours", dest="neighbours", action="store_true",
-                        help="candidates: the moves one step from the heuristic's first "
-                             "(the default)")
-    parser.add_argument("--walk", dest="neighbours", action="store_false",
-                        help="candidates: the steps walked in order, at most 3 a verb "
-                             "(the search before the neighbours)")
     parser.add_argument("--width", type=int, default=MAX_CANDIDATES,
                         help="whole moves compared at most in one decision")
     parser.add_argument("--baseline", action="store_true",
@@ -177,7 +170,6 @@ def main() -> None:
                              "default they play it for the win alone: no escaping)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=5, help="seeds per job")
-    parser.set_defaults(neighbours=True)
     args = parser.parse_args()
     duels = _duels(parser, args)
 
@@ -189,9 +181,8 @@ def main() -> None:
                 stop = min(s + args.chunk, args.first_seed + args.pairs)
                 jobs[r].append(pool.submit(run, duel, s, stop, args.ms or None,
                                            args.turn_ms if args.ms else None, args.horizon,
-                                           args.margin, args.rollouts, not args.unkeyed,
-                                           args.clock, not args.no_plans,
-                                           args.allocation, args.neighbours, args.width,
+                                           args.margin, args.rollouts, args.clock,
+                                           not args.no_plans, args.allocation, args.width,
                                            not args.as_heuristic))
         results: dict[str, MatchResult] = {}
         for r, futures in jobs.items():
@@ -210,9 +201,8 @@ def main() -> None:
 
     print(f"search (ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, rollouts={args.rollouts},"
           f" horizon={args.horizon}, margin={args.margin:g}, clock={args.clock}"
-          f"{', unkeyed dice' if args.unkeyed else ''}"
           f"{', no plans' if args.no_plans else ''}, {args.allocation}"
-          f"{', neighbours' if args.neighbours else ', walk'}, width {args.width}"
+          f", width {args.width}"
           f"{', rollouts as the heuristic' if args.as_heuristic else ', rollouts to win'}) "
           f"against the heuristic, "
           f"{args.pairs} seeds x 2 seats, "

@@ -2,11 +2,11 @@
 
 Heuristic fights are played to the end; at sampled decisions every legal action is
 listed (:func:`fracas.core.decision.iter_legal`), moves that leave the same state under
-the same dice count once (the search's own test, ``SearchPolicy._distinct``), and each
-distinct move is valued by the same keyed rollouts the search plays
-(``SearchPolicy._rollout``: the k-th rollout of every move on the same seed, dice keyed per
-decision, the heuristic playing on).  The heuristic's own choice plays the fight on, so
-the fights are the heuristic's.
+the same dice count once (the search's own test, :func:`fracas.ai.search.rollouts.distinct`),
+and each distinct move is valued by the same keyed rollouts the search plays
+(:class:`fracas.ai.search.rollouts.Rollouts`: the k-th rollout of every move on the same
+seed, dice keyed per decision, the heuristic playing on).  The heuristic's own choice plays
+the fight on, so the fights are the heuristic's.
 
 The gain of the best move over the heuristic's is read without the winner's curse: the
 rollouts are split in two halves of different seeds, the best move is picked on the
@@ -38,7 +38,9 @@ from typing import Any
 
 from fracas.ai.duels import DUELS
 from fracas.ai.match import play_fight, wilson
-from fracas.ai.search import SearchBudget, SearchPolicy, _Candidate, side_of
+from fracas.ai.search import SearchBudget, SearchPolicy, side_of
+from fracas.ai.search.rollouts import Rollouts, distinct
+from fracas.ai.search.tree import Candidate
 from fracas.core.action import GM
 from fracas.core.decision import chosen_values, iter_legal
 from fracas.core.policy import DecisionRequest, Policy
@@ -97,26 +99,29 @@ class _Probe:
             return guess
         self.count += 1
         self.room.decisions[side] += 1
-        first = _Candidate(chosen_values(rules, state, guess), guess)
+        first = Candidate(chosen_values(rules, state, guess), guess)
         cands = [first]
         for action in iter_legal(rules, state, actor):
             if len(cands) >= self.max_moves:
                 break
             if action != guess:
-                cands.append(_Candidate(chosen_values(rules, state, action), action))
+                cands.append(Candidate(chosen_values(rules, state, action), action))
         base = derive_seed(self.room.seed, "room", actor, self.count)
         search_request = DecisionRequest(actor, state, rules, request.rng)
-        distinct = self.search._distinct(search_request, cands, base)
-        self.room.distinct.append(len(distinct))
+        moves = distinct(rules, search_request, cands, base)
+        self.room.distinct.append(len(moves))
         pick = (derive_seed(base, "sample") % 10_000) / 10_000
-        if len(distinct) > 1 and distinct[0] is first and pick < self.sample:
-            for c in distinct:
+        if len(moves) > 1 and moves[0] is first and pick < self.sample:
+            search = self.search
+            rollouts = Rollouts(rules, search_request, side, base, search.heuristic, search.plan,
+                                None, search.budget.horizon, search._side_of)
+            for c in moves:
                 for _ in range(self.rollouts):
-                    self.search._rollout(search_request, c, side, base)
+                    rollouts.play(c)
             self.room.valued.append(Decision(
                 self.room.seed, actor, rules.round_number(state),
-                [" ".join(str(v) for v in c.chosen) for c in distinct],
-                [c.results for c in distinct]))
+                [" ".join(str(v) for v in c.chosen) for c in moves],
+                [c.results for c in moves]))
         return guess
 
 

@@ -34,7 +34,9 @@ from typing import Any
 from room import _scenario, duel_arguments, where_of
 
 from fracas.ai.match import play_fight
-from fracas.ai.search import MAX_CANDIDATES, SearchBudget, SearchPolicy, _Candidate, side_of
+from fracas.ai.search import SearchBudget, SearchPolicy, SearchTuning, side_of
+from fracas.ai.search.rollouts import Rollouts
+from fracas.ai.search.tree import MAX_CANDIDATES, Candidate
 from fracas.core.action import GM
 from fracas.core.decision import chosen_values
 from fracas.core.policy import DecisionRequest, Policy
@@ -82,10 +84,10 @@ class _Probe:
         choice = False
         for margin, rollouts, allocation, moves, horizon in self.configs:
             name = _name(margin, rollouts, allocation, moves, horizon)
-            near, width = _moves(moves)
+            tuning = SearchTuning(margin=margin, plans=self.plans, allocation=allocation,
+                                  width=_moves(moves))
             sp = SearchPolicy(rules, SearchBudget(rollouts=rollouts, ms=None, horizon=horizon),
-                              side=self.gm_side, margin=margin, plans=self.plans,
-                              allocation=allocation, neighbours=near, width=width)
+                              side=self.gm_side, tuning=tuning)
             # The same dice for every setting: they differ only in how they judge.
             action = sp.choose(DecisionRequest(actor, state, rules, SeededRng(base)))
             if len({c.chosen for c in sp.last_candidates}) > 1:
@@ -102,10 +104,12 @@ class _Probe:
         def value(chosen: tuple[Any, ...], action: Action, sticky: bool) -> list[float]:
             key = (*chosen, sticky)
             if key not in valued:
-                cand = _Candidate(chosen, action, sticky=sticky)
-                judge._root = guess if sticky else None
+                cand = Candidate(chosen, action, sticky=sticky)
+                rollouts = Rollouts(rules, req, side, truth_base, judge.heuristic, judge.plan,
+                                    guess if sticky else None, judge.budget.horizon,
+                                    judge._side_of)
                 for _ in range(self.truth):
-                    judge._rollout(req, cand, side, truth_base)
+                    rollouts.play(cand)
                 valued[key] = cand.results
             return valued[key]
 
@@ -128,13 +132,11 @@ def _name(margin: float, rollouts: int, allocation: str, moves: str, horizon: in
     return name if horizon == HORIZON else f"{name}:h{horizon}"
 
 
-def _moves(text: str) -> tuple[bool, int]:
-    """``walk8`` (the steps walked in order, 8 moves) or ``near12`` (the heuristic's
-    neighbours first, 12 moves)."""
-    for prefix in ("walk", "near"):
-        if text.startswith(prefix):
-            return prefix == "near", int(text[len(prefix):] or MAX_CANDIDATES)
-    raise ValueError(f"moves are walkN or nearN, not {text!r}")
+def _moves(text: str) -> int:
+    """``near12``: the heuristic's move and its neighbours first, 12 moves at most."""
+    if text.startswith("near"):
+        return int(text[len("near"):] or MAX_CANDIDATES)
+    raise ValueError(f"moves are nearN, not {text!r}")
 
 
 def _config(text: str) -> Config:
@@ -165,7 +167,7 @@ def main() -> None:
     duel_arguments(parser, 0.3, "share of the searching sides' decisions to sample")
     parser.add_argument("--configs", nargs="+", default=["2:150", "1:150", "0:150"],
                         help="settings as MARGIN:ROLLOUTS[:ALLOCATION[:MOVES[:hN]]]: allocation "
-                             "race or halving (default race), moves walkN or nearN, N moves at "
+                             "race or halving (default race), moves nearN, N moves at "
                              "most (default near12, the search's own defaults), hN a rollout "
                              "of N decisions at most, then valued by health (default the "
                              "search's horizon)")

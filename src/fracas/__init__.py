@@ -6,6 +6,14 @@ The core (:mod:`fracas.core`) is rules-agnostic; rule sets live in
 Every public name of :mod:`fracas.core` is also a name of this package
 (``fracas.Encounter``, ``from fracas import Ruleset``), read from the core on first use:
 importing a submodule (``fracas.cli`` for one command) does not load the whole engine.
+
+    >>> import fracas
+    >>> str(fracas.parse("2d6 + 3"))
+    '2d6+3'
+    >>> print(fracas.roll("3d6", fracas.ScriptedRng([1, 2, 6])))
+    3d6: [1 2 6] = 9
+    >>> fracas.find_ruleset("adnd").name in fracas.available_rulesets()
+    True
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ def __getattr__(name: str) -> Any:
 
     if name == "__all__":
         value: Any = [*fracas.core.__all__, "__version__"]
-    elif name == "core":  # ``import fracas`` used to load it: ``fracas.core.X`` still works
+    elif name == "core":  # ``fracas.core.X`` works after a bare ``import fracas``
         value = fracas.core
     elif name in fracas.core.__all__:
         value = getattr(fracas.core, name)

@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 
-from fracas.ai import SearchBudget, SearchPolicy, evaluate, search_policy, side_of
+from fracas.ai import SearchBudget, SearchPolicy, SearchTuning, evaluate, search_policy, side_of
 from fracas.ai.duels import DUELS
 from fracas.ai.match import mirror_match, wilson
 from fracas.ai.search import DEFAULT_TURN_MS, paired, play_on
+from fracas.ai.search.rollouts import distinct
+from fracas.ai.search.tree import Candidate, candidates
 from fracas.core.encounter import Encounter
 from fracas.core.loop import take_decision
 from fracas.core.policy import DecisionRequest, Policy
@@ -190,14 +192,12 @@ def test_keyed_rollouts_meet_the_same_luck_whatever_the_first_move() -> None:
 
 
 def test_paired_difference_and_its_error() -> None:
-    from fracas.ai.search import _Candidate
-
-    a, b = _Candidate(("x",), Wait("Ash")), _Candidate(("y",), Wait("Ash"))
+    a, b = Candidate(("x",), Wait("Ash")), Candidate(("y",), Wait("Ash"))
     a.results, b.results = [1.0, 1.0, 0.0, 1.0], [0.0, 1.0, 0.0, 0.0, 1.0]
     lead, err, n = paired(a, b)
     assert n == 4 and lead == pytest.approx(0.5)
     assert 0 < err < 0.5
-    assert paired(a, _Candidate(("z",), Wait("Ash"))) == (0.0, 1.0, 0)
+    assert paired(a, Candidate(("z",), Wait("Ash"))) == (0.0, 1.0, 0)
 
 
 def test_every_search_move_in_a_duel_is_legal_and_replays_the_same() -> None:
@@ -244,17 +244,14 @@ def test_a_settled_decision_stops_early_and_keeps_the_heuristics_move() -> None:
 
 
 def test_moves_that_leave_the_same_state_count_once() -> None:
-    from fracas.ai.search import _Candidate
-
     rules, state = _toy()
     enc = Encounter(rules, state, rng=SeededRng(1))
     request = enc.request(SeededRng(2))
-    policy = SearchPolicy(rules, _budget(10))
-    wait, again, strike = (_Candidate(("wait",), Wait("Ash")),
-                           _Candidate(("wait", "again"), Wait("Ash")),
-                           _Candidate(("strike", "Bo"), Strike("Ash", "Bo")))
-    assert policy._distinct(request, [wait, again, strike], 7) == [wait, strike]
-    assert policy._distinct(request, [wait, again], 7) == [wait]
+    wait, again, strike = (Candidate(("wait",), Wait("Ash")),
+                           Candidate(("wait", "again"), Wait("Ash")),
+                           Candidate(("strike", "Bo"), Strike("Ash", "Bo")))
+    assert distinct(rules, request, [wait, again, strike], 7) == [wait, strike]
+    assert distinct(rules, request, [wait, again], 7) == [wait]
 
 
 def test_a_cpu_clock_budget_is_accepted_and_an_unknown_clock_refused() -> None:
@@ -296,7 +293,8 @@ def test_search_judges_the_worn_down_heros_stance_by_play_that_does_not_flee() -
             break
         enc.apply(action)
     assert action.stance == "defensive"  # type: ignore[attr-defined]
-    fleeing = SearchPolicy(rules, _budget(64), seed=1, to_win=False)
+    fleeing = SearchPolicy(rules, _budget(64), seed=1,
+                           tuning=SearchTuning(to_win=False))
     request = enc.request(SeededRng(3))
     pick = fleeing.choose(request)
     assert pick.verb == "stance" and pick.stance == "forward"  # type: ignore[attr-defined]
@@ -312,7 +310,7 @@ def test_halving_strikes_where_the_heuristic_only_waits_within_its_budget() -> N
     rules, state = _toy()
     enc = Encounter(rules, state, rng=SeededRng(1))
     request = enc.request(SeededRng(2))
-    policy = SearchPolicy(rules, _budget(60), allocation="halving")
+    policy = SearchPolicy(rules, _budget(60), tuning=SearchTuning(allocation="halving"))
     action = policy.choose(request)
     assert action.verb == "strike"
     assert request.vetted(action)
@@ -329,7 +327,8 @@ def test_halving_gives_the_last_moves_standing_most_of_the_rollouts() -> None:
     rules = scenario.ruleset
     dice, stream = fight_streams(3)
     enc = Encounter(rules, rules.initial_state(scenario.model), rng=dice, keep_log=False)
-    policy = SearchPolicy(rules, _budget(120), allocation="halving", plans=False, margin=50)
+    policy = SearchPolicy(rules, _budget(120), tuning=SearchTuning(
+        allocation="halving", plans=False, margin=50))
     for _ in range(40):
         enc.apply(policy.choose(enc.request(stream)))
         cands = policy.last_candidates
@@ -346,8 +345,8 @@ def test_halving_gives_the_last_moves_standing_most_of_the_rollouts() -> None:
 def test_an_unknown_allocation_is_refused() -> None:
     rules, _ = _toy()
     with pytest.raises(ValueError, match="race, halving"):
-        SearchPolicy(rules, _budget(4), allocation="lottery")
-    assert search_policy(rules, "Ash", {"allocation": "halving"}).allocation == "halving"
+        SearchTuning(allocation="lottery")
+    assert search_policy(rules, "Ash", {"allocation": "halving"}).tuning.allocation == "halving"
 
 
 def _first_decision(verb: str, seed: int = 3) -> tuple[Any, DecisionRequest, Action]:
@@ -371,8 +370,7 @@ def test_neighbours_change_one_step_of_the_heuristic_move_at_a_time() -> None:
 
     rules, request, guess = _first_decision("shoot")
     prefer = chosen_values(rules, request.state, guess)
-    policy = SearchPolicy(rules, _budget(8), neighbours=True, width=12)
-    found = policy._candidates(request, prefer)
+    found = candidates(request, prefer, 12)
     chosen = [c.chosen for c in found]
     assert chosen[0] == tuple(prefer) and len(chosen) <= 12
     assert len(set(chosen)) == len(chosen)
@@ -383,26 +381,22 @@ def test_neighbours_change_one_step_of_the_heuristic_move_at_a_time() -> None:
     assert any(c[0] == "shoot" and c[1] == target and c[2] != dice and c[3] == weapon
                for c in chosen)
     assert {"spot", "end"} <= {c[0] for c in chosen}
-    # The plain walk, capped at the same width, tries fewer kinds of move before the cap.
-    walked = SearchPolicy(rules, _budget(8), neighbours=False, width=4)._candidates(
-        request, prefer)
-    near = SearchPolicy(rules, _budget(8), neighbours=True, width=4)._candidates(
-        request, prefer)
-    assert len({c.chosen[0] for c in near}) > len({c.chosen[0] for c in walked})
+    # Capped short, the neighbours still reach past the heuristic's verb.
+    near = candidates(request, prefer, 4)
+    assert len(near) == 4 and len({c.chosen[0] for c in near}) > 1
 
 
 def test_a_width_below_one_is_refused() -> None:
-    rules, _ = _toy()
     with pytest.raises(ValueError, match="width"):
-        SearchPolicy(rules, _budget(4), width=0)
+        SearchTuning(width=0)
 
 
 def test_search_policy_takes_the_candidates_settings() -> None:
     rules, _ = _toy()
     default = search_policy(rules, "Ash", {})
-    assert default.neighbours and default.width == 12 and default.allocation == "race"
-    walked = search_policy(rules, "Ash", {"neighbours": False, "width": 5})
-    assert not walked.neighbours and walked.width == 5
+    assert default.tuning == SearchTuning() and default.tuning.width == 12
+    assert default.tuning.allocation == "race"
+    assert search_policy(rules, "Ash", {"width": 5}).tuning.width == 5
 
 
 def test_our_sides_rollouts_play_the_heuristic_for_the_win_and_the_foes_as_it_is() -> None:
@@ -421,7 +415,8 @@ def test_our_sides_rollouts_play_the_heuristic_for_the_win_and_the_foes_as_it_is
         actor = str(enc.current_actor())
         enc.apply(rules.policy("heuristic", actor, {}).choose(enc.request(SeededRng(2))))
     for to_win in (True, False):
-        ours = SearchPolicy(rules, SearchBudget(rollouts=4, ms=None), to_win=to_win)
+        ours = SearchPolicy(rules, SearchBudget(rollouts=4, ms=None),
+                            tuning=SearchTuning(to_win=to_win))
         ours.choose(DecisionRequest(hero, enc.state, rules, SeededRng(3)))
         played = ours.heuristic(hero)
         assert isinstance(played, HeroHeuristic) and played.to_win is to_win

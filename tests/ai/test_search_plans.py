@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from fracas.ai import SearchBudget, SearchPolicy
+from fracas.ai import SearchBudget, SearchPolicy, SearchTuning
 from fracas.ai.match import play_fight
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
@@ -124,7 +124,8 @@ def _decide(plans: bool) -> tuple[Action, SearchPolicy]:
     rules = Charge()
     state = rules.initial_state(None)
     request = DecisionRequest("Ash", state, rules, SeededRng(1))
-    policy = SearchPolicy(rules, SearchBudget(rollouts=40, ms=None), plans=plans)
+    policy = SearchPolicy(rules, SearchBudget(rollouts=40, ms=None),
+                          tuning=SearchTuning(plans=plans))
     return policy.choose(request), policy
 
 
@@ -147,7 +148,8 @@ def test_the_plan_wins_the_whole_fight() -> None:
     rules = Charge()
     state = rules.initial_state(None)
     for plans, winner in ((True, "a"), (False, None)):
-        policy = SearchPolicy(rules, SearchBudget(rollouts=40, ms=None), plans=plans)
+        policy = SearchPolicy(rules, SearchBudget(rollouts=40, ms=None),
+                          tuning=SearchTuning(plans=plans))
         assert play_fight(rules, state, 3, lambda actor, p=policy: p) == winner
 
 
@@ -164,16 +166,16 @@ def test_a_plan_that_never_comes_into_play_drops_out_after_four_rollouts() -> No
 
 
 def test_a_planned_move_is_played_only_where_it_is_legal() -> None:
-    from fracas.ai.search import _Planned
+    from fracas.ai.search.rollouts import Planned
 
     rules = Charge()
     heuristic = _AlwaysBrace()
-    planned = _Planned(lambda actor: heuristic, {Brace("Ash"): Build("Ash")}, Brace("Ash"))
+    planned = Planned(lambda actor: heuristic, {Brace("Ash"): Build("Ash")}, Brace("Ash"))
     request = DecisionRequest("Ash", ChargeState(), rules, SeededRng(1))
     action = planned.choose(request)
     assert action == Build("Ash")
     assert request.vetted(action)  # checked once: the engine applies it unchecked
     assert planned.used == 1
-    refused = _Planned(lambda actor: heuristic, {Brace("Ash"): Build("Bo")}, Brace("Ash"))
+    refused = Planned(lambda actor: heuristic, {Brace("Ash"): Build("Bo")}, Brace("Ash"))
     assert refused.choose(request) == Brace("Ash")  # Bo never decides: the heuristic's move
     assert refused.used == 0

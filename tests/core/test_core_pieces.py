@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from fracas.core.distribution import Distribution, Tally
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, LogFormatError
 from fracas.core.events import Event, encode_event
 from fracas.core.loop import fold, take_decision
 from fracas.core.policy import HumanPolicy, RandomPolicy, ScriptedPolicy
+from fracas.core.probability import Distribution, Tally
 from fracas.core.rng import (
     LazyRng,
     ScriptedRng,
@@ -198,7 +198,7 @@ def test_a_log_whose_scenario_does_not_validate_names_the_file(tmp_path: Path) -
 
 def test_the_core_imports_no_scenario_layer_and_no_pydantic() -> None:
     code = ("import sys, fracas.core, fracas.core.encounter, fracas.core.loop, "
-            "fracas.core.distribution; "
+            "fracas.core.probability; "
             "print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'fracas.scenario',"
             " 'yaml', 'numpy'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -235,3 +235,18 @@ def test_the_play_loop_fills_every_field_of_a_decision_request() -> None:
     from fracas.core.policy import DecisionRequest
     assert [f.name for f in dataclasses.fields(DecisionRequest)] == \
         ["actor", "state", "ruleset", "rng", "_legal", "_vetted"]
+
+
+def test_every_public_core_name_is_what_its_home_module_defines_whatever_was_imported() -> None:
+    """A submodule named like a public name would shadow it once imported (as the module of
+    distributions once shadowed the dice's ``distribution``)."""
+    code = ("import importlib, pkgutil, fracas, fracas.core as core\n"
+            "for m in pkgutil.iter_modules(core.__path__):\n"
+            "    importlib.import_module('fracas.core.' + m.name)\n"
+            "bad = [n for n in core.__all__ if getattr(core, n) is not "
+            "getattr(importlib.import_module(core._HOME[n]), n)"
+            " or getattr(fracas, n) is not getattr(core, n)]\n"
+            "print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"

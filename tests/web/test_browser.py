@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import SCENARIOS
-from web_live_server import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from web_live_server import CHROMIUM, LiveServer, chromium, revision, toy_server, wait_revision
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -31,22 +30,14 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    folder = tmp_path_factory.mktemp("browser") / "scenarios"
-    folder.mkdir()
-    for name, text in SCENARIOS.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    live = LiveServer(folder.parent / "browser.sqlite", [folder, EXAMPLES])
-    yield live
-    live.stop()
+    with toy_server(tmp_path_factory.mktemp("browser"), EXAMPLES) as live:
+        yield live
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                      args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
@@ -58,12 +49,6 @@ def page(browser: Any) -> Iterator[Any]:
     context.close()
 
 
-def revision(page: Any) -> int:
-    return int(page.get_attribute("#live", "data-revision"))
-
-
-def wait_revision(page: Any, value: int, timeout: float = 60_000) -> None:
-    page.wait_for_selector(f'#live[data-revision="{value}"]', timeout=timeout)
 
 
 def create(page: Any, server: LiveServer, bundled: str, seed: int = 1) -> None:

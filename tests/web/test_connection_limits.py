@@ -62,7 +62,7 @@ class Server:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    live = Server(tmp_path / "fracas.sqlite", "--request-timeout", "4", "--idle-timeout", "2",
+    live = Server(tmp_path / "fracas.sqlite", "--header-timeout", "4", "--idle-timeout", "2",
                   "--max-connections-per-address", "50", "--max-connections", "700")
     yield live
     live.stop()
@@ -136,7 +136,7 @@ def test_the_limits_are_options_of_serve() -> None:
 
     out = subprocess.run([sys.executable, str(SERVE), "serve", "--help"], capture_output=True,
                          text=True, env={**os.environ, "COLUMNS": "200"}, check=True).stdout
-    for option in ("--request-timeout", "--idle-timeout", "--max-connections-per-address",
-                   "--max-connections"):
+    for option in ("--header-timeout", "--body-timeout", "--idle-timeout",
+                   "--max-connections-per-address", "--max-connections"):
         assert option in out
     assert Limits().total < 1024  # under the usual open-file limit

@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import SCENARIOS
-from web_live_server import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from web_live_server import CHROMIUM, LiveServer, chromium, toy_server
 
 from fracas.web.routes.odds import _ESTIMATES
 
@@ -31,22 +30,14 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    folder = tmp_path_factory.mktemp("odds") / "scenarios"
-    folder.mkdir()
-    for name, text in SCENARIOS.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    live = LiveServer(folder.parent / "odds.sqlite", [folder, EXAMPLES])
-    yield live
-    live.stop()
+    with toy_server(tmp_path_factory.mktemp("odds"), EXAMPLES) as live:
+        yield live
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                      args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def _change(page: Any, selector: str, value: str) -> None:

@@ -5,7 +5,9 @@ background worker process; the GM's always, a side's only while its view hides n
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ from web_helpers import Console
 
 from fracas.store import EventStore
 from fracas.web import create_app
-from fracas.web.routes.odds import _ESTIMATES
+from fracas.web.routes.odds import _ESTIMATES, _Estimates
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -119,3 +121,27 @@ def test_a_view_with_secrets_leaves_the_win_chance_to_the_gm(console: Console) -
     text = console.client.get(f"{player}/odds/win").text
     assert "shown to the GM only" in text and "GM only" in text
     assert "exactly" not in text and "estimate" not in text
+
+
+def test_stopping_the_server_ends_an_estimate_under_way() -> None:
+    """An estimate still running would hold the interpreter's exit (the pool's own
+    shutdown only cancels waiting work): closing ends its worker process."""
+    estimates = _Estimates()
+
+    def start(pool: ProcessPoolExecutor) -> Future[None]:
+        return pool.submit(time.sleep, 3600)
+
+    future = estimates.get(("table", 1), start)
+    pool = estimates.pool
+    assert pool is not None
+    while not future.running():
+        time.sleep(0.05)
+    workers = list(pool._processes.values())
+    assert workers and all(w.is_alive() for w in workers)
+    estimates.close()
+    for worker in workers:
+        worker.join(timeout=600)  # a guard against hanging, not a timing check
+        assert not worker.is_alive()
+    with pytest.raises(Exception):  # noqa: B017 -- broken pool or cancelled, either ends it
+        future.result(timeout=600)
+    assert estimates.pool is None

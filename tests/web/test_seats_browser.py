@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import SCENARIOS
-from web_live_server import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from web_live_server import CHROMIUM, LiveServer, chromium, revision, toy_server, wait_revision
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -29,22 +28,14 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    folder = tmp_path_factory.mktemp("seats") / "scenarios"
-    folder.mkdir()
-    for name, text in SCENARIOS.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    live = LiveServer(folder.parent / "seats.sqlite", [folder, ROOT / "examples"])
-    yield live
-    live.stop()
+    with toy_server(tmp_path_factory.mktemp("seats"), ROOT / "examples") as live:
+        yield live
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                      args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def gm_page(browser: Any, server: LiveServer, bundled: str, seed: int = 1) -> Any:
@@ -60,12 +51,6 @@ def gm_page(browser: Any, server: LiveServer, bundled: str, seed: int = 1) -> An
     return page
 
 
-def revision(page: Any) -> int:
-    return int(page.get_attribute("#live", "data-revision"))
-
-
-def wait_revision(page: Any, value: int) -> None:
-    page.wait_for_selector(f'#live[data-revision="{value}"]')
 
 
 def test_a_seat_made_from_the_table_page_signals_its_turn_and_announces_its_result(

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from tests.shipped import SCENARIOS, example_id
-from web_live_server import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from web_live_server import CHROMIUM, LiveServer, chromium
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SCREENS = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
@@ -102,18 +102,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 @pytest.fixture(scope="module")
 def pages() -> Iterator[dict[str, Any]]:
     """One page per screen, opened once for every example."""
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                      args=CHROMIUM_ARGS)
+    with chromium() as launched:
         opened = {}
         for screen, size in SCREENS.items():
             phone = screen == "phone"
-            context = chromium.new_context(viewport=size, is_mobile=phone, has_touch=phone)
+            context = launched.new_context(viewport=size, is_mobile=phone, has_touch=phone)
             page = context.new_page()
             page.set_default_timeout(60_000)
             opened[screen] = page
         yield opened
-        chromium.close()
 
 
 def _create_and_play(page: Any, server: LiveServer, example: Path) -> str:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import uvicorn
+from web_helpers import SCENARIOS
 
 from fracas.store import EventStore
 from fracas.web import create_app
@@ -55,3 +58,41 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(timeout=60)
         self.store.close()
+
+
+@contextmanager
+def toy_server(root: Path, *more: Path) -> Iterator[LiveServer]:
+    """A live console over the toy scenarios (written under ``root``) and ``more`` folders."""
+    folder = root / "scenarios"
+    folder.mkdir()
+    for name, text in SCENARIOS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    live = LiveServer(root / "console.sqlite", [folder, *more])
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (imported only when a test asks)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                      args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def revision(page: Any) -> int:
+    """The table revision the page shows."""
+    return int(page.get_attribute("#live", "data-revision"))
+
+
+def wait_revision(page: Any, value: int, timeout: float = 60_000) -> None:
+    """Wait until the page shows revision ``value``."""
+    page.wait_for_selector(f'#live[data-revision="{value}"]', timeout=timeout)

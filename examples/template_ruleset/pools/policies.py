@@ -1,8 +1,21 @@
 """The rule set's own AI: attack the most wounded foe, keeping one die back when hurt."""
 
+from typing import Any
+
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
 from pools.actions import Attack, Guard
+from pools.state import PoolsState
+
+
+def policy_choice(state: PoolsState, actor: str) -> str:
+    """The policy the scenario chose for ``actor``."""
+    return state.policies[actor]
+
+
+def search_settings(state: PoolsState) -> dict[str, Any]:
+    """The scenario's ``search:`` block: the budget of its ``search`` seats."""
+    return dict(state.search)
 
 
 class Heuristic:

@@ -26,7 +26,7 @@ class PoolsScenario(ScenarioBase):
     max_rounds: int = Field(default=30, ge=1)
 
 
-def build_state(scenario: PoolsScenario) -> PoolsState:
+def initial_state(scenario: PoolsScenario) -> PoolsState:
     """The state before the first turn."""
     fighters = {f.name: Fighter(f.name, f.side, f.dice, f.wounds, f.wounds)
                 for f in scenario.fighters}
@@ -37,7 +37,7 @@ def build_state(scenario: PoolsScenario) -> PoolsState:
 
 def combatant_count(scenario: PoolsScenario) -> int:
     """How many fighters the fight starts with (its state built, as the rule set does)."""
-    return len(build_state(scenario).fighters)
+    return len(initial_state(scenario).fighters)
 
 
 #: Validation's light entry (``scenario_entry()`` in ``__init__.py``): no engine module.

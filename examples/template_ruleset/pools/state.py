@@ -1,6 +1,6 @@
 """The state, changed only by the fold: as a whole, the default key the solver merges by."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass
@@ -37,3 +37,8 @@ class PoolsState:
         """The standing fighters of other sides."""
         side = self.fighters[name].side
         return [f for f in self.fighters.values() if f.side != side and f.up]
+
+
+def clone_state(state: PoolsState) -> PoolsState:
+    """An independent copy (the fighters are the only parts that change)."""
+    return replace(state, fighters={n: replace(f) for n, f in state.fighters.items()})

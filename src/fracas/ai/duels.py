@@ -5,37 +5,25 @@ Where both sides can have the same statistics and that still leaves choices they
 adversary, so the duel is a hero against an orc chieftain.  In every duel the seat swap
 of :func:`fracas.ai.match.mirror_match` is what makes the comparison fair.
 
-Why these two duels (each fixed before any search was measured on it, from heuristic
-fights and ``benchmarks/room.py``, which values every distinct move of sampled
-decisions with keyed rollouts):
+A duel measures a policy only if its sides start even and its decisions leave room
+(moves whose worth differs).  Each duel was chosen for that from heuristic fights and
+``benchmarks/room.py`` (which values every distinct move of sampled decisions), before
+any search was played on it:
 
-* **Age of Dragons: the example ``breath_duel``.**  Two equal firebreathing dragons
-  (Soma and Pneuma 8, PD 3, PR 24) at long range, under the named variant
-  ``spot_consumes_dice``.  The old claw duel at close quarters was decided by who
-  strikes first (red, acting first, won 43 of 50 heuristic fights) and gave no room:
-  with spots free, aiming and evading with every spare die is always right.  Here a die
-  spent to close the range, aim or evade is a die not struck with, so the first mover
-  pays for the approach (300 heuristic fights: red 156, blue 137, 7 draws) and every
-  die is a choice.  room.py (6 fights, 66 decisions valued, 40 rollouts a move): the
-  best move beats the heuristic's by +0.063 (se 0.022) a decision on fresh rollouts; in
-  the free-spot version of the same duel by -0.002 (se 0.011).
-* **AD&D: the example ``wall_duel``.**  Two equal sellswords clinging halfway up a
-  forty-foot cliff: strike, climb above the other (+2 to hit, -2 to the lower man),
-  drop back, turn; every wound a climbing check or a fall.  300 heuristic fights: west
-  163, east 137.  room.py (8 fights, 97 decisions valued, 100 rollouts a move): +0.039
-  (se 0.010) a decision, most of it in when to climb.  The earlier ``ledge_sentry``
-  (a climber against a sentry) is kept as an example; the search won 0.49 there.
+* **Age of Dragons: the example ``breath_duel``.**  Two equal firebreathing dragons at
+  long range under the named variant ``spot_consumes_dice``: a die spent to close the
+  range, aim or evade is a die not struck with, so every die is a choice.  (With free
+  spots, aiming and evading with every spare die is always right, and a claw duel at
+  close quarters is decided by who strikes first.)
+* **AD&D: the example ``wall_duel``.**  Two equal sellswords clinging halfway up a cliff:
+  strike, climb above the other (+2 to hit, -2 to the lower man), drop back, turn; every
+  wound is a climbing check or a fall.
+* **BATTLESYSTEM**: two equal blade units across a cavern.  A unit in melee keeps its
+  formation (ruling 22), so once they meet there is little left to choose; mirrors whose
+  choices come before contact are in ``benchmarks/duels/`` for
+  ``benchmarks/ai.py --scenario``.
 
-The BATTLESYSTEM duel (two equal blade units across a cavern) leaves almost no choice
-since ruling 22 (a unit in melee keeps its formation): in room.py's 8 heuristic fights,
-16 of 296 decisions had more than one distinct move, and none of the variants tried (a
-bow unit a side, darkness, a second route, a narrow neck) had more room.  Closing ranks
-in melee was the search's whole gain there before the ruling.  Four mirrors whose
-choices come before and around contact (swords and bows down a gallery, two lanes and
-a cross-cut, swords and a winged flight) are kept in ``benchmarks/duels/`` for
-``benchmarks/ai.py --scenario``.  At a one-second turn the search won 0.56-0.57 of the
-two with most room, where the heuristic in the same seats won 0.50
-(``benchmarks/README.md``, 2026-12-03); none clears 0.60, so the duel here is unchanged.
+How the search fares on each duel: ``benchmarks/README.md``.
 """
 
 from __future__ import annotations

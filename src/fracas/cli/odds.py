@@ -23,12 +23,39 @@ if TYPE_CHECKING:
     from fracas.odds.duel import DuelOdds, DuelProgress, Watch
     from fracas.odds.questions import OddsResult
 
-__all__ = ["HELP", "MAX_EXPLOSIONS", "odds_command"]
+__all__ = ["HELP", "MAX_EXPLOSIONS", "MOST_NAMED_TICKS", "odds_command", "tick_names"]
 
 # The solver's limits as the help shows them, written out so that the help does not load
 # the solver (tests/cli/test_startup.py checks they agree).
 DEFAULT_MAX_STATES = 200_000  # fracas.odds.duel.DEFAULT_MAX_STATES
 DEFAULT_MAX_SECONDS = 60.0  # fracas.odds.duel.DEFAULT_MAX_SECONDS
+
+
+#: Most outcomes the plot names under its bars (beyond, the numbers alone read better).
+MOST_NAMED_TICKS = 12
+
+
+def tick_names(outcomes: list[int], labels: dict[int, str]) -> tuple[list[str], bool] | None:
+    """The words under each bar of an odds plot, and whether they need slanting; None to
+    leave the bare numbers (no names, or too many bars to name).
+
+    A name is cut at its first ``;`` or ``:`` (the table and ``--json`` keep it whole), so
+    that neighbouring bars' words do not run into each other.
+
+    >>> tick_names([0, 1], {0: "misses", 1: "hits"})
+    (['0\\nmisses', '1\\nhits'], False)
+    >>> tick_names([0, 2], {0: "no hit", 2: "1 hit: 2 dice of damage"})
+    (['0\\nno hit', '2\\n1 hit'], False)
+    """
+    if not labels or len(outcomes) > MOST_NAMED_TICKS:
+        return None
+    short = [labels[k].split(";")[0].split(":")[0].strip() if k in labels else ""
+             for k in outcomes]
+    slanted = len(outcomes) > 4 or max(map(len, short)) > 14
+    pairs = zip(outcomes, short, strict=True)
+    if slanted:
+        return [f"{k} ({name})" if name else str(k) for k, name in pairs], True
+    return [f"{k}\n{name}" if name else str(k) for k, name in pairs], False
 
 
 def plot_odds(result: OddsResult, path: Path) -> Path:
@@ -52,8 +79,11 @@ def plot_odds(result: OddsResult, path: Path) -> Path:
     ax.set_ylabel("chance of exactly (%)")
     ax.axvline(float(result.mean), color="black", linestyle="--",
                label=f"mean {float(result.mean):.2f}")
-    if result.labels:
-        ax.set_xticks(outcomes, [f"{k}\n{result.labels[k]}" for k in outcomes])
+    ticks = tick_names(outcomes, result.labels)
+    if ticks is not None:
+        names, slanted = ticks
+        ax.set_xticks(outcomes, names, rotation=30 if slanted else 0,
+                      ha="right" if slanted else "center", fontsize="small")
     ax_at = ax.twinx()
     ax_at.step(outcomes, [100 * float(at_least[k]) for k in outcomes], where="mid",
                color="tab:orange", label="chance of at least")

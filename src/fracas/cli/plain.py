@@ -73,7 +73,7 @@ def _terminal_width() -> int:
 def _plain_ok(name: str, rest: str) -> bool:
     """Write ``ok NAME REST`` exactly as Rich's console would, without loading Rich.
 
-    Rich (about 25 ms of import) draws such a line as the text itself, ``ok`` in the
+    Rich (a costly import for a one-line answer) draws such a line as the text itself, ``ok`` in the
     terminal's green (none on a pipe, a dumb terminal or with ``NO_COLOR``), when the
     line fits the console's width.  So when the line is plain printable ASCII that
     Rich would not touch (no markup brackets, backslashes or ``:emoji:`` colons), fits,

@@ -53,14 +53,23 @@ def serve(
         help="A folder of scenario files to offer as bundled (repeatable).")] = None,
     max_body: Annotated[int, typer.Option(
         min=1024, help="Largest request body accepted, in bytes.")] = 2 * 1024 * 1024,
-    request_timeout: Annotated[float, typer.Option(
-        min=0.5, help="Seconds a request's headers and body may take to arrive.")] = 10.0,
+    header_timeout: Annotated[float, typer.Option(
+        min=0.5, help="Seconds a request's headers may take to arrive.")] = 10.0,
+    body_timeout: Annotated[float, typer.Option(
+        min=0.5, help="Seconds a request's body may take to arrive once its headers "
+                      "have.")] = 30.0,
     idle_timeout: Annotated[float, typer.Option(
         min=0.5, help="Seconds a kept-alive connection may wait for its next request.")] = 5.0,
     max_connections_per_address: Annotated[int, typer.Option(
         min=1, help="Open connections one client address may hold.")] = 64,
     max_connections: Annotated[int, typer.Option(
         min=1, help="Open connections in all.")] = 800,
+    max_streams_per_link: Annotated[int, typer.Option(
+        min=1, help="Open push streams (live pages) one link may hold; a new one closes "
+                    "the oldest.")] = 8,
+    max_streams_per_address: Annotated[int, typer.Option(
+        min=1, help="Open push streams one client address may hold; a new one closes "
+                    "the oldest.")] = 32,
 ) -> None:
     """Serve the GM console in the browser; prints the GM's secret link.
 
@@ -93,8 +102,10 @@ def serve(
     try:
         from fracas.web.limits import Limits, bounded_protocol
 
-        limits = Limits(request_timeout, idle_timeout, max_connections_per_address,
-                        max_connections)
+        limits = Limits(header_timeout, body_timeout, idle_timeout,
+                        max_connections_per_address, max_connections,
+                        max_streams_per_link, max_streams_per_address)
+        web.state.broker.bound(limits.streams_per_link, limits.streams_per_address)
         uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False,
                     http=bounded_protocol(limits), timeout_keep_alive=int(idle_timeout) or 1)
     finally:

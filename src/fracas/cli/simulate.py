@@ -258,8 +258,6 @@ def simulate_command(
         spec = spec_from_scenario(loaded)
     else:
         log = Path(str(from_log))
-        if from_round is not None and from_round < 1:
-            raise ScenarioError(f"--round must be 1 or more, got {from_round}", file="simulate")
         verified = load_log(log)  # every event checked against the rules and its dice
         if from_round is None:
             verified.continuable(str(log))

@@ -37,8 +37,8 @@ from fractions import Fraction
 from functools import lru_cache, reduce
 from math import comb, gcd
 
-from fracas.core.distribution import Distribution
 from fracas.core.errors import DiceSyntaxError, OddsTooLargeError
+from fracas.core.probability import Distribution
 from fracas.core.rng import Rng
 
 __all__ = [
@@ -65,8 +65,8 @@ MAX_SIDES = 10_000
 MAX_NESTING = 100
 #: An exploding die rolls at most this many extra times (the last roll stands even if highest).
 MAX_EXPLOSIONS = 10
-#: Exact odds are refused beyond this much estimated work (the estimate runs high: the
-#: largest rolls accepted take about 2-4 s on the 2-core development machine).
+#: Exact odds are refused beyond this much estimated work (the estimate runs high), so
+#: that the largest roll accepted still answers in seconds.
 MAX_ODDS_WORK = 6e10
 _DIGITS = frozenset("0123456789")
 
@@ -406,7 +406,21 @@ class _Parser:
 
 @lru_cache(maxsize=512)
 def parse(text: str) -> Expression:
-    """Parse dice notation; raises :class:`DiceSyntaxError` naming the column that fails."""
+    """Parse dice notation; raises :class:`DiceSyntaxError` naming the column that fails.
+
+    The tree prints back as canonical notation, so a parsed roll can be shown or logged:
+
+    >>> str(parse("4d6kh3")), str(parse("9d6 >= 4")), str(parse("1d20+5 vs 1d20+3"))
+    ('4d6kh3', '9d6>=4', '1d20+5 vs 1d20+3')
+    >>> parse("2d6+3").terms[0][1].sides
+    6
+    >>> parse("3d6+")
+    Traceback (most recent call last):
+        ...
+    fracas.core.errors.DiceSyntaxError: bad dice expression '3d6+' at column 5: expected ...
+      3d6+
+          ^
+    """
     return _Parser(text).expression()
 
 
@@ -430,7 +444,17 @@ class DieResult:
 
 @dataclass(frozen=True, slots=True)
 class RollRecord:
-    """The full result of rolling an expression: every die, kept or dropped, and the total."""
+    """The full result of rolling an expression: every die, kept or dropped, and the total.
+
+    Printed, a dropped die is marked ``~``, a pool success ``*``, an explosion ``!``:
+
+    >>> from fracas.core.rng import ScriptedRng
+    >>> record = roll("4d6kh3", ScriptedRng([6, 2, 5, 1]))
+    >>> print(record)
+    4d6kh3: [6 2 5 ~1] = 13
+    >>> record.faces, [d.kept for d in record.dice]
+    ((6, 2, 5, 1), [True, True, True, False])
+    """
 
     expression: str
     dice: tuple[DieResult, ...]
@@ -513,7 +537,21 @@ def _roll_side(node: Sum | Compare, rng: Rng, out: list[DieResult]) -> int:
 
 
 def roll(expression: str | Expression, rng: Rng) -> RollRecord:
-    """Roll ``expression`` with ``rng``, keeping a record of every die."""
+    """Roll ``expression`` with ``rng``, keeping a record of every die.
+
+    A pool comparison counts the dice that meet it; ``vs`` gives 1, 0 or -1; scripted
+    dice pin the outcome exactly, and a seeded stream repeats it:
+
+    >>> from fracas.core.rng import ScriptedRng, SeededRng
+    >>> print(roll("9d6>=4", ScriptedRng([1, 2, 3, 4, 5, 6, 6, 4, 1])))
+    9d6>=4: [1 2 3 4* 5* 6* 6* 4* 1] = 5
+    >>> print(roll("3d6!", ScriptedRng([6, 3, 2, 5])))
+    3d6!: [6! 3 2 5] = 16
+    >>> roll("1d20+4 vs 1d20+2", ScriptedRng([11, 12])).total
+    1
+    >>> roll("2d6+3", SeededRng(7)) == roll("2d6+3", SeededRng(7))
+    True
+    """
     node = parse(expression) if isinstance(expression, str) else expression
     out: list[DieResult] = []
     if isinstance(node, Versus):
@@ -535,7 +573,7 @@ def roll(expression: str | Expression, rng: Rng) -> RollRecord:
 # does the convolution.
 _Counts = tuple[int, list[int], int]
 
-#: Rough cost of one bit-by-bit step of big-integer multiplication (about 1 s = 1.2e10).
+#: Weight, in the work estimate, of one bit-by-bit step of big-integer multiplication.
 _NS = 12
 
 
@@ -811,6 +849,23 @@ def distribution(expression: str | Expression) -> dict[int, Fraction]:
 
     Exploding dice follow the cap of :data:`MAX_EXPLOSIONS` (see :func:`explosion_tail`).
 
+    >>> distribution("2d6")[7]
+    Fraction(1, 6)
+    >>> distribution("3d6>=5")
+    {0: Fraction(8, 27), 1: Fraction(4, 9), 2: Fraction(2, 9), 3: Fraction(1, 27)}
+    >>> distribution("4d6kh3")[18]
+    Fraction(7, 432)
+    >>> distribution("1d20 vs 1d20")
+    {-1: Fraction(19, 40), 0: Fraction(1, 20), 1: Fraction(19, 40)}
+
+    The work is estimated first, and a roll too large to answer in seconds is refused
+    before any is done:
+
+    >>> distribution("1000d1000")
+    Traceback (most recent call last):
+        ...
+    fracas.core.errors.OddsTooLargeError: exact odds of '1000d1000' need too much work ...
+
     Raises:
         OddsTooLargeError: the exact answer would take more than some seconds of work.
     """
@@ -832,7 +887,13 @@ def _dice_terms(node: Expression | Const | DiceTerm) -> list[DiceTerm]:
 
 def explosion_tail(expression: str | Expression) -> Fraction:
     """The chance that some exploding die reached :data:`MAX_EXPLOSIONS` and showed its
-    highest face again, so that without the cap it would have gone on (0 without ``!``)."""
+    highest face again, so that without the cap it would have gone on (0 without ``!``).
+
+    >>> explosion_tail("1d6!")
+    Fraction(1, 362797056)
+    >>> explosion_tail("3d6")
+    Fraction(0, 1)
+    """
     node = parse(expression) if isinstance(expression, str) else expression
     untouched = Fraction(1)
     for term in _dice_terms(node):
@@ -844,10 +905,20 @@ def explosion_tail(expression: str | Expression) -> Fraction:
 
 
 def mean(dist: Mapping[int, Fraction]) -> Fraction:
-    """The expected value of a distribution."""
+    """The expected value of a distribution.
+
+    >>> mean(distribution("2d6")), mean(distribution("4d6kh3"))
+    (Fraction(7, 1), Fraction(15869, 1296))
+    """
     return Distribution(dist).mean
 
 
 def at_least(dist: Mapping[int, Fraction]) -> dict[int, Fraction]:
-    """For every outcome ``k``, the probability of rolling ``k`` or more."""
+    """For every outcome ``k``, the probability of rolling ``k`` or more.
+
+    >>> at_least(distribution("2d6"))[10]
+    Fraction(1, 6)
+    >>> at_least(distribution("9d6>=4"))[0]
+    Fraction(1, 1)
+    """
     return Distribution(dist).at_least().to_dict()

@@ -67,6 +67,50 @@ class Encounter(Generic[S]):
         keep_log: ``False`` for bulk simulation (no undo, no replay, less memory).
         listener: told every event and the state right after it (see
             :mod:`fracas.core.loop`); may be set or cleared at any time.
+
+    A decision is a few steps: the verb, then each field the rule set asks for.  Once
+    the values chosen make a whole action, :meth:`apply` resolves it and logs events:
+
+    >>> from fracas.scenario import parse_scenario, start_encounter
+    >>> from fracas.core.rng import ScriptedRng, SeededRng
+    >>> enc = start_encounter(parse_scenario('''
+    ... ruleset: age_of_dragons
+    ... aggressor: red
+    ... combatants:
+    ...   - {name: Ember, side: red, soma: 4, pd: 0, pr: 6, altitude: normal, policy: claw_all}
+    ...   - {name: Ash, side: blue, soma: 4, pd: 0, pr: 6, altitude: normal, policy: claw_all}
+    ... ranges:
+    ...   - {between: [Ember, Ash], range: close}
+    ... '''), seed=3)
+    >>> enc.current_actor(), enc.options().step.values
+    ('Ember', ['roll', 'fall', 'end'])
+    >>> found = enc.options(["roll"])
+    >>> found.step.name, found.step.values
+    ('spheres', [('soma',)])
+    >>> found = enc.options(["roll", ("soma",)])
+    >>> found.step, found.action
+    (None, RollPool(actor='Ember', spheres=('soma',)))
+    >>> for event in enc.apply(found.action, ScriptedRng([6, 5, 4, 1])):
+    ...     print(event)
+    DecisionMade(actor='Ember', action=RollPool(actor='Ember', spheres=('soma',)), hidden=False)
+    DiceRolled(actor='Ember', purpose='pool', sides=6, faces=(6, 5, 4, 1), hidden=False)
+    >>> enc.options().step.values
+    ['spot', 'attack', 'grapple', 'fall', 'end']
+
+    Undo replays the log; redo restores the decision with the very dice it had:
+
+    >>> len(enc.undo()), enc.can_redo
+    (2, True)
+    >>> enc.redo()[-1].faces
+    (6, 5, 4, 1)
+
+    :meth:`play` lets policies decide to the end (here those the scenario names):
+
+    >>> from fracas.core.policy import scenario_policies
+    >>> enc.play(scenario_policies(enc.ruleset, enc.state), SeededRng(1))
+    Outcome(winner='red', reason='the other side is down', rounds=3)
+    >>> enc.is_over, [(s.name, s.status) for s in enc.ruleset.standings(enc.state)]
+    (True, [('Ember', 'ok'), ('Ash', 'dying')])
     """
 
     def __init__(
@@ -249,6 +293,14 @@ class Encounter(Generic[S]):
         :meth:`~fracas.core.ruleset.Ruleset.forecast` answers for that action, as
         ``side`` may read it (``None``: the GM).  ``None`` with no verb chosen or for a
         choice that rolls nothing.  Raises :class:`IllegalActionError` like :meth:`options`.
+
+        >>> from fracas.scenario import load_scenario, start_encounter
+        >>> enc = start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml"))
+        >>> odds = enc.forecast(["roll"])
+        >>> odds.rolls, odds.expected_damage
+        ('rolls 9d6 (Soma), each 4+ a hit', Fraction(9, 2))
+        >>> print(odds.lines()[1])
+        at least one hit (4+): 99.8%
         """
         if isinstance(chosen, Action):
             self.check(chosen)
@@ -416,7 +468,14 @@ class Encounter(Generic[S]):
         return bool(self._redo)
 
     def undo(self) -> list[Event]:
-        """Take back the last decision and everything it caused; returns the removed events."""
+        """Take back the last decision and everything it caused; returns the removed events.
+
+        >>> from fracas.scenario import load_scenario, start_encounter
+        >>> start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml")).undo()
+        Traceback (most recent call last):
+            ...
+        fracas.core.errors.NothingToUndoError: nothing to undo: no decision has been made yet
+        """
         if not self.keep_log:
             raise NothingToUndoError("this encounter keeps no log, so it cannot undo")
         if not self._decisions:

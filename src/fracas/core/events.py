@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast, dataclass_transform
 
 from fracas.core.action import Action
 from fracas.core.codec import from_jsonable, to_jsonable
@@ -33,6 +33,7 @@ __all__ = [
     "check_log_path",
     "decode_event",
     "encode_event",
+    "event",
     "event_type",
     "parse_log_text",
     "read_log",
@@ -60,12 +61,46 @@ def event_type(cls: E) -> E:
     """Class decorator: register an event class under its ``kind`` for decoding.
 
     It also gives the class a cheaper constructor (:func:`fracas.core.records.fast_init`):
-    events stay frozen, slotted dataclasses in every other way.
+    events stay frozen, slotted dataclasses in every other way.  :func:`event` declares
+    the class, its kind and its ``hidden`` field in one line and calls this.
     """
     if cls.kind in _EVENT_TYPES and _EVENT_TYPES[cls.kind] is not cls:
         raise ValueError(f"event kind {cls.kind!r} registered twice")
     _EVENT_TYPES[cls.kind] = cls
     return fast_init(cls)
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def event(kind: str, *, hidden: bool = False) -> Callable[[E], E]:
+    """Class decorator: declare an event once, by the ``kind`` its log lines are tagged with.
+
+    The class body holds the docstring and the fields; the decorator makes it a frozen,
+    slotted dataclass with the class variable ``kind`` and a last field ``hidden``
+    (default ``hidden``: ``True`` for an event only the GM ever sees), registers the kind
+    for decoding and gives it the cheaper constructor (:func:`event_type`).  An event
+    whose code sets ``hidden`` when it is made declares the field itself, last, so the
+    type checker knows it.  A kind is stored in saved logs: never rename one.
+
+    >>> @event("example.shoved")
+    ... class Shoved(Event):
+    ...     who: str
+    ...     feet: int = 5
+    >>> Shoved("Bo")
+    Shoved(who='Bo', feet=5, hidden=False)
+    >>> encode_event(Shoved("Bo", 10))
+    {'type': 'example.shoved', 'who': 'Bo', 'feet': 10, 'hidden': False}
+    """
+
+    def declare(cls: E) -> E:
+        annotations = cls.__annotations__  # the class's own (an empty one made if none)
+        if "hidden" not in annotations:
+            annotations["hidden"] = "bool"
+            type.__setattr__(cls, "hidden", hidden)
+        type.__setattr__(cls, "kind", kind)
+        declared = cast(E, dataclass(frozen=True, slots=True)(cls))
+        return event_type(declared)
+
+    return declare
 
 
 @event_type

@@ -1,9 +1,10 @@
 """The engine's few moving parts, written once: a decision step, a fold, a play loop.
 
-* :func:`take_decision` -- record a decision, resolve it, run the automatic steps after
-  it.  :meth:`Encounter.apply <fracas.core.encounter.Encounter.apply>` and the exact
-  duel solver (:mod:`fracas.odds.duel`) both use it (the solver through
-  :func:`resolve_decision`, the part after the decision is recorded).
+* :func:`take_decision` -- record a decision (its event, or its fold alone when no log
+  is kept), resolve it, run the automatic steps after it.  :meth:`Encounter.apply
+  <fracas.core.encounter.Encounter.apply>`, :func:`play`, the search's rollouts and the
+  exact duel solver all use it (the solver through :func:`resolve_decision`, the part
+  after the decision is recorded, since it branches there).
 * :func:`fold` -- apply events to a state one by one, telling a listener each event
   and the state right after it (the store writes each log line's text this way).
 * :func:`play` -- let policies decide until the fight ends, with the same listener.
@@ -39,23 +40,35 @@ _new = object.__new__
 Listener = Callable[[Event, Any], None]
 
 
-def resolve_decision(ruleset: Ruleset[S], state: S, action: Action, rng: Rng,
-                     emit: Emit) -> None:
-    """Resolve ``action`` (its decision already recorded) and run the automatic steps after it."""
-    ruleset.resolve(state, action, rng, emit)
-    ruleset.advance(state, rng, emit)
-
-
 def take_decision(ruleset: Ruleset[S], state: S, action: Action, rng: Rng,
-                  emit: Emit) -> None:
+                  emit: Emit, record: bool | None = True) -> None:
     """The decision step: record ``action`` as a decision, resolve it, advance to the next one.
 
     ``action`` must already be legal (checked, or picked from the offered steps);
-    ``emit`` applies each event to ``state`` before the next one is made.
+    ``emit`` applies each event to ``state`` before the next one is made.  ``record``
+    says how the decision itself is recorded: ``True``, as its event
+    (:class:`~fracas.core.events.DecisionMade`, for the log); ``False``, folded without
+    making the event (:meth:`Ruleset.apply_decision
+    <fracas.core.ruleset.Ruleset.apply_decision>`: a play that keeps no log and has
+    nobody listening); ``None``, not at all, since it already is (see
+    :func:`resolve_decision`).
     """
-    emit(DecisionMade(action.actor, action))
+    if record:
+        emit(DecisionMade(action.actor, action))
+    elif record is not None:
+        ruleset.apply_decision(state, action.actor, action)
     ruleset.resolve(state, action, rng, emit)
     ruleset.advance(state, rng, emit)
+
+
+def resolve_decision(ruleset: Ruleset[S], state: S, action: Action, rng: Rng,
+                     emit: Emit) -> None:
+    """The decision step once the decision is recorded: resolve ``action``, advance.
+
+    The exact duel solver records a decision once and resolves it under every chance
+    outcome from there.
+    """
+    take_decision(ruleset, state, action, rng, emit, None)
 
 
 def fold_by_type(handlers: Mapping[type[Event], Callable[..., None]]
@@ -109,8 +122,7 @@ def play(encounter: Encounter[Any],
     current_actor = ruleset.current_actor
     check = ruleset.check
     allows = ruleset.allows  # a rule set's quick exact yes (see Ruleset.allows)
-    resolve, advance = ruleset.resolve, ruleset.advance
-    decide = ruleset.apply_decision  # the fold of DecisionMade(actor, action), no event made
+    take = take_decision
     emit_state: Any = None
     emit: Callable[[Event], None] = encounter.emit
     before = encounter.listener
@@ -137,10 +149,7 @@ def play(encounter: Encounter[Any],
             # No log, nobody listening: the decision step with the fold as the emitter.
             if emit_state is not state:
                 emit, emit_state = partial(ruleset.apply_event, state), state
-            decide(state, actor, action)
-            rng = encounter.rng
-            resolve(state, action, rng, emit)
-            advance(state, rng, emit)
+            take(ruleset, state, action, encounter.rng, emit, False)
     finally:
         encounter.listener = before
     return ruleset.outcome(encounter.state)

@@ -80,6 +80,12 @@ class RandomPolicy:
 
     This is not uniform over whole actions: a verb with few variants is as likely as
     one with many (end the turn as often as attack), as a person choosing would be.
+
+    >>> from fracas.core.rng import SeededRng
+    >>> from fracas.scenario import load_scenario, start_encounter
+    >>> enc = start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml"), seed=2)
+    >>> print(RandomPolicy().choose(enc.request(SeededRng(5))))
+    Ember fall
     """
 
     def choose(self, request: DecisionRequest) -> Action:
@@ -99,7 +105,15 @@ class RandomPolicy:
 
 
 class ScriptedPolicy:
-    """Plays a fixed list of actions in order; raises when the script runs out."""
+    """Plays a fixed list of actions in order; raises when the script runs out.
+
+    >>> from fracas.core.rng import SeededRng
+    >>> from fracas.scenario import load_scenario, start_encounter
+    >>> enc = start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml"))
+    >>> script = ScriptedPolicy(enc.legal_actions())
+    >>> print(script.choose(enc.request(SeededRng(0))))
+    Ember roll
+    """
 
     def __init__(self, actions: Iterable[Action]) -> None:
         self._actions = list(actions)
@@ -130,6 +144,12 @@ def scenario_policies(
 
     ``vet(actor, policy)`` may raise to refuse a policy (a simulator refuses
     humans, an exact solver also refuses scripts).
+
+    >>> from fracas.scenario import load_scenario, start_encounter
+    >>> enc = start_encounter(load_scenario("examples/age_of_dragons/claw_duel.yaml"))
+    >>> policy_of = scenario_policies(enc.ruleset, enc.state)
+    >>> type(policy_of("Ember")).__name__, policy_of("Ember") is policy_of("Ember")
+    ('ClawAllPolicy', True)
     """
     table = _PolicyTable()
     table.ruleset, table.state, table.vet = ruleset, state, vet

@@ -63,7 +63,15 @@ def roll_pool(rng: Rng, count: int, sides: int,
 
 
 def derive_seed(seed: int, *labels: int | str) -> int:
-    """A stable child seed: the same (seed, labels) gives the same value on every machine."""
+    """A stable child seed: the same (seed, labels) gives the same value on every machine.
+
+    It is what lets fight ``i`` of a run be replayed alone, on any machine or worker:
+
+    >>> derive_seed(0, 3)
+    11169736319755362845
+    >>> derive_seed(0, 3) == derive_seed(0, "3"), derive_seed(0, 3) == derive_seed(1, 3)
+    (True, False)
+    """
     h = 1469598103934665603 ^ (seed & 0xFFFFFFFFFFFFFFFF)
     for label in labels:
         for byte in str(label).encode():
@@ -82,7 +90,15 @@ _seed_random: Callable[[random.Random, int], None] = \
 
 
 class SeededRng:
-    """A reproducible pseudo-random source built on a private ``random.Random``."""
+    """A reproducible pseudo-random source built on a private ``random.Random``.
+
+    >>> SeededRng(42).dice(5, 6)
+    [4, 1, 2, 2, 5]
+    >>> SeededRng(42).dice(5, 6) == SeededRng(42).dice(5, 6)
+    True
+    >>> SeededRng(1).spawn("fight", 3).seed == derive_seed(1, "fight", 3)
+    True
+    """
 
     __slots__ = ("_random", "seed")
 
@@ -117,6 +133,20 @@ class ScriptedRng:
 
     Each face must fit the die asked for; a face that does not, or running out
     of faces, raises a clear error instead of silently inventing a result.
+
+    >>> rng = ScriptedRng([3, 5])
+    >>> rng.die(6), rng.remaining, rng.die(6)
+    (3, 1, 5)
+    >>> rng.die(6)
+    Traceback (most recent call last):
+        ...
+    fracas.core.errors.ScriptExhaustedError: scripted dice ran out after 2 faces (a d6 ...)
+    >>> ScriptedRng([7]).die(6)
+    Traceback (most recent call last):
+        ...
+    fracas.core.errors.ScriptExhaustedError: scripted face #1 is 7, which a d6 cannot show
+    >>> ScriptedRng([], fallback=SeededRng(42)).dice(2, 6)
+    [4, 1]
     """
 
     __slots__ = ("_faces", "_pos", "fallback")

@@ -9,11 +9,13 @@ methods of one board class; here a rule set overrides the hooks of
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+import inspect
+from abc import ABC
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from fracas.core.action import GM, Action
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 __all__ = [
     "CORE_POLICIES",
     "GM",
+    "MODULE_HOOKS",
+    "REQUIRED_HOOKS",
     "TO_WIN",
     "Action",
     "Emit",
@@ -151,12 +155,36 @@ def _frozen(value: object) -> Hashable:
     return value
 
 
+#: The hooks every rule set must provide (the others have defaults).
+REQUIRED_HOOKS = ("initial_state", "clone_state", "apply_event", "current_actor", "why_not",
+                  "step", "resolve", "advance", "standings")
+#: The hooks a rule set's ``modules`` may provide, as functions of the same name.
+MODULE_HOOKS = (*REQUIRED_HOOKS, "asks", "verb_label", "default_verb", "allows",
+                "apply_decision", "outcome", "round_number", "view", "table",
+                "describe_event", "state_key", "round_limit", "face_classes", "odds", "odds_labels",
+                "forecast", "policy_choice", "search_settings")
+
+
 class Ruleset(ABC, Generic[S]):
     """A game's combat rules, driven by :class:`fracas.core.encounter.Encounter`.
 
-    Subclasses set ``name``, ``scenario_model`` and ``actions`` and implement
-    the abstract hooks.  State objects are owned by the encounter and changed
-    only through :meth:`apply_event`.
+    Subclasses set ``name``, ``scenario_model`` and ``actions`` and provide the
+    required hooks (:data:`REQUIRED_HOOKS`), either as methods or as functions of the
+    same name in the modules listed in ``modules``.  State objects are owned by the
+    encounter and changed only through :meth:`apply_event`.
+
+    >>> import types
+    >>> fold = types.ModuleType("fold")
+    >>> def apply_event(state, event): state.append(event)
+    >>> fold.apply_event = apply_event
+    >>> class Half(Ruleset[list]):
+    ...     name = "half"
+    ...     modules = (fold,)
+    Traceback (most recent call last):
+    ...
+    TypeError: rule set class Half has no initial_state, clone_state, current_actor, \
+why_not, step, resolve, advance, standings: write each as a method or as a function of \
+that name in one of its modules (fold)
     """
 
     name: ClassVar[str]
@@ -175,6 +203,12 @@ class Ruleset(ABC, Generic[S]):
     #: ``serve`` and the console's home find them there.  ``None``: fracas's own
     #: ``fracas/scenario/examples/<name>`` (the bundled rule sets).
     examples: ClassVar[str | None] = None
+    #: The rule set's own modules whose functions are its hooks: a function named after a
+    #: hook (:data:`MODULE_HOOKS`: ``apply_event``, ``why_not``, ``resolve``...) in one of
+    #: them is that hook, with the hook's parameters less ``self``, unless the class
+    #: writes the hook itself.  So the plug-in class holds no method that only calls a
+    #: module function.
+    modules: ClassVar[Sequence[ModuleType]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -182,27 +216,27 @@ class Ruleset(ABC, Generic[S]):
         # stay what they are in every other way): see fracas.core.records.
         for action_cls in cls.__dict__.get("actions", ()):
             fast_init(action_cls)
+        _bind_modules(cls)
 
     # -- setting up --------------------------------------------------------
-    @abstractmethod
     def initial_state(self, scenario: Any) -> S:
         """The starting state for a validated scenario model."""
+        raise NotImplementedError(_missing(self, "initial_state"))
 
-    @abstractmethod
     def clone_state(self, state: S) -> S:
         """An independent copy of ``state`` (cheap: called once per simulated fight)."""
+        raise NotImplementedError(_missing(self, "clone_state"))
 
     # -- the fold ----------------------------------------------------------
-    @abstractmethod
     def apply_event(self, state: S, event: Event) -> None:
         """Change ``state`` in place by one event.  Must never roll dice."""
+        raise NotImplementedError(_missing(self, "apply_event"))
 
     # -- decisions ---------------------------------------------------------
-    @abstractmethod
     def current_actor(self, state: S) -> str | None:
         """Who decides next: a combatant, :data:`GM`, or ``None`` once the fight is over."""
+        raise NotImplementedError(_missing(self, "current_actor"))
 
-    @abstractmethod
     def why_not(self, state: S, partial: Partial) -> IllegalActionError | None:
         """Why the action being put together cannot be taken now, or ``None``.
 
@@ -212,8 +246,8 @@ class Ruleset(ABC, Generic[S]):
         check and :meth:`legal_actions` all derive from this hook and :meth:`step`
         (see :mod:`fracas.core.decision`).
         """
+        raise NotImplementedError(_missing(self, "why_not"))
 
-    @abstractmethod
     def step(self, state: S, partial: Partial, field: str) -> Menu | Span | None:
         """The candidate values for ``field`` of ``partial``, or ``None`` when it is not asked.
 
@@ -222,6 +256,7 @@ class Ruleset(ABC, Generic[S]):
         a person reads them (at most 12 a step).  Candidates ``why_not`` refuses are
         dropped by the core.
         """
+        raise NotImplementedError(_missing(self, "step"))
 
     def asks(self, state: S, partial: Partial, field: str) -> bool:
         """Whether ``field`` is asked for ``partial`` (else it keeps its default).
@@ -273,13 +308,13 @@ class Ruleset(ABC, Generic[S]):
         """
         self.apply_event(state, DecisionMade(actor, action))
 
-    @abstractmethod
     def resolve(self, state: S, action: Action, rng: Rng, emit: Emit) -> None:
         """Carry out a legal action, emitting events (each is applied before the next)."""
+        raise NotImplementedError(_missing(self, "resolve"))
 
-    @abstractmethod
     def advance(self, state: S, rng: Rng, emit: Emit) -> None:
         """Run every automatic step (rolls nobody chooses, end phases) up to the next decision."""
+        raise NotImplementedError(_missing(self, "advance"))
 
     def outcome(self, state: S) -> Outcome | None:
         """The result once the fight is over, else ``None``.
@@ -294,9 +329,9 @@ class Ruleset(ABC, Generic[S]):
         return Outcome(result[0], result[1], self.round_number(state))
 
     # -- reading the state -------------------------------------------------
-    @abstractmethod
     def standings(self, state: S) -> Sequence[Standing]:
         """Every combatant's side, status and health, in scenario order."""
+        raise NotImplementedError(_missing(self, "standings"))
 
     def round_number(self, state: S) -> int:
         """The current round (for logs and summaries)."""
@@ -375,6 +410,14 @@ class Ruleset(ABC, Generic[S]):
         """
         raise ActionSyntaxError(f"rule set {self.name} answers no odds questions")
 
+    def odds_labels(self, question: str) -> dict[int, str]:
+        """What each outcome of :meth:`odds` for ``question`` is called at the table.
+
+        ``fracas odds`` shows these words beside the numbers; an outcome without a name
+        is shown as its number.  The default names none.
+        """
+        return {}
+
     def forecast(self, state: S, action: Action, side: str | None = None) -> Forecast | None:
         """The odds of ``action`` (legal now), or ``None`` when it rolls nothing to forecast.
 
@@ -452,6 +495,62 @@ class Ruleset(ABC, Generic[S]):
         return action
 
 
+def _missing(ruleset: object, hook: str) -> str:
+    return f"rule set class {type(ruleset).__name__} does not provide {hook}"
+
+
+def _bind_modules(cls: type[Ruleset[Any]]) -> None:
+    """Bind the hooks found in ``cls.modules``; refuse a rule set missing a required hook."""
+    modules = cls.__dict__.get("modules", ())
+    found: dict[str, tuple[Callable[..., Any], ModuleType]] = {}
+    for module in modules:
+        for hook in MODULE_HOOKS:
+            func = module.__dict__.get(hook)
+            if func is None or not callable(func) or isinstance(func, type) \
+                    or hook in cls.__dict__:
+                continue
+            if not _fits(func, hook):
+                raise TypeError(f"rule set class {cls.__name__}: {module.__name__}.{hook} does "
+                                f"not take the hook's parameters "
+                                f"({', '.join(_hook_parameters(hook))}): rename it, or write "
+                                "the hook in the class")
+            if hook in found and found[hook][0] is not func:
+                raise TypeError(f"rule set class {cls.__name__}: both {found[hook][1].__name__} "
+                                f"and {module.__name__} define {hook}; write the hook in the "
+                                "class to choose")
+            found[hook] = (func, module)
+    for hook, (func, _) in found.items():
+        type.__setattr__(cls, hook, staticmethod(func))
+    if "name" not in cls.__dict__:
+        return  # a base shared by rule sets, not one itself
+    missing = [hook for hook in REQUIRED_HOOKS
+               if getattr(cls, hook) is getattr(Ruleset, hook)]
+    if missing:
+        where = ", ".join(m.__name__ for m in modules) or "none listed"
+        raise TypeError(f"rule set class {cls.__name__} has no {', '.join(missing)}: write "
+                        f"each as a method or as a function of that name in one of its "
+                        f"modules ({where})")
+
+
+def _hook_parameters(hook: str) -> list[str]:
+    """The parameters of the hook ``hook`` of :class:`Ruleset`, less ``self``."""
+    return list(inspect.signature(getattr(Ruleset, hook)).parameters)[1:]
+
+
+def _fits(func: Callable[..., Any], hook: str) -> bool:
+    """Whether ``func`` can be called with the hook's arguments, by position."""
+    try:
+        parameters = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):  # a callable without a signature: trusted
+        return True
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        return True
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY,
+                                                        p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    return len(required) <= len(_hook_parameters(hook)) <= len(positional)
+
+
 def _standing_dict(s: Standing) -> dict[str, Any]:
     return {"name": s.name, "side": s.side, "status": s.status, "health": s.health,
             "health_max": s.health_max}
@@ -477,8 +576,12 @@ def register_ruleset(cls: type[Ruleset[Any]]) -> type[Ruleset[Any]]:
 
 
 def available_rulesets() -> list[str]:
-    """Names of every registered rule set, sorted."""
-    from importlib.metadata import entry_points  # 60 ms: only when a rule set is looked up
+    """Names of every registered rule set, sorted.
+
+    >>> {"adnd", "age_of_dragons", "battlesystem", "one_ring"} <= set(available_rulesets())
+    True
+    """
+    from importlib.metadata import entry_points  # costly: only when a rule set is looked up
 
     names = set(_REGISTERED)
     names.update(ep.name for ep in entry_points(group="fracas.rulesets"))
@@ -489,10 +592,17 @@ def find_ruleset(name: str) -> Ruleset[Any]:
     """An instance of the rule set registered as ``name``.
 
     Raises :class:`UnknownRulesetError` listing the known names.
+
+    >>> find_ruleset("one_ring").name
+    'one_ring'
+    >>> find_ruleset("gurps")
+    Traceback (most recent call last):
+        ...
+    fracas.core.errors.UnknownRulesetError: <scenario>: ruleset: unknown rule set 'gurps' ...
     """
     cls = _REGISTERED.get(name)
     if cls is None:
-        from importlib.metadata import entry_points  # 60 ms: only when a rule set is looked up
+        from importlib.metadata import entry_points  # costly: only when a rule set is looked up
 
         for ep in entry_points(group="fracas.rulesets"):
             if ep.name == name:

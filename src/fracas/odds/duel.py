@@ -1260,6 +1260,11 @@ def solve_duel(
     """Exact win probabilities of a loaded scenario under the policies it names.
 
     See :func:`solve_from_state` for the limits, callbacks and errors.
+
+    >>> from fracas.scenario import load_scenario
+    >>> odds = solve_duel(load_scenario("examples/age_of_dragons/claw_duel.yaml"))
+    >>> round(odds.sides["red"], 6), round(odds.sides["blue"], 6), odds.states
+    (0.686474, 0.313526, 800)
     """
     ruleset = scenario.ruleset
     return solve_from_state(ruleset, ruleset.initial_state(scenario.model), started=False,

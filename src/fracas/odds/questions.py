@@ -16,8 +16,8 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.core import dice
-from fracas.core.distribution import Distribution
 from fracas.core.errors import ActionSyntaxError, UnknownRulesetError
+from fracas.core.probability import Distribution
 from fracas.core.ruleset import find_ruleset
 
 __all__ = ["OddsResult", "answer"]
@@ -30,7 +30,7 @@ class OddsResult:
     """An exact distribution: outcome -> probability (as fractions)."""
 
     expression: str
-    #: A :class:`~fracas.core.distribution.Distribution` (read-only), outcomes in order.
+    #: A :class:`~fracas.core.probability.Distribution` (read-only), outcomes in order.
     distribution: Mapping[int, Fraction]
     #: Words for some outcomes (``A vs B``: 1 = the left roll wins, 0 = a tie, -1 = it loses).
     labels: dict[int, str] = field(default_factory=dict)
@@ -63,6 +63,18 @@ class OddsResult:
 def answer(question: str) -> OddsResult:
     """The exact distribution asked for by ``question``.
 
+    >>> result = answer("9d6>=4")
+    >>> result.distribution[4], result.mean
+    (Fraction(63, 256), Fraction(9, 2))
+    >>> answer("1d20+4 vs 1d20+2").labels
+    {1: '1d20+4 wins', 0: 'tie', -1: '1d20+2 wins'}
+    >>> answer("age_of_dragons: pool=3 measure=hits").distribution
+    Distribution({0: Fraction(1, 8), 1: Fraction(3, 8), 2: Fraction(3, 8), 3: Fraction(1, 8)})
+    >>> answer("gurps: 3d6")
+    Traceback (most recent call last):
+        ...
+    fracas.core.errors.ActionSyntaxError: unknown rule set 'gurps' (known: ...)
+
     Raises:
         DiceSyntaxError: bad dice notation (the message points at the column), including
             a pool comparison no die can meet or every die meets (``3d6>=10``).
@@ -89,7 +101,6 @@ def answer(question: str) -> OddsResult:
     if not rest:
         raise ActionSyntaxError(f"ask {name} a question after the colon, e.g. '{name}: ...'")
     dist = ruleset.odds(rest)
-    words = getattr(ruleset, "odds_labels", None)  # the rule set's names of its outcomes
-    labels = dict(words(rest)) if callable(words) else {}
+    labels = ruleset.odds_labels(rest)
     return OddsResult(f"{name}: {rest}", Distribution(dist).sorted(),
                       {k: v for k, v in labels.items() if k in dist})

@@ -46,7 +46,7 @@ from fracas.scenario import Scenario, load_scenario
 
 __all__ = ["FracasAEC", "env", "raw_env", "step_values"]
 
-#: Most values a step offers (issue 10's target is 12; a span is spread over this many).
+#: Most values a step offers (a numeric span is spread over this many).
 MAX_CHOICES = 16
 #: Slots for the side's view, and for the step being decided.
 VIEW_SIZE = 256

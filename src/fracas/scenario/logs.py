@@ -41,6 +41,8 @@ from fracas.scenario.problems import check_model
 
 __all__ = [
     "LoadedLog",
+    "RoundNotInLogError",
+    "cut_at_round",
     "encounter_from_log",
     "load_encounter",
     "load_log",
@@ -247,3 +249,43 @@ def load_log(path: str | Path | None = None, *, text: str | None = None,
 def decisions(events: Iterable[Event]) -> list[DecisionMade]:
     """The decisions of a log, in order."""
     return [e for e in events if type(e) is DecisionMade]
+
+
+class RoundNotInLogError(FracasError, ValueError):
+    """A fight is asked to go on from a round its log does not reach (or from round 0)."""
+
+    exit_code = 2
+
+
+def cut_at_round(ruleset: Ruleset[Any], initial: Any, events: Sequence[Event],
+                 round_number: int, source: str) -> tuple[Any, int]:
+    """Where a log is cut to go on from round ``round_number``: just before that round's
+    first decision.
+
+    Returns the state there (``initial`` is not changed) and how many of ``events`` come
+    before it.  A log that stops at a decision of that round or later is cut at its end.
+    The one cut every "from round N" uses (``simulate --from LOG --round N`` and the exact
+    odds from a saved fight).
+
+    Raises:
+        RoundNotInLogError: ``round_number`` is below 1, or the log has no decision of
+            that round (the message says where the fight ended or the log stops).
+    """
+    if round_number < 1:
+        raise RoundNotInLogError(f"--round must be 1 or more, got {round_number}")
+    state = ruleset.clone_state(initial)
+    last = 0
+    for kept, event in enumerate(events):
+        if type(event) is DecisionMade:
+            last = ruleset.round_number(state)
+            if last >= round_number:
+                return state, kept
+        ruleset.apply_event(state, event)
+    if ruleset.current_actor(state) is not None and ruleset.round_number(state) >= round_number:
+        return state, len(events)  # the log stops at the first decision of that round
+    ended = ruleset.outcome(state)
+    where = (f"the fight ended in round {ended.rounds}" if ended is not None
+             else f"the log stops in round {max(last, ruleset.round_number(state))}")
+    raise RoundNotInLogError(f"{source}: no decision of round {round_number} in this log "
+                             f"({where}); give an earlier --round, or none to go on from "
+                             "where the log ends")

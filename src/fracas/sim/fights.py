@@ -27,12 +27,13 @@ from typing import Any
 
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FracasError
-from fracas.core.events import DecisionMade, Event, decode_event, encode_event, read_log
+from fracas.core.events import Event, decode_event, encode_event, read_log
 from fracas.core.loop import play
 from fracas.core.policy import HumanPolicy, Policy, scenario_policies
 from fracas.core.rng import Rng, derive_seed, fight_streams
 from fracas.core.ruleset import Ruleset, find_ruleset
 from fracas.scenario import Scenario, build_initial_state
+from fracas.scenario.logs import cut_at_round
 from fracas.sim.stats import ChunkSummary
 from fracas.sim.streams import AlignedRng
 
@@ -112,27 +113,24 @@ def spec_from_log(path: str | Path, from_round: int | None = None,
         max_decisions: decision limit per continuation.
 
     Raises:
-        SimulationError: the fight is already over at the chosen point.
+        SimulationError: the fight is already over where the log ends.
+        RoundNotInLogError: the log has no decision of ``from_round``
+            (:func:`fracas.scenario.logs.cut_at_round`).
     """
-    if from_round is not None and from_round < 1:
-        raise SimulationError(f"--round must be 1 or more, got {from_round}")
     header, lines = read_log(path)
     ruleset = find_ruleset(header.ruleset)
     initial = build_initial_state(ruleset, header.scenario, source=str(path))
     enc = Encounter(ruleset, initial, start=False)  # a log is untrusted: checked event by event
-    kept: list[Mapping[str, Any]] = []
     for number, data in lines:
-        event = decode_event(data, ruleset, f"{path}:{number}: ")
-        if (from_round is not None and isinstance(event, DecisionMade)
-                and ruleset.round_number(enc.state) >= from_round):
-            break
-        enc.emit_checked(event, f"{path}:{number}")
-        kept.append(encode_event(event))
-    state = enc.state
+        enc.emit_checked(decode_event(data, ruleset, f"{path}:{number}: "), f"{path}:{number}")
+    state, kept = enc.state, len(enc.log)
+    if from_round is not None:
+        state, kept = cut_at_round(ruleset, enc.initial_state, enc.log, from_round, str(path))
     if ruleset.current_actor(state) is None:
-        where = f"at round {from_round}" if from_round is not None else "at the end of the log"
-        raise SimulationError(f"{path}: the fight is already over {where}; nothing to simulate")
-    return FightSpec.make(ruleset, header.scenario, str(path), kept, max_decisions)
+        raise SimulationError(f"{path}: the fight is already over at the end of the log; "
+                              "nothing to simulate")
+    return FightSpec.make(ruleset, header.scenario, str(path),
+                          [encode_event(e) for e in enc.log[:kept]], max_decisions)
 
 
 # --------------------------------------------------------------------------- workers

@@ -342,6 +342,18 @@ def simulate(
         seed: the run's seed; the same seed gives the same report on any executor.
         executor: defaults to local worker processes, one per core.
         progress: called with the number of fights just finished.
+
+    The same seed gives the same report on any executor and any number of workers:
+
+    >>> from fracas.scenario import load_scenario
+    >>> from fracas.sim import InlineExecutor, spec_from_scenario
+    >>> spec = spec_from_scenario(load_scenario("examples/age_of_dragons/claw_duel.yaml"))
+    >>> result = simulate(spec, 200, seed=1, executor=InlineExecutor())
+    >>> result.summary.wins, result.summary.draws
+    ({'red': 148, 'blue': 52}, 0)
+    >>> rate, (low, high) = result.win_rate("red")
+    >>> rate, round(low, 3), round(high, 3)
+    (0.74, 0.675, 0.796)
     """
     if executor is None:
         with LocalExecutor() as local:

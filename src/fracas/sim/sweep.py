@@ -43,7 +43,15 @@ class Variation:
 
 
 def parse_variation(text: str) -> Variation:
-    """Read ``PATH=V1,V2,...``; raises :class:`ScenarioError` (field ``--vary``) when malformed."""
+    """Read ``PATH=V1,V2,...``; raises :class:`ScenarioError` (field ``--vary``) when malformed.
+
+    >>> parse_variation("combatants.Ash.soma=7,8,9")
+    Variation(path='combatants.Ash.soma', steps=('combatants', 'Ash', 'soma'), values=(7, 8, 9))
+    >>> parse_variation("soma")
+    Traceback (most recent call last):
+        ...
+    fracas.core.errors.ScenarioError: --vary: expected PATH=V1,V2,... but got 'soma'
+    """
     path, sep, values = text.partition("=")
     path = path.strip()
     if not sep or not path or not values.strip():

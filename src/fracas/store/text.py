@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
+from fracas.core.loop import fold
 from fracas.core.presentation import Same, action_words, event_words, presentation_of, say
 from fracas.core.ruleset import Ruleset
+from fracas.store.records import veil_text
 
-__all__ = ["describe", "names_in", "plain", "veil", "viewers_of"]
+__all__ = ["describe", "describe_all", "describer", "names_in", "plain", "veil", "veil_all",
+           "viewers_of"]
 
 # Rule sets may write Rich console markup ("[bold]round 2[/bold]") for the terminal; the
 # stored text is plain.  Only style tags are removed, so "[Azure]" or "[1, 2]" stay.
@@ -125,3 +128,42 @@ def veil(ruleset: Ruleset[Any], event: Event, state: Any, text: str,
         seen[key] = "\n".join(kept) if len(lines) > 1 and any(k.strip() for k in kept) and \
             kept[0] == lines[0] else None
     return seen
+
+
+# -- a log's lines as the store keeps them ------------------------------------------
+
+def describer(ruleset: Ruleset[Any], viewers: Sequence[tuple[str, str]], texts: list[str],
+              veils: list[str]) -> Callable[[Event, Any], None]:
+    """A listener (see :mod:`fracas.core.loop`) adding each event's text and stored veil
+    (:func:`fracas.store.records.veil_text`) to the lists."""
+
+    def listener(event: Event, state: Any) -> None:
+        text = describe(ruleset, event, state)
+        texts.append(text)
+        veils.append(veil_text(veil(ruleset, event, state, text, viewers)))
+
+    return listener
+
+
+def describe_all(ruleset: Ruleset[Any], before: Any, events: Sequence[Event],
+                 viewers: Sequence[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """Readable text and stored veil for each event of a log already played, each worked out
+    in the state just after it (``before`` is not changed)."""
+    texts: list[str] = []
+    veils: list[str] = []
+    fold(ruleset, ruleset.clone_state(before), events,
+         describer(ruleset, viewers, texts, veils))
+    return texts, veils
+
+
+def veil_all(ruleset: Ruleset[Any], before: Any, events: Sequence[Event], texts: Sequence[str],
+             viewers: Sequence[tuple[str, str]]) -> list[str]:
+    """The stored veils of stored lines (their texts kept as stored)."""
+    veils: list[str] = []
+    stored = iter(texts)
+
+    def listener(event: Event, state: Any) -> None:
+        veils.append(veil_text(veil(ruleset, event, state, next(stored), viewers)))
+
+    fold(ruleset, ruleset.clone_state(before), events, listener)
+    return veils

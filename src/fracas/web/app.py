@@ -67,6 +67,7 @@ from fracas.web.console import (
 )
 from fracas.web.routes.changes import CLICKS
 from fracas.web.routes.home import MAX_TITLE
+from fracas.web.routes.odds import close_estimates
 from fracas.web.routes.tables import HEARTBEAT_SECONDS, STREAM_SECONDS
 from fracas.web.security import BodySizeLimit, SecurityHeaders
 
@@ -113,14 +114,16 @@ async def _serving(app: FastAPI) -> AsyncIterator[None]:
 
     Everything alive at start (modules, the app, the rule sets) moves out of the
     garbage collector's reach (``gc.freeze``): a full collection then walks only
-    the live encounters, not the whole program, and no longer stalls every
-    table for up to 180 ms in the middle of a long "play to the end" (measured
-    in ``tests/web/test_isolation.py``).
+    the live encounters, not the whole program, so it does not stall every table
+    in the middle of a long "play to the end" (``tests/web/test_isolation.py``).
     """
     await blocking(_load_rule_sets)
     gc.collect()
     gc.freeze()
-    yield
+    try:
+        yield
+    finally:
+        close_estimates()  # an estimate under way must not hold the exit
 
 
 def _load_rule_sets() -> None:
@@ -143,8 +146,8 @@ _CLICK_PATH = re.compile(r"/e/([^/]+)/([^/]+)/([a-z]+)")
 class Clicks:
     """ASGI middleware: a POST to a changing route goes straight to its endpoint.
 
-    Every click is one of these routes; FastAPI's exception middleware, its exit
-    stack and the match against every route cost about 0.06 ms a request.  The
+    Every click is one of these routes, so it skips FastAPI's exception middleware,
+    its exit stack and the match against every route.  The
     endpoint is the router's own (the same link, role and CSRF checks in the same
     order), and its errors are answered as the app's exception handlers answer
     them.  Everything else goes on to the app.

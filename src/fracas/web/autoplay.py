@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from fracas.ai.search import SearchPolicy
+from fracas.core.cache import Lru
 from fracas.core.encounter import Encounter
 from fracas.core.errors import FightOverError, FracasError
 from fracas.core.events import Event
@@ -54,9 +54,7 @@ class Seats:
     """
 
     def __init__(self, size: int = 64) -> None:
-        self.size = size
-        self._kept: OrderedDict[tuple[str, str], tuple[Policy, int, Event | None]] = \
-            OrderedDict()
+        self._kept: Lru[tuple[str, str], tuple[Policy, int, Event | None]] = Lru(size)
         self._lock = threading.Lock()
 
     def policy(self, key: str, enc: Encounter[Any], actor: str) -> Policy:
@@ -68,16 +66,13 @@ class Seats:
             if kept is not None:
                 policy, seen, last = kept
                 if seen <= len(log) and (seen == 0 or log[seen - 1] == last):
-                    self._kept[(key, actor)] = (policy, *mark)
-                    self._kept.move_to_end((key, actor))
+                    self._kept.put((key, actor), (policy, *mark))
                     return policy
-                del self._kept[(key, actor)]
+                self._kept.pop((key, actor))
         policy = _ai_policy(enc, actor)
         if isinstance(policy, SearchPolicy):
             with self._lock:
-                self._kept[(key, actor)] = (policy, *mark)
-                while len(self._kept) > self.size:
-                    self._kept.popitem(last=False)
+                self._kept.put((key, actor), (policy, *mark))
         return policy
 
     def __len__(self) -> int:

@@ -21,12 +21,12 @@ import inspect
 import json
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fracas.core.action import Action
+from fracas.core.cache import Lru
 from fracas.core.codec import format_fields
 from fracas.core.decision import Options, Step
 from fracas.core.encounter import Encounter
@@ -52,6 +52,10 @@ MAX_STEPS = 16
 LOG_TAIL = 60
 
 
+#: What :meth:`Memo.get` finds under a key not kept (a kept answer may be ``None``).
+_MISSING = object()
+
+
 class Memo:
     """Answers worked out once per encounter revision and kept for the next request.
 
@@ -63,31 +67,26 @@ class Memo:
     """
 
     def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._items: Lru[tuple[Any, ...], Any] = Lru(size)
         self._lock = threading.Lock()
 
     def get(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
         with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
+            found = self._items.get(key, _MISSING)
+        if found is not _MISSING:
+            return found
         value = make()
         with self._lock:
-            self._items[key] = value
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+            self._items.put(key, value)
         return value
 
     def peek(self, key: tuple[Any, ...]) -> Any:
         with self._lock:
-            return self._items.get(key)
+            return self._items.peek(key)
 
     def put(self, key: tuple[Any, ...], value: Any) -> None:
         with self._lock:
-            self._items[key] = value
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+            self._items.put(key, value)
 
 
 

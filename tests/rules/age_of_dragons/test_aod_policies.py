@@ -122,6 +122,11 @@ def test_claw_all_never_defends() -> None:
     assert choice(enc, ClawAllPolicy()) == Defend("B", 0)
 
 
+def test_claw_all_with_no_soma_ends_its_turn_instead_of_rolling_an_empty_pool() -> None:
+    enc = start([dragon("A", "red", soma=0), dragon("B", "blue")])
+    assert choice(enc, ClawAllPolicy()) == EndTurn("A")
+
+
 # -- the scenario names the policy ------------------------------------------------------------
 def test_the_scenario_chooses_each_combatants_policy() -> None:
     enc = start([dragon("A", "red", policy="claw_all"), dragon("B", "blue"),

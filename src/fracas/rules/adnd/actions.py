@@ -6,10 +6,9 @@ weapon=sword``) and are recorded in saved logs: they never change.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Literal
 
-from fracas.core.action import Action
+from fracas.core.action import Action, action
 
 __all__ = [
     "ACTIONS",
@@ -33,105 +32,93 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@action("attack")
 class Attack(Action):
     """Strike (melee) or shoot (missile weapon) at a foe."""
 
-    verb: ClassVar[str] = "attack"
     actor: str
     target: str
     weapon: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("boulder")
 class Boulder(Action):
     """Hurl (or, if too weak, drop) a boulder on a foe below."""
 
-    verb: ClassVar[str] = "boulder"
     actor: str
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("climb")
 class Climb(Action):
     """Climb one step up or down a sheer surface."""
 
-    verb: ClassVar[str] = "climb"
     actor: str
     direction: Literal["up", "down"]
 
 
-@dataclass(frozen=True, slots=True)
+@action("turn")
 class Turn(Action):
     """A climber turns his face to the wall or his back to it."""
 
-    verb: ClassVar[str] = "turn"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("grapple")
 class Grapple(Action):
     """Seize a foe bare-handed (in deep enough water, pull him under)."""
 
-    verb: ClassVar[str] = "grapple"
     actor: str
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("break_free")
 class BreakFree(Action):
     """Try to break a hold on oneself."""
 
-    verb: ClassVar[str] = "break_free"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("release")
 class Release(Action):
     """Let go of the foe one holds."""
 
-    verb: ClassVar[str] = "release"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("regain")
 class Regain(Action):
     """Hanging from a foe, try to regain one's own hold or footing."""
 
-    verb: ClassVar[str] = "regain"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("grab")
 class Grab(Action):
     """While falling, try to grab a foe and drag him along."""
 
-    verb: ClassVar[str] = "grab"
     actor: str
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("plummet")
 class Plummet(Action):
     """While falling, make no attempt to grab anyone."""
 
-    verb: ClassVar[str] = "plummet"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("wait")
 class Wait(Action):
     """Do nothing this round (a holder keeps his hold)."""
 
-    verb: ClassVar[str] = "wait"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("secure")
 class Secure(Action):
     """The DM rules that a climber has reached a secure place: no wall penalties."""
 
-    verb: ClassVar[str] = "secure"
     actor: str
     target: str
 
@@ -141,30 +128,27 @@ SAVE_CATEGORIES: tuple[SaveCategory, ...] = ("paralyzation", "rod", "petrificati
                                              "spell")
 
 
-@dataclass(frozen=True, slots=True)
+@action("call_save")
 class CallSave(Action):
     """The DM calls for a saving throw against some hazard."""
 
-    verb: ClassVar[str] = "call_save"
     actor: str
     target: str
     category: SaveCategory
 
 
-@dataclass(frozen=True, slots=True)
+@action("knock_out")
 class KnockOut(Action):
     """The DM rules that magic (a sleep spell, say) has left a combatant unconscious."""
 
-    verb: ClassVar[str] = "knock_out"
     actor: str
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("proceed")
 class Proceed(Action):
     """The DM lets the round run."""
 
-    verb: ClassVar[str] = "proceed"
     actor: str
 
 

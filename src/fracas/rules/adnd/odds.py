@@ -25,12 +25,12 @@ from fractions import Fraction
 from typing import Any, NoReturn
 
 from fracas.core.dice import distribution
-from fracas.core.distribution import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError, DiceSyntaxError
 from fracas.core.forecast import Chance, Forecast
+from fracas.core.probability import Distribution, Tally
 from fracas.rules.adnd import rules
 
-__all__ = ["answer", "forecast"]
+__all__ = ["answer", "forecast", "odds_labels"]
 
 Dist = Distribution[int]
 
@@ -178,6 +178,34 @@ def answer(question: str) -> Dist:
     result = handler(q)
     q.finish()
     return result
+
+
+#: What a yes/no roll's two outcomes are called at the table, by kind of question.
+_YES_NO = {
+    "hit": ("hits", "misses"), "boulder": ("hits", "misses"), "grab": ("grabs hold", "misses"),
+    "climb": ("holds on", "falls"), "footing": ("keeps his feet", "goes over"),
+    "save": ("saves", "fails"),
+}
+
+
+def odds_labels(question: str) -> dict[int, str]:
+    """What each outcome of :func:`answer` means at the table: a hit or a miss, holding on
+    or falling, hit points of damage, the round a held breath gives out.
+
+    >>> odds_labels("hit thac0=15 ac=5")
+    {1: 'hits', 0: 'misses'}
+    >>> odds_labels("fall feet=10")[3]
+    '3 hit points'
+    """
+    kind = _Question(question).kind
+    if kind in _YES_NO:
+        yes, no = _YES_NO[kind]
+        return {1: yes, 0: no}
+    outcomes = answer(question)
+    if kind == "breath":
+        return {k: f"gives out in round {k}" for k in outcomes}
+    return {k: "no damage" if k == 0 else f"{k} hit point{'s' if k != 1 else ''}"
+            for k in outcomes}
 
 
 # -- the odds of a choice (``Ruleset.forecast``) -------------------------------------------

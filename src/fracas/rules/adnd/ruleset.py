@@ -12,17 +12,13 @@ from fractions import Fraction
 from typing import Any, ClassVar, get_args
 
 from fracas.core.action import Action
-from fracas.core.decision import Menu, Partial, Span
-from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
-from fracas.core.forecast import Forecast
 from fracas.core.policy import Policy
-from fracas.core.rng import Rng
-from fracas.core.ruleset import Emit, Ruleset, Standing, own_policies
-from fracas.rules.adnd import fold, legality, odds, overrides, resolve, view
+from fracas.core.ruleset import Ruleset, Standing, own_policies
+from fracas.rules.adnd import fold, legality, odds, overrides, resolve, scenario, view
 from fracas.rules.adnd.actions import ACTIONS
 from fracas.rules.adnd.policies import HeuristicPolicy
-from fracas.rules.adnd.scenario import AdndScenario, PolicyName, initial_state
+from fracas.rules.adnd.scenario import AdndScenario, PolicyName
 from fracas.rules.adnd.state import AdndUndergroundState, state_key
 
 __all__ = ["AdndUnderground"]
@@ -43,12 +39,13 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     actions: ClassVar[Sequence[type[Action]]] = ACTIONS
     policy_names: ClassVar[Sequence[str]] = own_policies(get_args(PolicyName))
     overrides = overrides.OVERRIDES
+    #: initial_state, apply_event, current_actor, why_not, allows, step, verb_label,
+    #: resolve, advance and forecast are the functions of those names in these modules.
+    modules = (scenario, fold, legality, resolve, odds)
+    #: Columns and rows: health, terrain, height and conditions of everyone.
+    table = staticmethod(view.table_of)
 
     # -- setting up --------------------------------------------------------
-    def initial_state(self, scenario: AdndScenario) -> AdndUndergroundState:
-        """The starting state; see :func:`.scenario.initial_state`."""
-        return initial_state(scenario)
-
     def clone_state(self, state: AdndUndergroundState) -> AdndUndergroundState:
         """A copy of the changing parts; the frozen setup is shared."""
         return state.clone()
@@ -60,42 +57,10 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
         """The round limit: the key leaves the round out, and after it the fight is a draw."""
         return state.setup.max_rounds
 
-    def apply_event(self, state: AdndUndergroundState, event: Event) -> None:
-        """Fold one event into the state (never rolls dice); see :mod:`.fold`."""
-        fold.apply_event(state, event)
-
     # -- decisions ---------------------------------------------------------
-    def current_actor(self, state: AdndUndergroundState) -> str | None:
-        """A falling fighter first, then the DM at the start of a round, then the queue."""
-        return legality.current_actor(state)
-
-    def why_not(self, state: AdndUndergroundState, partial: Partial) -> IllegalActionError | None:
-        """The rule that forbids the (partial) action, or ``None``; see :mod:`.legality`."""
-        return legality.why_not(state, partial)
-
-    def allows(self, state: AdndUndergroundState, action: Action) -> bool:
-        """A quick exact yes for common whole actions (see :func:`.legality.allows`)."""
-        return legality.allows(state, action)
-
-    def step(self, state: AdndUndergroundState, partial: Partial, field: str) -> Menu | Span | None:
-        """The candidate values of ``field``: foes, weapons in hand, up or down, a save."""
-        return legality.step(state, partial, field)
-
-    def verb_label(self, action: type[Action]) -> str:
-        """The words a person reads for a verb."""
-        return legality.verb_label(action)
-
     def default_verb(self, state: AdndUndergroundState, verbs: Sequence[str]) -> str:
         """The DM lets the round run; a fighter attacks, or does the first thing he can."""
         return legality.default_verb(verbs)
-
-    def resolve(self, state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -> None:
-        """Carry out a legal action; see :func:`.resolve.resolve`."""
-        resolve.resolve(state, action, rng, emit)
-
-    def advance(self, state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
-        """Skip those who cannot act, close and open rounds; see :func:`.resolve.advance`."""
-        resolve.advance(state, rng, emit)
 
     def apply_decision(self, state: AdndUndergroundState, actor: str, action: Action) -> None:
         """The fold of ``DecisionMade(actor, action)`` without making it: nothing (a decision
@@ -111,23 +76,15 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
         """A JSON-ready picture; a side does not see its foes' hit points or breath."""
         return view.view_of(state, side)
 
-    def table(self, state: AdndUndergroundState) -> tuple[list[str], list[list[str]]]:
-        """Columns and rows: health, terrain, height and conditions of everyone."""
-        return view.table_of(state)
-
     def describe_event(self, event: Event, state: AdndUndergroundState) -> str | None:
         """One readable line for this rule set's events."""
         said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
         return said if said is not None else view.describe(event, state)
 
-    def forecast(self, state: AdndUndergroundState, action: Action, side: str | None = None,
-                 ) -> Forecast | None:
-        """The odds of an attack or a boulder; a side's leaves out the DM's secrets."""
-        return odds.forecast(state, action, side)
-
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of this rule set's rolls; see :mod:`fracas.rules.adnd.odds`."""
         return dict(odds.answer(question))
+
 
     # -- policies ----------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:

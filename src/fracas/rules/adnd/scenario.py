@@ -248,3 +248,7 @@ def combatant_count(scenario: AdndScenario) -> int:
 
 #: Validation's light entry (:class:`fracas.scenario.ScenarioEntry`): no engine module.
 entry = ScenarioEntry(AdndScenario, combatant_count)
+
+
+# The checks of this rule set's scenarios that warn of traps, registered with the model.
+from fracas.rules.adnd import traps as _traps  # noqa: E402, F401

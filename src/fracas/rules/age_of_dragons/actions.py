@@ -7,10 +7,7 @@ cannot reroll after spotting), so a player never has to say "done" between steps
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from fracas.core.action import Action
+from fracas.core.action import Action, action
 
 __all__ = [
     "ACTIONS",
@@ -28,26 +25,24 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@action("roll")
 class RollPool(Action):
     """Nominate one to three spheres and roll the lowest of their ratings."""
 
-    verb: ClassVar[str] = "roll"
     actor: str
     spheres: tuple[str, ...] = ("soma",)
 
 
-@dataclass(frozen=True, slots=True)
+@action("reroll")
 class Reroll(Action):
     """Reroll one die (by its index in the pool) with a reroll ability, paying its cost."""
 
-    verb: ClassVar[str] = "reroll"
     actor: str
     die: int
     ability: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("spot")
 class Spot(Action):
     """Trigger a spot effect with one die showing at least its threshold.
 
@@ -57,18 +52,16 @@ class Spot(Action):
     ``alter_range`` goes.  The lowest unspotted die that qualifies is used.
     """
 
-    verb: ClassVar[str] = "spot"
     actor: str
     effect: str
     target: str | None = None
     closer: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@action("attack")
 class Attack(Action):
     """A Tooth and Claw attack expending ``dice`` 4+ Soma dice, maybe a non-claw or called shot."""
 
-    verb: ClassVar[str] = "attack"
     actor: str
     target: str
     dice: int
@@ -76,67 +69,60 @@ class Attack(Action):
     called: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@action("shoot")
 class Shoot(Action):
     """A ranged attack with one of the actor's ranged weapons or powers."""
 
-    verb: ClassVar[str] = "shoot"
     actor: str
     target: str
     dice: int
     weapon: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("grapple")
 class Grapple(Action):
     """A grapple: on a hit the pair goes to zero range and both are locked."""
 
-    verb: ClassVar[str] = "grapple"
     actor: str
     target: str
     dice: int
 
 
-@dataclass(frozen=True, slots=True)
+@action("break_out")
 class BreakOut(Action):
     """Try to break out of a grapple (+3 TN), against each enemy grappler separately."""
 
-    verb: ClassVar[str] = "break_out"
     actor: str
     dice: int
 
 
-@dataclass(frozen=True, slots=True)
+@action("task")
 class UseTask(Action):
     """A non-attack battle action the GM set up (smash a gate, cow the soldiers below)."""
 
-    verb: ClassVar[str] = "task"
     actor: str
     task: str
     dice: int
 
 
-@dataclass(frozen=True, slots=True)
+@action("fall")
 class DeclareFall(Action):
     """Choose to fall one altitude level in this round's end phase."""
 
-    verb: ClassVar[str] = "fall"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("end")
 class EndTurn(Action):
     """End the turn; unused dice are lost."""
 
-    verb: ClassVar[str] = "end"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("defend")
 class Defend(Action):
     """The defender's choice: spend ``pd`` points of Physical Defence (0 is always allowed)."""
 
-    verb: ClassVar[str] = "defend"
     actor: str
     pd: int
 

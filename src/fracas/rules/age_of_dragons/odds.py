@@ -20,12 +20,13 @@ from itertools import pairwise
 from math import comb
 from typing import Any
 
-from fracas.core.distribution import Tally
 from fracas.core.errors import ActionSyntaxError
 from fracas.core.forecast import Chance, Forecast
+from fracas.core.probability import Tally
 from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
     BREAK_OUT_TN,
+    CALLED,
     DAMAGING,
     SPOT_THRESHOLDS,
     SUCCESS_MARGIN,
@@ -44,7 +45,8 @@ from fracas.rules.age_of_dragons.rules import (
 )
 from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 
-__all__ = ["attack_distribution", "face_classes", "forecast", "parse_question"]
+__all__ = ["attack_distribution", "face_classes", "forecast", "odds_labels",
+           "parse_question"]
 
 _KEYS = {"pool": 0, "pd": 0, "tn": 0, "bonus": 0, "threshold": 4}
 _MEASURES = ("damage", "hits", "margin", "sixes")
@@ -102,6 +104,53 @@ def attack_distribution(pool: int, pd: int, tn: int, bonus: int, threshold: int 
                           * (1 - p_six_given_hit) ** (hits - sixes))
                          for sixes in range(hits + 1)), p)
     return {k: v for k, v in out.freeze(ordered=True).items() if v}
+
+
+def odds_labels(question: str) -> dict[int, str]:
+    """What each outcome of the question's ``measure`` means at the table: Physical
+    Resilience lost, hits rolled, whether the attack gets through, what a called shot's
+    sixes do.
+
+    >>> odds_labels("pool=2 pd=1")
+    {0: 'no damage', 1: '1 PR lost'}
+    >>> odds_labels("pool=2 measure=margin tn=1")[0]
+    'fails'
+    """
+    values, measure = parse_question(question)
+    outcomes = attack_distribution(values["pool"], values["pd"], values["tn"], values["bonus"],
+                                   values["threshold"], measure)
+    return {k: _outcome_words(measure, k) for k in outcomes}
+
+
+def _outcome_words(measure: str, k: int) -> str:
+    if measure == "damage":
+        return "no damage" if k == 0 else f"{k} PR lost"
+    if measure == "hits":
+        return f"{'no' if k == 0 else k} hit{'' if k == 1 else 's'}"
+    if measure == "margin":
+        return "fails" if k < SUCCESS_MARGIN else f"gets through by {k}"
+    if k == 0:
+        return "fails, or no six"
+    return f"{_sixes(k)}; called shot: {_called_words(k)}"
+
+
+#: A called shot's effects in a word, by ``rules.called_effect``'s effect (and severity).
+_CALLED_VERBS = {"kill": "kill", "stun": "stun"}
+
+
+def _called_words(sixes: int) -> str:
+    """What a called shot with ``sixes`` sixes does, by body part (``rules.called_effect``)."""
+    by_verb: dict[str, list[str]] = {}
+    for part in CALLED:
+        effect = called_effect(part, sixes)
+        if effect is None:
+            continue
+        what, severity = effect
+        verb = _CALLED_VERBS.get(what, "rip off" if severity >= 2 else "maul")
+        name = "leg" if "_" in part else part
+        if name not in by_verb.setdefault(verb, []):
+            by_verb[verb].append(name)
+    return ", ".join(f"{verb} {'/'.join(parts)}" for verb, parts in by_verb.items())
 
 
 def face_classes(state: AgeOfDragonsState, count: int, sides: int,

@@ -75,7 +75,9 @@ class ClawAllPolicy:
             return fixed[0]
         turn = state.turn
         if turn is not None and turn.step == "pool":
-            return fixed[1]
+            # A Soma of 0 rolls no die: with nothing to strike with, the turn ends.
+            soma = rules.pool_size(state.fighters[me].profile, ("soma",))
+            return fixed[1] if soma else fixed[2]
         hits = 0
         if turn is not None:
             known = turn.hits  # the 4+ dice, when worked out already

@@ -7,11 +7,10 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.core.action import Action
-from fracas.core.decision import Menu, Partial, Span
 from fracas.core.events import Event
 from fracas.core.forecast import Forecast
 from fracas.core.policy import Policy
-from fracas.core.ruleset import Outcome, Ruleset, Standing, own_policies
+from fracas.core.ruleset import Ruleset, own_policies
 from fracas.rules.age_of_dragons import fold, legality, odds, overrides, policies, resolve, view
 from fracas.rules.age_of_dragons.actions import ACTIONS
 from fracas.rules.age_of_dragons.scenario import POLICY_NAMES, AgeOfDragonsScenario, build_state
@@ -30,6 +29,10 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
     actions = ACTIONS
     policy_names = own_policies(POLICY_NAMES)
     overrides = overrides.OVERRIDES
+    #: apply_event, apply_decision (a decision folded without its event), why_not,
+    #: allows, step, asks, resolve, advance, outcome, standings, table, face_classes and
+    #: policy_choice are the functions of those names in these modules.
+    modules = (fold, legality, resolve, odds, policies, view)
 
     def initial_state(self, scenario: Any) -> AgeOfDragonsState:
         """Build the starting state from a validated :class:`AgeOfDragonsScenario`."""
@@ -38,11 +41,6 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
     def clone_state(self, state: AgeOfDragonsState) -> AgeOfDragonsState:
         return state.copy()
 
-    #: The hot hooks are the modules' functions themselves (no extra call per event).
-    apply_event = staticmethod(fold.apply_event)
-    #: Folding a decision without making its event (a play that keeps no log).
-    apply_decision = staticmethod(fold.apply_decision)
-
     def current_actor(self, state: AgeOfDragonsState) -> str | None:
         if state.result is not None:
             return None
@@ -50,39 +48,14 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
             return state.pending.defenders[0]
         return state.turn.actor if state.turn is not None else None
 
-    #: Why the action put together so far is refused (see :mod:`.legality`).
-    why_not = staticmethod(legality.why_not)
-    #: A quick, exact yes for a whole action of the common kinds (the check's fast path).
-    allows = staticmethod(legality.allows)
-
-    def step(self, state: AgeOfDragonsState, partial: Partial, field: str,
-             ) -> Menu | Span | None:
-        """The candidates for the next field (see :mod:`.legality`)."""
-        return legality.step(state, partial, field)
-
-    def asks(self, state: AgeOfDragonsState, partial: Partial, field: str) -> bool:
-        return legality.asks(state, partial, field)
-
     def verb_label(self, action: type[Action]) -> str:
         return legality.VERB_LABELS.get(action.verb, action.verb)
 
     def default_verb(self, state: AgeOfDragonsState, verbs: Sequence[str]) -> str:
         return legality.default_verb(verbs)
 
-    advance = staticmethod(resolve.advance)
-    resolve = staticmethod(resolve.resolve)
-
-    def outcome(self, state: AgeOfDragonsState) -> Outcome | None:
-        return resolve.outcome(state)
-
-    def standings(self, state: AgeOfDragonsState) -> Sequence[Standing]:
-        return resolve.standings(state)
-
     def view(self, state: AgeOfDragonsState, side: str | None = None) -> dict[str, Any]:
         return view.view(state)
-
-    def table(self, state: AgeOfDragonsState) -> tuple[list[str], list[list[str]]]:
-        return view.table(state)
 
     def describe_event(self, event: Event, state: AgeOfDragonsState) -> str | None:
         said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
@@ -96,11 +69,6 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
         """The round limit: the key leaves the round out, and past it the fight is a draw."""
         return state.max_rounds
 
-    def face_classes(self, state: AgeOfDragonsState, count: int, sides: int,
-                     ) -> tuple[tuple[int, ...], ...] | None:
-        """Faces of a d6 roll that nothing in the fight tells apart (for the exact solver)."""
-        return odds.face_classes(state, count, sides)
-
     def forecast(self, state: AgeOfDragonsState, action: Action, side: str | None = None,
                  ) -> Forecast | None:
         """The odds of a roll, attack, shot, grapple or break-out (no secrets to keep)."""
@@ -112,6 +80,7 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
         return odds.attack_distribution(values["pool"], values["pd"], values["tn"],
                                          values["bonus"], values["threshold"], measure)
 
+
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:
         """``heuristic``, ``claw_all`` and ``search``; the core's ``human``, ``random`` and
         ``scripted``."""
@@ -119,9 +88,6 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
         if own is not None:
             return own
         return super().policy(name, actor, options)
-
-    def policy_choice(self, state: AgeOfDragonsState, actor: str) -> str | Sequence[str]:
-        return policies.policy_choice(state, actor)
 
     def search_settings(self, state: AgeOfDragonsState) -> Mapping[str, Any]:
         """The scenario's ``search:`` block: the budget of its ``search`` seats."""

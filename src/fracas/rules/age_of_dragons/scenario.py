@@ -28,6 +28,7 @@ from fracas.rules.age_of_dragons.state import (
     pair,
 )
 from fracas.scenario import ScenarioBase, ScenarioEntry, search_pairs
+from fracas.scenario.reference import register_names
 
 __all__ = ["POLICY_NAMES", "AgeOfDragonsScenario", "CombatantSpec", "build_state",
            "combatant_count", "entry"]
@@ -258,3 +259,9 @@ entry = ScenarioEntry(AgeOfDragonsScenario, combatant_count)
 
 # The checks of this rule set's scenarios that warn of traps, registered with the model.
 from fracas.rules.age_of_dragons import traps as _traps  # noqa: E402, F401
+
+
+# The names the schema lists, for editors to complete (a script stays free text).
+@register_names("age_of_dragons")
+def _age_of_dragons_names() -> dict[str, list[str]]:
+    return {"CombatantSpec.policy": list(POLICY_NAMES)}

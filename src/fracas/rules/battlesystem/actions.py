@@ -9,10 +9,9 @@ accepted (typed orders need not name it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar
+from dataclasses import field
 
-from fracas.core.action import Action
+from fracas.core.action import Action, action
 
 __all__ = [
     "CaveIn",
@@ -31,67 +30,60 @@ __all__ = [
 
 # -- unit orders ------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@action("move")
 class Move(Action):
     """March toward an area along the shortest open path."""
 
-    verb: ClassVar[str] = "move"
     actor: str
     group: str = field(default="", kw_only=True)
     to: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("charge")
 class Charge(Action):
     """Charge a visible enemy unit within this turn's movement."""
 
-    verb: ClassVar[str] = "charge"
     actor: str
     group: str = field(default="", kw_only=True)
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("hold")
 class Hold(Action):
     """Stand still this phase."""
 
-    verb: ClassVar[str] = "hold"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("form")
 class Form(Action):
     """Change formation (closed, open, column, skirmish); open spreads along ``axis``."""
 
-    verb: ClassVar[str] = "form"
     actor: str
     formation: str
     axis: str = "width"
 
 
-@dataclass(frozen=True, slots=True)
+@action("torches")
 class Torches(Action):
     """Light or put out the unit's light sources."""
 
-    verb: ClassVar[str] = "torches"
     actor: str
     lit: bool
 
 
-@dataclass(frozen=True, slots=True)
+@action("fly")
 class Fly(Action):
     """A flying unit changes altitude band."""
 
-    verb: ClassVar[str] = "fly"
     actor: str
     altitude: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("fire")
 class Fire(Action):
     """Shoot missiles at a visible enemy unit in range."""
 
-    verb: ClassVar[str] = "fire"
     actor: str
     group: str = field(default="", kw_only=True)
     target: str
@@ -99,39 +91,35 @@ class Fire(Action):
 
 # -- GM decisions -------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@action("pass")
 class Pass(Action):
     """The GM lets the turn run without a special effect."""
 
-    verb: ClassVar[str] = "pass"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("cave_in")
 class CaveIn(Action):
     """The GM brings down a prepared ceiling collapse (earthquake, transmute rock to mud)."""
 
-    verb: ClassVar[str] = "cave_in"
     actor: str
     group: str = field(default="", kw_only=True)
     area: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("release_gas")
 class ReleaseGas(Action):
     """The GM releases a prepared gaseous spell in an area."""
 
-    verb: ClassVar[str] = "release_gas"
     actor: str
     group: str = field(default="", kw_only=True)
     area: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("strike")
 class StrikeFeature(Action):
     """The GM aims a prepared explosive spell at a fragile formation."""
 
-    verb: ClassVar[str] = "strike"
     actor: str
     group: str = field(default="", kw_only=True)
     feature: str

@@ -168,7 +168,8 @@ def _move(state: BattlesystemState, unit: Unit, p: Partial) -> Refusal:
 def _enemy(state: BattlesystemState, unit: Unit, p: Partial,
            name: object) -> Unit | IllegalActionError:
     target = state.units.get(name) if isinstance(name, str) else None
-    # A unit the side cannot see is refused as one that does not exist (issue 34).
+    # A unit the side cannot see is refused as one that does not exist: a refusal must
+    # not tell the side where a hidden unit is.
     if target is None or not target.on_field or target.side == unit.side or not any(
             can_see(state, own, target) for own in state.units.values()
             if own.side == unit.side and own.on_field):

@@ -17,12 +17,12 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from fracas.core.distribution import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError
 from fracas.core.forecast import Chance, Forecast
+from fracas.core.probability import Distribution, Tally
 from fracas.rules.battlesystem.rules import DARK_SAVE_PENALTY, fragile_chance
 
-__all__ = ["answer", "forecast"]
+__all__ = ["answer", "forecast", "odds_labels"]
 
 _KEYS: dict[str, dict[str, type]] = {
     "attack": {"figures": int, "rating": int, "damage": int},
@@ -100,6 +100,34 @@ def answer(question: str) -> Distribution[int]:
         return _bernoulli(Fraction(min(20, max(0, int(v["target"]))), 20))
     chance = fragile_chance(int(v["chance"]), bool(v["heavy"]), bool(v["explosive"]))
     return _bernoulli(Fraction(min(100, chance), 100))
+
+
+def odds_labels(question: str) -> dict[int, str]:
+    """What each outcome of :func:`answer` means at the table: hits and the dice of damage
+    they deal, figures that save, a morale check passed or failed, a formation holding
+    or collapsing.
+
+    >>> odds_labels("attack figures=2 rating=7 damage=2")
+    {0: 'no hit', 2: '1 hit: 2 dice of damage', 4: '2 hits: 4 dice of damage'}
+    >>> odds_labels("morale target=12")[0]
+    'fails: the unit breaks or routs'
+    """
+    kind, v = _parse(question)
+    if kind == "morale":
+        return {1: "passes", 0: "fails: the unit breaks or routs"}
+    if kind == "fragile":
+        return {1: "collapses", 0: "holds"}
+    outcomes = answer(question)
+    if kind == "saves":
+        return {k: "no figure saves" if k == 0 else
+                f"{k} figure{'s' if k != 1 else ''} save{'' if k != 1 else 's'}"
+                for k in outcomes}
+    per_hit = int(v["damage"])
+    if per_hit == 0:
+        return {0: "no damage (no dice a hit)"}
+    return {k: "no hit" if k == 0 else
+            f"{k // per_hit} hit{'s' if k != per_hit else ''}: {k} "
+            f"di{'ce' if k != 1 else 'e'} of damage" for k in outcomes}
 
 
 # -- the odds of a choice (``Ruleset.forecast``) -------------------------------------------

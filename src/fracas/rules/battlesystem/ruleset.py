@@ -12,13 +12,9 @@ from fractions import Fraction
 from typing import Any, get_args
 
 from fracas.core.action import Action
-from fracas.core.decision import Menu, Partial, Span
-from fracas.core.errors import IllegalActionError
 from fracas.core.events import Event
-from fracas.core.forecast import Forecast
 from fracas.core.policy import Policy
-from fracas.core.rng import Rng
-from fracas.core.ruleset import Emit, Ruleset, Standing, own_policies
+from fracas.core.ruleset import Ruleset, Standing, own_policies
 from fracas.rules.battlesystem import fold, legality, odds, overrides, resolve, view
 from fracas.rules.battlesystem.actions import (
     CaveIn,
@@ -51,20 +47,17 @@ class Battlesystem(Ruleset[BattlesystemState]):
                StrikeFeature)
     policy_names = own_policies(get_args(PolicyName))
     overrides = overrides.OVERRIDES
-
-    # -- setting up ----------------------------------------------------------------
-    def initial_state(self, scenario: Any) -> BattlesystemState:
-        """The starting state for a validated :class:`BattlesystemScenario`."""
-        return build_state(scenario)
-
-    def clone_state(self, state: BattlesystemState) -> BattlesystemState:
-        """A copy sharing the fixed battlefield; units, features and gas are copied."""
-        return clone(state)
-
-    # -- the fold ------------------------------------------------------------------
-    def apply_event(self, state: BattlesystemState, event: Event) -> None:
-        """Change the state by one event (never rolls dice)."""
-        fold.apply_event(state, event)
+    #: apply_event, why_not, allows, step, advance, view, table and forecast are the
+    #: functions of those names in these modules.
+    modules = (fold, legality, resolve, view, odds)
+    initial_state = staticmethod(build_state)
+    #: A copy sharing the fixed battlefield; units, features and gas are copied.
+    clone_state = staticmethod(clone)
+    #: Carry out an order.
+    resolve = staticmethod(resolve.carry_out)
+    #: The fold of ``DecisionMade(actor, action)`` without making it: the unit's turn is
+    #: taken (see :func:`.fold.take_turn`).
+    apply_decision = staticmethod(fold.take_turn)
 
     # -- decisions -----------------------------------------------------------------
     def current_actor(self, state: BattlesystemState) -> str | None:
@@ -73,18 +66,6 @@ class Battlesystem(Ruleset[BattlesystemState]):
             return None
         return state.queue[0]
 
-    def why_not(self, state: BattlesystemState, partial: Partial) -> IllegalActionError | None:
-        """Why the order being put together cannot be given now (see :mod:`.legality`)."""
-        return legality.why_not(state, partial)
-
-    def allows(self, state: BattlesystemState, action: Action) -> bool:
-        """A quick exact yes for holding and passing (see :func:`.legality.allows`)."""
-        return legality.allows(state, action)
-
-    def step(self, state: BattlesystemState, partial: Partial, field: str) -> Menu | Span | None:
-        """The candidates for the next field of an order (see :mod:`.legality`)."""
-        return legality.step(state, partial, field)
-
     def verb_label(self, action: type[Action]) -> str:
         """The words a person reads for an order."""
         return legality.VERB_LABELS.get(action.verb, action.verb)
@@ -92,19 +73,6 @@ class Battlesystem(Ruleset[BattlesystemState]):
     def default_verb(self, state: BattlesystemState, verbs: Sequence[str]) -> str:
         """Hold (or, for the GM, pass) is preselected."""
         return next((v for v in ("hold", "pass") if v in verbs), verbs[0])
-
-    def resolve(self, state: BattlesystemState, action: Action, rng: Rng, emit: Emit) -> None:
-        """Carry out an order."""
-        resolve.carry_out(state, action, rng, emit)
-
-    def advance(self, state: BattlesystemState, rng: Rng, emit: Emit) -> None:
-        """Run the automatic phases until someone must decide or the battle ends."""
-        resolve.advance(state, rng, emit)
-
-    def apply_decision(self, state: BattlesystemState, actor: str, action: Action) -> None:
-        """The fold of ``DecisionMade(actor, action)`` without making it: the unit's turn
-        is taken (see :func:`.fold.take_turn`)."""
-        fold.take_turn(state, actor, action)
 
     # -- reading -------------------------------------------------------------------
     def standings(self, state: BattlesystemState) -> Sequence[Standing]:
@@ -116,27 +84,15 @@ class Battlesystem(Ruleset[BattlesystemState]):
         """The current turn."""
         return state.turn
 
-    def view(self, state: BattlesystemState, side: str | None = None) -> dict[str, Any]:
-        """A JSON-ready picture; a side sees only enemies some unit of its own can see."""
-        return view.view(state, side)
-
-    def table(self, state: BattlesystemState) -> tuple[list[str], list[list[str]]]:
-        """Units with their area, formation, figures, status, altitude and light."""
-        return view.table(state)
-
     def describe_event(self, event: Event, state: BattlesystemState) -> str | None:
         """One readable account per event; a new turn prints the map."""
         said = overrides.OVERRIDES.describe(event, state)  # a GM override's words, or None
         return said if said is not None else view.describe(event, state)
 
-    def forecast(self, state: BattlesystemState, action: Action, side: str | None = None,
-                 ) -> Forecast | None:
-        """The odds of missile fire (the same for every viewer: see :mod:`.odds`)."""
-        return odds.forecast(state, action, side)
-
     def odds(self, question: str) -> dict[int, Fraction]:
         """Exact odds of this rule set's own rolls (see :mod:`.odds` for the syntax)."""
         return dict(odds.answer(question))
+
 
     # -- policies ------------------------------------------------------------------
     def policy(self, name: str, actor: str, options: Mapping[str, Any]) -> Policy:

@@ -352,3 +352,7 @@ def combatant_count(scenario: BattlesystemScenario) -> int:
 
 #: Validation's light entry (:class:`fracas.scenario.ScenarioEntry`): no engine module.
 entry = ScenarioEntry(BattlesystemScenario, combatant_count)
+
+
+# The checks of this rule set's scenarios that warn of traps, registered with the model.
+from fracas.rules.battlesystem import traps as _traps  # noqa: E402, F401

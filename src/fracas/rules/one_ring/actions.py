@@ -13,10 +13,7 @@ Text forms, for scripts and the terminal::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from fracas.core.action import Action
+from fracas.core.action import Action, action
 
 __all__ = [
     "ACTIONS",
@@ -43,185 +40,165 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@action("volleys")
 class SetVolleys(Action):
     """The Loremaster decides how many opening volleys are shot."""
 
-    verb: ClassVar[str] = "volleys"
     actor: str
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@action("stance")
 class TakeStance(Action):
     """A hero chooses a stance for the round: forward, open, defensive or rearward."""
 
-    verb: ClassVar[str] = "stance"
     actor: str
     stance: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("engage")
 class Engage(Action):
     """An engagement choice: a hero picks ``foe``, or the Loremaster pairs ``foe`` with ``hero``."""
 
-    verb: ClassVar[str] = "engage"
     actor: str
     foe: str
     hero: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@action("stand_back")
 class StandBack(Action):
     """The Loremaster keeps a spare foe out of close combat (to shoot, if it can)."""
 
-    verb: ClassVar[str] = "stand_back"
     actor: str
     foe: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("introduce")
 class Introduce(Action):
     """The Loremaster introduces ``foe`` as an eligible target for the heroes (once
     introduced, for the rest of the fight); ``foe`` left empty introduces no more this round."""
 
-    verb: ClassVar[str] = "introduce"
     actor: str
     foe: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@action("attack")
 class Attack(Action):
     """An attack on ``target``: by a hero (``hope`` spends a point for +1d) or, for the
     Loremaster, by adversary ``foe``.  In the opening volleys it is a shot."""
 
-    verb: ClassVar[str] = "attack"
     actor: str
     target: str
     foe: str = ""
     hope: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@action("hold")
 class Hold(Action):
     """Let a volley pass without shooting, or (Loremaster) let ``foe`` pass one attack."""
 
-    verb: ClassVar[str] = "hold"
     actor: str
     foe: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@action("special")
 class Special(Action):
     """Spend one tengwar of a hit: heavy_blow, fend_off, pierce, shield_thrust or none."""
 
-    verb: ClassVar[str] = "special"
     actor: str
     special: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("knockback")
 class Knockback(Action):
     """A hero who was hit accepts a knockback (half the Endurance loss) or not."""
 
-    verb: ClassVar[str] = "knockback"
     actor: str
     accept: bool
 
 
-@dataclass(frozen=True, slots=True)
+@action("task")
 class Task(Action):
     """The combat task of the hero's stance (``companion`` for Protect Companion)."""
 
-    verb: ClassVar[str] = "task"
     actor: str
     companion: str = ""
     hope: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@action("escape")
 class Escape(Action):
     """Leave the fight: free from Rearward, from Defensive a harmless attack on ``foe``."""
 
-    verb: ClassVar[str] = "escape"
     actor: str
     foe: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@action("recover")
 class Recover(Action):
     """Main action: regain one's position after a knockback."""
 
-    verb: ClassVar[str] = "recover"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("retrieve")
 class Retrieve(Action):
     """Main action: pick up a dropped weapon, helm or shield."""
 
-    verb: ClassVar[str] = "retrieve"
     actor: str
     item: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("carry")
 class Carry(Action):
     """Main action: carry a fallen comrade to safety."""
 
-    verb: ClassVar[str] = "carry"
     actor: str
     comrade: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("move")
 class Move(Action):
     """Main action: move across the battlefield to engage ``target`` instead."""
 
-    verb: ClassVar[str] = "move"
     actor: str
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("advance")
 class Advance(Action):
     """Secondary action: press forward while fighting (one stance step towards Forward)."""
 
-    verb: ClassVar[str] = "advance"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("retreat")
 class Retreat(Action):
     """Secondary action: give ground while fighting (one stance step towards Defensive)."""
 
-    verb: ClassVar[str] = "retreat"
     actor: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("locate")
 class Locate(Action):
     """Secondary action: find someone on the battlefield."""
 
-    verb: ClassVar[str] = "locate"
     actor: str
     other: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("draw")
 class Draw(Action):
     """Secondary action: draw a carried close-combat weapon."""
 
-    verb: ClassVar[str] = "draw"
     actor: str
     weapon: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("drop")
 class Drop(Action):
     """Secondary action: drop a weapon or the shield, or take off the helm (less Load)."""
 
-    verb: ClassVar[str] = "drop"
     actor: str
     item: str
 

@@ -23,9 +23,9 @@ from functools import cache
 from typing import Any
 
 from fracas.core.action import GM
-from fracas.core.distribution import Distribution, Tally
 from fracas.core.errors import ActionSyntaxError
 from fracas.core.forecast import Chance, Forecast
+from fracas.core.probability import Distribution, Tally
 from fracas.rules.one_ring.dice import (
     BAD,
     EYE_FACE,
@@ -44,6 +44,7 @@ __all__ = [
     "OddsQuestion",
     "degree",
     "forecast",
+    "odds_labels",
     "parse_question",
     "ranked_odds",
     "roll_odds",
@@ -117,6 +118,20 @@ def parse_question(question: str) -> OddsQuestion:
         raise _fail(question, words.index("miserable"), words,
                     "no 'miserable' for an adversary (only heroes are Miserable)")
     return OddsQuestion(dice, tn, adversary=adversary, **flags)
+
+
+#: What each degree is called at the table.
+DEGREE_NAMES = {FAILURE: "failure", SUCCESS: "success", GREAT: "great success",
+                EXTRAORDINARY: "extraordinary success"}
+
+
+def odds_labels(question: str) -> dict[int, str]:
+    """The names of a test's degrees (every question has the same four).
+
+    >>> odds_labels("2d vs 14")[GREAT]
+    'great success'
+    """
+    return dict(DEGREE_NAMES)
 
 
 def degree(success: bool, tengwars: int) -> int:

@@ -277,7 +277,8 @@ def _escape(state: OneRingState, me: str) -> Escape | None:
 
 
 def _in_offer_order(state: OneRingState, me: str) -> Iterable[Action]:
-    """The rest of a hero's options, in the order the old whole list gave them."""
+    """The rest of a hero's options as fallbacks, in a fixed order (the first legal one is
+    played, so the order is part of what the seeded fights pin)."""
     h = state.heroes[me]
     if not h.knocked_back:
         yield from (Escape(me, foe) for foe in legality.escape_options(state, me))

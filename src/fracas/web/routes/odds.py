@@ -23,7 +23,6 @@ import atexit
 import hashlib
 import multiprocessing
 import threading
-from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
@@ -31,13 +30,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from starlette.responses import Response
 
+from fracas.core.cache import Lru
 from fracas.core.errors import FracasError
 from fracas.core.forecast import Forecast, number, percent
 from fracas.web.console import Console, ConsoleDep, Viewer, ViewerDep, blocking
 from fracas.web.security import Access
 from fracas.web.table import FIELD_PREFIX, action_from_form, decide_form, options_of
 
-__all__ = ["WIN_FIGHTS", "WIN_POLL_SECONDS", "router"]
+__all__ = ["WIN_FIGHTS", "WIN_POLL_SECONDS", "close_estimates", "router"]
 
 router = APIRouter()
 
@@ -107,7 +107,7 @@ class _Estimates:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.found: OrderedDict[tuple[str, int], Future[Any]] = OrderedDict()
+        self.found: Lru[tuple[str, int], Future[Any]] = Lru(_KEPT)
         self.pool: ProcessPoolExecutor | None = None
 
     def executor(self) -> ProcessPoolExecutor:
@@ -120,23 +120,44 @@ class _Estimates:
     def forget(self, key: tuple[str, int]) -> None:
         """Drop a position's failed estimate (a new pool if the worker died), to try again."""
         with self.lock:
-            self.found.pop(key, None)
+            self.found.pop(key)
             pool, self.pool = self.pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the worker, even in the middle of an estimate (the server is stopping).
+
+        Shutting the pool down only cancels the estimates still waiting; the one under
+        way would hold the interpreter's exit until it ends, so its process is ended.
+        """
+        with self.lock:
+            pool, self.pool = self.pool, None
+            self.found.clear()
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
 
     def get(self, key: tuple[str, int], start: Any) -> Future[Any]:
         with self.lock:
             found = self.found.get(key)
             if found is None:
-                found = self.found[key] = start(self.executor())
-                while len(self.found) > _KEPT:
-                    _, old = self.found.popitem(last=False)
+                found = start(self.executor())
+                for _, old in self.found.put(key, found):
                     old.cancel()
             return found
 
 
 _ESTIMATES = _Estimates()
+
+
+def close_estimates() -> None:
+    """Stop the win-chance worker (when the server stops)."""
+    _ESTIMATES.close()
 
 
 def _estimate(spec: Any, swapped: tuple[str, ...], seed: int,

@@ -25,6 +25,8 @@ __all__ = ["HEARTBEAT_SECONDS", "MAX_LISTED_ACTIONS", "STREAM_SECONDS", "router"
 
 #: A server-sent events stream is closed after this long (the browser reconnects).
 STREAM_SECONDS = 60.0
+#: A stream ended for a newer one asks its page to wait this long before reconnecting.
+ENDED_RETRY_MS = 15_000
 #: A comment line keeps an idle stream open through proxies every this many seconds.
 HEARTBEAT_SECONDS = 15.0
 #: ``actions.json`` lists at most this many actions (``complete`` says whether that was all).
@@ -69,10 +71,19 @@ async def events(request: Request, viewer: ViewerDep, console: ConsoleDep) -> Re
     """Server-sent events: the link's new panel whenever what it sees changes."""
     broker, enc_id, access = console.broker, viewer.enc_id, viewer.access
 
+    address = request.client.host if request.client else "?"
+
     async def stream() -> AsyncIterator[str]:
-        wake = broker.listen(enc_id)
+        # At most a few streams a link and a client address: a new one ends the oldest.
+        held = broker.open(enc_id, viewer.scope, address)
+        wake = held.wake
         try:
-            _, sent = await blocking(console.current, enc_id, access)
+            async with broker.starting:  # a few at once: a flood does not fill the workers
+                if not held.ended:
+                    _, sent = await blocking(console.current, enc_id, access)
+            if held.ended:  # replaced already, while it waited for its first answer
+                yield f"retry: {ENDED_RETRY_MS}\n: replaced by a newer stream\n\n"
+                return
             yield f"retry: 1000\nevent: version\ndata: {sent}\n\n"
             ends = time.monotonic() + STREAM_SECONDS
             while time.monotonic() < ends and not broker.closing:
@@ -83,6 +94,9 @@ async def events(request: Request, viewer: ViewerDep, console: ConsoleDep) -> Re
                     continue
                 wake.clear()
                 if broker.closing:
+                    break
+                if held.ended:  # a newer stream of this link or address took its place
+                    yield f"retry: {ENDED_RETRY_MS}\n: replaced by a newer stream\n\n"
                     break
                 ready = console.ready_panel(enc_id, viewer.token)
                 if ready is None:
@@ -97,10 +111,10 @@ async def events(request: Request, viewer: ViewerDep, console: ConsoleDep) -> Re
                     data = "".join(f"data: {line}\n" for line in lines.split("\n"))
                     yield f"event: panel\n{data}\n"
         finally:
-            broker.leave(enc_id, wake)
+            broker.close(held)
 
     return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"X-Accel-Buffering": "no"})
+                             headers={"X-Accel-Buffering": "no", "Connection": "close"})
 
 
 @router.get("/e/{enc_id}/{token}/log", response_class=HTMLResponse)

@@ -27,7 +27,16 @@ _ZERO = Fraction(0)
 
 
 class Tally(Generic[K]):
-    """Adds probabilities up by outcome; :meth:`freeze` gives the :class:`Distribution`."""
+    """Adds probabilities up by outcome; :meth:`freeze` gives the :class:`Distribution`.
+
+    >>> from fractions import Fraction
+    >>> tally = Tally()
+    >>> tally.add("hit", Fraction(1, 3))
+    >>> tally.add("miss", Fraction(1, 2))
+    >>> tally.add("hit", Fraction(1, 6))
+    >>> tally.freeze()
+    Distribution({'hit': Fraction(1, 2), 'miss': Fraction(1, 2)})
+    """
 
     __slots__ = ("_p",)
 
@@ -63,6 +72,17 @@ class Distribution(Mapping[K, Fraction], Generic[K]):
     Built from a mapping, or with :meth:`from_pairs` (probabilities of equal outcomes
     added) or a :class:`Tally`.  Outcomes keep the order they were first given in.
     It compares equal to a plain ``dict`` with the same items, and hashes.
+
+    >>> from fractions import Fraction
+    >>> d = Distribution({2: Fraction(1, 4), 1: Fraction(3, 4)})
+    >>> d == {1: Fraction(3, 4), 2: Fraction(1, 4)}, d.mean
+    (True, Fraction(5, 4))
+    >>> d.at_least()
+    Distribution({1: Fraction(1, 1), 2: Fraction(1, 4)})
+    >>> d.map(lambda k: k >= 2)
+    Distribution({True: Fraction(1, 4), False: Fraction(3, 4)})
+    >>> Distribution.certain("draw")
+    Distribution({'draw': Fraction(1, 1)})
     """
 
     __slots__ = ("_hash", "_p")
