@@ -2,10 +2,11 @@
 
 The play loop and the exact solver accept a policy's roll, spot, attack, end of turn or
 Physical Defence through :func:`fracas.rules.age_of_dragons.legality.allows` instead of
-walking the action's fields with ``why_not``.  Rolling, ending the turn, spending
-Physical Defence and spots but evading are judged there by the very judges ``why_not``
-calls; an attack and an evade, asked for at every claw and after every decision, by
-``_attack_quick`` and ``_evade_open``, those judges' tests written out in one pass.
+walking the action's fields with ``why_not``.  Rolling, ending the turn and spending
+Physical Defence are judged there by the very judges ``why_not`` calls; an attack and a
+spot, asked for at every claw and every spot a policy makes, by ``_attack_quick`` and
+``_spot_quick`` (``_evade_open`` for an evade), those judges' tests written out in one
+pass.
 These tests hold the quick yes to the full
 check (:func:`fracas.core.decision.check` without the fast path) on every decision of
 many fights of every example, for right and wrong actions of those verbs by every
@@ -15,7 +16,7 @@ one the check accepts.
 Checked once against deliberately broken copies, each failing here: ``_attack_quick``
 without its test that the target is alive (a yes the check refuses); the attack judge
 without its test that a called shot's part is still there (a no where the check says
-yes); a whole spot whose ``closer`` the quick yes no longer holds to its default;
+yes); ``_spot_quick`` no longer holding a spot's ``closer`` to its default;
 ``_evade_open`` no longer asking for a Soma pool.
 """
 

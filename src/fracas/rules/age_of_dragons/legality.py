@@ -492,17 +492,6 @@ _SPOT_ASKS: dict[object, tuple[str, ...]] = {"aim": ("target",),
 _SPOT_DEFAULTS = actions.Spot("", "")
 
 
-def _spot_whole(state: AgeOfDragonsState, a: actions.Spot, refuse: Refuse) -> Refusal:
-    """:func:`_spot` on a whole spot, whose fields not asked must keep their defaults."""
-    effect = a.effect
-    asked = _SPOT_ASKS.get(effect, ()) if type(effect) is str else ()
-    if type(a.closer) is not bool or (  # a bool, as the check's types say
-            "target" not in asked and a.target != _SPOT_DEFAULTS.target) or (
-            "closer" not in asked and a.closer != _SPOT_DEFAULTS.closer):
-        return refuse("spotting step", "a field this spot does not ask is set")
-    return _spot(state, a, refuse)
-
-
 def _attack_quick(state: AgeOfDragonsState, a: actions.Attack, refuse: Refuse) -> Refusal:
     """:func:`_attack` on a whole attack, its tests in one pass: a yes only where it says yes.
 
@@ -549,22 +538,70 @@ def _attack_quick(state: AgeOfDragonsState, a: actions.Attack, refuse: Refuse) -
 def _evade_open(state: AgeOfDragonsState, actor: str) -> bool:
     """Whether ``actor`` may evade now: :func:`_spot`'s tests for an evade, in one pass.
 
-    Asked after every decision (:func:`turn_has_options`) and of every evade a policy
-    makes, the commonest spot.  ``test_aod_quick_check.py`` holds it to the judge.
+    Asked after every decision (:func:`turn_has_options`).  ``test_aod_quick_check.py``
+    holds it to the judge.
     """
     turn = state.turn
     if state.pending is not None or turn is None or turn.actor != actor or \
             (turn.step != "reroll" and turn.step != "spot") or "soma" not in turn.spheres:
         return False  # _in_step: the turn, rolled, the spot step not over, a Soma pool
     threshold, needed = rules.spot_cost(state.fighters[actor], "evade")
-    return rules.count_qualifying(turn, threshold, unspotted=True) >= needed
+    spotted, expended = turn.spotted, turn.expended  # rules.count_qualifying, unspotted
+    return len([i for i, face in enumerate(turn.pool)
+                if face >= threshold and not spotted[i] and not expended[i]]) >= needed
 
 
 def _spot_quick(state: AgeOfDragonsState, a: actions.Spot, refuse: Refuse) -> Refusal:
-    """A whole spot: an evade by :func:`_evade_open`, any other by :func:`_spot_whole`."""
-    if a.effect == "evade" and a.target is None and a.closer is True:
-        return None if _evade_open(state, a.actor) else _REFUSED
-    return _spot_whole(state, a, refuse)
+    """:func:`_spot` on a whole spot, its tests in one pass: a yes only where it says yes.
+
+    Asked of every spot a policy makes (the heuristic spots most of its dice), so the
+    judge's tests are written out here, each beside what it stands for; anything odd is
+    left to the judge.  ``test_aod_quick_check.py`` holds the two together both ways.
+    """
+    actor, effect, target, closer = a.actor, a.effect, a.target, a.closer
+    if type(effect) is not str or type(closer) is not bool:
+        return _REFUSED
+    asked = _SPOT_ASKS.get(effect, ())  # the fields it does not ask keep their defaults
+    if ("target" not in asked and target != _SPOT_DEFAULTS.target) or (
+            "closer" not in asked and closer != _SPOT_DEFAULTS.closer):
+        return _REFUSED
+    if effect == "evade":
+        return None if _evade_open(state, actor) else _REFUSED
+    turn = state.turn
+    if state.pending is not None or turn is None or turn.actor != actor or \
+            (turn.step != "reroll" and turn.step != "spot") or "soma" not in turn.spheres \
+            or effect not in SPOT_EFFECTS:
+        return _REFUSED  # _in_step, and an effect there is
+    me = state.fighters[actor]
+    threshold, needed = rules.spot_cost(me, effect)
+    spotted, expended = turn.spotted, turn.expended  # rules.count_qualifying, unspotted
+    if len([i for i, face in enumerate(turn.pool)
+            if face >= threshold and not spotted[i] and not expended[i]]) < needed:
+        return _REFUSED
+    if effect in _MANOEUVRES and (
+            rules.is_locked(state, actor) or (me.airborne and not me.can_fly)):
+        return _REFUSED
+    fighters = state.fighters
+    if effect == "alter_range":  # _alter_range
+        if type(target) is not str or target == actor or (
+                target not in fighters and target not in state.landmarks):
+            return _REFUSED
+        other = fighters.get(target)
+        if other is not None and other.dead:
+            return _REFUSED
+        band = state.ranges[pair(actor, target)]
+        ok = band != 0 and (band > CLOSE if closer else band != DISENGAGED)
+    elif effect == "aim":  # _aim, _enemy_target
+        foe = fighters.get(target) if type(target) is str else None
+        ok = foe is not None and not foe.dead and foe.profile.side != me.profile.side \
+            and rules.in_melee_reach(state, actor, foe.name, striking=False)
+    elif effect == "lose_altitude":
+        ok = me.airborne
+    elif effect == "gain_altitude":
+        ok = me.airborne and me.altitude < CEILING
+    else:  # take_off
+        ok = not me.airborne and me.can_fly
+    return None if ok else _REFUSED
 
 
 _QUICK: dict[type, Callable[[AgeOfDragonsState, Any, Refuse], Refusal]] = {
@@ -576,11 +613,11 @@ _QUICK: dict[type, Callable[[AgeOfDragonsState, Any, Refuse], Refusal]] = {
 def allows(state: AgeOfDragonsState, action: Action) -> bool:
     """A quick yes for a whole action the check would accept (the loop's check of a policy).
 
-    Rolling, a spot, a tooth-and-claw attack, ending the turn and spending Physical
-    Defence are judged by the very judges :func:`why_not` calls, on the whole action
-    and with no refusal worded (every field of these verbs is asked, but a spot's
-    fields its effect does not ask, which must keep their defaults); an attack and an
-    evade, the commonest, by those judges' tests written out in one pass.  ``True`` only
+    Rolling, ending the turn and spending Physical Defence are judged by the very judges
+    :func:`why_not` calls, on the whole action and with no refusal worded (every field
+    of these verbs is asked); a tooth-and-claw attack and a spot, the commonest, by
+    those judges' tests written out in one pass (:func:`_attack_quick`,
+    :func:`_spot_quick`).  ``True`` only
     when the full check would accept the action; ``False`` means "judge it in full"
     (another verb, a value of the wrong type): the check then names the rule.
     ``tests/rules/age_of_dragons/test_aod_quick_check.py`` holds it to the full
