@@ -29,7 +29,6 @@ from fracas.rules.age_of_dragons.state import (
     CEILING,
     CLOSE,
     DISENGAGED,
-    GROUNDED,
     OK,
     RANGES,
     SPHERES,
@@ -727,12 +726,11 @@ def default_verb(verbs: Sequence[str]) -> str:
 def fall_is_a_choice(state: AgeOfDragonsState, name: str) -> bool:
     """Whether choosing to fall would change anything for ``name`` this round.
 
-    An airborne combatant that would stay up otherwise (:func:`.rules.fall_cause`): one
-    that is locked, dying or cannot fly falls anyway, and one that chose has chosen.
+    An airborne combatant that would stay up otherwise: nothing else makes it fall
+    (:func:`.rules.fall_cause`).  One that is locked, dying or cannot fly falls anyway,
+    and one that chose has chosen.
     """
-    fighter = state.fighters[name]
-    return fighter.altitude > GROUNDED and not fighter.dead and \
-        rules.fall_cause(state, fighter) is None
+    return rules.fall_cause(state, state.fighters[name]) is None
 
 
 def turn_has_options(state: AgeOfDragonsState) -> bool:
@@ -746,9 +744,9 @@ def turn_has_options(state: AgeOfDragonsState) -> bool:
     turn = state.turn
     if turn is None or turn.step == "pool":
         return True
-    if fall_is_a_choice(state, turn.actor):
-        return True
     fighter = state.fighters[turn.actor]
+    if rules.fall_cause(state, fighter) is None:  # fall_is_a_choice
+        return True
     if _evade_open(state, turn.actor):
         return True  # evade needs nothing but a die (the commonest option in the spot steps)
     # No reroll to make, and no die that an expend or a spot could take: nothing is left.

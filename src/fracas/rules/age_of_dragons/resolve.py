@@ -31,6 +31,7 @@ from fracas.rules.age_of_dragons.rules import (
     BREAK_OUT_TN,
     DAMAGING,
     GROUNDS,
+    STAYS_DOWN,
     STYLES,
     SUCCESS_MARGIN,
 )
@@ -339,10 +340,8 @@ def _initiative(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
 def _end_phase(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
     """Airborne combatants that cannot stay up drop a level; reaching the ground hurts."""
     for name, fighter in state.fighters.items():
-        if fighter.dead or fighter.altitude <= GROUNDED:  # not airborne
-            continue
         cause = rules.fall_cause(state, fighter)
-        if cause is None:
+        if cause is None or cause in STAYS_DOWN:
             continue
         rounds = fighter.falling_rounds + 1
         emit(events.Fell(name, fighter.altitude - 1, rounds, cause))

@@ -11,6 +11,7 @@ from typing import Final
 
 from fracas.rules.age_of_dragons.state import (
     CLOSE,
+    GROUNDED,
     MAULED,
     OK,
     RIPPED,
@@ -31,6 +32,7 @@ __all__ = [
     "MELEE_LEVEL",
     "RANGED_HALVES",
     "SPOT_THRESHOLDS",
+    "STAYS_DOWN",
     "STYLES",
     "SUCCESS_MARGIN",
     "area_struck",
@@ -241,11 +243,17 @@ def spot_cost(fighter: Fighter, effect: str, airborne: bool | None = None) -> tu
 
 
 def fall_cause(state: AgeOfDragonsState, fighter: Fighter) -> str | None:
-    """Why an airborne combatant drops a level in the end phase, or ``None``: it stays up.
+    """Why ``fighter`` will not stay in the air by choice this round, or ``None``: it will,
+    and falling would be its choice.
 
-    Locked in a grapple, dying or without working wings it falls whatever it wants;
-    otherwise only when it chose to.
+    On the ground or dead, nothing keeps it up (:data:`STAYS_DOWN`); otherwise locked in a
+    grapple, dying or without working wings it drops a level in the end phase whatever
+    it wants, and a flyer that chose to fall drops too.
     """
+    if fighter.altitude <= GROUNDED:
+        return "grounded"
+    if fighter.dead:
+        return "dead"
     if state.grapples and is_locked(state, fighter.name):
         return "locked"
     if fighter.pr <= 0:  # dying
@@ -255,6 +263,10 @@ def fall_cause(state: AgeOfDragonsState, fighter: Fighter) -> str | None:
     if fighter.chose_fall:
         return "chose to fall"
     return None
+
+
+#: The :func:`fall_cause` of a combatant that does not fall in the end phase: it is down.
+STAYS_DOWN: Final = frozenset({"grounded", "dead"})
 
 
 # -- attacks ------------------------------------------------------------------------------
