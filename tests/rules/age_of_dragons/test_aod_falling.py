@@ -10,9 +10,22 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from aod_helpers import HOLD, RULESET, act, dragon, end, fight, of, refused, roll, who
+from aod_helpers import (
+    HOLD,
+    RULESET,
+    act,
+    dragon,
+    end,
+    fight,
+    of,
+    refused,
+    roll,
+    scenario_state,
+    who,
+)
 
 from fracas.core.events import DiceRolled, FightEnded
+from fracas.rules.age_of_dragons import legality, rules
 from fracas.rules.age_of_dragons.actions import Attack, DeclareFall, EndTurn, Grapple, Spot
 from fracas.rules.age_of_dragons.events import (
     LANDING,
@@ -20,7 +33,15 @@ from fracas.rules.age_of_dragons.events import (
     Fell,
     LandedHard,
 )
-from fracas.rules.age_of_dragons.state import FLYING_HIGH, GROUNDED, MAULED, NORMAL, STRAFING_LOW
+from fracas.rules.age_of_dragons.state import (
+    FLYING_HIGH,
+    GROUNDED,
+    MAULED,
+    NORMAL,
+    OK,
+    RIPPED,
+    STRAFING_LOW,
+)
 
 
 def falls(events: list[Any]) -> dict[str, tuple[int, int, str]]:
@@ -261,3 +282,22 @@ def test_a_turn_ends_by_itself_when_falling_is_no_choice(case: str) -> None:
         act(enc, DeclareFall("A"))
     roll(enc, 1, 1)
     assert enc.current_actor() == "B"
+
+
+@pytest.mark.parametrize("flies", [True, False])
+@pytest.mark.parametrize("wing", [OK, MAULED, RIPPED])
+def test_the_fall_cause_reads_the_wings_as_can_fly_does(flies: bool, wing: int) -> None:
+    """``rules.fall_cause`` reads ``Fighter.can_fly`` in place (it is asked after every
+    decision): an airborne combatant, neither locked nor dying, falls for want of wings
+    exactly when it cannot fly.
+
+    Checked once against a deliberately broken copy: with ``fall_cause`` reading only a
+    ripped wing as grounding, the mauled-wing cases fail."""
+    state = scenario_state([dragon("A", "red", flies=flies, altitude="grounded"),
+                            dragon("B", "blue")])
+    fighter = state.fighters["A"]
+    fighter.wing, fighter.altitude = wing, NORMAL  # up there, whether it flies or not
+    cause = rules.fall_cause(state, fighter)
+    assert (cause == "cannot fly") == (not fighter.can_fly)
+    assert cause in ("cannot fly", None)
+    assert legality.fall_is_a_choice(state, "A") == fighter.can_fly

@@ -2,11 +2,22 @@
 
 The play loop and the exact solver accept a policy's roll, spot, attack, end of turn or
 Physical Defence through :func:`fracas.rules.age_of_dragons.legality.allows` instead of
-walking the action's fields with ``why_not``.  These tests hold it to the full check
-(:func:`fracas.core.decision.check` without the fast path) on every decision of many
-fights of every example, for right and wrong actions of those verbs by every combatant:
-it may never say yes to an action the check refuses, and it says yes to each one the
-check accepts.
+walking the action's fields with ``why_not``.  Rolling, ending the turn and spending
+Physical Defence are judged there by the very judges ``why_not`` calls; an attack and a
+spot, asked for at every claw and every spot a policy makes, by ``_attack_quick`` and
+``_spot_quick`` (``_evade_open`` for an evade), those judges' tests written out in one
+pass.
+These tests hold the quick yes to the full
+check (:func:`fracas.core.decision.check` without the fast path) on every decision of
+many fights of every example, for right and wrong actions of those verbs by every
+combatant: it may never say yes to an action the check refuses, and it says yes to each
+one the check accepts.
+
+Checked once against deliberately broken copies, each failing here: ``_attack_quick``
+without its test that the target is alive (a yes the check refuses); the attack judge
+without its test that a called shot's part is still there (a no where the check says
+yes); ``_spot_quick`` no longer holding a spot's ``closer`` to its default;
+``_evade_open`` no longer asking for a Soma pool.
 """
 
 from __future__ import annotations
@@ -38,9 +49,8 @@ EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" /
 
 _SPHERES: list[Any] = [("soma",), ("sophis",), ("pneuma",), ("soma", "sophis"),
                        ("soma", "pneuma"), ("sophis", "pneuma"), ("soma", "sophis", "pneuma"),
-                       (), ("soma", "soma"), ("fire",), ["soma"], "soma"]
-#: Legal but spelled unlike the steps offer it: the quick judge may leave it to the full one.
-_ODD_SPHERES: list[Any] = [("pneuma", "soma"), ("pneuma", "sophis", "soma")]
+                       (), ("soma", "soma"), ("fire",), ["soma"], "soma",
+                       ("pneuma", "soma"), ("pneuma", "sophis", "soma"), ("soma", 3)]
 
 
 class _Full:
@@ -64,9 +74,9 @@ def _candidates(state: AgeOfDragonsState,
                 rnd: random.Random) -> Iterator[tuple[Action, bool]]:
     """Right and wrong actions of the quick verbs, by every combatant and a stranger.
 
-    Each comes with ``True`` when it is spelled as the steps offer it (the quick judge
-    must then answer as the full check does), ``False`` for a legal spelling the quick
-    judge may leave to the full check (spheres in another order).
+    Each comes with ``True`` when the quick judge must answer as the full check does,
+    ``False`` where it may leave a value of the wrong type (``1`` for ``True``) to the
+    full check.
     """
     names = [*state.fighters, "Nobody"]
     turn = state.turn
@@ -75,8 +85,6 @@ def _candidates(state: AgeOfDragonsState,
         yield actions.EndTurn(me), True
         for spheres in _SPHERES:
             yield actions.RollPool(me, spheres), True
-        for spheres in _ODD_SPHERES:
-            yield actions.RollPool(me, spheres), False
         most = rules.available_pd(state, me) if me in state.fighters else 0
         for pd in (-1, 0, 1, most, most + 1, True, 1.0):
             yield actions.Defend(me, pd), True  # type: ignore[arg-type]
@@ -222,3 +230,77 @@ def test_a_wrong_claw_all_like_action_is_refused(policy: type[policies.ClawAllPo
     with pytest.raises(IllegalActionError) as refused:
         enc.play(lambda actor: wrong, SeededRng(1).spawn("policy"))
     assert refused.value.rule == rule
+
+
+def test_asks_is_what_the_steps_offer() -> None:
+    """``legality.asks`` answers whether ``step`` offers a field without building the offer;
+    the whole-action check and the quick yes read it for a spot's fields.  On states of
+    every example, for every verb, every field and each value the steps offer before it,
+    the two agree.
+
+    Checked once against a deliberately broken copy: with ``closer`` dropped from what an
+    alter-range spot asks (``_SPOT_ASKS``) this test fails."""
+    checked = 0
+    for path in EXAMPLES:
+        for state in _states(path, 1, True, 40):
+            for actor in state.fighters:
+                for kind in actions.ACTIONS:
+                    partials = [decision.Partial(actor, kind)]
+                    for name, _ in decision.action_fields(kind):
+                        grown = []
+                        for p in partials:
+                            offer = legality.step(state, p, name)
+                            assert legality.asks(state, p, name) == (offer is not None), \
+                                f"{p}: asks {name}"
+                            checked += 1
+                            if isinstance(offer, decision.Menu):
+                                grown += [p.having(name, v) for v in list(offer.values)[:4]]
+                        partials = grown[:12] or partials
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("random_play", [False, True], ids=["own policies", "random"])
+def test_turn_has_options_is_what_the_steps_offer(random_play: bool) -> None:
+    """``legality.turn_has_options`` (asked after every decision) takes shortcuts before
+    it walks the steps: a fall that is a real choice, an open evade (``_evade_open``),
+    no die any spot or expend could take, a claw (``_attack_quick``).  On every decision
+    of fights of every example it says what the steps say: a fall that is a real choice,
+    or a legal action other than falling or ending the turn.
+
+    Checked once against a deliberately broken copy: with ``_evade_open`` no longer
+    asking for a Soma pool this test fails (a turn kept open with nothing to do)."""
+    rnd = random.Random(f"options{random_play}")
+    answers = []
+    for path in EXAMPLES:
+        for played in _states(path, 2, random_play, 150):
+            for state in (*_twists(played, rnd), *_spent(played, rnd)):
+                turn = state.turn
+                if turn is None or turn.step == "pool" or state.pending is not None or \
+                        state.result is not None:
+                    continue
+                steps = legality.fall_is_a_choice(state, turn.actor) or \
+                    decision.has_options(legality.TREE, state, turn.actor,
+                                         frozenset({"fall", "end"}))
+                assert legality.turn_has_options(state) == steps, f"{path.stem}: {turn}"
+                answers.append(steps)
+    assert len(answers) > 100 and any(answers) and not all(answers)
+
+
+def _spent(state: AgeOfDragonsState, rnd: random.Random) -> Iterator[AgeOfDragonsState]:
+    """Copies whose turn has some of its dice expended or spotted, or its pool nominated
+    for another sphere: turns near their end, which a decision seldom sees."""
+    if state.turn is None or not state.turn.pool:
+        return
+    for _ in range(3):
+        copy = state.copy()
+        turn = copy.turn
+        assert turn is not None
+        for i in range(len(turn.pool)):
+            if rnd.random() < 0.7:
+                turn.expended[i] = True
+            elif rnd.random() < 0.5:
+                turn.spotted[i] = True
+        turn.hits = None  # worked out afresh from the pool
+        if rnd.random() < 0.3:
+            turn.spheres = rnd.choice((("sophis",), ("pneuma",), ("soma", "pneuma")))
+        yield copy

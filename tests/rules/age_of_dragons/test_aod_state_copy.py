@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy as stdcopy
 import dataclasses
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,17 @@ from fracas.core.events import DecisionMade
 from fracas.core.policy import RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.rules.age_of_dragons import fold
-from fracas.rules.age_of_dragons.state import Turn
+from fracas.rules.age_of_dragons.state import (
+    MAULED,
+    OK,
+    RIPPED,
+    AgeOfDragonsState,
+    Fighter,
+    Pending,
+    Profile,
+    Turn,
+    state_key,
+)
 from fracas.scenario import load_scenario
 
 GRAPPLE = Path(__file__).resolve().parents[3] / "examples" / "age_of_dragons" / \
@@ -124,3 +135,160 @@ def test_folding_a_decision_without_its_event_is_folding_the_event() -> None:
                 fold.apply_decision(by_call, actor, action)
                 assert by_call == by_event, f"{path.stem} seed {seed}: {action}"
                 enc.apply(action)
+
+
+def test_a_fighter_copy_fills_every_field() -> None:
+    """A fighter made with every field off its default and unlike every other field is
+    copied field by field, and the copy shares no mutable part.
+
+    Checked once against a deliberately broken copy: with ``Fighter.copy`` no longer
+    setting ``falling_rounds`` (its slot left empty) this test fails naming the field."""
+    profile = Profile("Ember", "red", 9, 8, 7, 3, 20, True, "heuristic")
+    values: dict[str, Any] = {
+        "profile": profile, "pr": 11, "pd": 2, "altitude": 3, "resources": {"fire": 5},
+        "dead": True, "stunned": True, "wing": MAULED, "tail": RIPPED,
+        "limbs": [RIPPED, MAULED, OK, MAULED], "falling_rounds": 4, "fell_this_round": True,
+        "chose_fall": True,
+    }
+    assert set(values) == {f.name for f in dataclasses.fields(Fighter)}, \
+        "a new Fighter field: give it a value here"
+    defaults = Fighter(profile, 0, 0, 0, {})
+    for name, value in values.items():
+        if name not in ("profile", "pr", "pd", "altitude", "resources"):
+            assert value != getattr(defaults, name), f"{name} is at its default"
+    fighter = Fighter(**values)
+    copied = fighter.copy()
+    for name, value in values.items():
+        assert hasattr(copied, name), f"Fighter.copy() leaves {name} unset"
+        assert getattr(copied, name) == value, f"Fighter.copy() does not carry {name} over"
+    assert copied.limbs is not fighter.limbs and copied.resources is not fighter.resources
+
+
+def test_the_slot_fillers_fill_every_slot() -> None:
+    """``Turn.start`` and ``Pending.declared`` fill their slots by hand: they make what the
+    constructors make, every slot set.
+
+    Checked once against a deliberately broken filler: with ``Turn.start`` no longer
+    setting ``rerolled_from`` this test fails on the empty slot."""
+    assert Turn.start("Ember") == Turn("Ember")
+    started = Turn.start("Ember")
+    for f in dataclasses.fields(Turn):
+        assert getattr(started, f.name) == getattr(Turn("Ember"), f.name), f.name
+    args = ("Ember", "attack", ["Ash"], 5, 3, 6, 2, "bite", "head", "bow")
+    assert [f.name for f in dataclasses.fields(Pending)] == \
+        ["attacker", "kind", "defenders", "hits", "tn", "damage_bonus", "sixes", "style",
+         "called", "weapon"], "a new Pending field: give it a value here"
+    declared = Pending.declared(*args)
+    for f, value in zip(dataclasses.fields(Pending), args, strict=True):
+        assert getattr(declared, f.name) == value, f"Pending.declared drops {f.name}"
+
+
+#: The fields ``state_key`` leaves out, and why: the rest of a fight does not hang on them.
+_NOT_KEYED: dict[type, set[str]] = {
+    Fighter: {"profile"},  # fixed for the fight
+    Turn: {"rerolled_from",  # for the log only
+           "hits"},  # worked out from the pool
+    Pending: {"style", "weapon"},  # the attack's numbers (tn, bonus) are worked out already
+    AgeOfDragonsState: {
+        "fighters", "turn", "pending",  # their own fields are checked one by one
+        "landmarks", "tasks", "aggressor", "initiative_sphere", "ground", "max_rounds",
+        "spot_consumes_dice", "search",  # the fixed set-up
+        "round",  # the key leaves the round counter out (the round limit aside)
+        "spot_run", "closed_run", "may_end",  # for the log, or a test whose answer is known
+    },
+}
+
+
+def _changed(value: Any) -> Any:
+    """Another value of the same kind."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "-other"
+    if isinstance(value, dict):
+        if not value:
+            return {"zz-other": 1}
+        first = next(iter(value))
+        return {**value, first: _changed(value[first])}
+    if isinstance(value, set):
+        return {*value, ("zz-a", "zz-b")}
+    if isinstance(value, tuple):
+        return (*value, "zz-other")
+    if value is None:
+        return (None, "other")
+    raise AssertionError(f"no other value for {value!r}")
+
+
+def _variants(state: AgeOfDragonsState) -> Iterator[tuple[str, AgeOfDragonsState]]:
+    """Copies of ``state`` with one keyed field changed each, named."""
+    for f in dataclasses.fields(AgeOfDragonsState):
+        if f.name not in _NOT_KEYED[AgeOfDragonsState]:
+            copy = state.copy()
+            setattr(copy, f.name, _changed(getattr(copy, f.name)))
+            yield f"state.{f.name}", copy
+    for name in state.fighters:
+        for f in dataclasses.fields(Fighter):
+            if f.name in _NOT_KEYED[Fighter]:
+                continue
+            copy = state.copy()
+            fighter = copy.fighters[name]
+            value = getattr(fighter, f.name)
+            setattr(fighter, f.name, [value[0] + 1, *value[1:]] if isinstance(value, list)
+                    else _changed(value))
+            yield f"Fighter.{f.name}", copy
+    if state.turn is not None:
+        live = state.turn.expended.index(False)  # a die still in the pool
+        for f in dataclasses.fields(Turn):
+            if f.name in _NOT_KEYED[Turn]:
+                continue
+            copy = state.copy()
+            turn = copy.turn
+            assert turn is not None
+            value = getattr(turn, f.name)
+            if isinstance(value, list):
+                value = list(value)
+                value[live] = not value[live] if isinstance(value[live], bool) else \
+                    value[live] + 1
+            else:
+                value = _changed(value)
+            setattr(turn, f.name, value)
+            yield f"Turn.{f.name}", copy
+    if state.pending is not None:
+        for f in dataclasses.fields(Pending):
+            if f.name in _NOT_KEYED[Pending]:
+                continue
+            copy = state.copy()
+            value = getattr(copy.pending, f.name)
+            setattr(copy.pending, f.name,
+                    [*value, "zz-other"] if isinstance(value, list) else _changed(value))
+            yield f"Pending.{f.name}", copy
+
+
+def test_the_state_key_reads_every_field_that_shapes_the_fight() -> None:
+    """``state_key`` names the fields by hand: changing any field it does not leave out on
+    purpose (``_NOT_KEYED``) changes the key, on states of a real fight with a turn in
+    hand and with an attack pending.  A new field must be keyed or left out here.
+
+    Checked once against a deliberately broken key: with ``falling_rounds`` dropped from
+    a fighter's part of ``state_key`` this test fails naming ``Fighter.falling_rounds``."""
+    for cls, names in _NOT_KEYED.items():
+        assert names <= {f.name for f in dataclasses.fields(cls)}, cls
+    scenario = load_scenario(GRAPPLE)
+    ruleset = scenario.ruleset
+    enc = Encounter(ruleset, ruleset.initial_state(scenario.model), rng=SeededRng(1))
+    policies = scenario_policies(ruleset, enc.state)
+    rng = SeededRng(1).spawn("policy")
+    seen: set[str] = set()
+    while (actor := enc.current_actor()) is not None and seen != {"turn", "pending"}:
+        state = enc.state
+        kind = "pending" if state.pending is not None else \
+            "turn" if state.turn is not None and state.turn.step != "pool" else None
+        if kind is not None and kind not in seen:
+            seen.add(kind)
+            key = state_key(state)
+            for what, variant in _variants(state):
+                assert state_key(variant) != key, f"state_key does not read {what}"
+        enc.apply(policies(actor).choose(enc.request(rng)))
+    assert seen == {"turn", "pending"}

@@ -22,13 +22,13 @@ from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
     CALLED,
     MELEE_LEVEL,
+    SPOT_THRESHOLDS,
     STYLES,
 )
 from fracas.rules.age_of_dragons.state import (
     CEILING,
     CLOSE,
     DISENGAGED,
-    GROUNDED,
     OK,
     RANGES,
     SPHERES,
@@ -64,112 +64,153 @@ _EFFECT_LABELS = {
 }
 
 
+# -- how a judge reads an action and refuses it -------------------------------------------------
+#
+# Every judge reads the fields of ``a``: a whole action, or a partial one's fields as
+# attributes (:class:`_Chosen`, those not chosen yet reading as ``_UNSET``).  It refuses
+# through ``refuse(rule, reason)``: :func:`why_not` passes the partial's own, which names
+# the rule; :func:`allows` passes :func:`_no`, which builds nothing.  So the one judge of a
+# verb answers both the full check and the quick yes.
+Refuse = Callable[[str, str], IllegalActionError]
+#: The fields of an action as a judge reads them: the action itself, or :class:`_Chosen`.
+Fields = Any
+
+
+class _Chosen:
+    """A partial action's fields as attributes; a field not chosen yet reads as ``_UNSET``."""
+
+    spheres = effect = target = closer = dice = style = called = pd = _UNSET
+
+    def __init__(self, p: Partial) -> None:
+        self.__dict__.update(p.values)
+        self.actor = p.actor
+
+
+#: The one refusal :func:`_no` hands back (no reason worded: nobody reads it).
+_REFUSED = IllegalActionError(None, "quick check", "refused")
+
+
+def _no(rule: str, reason: str) -> IllegalActionError:
+    return _REFUSED
+
+
+def _chosen(judge: Callable[[AgeOfDragonsState, Fields, Refuse], Refusal]
+            ) -> Callable[[AgeOfDragonsState, Partial], Refusal]:
+    """``judge`` as :func:`why_not` calls it: on a partial action, refusing in its name."""
+    def on_partial(state: AgeOfDragonsState, p: Partial) -> Refusal:
+        return judge(state, _Chosen(p), p.refuse)
+    return on_partial
+
+
 # -- shared predicates ----------------------------------------------------------------------
-def _turn(state: AgeOfDragonsState, p: Partial) -> Turn | IllegalActionError:
+def _closed(state: AgeOfDragonsState, actor: str, refuse: Refuse) -> Refusal:
+    """Nobody acts once the fight is over, nor anyone not in it."""
+    if state.result is not None:
+        return refuse("end of the fight", "the fight is over")
+    if actor not in state.fighters:
+        return refuse("turn order", f"there is no combatant called {actor!r}")
+    return None
+
+
+def _turn(state: AgeOfDragonsState, actor: str, refuse: Refuse) -> Turn | IllegalActionError:
+    pending = state.pending
+    if pending is not None:
+        return refuse("physical defence",
+                      f"{pending.defenders[0]} must first choose how much PD to spend")
     turn = state.turn
-    if state.pending is not None:
-        return p.refuse("physical defence",
-                        f"{state.pending.defenders[0]} must first choose how much PD to spend")
-    if turn is None or turn.actor != p.actor:
-        return p.refuse("turn order", f"it is not {p.actor}'s turn")
+    if turn is None or turn.actor != actor:
+        return refuse("turn order", f"it is not {actor}'s turn")
     return turn
 
 
-def _rolled(turn: Turn, p: Partial, step: str) -> Refusal:
-    if turn.step == "pool":
-        return p.refuse("turn steps", "roll a dice pool first")
-    if _STEP_ORDER[turn.step] > _STEP_ORDER[step]:
-        return p.refuse("turn steps",
-                        f"the {step} step is over: this turn is in its {turn.step} step")
-    return None
-
-
-def _needs_sphere(turn: Turn, sphere: str, p: Partial, what: str) -> Refusal:
+def _needs_sphere(turn: Turn, sphere: str, what: str, refuse: Refuse) -> Refusal:
     if sphere not in turn.spheres:
-        return p.refuse("dice pools", f"{what} needs {sphere.capitalize()} dice, and this "
-                        f"pool was nominated for {'+'.join(turn.spheres) or 'nothing'}")
+        return refuse("dice pools", f"{what} needs {sphere.capitalize()} dice, and this "
+                      f"pool was nominated for {'+'.join(turn.spheres) or 'nothing'}")
     return None
 
 
-def _enemy_target(state: AgeOfDragonsState, p: Partial, target: object) -> Refusal:
+def _enemy_target(state: AgeOfDragonsState, actor: str, target: object,
+                  refuse: Refuse) -> Refusal:
     fighter = state.fighters.get(target) if isinstance(target, str) else None
     if fighter is None:
-        return p.refuse("targets", f"there is no combatant called {target!r}")
+        return refuse("targets", f"there is no combatant called {target!r}")
     if fighter.dead:
-        return p.refuse("targets", f"{target} is dead")
-    if fighter.profile.side == state.fighters[p.actor].profile.side:
-        return p.refuse("targets", f"{target} fights on the same side")
+        return refuse("targets", f"{target} is dead")
+    if fighter.profile.side == state.fighters[actor].profile.side:
+        return refuse("targets", f"{target} fights on the same side")
     return None
 
 
-def _hits(turn: Turn, p: Partial, threshold: int) -> Refusal:
+def _hits(turn: Turn, dice: object, threshold: int, refuse: Refuse) -> Refusal:
     """At least one die can be expended; and the number asked, once asked, is available."""
-    have = rules.count_qualifying(turn, threshold)
-    if "dice" not in p:
+    known = turn.hits  # the attack threshold's count, when worked out already
+    have = len(known) if known is not None and threshold == ATTACK_THRESHOLD else \
+        rules.count_qualifying(turn, threshold)
+    if dice is _UNSET:
         if have == 0:
-            return p.refuse("expend step", f"no unexpended die shows {threshold}+")
+            return refuse("expend step", f"no unexpended die shows {threshold}+")
         return None
-    dice = p["dice"]
     if not isinstance(dice, int) or isinstance(dice, bool) or not 1 <= dice <= have:
-        return p.refuse("expend step",
-                        f"{dice} dice asked, but {have} unexpended dice show {threshold}+")
+        return refuse("expend step",
+                      f"{dice} dice asked, but {have} unexpended dice show {threshold}+")
     return None
 
 
-def _expend_turn(state: AgeOfDragonsState, p: Partial, sphere: str | None, what: str,
-                 hits: bool = False) -> Turn | Refusal:
-    """The turn, if it is this actor's and still allows an expend from ``sphere``.
-
-    ``hits``: the dice asked (or, before they are, at least one) must show 4+ too.
-    """
-    turn = _turn(state, p)
-    if isinstance(turn, IllegalActionError):
+def _in_step(state: AgeOfDragonsState, actor: str, step: str, sphere: str | None, what: str,
+             refuse: Refuse) -> Turn | IllegalActionError:
+    """The turn, if it is this actor's, rolled, not past ``step``, and its pool nominated
+    for ``sphere`` (``what`` needs it)."""
+    turn = _turn(state, actor, refuse)
+    if not isinstance(turn, Turn):
         return turn
-    err = _rolled(turn, p, "expend")
-    if err is None and sphere is not None:
-        err = _needs_sphere(turn, sphere, p, what)
-    if err is None and hits:
-        err = _hits(turn, p, ATTACK_THRESHOLD)
-    return err if err is not None else turn
+    if turn.step == "pool":
+        return refuse("turn steps", "roll a dice pool first")
+    if _STEP_ORDER[turn.step] > _STEP_ORDER[step]:
+        return refuse("turn steps",
+                      f"the {step} step is over: this turn is in its {turn.step} step")
+    if sphere is not None:
+        return _needs_sphere(turn, sphere, what, refuse) or turn
+    return turn
 
 
 def _anyone_in_melee_reach(state: AgeOfDragonsState, me: str) -> bool:
     return any(rules.in_melee_reach(state, me, f.name) for f in rules.enemies(state, me))
 
 
-def _melee_reach(state: AgeOfDragonsState, p: Partial, target: str) -> Refusal:
-    if not rules.in_melee_reach(state, p.actor, target):
-        if rules.is_locked(state, p.actor) and pair(p.actor, target) not in state.grapples:
-            return p.refuse("grappling", f"{p.actor} is locked and may only strike those it "
-                            "grapples")
-        return p.refuse("tooth and claw", f"{target} must be at close quarters and the same "
-                        "altitude")
+def _melee_reach(state: AgeOfDragonsState, actor: str, target: str, refuse: Refuse) -> Refusal:
+    if not rules.in_melee_reach(state, actor, target):
+        if rules.is_locked(state, actor) and pair(actor, target) not in state.grapples:
+            return refuse("grappling", f"{actor} is locked and may only strike those it "
+                          "grapples")
+        return refuse("tooth and claw", f"{target} must be at close quarters and the same "
+                      "altitude")
     return None
 
 
 # -- one judge per verb -----------------------------------------------------------------------
-def _roll(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    turn = _turn(state, p)
-    if isinstance(turn, IllegalActionError):
+def _roll(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    turn = _turn(state, a.actor, refuse)
+    if not isinstance(turn, Turn):
         return turn
     if turn.step != "pool":
-        return p.refuse("turn steps", "the pool for this turn has already been rolled")
-    spheres = p.get("spheres", _UNSET)
+        return refuse("turn steps", "the pool for this turn has already been rolled")
+    spheres = a.spheres
     if spheres is _UNSET:
         return None
     if spheres not in _SPHERE_SETS and (
             not isinstance(spheres, tuple) or not 1 <= len(spheres) <= 3
-            or len(set(spheres)) != len(spheres) or any(s not in SPHERES for s in spheres)):
-        return p.refuse("dice pools", "nominate one, two or three different spheres "
-                        "(soma, sophis, pneuma)")
-    if rules.pool_size(state.fighters[p.actor].profile, spheres) < 1:
-        return p.refuse("dice pools", "that pool has no dice")
+            or any(s not in SPHERES for s in spheres) or len(set(spheres)) != len(spheres)):
+        return refuse("dice pools", "nominate one, two or three different spheres "
+                      "(soma, sophis, pneuma)")
+    if rules.pool_size(state.fighters[a.actor].profile, spheres) < 1:
+        return refuse("dice pools", "that pool has no dice")
     return None
 
 
 def _reroll(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    turn = _turn(state, p)
-    if isinstance(turn, IllegalActionError):
+    turn = _turn(state, p.actor, p.refuse)
+    if not isinstance(turn, Turn):
         return turn
     if turn.step != "reroll":
         return p.refuse("reroll step", "rerolls happen after the roll and before any spot or "
@@ -189,7 +230,7 @@ def _reroll(state: AgeOfDragonsState, p: Partial) -> Refusal:
     if ability is None:
         return p.refuse("reroll step", f"{p.actor} has no reroll ability {name!r}")
     if ability.sphere is not None:
-        err = _needs_sphere(turn, ability.sphere, p, name)
+        err = _needs_sphere(turn, ability.sphere, name, p.refuse)
         if err is not None:
             return err
     if fighter.resources.get(ability.resource, 0) < ability.cost:
@@ -199,198 +240,206 @@ def _reroll(state: AgeOfDragonsState, p: Partial) -> Refusal:
     return None
 
 
-def _spot(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    turn = _turn(state, p)
-    if isinstance(turn, IllegalActionError):
+def _spot(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    actor = a.actor
+    turn = _in_step(state, actor, "spot", "soma", "manoeuvres and strategies", refuse)
+    if not isinstance(turn, Turn):
         return turn
-    err = _rolled(turn, p, "spot") or _needs_sphere(turn, "soma", p,
-                                                     "manoeuvres and strategies")
-    if err is not None or "effect" not in p:
-        return err
-    effect = p["effect"]
+    effect = a.effect
+    if effect is _UNSET:
+        return None
     if effect not in SPOT_EFFECTS:
-        return p.refuse("spotting step", f"unknown spot effect {effect!r}")
-    me = state.fighters[p.actor]
-    threshold = rules.spot_threshold(me, effect)
-    needed = rules.spot_dice_needed(me, effect)
+        return refuse("spotting step", f"unknown spot effect {effect!r}")
+    me = state.fighters[actor]
+    threshold, needed = rules.spot_cost(me, effect)
     if rules.count_qualifying(turn, threshold, unspotted=True) < needed:
-        return p.refuse("spotting step", f"{effect} needs an unspotted die showing "
-                        f"{threshold}+" + (" (two: a limb is ripped off)" if needed > 1 else ""))
+        return refuse("spotting step", f"{effect} needs an unspotted die showing "
+                      f"{threshold}+" + (" (two: a limb is ripped off)" if needed > 1 else ""))
     if effect in _MANOEUVRES:
-        if rules.is_locked(state, p.actor):
-            return p.refuse("grappling", f"{p.actor} is locked in a grapple and cannot "
-                            "manoeuvre")
+        if rules.is_locked(state, actor):
+            return refuse("grappling", f"{actor} is locked in a grapple and cannot manoeuvre")
         if me.airborne and not me.can_fly:
-            return p.refuse("manoeuvres", f"{p.actor} cannot fly and is falling")
+            return refuse("manoeuvres", f"{actor} cannot fly and is falling")
     if effect == "alter_range":
-        return _alter_range(state, p)
+        return _alter_range(state, a, refuse)
     if effect in ("lose_altitude", "gain_altitude"):
         if not me.airborne:
-            return p.refuse("manoeuvres", "altitude manoeuvres are for flying combatants; "
-                            "take off first")
+            return refuse("manoeuvres", "altitude manoeuvres are for flying combatants; "
+                          "take off first")
         if effect == "gain_altitude" and me.altitude >= CEILING:
-            return p.refuse("altitude", f"{p.actor} is already at ceiling altitude")
+            return refuse("altitude", f"{actor} is already at ceiling altitude")
     elif effect == "take_off":
         if me.airborne:
-            return p.refuse("manoeuvres", f"{p.actor} is already flying")
+            return refuse("manoeuvres", f"{actor} is already flying")
         if not me.can_fly:
-            return p.refuse("manoeuvres", f"{p.actor} cannot fly")
-    elif effect == "aim" and "target" in p:
-        return _aim(state, p)
+            return refuse("manoeuvres", f"{actor} cannot fly")
+    elif effect == "aim" and a.target is not _UNSET:
+        return _aim(state, a, refuse)
     return None
 
 
-def _alter_range(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    if "target" not in p:
+def _alter_range(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    actor, target = a.actor, a.target
+    if target is _UNSET:
         return None
-    target = p["target"]
-    if not isinstance(target, str) or target == p.actor or (
+    if not isinstance(target, str) or target == actor or (
             target not in state.fighters and target not in state.landmarks):
-        return p.refuse("alter tactical range", "name another combatant or a landmark")
+        return refuse("alter tactical range", "name another combatant or a landmark")
     if target in state.fighters and state.fighters[target].dead:
-        return p.refuse("alter tactical range", f"{target} is dead")
-    band = state.ranges[pair(p.actor, target)]
+        return refuse("alter tactical range", f"{target} is dead")
+    band = state.ranges[pair(actor, target)]
     if band == 0:
-        return p.refuse("alter tactical range", "leaving zero range takes a break-out, and "
-                        "closing to it takes a grapple")
-    if "closer" not in p:
+        return refuse("alter tactical range", "leaving zero range takes a break-out, and "
+                      "closing to it takes a grapple")
+    closer = a.closer
+    if closer is _UNSET:
         return None
-    if p["closer"] and band <= CLOSE:
-        return p.refuse("alter tactical range", "closing from close quarters to zero range "
-                        "takes a grapple, not a manoeuvre")
-    if not p["closer"] and band in (0, DISENGAGED):
-        return p.refuse("alter tactical range",
-                        "leaving zero range takes a break-out" if band == 0
-                        else f"{p.actor} is already disengaged from {target}")
+    if closer and band <= CLOSE:
+        return refuse("alter tactical range", "closing from close quarters to zero range "
+                      "takes a grapple, not a manoeuvre")
+    if not closer and band == DISENGAGED:
+        return refuse("alter tactical range", f"{actor} is already disengaged from {target}")
     return None
 
 
-def _aim(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    target = p["target"]
+def _aim(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    actor, target = a.actor, a.target
     if target is None:
-        return p.refuse("aim", "aim names an enemy")
-    err = _enemy_target(state, p, target)
+        return refuse("aim", "aim names an enemy")
+    err = _enemy_target(state, actor, target, refuse)
+    if err is not None:
+        return err
+    if not rules.in_melee_reach(state, actor, target, striking=False):
+        return refuse("aim", f"{target} must be at close quarters and the same altitude")
+    return None
+
+
+def _attack(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    actor = a.actor
+    turn = _in_step(state, actor, "expend", "soma", "a melee attack", refuse)
+    if not isinstance(turn, Turn):
+        return turn
+    err = _hits(turn, a.dice, ATTACK_THRESHOLD, refuse)
     if err is not None:
         return err
     fighters = state.fighters
-    if state.ranges[pair(p.actor, target)] > CLOSE or \
-            MELEE_LEVEL[fighters[p.actor].altitude] != MELEE_LEVEL[fighters[target].altitude]:
-        return p.refuse("aim", f"{target} must be at close quarters and the same altitude")
-    return None
-
-
-def _attack(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    turn = _expend_turn(state, p, "soma", "a melee attack", hits=True)
-    if not isinstance(turn, Turn):
-        return turn
-    me = state.fighters[p.actor]
-    if "style" not in p and not any(rules.part_usable(me, s) for s in STYLES):
-        return p.refuse("called shots", f"{p.actor} has no limb left to attack with")
-    if "target" not in p:
-        if not _anyone_in_melee_reach(state, p.actor):
-            return p.refuse("tooth and claw", "no enemy is at close quarters and the same "
-                            "altitude" + (" among those it grapples"
-                                          if rules.is_locked(state, p.actor) else ""))
+    me, target, style = fighters[actor], a.target, a.style
+    if style is _UNSET and not any(rules.part_usable(me, s) for s in STYLES):
+        return refuse("called shots", f"{actor} has no limb left to attack with")
+    if target is _UNSET:
+        if not _anyone_in_melee_reach(state, actor):
+            return refuse("tooth and claw", "no enemy is at close quarters and the same "
+                          "altitude" + (" among those it grapples"
+                                        if rules.is_locked(state, actor) else ""))
     else:
-        target = p["target"]
-        err = _enemy_target(state, p, target) or _melee_reach(state, p, target)
+        err = _enemy_target(state, actor, target, refuse) or \
+            _melee_reach(state, actor, target, refuse)
         if err is not None:
             return err
-        if "called" in p and p["called"] is not None:
-            called = p["called"]
-            if called not in CALLED:
-                return p.refuse("called shots", f"unknown location {called!r}")
-            if not rules.called_shot_allowed(state.fighters[target], called):
-                return p.refuse("called shots", f"{target}'s {called} has been ripped off")
-    if "style" in p:
-        style = p["style"]
-        if style not in STYLES:
-            return p.refuse("non-claw attacks", f"unknown attack style {style!r}")
+        called = a.called
+        if called is not _UNSET and called is not None:
+            if type(called) is not str or called not in CALLED:
+                return refuse("called shots", f"unknown location {called!r}")
+            if not rules.called_shot_allowed(fighters[target], called):
+                return refuse("called shots", f"{target}'s {called} has been ripped off")
+    if style is not _UNSET:
+        if type(style) is not str or style not in STYLES:
+            return refuse("non-claw attacks", f"unknown attack style {style!r}")
         if not rules.part_usable(me, style):
-            return p.refuse("called shots", f"{p.actor} can no longer attack with its {style}")
+            return refuse("called shots", f"{actor} can no longer attack with its {style}")
     return None
 
 
 def _shoot(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    turn = _expend_turn(state, p, None, "", hits=True)
+    actor, refuse = p.actor, p.refuse
+    turn = _in_step(state, actor, "expend", None, "", refuse)
     if not isinstance(turn, Turn):
         return turn
-    weapons = state.fighters[p.actor].profile.ranged
+    err = _hits(turn, p.get("dice", _UNSET), ATTACK_THRESHOLD, refuse)
+    if err is not None:
+        return err
+    weapons = state.fighters[actor].profile.ranged
     if "weapon" in p:
         weapon = next((w for w in weapons if w.name == p["weapon"]), None)
         if weapon is None:
-            return p.refuse("ranged attacks", f"{p.actor} has no ranged weapon or power "
-                            f"{p['weapon']!r}")
-        err = _needs_sphere(turn, weapon.sphere, p, weapon.name)
+            return refuse("ranged attacks", f"{actor} has no ranged weapon or power "
+                          f"{p['weapon']!r}")
+        err = _needs_sphere(turn, weapon.sphere, weapon.name, refuse)
         if err is not None:
             return err
         usable = [weapon]
     else:
         usable = [w for w in weapons if w.sphere in turn.spheres]
         if not usable:
-            return p.refuse("ranged attacks", f"{p.actor} has no ranged weapon or power "
-                            "this pool can use" if weapons else
-                            f"{p.actor} has no ranged weapon or power")
+            return refuse("ranged attacks", f"{actor} has no ranged weapon or power "
+                          "this pool can use" if weapons else
+                          f"{actor} has no ranged weapon or power")
     if "target" not in p:
-        if not any(rules.in_ranged_reach(state, p.actor, f.name, w.reach)
-                   for f in rules.enemies(state, p.actor) for w in usable):
-            return p.refuse("ranged attacks", "no enemy is within reach")
+        if not any(rules.in_ranged_reach(state, actor, f.name, w.reach)
+                   for f in rules.enemies(state, actor) for w in usable):
+            return refuse("ranged attacks", "no enemy is within reach")
     else:
         target = p["target"]
-        err = _enemy_target(state, p, target)
+        err = _enemy_target(state, actor, target, refuse)
         if err is not None:
             return err
-        if not any(rules.in_ranged_reach(state, p.actor, target, w.reach) for w in usable):
-            return p.refuse("ranged attacks", f"{target} is out of reach: too far, or more "
-                            "than one altitude level away" + (
-                                " (or not grappled by a locked shooter)"
-                                if rules.is_locked(state, p.actor) else ""))
+        if not any(rules.in_ranged_reach(state, actor, target, w.reach) for w in usable):
+            return refuse("ranged attacks", f"{target} is out of reach: too far, or more "
+                          "than one altitude level away" + (
+                              " (or not grappled by a locked shooter)"
+                              if rules.is_locked(state, actor) else ""))
     return None
 
 
 def _grapple(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    turn = _expend_turn(state, p, "soma", "a grapple", hits=True)
+    actor, refuse = p.actor, p.refuse
+    turn = _in_step(state, actor, "expend", "soma", "a grapple", refuse)
     if not isinstance(turn, Turn):
         return turn
-    if rules.is_locked(state, p.actor):
-        return p.refuse("grappling", f"{p.actor} is locked: it may only strike those it "
-                        "grapples")
+    err = _hits(turn, p.get("dice", _UNSET), ATTACK_THRESHOLD, refuse)
+    if err is not None:
+        return err
+    if rules.is_locked(state, actor):
+        return refuse("grappling", f"{actor} is locked: it may only strike those it grapples")
     if "target" not in p:
-        if not _anyone_in_melee_reach(state, p.actor):
-            return p.refuse("tooth and claw", "no enemy is at close quarters and the same "
-                            "altitude")
+        if not _anyone_in_melee_reach(state, actor):
+            return refuse("tooth and claw", "no enemy is at close quarters and the same "
+                          "altitude")
         return None
     target = p["target"]
-    return _enemy_target(state, p, target) or _melee_reach(state, p, target)
+    return _enemy_target(state, actor, target, refuse) or \
+        _melee_reach(state, actor, target, refuse)
 
 
 def _break_out(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    turn = _expend_turn(state, p, "soma", "breaking out")
+    actor, refuse = p.actor, p.refuse
+    turn = _in_step(state, actor, "expend", "soma", "breaking out", refuse)
     if not isinstance(turn, Turn):
         return turn
-    side = state.fighters[p.actor].profile.side
-    if not any(state.fighters[o].profile.side != side for o in rules.partners(state, p.actor)):
-        return p.refuse("breaking out", f"{p.actor} is not held in a grapple by an enemy")
-    return _hits(turn, p, ATTACK_THRESHOLD)
+    if not rules.holders(state, actor):
+        return refuse("breaking out", f"{actor} is not held in a grapple by an enemy")
+    return _hits(turn, p.get("dice", _UNSET), ATTACK_THRESHOLD, refuse)
 
 
 def _task(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    turn = _expend_turn(state, p, None, "")
+    refuse = p.refuse
+    turn = _in_step(state, p.actor, "expend", None, "", refuse)
     if not isinstance(turn, Turn):
         return turn
     if not state.tasks:
-        return p.refuse("non-attack battle actions", "the GM has set no task in this fight")
+        return refuse("non-attack battle actions", "the GM has set no task in this fight")
     if "task" not in p:
         return None
     task = state.tasks.get(p["task"])
     if task is None:
-        return p.refuse("non-attack battle actions", f"the GM has set no task {p['task']!r}")
-    return _needs_sphere(turn, task.sphere, p, task.name) or _hits(turn, p, task.threshold)
+        return refuse("non-attack battle actions", f"the GM has set no task {p['task']!r}")
+    return _needs_sphere(turn, task.sphere, task.name, refuse) or \
+        _hits(turn, p.get("dice", _UNSET), task.threshold, refuse)
 
 
 def _fall(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    turn = _turn(state, p)
-    if isinstance(turn, IllegalActionError):
+    turn = _turn(state, p.actor, p.refuse)
+    if not isinstance(turn, Turn):
         return turn
     me = state.fighters[p.actor]
     if not me.airborne:
@@ -400,28 +449,28 @@ def _fall(state: AgeOfDragonsState, p: Partial) -> Refusal:
     return None
 
 
-def _end(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    turn = _turn(state, p)
-    return turn if isinstance(turn, IllegalActionError) else None
+def _end(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    turn = _turn(state, a.actor, refuse)
+    return None if isinstance(turn, Turn) else turn
 
 
-def _defend(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    pending = state.pending
-    if pending is None or pending.defenders[0] != p.actor:
-        return p.refuse("physical defence", f"{p.actor} is not being attacked now")
-    if "pd" in p:
-        most = rules.available_pd(state, p.actor)
-        pd = p["pd"]
+def _defend(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    actor, pending = a.actor, state.pending
+    if pending is None or pending.defenders[0] != actor:
+        return refuse("physical defence", f"{actor} is not being attacked now")
+    pd = a.pd
+    if pd is not _UNSET:
+        most = rules.available_pd(state, actor)
         if not isinstance(pd, int) or isinstance(pd, bool) or not 0 <= pd <= most:
-            return p.refuse("physical defence", f"{p.actor} can spend 0 to {most} PD now")
+            return refuse("physical defence", f"{actor} can spend 0 to {most} PD now")
     return None
 
 
 _JUDGES: dict[type, Callable[[AgeOfDragonsState, Partial], Refusal]] = {
-    actions.RollPool: _roll, actions.Reroll: _reroll, actions.Spot: _spot,
-    actions.Attack: _attack, actions.Shoot: _shoot, actions.Grapple: _grapple,
+    actions.RollPool: _chosen(_roll), actions.Reroll: _reroll, actions.Spot: _chosen(_spot),
+    actions.Attack: _chosen(_attack), actions.Shoot: _shoot, actions.Grapple: _grapple,
     actions.BreakOut: _break_out, actions.UseTask: _task, actions.DeclareFall: _fall,
-    actions.EndTurn: _end, actions.Defend: _defend,
+    actions.EndTurn: _chosen(_end), actions.Defend: _chosen(_defend),
 }
 
 
@@ -431,152 +480,152 @@ def why_not(state: AgeOfDragonsState, partial: Partial) -> Refusal:
     judge = _JUDGES.get(p.kind)
     if judge is None:
         return p.refuse("actions", "not an Age of Dragons action")
-    if state.result is not None:
-        return p.refuse("end of the fight", "the fight is over")
-    if p.actor not in state.fighters:
-        return p.refuse("turn order", f"there is no combatant called {p.actor!r}")
-    return judge(state, p)
+    return _closed(state, p.actor, p.refuse) or judge(state, p)
 
 
-# -- a quick, exact yes for a whole action of the common kinds ---------------------------------
-def _roll_ok(state: AgeOfDragonsState, a: actions.RollPool) -> bool:
-    turn, actor = state.turn, a.actor
-    if state.pending is not None or turn is None or turn.actor != actor or turn.step != "pool":
-        return False
-    me, spheres = state.fighters.get(actor), a.spheres
-    return me is not None and spheres in _SPHERE_SETS and \
-        rules.pool_size(me.profile, spheres) >= 1
+# -- the quick yes: the same judges, on a whole action ---------------------------------------
+#: The fields a spot asks once its effect is chosen (:func:`asks`); the rest keep their
+#: defaults, those of :data:`_SPOT_DEFAULTS`.
+_SPOT_ASKS: dict[object, tuple[str, ...]] = {"aim": ("target",),
+                                             "alter_range": ("target", "closer")}
+_SPOT_DEFAULTS = actions.Spot("", "")
 
 
-def _attack_ok(state: AgeOfDragonsState, a: actions.Attack) -> bool:
-    """Whether the whole attack breaks no rule: the tests of :func:`_attack`, in one pass.
+def _attack_quick(state: AgeOfDragonsState, a: actions.Attack, refuse: Refuse) -> Refusal:
+    """:func:`_attack` on a whole attack, its tests in one pass: a yes only where it says yes.
 
-    The rules' small tests are written out here (the qualifying dice already known, the
-    melee reach, a claw's limbs): this runs for every attack a policy makes.
+    Asked for every attack a policy makes and after every decision (``turn_has_options``),
+    so the judge's tests are written out here, each beside what it stands for (the turn
+    and its dice, an enemy in melee reach, the claw's limbs); anything odd is left to
+    :func:`_attack`.  ``test_aod_quick_check.py`` holds the two together both ways.
     """
     actor, target, dice = a.actor, a.target, a.dice
     turn = state.turn
     if state.pending is not None or turn is None or turn.actor != actor or \
-            turn.step == "pool" or "soma" not in turn.spheres:
-        return False
-    if type(dice) is not int or dice < 1:
-        return False
-    hits = turn.hits  # rules.count_qualifying at the attack threshold
+            turn.step == "pool" or "soma" not in turn.spheres:  # _turn, _in_step
+        return _REFUSED
+    if type(dice) is not int or dice < 1:  # _hits
+        return _REFUSED
+    hits = turn.hits  # rules.count_qualifying at the attack threshold, when known
     if dice > (len(hits) if hits is not None else
                rules.count_qualifying(turn, ATTACK_THRESHOLD)):
-        return False
+        return _REFUSED
     fighters = state.fighters
-    foe = fighters.get(target) if isinstance(target, str) else None
-    me = fighters.get(actor)
-    if foe is None or me is None or foe.dead or foe.profile.side == me.profile.side:
-        return False
+    foe = fighters.get(target) if type(target) is str else None
+    me = fighters[actor]
+    if foe is None or foe.dead or foe.profile.side == me.profile.side:  # _enemy_target
+        return _REFUSED
     # rules.in_melee_reach: the same height, close quarters, a locked attacker its holders
     if MELEE_LEVEL[me.altitude] != MELEE_LEVEL[foe.altitude]:
-        return False
+        return _REFUSED
     key = (actor, target) if actor < target else (target, actor)  # pair
     if state.ranges[key] > CLOSE:
-        return False
+        return _REFUSED
     grapples = state.grapples
     if grapples and key not in grapples and rules.is_locked(state, actor):
-        return False
+        return _REFUSED
     called, style = a.called, a.style
     if called is not None and (type(called) is not str or called not in CALLED
                                or not rules.called_shot_allowed(foe, called)):
-        return False
-    if type(style) is not str:
-        return False
+        return _REFUSED
     if style == "claw":
-        return OK in me.limbs  # rules.part_usable -> rules.can_claw
-    return style in STYLES and rules.part_usable(me, style)
+        return None if OK in me.limbs else _REFUSED  # rules.part_usable
+    return None if type(style) is str and style in STYLES and rules.part_usable(me, style) \
+        else _REFUSED
 
 
-def _end_ok(state: AgeOfDragonsState, a: actions.EndTurn) -> bool:
+def _evade_open(state: AgeOfDragonsState, actor: str) -> bool:
+    """Whether ``actor`` may evade now: :func:`_spot`'s tests for an evade, in one pass.
+
+    Asked after every decision (:func:`turn_has_options`).  ``test_aod_quick_check.py``
+    holds it to the judge.
+    """
     turn = state.turn
-    return state.pending is None and turn is not None and turn.actor == a.actor and \
-        a.actor in state.fighters
-
-
-def _defend_ok(state: AgeOfDragonsState, a: actions.Defend) -> bool:
-    pending, pd = state.pending, a.pd
-    return pending is not None and pending.defenders[0] == a.actor and \
-        a.actor in state.fighters and type(pd) is int and \
-        0 <= pd <= rules.available_pd(state, a.actor)
-
-
-#: Spot effects that take no target (and keep ``closer`` at its default).
-_UNAIMED = frozenset({"evade", "lose_altitude", "gain_altitude", "take_off"})
-
-
-def _spot_ok(state: AgeOfDragonsState, a: actions.Spot) -> bool:
-    """Whether the whole spot breaks no rule: the tests of :func:`_spot`, in one pass."""
-    turn, actor = state.turn, a.actor
     if state.pending is not None or turn is None or turn.actor != actor or \
             (turn.step != "reroll" and turn.step != "spot") or "soma" not in turn.spheres:
-        return False  # _turn, _rolled (the spot step not over), _needs_sphere
-    me = state.fighters.get(actor)
-    effect, target, closer = a.effect, a.target, a.closer
-    if me is None or type(effect) is not str:
-        return False
-    if effect in _UNAIMED:
-        if target is not None or closer is not True:  # fields this effect does not ask
-            return False
-    elif effect == "aim":
-        if closer is not True:
-            return False
-    elif effect != "alter_range" or (closer is not True and closer is not False):
-        return False
-    threshold = rules.spot_threshold(me, effect)
+        return False  # _in_step: the turn, rolled, the spot step not over, a Soma pool
+    threshold, needed = rules.spot_cost(state.fighters[actor], "evade")
+    spotted, expended = turn.spotted, turn.expended  # rules.count_qualifying, unspotted
+    return len([i for i, face in enumerate(turn.pool)
+                if face >= threshold and not spotted[i] and not expended[i]]) >= needed
+
+
+def _spot_quick(state: AgeOfDragonsState, a: actions.Spot, refuse: Refuse) -> Refusal:
+    """:func:`_spot` on a whole spot, its tests in one pass: a yes only where it says yes.
+
+    Asked of every spot a policy makes (the heuristic spots most of its dice), so the
+    judge's tests are written out here, each beside what it stands for; anything odd is
+    left to the judge.  ``test_aod_quick_check.py`` holds the two together both ways.
+    """
+    actor, effect, target, closer = a.actor, a.effect, a.target, a.closer
+    if type(effect) is not str or type(closer) is not bool:
+        return _REFUSED
+    asked = _SPOT_ASKS.get(effect, ())  # the fields it does not ask keep their defaults
+    if ("target" not in asked and target != _SPOT_DEFAULTS.target) or (
+            "closer" not in asked and closer != _SPOT_DEFAULTS.closer):
+        return _REFUSED
+    if effect == "evade":
+        return None if _evade_open(state, actor) else _REFUSED
+    turn = state.turn
+    if state.pending is not None or turn is None or turn.actor != actor or \
+            (turn.step != "reroll" and turn.step != "spot") or "soma" not in turn.spheres \
+            or effect not in SPOT_EFFECTS:
+        return _REFUSED  # _in_step, and an effect there is
+    me = state.fighters[actor]
+    threshold, needed = rules.spot_cost(me, effect)
     spotted, expended = turn.spotted, turn.expended  # rules.count_qualifying, unspotted
     if len([i for i, face in enumerate(turn.pool)
-            if face >= threshold and not spotted[i] and not expended[i]]) < \
-            rules.spot_dice_needed(me, effect):
-        return False
-    if effect != "evade" and effect != "aim" and (  # a manoeuvre
+            if face >= threshold and not spotted[i] and not expended[i]]) < needed:
+        return _REFUSED
+    if effect in _MANOEUVRES and (
             rules.is_locked(state, actor) or (me.airborne and not me.can_fly)):
-        return False
+        return _REFUSED
+    fighters = state.fighters
     if effect == "alter_range":  # _alter_range
-        fighters = state.fighters
         if type(target) is not str or target == actor or (
                 target not in fighters and target not in state.landmarks):
-            return False
+            return _REFUSED
         other = fighters.get(target)
         if other is not None and other.dead:
-            return False
+            return _REFUSED
         band = state.ranges[pair(actor, target)]
-        return band != 0 and (band > CLOSE if closer else band != DISENGAGED)
-    if effect == "aim":  # _aim, _enemy_target
-        foe = state.fighters.get(target) if type(target) is str else None
-        return foe is not None and not foe.dead and foe.profile.side != me.profile.side \
-            and state.ranges[pair(actor, foe.name)] <= CLOSE \
-            and MELEE_LEVEL[me.altitude] == MELEE_LEVEL[foe.altitude]
-    if effect == "lose_altitude":
-        return me.airborne
-    if effect == "gain_altitude":
-        return me.airborne and me.altitude < CEILING
-    if effect == "take_off":
-        return not me.airborne and me.can_fly
-    return True  # evade
+        ok = band != 0 and (band > CLOSE if closer else band != DISENGAGED)
+    elif effect == "aim":  # _aim, _enemy_target
+        foe = fighters.get(target) if type(target) is str else None
+        ok = foe is not None and not foe.dead and foe.profile.side != me.profile.side \
+            and rules.in_melee_reach(state, actor, foe.name, striking=False)
+    elif effect == "lose_altitude":
+        ok = me.airborne
+    elif effect == "gain_altitude":
+        ok = me.airborne and me.altitude < CEILING
+    else:  # take_off
+        ok = not me.airborne and me.can_fly
+    return None if ok else _REFUSED
 
 
-_QUICK: dict[type, Callable[[AgeOfDragonsState, Any], bool]] = {
-    actions.RollPool: _roll_ok, actions.Attack: _attack_ok, actions.EndTurn: _end_ok,
-    actions.Defend: _defend_ok, actions.Spot: _spot_ok,
+_QUICK: dict[type, Callable[[AgeOfDragonsState, Any, Refuse], Refusal]] = {
+    actions.RollPool: _roll, actions.Attack: _attack_quick, actions.EndTurn: _end,
+    actions.Defend: _defend, actions.Spot: _spot_quick,
 }
 
 
 def allows(state: AgeOfDragonsState, action: Action) -> bool:
     """A quick yes for a whole action the check would accept (the loop's check of a policy).
 
-    Rolling, a spot, a tooth-and-claw attack, ending the turn and spending Physical
-    Defence are judged in one pass over the action's fields, with the very tests :func:`why_not`
-    makes (every field of these verbs is asked, so no field can be off its default
-    unasked).  ``True`` only when the full check would accept the action; ``False``
-    means "judge it in full" (another verb, an odd value): the check then names the
-    rule.  ``tests/rules/age_of_dragons/test_aod_quick_check.py`` holds it to the
-    full check, both ways, on every decision of many fights.
+    Rolling, ending the turn and spending Physical Defence are judged by the very judges
+    :func:`why_not` calls, on the whole action and with no refusal worded (every field
+    of these verbs is asked); a tooth-and-claw attack and a spot, the commonest, by
+    those judges' tests written out in one pass (:func:`_attack_quick`,
+    :func:`_spot_quick`).  ``True`` only
+    when the full check would accept the action; ``False`` means "judge it in full"
+    (another verb, a value of the wrong type): the check then names the rule.
+    ``tests/rules/age_of_dragons/test_aod_quick_check.py`` holds it to the full
+    check, both ways, on every decision of many fights.
     """
     judge = _QUICK.get(type(action))
-    return judge is not None and state.result is None and judge(state, action)
+    # _closed: the fight goes on; that the actor is in it, each of these judges finds
+    # in the turn's actor or the defender it compares the actor with.
+    return judge is not None and state.result is None and judge(state, action, _no) is None
 
 
 # -- candidates for each field -------------------------------------------------------------------
@@ -654,13 +703,16 @@ def _spot_step(state: AgeOfDragonsState, p: Partial, name: str) -> Menu | Span |
 def asks(state: AgeOfDragonsState, p: Partial, name: str) -> bool:
     """Whether ``step`` offers field ``name`` (answered without building the offer)."""
     if p.kind is actions.Spot:
-        effect = p.get("effect")
-        return name == "effect" or (name == "target" and effect in ("aim", "alter_range")) \
-            or (name == "closer" and effect == "alter_range")
+        return name == "effect" or name in _SPOT_ASKS.get(p.get("effect"), ())
     return True
 
 
 TREE = Steps(actions.ACTIONS, why_not, step)
+#: No spot takes a die showing less.
+_LOWEST_SPOT = min(SPOT_THRESHOLDS.values())
+#: Whether no spot takes a die an evade would not: then a turn that cannot evade cannot
+#: spot at all (the same step, the same Soma pool, a die of that face or more).
+_EVADE_IS_LOWEST = SPOT_THRESHOLDS["evade"] == _LOWEST_SPOT
 _SKIP_WHEN_IDLE = frozenset({"fall", "end"})
 
 
@@ -674,13 +726,11 @@ def default_verb(verbs: Sequence[str]) -> str:
 def fall_is_a_choice(state: AgeOfDragonsState, name: str) -> bool:
     """Whether choosing to fall would change anything for ``name`` this round.
 
-    An airborne flyer that can stay up and has not chosen yet; one that is locked,
-    dying or cannot fly falls anyway, so for it there is nothing to choose.
+    An airborne combatant that would stay up otherwise: nothing else makes it fall
+    (:func:`.rules.fall_cause`).  One that is locked, dying or cannot fly falls anyway,
+    and one that chose has chosen.
     """
-    fighter = state.fighters[name]  # airborne, active, not chosen yet, can fly, not locked:
-    return fighter.altitude > GROUNDED and fighter.pr > 0 and not fighter.dead and \
-        not fighter.chose_fall and fighter.profile.flies and fighter.wing == OK and \
-        not (state.grapples and rules.is_locked(state, name))
+    return rules.fall_cause(state, state.fighters[name]) is None
 
 
 def turn_has_options(state: AgeOfDragonsState) -> bool:
@@ -688,24 +738,22 @@ def turn_has_options(state: AgeOfDragonsState) -> bool:
 
     Choosing to fall counts while it is a real choice (:func:`fall_is_a_choice`): a
     flyer's turn stays open for it, so it is never lost by spending the last die.
-    Otherwise a cheap test first (no die could be used), then the steps stop at the
-    first legal completion: nothing is listed.
+    Otherwise evading (the commonest option while spotting), a cheap test (no die could
+    be used), a claw, then the steps stop at the first legal completion: nothing is listed.
     """
     turn = state.turn
     if turn is None or turn.step == "pool":
         return True
     fighter = state.fighters[turn.actor]
-    if fighter.altitude > GROUNDED and fighter.pr > 0 and not fighter.dead and \
-            not fighter.chose_fall and fighter.profile.flies and fighter.wing == OK and \
-            not (state.grapples and rules.is_locked(state, turn.actor)):
-        return True  # fall_is_a_choice, written out (asked after every decision)
-    pool, expended, spotted = turn.pool, turn.expended, turn.spotted
-    if turn.step != "expend" and "soma" in turn.spheres and any(
-            face >= 3 and not spotted[i] and not expended[i] for i, face in enumerate(pool)):
-        return True  # evade is always open to an unspotted 3+
+    if rules.fall_cause(state, fighter) is None:  # fall_is_a_choice
+        return True
+    if _evade_open(state, turn.actor):
+        return True  # evade needs nothing but a die (the commonest option in the spot steps)
+    # No reroll to make, and no die that an expend or a spot could take: nothing is left.
     lowest = min([ATTACK_THRESHOLD, *(t.threshold for t in state.tasks.values())])
-    if not (turn.step == "reroll" and fighter.profile.rerolls) and not any(
-            face >= lowest and not expended[i] for i, face in enumerate(pool)):
+    if not (turn.step == "reroll" and fighter.profile.rerolls) and \
+            not rules.count_qualifying(turn, lowest) and (
+                _EVADE_IS_LOWEST or not rules.count_qualifying(turn, _LOWEST_SPOT, True)):
         return False
     if state.pending is None and "soma" in turn.spheres and state.result is None:
         # A claw with one die at a foe in reach: the quick yes of the check (``allows``)
@@ -713,6 +761,6 @@ def turn_has_options(state: AgeOfDragonsState) -> bool:
         actor, side = turn.actor, fighter.profile.side
         for name, foe in state.fighters.items():
             if foe.profile.side != side and not foe.dead and \
-                    _attack_ok(state, actions.Attack(actor, name, 1)):
+                    _attack_quick(state, actions.Attack(actor, name, 1), _no) is None:
                 return True
     return has_options(TREE, state, turn.actor, _SKIP_WHEN_IDLE)

@@ -27,7 +27,10 @@ from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
     BREAK_OUT_TN,
     CALLED,
+    DAMAGING,
     SPOT_THRESHOLDS,
+    SUCCESS_MARGIN,
+    area_struck,
     attack_dice,
     attack_numbers,
     available_pd,
@@ -35,10 +38,9 @@ from fracas.rules.age_of_dragons.rules import (
     choose_expend_dice,
     damage_dealt,
     enemies,
-    grapple_group,
+    holders,
     in_melee_reach,
     margin,
-    partners,
     pool_size,
 )
 from fracas.rules.age_of_dragons.state import AgeOfDragonsState
@@ -95,7 +97,7 @@ def attack_distribution(pool: int, pd: int, tn: int, bonus: int, threshold: int 
             out.add(m, p)
         elif measure == "damage":
             out.add(damage_dealt(m, bonus), p)
-        elif m < 1:
+        elif m < SUCCESS_MARGIN:
             out.add(0, p)
         else:
             out.add_all(((sixes, comb(hits, sixes) * p_six_given_hit**sixes
@@ -126,7 +128,7 @@ def _outcome_words(measure: str, k: int) -> str:
     if measure == "hits":
         return f"{'no' if k == 0 else k} hit{'' if k == 1 else 's'}"
     if measure == "margin":
-        return "fails" if k < 1 else f"gets through by {k}"
+        return "fails" if k < SUCCESS_MARGIN else f"gets through by {k}"
     if k == 0:
         return "fails, or no six"
     return f"{_sixes(k)}; called shot: {_called_words(k)}"
@@ -236,22 +238,18 @@ def _strike(state: AgeOfDragonsState, action: Any) -> Forecast:
         dice = _expended(turn, action.dice)
         defenders = [action.target]
         if weapon.area:
-            defenders += sorted(n for n in grapple_group(state, action.target)
-                                if n not in (action.target, action.actor)
-                                and not state.fighters[n].dead)
+            defenders += area_struck(state, action.actor, action.target)
     elif kind == "grapple":
         tn, bonus = 0, 0
         dice = _expended(turn, action.dice)
         defenders = [action.target]
     else:  # break_out
-        side = state.fighters[action.actor].profile.side
         tn, bonus = BREAK_OUT_TN, 0
         dice = _expended(turn, action.dice)
-        defenders = sorted(p for p in partners(state, action.actor)
-                           if state.fighters[p].profile.side != side)
+        defenders = holders(state, action.actor)
     hits = action.dice
     sixes = sum(1 for i in dice if turn is not None and turn.pool[i] == 6)
-    damaging = kind in ("attack", "shoot")
+    damaging = kind in DAMAGING
     chances: list[Chance] = []
     notes: list[str] = []
     expected = Fraction(0)
@@ -262,8 +260,8 @@ def _strike(state: AgeOfDragonsState, action: Any) -> Forecast:
         # All expended dice are hits (threshold 1): the rule set's own attack odds.
         full = attack_distribution(hits, pd, tn, bonus, 1, "margin")
         bare = attack_distribution(hits, 0, tn, bonus, 1, "margin")
-        p_full = sum((p for m, p in full.items() if m >= 1), Fraction(0))
-        p_bare = sum((p for m, p in bare.items() if m >= 1), Fraction(0))
+        p_full = sum((p for m, p in full.items() if m >= SUCCESS_MARGIN), Fraction(0))
+        p_bare = sum((p for m, p in bare.items() if m >= SUCCESS_MARGIN), Fraction(0))
         sure_failure &= p_bare == 0
         against.append(f"{defender}'s PD {pd}")
         outcome = {"attack": "the attack lands", "shoot": "the shot lands",
@@ -293,7 +291,7 @@ def _strike(state: AgeOfDragonsState, action: Any) -> Forecast:
             chances.append(Chance(f"the called shot {words} (it lands for damage, "
                                   f"{_sixes(sixes)})",
                                   p_lands if damaging else Fraction(0)))
-    needed = tn + 1
+    needed = tn + SUCCESS_MARGIN
     rolls = f"expends {hits} hit{'s' if hits != 1 else ''} already rolled ({_sixes(sixes)})"
     if tn:
         against.append(f"TN {'+' if tn > 0 else ''}{tn} (needs {needed} hits beyond the PD "

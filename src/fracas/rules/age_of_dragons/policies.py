@@ -118,7 +118,8 @@ class HeuristicPolicy:
         have = rules.available_pd(state, me)
         if pending is None or have == 0:
             return 0
-        needed = pending.hits - pending.tn  # spend this much and the margin is 0
+        # spend this much and the attack falls one short of succeeding
+        needed = rules.margin(pending.hits, 0, pending.tn) - rules.SUCCESS_MARGIN + 1
         if needed <= 0:
             return 0
         if needed <= have:

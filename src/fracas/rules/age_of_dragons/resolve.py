@@ -29,14 +29,16 @@ from fracas.rules.age_of_dragons.legality import turn_has_options
 from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
     BREAK_OUT_TN,
+    DAMAGING,
     GROUNDS,
+    STAYS_DOWN,
     STYLES,
+    SUCCESS_MARGIN,
 )
 from fracas.rules.age_of_dragons.state import (
     CLOSE,
     DISENGAGED,
     GROUNDED,
-    OK,
     STRAFING_LOW,
     AgeOfDragonsState,
     pair,
@@ -94,8 +96,7 @@ def _spot(state: AgeOfDragonsState, a: actions.Spot, rng: Rng, emit: Emit) -> No
     if turn is None:
         return
     me = state.fighters[a.actor]
-    needed = rules.spot_dice_needed(me, a.effect)
-    threshold = rules.spot_threshold(me, a.effect)
+    threshold, needed = rules.spot_cost(me, a.effect)
     dice = tuple(rules.qualifying_dice(turn, threshold, unspotted=True)[:needed])
     emit(events.DieSpotted(a.actor, dice, a.effect))
     if a.effect == "evade":
@@ -146,8 +147,7 @@ def _shoot(state: AgeOfDragonsState, a: actions.Shoot, rng: Rng, emit: Emit) -> 
     sixes = _expend(state, a.actor, a.dice, ATTACK_THRESHOLD, False, emit)
     defenders = [a.target]
     if weapon.area:  # an area attack on a locked combatant strikes its whole grapple
-        defenders += sorted(n for n in rules.grapple_group(state, a.target)
-                            if n not in (a.target, a.actor) and not state.fighters[n].dead)
+        defenders += rules.area_struck(state, a.actor, a.target)
     emit(AttackDeclared(a.actor, "shoot", tuple(defenders), a.dice, 0, weapon.damage_bonus,
                            sixes, weapon=a.weapon))
 
@@ -159,10 +159,8 @@ def _grapple(state: AgeOfDragonsState, a: actions.Grapple, rng: Rng, emit: Emit)
 
 def _break_out(state: AgeOfDragonsState, a: actions.BreakOut, rng: Rng, emit: Emit) -> None:
     sixes = _expend(state, a.actor, a.dice, ATTACK_THRESHOLD, False, emit)
-    side = state.fighters[a.actor].profile.side
-    holders = tuple(sorted(p for p in rules.partners(state, a.actor)
-                           if state.fighters[p].profile.side != side))
-    emit(AttackDeclared(a.actor, "break_out", holders, a.dice, BREAK_OUT_TN, 0, sixes))
+    emit(AttackDeclared(a.actor, "break_out", tuple(rules.holders(state, a.actor)), a.dice,
+                        BREAK_OUT_TN, 0, sixes))
 
 
 def _task(state: AgeOfDragonsState, a: actions.UseTask, rng: Rng, emit: Emit) -> None:
@@ -186,11 +184,9 @@ def settle(state: AgeOfDragonsState, pd_spent: int, emit: Emit) -> None:
     if p is None:
         return
     defender, kind = p.defenders[0], p.kind
-    attack_margin = p.hits - pd_spent - p.tn  # rules.margin
-    success = attack_margin >= 1
-    damage = 0
-    if success and (kind == "attack" or kind == "shoot"):  # rules.damage_dealt
-        damage = max(0, attack_margin + p.damage_bonus)
+    attack_margin, damage = rules.attack_outcome(p.hits, pd_spent, p.tn, p.damage_bonus,
+                                                 kind in DAMAGING)
+    success = attack_margin >= SUCCESS_MARGIN
     emit(AttackResolved(p.attacker, defender, pd_spent, attack_margin, success, damage))
     if not success:
         return
@@ -330,7 +326,7 @@ def _initiative(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
             rating = state.fighters[name].profile.rating(sphere)
             faces = tuple(rng.dice(rating, 6))
             emit(DiceRolled(name, events.INITIATIVE, 6, faces))
-            successes = sum(1 for f in faces if f >= 4)
+            successes = sum(1 for f in faces if f >= ATTACK_THRESHOLD)  # 4+, as death checks
             # First roll: most 4+ wins, then the higher rating; later rolls break ties.
             keys.setdefault(name, []).extend((successes, rating) if attempt == 0
                                               else (successes,))
@@ -344,17 +340,8 @@ def _initiative(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
 def _end_phase(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
     """Airborne combatants that cannot stay up drop a level; reaching the ground hurts."""
     for name, fighter in state.fighters.items():
-        if fighter.dead or fighter.altitude <= GROUNDED:  # not airborne
-            continue
-        if state.grapples and rules.is_locked(state, name):
-            cause = "locked"
-        elif fighter.pr <= 0:  # dying
-            cause = "dying"
-        elif not (fighter.profile.flies and fighter.wing == OK):  # cannot fly
-            cause = "cannot fly"
-        elif fighter.chose_fall:
-            cause = "chose to fall"
-        else:
+        cause = rules.fall_cause(state, fighter)
+        if cause is None or cause in STAYS_DOWN:
             continue
         rounds = fighter.falling_rounds + 1
         emit(events.Fell(name, fighter.altitude - 1, rounds, cause))

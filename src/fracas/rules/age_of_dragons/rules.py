@@ -11,6 +11,7 @@ from typing import Final
 
 from fracas.rules.age_of_dragons.state import (
     CLOSE,
+    GROUNDED,
     MAULED,
     OK,
     RIPPED,
@@ -26,17 +27,25 @@ __all__ = [
     "ATTACK_THRESHOLD",
     "BREAK_OUT_TN",
     "CALLED",
+    "DAMAGING",
     "GROUNDS",
     "MELEE_LEVEL",
+    "RANGED_HALVES",
     "SPOT_THRESHOLDS",
+    "STAYS_DOWN",
     "STYLES",
+    "SUCCESS_MARGIN",
+    "area_struck",
     "attack_numbers",
+    "attack_outcome",
     "available_pd",
     "can_claw",
     "choose_expend_dice",
     "damage_dealt",
     "enemies",
+    "fall_cause",
     "grapple_group",
+    "holders",
     "in_melee_reach",
     "in_ranged_reach",
     "is_locked",
@@ -45,14 +54,15 @@ __all__ = [
     "pool_size",
     "qualifying_dice",
     "range_between",
-    "spot_dice_needed",
-    "spot_threshold",
+    "spot_cost",
 ]
 
 
 # -- the seed's numbers and tables ------------------------------------------------
 #: Altitude in half levels, for the ranged-attack limit of one level of difference.
 ALTITUDE_HALVES: Final = (0, 1, 2, 4, 6)
+#: A ranged attack reaches at most this many half levels up or down (one level).
+RANGED_HALVES: Final = 2
 #: Melee height: grounded and strafing low count as one level (strafing low exists to
 #: strike at the ground).
 MELEE_LEVEL: Final = (0, 0, 1, 2, 3)
@@ -81,6 +91,10 @@ CALLED: Final = {
     "neck": (9, 9), "head": (9, 6),
 }
 BREAK_OUT_TN: Final = 3
+#: An attack succeeds with a margin of this or more (see :func:`margin`).
+SUCCESS_MARGIN: Final = 1
+#: The kinds of attack that deal damage when they succeed (a grapple and a break-out do not).
+DAMAGING: Final = frozenset({"attack", "shoot"})
 
 # -- ground under a forced landing: extra d6 ---------------------------------------
 GROUNDS: Final = {"soft": 0, "bare_rock": 1, "jagged_rock": 2, "spikes": 3}
@@ -95,36 +109,39 @@ def pool_size(profile: Profile, spheres: tuple[str, ...]) -> int:
 
 
 def qualifying_dice(turn: Turn, threshold: int, unspotted: bool = False) -> list[int]:
-    """Indices of the dice still in the pool showing ``threshold`` or more, lowest first.
+    """Indices of the dice still in the pool showing ``threshold`` or more, lowest first
+    (``unspotted``: those not spotted yet).
 
     The attack threshold's list is worked out once per change of the pool (``Turn.hits``):
     the policy choosing an attack, the check and the expend share it.
     """
     if threshold == ATTACK_THRESHOLD and not unspotted:
         return list(_hits(turn))
-    pool, expended, spotted = turn.pool, turn.expended, turn.spotted
-    found = [i for i in range(len(pool))
-             if not expended[i] and pool[i] >= threshold and not (unspotted and spotted[i])]
-    found.sort(key=pool.__getitem__)
+    found = _qualifying(turn, threshold, unspotted)
+    found.sort(key=turn.pool.__getitem__)
     return found
 
 
 def count_qualifying(turn: Turn, threshold: int, unspotted: bool = False) -> int:
-    """How many dice :func:`qualifying_dice` would find (no list, no sort)."""
+    """How many dice :func:`qualifying_dice` would find."""
     if threshold == ATTACK_THRESHOLD and not unspotted:
         hits = turn.hits
         return len(hits if hits is not None else _hits(turn))
+    return len(_qualifying(turn, threshold, unspotted))
+
+
+def _qualifying(turn: Turn, threshold: int, unspotted: bool) -> list[int]:
+    """The dice that qualify, in pool order: the one test of a die that qualifies."""
     pool, expended, spotted = turn.pool, turn.expended, turn.spotted
-    return sum(1 for i, face in enumerate(pool)
-               if face >= threshold and not expended[i] and not (unspotted and spotted[i]))
+    return [i for i, face in enumerate(pool)
+            if face >= threshold and not expended[i] and not (unspotted and spotted[i])]
 
 
 def _hits(turn: Turn) -> tuple[int, ...]:
     hits = turn.hits
     if hits is None:
-        pool, expended = turn.pool, turn.expended
-        found = [i for i, face in enumerate(pool) if face >= ATTACK_THRESHOLD and not expended[i]]
-        found.sort(key=pool.__getitem__)
+        found = _qualifying(turn, ATTACK_THRESHOLD, False)
+        found.sort(key=turn.pool.__getitem__)
         hits = turn.hits = tuple(found)
     return hits
 
@@ -142,12 +159,8 @@ def choose_expend_dice(turn: Turn, count: int, threshold: int, sixes_first: bool
 
 
 def attack_dice(turn: Turn, count: int, sixes_first: bool) -> tuple[int, ...]:
-    """:func:`choose_expend_dice` at the attack threshold, from the known hits (no list made)."""
-    hits = _hits(turn)
-    if not sixes_first:
-        return hits[:count]
-    pool = turn.pool
-    return tuple(sorted(hits, key=lambda i: -pool[i])[:count])
+    """:func:`choose_expend_dice` at the attack threshold."""
+    return tuple(choose_expend_dice(turn, count, ATTACK_THRESHOLD, sixes_first))
 
 
 # -- position ----------------------------------------------------------------------
@@ -186,18 +199,20 @@ def enemies(state: AgeOfDragonsState, name: str) -> Iterator[Fighter]:
             yield fighter
 
 
-def in_melee_reach(state: AgeOfDragonsState, attacker: str, target: str) -> bool:
+def in_melee_reach(state: AgeOfDragonsState, attacker: str, target: str,
+                   striking: bool = True) -> bool:
     """Melee needs close quarters (or zero range) and the same height.
 
     Grounded and strafing low count as one height for melee.  A locked attacker may
-    strike only those it grapples.
+    strike only those it grapples (``striking=False``: the same reach for Aim, which
+    strikes nobody).
     """
     fighters = state.fighters
     if MELEE_LEVEL[fighters[attacker].altitude] != MELEE_LEVEL[fighters[target].altitude]:
         return False
     if state.ranges[pair(attacker, target)] > CLOSE:
         return False
-    return not state.grapples or not is_locked(state, attacker) or \
+    return not striking or not state.grapples or not is_locked(state, attacker) or \
         pair(attacker, target) in state.grapples
 
 
@@ -206,25 +221,52 @@ def in_ranged_reach(state: AgeOfDragonsState, attacker: str, target: str, reach:
     fighters = state.fighters
     halves = abs(ALTITUDE_HALVES[fighters[attacker].altitude]
                  - ALTITUDE_HALVES[fighters[target].altitude])
-    if halves > 2 or state.ranges[pair(attacker, target)] > reach:
+    if halves > RANGED_HALVES or state.ranges[pair(attacker, target)] > reach:
         return False
     return not is_locked(state, attacker) or pair(attacker, target) in state.grapples
 
 
 # -- manoeuvres and strategies ----------------------------------------------------------
-def spot_threshold(fighter: Fighter, effect: str) -> int:
-    """The die face a spot effect needs: alter range is 3+ in flight but 6+ on the ground."""
+def spot_cost(fighter: Fighter, effect: str, airborne: bool | None = None) -> tuple[int, int]:
+    """The die face one use of a spot effect needs, and how many such dice it takes.
+
+    Alter range is 3+ in flight but 6+ on the ground, and on the ground two dice with a
+    ripped-off limb; every other effect takes one die of its threshold.  ``airborne``:
+    where the fighter will be when it spots (default: where it is).
+    """
     if effect == "alter_range":
-        return SPOT_THRESHOLDS["alter_range_flying" if fighter.airborne
-                               else "alter_range_ground"]
-    return SPOT_THRESHOLDS[effect]
+        up = fighter.airborne if airborne is None else airborne
+        if up:
+            return SPOT_THRESHOLDS["alter_range_flying"], 1
+        return SPOT_THRESHOLDS["alter_range_ground"], 2 if RIPPED in fighter.limbs else 1
+    return SPOT_THRESHOLDS[effect], 1
 
 
-def spot_dice_needed(fighter: Fighter, effect: str) -> int:
-    """Dice one use of an effect takes: two for a ground range step with a ripped limb."""
-    if effect == "alter_range" and not fighter.airborne and RIPPED in fighter.limbs:
-        return 2
-    return 1
+def fall_cause(state: AgeOfDragonsState, fighter: Fighter) -> str | None:
+    """Why ``fighter`` will not stay in the air by choice this round, or ``None``: it will,
+    and falling would be its choice.
+
+    On the ground or dead, nothing keeps it up (:data:`STAYS_DOWN`); otherwise locked in a
+    grapple, dying or without working wings it drops a level in the end phase whatever
+    it wants, and a flyer that chose to fall drops too.
+    """
+    if fighter.altitude <= GROUNDED:
+        return "grounded"
+    if fighter.dead:
+        return "dead"
+    if state.grapples and is_locked(state, fighter.name):
+        return "locked"
+    if fighter.pr <= 0:  # dying
+        return "dying"
+    if not (fighter.profile.flies and fighter.wing == OK):  # Fighter.can_fly, read in place
+        return "cannot fly"  # (asked after every decision; test_aod_falling holds the two)
+    if fighter.chose_fall:
+        return "chose to fall"
+    return None
+
+
+#: The :func:`fall_cause` of a combatant that does not fall in the end phase: it is down.
+STAYS_DOWN: Final = frozenset({"grounded", "dead"})
 
 
 # -- attacks ------------------------------------------------------------------------------
@@ -238,16 +280,51 @@ def attack_numbers(style: str, called: str | None) -> tuple[int, int]:
     return tn, bonus
 
 
+def attack_outcome(hits: int, pd_spent: int, tn: int, damage_bonus: int,
+                   damaging: bool) -> tuple[int, int]:
+    """The margin and the damage of an attack.
+
+    The margin is the hits expended less the Physical Defence spent and the TN modifier;
+    the attack succeeds at :data:`SUCCESS_MARGIN` or more.  A damaging attack
+    (:data:`DAMAGING`) that succeeds deals its margin plus its damage bonus, never less
+    than nothing; anything else deals nothing.
+
+    >>> attack_outcome(5, 1, 0, 0, True)
+    (4, 4)
+    >>> attack_outcome(5, 1, 3, 6, True)  # a bite: TN +3, damage +6
+    (1, 7)
+    >>> attack_outcome(5, 2, 3, 6, True)  # turned aside
+    (0, 0)
+    """
+    attack_margin = hits - pd_spent - tn
+    if attack_margin < SUCCESS_MARGIN or not damaging:
+        return attack_margin, 0
+    return attack_margin, max(0, attack_margin + damage_bonus)
+
+
 def margin(hits: int, pd_spent: int, tn: int) -> int:
-    """Hits expended, less PD spent and the TN modifier: the attack succeeds at 1 or more."""
-    return hits - pd_spent - tn
+    """:func:`attack_outcome`'s margin."""
+    return attack_outcome(hits, pd_spent, tn, 0, False)[0]
 
 
 def damage_dealt(attack_margin: int, damage_bonus: int) -> int:
-    """Damage of a successful damaging attack: the margin plus its bonus, never negative."""
-    if attack_margin < 1:
-        return 0
-    return max(0, attack_margin + damage_bonus)
+    """:func:`attack_outcome`'s damage for a damaging attack with this margin."""
+    return attack_outcome(attack_margin, 0, 0, damage_bonus, True)[1]
+
+
+def holders(state: AgeOfDragonsState, name: str) -> list[str]:
+    """The enemies ``name`` is grappling with, by name: those a break-out is against."""
+    if not state.grapples:
+        return []
+    side = state.fighters[name].profile.side
+    return sorted(p for p in partners(state, name) if state.fighters[p].profile.side != side)
+
+
+def area_struck(state: AgeOfDragonsState, attacker: str, target: str) -> list[str]:
+    """Whom an area attack on ``target`` strikes besides it: the rest of its grapple, but
+    the attacker and the dead, by name."""
+    return sorted(n for n in grapple_group(state, target)
+                  if n not in (target, attacker) and not state.fighters[n].dead)
 
 
 def available_pd(state: AgeOfDragonsState, defender: str) -> int:
@@ -259,18 +336,19 @@ def available_pd(state: AgeOfDragonsState, defender: str) -> int:
     return max(0, fighter.pd - aim)
 
 
-def can_claw(fighter: Fighter) -> bool:
-    """Claw attacks need at least one limb that is not mauled or ripped."""
-    return OK in fighter.limbs
-
-
 def part_usable(fighter: Fighter, style: str) -> bool:
-    """Whether the body part a style strikes with still works (tail attacks need the tail)."""
+    """Whether the body part a style strikes with still works: claws need a limb that is
+    neither mauled nor ripped, tail attacks the tail."""
     if style == "claw":
-        return can_claw(fighter)
+        return OK in fighter.limbs
     if style == "tail":
         return fighter.tail == OK
     return True
+
+
+def can_claw(fighter: Fighter) -> bool:
+    """Claw attacks need at least one limb that is not mauled or ripped."""
+    return part_usable(fighter, "claw")
 
 
 def called_shot_allowed(target: Fighter, called: str) -> bool:

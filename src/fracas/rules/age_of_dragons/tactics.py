@@ -26,13 +26,13 @@ from fracas.rules.age_of_dragons.rules import (
     CALLED,
     GROUNDS,
     MELEE_LEVEL,
+    RANGED_HALVES,
     SPOT_THRESHOLDS,
 )
 from fracas.rules.age_of_dragons.state import (
     CLOSE,
     GROUNDED,
     OK,
-    RIPPED,
     STRAFING_LOW,
     AgeOfDragonsState,
     Fighter,
@@ -60,9 +60,7 @@ MEAN_D6 = 3.5
 
 def expected_damage(hits: int, pd: int, tn: int, bonus: int) -> int:
     """Damage against a defender with ``pd`` to spend (see the module docstring)."""
-    if hits - tn <= pd:
-        return 0  # the defender spends just enough: margin 0
-    return rules.damage_dealt(hits - tn - pd, bonus)
+    return rules.attack_outcome(hits, pd, tn, bonus, True)[1]
 
 
 def effect_value(state: AgeOfDragonsState, foe: Fighter, called: str | None,
@@ -190,8 +188,7 @@ def ranged_value(state: AgeOfDragonsState, me: Fighter, target: str, weapon: Ran
     side = me.profile.side
     struck = [target]
     if weapon.area:
-        struck += [n for n in rules.grapple_group(state, target)
-                   if n not in (target, me.name) and not state.fighters[n].dead]
+        struck += rules.area_struck(state, me.name, target)
     value = 0.0
     for name in struck:
         pd = rules.available_pd(state, name) - (aims if name == target else 0)
@@ -203,9 +200,7 @@ def ranged_value(state: AgeOfDragonsState, me: Fighter, target: str, weapon: Ran
 # -- grapples -------------------------------------------------------------------------------
 def enemy_holders(state: AgeOfDragonsState, me: Fighter) -> list[Fighter]:
     """The enemies ``me`` is locked with."""
-    side = me.profile.side
-    return [state.fighters[p] for p in rules.partners(state, me.name)
-            if state.fighters[p].profile.side != side]
+    return [state.fighters[p] for p in rules.holders(state, me.name)]
 
 
 def favoured(me: Fighter, other: Fighter) -> bool:
@@ -230,8 +225,8 @@ def wants_out(state: AgeOfDragonsState, me: Fighter) -> bool:
 
 def breakable(state: AgeOfDragonsState, me: Fighter, hits: int) -> bool:
     """Whether a break-out with ``hits`` can beat at least one holder's Physical Defence."""
-    return any(hits - BREAK_OUT_TN - rules.available_pd(state, h.name) >= 1
-               for h in enemy_holders(state, me))
+    return any(rules.margin(hits, rules.available_pd(state, h.name), BREAK_OUT_TN)
+               >= rules.SUCCESS_MARGIN for h in enemy_holders(state, me))
 
 
 def drain_helps(state: AgeOfDragonsState, me: Fighter, foe: str) -> bool:
@@ -298,7 +293,7 @@ def _free_route(me: Fighter, foe_altitude: int, band: int,
         if weapon is None:
             return MELEE_LEVEL[level] - MELEE_LEVEL[foe_altitude]
         gap = ALTITUDE_HALVES[level] - ALTITUDE_HALVES[foe_altitude]
-        return 0 if abs(gap) <= 2 else gap
+        return 0 if abs(gap) <= RANGED_HALVES else gap
 
     while apart(altitude) != 0:
         if not me.can_fly:
@@ -327,14 +322,9 @@ def _pay(me: Fighter, route: _Route, faces: list[int]) -> tuple[int, int] | None
     """
     left = sorted(faces)
     took_hits = 0
-    airborne = route.altitude > GROUNDED
+    airborne = route.altitude > GROUNDED  # where the range steps are taken
     for move in route.moves:
-        if move == "alter_range":
-            threshold = SPOT_THRESHOLDS["alter_range_flying" if airborne
-                                        else "alter_range_ground"]
-            needed = 2 if not airborne and RIPPED in me.limbs else 1
-        else:
-            threshold, needed = SPOT_THRESHOLDS[move], 1
+        threshold, needed = rules.spot_cost(me, move, airborne)
         for _ in range(needed):
             die = next((f for f in left if f >= threshold), None)
             if die is None:
