@@ -369,7 +369,7 @@ def pool_value(state: AgeOfDragonsState, fighter: Fighter, spheres: tuple[str, .
         found = tactics.plan(replace(state, turn=turn), fighter, every_foe=True)
         if found is not None:
             total += comb(n, k) * found.value
-    return total / 2 ** n
+    return total / (1 << n)
 
 
 def _typical_pool(n: int, k: int) -> list[int]:
