@@ -334,8 +334,9 @@ def choose_spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...
     if len(candidates) == 1:
         return candidates[0]
     best: tuple[tuple[float, int, bool, int], tuple[str, ...]] | None = None
+    foes = tactics.target_order(state, fighter)
     for spheres in candidates:
-        key = (pool_value(state, fighter, spheres), rules.pool_size(profile, spheres),
+        key = (pool_value(state, fighter, spheres, foes), rules.pool_size(profile, spheres),
                "soma" in spheres, len(spheres))
         if best is None or key > best[0]:
             best = (key, spheres)
@@ -347,7 +348,8 @@ def _ordered(spheres: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(s for s in SPHERES if s in spheres)
 
 
-def pool_value(state: AgeOfDragonsState, fighter: Fighter, spheres: tuple[str, ...]) -> float:
+def pool_value(state: AgeOfDragonsState, fighter: Fighter, spheres: tuple[str, ...],
+               foes: list[Fighter] | None = None) -> float:
     """What the attack of a pool of ``spheres`` should be worth this turn, on average.
 
     The pool rolls ``n`` dice; ``k`` of them show 4+ with chance C(n, k) / 2**n.  For
@@ -355,18 +357,22 @@ def pool_value(state: AgeOfDragonsState, fighter: Fighter, spheres: tuple[str, .
     attacks of every foe, tooth and claw or each weapon the spheres allow, an area
     power summed over every combatant it would strike, friends counting against it):
     its hits show 5, 4, 6, 5, 4, 6, ... (a six in three) and its misses 2, 3, 1, ...
-    (a 3 in three, for spots and aims).
+    (a 3 in three, for spots and aims).  ``foes``: :func:`.tactics.target_order` of this
+    state, when the caller has it already.
     """
     n = rules.pool_size(fighter.profile, spheres)
     if n <= 0:
         return 0.0
     total = 0.0
+    view = replace(state)  # the same fight with a typical turn of its own
+    if foes is None:
+        foes = tactics.target_order(state, fighter)
     for k in range(1, n + 1):
-        turn = Turn.start(fighter.name)
+        turn = view.turn = Turn.start(fighter.name)
         turn.step, turn.spheres = "spot", spheres
         turn.pool = _typical_pool(n, k)
         turn.spotted, turn.expended = [False] * n, [False] * n
-        found = tactics.plan(replace(state, turn=turn), fighter, every_foe=True)
+        found = tactics.plan(view, fighter, foes)
         if found is not None:
             total += comb(n, k) * found.value
     return total / (1 << n)
