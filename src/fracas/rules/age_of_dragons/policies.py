@@ -1,6 +1,8 @@
 """Age of Dragons policies: a heuristic that plays to win, and the fixed ``claw_all``.
 
-The heuristic plans each turn with :mod:`.tactics`: for every foe it prices tooth and
+The heuristic nominates a ranged power's sphere with Soma whenever it costs no die, and
+one that costs dice only when its attacks are worth more on average (:func:`choose_spheres`).
+It plans each turn with :mod:`.tactics`: for every foe it prices tooth and
 claw after the spots that reach it and each ranged weapon from where it can shoot, takes
 the spots of the best plan (matching altitude, then range, then aims) and evades with the
 rest.  It expends on the attack worth the most -- a called shot when the margin leaves
@@ -297,7 +299,6 @@ class HeuristicPolicy:
         if best is not None:
             yield best[1]
         yield from drains[:1]
-
 
 
 # -- the pool -------------------------------------------------------------------------------
