@@ -1,6 +1,8 @@
 """Age of Dragons policies: a heuristic that plays to win, and the fixed ``claw_all``.
 
-The heuristic plans each turn with :mod:`.tactics`: for every foe it prices tooth and
+The heuristic nominates a ranged power's sphere with Soma whenever it costs no die, and
+one that costs dice only when its attacks are worth more on average (:func:`choose_spheres`).
+It plans each turn with :mod:`.tactics`: for every foe it prices tooth and
 claw after the spots that reach it and each ranged weapon from where it can shoot, takes
 the spots of the best plan (matching altitude, then range, then aims) and evades with the
 rest.  It expends on the attack worth the most -- a called shot when the margin leaves
@@ -16,6 +18,8 @@ turn an attack aside.  See "How the heuristic plays" in docs/rules/age_of_dragon
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from math import comb
 from typing import Any
 
 from fracas.core.action import Action
@@ -31,13 +35,15 @@ from fracas.rules.age_of_dragons.state import (
     CLOSE,
     NORMAL,
     OK,
+    SPHERES,
     AgeOfDragonsState,
     Fighter,
     Turn,
     pair,
 )
 
-__all__ = ["ClawAllPolicy", "HeuristicPolicy", "own_policy", "policy_choice"]
+__all__ = ["ClawAllPolicy", "HeuristicPolicy", "choose_spheres", "own_policy", "policy_choice",
+           "pool_value"]
 
 
 def _melee_target(state: AgeOfDragonsState, me: str) -> str | None:
@@ -178,17 +184,8 @@ class HeuristicPolicy:
 
     @staticmethod
     def _spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...]:
-        """Soma, and a ranged weapon's own sphere when the first foe is out of melee reach."""
-        if not any(w.sphere != "soma" for w in fighter.profile.ranged):
-            return ("soma",)  # whoever the target is
-        foes = tactics.target_order(state, fighter)
-        target = foes[0].name if foes else None
-        if target is not None and not rules.in_melee_reach(state, fighter.name, target):
-            for weapon in fighter.profile.ranged:
-                if weapon.sphere != "soma" and fighter.profile.rating(weapon.sphere) > 0:
-                    return tuple(s for s in ("soma", "sophis", "pneuma")
-                                 if s in ("soma", weapon.sphere))
-        return ("soma",)
+        """The pool that pays best (see :func:`choose_spheres`)."""
+        return choose_spheres(state, fighter)
 
     def _spots(self, state: AgeOfDragonsState, fighter: Fighter, target: str | None,
                foes: list[Fighter], kept: tactics.Plan | None = None) -> Iterator[Action]:
@@ -303,6 +300,89 @@ class HeuristicPolicy:
         if best is not None:
             yield best[1]
         yield from drains[:1]
+
+
+# -- the pool -------------------------------------------------------------------------------
+def choose_spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...]:
+    """The spheres to nominate this turn: Soma, and the sphere of each ranged weapon when
+    the weapon pays.
+
+    A sphere rated at least Soma costs no die (the pool rolls the lowest rating), and
+    every die then serves both: more ways to attack and nothing lost, so it is always
+    nominated.  A sphere rated lower costs dice: a pool with it, and one without Soma
+    when a weapon's sphere outrates Soma (more dice, but no tooth and claw, no
+    manoeuvre), are nominated only when :func:`pool_value` says their attacks are
+    worth more than the larger pool's; a tie keeps the most dice, then Soma.  A
+    combatant held in a grapple always keeps Soma (a break-out needs it).
+    """
+    profile = fighter.profile
+    extra = [s for s in SPHERES[1:] if profile.rating(s) > 0
+             and any(w.sphere == s for w in profile.ranged)]
+    if not extra:
+        return ("soma",)
+    soma = profile.soma
+    free = ("soma", *(s for s in extra if profile.rating(s) >= soma))
+    costly = [s for s in extra if s not in free]
+    alone = [] if rules.is_locked(state, fighter.name) else \
+        [(s,) for s in extra if profile.rating(s) > soma]
+    if not costly and not alone:
+        return free
+    candidates = [free] if soma > 0 else []
+    for s in costly:
+        candidates.append(_ordered((*free, s)))
+    if len(costly) > 1:
+        candidates.append(_ordered((*free, *costly)))
+    candidates += alone
+    if len(candidates) == 1:
+        return candidates[0]
+    best: tuple[tuple[float, int, bool, int], tuple[str, ...]] | None = None
+    foes = tactics.target_order(state, fighter)
+    for spheres in candidates:
+        key = (pool_value(state, fighter, spheres, foes), rules.pool_size(profile, spheres),
+               "soma" in spheres, len(spheres))
+        if best is None or key > best[0]:
+            best = (key, spheres)
+    assert best is not None
+    return best[1]
+
+
+def _ordered(spheres: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(s for s in SPHERES if s in spheres)
+
+
+def pool_value(state: AgeOfDragonsState, fighter: Fighter, spheres: tuple[str, ...],
+               foes: list[Fighter] | None = None) -> float:
+    """What the attack of a pool of ``spheres`` should be worth this turn, on average.
+
+    The pool rolls ``n`` dice; ``k`` of them show 4+ with chance C(n, k) / 2**n.  For
+    each ``k`` one typical pool is priced by :func:`.tactics.plan` (the spots, aims and
+    attacks of every foe, tooth and claw or each weapon the spheres allow, an area
+    power summed over every combatant it would strike, friends counting against it):
+    its hits show 5, 4, 6, 5, 4, 6, ... (a six in three) and its misses 2, 3, 1, ...
+    (a 3 in three, for spots and aims).  ``foes``: :func:`.tactics.target_order` of this
+    state, when the caller has it already.
+    """
+    n = rules.pool_size(fighter.profile, spheres)
+    if n <= 0:
+        return 0.0
+    total = 0.0
+    view = replace(state)  # the same fight with a typical turn of its own
+    if foes is None:
+        foes = tactics.target_order(state, fighter)
+    for k in range(1, n + 1):
+        turn = view.turn = Turn.start(fighter.name)
+        turn.step, turn.spheres = "spot", spheres
+        turn.pool = _typical_pool(n, k)
+        turn.spotted, turn.expended = [False] * n, [False] * n
+        found = tactics.plan(view, fighter, foes)
+        if found is not None:
+            total += comb(n, k) * found.value
+    return total / (1 << n)
+
+
+def _typical_pool(n: int, k: int) -> list[int]:
+    """A pool of ``n`` dice with ``k`` of them 4+ (see :func:`pool_value`)."""
+    return [(5, 4, 6)[i % 3] for i in range(k)] + [(2, 3, 1)[i % 3] for i in range(n - k)]
 
 
 def own_policy(ruleset: Ruleset[Any], name: str, actor: str,
