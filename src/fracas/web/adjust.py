@@ -30,6 +30,7 @@ from fracas.web.table import (
     OptionsOf,
     choice_words,
     offered_value,
+    posted_action,
     typed_text,
     value_text,
 )
@@ -263,22 +264,6 @@ def override_action(enc: Encounter[Any], posted: Mapping[str, Any]) -> Action:
     if first is None or verb not in offered:
         raise ActionSyntaxError(f"the GM cannot {verb or '(nothing chosen)'} now; choose one "
                                 f"of: {', '.join(offered)}")
-    chosen: list[Any] = [next(c.value for c in first.choices if value_text(c.value) == verb)]
-    options = enc.override_options(tuple(chosen))
-    for _ in range(MAX_STEPS):
-        step = options.step
-        if step is None:
-            break
-        posted_value = posted.get(FIELD_PREFIX + step.name)
-        value, ok = _offered(step, posted_value)
-        if not ok:
-            shown = "nothing" if posted_value in (None, "") else repr(str(posted_value)[:40])
-            choices = (f"{step.span.low} to {step.span.high}" if step.span is not None else
-                       ", ".join(value_text(v) for v in step.values))
-            raise ActionSyntaxError(f"{verb}: {step.name.replace('_', ' ')} {shown} is not "
-                                    f"offered now (choose {choices})")
-        chosen.append(value)
-        options = enc.override_options(tuple(chosen))
-    if options.action is None:
-        raise ActionSyntaxError(f"{verb}: the choices do not form a whole override")
-    return options.action
+    return posted_action(enc.override_options, verb,
+                         next(c.value for c in first.choices if value_text(c.value) == verb),
+                         posted, _offered, "override")

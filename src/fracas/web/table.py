@@ -39,7 +39,7 @@ from fracas.web.security import Access
 
 __all__ = ["FIELD_PREFIX", "DecideForm", "Decision", "FormField", "Memo", "OptionsOf", "Status",
            "TableView", "action_from_form", "decide_form", "decision", "form_json", "options_of",
-           "snapshot", "status", "value_text"]
+           "posted_action", "snapshot", "status", "value_text"]
 
 #: Form fields holding a step's value are named this prefix + the action field's name
 #: (so an action field can never clash with ``csrf``, ``rev``, ``verb`` or ``action``).
@@ -734,14 +734,25 @@ def action_from_form(enc: Encounter[Any], posted: Mapping[str, Any],
         raise ActionSyntaxError(f"{actor} cannot {verb or '(no verb)'} now; "
                                 f"choose one of: {', '.join(str(c.value) for c in first.choices)}"
                                 if first else "nothing to decide now")
-    chosen: list[Any] = [match[0]]
+    return posted_action(ask, verb, match[0], posted)
+
+
+def posted_action(ask: OptionsOf, verb: str, first: Any, posted: Mapping[str, Any],
+                  pick: Callable[[Step, Any], tuple[Any, bool]] | None = None,
+                  whole: str = "action") -> Action:
+    """Walk ``ask``'s steps from the verb ``first`` with the posted form's values; the
+    action they form.  ``pick`` reads a step's posted value (default
+    :func:`offered_value`); a value it refuses is refused naming the step and what it
+    offers.  Shared by the Decide and the Adjust forms; ``whole`` names what is built."""
+    read = pick or offered_value
+    chosen: list[Any] = [first]
     options: Options = ask(tuple(chosen))
     for _ in range(MAX_STEPS):
         if options.step is None:
             break
         step = options.step
         posted_value = posted.get(FIELD_PREFIX + step.name)
-        value, ok = offered_value(step, posted_value)
+        value, ok = read(step, posted_value)
         if not ok:
             shown = "nothing" if posted_value in (None, "") else repr(str(posted_value)[:40])
             offered = (f"{step.span.low} to {step.span.high}" if step.span is not None else
@@ -751,5 +762,5 @@ def action_from_form(enc: Encounter[Any], posted: Mapping[str, Any],
         chosen.append(value)
         options = ask(tuple(chosen))
     if options.action is None:
-        raise ActionSyntaxError(f"{verb}: the choices do not form a whole action")
+        raise ActionSyntaxError(f"{verb}: the choices do not form a whole {whole}")
     return options.action
