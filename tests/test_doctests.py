@@ -41,6 +41,7 @@ CORE = (
     "fracas.odds.questions",
     "fracas.rules.adnd.odds",
     "fracas.rules.age_of_dragons.odds",
+    "fracas.rules.age_of_dragons.rules",
     "fracas.rules.battlesystem.odds",
     "fracas.rules.one_ring.odds",
     "fracas.scenario.loader",
