@@ -75,7 +75,7 @@ def test_a_verb_typed_out_of_turn_is_answered_with_the_turn_order() -> None:
         enc.ruleset.parse_action("east-blades move")
     refusal = enc.refusal_behind(caught.value)
     assert isinstance(refusal, IllegalActionError) and refusal.rule == "turn order"
-    assert "it is west-blades's decision now" in str(refusal)
+    assert "it is west-blades' decision now" in str(refusal)
 
 
 def test_an_allowed_verb_keeps_the_message_naming_its_missing_fields() -> None:

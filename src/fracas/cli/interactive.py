@@ -45,7 +45,7 @@ from fracas.core.errors import ActionSyntaxError, IllegalActionError, NothingToU
 from fracas.core.events import DecisionMade
 from fracas.core.overrides import OVERRIDE_ACTIONS, is_override
 from fracas.core.policy import DecisionRequest, HumanPolicy, Policy, RandomPolicy
-from fracas.core.presentation import label_words, presentation_of
+from fracas.core.presentation import label_words, possessive, presentation_of
 from fracas.core.rng import policy_stream
 from fracas.core.ruleset import GM
 
@@ -383,7 +383,7 @@ class _Table:
             return True if self.typed_override(answer) else None
         other = _other_actor(names, actor, answer)
         if other is not None:
-            self.error(f"it is {actor}'s decision now, not {other}'s")
+            self.error(f"it is {possessive(actor)} decision now, not {possessive(other)}")
             return None
         if len(words) == 1 and "=" not in answer and choices.values:
             first = self.enc.options(()).step

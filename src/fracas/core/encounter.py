@@ -32,6 +32,7 @@ from fracas.core.forecast import Forecast
 from fracas.core.loop import Listener, play, take_decision
 from fracas.core.overrides import OVERRIDE_KINDS, Overrides, take_override
 from fracas.core.policy import DecisionRequest, Policy
+from fracas.core.presentation import possessive
 from fracas.core.rng import Rng, SeededRng
 from fracas.core.ruleset import GM, Action, Outcome, Ruleset, find_ruleset
 
@@ -178,7 +179,7 @@ class Encounter(Generic[S]):
             if type(event) is DecisionMade:
                 if event.actor != event.action.actor:
                     raise IllegalActionError(event.action, "log", f"it is recorded as "
-                                             f"{event.actor}'s decision")
+                                             f"{possessive(event.actor)} decision")
                 self.check(event.action)
             self.emit(event)
         except (IllegalActionError, FightOverError) as exc:
@@ -349,7 +350,8 @@ class Encounter(Generic[S]):
             self._overrides(action).check(self.state, action)
             return
         if action.actor != actor:
-            raise IllegalActionError(action, "turn order", f"it is {actor}'s decision now")
+            raise IllegalActionError(action, "turn order",
+                                     f"it is {possessive(actor)} decision now")
         self.ruleset.check(self.state, action)
 
     def refusal_behind(self, error: FracasError) -> FracasError:
@@ -371,7 +373,7 @@ class Encounter(Generic[S]):
             return error
         if error.actor != actor:
             return IllegalActionError(f"{error.actor} {error.verb}", "turn order",
-                                      f"it is {actor}'s decision now")
+                                      f"it is {possessive(actor)} decision now")
         try:
             self.options((error.verb,))
         except IllegalActionError as refusal:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import DecisionMade, Event
 from fracas.core.policy import DecisionRequest, Policy
+from fracas.core.presentation import possessive
 
 if TYPE_CHECKING:
     from fracas.core.encounter import Encounter
@@ -140,7 +141,8 @@ def play(encounter: Encounter[Any],
             request.rng, request._legal, request._vetted = policy_rng, None, None
             action = pick(actor).choose(request)
             if action.actor != actor:  # what Encounter.check says first
-                raise IllegalActionError(action, "turn order", f"it is {actor}'s decision now")
+                raise IllegalActionError(action, "turn order",
+                                         f"it is {possessive(actor)} decision now")
             if action is not request._vetted and not allows(state, action):
                 check(state, action)  # not the action this request found legal
             if encounter.keep_log or encounter.listener is not None:

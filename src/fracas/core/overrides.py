@@ -42,6 +42,7 @@ from fracas.core.action import GM, Action
 from fracas.core.decision import Menu, Partial, Span, check
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import DecisionMade, Event, event_type
+from fracas.core.presentation import possessive
 from fracas.core.records import fast_init
 
 if TYPE_CHECKING:
@@ -336,7 +337,7 @@ class OverrideRules(ABC, Generic[S]):
 
     def describe_delay(self, state: S, target: str) -> str:
         """The words for a delayed turn (after the fold)."""
-        return f"{target}'s turn is held: it comes later"
+        return f"{possessive(target)} turn is held: it comes later"
 
 
 def _verb_labels() -> dict[str, str]:
@@ -400,8 +401,8 @@ class Overrides(Generic[S]):
             if not able:
                 return p.refuse("GM overrides", "no turn can be delayed now")
             if "target" in p and p["target"] not in able:
-                return p.refuse("target", f"{p['target']}'s turn cannot be delayed now "
-                                f"(only {', '.join(able)}'s)")
+                return p.refuse("target", f"{possessive(str(p['target']))} turn cannot be "
+                                f"delayed now (only {possessive(', '.join(able))})")
             return None
         targets = rules.targets(state)
         if not targets:
@@ -528,7 +529,7 @@ class Overrides(Generic[S]):
                 verb = "heals" if up else "wounds" if event.after < event.before else "leaves"
                 return f"{gm} {verb} {event.target}: {label} {event.before} → {event.after}"
             verb = "raises" if up else "lowers" if event.after < event.before else "leaves"
-            return f"{gm} {verb} {event.target}'s {label}: {event.before} → {event.after}"
+            return f"{gm} {verb} {possessive(event.target)} {label}: {event.before} → {event.after}"
         if isinstance(event, ConditionChanged):
             entry = rules.conditions(state, event.target).get(event.condition) if \
                 event.target in rules.targets(state) else None

@@ -45,8 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 __all__ = ["SAME", "Column", "Presentation", "Same", "TableRows", "action_words", "event_words",
-           "faces_words", "label_words", "listed", "presentation_of", "say", "scalar_text",
-           "words_of"]
+           "faces_words", "label_words", "listed", "possessive", "presentation_of", "say",
+           "scalar_text", "words_of"]
 
 
 class Same:
@@ -146,6 +146,16 @@ def label_words(label: str) -> str:
     entry with a value's token (``hand_axe (1d6, 1.5 ft)`` reads ``hand axe (1d6, 1.5 ft)``).
     """
     return _SNAKE.sub(" ", label)
+
+
+def possessive(name: str) -> str:
+    """Whose: ``Ash's``, and a name ending in s (a BATTLESYSTEM unit is often a plural)
+    takes the apostrophe alone.
+
+    >>> possessive("Ash"), possessive("lancers")
+    ("Ash's", "lancers'")
+    """
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def listed(items: Iterable[str]) -> str:

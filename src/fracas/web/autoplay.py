@@ -14,7 +14,7 @@ from fracas.core.encounter import Encounter
 from fracas.core.errors import FightOverError, FracasError
 from fracas.core.events import Event
 from fracas.core.policy import HumanPolicy, Policy, RandomPolicy
-from fracas.core.presentation import presentation_of
+from fracas.core.presentation import possessive, presentation_of
 from fracas.core.ruleset import Action
 from fracas.store import EventStore, decision_rng
 
@@ -160,4 +160,4 @@ def play_turn(store: EventStore, enc_id: str, revision: int | None,
     if not made:
         raise FightOverError("the fight is over: nobody has a decision to make")
     actor = said[0] if said else "nobody"
-    return f"the AI played {actor}'s turn ({made} decision{'s' if made != 1 else ''})"
+    return f"the AI played {possessive(actor)} turn ({made} decision{'s' if made != 1 else ''})"

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
 from fracas.core.errors import IllegalActionError
+from fracas.core.presentation import possessive
 from fracas.core.ruleset import GM
 from fracas.rules.battlesystem.actions import (
     Attack,
@@ -141,7 +142,7 @@ def why_not(state: BattlesystemState, p: Partial) -> Refusal:
     """Why the (partial) order ``p`` cannot be given now, naming the rule; ``None`` if it can."""
     actor = state.queue[0] if state.result is None and state.queue else None
     if actor is None or p.actor != actor:
-        return p.refuse("turn sequence", f"it is not {p.actor}'s turn")
+        return p.refuse("turn sequence", f"it is not {possessive(p.actor)} turn")
     if p.actor == GM:
         if state.phase != "gm" or p.kind not in GM_ORDERS:
             return p.refuse("turn sequence", "the GM acts in the GM phase only")
