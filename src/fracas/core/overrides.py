@@ -38,12 +38,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from fracas.core.action import GM, Action
+from fracas.core.action import GM, Action, action
 from fracas.core.decision import Menu, Partial, Span, check
 from fracas.core.errors import IllegalActionError
-from fracas.core.events import DecisionMade, Event, event_type
+from fracas.core.events import DecisionMade, Event, event
 from fracas.core.presentation import possessive
-from fracas.core.records import fast_init
 
 if TYPE_CHECKING:
     from fracas.core.rng import Rng
@@ -80,70 +79,62 @@ MAX_ENTRY = 4000
 
 
 # -- the actions ---------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@action("adjust")
 class Adjust(Action):
     """The GM changes one gauge (health or a resource) of ``target`` by ``by``."""
 
-    verb: ClassVar[str] = "adjust"
     actor: str
     target: str
     what: str
     by: int
 
 
-@dataclass(frozen=True, slots=True)
+@action("condition")
 class Condition(Action):
     """The GM sets (``on``) or clears (``on=no``) a condition of ``target``."""
 
-    verb: ClassVar[str] = "condition"
     actor: str
     target: str
     condition: str
     on: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@action("add")
 class Join(Action):
     """The GM brings in a new combatant called ``name``, made like the combatant ``like``."""
 
-    verb: ClassVar[str] = "add"
     actor: str
     like: str
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("enter")
 class Enter(Action):
     """The GM brings in a combatant typed in: ``spec`` is its entry as the scenario file
     writes one (a YAML or JSON mapping, ``{name: Wolf, side: blue, soma: 6, pr: 12}``)."""
 
-    verb: ClassVar[str] = "enter"
     actor: str
     spec: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("remove")
 class Remove(Action):
     """The GM takes ``target`` out of the fight."""
 
-    verb: ClassVar[str] = "remove"
     actor: str
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("delay")
 class Delay(Action):
     """The GM holds ``target``'s turn: it comes later (where, the rule set says)."""
 
-    verb: ClassVar[str] = "delay"
     actor: str
     target: str
 
 
 #: Every override action, in the order the first step offers them.
 OVERRIDE_ACTIONS: tuple[type[Action], ...] = (Adjust, Condition, Join, Enter, Remove, Delay)
-for _cls in OVERRIDE_ACTIONS:
-    fast_init(_cls)
 #: The classes, for a quick "is this an override?" (:func:`is_override`).
 OVERRIDE_KINDS: frozenset[type[Action]] = frozenset(OVERRIDE_ACTIONS)
 
@@ -154,77 +145,59 @@ def is_override(action: Action) -> bool:
 
 
 # -- the events ----------------------------------------------------------------------------
-@event_type
-@dataclass(frozen=True, slots=True)
+@event("gm.adjusted")
 class GaugeAdjusted(Event):
     """A gauge of ``target`` went from ``before`` to ``after`` by the GM's hand."""
 
-    kind: ClassVar[str] = "gm.adjusted"
     actor: str
     target: str
     what: str
     before: int
     after: int
-    hidden: bool = False
 
 
-@event_type
-@dataclass(frozen=True, slots=True)
+@event("gm.condition")
 class ConditionChanged(Event):
     """The GM set (``on``) or cleared a condition of ``target``."""
 
-    kind: ClassVar[str] = "gm.condition"
     actor: str
     target: str
     condition: str
     on: bool
-    hidden: bool = False
 
 
-@event_type
-@dataclass(frozen=True, slots=True)
+@event("gm.added")
 class CombatantAdded(Event):
     """The GM brought in ``name``, made like ``like``."""
 
-    kind: ClassVar[str] = "gm.added"
     actor: str
     name: str
     like: str
-    hidden: bool = False
 
 
-@event_type
-@dataclass(frozen=True, slots=True)
+@event("gm.entered")
 class CombatantEntered(Event):
     """The GM brought in ``name``, typed in: ``spec`` its entry, as canonical JSON."""
 
-    kind: ClassVar[str] = "gm.entered"
     actor: str
     name: str
     spec: str
-    hidden: bool = False
 
 
-@event_type
-@dataclass(frozen=True, slots=True)
+@event("gm.removed")
 class CombatantRemoved(Event):
     """The GM took ``target`` out of the fight."""
 
-    kind: ClassVar[str] = "gm.removed"
     actor: str
     target: str
-    hidden: bool = False
 
 
-@event_type
-@dataclass(frozen=True, slots=True)
+@event("gm.delayed")
 class TurnDelayed(Event):
     """The GM held ``target``'s turn for later."""
 
-    kind: ClassVar[str] = "gm.delayed"
     actor: str
     target: str
-    hidden: bool = False
 
 
 #: Every event an override makes.
