@@ -28,6 +28,7 @@ from fracas.sim import (
     spec_from_scenario,
 )
 from fracas.sim.runner import chunk_ranges
+from shipped import EXAMPLES
 from toy_ruleset import Strike, Toy
 
 DATA = Path(__file__).parent / "data"
@@ -189,3 +190,11 @@ def test_the_simulator_imports_without_dask_or_matplotlib() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_plural_side_wins_in_the_plural() -> None:
+    """Rates are read aloud: 'dwarves win', 'orcs win', never 'orcs wins'."""
+    spec = spec_from_scenario(load_scenario(EXAMPLES / "adnd" / "bottleneck.yaml"))
+    labels = [label for label, _, _ in simulate(spec, 4, seed=0, executor=InlineExecutor()).rates()]
+    assert "dwarves win" in labels and "orcs win" in labels
+    assert not any(label.endswith("s wins") for label in labels)

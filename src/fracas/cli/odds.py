@@ -156,6 +156,8 @@ def print_duel(source: Path, odds: DuelOdds) -> None:
     """Exact win chances per side, draws, and the size of the solved state space."""
     from rich.table import Table
 
+    from fracas.core.presentation import wins
+
     table = Table(title=f"{source}: exact odds")
     table.add_column("result")
     table.add_column("chance", justify="right")
@@ -163,7 +165,7 @@ def print_duel(source: Path, odds: DuelOdds) -> None:
     if fractions is not None:
         table.add_column("exactly", justify="right")
     for side, p in odds.sides.items():
-        table.add_row(f"{side} wins", f"{100 * p:.6f}%",
+        table.add_row(wins(side), f"{100 * p:.6f}%",
                       *([] if fractions is None else [_fraction_text(fractions[side])]))
     table.add_row("draw", f"{100 * odds.draw:.6f}%",
                   *([] if fractions is None else [_fraction_text(fractions[None])]))

@@ -78,12 +78,13 @@ class _Bar:
         first = totals[0]
         if not first.fights or self.first_side is None:
             return
+        from fracas.core.presentation import wins
         from fracas.sim.stats import half_width, wilson_interval
 
-        wins = first.wins.get(self.first_side, 0)
-        rate = wins / first.fights
-        hw = half_width(rate, wilson_interval(wins, first.fights))
-        self.bar.update(self.task, estimate=f"{self.first_side} wins {100 * rate:.1f}% "
+        won = first.wins.get(self.first_side, 0)
+        rate = won / first.fights
+        hw = half_width(rate, wilson_interval(won, first.fights))
+        self.bar.update(self.task, estimate=f"{wins(self.first_side)} {100 * rate:.1f}% "
                                             f"+-{100 * hw:.1f}")
 
 
@@ -326,6 +327,8 @@ def print_sweep(result: SweepResult, rounds: int = 1) -> None:
     """The Rich table of a sweep: one row per variant, with its difference from the first."""
     from rich.table import Table
 
+    from fracas.core.presentation import wins
+
     first = result.variants[0][1]
     lead = first.sides[0] if first.sides else None
     table = Table(title=f"{first.spec.source.split(' [')[0]}: {first.runs:,} fights per "
@@ -333,9 +336,9 @@ def print_sweep(result: SweepResult, rounds: int = 1) -> None:
     for path in result.paths:
         table.add_column(path, overflow="fold")
     for side in first.sides:
-        table.add_column(f"{side} wins (95%)", justify="right")
+        table.add_column(f"{wins(side)} (95%)", justify="right")
     if lead is not None and len(result.variants) > 1:
-        table.add_column(f"{lead} wins vs first (95%)", justify="right")
+        table.add_column(f"{wins(lead)} vs first (95%)", justify="right")
     table.add_column("draws", justify="right")
     table.add_column("rounds", justify="right")
     paired = True

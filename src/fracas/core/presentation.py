@@ -158,6 +158,17 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+def wins(name: str) -> str:
+    """``name wins``, the verb agreeing with a plural side (a name ending in a single s, as
+    :func:`possessive` reads it: ``assassins win``, ``red wins``).
+
+    >>> wins("red"), wins("assassins"), wins("the Loremaster")
+    ('red wins', 'assassins win', 'the Loremaster wins')
+    """
+    plural = name.endswith("s") and not name.endswith("ss")
+    return f"{name} win" if plural else f"{name} wins"
+
+
 def listed(items: Iterable[str]) -> str:
     """Items in a sentence: ``a``, ``a and b``, ``a, b and c`` (empty: ``""``).
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fracas.core.errors import FracasError
-from fracas.core.presentation import say
+from fracas.core.presentation import say, wins
 from fracas.sim.stats import wilson_interval
 
 if TYPE_CHECKING:
@@ -263,7 +263,7 @@ def plot_sweep(result: SweepResult, path: str | Path) -> Path:
         xs = [p[0] for p in points]
         colour = colours.get(side, DRAW_COLOUR)
         style = styles[rests.index(rest) % len(styles)]
-        label = f"{side} wins" + (f" ({rest})" if rest else "")
+        label = wins(side) + (f" ({rest})" if rest else "")
         ax.plot(xs, [p[1] for p in points], marker="o", color=colour, linestyle=style,
                 label=label)
         ax.fill_between(xs, [p[2] for p in points], [p[3] for p in points], color=colour,
@@ -314,9 +314,9 @@ def _heatmap(plt: Any, result: SweepResult, out: Path) -> Path:
     ax.set_xlabel(path_words(x_path))
     ax.set_ylabel(path_words(y_path))
     bar = fig.colorbar(image, ax=ax)
-    bar.set_label(f"{side} wins (share of fights)")
+    bar.set_label(f"{wins(side)} (share of fights)")
     ax.set_title(what_was_simulated(first, ", varying two values")
-                 + f"\nchance {side} wins per cell, with its 95% interval (%)",
+                 + f"\nchance {wins(side)} per cell, with its 95% interval (%)",
                  fontsize="medium")
     fig.tight_layout()
     fig.savefig(out)

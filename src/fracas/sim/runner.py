@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fracas.core.presentation import wins
 from fracas.sim.executors import Executor, LocalExecutor
 from fracas.sim.fights import (
     DEFAULT_MAX_DECISIONS,
@@ -94,9 +95,9 @@ class SimulationResult:
 
     def win_rate(self, side: str) -> tuple[float, tuple[float, float]]:
         """The share of fights ``side`` won and its 95% Wilson interval."""
-        wins = self.summary.wins.get(side, 0)
+        won = self.summary.wins.get(side, 0)
         n = self.summary.fights
-        return (wins / n if n else 0.0), wilson_interval(wins, n)
+        return (won / n if n else 0.0), wilson_interval(won, n)
 
     def difference(self, side: str) -> tuple[float, tuple[float, float], bool] | None:
         """This spec's win rate for ``side`` minus the first spec's, its 95% interval, and
@@ -125,7 +126,7 @@ class SimulationResult:
         out: list[Rate] = []
         for side in self.sides:
             rate, interval = self.win_rate(side)
-            out.append((f"{side} wins", rate, interval))
+            out.append((wins(side), rate, interval))
         out.append(("draws", s.draws / n if n else 0.0, wilson_interval(s.draws, n)))
         for name, _ in self.combatants:
             kept = s.survived.get(name, 0)
@@ -133,7 +134,7 @@ class SimulationResult:
         for side in self.sides:
             found = self.difference(side)
             if found is not None:
-                out.append((f"{side} wins, difference from the first", found[0], found[1]))
+                out.append((f"{wins(side)}, difference from the first", found[0], found[1]))
         return out
 
     def precision(self) -> tuple[float, str]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from fracas.core.encounter import Encounter
 from fracas.core.events import Event, encode_event
+from fracas.core.presentation import wins
 from fracas.store.records import StaleRevisionError
 
 __all__ = ["GroupCommit", "Job", "Row", "bump_of", "event_rows", "status_of", "write_events"]
@@ -168,7 +169,7 @@ def status_of(enc: Encounter[Any]) -> str:
     if outcome is None:
         actor = enc.current_actor()
         return f"round {enc.ruleset.round_number(enc.state)}, {actor} to decide"
-    return f"over: {outcome.winner or 'nobody'} wins ({outcome.reason})"
+    return f"over: {wins(outcome.winner or 'nobody')} ({outcome.reason})"
 
 
 def event_rows(events: Sequence[Event], start: int, texts: Sequence[str],

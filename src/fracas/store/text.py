@@ -8,7 +8,7 @@ from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
 from fracas.core.loop import fold
-from fracas.core.presentation import Same, action_words, event_words, presentation_of, say
+from fracas.core.presentation import Same, action_words, event_words, presentation_of, say, wins
 from fracas.core.ruleset import Ruleset
 from fracas.store.records import veil_text
 
@@ -48,7 +48,7 @@ def describe(ruleset: Ruleset[Any], event: Event, state: Any) -> str:
     if isinstance(event, Note):
         return event.text
     if isinstance(event, FightEnded):
-        return f"fight over: {who(event.winner) or 'nobody'} wins ({say(event.reason)})"
+        return f"fight over: {wins(who(event.winner) or 'nobody')} ({say(event.reason)})"
     return event_words(event)
 
 

@@ -31,7 +31,7 @@ from fracas.core.codec import format_fields
 from fracas.core.decision import Options, Step
 from fracas.core.encounter import Encounter
 from fracas.core.errors import ActionSyntaxError, IllegalActionError
-from fracas.core.presentation import label_words, presentation_of, say
+from fracas.core.presentation import label_words, presentation_of, say, wins
 from fracas.core.ruleset import GM
 from fracas.store import EncounterInfo, EventStore, LogEntry
 from fracas.store.text import names_in
@@ -524,7 +524,7 @@ def _picture(enc: Encounter[Any], access: Access) -> dict[str, Any]:
         "gm": presentation.gm, "title": presentation.title or say(ruleset.name),
         "meters": presentation.meters,
         "outcome": None if outcome is None else
-                   f"{presentation.who(outcome.winner) or 'nobody'} wins after "
+                   f"{wins(presentation.who(outcome.winner) or 'nobody')} after "
                    f"{outcome.rounds} round{'' if outcome.rounds == 1 else 's'}: "
                    f"{say(outcome.reason)}",
     }
