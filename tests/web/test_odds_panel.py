@@ -148,3 +148,20 @@ def test_stopping_the_server_ends_an_estimate_under_way() -> None:
     with pytest.raises(Exception):  # noqa: B017 -- broken pool or cancelled, either ends it
         future.result(timeout=600)
     assert estimates.pool is None
+
+
+def test_a_span_of_numbers_is_worded_from_low_to_high(examples: TestClient) -> None:
+    """A number step shows its bounds in words ('from 1 to 9'), which reads well even when
+    a bound is negative (a dash between '-37' and '3' did not)."""
+    c = _console(examples, "examples/age_of_dragons")
+    gm = c.create("claw_duel.yaml", seed=1)["gm"]
+    assert c.post(gm, "act", verb="roll", f_spheres="soma").json()["ok"]
+    state = c.state(gm)
+    html = examples.post(f"{gm}/decide", data={"csrf": state["csrf"],
+                                               "rev": str(state["revision"]),
+                                               "verb": "attack", "f_target": "Ash"},
+                         headers={"hx-request": "true"}).text
+    found = re.search(r'id="f_dice" min="(-?\d+)" max="(-?\d+)"', html)
+    assert found is not None, html
+    assert f'<small class="muted">from {found.group(1)} to {found.group(2)}</small>' in html
+    assert "&ndash;" not in html
