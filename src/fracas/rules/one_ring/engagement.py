@@ -212,7 +212,7 @@ class Readings:
         #: The last :func:`next_step` answer and who was asked as the Loremaster.
         self.step: tuple[str, Step | None] | None = None
         #: The standing heroes and foes, in scenario order.
-        self.standing: tuple[list[str], list[str]] | None = None
+        self.standing: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,8 +66,18 @@ SHIFT_MARGIN = 1.15
 
 
 def _confirm(request: DecisionRequest, wishes: Iterable[Action]) -> Action:
-    """The first wished action the rules accept, else the preselected value of every step."""
+    """The first wished action the rules accept, else the preselected value of every step.
+
+    A wish the quick yes (:func:`legality.allows`, held to the full check by a test) accepts
+    is taken without walking its fields; the request then records it as found legal, as
+    ``request.is_legal`` would, so the play loop does not judge it again.
+    """
+    state = request.state
+    allows = legality.allows
     for action in wishes:
+        if allows(state, action):
+            request._vetted = action  # what is_legal records: found legal for this request
+            return action
         if request.is_legal(action):
             return action
     chosen: list[object] = []

@@ -94,10 +94,11 @@ def action_order(state: OneRingState) -> tuple[str, ...]:
 
 # -- automatic steps ------------------------------------------------------------
 def _fight_over(state: OneRingState, emit: Emit) -> bool:
-    if not state.standing_heroes():
+    heroes, foes = state.standing()
+    if not heroes:
         emit(FightEnded(ENEMIES, "the Company is out of the fight"))
         return True
-    if not state.standing_foes():
+    if not foes:
         emit(FightEnded(COMPANY, "every adversary is out of the fight"))
         return True
     return False
@@ -114,7 +115,7 @@ def _begin_round(state: OneRingState, number: int, emit: Emit) -> None:
     if number > state.roster.max_rounds:
         emit(FightEnded(None, "the round limit was reached"))
     else:
-        emit(events.PhaseBegan("stance", number, tuple(state.standing_heroes())))
+        emit(events.PhaseBegan("stance", number, state.standing()[0]))
 
 
 _STEPS = Steps(ACTIONS, legality.why_not, legality.step)
@@ -164,7 +165,8 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
         if phase == "volley":
             _begin_volley(state, state.volley + 1, emit)
         elif phase == "stance":
-            regime = regime_for(len(state.standing_heroes()), len(state.standing_foes()))
+            heroes, foes = state.standing()
+            regime = regime_for(len(heroes), len(foes))
             emit(events.PhaseBegan("engagement", state.round, regime=regime))
         else:
             _begin_round(state, state.round + 1, emit)

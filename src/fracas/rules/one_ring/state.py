@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from fracas.core.records import fast_init
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
 from fracas.rules.one_ring.engagement import Board, Readings
 
@@ -53,13 +54,19 @@ class HeroCard:
     always_weary: bool
     always_miserable: bool
     policy: str | tuple[str, ...]
+    #: Each weapon by name (the first of a name), worked out from ``weapons`` when the card
+    #: is made.
+    by_name: dict[str, Weapon] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_name: dict[str, Weapon] = {}
+        for w in self.weapons:
+            by_name.setdefault(w.name, w)
+        object.__setattr__(self, "by_name", by_name)
 
     def weapon(self, name: str) -> Weapon | None:
-        """The hero's weapon called ``name``."""
-        for w in self.weapons:
-            if w.name == name:
-                return w
-        return None
+        """The hero's weapon called ``name`` (the first listed of that name)."""
+        return self.by_name.get(name)
 
     def rating(self, category: str) -> int:
         """The hero's combat proficiency for a weapon category (0 when untrained)."""
@@ -82,25 +89,34 @@ class FoeCard:
     large: bool
     eligible: bool
     weapons: tuple[FoeWeapon, ...]
+    #: :meth:`close_weapon`, :meth:`ranged_weapon` and the first opening volley's ranged
+    #: weapon, worked out by :func:`_foe_weapons` when the card is made.
+    weapon_choices: tuple[FoeWeapon | None, FoeWeapon | None, FoeWeapon | None] = field(
+        init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "weapon_choices", _foe_weapons(self.weapons))
 
     def close_weapon(self) -> FoeWeapon | None:
         """The adversary's best close-combat attack (highest rating, first listed on ties)."""
-        best: FoeWeapon | None = None
-        for w in self.weapons:
-            if not w.ranged and (best is None or w.rating > best.rating):
-                best = w
-        return best
+        return self.weapon_choices[0]
 
     def ranged_weapon(self, volley: int = 0) -> FoeWeapon | None:
         """A bow; in the first opening volley a thrown spear also serves."""
-        for w in self.weapons:
-            if w.ranged:
-                return w
-        if volley == 1:
-            for w in self.weapons:
-                if w.thrown:
-                    return w
-        return None
+        return self.weapon_choices[2 if volley == 1 else 1]
+
+
+def _foe_weapons(weapons: tuple[FoeWeapon, ...]
+                 ) -> tuple[FoeWeapon | None, FoeWeapon | None, FoeWeapon | None]:
+    """(best close-combat attack: highest rating, first listed on ties; the first bow; the
+    first bow, else the first thrown weapon: what serves in the first opening volley)."""
+    best: FoeWeapon | None = None
+    for w in weapons:
+        if not w.ranged and (best is None or w.rating > best.rating):
+            best = w
+    bow = next((w for w in weapons if w.ranged), None)
+    first_volley = bow if bow is not None else next((w for w in weapons if w.thrown), None)
+    return best, bow, first_volley
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +173,7 @@ class FoeState:
     eligible: bool = True
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Pending:
     """A hit waiting for decisions (special damage, knockback) before it lands.
@@ -216,20 +233,21 @@ class OneRingState:
     # -- derived values ----------------------------------------------------
     def standing_heroes(self) -> list[str]:
         """Heroes still in the fight, in scenario order (a new list each time)."""
-        return list(self._standing()[0])
+        return list(self.standing()[0])
 
     def standing_foes(self) -> list[str]:
         """Adversaries still in the fight, in scenario order (a new list each time)."""
-        return list(self._standing()[1])
+        return list(self.standing()[1])
 
-    def _standing(self) -> tuple[list[str], list[str]]:
-        readings = self.readings
-        known = readings.standing
+    def standing(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(the heroes, the adversaries) still in the fight, in scenario order: kept with
+        the state until an event may change them (read them, never keep them)."""
+        known = self.readings.standing
         if known is None:
             heroes, foes = self.heroes, self.foes
-            known = readings.standing = (
-                [h for h in self.roster.hero_order if heroes[h].status == "ok"],
-                [f for f in self.roster.foe_order if foes[f].status == "ok"])
+            known = self.readings.standing = (
+                tuple([h for h in self.roster.hero_order if heroes[h].status == "ok"]),
+                tuple([f for f in self.roster.foe_order if foes[f].status == "ok"]))
         return known
 
     def load(self, hero: str) -> int:
@@ -291,10 +309,10 @@ class OneRingState:
 
     def in_hand(self, hero: str) -> Weapon | None:
         """The weapon the hero holds, if any."""
-        h = self.heroes[hero]
-        if h.wielded is None:
+        wielded = self.heroes[hero].wielded
+        if wielded is None:
             return None
-        return self.roster.heroes[hero].weapon(h.wielded)
+        return self.roster.heroes[hero].by_name.get(wielded)
 
     def close_weapon(self, hero: str) -> Weapon | None:
         """The wielded close-combat weapon, if the hero holds one."""

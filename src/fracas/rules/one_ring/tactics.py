@@ -103,11 +103,40 @@ def _roll_with(state: OneRingState, me: str, target: str, stance: str, engaged: 
                weapon: Weapon) -> tuple[int, int]:
     card = state.roster.heroes[me]
     dice = card.rating(weapon.category) + (1 if state.heroes[me].rallied else 0)
+    return _stance_dice(dice, stance, engaged), 20 - card.strength + \
+        state.roster.foes[target].parry
+
+
+def _stance_dice(dice: int, stance: str, engaged: int) -> int:
+    """A hero's attack dice in ``stance``: +1 Forward, one off per engaging foe Defensive."""
     if stance == FORWARD:
-        dice += 1
-    elif stance == DEFENSIVE:
-        dice -= engaged
-    return dice, 20 - card.strength + state.roster.foes[target].parry
+        return dice + 1
+    if stance == DEFENSIVE:
+        return dice - engaged
+    return dice
+
+
+#: What a hero's attack on a foe is worth in every stance: the attack's dice before the
+#: stance, then every other number :func:`_worth` takes.
+_Blow = tuple[int, int, bool, bool, int, int, int, int, int]
+
+
+def _hero_blow(state: OneRingState, me: str, target: str, weapon: Weapon) -> _Blow:
+    """The numbers of a hero's attack on ``target`` with ``weapon`` that no stance changes."""
+    card = state.roster.heroes[me]
+    foe = state.roster.foes[target]
+    f = state.foes[target]
+    return (card.rating(weapon.category) + (1 if state.heroes[me].rallied else 0),
+            20 - card.strength + foe.parry, state.weary(me), state.miserable(me),
+            weapon.damage, weapon.injury, foe.armour, max(f.endurance, 0),
+            max(foe.might - f.wounds, 1))
+
+
+def _blow_worth(blow: _Blow, stance: str, engaged: int, extra: int = 0) -> float:
+    """:func:`attack_value` of a prepared blow in ``stance``."""
+    dice, tn, weary, miserable, damage, injury, armour, left, wounds_to_kill = blow
+    return _worth(max(_stance_dice(dice, stance, engaged) + extra, 0), tn, weary, miserable,
+                  damage, injury, armour, left, wounds_to_kill)
 
 
 def attack_value(state: OneRingState, me: str, target: str, stance: str, engaged: int,
@@ -117,12 +146,7 @@ def attack_value(state: OneRingState, me: str, target: str, stance: str, engaged
     weapon = _hero_weapon(state, me, stance == REARWARD)
     if weapon is None:
         return 0.0
-    dice, tn = _roll_with(state, me, target, stance, engaged, weapon)
-    foe = state.roster.foes[target]
-    f = state.foes[target]
-    return _worth(max(dice + extra, 0), tn, state.weary(me), state.miserable(me),
-                  weapon.damage, weapon.injury, foe.armour, max(f.endurance, 0),
-                  max(foe.might - f.wounds, 1))
+    return _blow_worth(_hero_blow(state, me, target, weapon), stance, engaged, extra)
 
 
 @cache
@@ -139,22 +163,51 @@ def _foe_weapon(state: OneRingState, foe: str) -> FoeWeapon | None:
     return card.close_weapon() or (card.weapons[0] if card.weapons else None)
 
 
+#: A foe's close attack before the hero's stance: its rating, whether it is Weary, its
+#: Damage, Injury and Might.
+_FoeBlow = tuple[int, bool, int, int, int]
+#: What a hero sets against a foe's attack: Parry, Protection, Endurance left, Wounded.
+_Guard = tuple[int, int, int, bool]
+
+
+def _foe_blow(state: OneRingState, foe: str, weary: bool | None = None) -> _FoeBlow | None:
+    """The numbers of ``foe``'s close attack that no hero's stance changes (``None``
+    without a weapon); ``weary`` overrides whether the adversary is Weary."""
+    weapon = _foe_weapon(state, foe)
+    if weapon is None:
+        return None
+    return (weapon.rating, state.foe_weary(foe) if weary is None else weary, weapon.damage,
+            weapon.injury, state.roster.foes[foe].might)
+
+
+def _guard(state: OneRingState, hero: str) -> _Guard:
+    """The numbers of ``hero`` that every foe's attack on them meets."""
+    card = state.roster.heroes[hero]
+    h = state.heroes[hero]
+    return (state.parry(hero), card.armour_dice + card.helm_dice, max(h.endurance, 0),
+            h.wounds >= 1)
+
+
+def _blow_threat(blow: _FoeBlow, guard: _Guard, stance: str, protected: bool = False
+                 ) -> float:
+    """:func:`foe_threat` of a prepared foe's attack on a prepared hero in ``stance``."""
+    rating, weary, damage, injury, attacks = blow
+    parry, protection, left, wounded = guard
+    dice = rating + (1 if stance == FORWARD else 0) - (1 if stance == DEFENSIVE else 0)
+    dice -= 1 if protected else 0
+    return _threat(max(dice, 0), parry, weary, damage, injury, protection, attacks, left,
+                   wounded)
+
+
 def foe_threat(state: OneRingState, foe: str, hero: str, stance: str,
                protected: bool = False, weary: bool | None = None) -> float:
     """Expected Endurance an adversary's close attack takes from ``hero`` in ``stance``; a
     Wound counts half the hero's Endurance, or all of it when it would be the second.
     ``weary`` overrides whether the adversary is Weary."""
-    weapon = _foe_weapon(state, foe)
-    if weapon is None:
+    blow = _foe_blow(state, foe, weary)
+    if blow is None:
         return 0.0
-    dice = weapon.rating + (1 if stance == FORWARD else 0) - (1 if stance == DEFENSIVE else 0)
-    dice -= 1 if protected else 0
-    card = state.roster.heroes[hero]
-    h = state.heroes[hero]
-    return _threat(max(dice, 0), state.parry(hero),
-                   state.foe_weary(foe) if weary is None else weary, weapon.damage,
-                   weapon.injury, card.armour_dice + card.helm_dice,
-                   state.roster.foes[foe].might, max(h.endurance, 0), h.wounds >= 1)
+    return _blow_threat(blow, _guard(state, hero), stance, protected)
 
 
 @cache
@@ -200,18 +253,21 @@ def _closes_in(card: FoeCard) -> bool:
     return close is not None and (bow is None or bow.rating <= close.rating)
 
 
-def _likely_attackers(state: OneRingState, me: str, count: int) -> list[str]:
+def _likely_attackers(state: OneRingState, me: str, count: int,
+                      guard: _Guard | None = None) -> list[str]:
     """The ``count`` foes coming to close quarters whose attacks would hurt ``me`` most."""
     # A foe's threat depends on its card and on whether it is Weary: foes alike are
     # weighed once.
     threats: dict[tuple[int, bool], float] = {}
     cards = state.roster.foes
+    guarding = _guard(state, me) if guard is None else guard
 
     def threat(foe: str) -> float:
         key = (id(cards[foe]), state.foe_weary(foe))  # the cards live through this call
         known = threats.get(key)
         if known is None:
-            known = threats[key] = -foe_threat(state, foe, me, "")
+            blow = _foe_blow(state, foe)
+            known = threats[key] = -(0.0 if blow is None else _blow_threat(blow, guarding, ""))
         return known
 
     return sorted(_fighters(state), key=threat)[:count]
@@ -223,13 +279,23 @@ def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str,
     ``target`` over the Endurance the foes engaging them (``attackers``; by default those
     likely to, :func:`engaging_estimate`) are expected to take: the ratio of how fast the
     hero wears the foe down to how fast the foes wear the hero down."""
+    guard = _guard(state, me)
     if attackers is None:
-        attackers = _likely_attackers(state, me, max(engaging_estimate(state, me), 1))
+        attackers = _likely_attackers(state, me, max(engaging_estimate(state, me), 1), guard)
     engaged = max(len(attackers), 1)
+    blows = [_foe_blow(state, f) for f in attackers]
+    hero_blows: dict[bool, _Blow | None] = {}
     scores: dict[str, float] = {}
     for stance in stances:
-        dealt = attack_value(state, me, target, stance, engaged)
-        taken = sum(foe_threat(state, f, me, stance) for f in attackers)
+        ranged = stance == REARWARD
+        if ranged not in hero_blows:
+            weapon = _hero_weapon(state, me, ranged)
+            hero_blows[ranged] = None if weapon is None else \
+                _hero_blow(state, me, target, weapon)
+        mine = hero_blows[ranged]
+        dealt = 0.0 if mine is None else _blow_worth(mine, stance, engaged)
+        taken = sum([0.0 if blow is None else _blow_threat(blow, guard, stance)
+                     for blow in blows])
         scores[stance] = dealt / (taken + 0.5)
     return scores
 
