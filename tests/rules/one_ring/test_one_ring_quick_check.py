@@ -1,15 +1,18 @@
 """The quick yes (``legality.allows``) and the quick ``asks`` agree with the full rules.
 
-The play loop, a policy's confirmation (``request.is_legal``) and the exact solver accept
-an attack, a hold, a stance, an engagement choice, special damage or a knockback through
-:func:`fracas.rules.one_ring.legality.allows` instead of walking the action's fields with
-``why_not``.  These tests hold it to the full check (:func:`fracas.core.decision.check`
+The play loop, the heuristics' confirmation of their wishes and the exact solver accept an
+attack, a hold, a stance, an engagement choice (standing back, an introduction), the
+opening volleys, special damage, a knockback, a combat task, a recovery or a drawn weapon
+through :func:`fracas.rules.one_ring.legality.allows` instead of walking the action's
+fields with ``why_not``.  These tests hold it to the full check (:func:`fracas.core.decision.check`
 without the fast path) at every decision of fights of every example, played by the
 heuristics and at random, for every legal action and for wrong ones of the same verbs: it
 never says yes to an action the check refuses, and it says yes to every legal action of
 the kinds it answers for.  ``legality.asks`` is held to ``step(...) is not None`` the same
 way.  (Checked once on a broken copy: an ``allows`` that forgot that a knocked-back hero
-only recovers, and an ``asks`` that asked a hero for an attack's ``foe``, each failed here.)
+only recovers, and an ``asks`` that asked a hero for an attack's ``foe``, each failed here;
+so did, later, an ``allows`` that let a knocked-back hero take a combat task, and one that
+let a Defensive hero's Protect Companion name nobody.)
 """
 
 from __future__ import annotations
@@ -58,12 +61,12 @@ def _full_check_passes(state: OneRingState, action: Action) -> bool:
 
 def _answered(action: Action) -> bool:
     """The legal actions ``allows`` must say yes to (the kinds it answers for)."""
-    if isinstance(action, actions.TakeStance):
-        return action.stance != "rearward"
     if isinstance(action, actions.Hold):
         return action.actor == GM
     return isinstance(action, actions.Attack | actions.Engage | actions.Special
-                      | actions.Knockback)
+                      | actions.Knockback | actions.TakeStance | actions.StandBack
+                      | actions.Introduce | actions.SetVolleys | actions.Task
+                      | actions.Recover | actions.Draw)
 
 
 def _candidates(state: OneRingState, rnd: random.Random) -> Iterator[Action]:
@@ -87,7 +90,20 @@ def _candidates(state: OneRingState, rnd: random.Random) -> Iterator[Action]:
             yield actions.Hold(me, foe)
             yield actions.Engage(me, foe)
             yield actions.Engage(me, foe, rnd.choice(heroes))
+            yield actions.StandBack(me, foe)
+            yield actions.Introduce(me, foe)
         yield actions.Hold(me)
+        yield actions.StandBack(me, "Nobody")
+        yield actions.Introduce(me)
+        yield actions.Introduce(me, "Nobody")
+        for count in (-1, 0, 1, 2, 3, 9):
+            yield actions.SetVolleys(me, count)
+        yield actions.Recover(me)
+        for companion in ("", *rnd.sample([*heroes, "Nobody"], 2)):
+            yield actions.Task(me, companion)
+            yield actions.Task(me, companion, hope=True)
+        for weapon in ("sword", "bow", "great_bow", "dagger", "spear", "Nobody"):
+            yield actions.Draw(me, weapon)
 
 
 def _states(path: Path, fights: int, random_play: bool) -> Iterator[OneRingState]:
