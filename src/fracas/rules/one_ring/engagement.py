@@ -213,6 +213,10 @@ class Readings:
         self.step: tuple[str, Step | None] | None = None
         #: The standing heroes and foes, in scenario order.
         self.standing: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        #: The standing foes the heuristics expect at close quarters, with the tuple of
+        #: standing foes they were read from (:func:`fracas.rules.one_ring.tactics.
+        #: _fighters`: good while ``standing`` holds that very tuple).
+        self.fighters: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,7 @@ __all__ = [
     "escape_options",
     "fallen_located",
     "foe_targets",
+    "has_main_action",
     "hero_targets",
     "locatable",
     "move_targets",
@@ -603,6 +604,17 @@ def allows(state: OneRingState, action: Action) -> bool:
         return action.actor == GM and action.foe == name
     return isinstance(action, Attack) and action.actor == GM and action.foe == name and \
         action.hope is False and action.target in foe_targets(state, name)
+
+
+def has_main_action(state: OneRingState, hero: str) -> bool:
+    """A quick yes to "may ``hero``, whose turn it is in the action phase, still take a main
+    action?": ``True`` only when one is surely legal (recovering from a knockback, or the
+    combat task of the hero's stance), ``False`` meaning "walk the steps".
+    ``tests/rules/one_ring/test_one_ring_quick_check.py`` holds it to the steps."""
+    h = state.heroes[hero]
+    if h.knocked_back:
+        return True
+    return h.stance in TASKS and (h.stance != DEFENSIVE or bool(companions(state, hero)))
 
 
 def _engagement_allowed(state: OneRingState, action: Action) -> bool:

@@ -129,7 +129,7 @@ def _turn_over(state: OneRingState, name: str) -> bool:
         # A hero whose secondary action left nothing to do (a bow drawn while engaged in a
         # close-combat stance, with no task to take) forfeits the main action.
         return state.phase == "action" and h.secondary_used and \
-            not has_options(_STEPS, state, name)
+            not legality.has_main_action(state, name) and not has_options(_STEPS, state, name)
     f = state.foes[name]
     return f.status != "ok" or f.attacks_left <= 0
 

@@ -223,7 +223,7 @@ def _threat(dice: int, parry: int, weary: bool, damage: int, injury: int, protec
 def engaging_estimate(state: OneRingState, me: str) -> int:
     """How many foes will engage ``me`` this round, if the Loremaster gives each close-combat
     hero one foe and piles the rest, three at most, on the weakest heroes."""
-    heroes = [h for h in state.standing_heroes() if state.heroes[h].stance != REARWARD]
+    heroes = [h for h in state.standing()[0] if state.heroes[h].stance != REARWARD]
     foes = len(_fighters(state))
     if me not in heroes or foes == 0:
         return 0
@@ -239,12 +239,18 @@ def engaging_estimate(state: OneRingState, me: str) -> int:
     return 1
 
 
-def _fighters(state: OneRingState) -> list[str]:
+def _fighters(state: OneRingState) -> tuple[str, ...]:
     """The standing foes who come to close quarters: all but those whose bow beats their
-    close weapon (the Loremaster keeps those back to shoot when they are spare)."""
-    cards = state.roster.foes
-    out = [foe for foe in state.standing_foes() if _closes_in(cards[foe])]
-    return out or state.standing_foes()
+    close weapon (the Loremaster keeps those back to shoot when they are spare).  Kept
+    with the state for as long as it keeps the same standing foes."""
+    standing = state.standing()[1]
+    readings = state.readings
+    known = readings.fighters
+    if known is None or known[0] is not standing:
+        cards = state.roster.foes
+        known = readings.fighters = (standing, tuple(
+            [foe for foe in standing if _closes_in(cards[foe])]) or standing)
+    return known[1]
 
 
 def _closes_in(card: FoeCard) -> bool:
@@ -329,32 +335,43 @@ def task_value(state: OneRingState, me: str, companion: str = "") -> float:
     the companion, the weaker attacks of the foes an Intimidate Foe leaves Weary."""
     h = state.heroes[me]
     task, attribute, skill = TASKS[h.stance]
-    card = state.roster.heroes[me]
-    dice = card.skills.get(skill, 0)
-    ok = chances(dice, 20 - int(getattr(card, attribute)), weary=state.weary(me),
-                 miserable=state.miserable(me))[0]
     board = state.board
     gain = 0.0
     if task == "rally":
-        for other in state.standing_heroes():
+        for other in state.standing()[0]:
             foes = board.foes_of(other)
             if other == me or state.heroes[other].rallied or not foes:
                 continue
             stance = state.heroes[other].stance
             target = min(foes, key=lambda f: state.foes[f].endurance)
-            gain += attack_value(state, other, target, stance, len(foes), 1) - \
-                attack_value(state, other, target, stance, len(foes))
+            weapon = _hero_weapon(state, other, stance == REARWARD)
+            if weapon is not None:  # else the die is worth nothing
+                blow = _hero_blow(state, other, target, weapon)
+                gain += _blow_worth(blow, stance, len(foes), 1) - \
+                    _blow_worth(blow, stance, len(foes))
     elif task == "protect" and companion:
         stance = state.heroes[companion].stance
+        guard = _guard(state, companion)
         for foe in board.foes_of(companion):
-            gain += foe_threat(state, foe, companion, stance) - \
-                foe_threat(state, foe, companion, stance, protected=True)
+            foe_blow = _foe_blow(state, foe)
+            if foe_blow is not None:  # else there is nothing to fend off
+                gain += _blow_threat(foe_blow, guard, stance) - \
+                    _blow_threat(foe_blow, guard, stance, protected=True)
     elif task == "intimidate":
-        for foe in state.standing_foes():
+        for foe in state.standing()[1]:
             if state.foes[foe].hate != 1:
                 continue
+            hale, weary = _foe_blow(state, foe), _foe_blow(state, foe, weary=True)
+            if hale is None or weary is None:
+                continue  # a foe without a weapon threatens nothing, Weary or not
             for hero in board.heroes_on(foe):
                 stance = state.heroes[hero].stance
-                gain += WEARY_ROUNDS * (foe_threat(state, foe, hero, stance) -
-                                        foe_threat(state, foe, hero, stance, weary=True))
+                guard = _guard(state, hero)
+                gain += WEARY_ROUNDS * (_blow_threat(hale, guard, stance) -
+                                        _blow_threat(weary, guard, stance))
+    if gain == 0.0:
+        return gain  # nothing to gain, however likely the task is to succeed
+    card = state.roster.heroes[me]
+    ok = chances(card.skills.get(skill, 0), 20 - int(getattr(card, attribute)),
+                 weary=state.weary(me), miserable=state.miserable(me))[0]
     return ok * gain
