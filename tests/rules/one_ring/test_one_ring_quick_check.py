@@ -157,9 +157,10 @@ def test_the_quick_asks_is_the_step(path: Path) -> None:
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_what_the_state_keeps_is_what_it_would_read_afresh(path: Path,
                                                            random_play: bool) -> None:
-    """The standing combatants and the board's next engagement step, kept between events,
-    equal a fresh reading after every event.  (Checked once on a broken copy: a fold that
-    kept its readings across a combatant being taken out failed here.)"""
+    """The standing combatants, the board's next engagement step and who engages whom,
+    kept between events, equal a fresh reading after every event.  (Checked once on broken
+    copies: a fold that kept its readings across a combatant being taken out failed here, and
+    so did a board that kept who engages whom when a foe moved away.)"""
     scenario = load_scenario(path)
     initial = RULESET.initial_state(scenario.model)
     checked = 0
@@ -170,6 +171,11 @@ def test_what_the_state_keeps_is_what_it_would_read_afresh(path: Path,
         foes = [f for f in state.roster.foe_order if state.foes[f].status == "ok"]
         assert state.standing_heroes() == heroes and state.standing_foes() == foes, event
         assert next_step(state.board, GM) == _next_step(state.board, GM), event
+        board = state.board
+        for hero in board.heroes:
+            assert board.foes_of(hero) == [f for f in board.foes if (hero, f) in board.pairs]
+        for foe in board.foes:
+            assert board.heroes_on(foe) == [h for h in board.heroes if (h, foe) in board.pairs]
         checked += 1
 
     for seed in range(3):

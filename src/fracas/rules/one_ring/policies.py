@@ -50,6 +50,7 @@ from fracas.rules.one_ring.state import (
     OneRingState,
 )
 from fracas.rules.one_ring.tactics import (
+    attack_now,
     attack_roll,
     attack_value,
     foe_threat,
@@ -215,11 +216,12 @@ class HeroHeuristic:
             targets = legality.hero_targets(state, me)
             target = _best_target(state, me, targets) if targets else None
             task = _task(state, me)
-            if task is not None and target is not None and \
-                    task_value(state, me, task.companion) > _value(state, me, target):
-                yield task
             if target is not None:
-                yield _with_hope(state, me, target)
+                value, roll = attack_now(state, me, target)
+                if task is not None and task_value(state, me, task.companion) > value:
+                    yield task
+                yield Attack(me, target, hope=roll is not None and
+                             hope_pays(state, me, *roll, target))
             moves = legality.move_targets(state, me)
             if moves:
                 yield _best_attack(state, me, moves, Move)
@@ -241,20 +243,6 @@ def _shift_stance(state: OneRingState, me: str) -> Action | None:
         return None
     scores = stance_scores(state, me, target, (DEFENSIVE, OPEN), attackers=foes)
     return Advance(me) if scores[OPEN] > scores[DEFENSIVE] * SHIFT_MARGIN else None
-
-
-def _value(state: OneRingState, me: str, target: str) -> float:
-    """What the hero's attack on ``target`` is expected to take, as things stand."""
-    return attack_value(state, me, target, state.heroes[me].stance,
-                        len(state.board.foes_of(me)))
-
-
-def _with_hope(state: OneRingState, me: str, target: str) -> Attack:
-    """The attack on ``target``, with Hope spent on it when that pays
-    (:func:`tactics.hope_pays`)."""
-    roll = attack_roll(state, me, target, state.heroes[me].stance,
-                       len(state.board.foes_of(me)))
-    return Attack(me, target, hope=roll is not None and hope_pays(state, me, *roll, target))
 
 
 def _task(state: OneRingState, me: str) -> Task | None:

@@ -16,6 +16,7 @@ from fracas.rules.one_ring.rules import PIERCING_RANK, TASKS
 from fracas.rules.one_ring.state import DEFENSIVE, FORWARD, REARWARD, FoeCard, OneRingState
 
 __all__ = [
+    "attack_now",
     "attack_roll",
     "attack_value",
     "chances",
@@ -147,6 +148,20 @@ def attack_value(state: OneRingState, me: str, target: str, stance: str, engaged
     if weapon is None:
         return 0.0
     return _blow_worth(_hero_blow(state, me, target, weapon), stance, engaged, extra)
+
+
+def attack_now(state: OneRingState, me: str, target: str
+               ) -> tuple[float, tuple[int, int] | None]:
+    """(:func:`attack_value`, :func:`attack_roll`) of the hero's attack on ``target`` in
+    their stance with the foes now engaging them, worked out together."""
+    stance = state.heroes[me].stance
+    weapon = _hero_weapon(state, me, stance == REARWARD)
+    if weapon is None:
+        return 0.0, None
+    engaged = len(state.board.foes_of(me))
+    blow = _hero_blow(state, me, target, weapon)
+    return _blow_worth(blow, stance, engaged), (_stance_dice(blow[0], stance, engaged),
+                                                blow[1])
 
 
 @cache
