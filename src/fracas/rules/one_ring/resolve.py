@@ -78,14 +78,17 @@ def volley_order(state: OneRingState, volley: int) -> tuple[str, ...]:
 def action_order(state: OneRingState) -> tuple[str, ...]:
     """Heroes by stance (Forward, Open, Defensive, Rearward), then adversaries in the stance
     order of the heroes they fight (their earliest one), then foes standing back to shoot."""
-    heroes = sorted(state.standing_heroes(), key=lambda h: STANCES.index(state.heroes[h].stance))
+    standing_heroes, standing_foes = state.standing()
+    place = {h: STANCES.index(state.heroes[h].stance) for h in standing_heroes}
+    heroes = sorted(standing_heroes, key=place.__getitem__)
     board = state.board
     engaged: list[tuple[int, str]] = []
     shooters: list[str] = []
-    for foe in state.standing_foes():
+    for foe in standing_foes:
         on = board.heroes_on(foe)
         if on:
-            engaged.append((min(STANCES.index(state.heroes[h].stance) for h in on), foe))
+            engaged.append((min([place[h] if h in place else
+                                 STANCES.index(state.heroes[h].stance) for h in on]), foe))
         elif state.roster.foes[foe].ranged_weapon() is not None:
             shooters.append(foe)
     engaged.sort(key=lambda pair: pair[0])
