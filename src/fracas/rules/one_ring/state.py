@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from fracas.core.records import fast_init
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
@@ -28,6 +30,7 @@ STANCES: tuple[str, ...] = (FORWARD, OPEN, DEFENSIVE, REARWARD)
 CLOSE_STANCES: tuple[str, ...] = (FORWARD, OPEN, DEFENSIVE)
 COMPANY, ENEMIES = "company", "enemies"
 HELM, SHIELD = "helm", "shield"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +198,25 @@ class Pending:
     knockback: bool | None = None
 
 
+def _copier(cls: type[T]) -> Callable[[T], T]:
+    """A copy of a ``cls`` (a dataclass whose fields are all positional ``__init__``
+    arguments): what ``dataclasses.replace`` with no change makes, its fields read at once."""
+    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    if len(names) < 2 or any(not f.init or f.kw_only
+                             for f in dataclasses.fields(cls)):  # type: ignore[arg-type]
+        raise TypeError(f"{cls.__name__}: not a copier's kind of dataclass")
+    read = operator.attrgetter(*names)
+
+    def copy(value: T) -> T:
+        return cls(*read(value))
+
+    return copy
+
+
+_copy_hero = _copier(HeroState)
+_copy_foe = _copier(FoeState)
+
+
 #: A hero card's Load for the items dropped, by (id of the card, items dropped), with the
 #: card itself (so a new card at a reused id is never mistaken for it).
 _LOADS: dict[tuple[int, tuple[str, ...]], tuple[HeroCard, int]] = {}
@@ -222,10 +244,11 @@ class OneRingState:
 
     def clone(self) -> OneRingState:
         """A cheap independent copy: cards are shared, changing values copied."""
+        hero, foe = _copy_hero, _copy_foe
         return OneRingState(
             self.roster,
-            {k: dataclasses.replace(v) for k, v in self.heroes.items()},
-            {k: dataclasses.replace(v) for k, v in self.foes.items()},
+            {k: hero(v) for k, v in self.heroes.items()},
+            {k: foe(v) for k, v in self.foes.items()},
             self.phase, self.round, self.volleys, self.volley, self.order, self.cursor,
             self.board.clone(), self.pending, self.result,
         )
