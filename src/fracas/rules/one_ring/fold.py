@@ -35,8 +35,7 @@ def _phase(s: OneRingState, e: events.PhaseBegan) -> None:
             h.protected = False
             h.stance = "" if h.status == "ok" else h.stance
     elif e.phase == "engagement":
-        heroes = tuple(s.standing_heroes())
-        foes = tuple(s.standing_foes())
+        heroes, foes = s.standing()
         cards = s.roster.foes
         s.board = Board(
             heroes=heroes,

@@ -125,8 +125,8 @@ def rearward_allowed(state: OneRingState, hero: str) -> str | None:
     """
     if state.ranged_weapon(hero) is None:
         return f"{hero} carries no bow: the ranged stance needs a ranged weapon"
-    company = state.standing_heroes()
-    foes = len(state.standing_foes())
+    company, standing_foes = state.standing()
+    foes = len(standing_foes)
     if foes > 2 * len(company):
         return f"{foes} enemies are more than twice the Company of {len(company)}"
     decided = set(state.order[:state.cursor])
@@ -178,7 +178,8 @@ def hero_targets(state: OneRingState, hero: str) -> list[str]:
 
 def eligible_foes(state: OneRingState) -> list[str]:
     """Standing foes the Loremaster has introduced as targets for the heroes."""
-    return [f for f in state.standing_foes() if state.foes[f].eligible]
+    foes = state.foes
+    return [f for f in state.standing()[1] if foes[f].eligible]
 
 
 def move_targets(state: OneRingState, hero: str) -> list[str]:
@@ -206,7 +207,7 @@ def escape_options(state: OneRingState, hero: str) -> list[str]:
 
 def companions(state: OneRingState, hero: str) -> list[str]:
     """The other heroes still standing (whom Protect Companion may name)."""
-    return [h for h in state.standing_heroes() if h != hero]
+    return [h for h in state.standing()[0] if h != hero]
 
 
 def fallen_located(state: OneRingState, hero: str) -> list[str]:

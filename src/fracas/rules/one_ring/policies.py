@@ -261,7 +261,7 @@ def _task(state: OneRingState, me: str) -> Task | None:
 def _escape(state: OneRingState, me: str) -> Escape | None:
     """The last hero standing leaves a fight they cannot win: Wounded, or down to a third of
     their Endurance, and expected to fall before the foes do."""
-    if state.standing_heroes() != [me]:
+    if state.standing()[0] != (me,):
         return None
     options = legality.escape_options(state, me)
     if not options:
@@ -337,7 +337,7 @@ def _spare_gear(state: OneRingState, me: str) -> str | None:
 def _best_target(state: OneRingState, me: str, targets: Sequence[str]) -> str:
     """Prefer foes pressing the most wounded comrade, then the weakest foe."""
     board = state.board
-    comrades = [h for h in state.standing_heroes() if h != me and board.is_engaged(h)]
+    comrades = [h for h in state.standing()[0] if h != me and board.is_engaged(h)]
     if comrades:
         hurt = _weakest(state, comrades)
         pressing = [t for t in targets if t in board.foes_of(hurt)]

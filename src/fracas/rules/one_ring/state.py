@@ -60,12 +60,16 @@ class HeroCard:
     #: Each weapon by name (the first of a name), worked out from ``weapons`` when the card
     #: is made.
     by_name: dict[str, Weapon] = field(init=False, repr=False, compare=False)
+    #: The hero's Load for each set of items dropped, remembered by
+    #: :meth:`OneRingState.load` as it is worked out.
+    loads: dict[tuple[str, ...], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_name: dict[str, Weapon] = {}
         for w in self.weapons:
             by_name.setdefault(w.name, w)
         object.__setattr__(self, "by_name", by_name)
+        object.__setattr__(self, "loads", {})
 
     def weapon(self, name: str) -> Weapon | None:
         """The hero's weapon called ``name`` (the first listed of that name)."""
@@ -217,11 +221,6 @@ _copy_hero = _copier(HeroState)
 _copy_foe = _copier(FoeState)
 
 
-#: A hero card's Load for the items dropped, by (id of the card, items dropped), with the
-#: card itself (so a new card at a reused id is never mistaken for it).
-_LOADS: dict[tuple[int, tuple[str, ...]], tuple[HeroCard, int]] = {}
-
-
 @dataclass(slots=True)
 class OneRingState:
     """The whole fight: cards, changing values, the phase and whose turn it is."""
@@ -278,14 +277,11 @@ class OneRingState:
         for each card and the items dropped)."""
         card = self.roster.heroes[hero]
         dropped = self.heroes[hero].dropped
-        key = (id(card), dropped)
-        known = _LOADS.get(key)
-        if known is None or known[0] is not card:
-            if len(_LOADS) > 4096:
-                _LOADS.clear()
-            known = _LOADS[key] = (card, card.base_load + sum(
-                v for k, v in card.item_loads.items() if k not in dropped))
-        return known[1]
+        known = card.loads.get(dropped)
+        if known is None:
+            known = card.loads[dropped] = card.base_load + sum(
+                v for k, v in card.item_loads.items() if k not in dropped)
+        return known
 
     def weary(self, hero: str) -> bool:
         """Weary: set by the scenario, or Endurance at or below Load (the game's rule)."""
