@@ -8,7 +8,7 @@ combatant out is worth all the Endurance they have left.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
 from fracas.rules.one_ring.dice import BAD, FEAT_SIDES, GOOD, SUCCESS_SIDES, feat_rank
@@ -303,22 +303,33 @@ def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str,
     guard = _guard(state, me)
     if attackers is None:
         attackers = _likely_attackers(state, me, max(engaging_estimate(state, me), 1), guard)
-    engaged = max(len(attackers), 1)
-    blows = [_foe_blow(state, f) for f in attackers]
-    hero_blows: dict[bool, _Blow | None] = {}
-    scores: dict[str, float] = {}
+    blows = tuple([_foe_blow(state, f) for f in attackers])
+    close_blow = ranged_blow = None
+    if any(stance != REARWARD for stance in stances):
+        weapon = _hero_weapon(state, me, False)
+        close_blow = None if weapon is None else _hero_blow(state, me, target, weapon)
+    if REARWARD in stances:
+        weapon = _hero_weapon(state, me, True)
+        ranged_blow = None if weapon is None else _hero_blow(state, me, target, weapon)
+    return dict(zip(stances, _scores(stances, guard, close_blow, ranged_blow, blows,
+                                     max(len(attackers), 1)), strict=True))
+
+
+@lru_cache(maxsize=1 << 16)
+def _scores(stances: tuple[str, ...], guard: _Guard, close: _Blow | None,
+            ranged: _Blow | None, blows: tuple[_FoeBlow | None, ...], engaged: int
+            ) -> tuple[float, ...]:
+    """:func:`stance_scores` from the numbers they depend on (worked out once for each):
+    the hero's guard, their attack on the target with a close and a ranged weapon, the
+    attacks of the foes engaging them and how many those are."""
+    scores = []
     for stance in stances:
-        ranged = stance == REARWARD
-        if ranged not in hero_blows:
-            weapon = _hero_weapon(state, me, ranged)
-            hero_blows[ranged] = None if weapon is None else \
-                _hero_blow(state, me, target, weapon)
-        mine = hero_blows[ranged]
+        mine = ranged if stance == REARWARD else close
         dealt = 0.0 if mine is None else _blow_worth(mine, stance, engaged)
         taken = sum([0.0 if blow is None else _blow_threat(blow, guard, stance)
                      for blow in blows])
-        scores[stance] = dealt / (taken + 0.5)
-    return scores
+        scores.append(dealt / (taken + 0.5))
+    return tuple(scores)
 
 
 def hope_pays(state: OneRingState, me: str, dice: int, tn: int, target: str = "") -> bool:
