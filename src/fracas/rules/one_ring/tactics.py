@@ -349,7 +349,13 @@ def hope_pays(state: OneRingState, me: str, dice: int, tn: int, target: str = ""
     plenty = (h.hope - 1) * 2 >= card.hope_max
     if not (danger or finishing or plenty):
         return False
-    weary, miserable = state.weary(me), state.miserable(me)
+    return _hope_helps(dice, tn, state.weary(me), state.miserable(me))
+
+
+@cache
+def _hope_helps(dice: int, tn: int, weary: bool, miserable: bool) -> bool:
+    """Whether the extra die raises the roll's chance of success by ``HOPE_GAIN`` or more
+    (worked out once for each set of numbers)."""
     without = chances(max(dice, 0), tn, weary=weary, miserable=miserable)[0]
     with_hope = chances(max(dice + 1, 0), tn, weary=weary, miserable=miserable)[0]
     return with_hope - without >= HOPE_GAIN
