@@ -57,27 +57,37 @@ class HeroCard:
     always_weary: bool
     always_miserable: bool
     policy: str | tuple[str, ...]
-    #: Each weapon by name (the first of a name), worked out from ``weapons`` when the card
-    #: is made.
-    by_name: dict[str, Weapon] = field(init=False, repr=False, compare=False)
-    #: The hero's Load for each set of items dropped, remembered by
-    #: :meth:`OneRingState.load` as it is worked out.
-    loads: dict[tuple[str, ...], int] = field(init=False, repr=False, compare=False)
+    #: What is worked out from the card (:class:`HeroDerived`), no part of its value.
+    derived: HeroDerived = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        by_name: dict[str, Weapon] = {}
-        for w in self.weapons:
-            by_name.setdefault(w.name, w)
-        object.__setattr__(self, "by_name", by_name)
-        object.__setattr__(self, "loads", {})
+        object.__setattr__(self, "derived", HeroDerived(self.weapons))
 
     def weapon(self, name: str) -> Weapon | None:
         """The hero's weapon called ``name`` (the first listed of that name)."""
-        return self.by_name.get(name)
+        return self.derived.by_name.get(name)
 
     def rating(self, category: str) -> int:
         """The hero's combat proficiency for a weapon category (0 when untrained)."""
         return self.proficiencies.get(category, 0)
+
+
+@dataclass(init=False, eq=False)
+class HeroDerived:
+    """What is worked out from a hero card and kept with it.
+
+    A dataclass without fields, as :class:`~fracas.rules.one_ring.engagement.Readings`:
+    whatever it holds is no part of the card's value (its equality, a whole-state key).
+    """
+
+    def __init__(self, weapons: tuple[Weapon, ...]) -> None:
+        #: Each weapon by name (the first of a name).
+        self.by_name: dict[str, Weapon] = {}
+        for w in weapons:
+            self.by_name.setdefault(w.name, w)
+        #: The hero's Load for each set of items dropped, remembered by
+        #: :meth:`OneRingState.load` as it is worked out.
+        self.loads: dict[tuple[str, ...], int] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,21 +106,30 @@ class FoeCard:
     large: bool
     eligible: bool
     weapons: tuple[FoeWeapon, ...]
-    #: :meth:`close_weapon`, :meth:`ranged_weapon` and the first opening volley's ranged
-    #: weapon, worked out by :func:`_foe_weapons` when the card is made.
-    weapon_choices: tuple[FoeWeapon | None, FoeWeapon | None, FoeWeapon | None] = field(
-        init=False, repr=False, compare=False)
+    #: What is worked out from the card (:class:`FoeDerived`), no part of its value.
+    derived: FoeDerived = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "weapon_choices", _foe_weapons(self.weapons))
+        object.__setattr__(self, "derived", FoeDerived(self.weapons))
 
     def close_weapon(self) -> FoeWeapon | None:
         """The adversary's best close-combat attack (highest rating, first listed on ties)."""
-        return self.weapon_choices[0]
+        return self.derived.weapon_choices[0]
 
     def ranged_weapon(self, volley: int = 0) -> FoeWeapon | None:
         """A bow; in the first opening volley a thrown spear also serves."""
-        return self.weapon_choices[2 if volley == 1 else 1]
+        return self.derived.weapon_choices[2 if volley == 1 else 1]
+
+
+@dataclass(init=False, eq=False)
+class FoeDerived:
+    """What is worked out from an adversary's card when it is made (a dataclass without
+    fields: no part of the card's value)."""
+
+    def __init__(self, weapons: tuple[FoeWeapon, ...]) -> None:
+        #: :meth:`FoeCard.close_weapon`, :meth:`FoeCard.ranged_weapon` and the first
+        #: opening volley's ranged weapon (:func:`_foe_weapons`).
+        self.weapon_choices = _foe_weapons(weapons)
 
 
 def _foe_weapons(weapons: tuple[FoeWeapon, ...]
@@ -277,9 +296,10 @@ class OneRingState:
         for each card and the items dropped)."""
         card = self.roster.heroes[hero]
         dropped = self.heroes[hero].dropped
-        known = card.loads.get(dropped)
+        loads = card.derived.loads
+        known = loads.get(dropped)
         if known is None:
-            known = card.loads[dropped] = card.base_load + sum(
+            known = loads[dropped] = card.base_load + sum(
                 v for k, v in card.item_loads.items() if k not in dropped)
         return known
 
@@ -331,7 +351,7 @@ class OneRingState:
         wielded = self.heroes[hero].wielded
         if wielded is None:
             return None
-        return self.roster.heroes[hero].by_name.get(wielded)
+        return self.roster.heroes[hero].derived.by_name.get(wielded)
 
     def close_weapon(self, hero: str) -> Weapon | None:
         """The wielded close-combat weapon, if the hero holds one."""
