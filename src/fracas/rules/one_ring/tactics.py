@@ -315,7 +315,7 @@ def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str,
                                      max(len(attackers), 1)), strict=True))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def _scores(stances: tuple[str, ...], guard: _Guard, close: _Blow | None,
             ranged: _Blow | None, blows: tuple[_FoeBlow | None, ...], engaged: int
             ) -> tuple[float, ...]:
