@@ -1,5 +1,8 @@
 """The heuristic's remembered and unrolled readings agree with the rules they stand for.
 
+(The last test here holds the foes the heuristics expect at close quarters, kept with the
+state, and the quick yes that a hero still has a main action, the same way.)
+
 ``OneRingState.load`` remembers a hero card's Load for each set of items dropped, and the
 heuristic's ``_weakest`` picks the least Endurance in one loop instead of ``min`` with a
 key.  These tests hold both to the rule written out here, at every decision of fights of
@@ -11,6 +14,7 @@ here.)
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -18,7 +22,8 @@ import pytest
 from fracas.core.encounter import Encounter
 from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
-from fracas.rules.one_ring import policies
+from fracas.rules.one_ring import OneRing, legality, policies, tactics
+from fracas.rules.one_ring.actions import Recover, Task
 from fracas.rules.one_ring.state import OneRingState
 from fracas.scenario import load_scenario
 
@@ -67,3 +72,87 @@ def test_remembered_loads_and_the_weakest_follow_the_rule(path: Path,
             enc.apply(policy.choose(DecisionRequest(actor, state, ruleset, rng)))
     if random_play:
         assert dropped_seen > 0  # a hero dropped something: the memory met two keys
+
+
+def _fighters_by_the_rule(state: OneRingState) -> tuple[str, ...]:
+    """The standing foes whose bow (if any) does not beat their close weapon; all standing
+    foes when none is such."""
+    out = []
+    for foe in state.standing_foes():
+        card = state.roster.foes[foe]
+        bow, close = card.ranged_weapon(), card.close_weapon()
+        if close is not None and (bow is None or bow.rating <= close.rating):
+            out.append(foe)
+    return tuple(out) or tuple(state.standing_foes())
+
+
+def _recovery_or_task_legal(state: OneRingState, hero: str) -> bool:
+    """A recovery or a combat task (the main actions the quick yes vouches for) is legal."""
+    return any(isinstance(action, Recover | Task) for action in RULESET.legal_actions(state))
+
+
+RULESET = OneRing()
+
+
+@pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_kept_fighters_and_the_quick_main_action_follow_the_rule(path: Path,
+                                                                 random_play: bool) -> None:
+    """The heuristics' foes expected at close quarters, kept with the state, are those the
+    rule names afresh after every event; and the quick yes that a hero still has a main
+    action (``legality.has_main_action``, asked after a secondary action) is never a yes
+    where no main action is legal.  (Checked once on broken copies: fighters kept without
+    looking at the standing foes, and a quick yes that forgot that a Defensive hero's task
+    needs a companion, each failed here.)"""
+    scenario = load_scenario(path)
+    initial = RULESET.initial_state(scenario.model)
+    asked = 0
+
+    def listener(event: object, state: OneRingState) -> None:
+        assert tactics._fighters(state) == _fighters_by_the_rule(state), event
+
+    for seed in range(8):
+        enc = Encounter(RULESET, initial, rng=SeededRng(seed))
+        own = scenario_policies(RULESET, enc.state)
+        rng = SeededRng(seed).spawn("policy")
+        enc.listener = listener
+        for _ in range(400):
+            actor = enc.current_actor()
+            if actor is None:
+                break
+            state: OneRingState = enc.state
+            hero = legality.current_turn(state)
+            if state.phase == "action" and state.pending is None and hero == actor and \
+                    hero in state.heroes and legality.has_main_action(state, hero):
+                assert _recovery_or_task_legal(state, hero), (hero, state.heroes[hero])
+                asked += 1
+            policy = RandomPolicy() if random_play else own(actor)
+            enc.apply(policy.choose(DecisionRequest(actor, state, RULESET, rng)))
+    assert asked > 0
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_a_clone_is_an_equal_independent_copy(path: Path) -> None:
+    """``OneRingState.clone`` copies every hero's and foe's changing values field by field
+    (read from the dataclasses' own fields): at every decision of a fight the clone equals
+    the state and ``dataclasses.replace`` copies of its values, and changing the clone's
+    values leaves the state alone.  (Checked once on a broken copy: a copier that skipped
+    the last field failed here.)"""
+    scenario = load_scenario(path)
+    enc = Encounter(RULESET, RULESET.initial_state(scenario.model), rng=SeededRng(3))
+    own = scenario_policies(RULESET, enc.state)
+    rng = SeededRng(3).spawn("policy")
+    for _ in range(300):
+        actor = enc.current_actor()
+        if actor is None:
+            break
+        state: OneRingState = enc.state
+        copy = state.clone()
+        assert copy == state
+        for mine, theirs in ((copy.heroes, state.heroes), (copy.foes, state.foes)):
+            assert mine == {k: dataclasses.replace(v) for k, v in theirs.items()}
+            for name, values in mine.items():
+                assert values is not theirs[name]
+                values.endurance += 1
+                assert values.endurance == theirs[name].endurance + 1
+        enc.apply(own(actor).choose(DecisionRequest(actor, state, RULESET, rng)))

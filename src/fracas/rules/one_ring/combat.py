@@ -285,7 +285,7 @@ def do_task(state: OneRingState, hero: str, companion: str, hope: bool, rng: Rng
     if not result.success:
         return
     if task == "intimidate":
-        for foe in state.standing_foes():
+        for foe in state.standing()[1]:
             if state.foes[foe].hate > 0:
                 emit(events.HateLost(foe, 1 + result.tengwars))
     emit(events.TaskSucceeded(hero, task, companion))

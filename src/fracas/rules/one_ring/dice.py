@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fracas.core.events import DiceRolled
+from fracas.core.records import fast_init
 
 if TYPE_CHECKING:
     from fracas.core.rng import Rng
@@ -81,6 +82,7 @@ def net_dice(base: int, bonus: int, penalty: int) -> int:
     return max(0, base + bonus - penalty)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RollResult:
     """A read roll: the kept Feat rank, the total, success and tengwars on a success."""
@@ -127,6 +129,9 @@ def roll_test(rng: Rng, emit: Emit, actor: str, purpose: str, dice: int, tn: int
     if dice > 0:
         successes = tuple(rng.dice(dice, SUCCESS_SIDES))
         emit(DiceRolled(actor, purpose, SUCCESS_SIDES, successes, hidden))
-    ranks = tuple(feat_rank(f, adversary) for f in feats)
-    rank = keep_feat(ranks, favoured, ill_favoured)
+    if len(feats) == 1:
+        rank = feat_rank(feats[0], adversary)
+    else:
+        rank = keep_feat((feat_rank(feats[0], adversary), feat_rank(feats[1], adversary)),
+                         favoured, ill_favoured)
     return read_test(rank, successes, tn, weary=weary, miserable=miserable)

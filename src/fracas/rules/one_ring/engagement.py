@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from fracas.core.records import fast_init
+
 __all__ = [
     "HERO_CAPACITY",
     "LOREMASTER",
@@ -113,12 +115,22 @@ class Board:
 
     # -- reading ---------------------------------------------------------
     def foes_of(self, hero: str) -> list[str]:
-        """The foes engaging ``hero``, in scenario order."""
-        return [f for f in self.foes if (hero, f) in self.pairs]
+        """The foes engaging ``hero``, in scenario order (a new list each time)."""
+        known = self.readings.foes_of.get(hero)
+        if known is None:
+            pairs = self.pairs
+            known = self.readings.foes_of[hero] = tuple(
+                [f for f in self.foes if (hero, f) in pairs])
+        return list(known)
 
     def heroes_on(self, foe: str) -> list[str]:
-        """The heroes engaging ``foe``, in scenario order."""
-        return [h for h in self.heroes if (h, foe) in self.pairs]
+        """The heroes engaging ``foe``, in scenario order (a new list each time)."""
+        known = self.readings.heroes_on.get(foe)
+        if known is None:
+            pairs = self.pairs
+            known = self.readings.heroes_on[foe] = tuple(
+                [h for h in self.heroes if (h, foe) in pairs])
+        return list(known)
 
     def is_engaged(self, name: str) -> bool:
         """True when ``name`` (hero or foe) is in at least one engagement."""
@@ -161,7 +173,7 @@ class Board:
 
     def engage(self, hero: str, foe: str) -> None:
         """Pair ``hero`` with ``foe`` (a foe that stood back steps in)."""
-        self.readings.step = None
+        self.readings.paired()
         if (hero, foe) not in self.pairs:
             self.pairs.add((hero, foe))
             self.links[hero] = self.links.get(hero, 0) + 1
@@ -181,7 +193,7 @@ class Board:
 
     def disengage(self, name: str) -> None:
         """Remove every engagement of ``name`` (it fell, fled or moved away)."""
-        self.readings.step = None
+        self.readings.paired()
         for pair in [p for p in self.pairs if name in p]:
             self.pairs.discard(pair)
             for member in pair:
@@ -190,7 +202,7 @@ class Board:
 
     def remove(self, name: str) -> None:
         """``name`` has left the fight: it is no longer engaged or on the board."""
-        self.readings.step = None
+        self.readings.paired()
         self.disengage(name)
         self.stood_back.discard(name)
         if name in self.foes:
@@ -211,10 +223,27 @@ class Readings:
     def __init__(self) -> None:
         #: The last :func:`next_step` answer and who was asked as the Loremaster.
         self.step: tuple[str, Step | None] | None = None
+        #: :meth:`Board.foes_of` and :meth:`Board.heroes_on` answers, by name: good until
+        #: the pairs or the combatants on the board change (:meth:`paired`).
+        self.foes_of: dict[str, tuple[str, ...]] = {}
+        self.heroes_on: dict[str, tuple[str, ...]] = {}
         #: The standing heroes and foes, in scenario order.
-        self.standing: tuple[list[str], list[str]] | None = None
+        self.standing: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        #: The standing foes the heuristics expect at close quarters, with the tuple of
+        #: standing foes they were read from (:func:`fracas.rules.one_ring.tactics.
+        #: _fighters`: good while ``standing`` holds that very tuple).
+        self.fighters: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+
+    def paired(self) -> None:
+        """The board's pairs or combatants changed: forget every answer read from them."""
+        self.step = None
+        if self.foes_of:
+            self.foes_of = {}
+        if self.heroes_on:
+            self.heroes_on = {}
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Step:
     """The next engagement decision.

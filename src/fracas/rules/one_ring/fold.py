@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
-from fracas.core.loop import fold_by_type
 from fracas.rules.one_ring import events, overrides
 from fracas.rules.one_ring.engagement import Board
 from fracas.rules.one_ring.rules import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
@@ -35,8 +35,7 @@ def _phase(s: OneRingState, e: events.PhaseBegan) -> None:
             h.protected = False
             h.stance = "" if h.status == "ok" else h.stance
     elif e.phase == "engagement":
-        heroes = tuple(s.standing_heroes())
-        foes = tuple(s.standing_foes())
+        heroes, foes = s.standing()
         cards = s.roster.foes
         s.board = Board(
             heroes=heroes,
@@ -238,15 +237,39 @@ def apply_event(state: OneRingState, event: Event) -> None:
     What was read from the state (the standing combatants, the next engagement step) is
     forgotten first, unless the event is one of this rule set's that changes no status
     and changes the board only through its methods (which forget the step themselves).
+    One look-up finds what to do (:data:`_APPLY`, made from the fold table and
+    :data:`_KEEPS_READINGS`).
     """
-    if type(event) not in _KEEPS_READINGS:
+    handler = _APPLY.get(type(event))
+    if handler is None:
+        _forget(state, event)
+    else:
+        handler(state, event)
+
+
+def _forget(state: OneRingState, event: Event) -> None:
+    """Forget what was read from ``state`` (an event that changes nothing else)."""
+    state.readings.standing = None
+    state.board.readings.step = None
+
+
+def _forgetting(handler: Callable[[OneRingState, Any], None]
+                ) -> Callable[[OneRingState, Any], None]:
+    """``handler``, after forgetting what was read from the state."""
+    def apply(state: OneRingState, event: Event) -> None:
         state.readings.standing = None
         state.board.readings.step = None
-    _fold(state, event)
+        handler(state, event)
+    return apply
 
 
-#: The fold proper: events this rule set does not know change nothing.
-_fold: Callable[[OneRingState, Event], None] = fold_by_type({
+def _keeping(state: OneRingState, event: Event) -> None:
+    """An event that changes nothing and keeps what was read (a roll, a decision)."""
+
+
+#: The fold proper: one handler per event class; events this rule set does not know change
+#: nothing.
+_FOLD: dict[type[Event], Callable[[OneRingState, Any], None]] = {
     events.VolleysSet: _volleys_set, events.PhaseBegan: _phase, events.TurnEnded: _turn_ended,
     events.StanceTaken: _stance, events.Engaged: _engaged, events.Introduced: _introduced,
     events.StoodBack: _stood_back,
@@ -258,4 +281,13 @@ _fold: Callable[[OneRingState, Event], None] = fold_by_type({
     events.ThrustLost: _thrust_lost, events.Recovered: _recovered, events.GearChanged: _gear,
     events.Located: _located, events.Carried: _carried, FightEnded: _ended,
     **overrides.OVERRIDES.fold_handlers(),  # the Loremaster's overrides (core.overrides)
-})
+}
+
+#: What :func:`apply_event` does for each event class it knows: the fold's handler, after
+#: forgetting the readings unless the class keeps them; nothing for a class that keeps
+#: them and has no handler.  Any other class only forgets them.
+_APPLY: dict[type[Event], Callable[[OneRingState, Any], None]] = {
+    **{kind: _keeping for kind in _KEEPS_READINGS},
+    **{kind: handler if kind in _KEEPS_READINGS else _forgetting(handler)
+       for kind, handler in _FOLD.items()},
+}

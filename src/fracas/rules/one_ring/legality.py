@@ -67,6 +67,7 @@ __all__ = [
     "escape_options",
     "fallen_located",
     "foe_targets",
+    "has_main_action",
     "hero_targets",
     "locatable",
     "move_targets",
@@ -124,8 +125,8 @@ def rearward_allowed(state: OneRingState, hero: str) -> str | None:
     """
     if state.ranged_weapon(hero) is None:
         return f"{hero} carries no bow: the ranged stance needs a ranged weapon"
-    company = state.standing_heroes()
-    foes = len(state.standing_foes())
+    company, standing_foes = state.standing()
+    foes = len(standing_foes)
     if foes > 2 * len(company):
         return f"{foes} enemies are more than twice the Company of {len(company)}"
     decided = set(state.order[:state.cursor])
@@ -177,7 +178,8 @@ def hero_targets(state: OneRingState, hero: str) -> list[str]:
 
 def eligible_foes(state: OneRingState) -> list[str]:
     """Standing foes the Loremaster has introduced as targets for the heroes."""
-    return [f for f in state.standing_foes() if state.foes[f].eligible]
+    foes = state.foes
+    return [f for f in state.standing()[1] if foes[f].eligible]
 
 
 def move_targets(state: OneRingState, hero: str) -> list[str]:
@@ -205,7 +207,7 @@ def escape_options(state: OneRingState, hero: str) -> list[str]:
 
 def companions(state: OneRingState, hero: str) -> list[str]:
     """The other heroes still standing (whom Protect Companion may name)."""
-    return [h for h in state.standing_heroes() if h != hero]
+    return [h for h in state.standing()[0] if h != hero]
 
 
 def fallen_located(state: OneRingState, hero: str) -> list[str]:
@@ -563,9 +565,10 @@ def allows(state: OneRingState, action: Action) -> bool:
     """A quick yes for the common whole actions: ``True`` only when :func:`why_not` (and the
     whole-action check built on it) accepts ``action``; ``False`` means "judge it in full".
 
-    It answers for attacks and holds in a turn, stances other than the Rearward, engagement
-    choices, special damage and knockbacks (what the heuristics do most) by the same
-    helpers :func:`why_not` uses, without building a refusal.  ``tests/rules/one_ring/
+    It answers for attacks and holds in a turn, stances, engagement choices (standing back
+    and introductions too), the opening volleys, special damage, knockbacks, combat tasks,
+    recovering and drawing a weapon (what the heuristics do) by the same helpers
+    :func:`why_not` uses, without building a refusal.  ``tests/rules/one_ring/
     test_one_ring_quick_check.py`` holds it to the full check both ways.
     """
     if state.result is not None:
@@ -581,20 +584,69 @@ def allows(state: OneRingState, action: Action) -> bool:
         return False
     phase = state.phase
     if phase == "engagement":
-        return isinstance(action, Engage) and _engage_allowed(state, action)
+        return _engagement_allowed(state, action)
+    if phase == "volleys_choice":
+        return isinstance(action, SetVolleys) and action.actor == GM and \
+            type(action.count) is int and 0 <= action.count <= state.roster.max_volleys
     name = current_turn(state)
     if name is None:
         return False
     if phase == "stance":
-        return isinstance(action, TakeStance) and action.actor == name and \
-            action.stance in CLOSE_STANCES
+        return isinstance(action, TakeStance) and action.actor == name and (
+            action.stance in CLOSE_STANCES or
+            (action.stance == REARWARD and rearward_allowed(state, name) is None))
     if name in state.heroes:
-        return isinstance(action, Attack) and action.actor == name and \
-            _hero_attack_allowed(state, action, name)
+        if action.actor != name:
+            return False
+        if isinstance(action, Attack):
+            return _hero_attack_allowed(state, action, name)
+        return phase == "action" and _hero_turn_allowed(state, action, name)
     if isinstance(action, Hold):
         return action.actor == GM and action.foe == name
     return isinstance(action, Attack) and action.actor == GM and action.foe == name and \
         action.hope is False and action.target in foe_targets(state, name)
+
+
+def has_main_action(state: OneRingState, hero: str) -> bool:
+    """A quick yes to "may ``hero``, whose turn it is in the action phase, still take a main
+    action?": ``True`` only when one is surely legal (recovering from a knockback, or the
+    combat task of the hero's stance), ``False`` meaning "walk the steps".
+    ``tests/rules/one_ring/test_one_ring_quick_check.py`` holds it to the steps."""
+    h = state.heroes[hero]
+    if h.knocked_back:
+        return True
+    return h.stance in TASKS and (h.stance != DEFENSIVE or bool(companions(state, hero)))
+
+
+def _engagement_allowed(state: OneRingState, action: Action) -> bool:
+    if isinstance(action, Engage):
+        return _engage_allowed(state, action)
+    found = _engagement_step(state)
+    if found is None:
+        return False
+    if isinstance(action, StandBack):
+        return found.kind == "spare" and action.actor == found.decider and \
+            action.foe == found.subject
+    if isinstance(action, Introduce):
+        return found.kind == "introduce" and action.actor == GM and \
+            (action.foe == "" or action.foe in found.options)
+    return False
+
+
+def _hero_turn_allowed(state: OneRingState, action: Action, hero: str) -> bool:
+    """The quick yes for a hero's combat task, recovery or drawn weapon in the action phase."""
+    h = state.heroes[hero]
+    if isinstance(action, Task):
+        if h.knocked_back or not isinstance(action.hope, bool) or (action.hope and h.hope <= 0):
+            return False
+        if h.stance == DEFENSIVE:
+            return action.companion in companions(state, hero)
+        return h.stance in TASKS and action.companion == ""
+    if isinstance(action, Recover):
+        return h.knocked_back
+    if isinstance(action, Draw):
+        return not h.secondary_used and action.weapon in drawable(state, hero)
+    return False
 
 
 def _engage_allowed(state: OneRingState, action: Engage) -> bool:

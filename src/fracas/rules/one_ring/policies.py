@@ -50,6 +50,7 @@ from fracas.rules.one_ring.state import (
     OneRingState,
 )
 from fracas.rules.one_ring.tactics import (
+    attack_now,
     attack_roll,
     attack_value,
     foe_threat,
@@ -66,8 +67,18 @@ SHIFT_MARGIN = 1.15
 
 
 def _confirm(request: DecisionRequest, wishes: Iterable[Action]) -> Action:
-    """The first wished action the rules accept, else the preselected value of every step."""
+    """The first wished action the rules accept, else the preselected value of every step.
+
+    A wish the quick yes (:func:`legality.allows`, held to the full check by a test) accepts
+    is taken without walking its fields; the request then records it as found legal, as
+    ``request.is_legal`` would, so the play loop does not judge it again.
+    """
+    state = request.state
+    allows = legality.allows
     for action in wishes:
+        if allows(state, action):
+            request._vetted = action  # what is_legal records: found legal for this request
+            return action
         if request.is_legal(action):
             return action
     chosen: list[object] = []
@@ -205,11 +216,12 @@ class HeroHeuristic:
             targets = legality.hero_targets(state, me)
             target = _best_target(state, me, targets) if targets else None
             task = _task(state, me)
-            if task is not None and target is not None and \
-                    task_value(state, me, task.companion) > _value(state, me, target):
-                yield task
             if target is not None:
-                yield _with_hope(state, me, target)
+                value, roll = attack_now(state, me, target)
+                if task is not None and task_value(state, me, task.companion) > value:
+                    yield task
+                yield Attack(me, target, hope=roll is not None and
+                             hope_pays(state, me, *roll, target))
             moves = legality.move_targets(state, me)
             if moves:
                 yield _best_attack(state, me, moves, Move)
@@ -233,20 +245,6 @@ def _shift_stance(state: OneRingState, me: str) -> Action | None:
     return Advance(me) if scores[OPEN] > scores[DEFENSIVE] * SHIFT_MARGIN else None
 
 
-def _value(state: OneRingState, me: str, target: str) -> float:
-    """What the hero's attack on ``target`` is expected to take, as things stand."""
-    return attack_value(state, me, target, state.heroes[me].stance,
-                        len(state.board.foes_of(me)))
-
-
-def _with_hope(state: OneRingState, me: str, target: str) -> Attack:
-    """The attack on ``target``, with Hope spent on it when that pays
-    (:func:`tactics.hope_pays`)."""
-    roll = attack_roll(state, me, target, state.heroes[me].stance,
-                       len(state.board.foes_of(me)))
-    return Attack(me, target, hope=roll is not None and hope_pays(state, me, *roll, target))
-
-
 def _task(state: OneRingState, me: str) -> Task | None:
     """The combat task of the hero's stance (Protect Companion names the companion most
     pressed), or ``None`` when there is none to take."""
@@ -263,7 +261,7 @@ def _task(state: OneRingState, me: str) -> Task | None:
 def _escape(state: OneRingState, me: str) -> Escape | None:
     """The last hero standing leaves a fight they cannot win: Wounded, or down to a third of
     their Endurance, and expected to fall before the foes do."""
-    if state.standing_heroes() != [me]:
+    if state.standing()[0] != (me,):
         return None
     options = legality.escape_options(state, me)
     if not options:
@@ -339,7 +337,7 @@ def _spare_gear(state: OneRingState, me: str) -> str | None:
 def _best_target(state: OneRingState, me: str, targets: Sequence[str]) -> str:
     """Prefer foes pressing the most wounded comrade, then the weakest foe."""
     board = state.board
-    comrades = [h for h in state.standing_heroes() if h != me and board.is_engaged(h)]
+    comrades = [h for h in state.standing()[0] if h != me and board.is_engaged(h)]
     if comrades:
         hurt = _weakest(state, comrades)
         pressing = [t for t in targets if t in board.foes_of(hurt)]

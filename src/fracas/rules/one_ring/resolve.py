@@ -78,14 +78,17 @@ def volley_order(state: OneRingState, volley: int) -> tuple[str, ...]:
 def action_order(state: OneRingState) -> tuple[str, ...]:
     """Heroes by stance (Forward, Open, Defensive, Rearward), then adversaries in the stance
     order of the heroes they fight (their earliest one), then foes standing back to shoot."""
-    heroes = sorted(state.standing_heroes(), key=lambda h: STANCES.index(state.heroes[h].stance))
+    standing_heroes, standing_foes = state.standing()
+    place = {h: STANCES.index(state.heroes[h].stance) for h in standing_heroes}
+    heroes = sorted(standing_heroes, key=place.__getitem__)
     board = state.board
     engaged: list[tuple[int, str]] = []
     shooters: list[str] = []
-    for foe in state.standing_foes():
+    for foe in standing_foes:
         on = board.heroes_on(foe)
         if on:
-            engaged.append((min(STANCES.index(state.heroes[h].stance) for h in on), foe))
+            engaged.append((min([place[h] if h in place else
+                                 STANCES.index(state.heroes[h].stance) for h in on]), foe))
         elif state.roster.foes[foe].ranged_weapon() is not None:
             shooters.append(foe)
     engaged.sort(key=lambda pair: pair[0])
@@ -94,10 +97,11 @@ def action_order(state: OneRingState) -> tuple[str, ...]:
 
 # -- automatic steps ------------------------------------------------------------
 def _fight_over(state: OneRingState, emit: Emit) -> bool:
-    if not state.standing_heroes():
+    heroes, foes = state.standing()
+    if not heroes:
         emit(FightEnded(ENEMIES, "the Company is out of the fight"))
         return True
-    if not state.standing_foes():
+    if not foes:
         emit(FightEnded(COMPANY, "every adversary is out of the fight"))
         return True
     return False
@@ -114,7 +118,7 @@ def _begin_round(state: OneRingState, number: int, emit: Emit) -> None:
     if number > state.roster.max_rounds:
         emit(FightEnded(None, "the round limit was reached"))
     else:
-        emit(events.PhaseBegan("stance", number, tuple(state.standing_heroes())))
+        emit(events.PhaseBegan("stance", number, state.standing()[0]))
 
 
 _STEPS = Steps(ACTIONS, legality.why_not, legality.step)
@@ -128,7 +132,7 @@ def _turn_over(state: OneRingState, name: str) -> bool:
         # A hero whose secondary action left nothing to do (a bow drawn while engaged in a
         # close-combat stance, with no task to take) forfeits the main action.
         return state.phase == "action" and h.secondary_used and \
-            not has_options(_STEPS, state, name)
+            not legality.has_main_action(state, name) and not has_options(_STEPS, state, name)
     f = state.foes[name]
     return f.status != "ok" or f.attacks_left <= 0
 
@@ -164,7 +168,8 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
         if phase == "volley":
             _begin_volley(state, state.volley + 1, emit)
         elif phase == "stance":
-            regime = regime_for(len(state.standing_heroes()), len(state.standing_foes()))
+            heroes, foes = state.standing()
+            regime = regime_for(len(heroes), len(foes))
             emit(events.PhaseBegan("engagement", state.round, regime=regime))
         else:
             _begin_round(state, state.round + 1, emit)

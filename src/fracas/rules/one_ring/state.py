@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from fracas.core.records import fast_init
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
 from fracas.rules.one_ring.engagement import Board, Readings
 
@@ -27,6 +30,7 @@ STANCES: tuple[str, ...] = (FORWARD, OPEN, DEFENSIVE, REARWARD)
 CLOSE_STANCES: tuple[str, ...] = (FORWARD, OPEN, DEFENSIVE)
 COMPANY, ENEMIES = "company", "enemies"
 HELM, SHIELD = "helm", "shield"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,17 +57,37 @@ class HeroCard:
     always_weary: bool
     always_miserable: bool
     policy: str | tuple[str, ...]
+    #: What is worked out from the card (:class:`HeroDerived`), no part of its value.
+    derived: HeroDerived = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "derived", HeroDerived(self.weapons))
 
     def weapon(self, name: str) -> Weapon | None:
-        """The hero's weapon called ``name``."""
-        for w in self.weapons:
-            if w.name == name:
-                return w
-        return None
+        """The hero's weapon called ``name`` (the first listed of that name)."""
+        return self.derived.by_name.get(name)
 
     def rating(self, category: str) -> int:
         """The hero's combat proficiency for a weapon category (0 when untrained)."""
         return self.proficiencies.get(category, 0)
+
+
+@dataclass(init=False, eq=False)
+class HeroDerived:
+    """What is worked out from a hero card and kept with it.
+
+    A dataclass without fields, as :class:`~fracas.rules.one_ring.engagement.Readings`:
+    whatever it holds is no part of the card's value (its equality, a whole-state key).
+    """
+
+    def __init__(self, weapons: tuple[Weapon, ...]) -> None:
+        #: Each weapon by name (the first of a name).
+        self.by_name: dict[str, Weapon] = {}
+        for w in weapons:
+            self.by_name.setdefault(w.name, w)
+        #: The hero's Load for each set of items dropped, remembered by
+        #: :meth:`OneRingState.load` as it is worked out.
+        self.loads: dict[tuple[str, ...], int] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,25 +106,43 @@ class FoeCard:
     large: bool
     eligible: bool
     weapons: tuple[FoeWeapon, ...]
+    #: What is worked out from the card (:class:`FoeDerived`), no part of its value.
+    derived: FoeDerived = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "derived", FoeDerived(self.weapons))
 
     def close_weapon(self) -> FoeWeapon | None:
         """The adversary's best close-combat attack (highest rating, first listed on ties)."""
-        best: FoeWeapon | None = None
-        for w in self.weapons:
-            if not w.ranged and (best is None or w.rating > best.rating):
-                best = w
-        return best
+        return self.derived.weapon_choices[0]
 
     def ranged_weapon(self, volley: int = 0) -> FoeWeapon | None:
         """A bow; in the first opening volley a thrown spear also serves."""
-        for w in self.weapons:
-            if w.ranged:
-                return w
-        if volley == 1:
-            for w in self.weapons:
-                if w.thrown:
-                    return w
-        return None
+        return self.derived.weapon_choices[2 if volley == 1 else 1]
+
+
+@dataclass(init=False, eq=False)
+class FoeDerived:
+    """What is worked out from an adversary's card when it is made (a dataclass without
+    fields: no part of the card's value)."""
+
+    def __init__(self, weapons: tuple[FoeWeapon, ...]) -> None:
+        #: :meth:`FoeCard.close_weapon`, :meth:`FoeCard.ranged_weapon` and the first
+        #: opening volley's ranged weapon (:func:`_foe_weapons`).
+        self.weapon_choices = _foe_weapons(weapons)
+
+
+def _foe_weapons(weapons: tuple[FoeWeapon, ...]
+                 ) -> tuple[FoeWeapon | None, FoeWeapon | None, FoeWeapon | None]:
+    """(best close-combat attack: highest rating, first listed on ties; the first bow; the
+    first bow, else the first thrown weapon: what serves in the first opening volley)."""
+    best: FoeWeapon | None = None
+    for w in weapons:
+        if not w.ranged and (best is None or w.rating > best.rating):
+            best = w
+    bow = next((w for w in weapons if w.ranged), None)
+    first_volley = bow if bow is not None else next((w for w in weapons if w.thrown), None)
+    return best, bow, first_volley
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +199,7 @@ class FoeState:
     eligible: bool = True
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Pending:
     """A hit waiting for decisions (special damage, knockback) before it lands.
@@ -178,9 +221,23 @@ class Pending:
     knockback: bool | None = None
 
 
-#: A hero card's Load for the items dropped, by (id of the card, items dropped), with the
-#: card itself (so a new card at a reused id is never mistaken for it).
-_LOADS: dict[tuple[int, tuple[str, ...]], tuple[HeroCard, int]] = {}
+def _copier(cls: type[T]) -> Callable[[T], T]:
+    """A copy of a ``cls`` (a dataclass whose fields are all positional ``__init__``
+    arguments): what ``dataclasses.replace`` with no change makes, its fields read at once."""
+    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    if len(names) < 2 or any(not f.init or f.kw_only
+                             for f in dataclasses.fields(cls)):  # type: ignore[arg-type]
+        raise TypeError(f"{cls.__name__}: not a copier's kind of dataclass")
+    read = operator.attrgetter(*names)
+
+    def copy(value: T) -> T:
+        return cls(*read(value))
+
+    return copy
+
+
+_copy_hero = _copier(HeroState)
+_copy_foe = _copier(FoeState)
 
 
 @dataclass(slots=True)
@@ -205,10 +262,11 @@ class OneRingState:
 
     def clone(self) -> OneRingState:
         """A cheap independent copy: cards are shared, changing values copied."""
+        hero, foe = _copy_hero, _copy_foe
         return OneRingState(
             self.roster,
-            {k: dataclasses.replace(v) for k, v in self.heroes.items()},
-            {k: dataclasses.replace(v) for k, v in self.foes.items()},
+            {k: hero(v) for k, v in self.heroes.items()},
+            {k: foe(v) for k, v in self.foes.items()},
             self.phase, self.round, self.volleys, self.volley, self.order, self.cursor,
             self.board.clone(), self.pending, self.result,
         )
@@ -216,20 +274,21 @@ class OneRingState:
     # -- derived values ----------------------------------------------------
     def standing_heroes(self) -> list[str]:
         """Heroes still in the fight, in scenario order (a new list each time)."""
-        return list(self._standing()[0])
+        return list(self.standing()[0])
 
     def standing_foes(self) -> list[str]:
         """Adversaries still in the fight, in scenario order (a new list each time)."""
-        return list(self._standing()[1])
+        return list(self.standing()[1])
 
-    def _standing(self) -> tuple[list[str], list[str]]:
-        readings = self.readings
-        known = readings.standing
+    def standing(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(the heroes, the adversaries) still in the fight, in scenario order: kept with
+        the state until an event may change them (read them, never keep them)."""
+        known = self.readings.standing
         if known is None:
             heroes, foes = self.heroes, self.foes
-            known = readings.standing = (
-                [h for h in self.roster.hero_order if heroes[h].status == "ok"],
-                [f for f in self.roster.foe_order if foes[f].status == "ok"])
+            known = self.readings.standing = (
+                tuple([h for h in self.roster.hero_order if heroes[h].status == "ok"]),
+                tuple([f for f in self.roster.foe_order if foes[f].status == "ok"]))
         return known
 
     def load(self, hero: str) -> int:
@@ -237,14 +296,12 @@ class OneRingState:
         for each card and the items dropped)."""
         card = self.roster.heroes[hero]
         dropped = self.heroes[hero].dropped
-        key = (id(card), dropped)
-        known = _LOADS.get(key)
-        if known is None or known[0] is not card:
-            if len(_LOADS) > 4096:
-                _LOADS.clear()
-            known = _LOADS[key] = (card, card.base_load + sum(
-                v for k, v in card.item_loads.items() if k not in dropped))
-        return known[1]
+        loads = card.derived.loads
+        known = loads.get(dropped)
+        if known is None:
+            known = loads[dropped] = card.base_load + sum(
+                v for k, v in card.item_loads.items() if k not in dropped)
+        return known
 
     def weary(self, hero: str) -> bool:
         """Weary: set by the scenario, or Endurance at or below Load (the game's rule)."""
@@ -291,10 +348,10 @@ class OneRingState:
 
     def in_hand(self, hero: str) -> Weapon | None:
         """The weapon the hero holds, if any."""
-        h = self.heroes[hero]
-        if h.wielded is None:
+        wielded = self.heroes[hero].wielded
+        if wielded is None:
             return None
-        return self.roster.heroes[hero].weapon(h.wielded)
+        return self.roster.heroes[hero].derived.by_name.get(wielded)
 
     def close_weapon(self, hero: str) -> Weapon | None:
         """The wielded close-combat weapon, if the hero holds one."""

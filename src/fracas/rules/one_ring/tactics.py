@@ -8,7 +8,7 @@ combatant out is worth all the Endurance they have left.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
 from fracas.rules.one_ring.dice import BAD, FEAT_SIDES, GOOD, SUCCESS_SIDES, feat_rank
@@ -16,6 +16,7 @@ from fracas.rules.one_ring.rules import PIERCING_RANK, TASKS
 from fracas.rules.one_ring.state import DEFENSIVE, FORWARD, REARWARD, FoeCard, OneRingState
 
 __all__ = [
+    "attack_now",
     "attack_roll",
     "attack_value",
     "chances",
@@ -103,11 +104,40 @@ def _roll_with(state: OneRingState, me: str, target: str, stance: str, engaged: 
                weapon: Weapon) -> tuple[int, int]:
     card = state.roster.heroes[me]
     dice = card.rating(weapon.category) + (1 if state.heroes[me].rallied else 0)
+    return _stance_dice(dice, stance, engaged), 20 - card.strength + \
+        state.roster.foes[target].parry
+
+
+def _stance_dice(dice: int, stance: str, engaged: int) -> int:
+    """A hero's attack dice in ``stance``: +1 Forward, one off per engaging foe Defensive."""
     if stance == FORWARD:
-        dice += 1
-    elif stance == DEFENSIVE:
-        dice -= engaged
-    return dice, 20 - card.strength + state.roster.foes[target].parry
+        return dice + 1
+    if stance == DEFENSIVE:
+        return dice - engaged
+    return dice
+
+
+#: What a hero's attack on a foe is worth in every stance: the attack's dice before the
+#: stance, then every other number :func:`_worth` takes.
+_Blow = tuple[int, int, bool, bool, int, int, int, int, int]
+
+
+def _hero_blow(state: OneRingState, me: str, target: str, weapon: Weapon) -> _Blow:
+    """The numbers of a hero's attack on ``target`` with ``weapon`` that no stance changes."""
+    card = state.roster.heroes[me]
+    foe = state.roster.foes[target]
+    f = state.foes[target]
+    return (card.rating(weapon.category) + (1 if state.heroes[me].rallied else 0),
+            20 - card.strength + foe.parry, state.weary(me), state.miserable(me),
+            weapon.damage, weapon.injury, foe.armour, max(f.endurance, 0),
+            max(foe.might - f.wounds, 1))
+
+
+def _blow_worth(blow: _Blow, stance: str, engaged: int, extra: int = 0) -> float:
+    """:func:`attack_value` of a prepared blow in ``stance``."""
+    dice, tn, weary, miserable, damage, injury, armour, left, wounds_to_kill = blow
+    return _worth(max(_stance_dice(dice, stance, engaged) + extra, 0), tn, weary, miserable,
+                  damage, injury, armour, left, wounds_to_kill)
 
 
 def attack_value(state: OneRingState, me: str, target: str, stance: str, engaged: int,
@@ -117,12 +147,21 @@ def attack_value(state: OneRingState, me: str, target: str, stance: str, engaged
     weapon = _hero_weapon(state, me, stance == REARWARD)
     if weapon is None:
         return 0.0
-    dice, tn = _roll_with(state, me, target, stance, engaged, weapon)
-    foe = state.roster.foes[target]
-    f = state.foes[target]
-    return _worth(max(dice + extra, 0), tn, state.weary(me), state.miserable(me),
-                  weapon.damage, weapon.injury, foe.armour, max(f.endurance, 0),
-                  max(foe.might - f.wounds, 1))
+    return _blow_worth(_hero_blow(state, me, target, weapon), stance, engaged, extra)
+
+
+def attack_now(state: OneRingState, me: str, target: str
+               ) -> tuple[float, tuple[int, int] | None]:
+    """(:func:`attack_value`, :func:`attack_roll`) of the hero's attack on ``target`` in
+    their stance with the foes now engaging them, worked out together."""
+    stance = state.heroes[me].stance
+    weapon = _hero_weapon(state, me, stance == REARWARD)
+    if weapon is None:
+        return 0.0, None
+    engaged = len(state.board.foes_of(me))
+    blow = _hero_blow(state, me, target, weapon)
+    return _blow_worth(blow, stance, engaged), (_stance_dice(blow[0], stance, engaged),
+                                                blow[1])
 
 
 @cache
@@ -139,22 +178,51 @@ def _foe_weapon(state: OneRingState, foe: str) -> FoeWeapon | None:
     return card.close_weapon() or (card.weapons[0] if card.weapons else None)
 
 
+#: A foe's close attack before the hero's stance: its rating, whether it is Weary, its
+#: Damage, Injury and Might.
+_FoeBlow = tuple[int, bool, int, int, int]
+#: What a hero sets against a foe's attack: Parry, Protection, Endurance left, Wounded.
+_Guard = tuple[int, int, int, bool]
+
+
+def _foe_blow(state: OneRingState, foe: str, weary: bool | None = None) -> _FoeBlow | None:
+    """The numbers of ``foe``'s close attack that no hero's stance changes (``None``
+    without a weapon); ``weary`` overrides whether the adversary is Weary."""
+    weapon = _foe_weapon(state, foe)
+    if weapon is None:
+        return None
+    return (weapon.rating, state.foe_weary(foe) if weary is None else weary, weapon.damage,
+            weapon.injury, state.roster.foes[foe].might)
+
+
+def _guard(state: OneRingState, hero: str) -> _Guard:
+    """The numbers of ``hero`` that every foe's attack on them meets."""
+    card = state.roster.heroes[hero]
+    h = state.heroes[hero]
+    return (state.parry(hero), card.armour_dice + card.helm_dice, max(h.endurance, 0),
+            h.wounds >= 1)
+
+
+def _blow_threat(blow: _FoeBlow, guard: _Guard, stance: str, protected: bool = False
+                 ) -> float:
+    """:func:`foe_threat` of a prepared foe's attack on a prepared hero in ``stance``."""
+    rating, weary, damage, injury, attacks = blow
+    parry, protection, left, wounded = guard
+    dice = rating + (1 if stance == FORWARD else 0) - (1 if stance == DEFENSIVE else 0)
+    dice -= 1 if protected else 0
+    return _threat(max(dice, 0), parry, weary, damage, injury, protection, attacks, left,
+                   wounded)
+
+
 def foe_threat(state: OneRingState, foe: str, hero: str, stance: str,
                protected: bool = False, weary: bool | None = None) -> float:
     """Expected Endurance an adversary's close attack takes from ``hero`` in ``stance``; a
     Wound counts half the hero's Endurance, or all of it when it would be the second.
     ``weary`` overrides whether the adversary is Weary."""
-    weapon = _foe_weapon(state, foe)
-    if weapon is None:
+    blow = _foe_blow(state, foe, weary)
+    if blow is None:
         return 0.0
-    dice = weapon.rating + (1 if stance == FORWARD else 0) - (1 if stance == DEFENSIVE else 0)
-    dice -= 1 if protected else 0
-    card = state.roster.heroes[hero]
-    h = state.heroes[hero]
-    return _threat(max(dice, 0), state.parry(hero),
-                   state.foe_weary(foe) if weary is None else weary, weapon.damage,
-                   weapon.injury, card.armour_dice + card.helm_dice,
-                   state.roster.foes[foe].might, max(h.endurance, 0), h.wounds >= 1)
+    return _blow_threat(blow, _guard(state, hero), stance, protected)
 
 
 @cache
@@ -170,7 +238,7 @@ def _threat(dice: int, parry: int, weary: bool, damage: int, injury: int, protec
 def engaging_estimate(state: OneRingState, me: str) -> int:
     """How many foes will engage ``me`` this round, if the Loremaster gives each close-combat
     hero one foe and piles the rest, three at most, on the weakest heroes."""
-    heroes = [h for h in state.standing_heroes() if state.heroes[h].stance != REARWARD]
+    heroes = [h for h in state.standing()[0] if state.heroes[h].stance != REARWARD]
     foes = len(_fighters(state))
     if me not in heroes or foes == 0:
         return 0
@@ -186,12 +254,18 @@ def engaging_estimate(state: OneRingState, me: str) -> int:
     return 1
 
 
-def _fighters(state: OneRingState) -> list[str]:
+def _fighters(state: OneRingState) -> tuple[str, ...]:
     """The standing foes who come to close quarters: all but those whose bow beats their
-    close weapon (the Loremaster keeps those back to shoot when they are spare)."""
-    cards = state.roster.foes
-    out = [foe for foe in state.standing_foes() if _closes_in(cards[foe])]
-    return out or state.standing_foes()
+    close weapon (the Loremaster keeps those back to shoot when they are spare).  Kept
+    with the state for as long as it keeps the same standing foes."""
+    standing = state.standing()[1]
+    readings = state.readings
+    known = readings.fighters
+    if known is None or known[0] is not standing:
+        cards = state.roster.foes
+        known = readings.fighters = (standing, tuple(
+            [foe for foe in standing if _closes_in(cards[foe])]) or standing)
+    return known[1]
 
 
 def _closes_in(card: FoeCard) -> bool:
@@ -200,18 +274,21 @@ def _closes_in(card: FoeCard) -> bool:
     return close is not None and (bow is None or bow.rating <= close.rating)
 
 
-def _likely_attackers(state: OneRingState, me: str, count: int) -> list[str]:
+def _likely_attackers(state: OneRingState, me: str, count: int,
+                      guard: _Guard | None = None) -> list[str]:
     """The ``count`` foes coming to close quarters whose attacks would hurt ``me`` most."""
     # A foe's threat depends on its card and on whether it is Weary: foes alike are
     # weighed once.
     threats: dict[tuple[int, bool], float] = {}
     cards = state.roster.foes
+    guarding = _guard(state, me) if guard is None else guard
 
     def threat(foe: str) -> float:
         key = (id(cards[foe]), state.foe_weary(foe))  # the cards live through this call
         known = threats.get(key)
         if known is None:
-            known = threats[key] = -foe_threat(state, foe, me, "")
+            blow = _foe_blow(state, foe)
+            known = threats[key] = -(0.0 if blow is None else _blow_threat(blow, guarding, ""))
         return known
 
     return sorted(_fighters(state), key=threat)[:count]
@@ -223,15 +300,36 @@ def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str,
     ``target`` over the Endurance the foes engaging them (``attackers``; by default those
     likely to, :func:`engaging_estimate`) are expected to take: the ratio of how fast the
     hero wears the foe down to how fast the foes wear the hero down."""
+    guard = _guard(state, me)
     if attackers is None:
-        attackers = _likely_attackers(state, me, max(engaging_estimate(state, me), 1))
-    engaged = max(len(attackers), 1)
-    scores: dict[str, float] = {}
+        attackers = _likely_attackers(state, me, max(engaging_estimate(state, me), 1), guard)
+    blows = tuple([_foe_blow(state, f) for f in attackers])
+    close_blow = ranged_blow = None
+    if any(stance != REARWARD for stance in stances):
+        weapon = _hero_weapon(state, me, False)
+        close_blow = None if weapon is None else _hero_blow(state, me, target, weapon)
+    if REARWARD in stances:
+        weapon = _hero_weapon(state, me, True)
+        ranged_blow = None if weapon is None else _hero_blow(state, me, target, weapon)
+    return dict(zip(stances, _scores(stances, guard, close_blow, ranged_blow, blows,
+                                     max(len(attackers), 1)), strict=True))
+
+
+@lru_cache(maxsize=1 << 14)
+def _scores(stances: tuple[str, ...], guard: _Guard, close: _Blow | None,
+            ranged: _Blow | None, blows: tuple[_FoeBlow | None, ...], engaged: int
+            ) -> tuple[float, ...]:
+    """:func:`stance_scores` from the numbers they depend on (worked out once for each):
+    the hero's guard, their attack on the target with a close and a ranged weapon, the
+    attacks of the foes engaging them and how many those are."""
+    scores = []
     for stance in stances:
-        dealt = attack_value(state, me, target, stance, engaged)
-        taken = sum(foe_threat(state, f, me, stance) for f in attackers)
-        scores[stance] = dealt / (taken + 0.5)
-    return scores
+        mine = ranged if stance == REARWARD else close
+        dealt = 0.0 if mine is None else _blow_worth(mine, stance, engaged)
+        taken = sum([0.0 if blow is None else _blow_threat(blow, guard, stance)
+                     for blow in blows])
+        scores.append(dealt / (taken + 0.5))
+    return tuple(scores)
 
 
 def hope_pays(state: OneRingState, me: str, dice: int, tn: int, target: str = "") -> bool:
@@ -251,7 +349,13 @@ def hope_pays(state: OneRingState, me: str, dice: int, tn: int, target: str = ""
     plenty = (h.hope - 1) * 2 >= card.hope_max
     if not (danger or finishing or plenty):
         return False
-    weary, miserable = state.weary(me), state.miserable(me)
+    return _hope_helps(dice, tn, state.weary(me), state.miserable(me))
+
+
+@cache
+def _hope_helps(dice: int, tn: int, weary: bool, miserable: bool) -> bool:
+    """Whether the extra die raises the roll's chance of success by ``HOPE_GAIN`` or more
+    (worked out once for each set of numbers)."""
     without = chances(max(dice, 0), tn, weary=weary, miserable=miserable)[0]
     with_hope = chances(max(dice + 1, 0), tn, weary=weary, miserable=miserable)[0]
     return with_hope - without >= HOPE_GAIN
@@ -263,32 +367,43 @@ def task_value(state: OneRingState, me: str, companion: str = "") -> float:
     the companion, the weaker attacks of the foes an Intimidate Foe leaves Weary."""
     h = state.heroes[me]
     task, attribute, skill = TASKS[h.stance]
-    card = state.roster.heroes[me]
-    dice = card.skills.get(skill, 0)
-    ok = chances(dice, 20 - int(getattr(card, attribute)), weary=state.weary(me),
-                 miserable=state.miserable(me))[0]
     board = state.board
     gain = 0.0
     if task == "rally":
-        for other in state.standing_heroes():
+        for other in state.standing()[0]:
             foes = board.foes_of(other)
             if other == me or state.heroes[other].rallied or not foes:
                 continue
             stance = state.heroes[other].stance
             target = min(foes, key=lambda f: state.foes[f].endurance)
-            gain += attack_value(state, other, target, stance, len(foes), 1) - \
-                attack_value(state, other, target, stance, len(foes))
+            weapon = _hero_weapon(state, other, stance == REARWARD)
+            if weapon is not None:  # else the die is worth nothing
+                blow = _hero_blow(state, other, target, weapon)
+                gain += _blow_worth(blow, stance, len(foes), 1) - \
+                    _blow_worth(blow, stance, len(foes))
     elif task == "protect" and companion:
         stance = state.heroes[companion].stance
+        guard = _guard(state, companion)
         for foe in board.foes_of(companion):
-            gain += foe_threat(state, foe, companion, stance) - \
-                foe_threat(state, foe, companion, stance, protected=True)
+            foe_blow = _foe_blow(state, foe)
+            if foe_blow is not None:  # else there is nothing to fend off
+                gain += _blow_threat(foe_blow, guard, stance) - \
+                    _blow_threat(foe_blow, guard, stance, protected=True)
     elif task == "intimidate":
-        for foe in state.standing_foes():
+        for foe in state.standing()[1]:
             if state.foes[foe].hate != 1:
                 continue
+            hale, weary = _foe_blow(state, foe), _foe_blow(state, foe, weary=True)
+            if hale is None or weary is None:
+                continue  # a foe without a weapon threatens nothing, Weary or not
             for hero in board.heroes_on(foe):
                 stance = state.heroes[hero].stance
-                gain += WEARY_ROUNDS * (foe_threat(state, foe, hero, stance) -
-                                        foe_threat(state, foe, hero, stance, weary=True))
+                guard = _guard(state, hero)
+                gain += WEARY_ROUNDS * (_blow_threat(hale, guard, stance) -
+                                        _blow_threat(weary, guard, stance))
+    if gain == 0.0:
+        return gain  # nothing to gain, however likely the task is to succeed
+    card = state.roster.heroes[me]
+    ok = chances(card.skills.get(skill, 0), 20 - int(getattr(card, attribute)),
+                 weary=state.weary(me), miserable=state.miserable(me))[0]
     return ok * gain
