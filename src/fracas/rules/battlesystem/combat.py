@@ -30,8 +30,8 @@ from fracas.rules.battlesystem.hazards import (
     stress_area,
 )
 from fracas.rules.battlesystem.movement import (
+    foes_in_reach,
     in_command,
-    in_reach,
     may_take_formation,
     settle_altitude,
 )
@@ -53,6 +53,7 @@ from fracas.rules.battlesystem.state import (
     Unit,
     blind,
     carries_light,
+    placed,
     unit_footprint,
     used_surface,
 )
@@ -80,15 +81,21 @@ def in_contact(state: BattlesystemState, unit: Unit) -> int:
     return min(shape.abreast, unit.figures)
 
 
-def facing(state: BattlesystemState, here: list[Unit], side: str) -> int:
-    """Figures of ``side`` facing the enemy in one area's combat.
+def facing(state: BattlesystemState, area: str, side: str) -> int:
+    """Figures of ``side`` facing the enemy in the combat of ``area``.
 
     The seed's narrow-frontage case counts the figures that face each other in the
     combat, whichever units they belong to: every figure in contact of every unit of
     the side that is locked in melee there counts (ours: the whole area is one combat).
+    Worked out once per area and side until a unit changes (the state's readings).
     """
-    return sum(in_contact(state, u) for u in here if u.side == side and any(
-        in_reach(state, u, e) for e in here if e.side != side))
+    readings = state.readings
+    known = readings.facing.get((area, side))
+    if known is None:
+        known = readings.facing[area, side] = sum(
+            in_contact(state, u) for u in placed(state).get(area, ())
+            if u.side == side and foes_in_reach(state, u))
+    return known
 
 
 def melee_attack_rating(state: BattlesystemState, attacker: Unit, target: Unit) -> int:
@@ -125,15 +132,18 @@ def apply_dice(state: BattlesystemState, name: str, dice: int, narrow: bool, cau
     record_damage(emit, unit, dice, hit.figures, hit.wounded, cause)
 
 
-def melee_target(state: BattlesystemState, unit: Unit, here: list[Unit]) -> Unit | None:
-    """The enemy ``unit`` strikes among the units ``here``: the one it chose (ruling 25)
-    while still in reach, else the first in scenario order it can reach."""
-    if unit.aim is not None:
-        aimed = state.units.get(unit.aim)
-        if aimed is not None and aimed.on_field and aimed.area == unit.area and \
-                aimed.side != unit.side and in_reach(state, unit, aimed):
-            return aimed
-    return next((e for e in here if e.side != unit.side and in_reach(state, unit, e)), None)
+def melee_target(state: BattlesystemState, unit: Unit) -> Unit | None:
+    """The enemy ``unit`` strikes: the one it chose (ruling 25) while still in reach, else
+    the first in scenario order it can reach."""
+    foes = foes_in_reach(state, unit)
+    if not foes:
+        return None
+    aim = unit.aim
+    if aim is not None:
+        for foe in foes:
+            if foe.name == aim:
+                return foe
+    return foes[0]
 
 
 def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
@@ -146,19 +156,15 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     fought: list[tuple[str, bool]] = []
     # Nothing moves or falls until every die is rolled: who stands where, and how many
     # figures of each side face the enemy there, are read once for the whole phase.
-    by_area: dict[str, list[Unit]] = {}
-    for unit in state.units.values():
-        if unit.on_field:
-            by_area.setdefault(unit.area, []).append(unit)
+    by_area = placed(state)
     for area in state.board.order:
         here = by_area.get(area, [])
         if len({u.side for u in here}) < 2:
             continue
-        faced: dict[str, int] = {}
         for unit in here:
             if unit.status != "ok":
                 continue
-            target = melee_target(state, unit, here)
+            target = melee_target(state, unit)
             if target is None:
                 continue
             figures = in_contact(state, unit)
@@ -168,10 +174,8 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
             hits = sum(1 for f in faces if f >= rating)
             emit(Struck(unit.name, target.name, "melee", rating, figures, hits,
                         hits * unit.stats.damage))
-            for side in (unit.side, target.side):
-                if side not in faced:
-                    faced[side] = facing(state, here, side)
-            narrow = narrow_frontage(faced[unit.side], faced[target.side])
+            narrow = narrow_frontage(facing(state, area, unit.side),
+                                     facing(state, area, target.side))
             strikes.append((target.name, hits * unit.stats.damage, narrow))
         if state.board.areas[area].features:
             fought.append((area, heavy_on(state, area)))
@@ -256,9 +260,7 @@ def free_strikers(state: BattlesystemState, unit: Unit) -> list[Unit]:
     with it that have already given their order this turn.  A foe still to order may
     follow instead (ruling 23)."""
     waiting = state.queue
-    return [e for e in state.units.values()
-            if e.area == unit.area and e.side != unit.side and e.status == "ok"
-            and e.name not in waiting and in_reach(state, unit, e)]
+    return [e for e in foes_in_reach(state, unit) if e.status == "ok" and e.name not in waiting]
 
 
 def withdraw(state: BattlesystemState, unit: Unit, to: str | None, altitude: str | None,
@@ -269,7 +271,6 @@ def withdraw(state: BattlesystemState, unit: Unit, to: str | None, altitude: str
     """
     strikers = free_strikers(state, unit)
     emit(Withdrew(unit.name, to or ""))
-    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
     strikes: list[tuple[int, bool]] = []
     for foe in strikers:
         figures = in_contact(state, foe)
@@ -279,7 +280,8 @@ def withdraw(state: BattlesystemState, unit: Unit, to: str | None, altitude: str
         hits = sum(1 for f in faces if f >= rating)
         emit(Struck(foe.name, unit.name, "free strike", rating, figures, hits,
                     hits * foe.stats.damage))
-        narrow = narrow_frontage(facing(state, here, foe.side), facing(state, here, unit.side))
+        narrow = narrow_frontage(facing(state, unit.area, foe.side),
+                                 facing(state, unit.area, unit.side))
         strikes.append((hits * foe.stats.damage, narrow))
     for dice, narrow in strikes:
         apply_dice(state, unit.name, dice, narrow, "withdrawal", emit)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from fracas.core.action import Action
-from fracas.core.events import DecisionMade, Event, FightEnded
-from fracas.core.loop import fold_by_type
+from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
 from fracas.core.overrides import is_override
 from fracas.core.ruleset import GM
 from fracas.rules.battlesystem import overrides
@@ -21,21 +21,25 @@ from fracas.rules.battlesystem.events import (
     GasMoved,
     GasReleased,
     GmEffectUsed,
+    MoraleResult,
     ObstacleMarked,
     ObstacleSprung,
     PhaseStarted,
     Routed,
+    Struck,
     TargetChosen,
     TorchesChanged,
     TurnSkipped,
     TurnStarted,
+    Unhurt,
     UnitLeft,
     UnitMoved,
+    Withdrew,
 )
 from fracas.rules.battlesystem.hazards import FLOORS
 from fracas.rules.battlesystem.state import BattlesystemState, Gas
 
-__all__ = ["apply_event", "take_turn"]
+__all__ = ["KEEP_PLACES", "apply_event", "take_turn"]
 
 
 # -- the fold, event by event --------------------------------------------------
@@ -153,8 +157,32 @@ def _ended(state: BattlesystemState, e: FightEnded) -> None:
     state.queue = []
 
 
-#: The fold: events this rule set does not fold are ignored.
-apply_event: Callable[[BattlesystemState, Event], None] = fold_by_type({
+#: The events that change nothing the state's readings (:class:`.state.Readings`) are
+#: worked out from: every unit stands where it stood, in the same band, formation,
+#: condition, strength and light, and the turn is the same (so is who is charging).
+#: They change only whose turn it is, which phase it is, a unit's chosen foe, what the
+#: GM has left, the gas and the secret chances.  Any other event, a GM override among
+#: them, forgets the readings.
+KEEP_PLACES: frozenset[type[Event]] = frozenset({
+    DecisionMade, DiceRolled, Struck, Unhurt, MoraleResult, Withdrew, PhaseStarted,
+    TurnSkipped, TargetChosen, FragileChecked, GmEffectUsed, ObstacleMarked, ObstacleSprung,
+    CeilingCollapsed, GasReleased, GasMoved, GasEnded,
+})
+
+
+def apply_event(state: BattlesystemState, event: Event) -> None:
+    """Fold ``event`` into ``state`` (events this rule set does not fold are ignored),
+    forgetting the state's readings unless the event is one of :data:`KEEP_PLACES`."""
+    kind = type(event)
+    if kind not in KEEP_PLACES:
+        state.readings.forget()
+    handler = _HANDLERS.get(kind)
+    if handler is not None:
+        handler(state, event)
+
+
+#: The handler of each event this rule set folds.
+_HANDLERS: dict[type[Event], Callable[[BattlesystemState, Any], None]] = {
     DecisionMade: _decision, UnitMoved: _moved, Damaged: _apply_damage,
     TurnStarted: _turn, PhaseStarted: _phase, TurnSkipped: _skipped,
     FormationChanged: _formation, TorchesChanged: _torches, AltitudeChanged: _altitude,
@@ -164,4 +192,4 @@ apply_event: Callable[[BattlesystemState, Event], None] = fold_by_type({
     GasReleased: _gas, GasMoved: _gas_moved, GasEnded: _gas_ended, FightEnded: _ended,
     TargetChosen: _aimed,
     **overrides.OVERRIDES.fold_handlers(),  # the GM's overrides (core.overrides)
-})
+}

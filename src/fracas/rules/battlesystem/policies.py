@@ -53,7 +53,12 @@ from fracas.rules.battlesystem.combat import (
     melee_target,
     missile_attack_rating,
 )
-from fracas.rules.battlesystem.legality import foes_in_reach, gm_effects, targets_in_range
+from fracas.rules.battlesystem.legality import (
+    allows,
+    foes_in_reach,
+    gm_effects,
+    targets_in_range,
+)
 from fracas.rules.battlesystem.movement import engaged, in_reach, may_take_formation
 from fracas.rules.battlesystem.rules import (
     ALTITUDES,
@@ -71,6 +76,7 @@ from fracas.rules.battlesystem.state import (
     blind,
     can_see,
     fits_width,
+    placed,
     unit_footprint,
 )
 
@@ -90,7 +96,9 @@ class HeuristicPolicy:
             unit = state.units[request.actor]
             wanted = _shoot(state, unit) if state.phase == "missile" else _order(state, unit)
             fallback = Hold(request.actor)
-        return wanted if request.is_legal(wanted) else fallback
+        # The quick yes judges the order outright (the whole order by the one authority);
+        # only what it leaves open goes through the full check.
+        return wanted if allows(state, wanted) or request.is_legal(wanted) else fallback
 
 
 def _gm(state: BattlesystemState) -> Action:
@@ -152,20 +160,25 @@ def _harm(n: int, rating: int, damage: int, figures: int, wounded: int, hd: int,
     return total
 
 
-def melee_value(state: BattlesystemState, unit: Unit, target: Unit,
-                here: list[Unit] | None = None) -> float:
+def melee_value(state: BattlesystemState, unit: Unit, target: Unit) -> float:
     """Figures ``unit``'s blows are expected to take from ``target`` in one melee (a new
     wound counts half), as if ``target`` stood in contact with it where ``unit`` stands.
 
-    ``here`` (the units on the field in ``unit``'s area) may be given to spare finding
-    them again.
+    Worked out once per pair until a unit or the turn changes (the state's readings).
     """
+    key = (unit.name, target.name, "melee")
+    readings = state.readings
+    known = readings.estimates.get(key)
+    if known is None:
+        known = readings.estimates[key] = _melee_value(state, unit, target)
+    return known
+
+
+def _melee_value(state: BattlesystemState, unit: Unit, target: Unit) -> float:
     ours, theirs = in_contact(state, unit), in_contact(state, target)
     narrow = False
     if ours <= 2 and theirs <= 2:  # more figures on either side are no narrow frontage
-        if here is None:
-            here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
-        pair = facing(state, here, unit.side), facing(state, here, target.side)
+        pair = facing(state, unit.area, unit.side), facing(state, unit.area, target.side)
         if target.area != unit.area or not in_reach(state, unit, target):
             # a foe it would meet: both count the figures they would bring into contact
             pair = pair[0] + ours, pair[1] + theirs
@@ -183,18 +196,17 @@ def _strike(state: BattlesystemState, unit: Unit, foes: list[Unit]) -> Action:
     ``foes`` are the enemy units in contact with it."""
     if len(foes) < 2:
         return Hold(unit.name)
-    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
     aimed: dict[str, float] = {}
-    for friend in here:
+    for friend in placed(state).get(unit.area, ()):
         if friend.side == unit.side and friend is not unit and friend.status == "ok":
-            target = melee_target(state, friend, here)
+            target = melee_target(state, friend)
             if target is not None:
                 aimed[target.name] = aimed.get(target.name, 0.0) + melee_value(
-                    state, friend, target, here)
+                    state, friend, target)
 
     def worth(e: Unit) -> tuple[float, int]:
         harm = min(float(e.figures),
-                   melee_value(state, unit, e, here) + aimed.get(e.name, 0.0))
+                   melee_value(state, unit, e) + aimed.get(e.name, 0.0))
         return harm * _threat(state, e, unit), -e.figures
 
     return Attack(unit.name, max(foes, key=worth).name)
@@ -216,14 +228,13 @@ def losing_melee(state: BattlesystemState, unit: Unit) -> bool:
     """True when ``unit``, in melee, is clearly losing it: it is expected to lose more than
     twice the share of its figures this turn that it takes from the foe it strikes (each
     foe striking whom it would)."""
-    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
     attackers = [e for e in foes_in_reach(state, unit)
-                 if e.status == "ok" and melee_target(state, e, here) is unit]
-    target = melee_target(state, unit, here)
+                 if e.status == "ok" and melee_target(state, e) is unit]
+    target = melee_target(state, unit)
     if target is None or not attackers:
         return False
-    suffered = sum(melee_value(state, e, unit, here) for e in attackers)
-    dealt = melee_value(state, unit, target, here)
+    suffered = sum(melee_value(state, e, unit) for e in attackers)
+    dealt = melee_value(state, unit, target)
     return 2 * dealt / max(target.figures, 1) < suffered / max(unit.figures, 1)
 
 

@@ -21,7 +21,9 @@ from fracas.rules.battlesystem.actions import (
     Fire,
     Fly,
     Form,
+    Hold,
     Move,
+    Pass,
     ReleaseGas,
     StrikeFeature,
     Torches,
@@ -53,6 +55,12 @@ __all__ = ["advance", "carry_out", "cut_off"]
 
 def carry_out(state: BattlesystemState, action: Action, rng: Rng, emit: Emit) -> None:
     """Resolve a legal order."""
+    kind = type(action)
+    if kind is Hold or kind is Pass:  # the commonest orders change nothing
+        return
+    if kind is Attack:
+        emit(TargetChosen(action.actor, action.target))  # type: ignore[attr-defined]
+        return
     if isinstance(action, CaveIn):
         i = next(i for i, c in enumerate(state.gm_cave_ins)
                  if c[0] == action.area and f"cave:{i}" not in state.gm_used)
@@ -139,6 +147,15 @@ def _finish(state: BattlesystemState, emit: Emit, limit: bool) -> bool:
     At the limit, or cut off, the army with more figures in good order wins (ours);
     equal is a draw.
     """
+    if not limit:
+        # The commonest answer first: two armies still have figures in good order.
+        first = None
+        for unit in state.units.values():
+            if unit.status == "ok" and unit.figures > 0:
+                if first is None:
+                    first = unit.side
+                elif unit.side != first:
+                    return False
     strength = {s.name: 0 for s in state.sides}
     for unit in state.units.values():
         if unit.status == "ok":

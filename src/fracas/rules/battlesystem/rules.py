@@ -379,6 +379,7 @@ def flight_bands(ceiling: float) -> tuple[Band, ...]:
 ALTITUDES = ("ground", "low", "medium", "high")
 
 
+@cache  # a pure function of the ceiling, asked for at every flyer's decision
 def allowed_altitudes(ceiling: float) -> tuple[str, ...]:
     """Ground plus the flight bands a ceiling allows."""
     return ("ground", *(b.name for b in flight_bands(ceiling)))

@@ -18,8 +18,12 @@ from fracas.rules.battlesystem.rules import (
     footprint,
 )
 
-__all__ = ["Area", "Battlefield", "BattlesystemState", "BsState", "Feature", "Gas", "Link", "Side",
-           "Unit", "UnitStats", "clone"]
+__all__ = ["Area", "Battlefield", "BattlesystemState", "BsState", "Feature", "Gas", "Link",
+           "Readings", "Side", "Unit", "UnitStats", "clone", "placed"]
+
+
+#: The statuses of a unit standing on the field (:attr:`Unit.on_field`).
+_ON_FIELD = ("ok", "routing")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +125,7 @@ class Unit:
     @property
     def on_field(self) -> bool:
         """True while the unit stands on the battlefield (in good order or routing)."""
-        return self.status in ("ok", "routing")
+        return self.status in _ON_FIELD
 
 
 @dataclass(slots=True)
@@ -231,6 +235,45 @@ class Battlefield:
         return route
 
 
+@dataclass(init=False, eq=False)
+class Readings:
+    """Answers worked out from a state and kept with it until the fold changes a unit
+    (where it stands, its band, formation, condition, figures or light) or the turn
+    (see :data:`.fold.KEEP_PLACES`).  Nothing kept here may depend on whose turn it is,
+    the phase or the foe a unit chose to strike.
+
+    A dataclass without fields: whatever it holds is no part of the state's value (its
+    equality, its copies, the exact solver's whole-state key read none of it).
+    """
+
+    def __init__(self) -> None:
+        #: The units on the field in each area, in scenario order (see :func:`placed`).
+        self.places: dict[str, list[Unit]] | None = None
+        #: The enemy units each unit can fight hand to hand, by the unit's name (see
+        #: :func:`.movement.foes_in_reach`).
+        self.reach: dict[str, list[Unit]] = {}
+        #: Figures of each side facing the enemy in an area, by (area, side) (see
+        #: :func:`.combat.facing`).
+        self.facing: dict[tuple[str, str], int] = {}
+        #: The enemy units each unit could shoot, by its name (see
+        #: :func:`.legality.targets_in_range`).
+        self.targets: dict[str, list[Unit]] = {}
+        #: What the heuristic's estimates worked out, by question.
+        self.estimates: dict[tuple[str, str, str], float] = {}
+
+    def forget(self) -> None:
+        """Drop every answer (a unit or the turn may have changed)."""
+        self.places = None
+        if self.reach:
+            self.reach = {}
+        if self.facing:
+            self.facing = {}
+        if self.targets:
+            self.targets = {}
+        if self.estimates:
+            self.estimates = {}
+
+
 @dataclass(slots=True)
 class BattlesystemState:
     """Everything about a battle in progress."""
@@ -256,6 +299,10 @@ class BattlesystemState:
     phase: str = "setup"
     queue: list[str] = dataclasses.field(default_factory=list)
     result: tuple[str | None, str] | None = None
+    #: What was worked out from where the units stand; the fold forgets it when that may
+    #: change.  No part of the state's value.
+    readings: Readings = dataclasses.field(default_factory=lambda: Readings(), compare=False,
+                                           repr=False)
 
     @property
     def round(self) -> int:
@@ -270,8 +317,8 @@ class BattlesystemState:
         raise KeyError(name)
 
     def in_area(self, area: str) -> list[Unit]:
-        """Units standing in ``area``, in scenario order."""
-        return [u for u in self.units.values() if u.area == area and u.on_field]
+        """Units standing in ``area``, in scenario order (a new list each time)."""
+        return list(placed(self).get(area, ()))
 
     def enemies_in(self, unit: Unit, area: str) -> list[Unit]:
         """Enemy units on the field in ``area``."""
@@ -292,7 +339,26 @@ def clone(state: BattlesystemState) -> BattlesystemState:
         gases=[dataclasses.replace(g) for g in state.gases],
         gm_used=set(state.gm_used), caved=set(state.caved), gone=set(state.gone),
         known_obstacles=set(state.known_obstacles), queue=list(state.queue),
+        readings=Readings(),
     )
+
+
+def placed(state: BattlesystemState) -> dict[str, list[Unit]]:
+    """The units on the field in each area that has any, in scenario order.
+
+    Worked out once until the fold moves, forms, lifts or removes a unit; the lists are
+    shared between callers: read them, never change them.
+    """
+    readings = state.readings
+    known = readings.places
+    if known is None:
+        known = {}
+        for unit in state.units.values():
+            if unit.status in _ON_FIELD:
+                known.setdefault(unit.area, []).append(unit)
+        readings.places = known
+    return known
+
 
 # -- derived facts used by several modules ----------------------------------------
 
@@ -314,7 +380,8 @@ def fits_width(unit: Unit, area: Area, formation: str | None = None) -> bool:
 def used_surface(state: BattlesystemState, area: str, skip: str | None = None) -> float:
     """Floor covered in ``area`` by units other than ``skip``."""
     info = state.board.areas[area]
-    return sum(unit_footprint(u, info).surface for u in state.in_area(area) if u.name != skip)
+    return sum(unit_footprint(u, info).surface for u in placed(state).get(area, ())
+               if u.name != skip)
 
 
 def room_for(state: BattlesystemState, unit: Unit, area: str, formation: str | None = None) -> bool:
@@ -349,7 +416,7 @@ def can_see(state: BattlesystemState, viewer: Unit, target: Unit,
     or its own light, and infravision reaches 2 inches (60 feet) into the next area.
     """
     if state.board.areas[target.area].lit or carries_light(target) or any(
-            u.side != target.side and carries_light(u) for u in state.in_area(target.area)):
+            u.side != target.side and carries_light(u) for u in placed(state).get(target.area, ())):
         return True
     area = viewer.area if from_area is None else from_area
     if area == target.area:
