@@ -26,10 +26,11 @@ from fracas.core.loop import play
 from fracas.core.policy import RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.rules.battlesystem import fold
-from fracas.rules.battlesystem.combat import facing
+from fracas.rules.battlesystem.combat import facing, in_contact, melee_attack_rating
 from fracas.rules.battlesystem.legality import targets_in_range
 from fracas.rules.battlesystem.movement import foes_in_reach
-from fracas.rules.battlesystem.policies import melee_value
+from fracas.rules.battlesystem.policies import _threat, melee_value
+from fracas.rules.battlesystem.resolve import contested
 from fracas.rules.battlesystem.state import BattlesystemState, clone, placed
 from fracas.scenario import load_scenario
 
@@ -41,13 +42,17 @@ def _ask_everything(state: BattlesystemState) -> None:
     """Fill the readings: every question they keep an answer to, for every unit."""
     on_field = [u for u in state.units.values() if u.on_field]
     placed(state)
+    contested(state)
     for unit in on_field:
         foes_in_reach(state, unit)
         targets_in_range(state, unit)
         facing(state, unit.area, unit.side)
+        in_contact(state, unit)
         for foe in on_field:
             if foe.side != unit.side:
                 melee_value(state, unit, foe)
+                _threat(state, unit, foe)
+                melee_attack_rating(state, unit, foe)
 
 
 def _names(units: Any) -> list[str]:
@@ -67,9 +72,15 @@ def _kept_answers_are_fresh(state: BattlesystemState) -> None:
         assert _names(targets) == _names(targets_in_range(fresh, fresh.units[name])), name
     for (area, side), figures in kept.facing.items():
         assert figures == facing(fresh, area, side), (area, side)
-    for (unit, target, _what), value in kept.estimates.items():
-        assert value == melee_value(fresh, fresh.units[unit], fresh.units[target]), (
-            unit, target)
+    for (unit, target, what), value in kept.estimates.items():
+        ask = melee_value if what == "melee" else _threat
+        assert value == ask(fresh, fresh.units[unit], fresh.units[target]), (what, unit, target)
+    for name, figures in kept.contact.items():
+        assert figures == in_contact(fresh, fresh.units[name]), name
+    for (unit, target), rating in kept.ratings.items():
+        assert rating == melee_attack_rating(fresh, fresh.units[unit], fresh.units[target])
+    if kept.contested is not None:
+        assert kept.contested == contested(fresh)
 
 
 @pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])

@@ -76,9 +76,15 @@ CHARGE_BONUS = 1
 
 
 def in_contact(state: BattlesystemState, unit: Unit) -> int:
-    """Figures of ``unit`` that can strike or be struck: its first rank where it stands."""
-    shape = unit_footprint(unit, state.board.areas[unit.area])
-    return min(shape.abreast, unit.figures)
+    """Figures of ``unit`` that can strike or be struck: its first rank where it stands.
+
+    Worked out once per unit until a unit changes (the state's readings)."""
+    readings = state.readings
+    known = readings.contact.get(unit.name)
+    if known is None:
+        shape = unit_footprint(unit, state.board.areas[unit.area])
+        known = readings.contact[unit.name] = min(shape.abreast, unit.figures)
+    return known
 
 
 def facing(state: BattlesystemState, area: str, side: str) -> int:
@@ -102,12 +108,18 @@ def melee_attack_rating(state: BattlesystemState, attacker: Unit, target: Unit) 
     """Attack Rating of a melee attack: darkness and charge modifiers included.
 
     An attacker fighting blind worsens by 6; a blind target's Armor Class is 4
-    worse against melee; a charge improves the rating by 1 (ours).
+    worse against melee; a charge improves the rating by 1 (ours).  Worked out once
+    per pair until a unit or the turn changes (the state's readings).
     """
-    ac = target.stats.ac + (DARK_AC_PENALTY if blind(state, target) else 0)
-    modifier = (DARK_ATTACK_PENALTY if blind(state, attacker) else 0) - (
-        CHARGE_BONUS if attacker.charging else 0)
-    return attack_rating(attacker.stats.thac0, ac, modifier)
+    readings = state.readings
+    key = (attacker.name, target.name)
+    known = readings.ratings.get(key)
+    if known is None:
+        ac = target.stats.ac + (DARK_AC_PENALTY if blind(state, target) else 0)
+        modifier = (DARK_ATTACK_PENALTY if blind(state, attacker) else 0) - (
+            CHARGE_BONUS if attacker.charging else 0)
+        known = readings.ratings[key] = attack_rating(attacker.stats.thac0, ac, modifier)
+    return known
 
 
 def missile_attack_rating(state: BattlesystemState, shooter: Unit, target: Unit) -> int:
@@ -158,8 +170,11 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     # figures of each side face the enemy there, are read once for the whole phase.
     by_area = placed(state)
     for area in state.board.order:
-        here = by_area.get(area, [])
-        if len({u.side for u in here}) < 2:
+        here = by_area.get(area)
+        if here is None or len(here) < 2:
+            continue
+        first = here[0].side
+        if all(u.side == first for u in here):
             continue
         for unit in here:
             if unit.status != "ok":
@@ -171,12 +186,12 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
             faces = tuple(rng.dice(figures, 10))
             emit(DiceRolled(unit.name, "melee", 10, faces))
             rating = melee_attack_rating(state, unit, target)
-            hits = sum(1 for f in faces if f >= rating)
-            emit(Struck(unit.name, target.name, "melee", rating, figures, hits,
-                        hits * unit.stats.damage))
+            hits = len([f for f in faces if f >= rating])
+            dice = hits * unit.stats.damage
+            emit(Struck(unit.name, target.name, "melee", rating, figures, hits, dice))
             narrow = narrow_frontage(facing(state, area, unit.side),
                                      facing(state, area, target.side))
-            strikes.append((target.name, hits * unit.stats.damage, narrow))
+            strikes.append((target.name, dice, narrow))
         if state.board.areas[area].features:
             fought.append((area, heavy_on(state, area)))
     for name, dice, narrow in strikes:

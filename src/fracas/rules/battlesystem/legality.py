@@ -87,6 +87,8 @@ def gm_effects(state: BattlesystemState, kind: type[Action]) -> list[str]:
 
 def gm_has_effects(state: BattlesystemState) -> bool:
     """Whether any prepared GM effect is still available (the GM then gets a phase)."""
+    if not (state.gm_cave_ins or state.gm_gases or state.gm_strikes):
+        return False  # none was prepared
     return any(gm_effects(state, kind) for kind in (CaveIn, ReleaseGas, StrikeFeature))
 
 

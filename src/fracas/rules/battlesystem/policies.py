@@ -89,16 +89,17 @@ class HeuristicPolicy:
     def choose(self, request: DecisionRequest) -> Action:
         """Pick an order for ``request.actor``, confirmed legal through ``request``."""
         state: BattlesystemState = request.state
-        if request.actor == GM:
+        actor = request.actor
+        if actor == GM:
             wanted = _gm(state)
-            fallback: Action = Pass(GM)
         else:
-            unit = state.units[request.actor]
+            unit = state.units[actor]
             wanted = _shoot(state, unit) if state.phase == "missile" else _order(state, unit)
-            fallback = Hold(request.actor)
         # The quick yes judges the order outright (the whole order by the one authority);
         # only what it leaves open goes through the full check.
-        return wanted if allows(state, wanted) or request.is_legal(wanted) else fallback
+        if allows(state, wanted) or request.is_legal(wanted):
+            return wanted
+        return Pass(GM) if actor == GM else Hold(actor)
 
 
 def _gm(state: BattlesystemState) -> Action:
@@ -213,8 +214,15 @@ def _strike(state: BattlesystemState, unit: Unit, foes: list[Unit]) -> Action:
 
 
 def _threat(state: BattlesystemState, foe: Unit, unit: Unit) -> float:
-    """Dice of damage one figure of ``foe`` is expected to deal ``unit`` in a melee."""
-    return (11 - melee_attack_rating(state, foe, unit)) / 10 * foe.stats.damage
+    """Dice of damage one figure of ``foe`` is expected to deal ``unit`` in a melee (worked
+    out once per pair until a unit or the turn changes)."""
+    key = (foe.name, unit.name, "threat")
+    readings = state.readings
+    known = readings.estimates.get(key)
+    if known is None:
+        known = readings.estimates[key] = (
+            11 - melee_attack_rating(state, foe, unit)) / 10 * foe.stats.damage
+    return known
 
 
 def _edge(state: BattlesystemState, unit: Unit, foe: Unit, suffered: float) -> float:

@@ -50,7 +50,7 @@ from fracas.rules.battlesystem.movement import march
 from fracas.rules.battlesystem.rout import rout_phase
 from fracas.rules.battlesystem.state import BattlesystemState
 
-__all__ = ["advance", "carry_out", "cut_off"]
+__all__ = ["advance", "carry_out", "contested", "cut_off"]
 
 
 def carry_out(state: BattlesystemState, action: Action, rng: Rng, emit: Emit) -> None:
@@ -147,15 +147,8 @@ def _finish(state: BattlesystemState, emit: Emit, limit: bool) -> bool:
     At the limit, or cut off, the army with more figures in good order wins (ours);
     equal is a draw.
     """
-    if not limit:
-        # The commonest answer first: two armies still have figures in good order.
-        first = None
-        for unit in state.units.values():
-            if unit.status == "ok" and unit.figures > 0:
-                if first is None:
-                    first = unit.side
-                elif unit.side != first:
-                    return False
+    if not limit and contested(state):
+        return False  # the commonest answer, kept with the state (its readings)
     strength = {s.name: 0 for s in state.sides}
     for unit in state.units.values():
         if unit.status == "ok":
@@ -175,6 +168,17 @@ def _finish(state: BattlesystemState, emit: Emit, limit: bool) -> bool:
         emit(FightEnded(winner, reason))
         return True
     return False
+
+
+def contested(state: BattlesystemState) -> bool:
+    """Whether two armies or more still have figures in good order (then no army is
+    broken).  Worked out once until a unit changes (the state's readings)."""
+    readings = state.readings
+    known = readings.contested
+    if known is None:
+        sides = {u.side for u in state.units.values() if u.status == "ok" and u.figures > 0}
+        known = readings.contested = len(sides) > 1
+    return known
 
 
 def cut_off(state: BattlesystemState) -> bool:

@@ -260,10 +260,18 @@ class Readings:
         self.targets: dict[str, list[Unit]] = {}
         #: What the heuristic's estimates worked out, by question.
         self.estimates: dict[tuple[str, str, str], float] = {}
+        #: Figures of each unit in contact (see :func:`.combat.in_contact`).
+        self.contact: dict[str, int] = {}
+        #: Melee Attack Ratings, by (attacker, target) (see
+        #: :func:`.combat.melee_attack_rating`).
+        self.ratings: dict[tuple[str, str], int] = {}
+        #: Whether two armies still have figures in good order (see
+        #: :func:`.resolve.contested`).
+        self.contested: bool | None = None
 
     def forget(self) -> None:
         """Drop every answer (a unit or the turn may have changed)."""
-        self.places = None
+        self.places = self.contested = None
         if self.reach:
             self.reach = {}
         if self.facing:
@@ -272,6 +280,10 @@ class Readings:
             self.targets = {}
         if self.estimates:
             self.estimates = {}
+        if self.contact:
+            self.contact = {}
+        if self.ratings:
+            self.ratings = {}
 
 
 @dataclass(slots=True)
