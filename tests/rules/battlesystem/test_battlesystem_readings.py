@@ -28,7 +28,7 @@ from fracas.core.rng import SeededRng
 from fracas.rules.battlesystem import fold
 from fracas.rules.battlesystem.combat import facing, in_contact, melee_attack_rating
 from fracas.rules.battlesystem.legality import targets_in_range
-from fracas.rules.battlesystem.movement import foes_in_reach
+from fracas.rules.battlesystem.movement import engaged, foes_in_reach
 from fracas.rules.battlesystem.policies import _threat, melee_value
 from fracas.rules.battlesystem.resolve import contested
 from fracas.rules.battlesystem.state import BattlesystemState, clone, placed
@@ -43,7 +43,10 @@ def _ask_everything(state: BattlesystemState) -> None:
     on_field = [u for u in state.units.values() if u.on_field]
     placed(state)
     contested(state)
+    for unit in on_field[::2]:
+        engaged(state, unit)  # asked before the whole list, for half of them
     for unit in on_field:
+        engaged(state, unit)
         foes_in_reach(state, unit)
         targets_in_range(state, unit)
         facing(state, unit.area, unit.side)
@@ -68,6 +71,8 @@ def _kept_answers_are_fresh(state: BattlesystemState) -> None:
             a: _names(us) for a, us in placed(fresh).items()}
     for name, foes in kept.reach.items():
         assert _names(foes) == _names(foes_in_reach(fresh, fresh.units[name])), name
+    for name, locked in kept.engaged.items():
+        assert locked == engaged(fresh, fresh.units[name]), name
     for name, targets in kept.targets.items():
         assert _names(targets) == _names(targets_in_range(fresh, fresh.units[name])), name
     for (area, side), figures in kept.facing.items():

@@ -30,8 +30,10 @@ from fracas.rules.battlesystem.hazards import (
     stress_area,
 )
 from fracas.rules.battlesystem.movement import (
+    engaged,
     foes_in_reach,
     in_command,
+    in_reach,
     may_take_formation,
     settle_altitude,
 )
@@ -100,7 +102,7 @@ def facing(state: BattlesystemState, area: str, side: str) -> int:
     if known is None:
         known = readings.facing[area, side] = sum(
             in_contact(state, u) for u in placed(state).get(area, ())
-            if u.side == side and foes_in_reach(state, u))
+            if u.side == side and engaged(state, u))
     return known
 
 
@@ -147,15 +149,17 @@ def apply_dice(state: BattlesystemState, name: str, dice: int, narrow: bool, cau
 def melee_target(state: BattlesystemState, unit: Unit) -> Unit | None:
     """The enemy ``unit`` strikes: the one it chose (ruling 25) while still in reach, else
     the first in scenario order it can reach."""
-    foes = foes_in_reach(state, unit)
-    if not foes:
-        return None
-    aim = unit.aim
-    if aim is not None:
-        for foe in foes:
-            if foe.name == aim:
-                return foe
-    return foes[0]
+    if unit.aim is not None:
+        aimed = state.units.get(unit.aim)
+        if aimed is not None and aimed.on_field and aimed.area == unit.area and \
+                aimed.side != unit.side and in_reach(state, unit, aimed):
+            return aimed
+    foes = state.readings.reach.get(unit.name)
+    if foes is not None:
+        return foes[0] if foes else None
+    side = unit.side
+    return next((e for e in placed(state).get(unit.area, ())
+                 if e.side != side and in_reach(state, unit, e)), None)
 
 
 def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:

@@ -76,8 +76,23 @@ def foes_in_reach(state: BattlesystemState, unit: Unit) -> list[Unit]:
 
 
 def engaged(state: BattlesystemState, unit: Unit) -> bool:
-    """True when an enemy in the same area can fight it hand to hand (core, ours)."""
-    return bool(foes_in_reach(state, unit))
+    """True when an enemy in the same area can fight it hand to hand (core, ours).
+
+    The first such enemy settles it (the whole list is :func:`foes_in_reach`'s); the
+    answer is kept like it, until the fold moves, forms, lifts or removes a unit.
+    """
+    readings = state.readings
+    known = readings.engaged.get(unit.name)
+    if known is None:
+        foes = readings.reach.get(unit.name)
+        if foes is not None:
+            known = bool(foes)
+        else:
+            side = unit.side
+            known = any(e.side != side and in_reach(state, unit, e)
+                        for e in placed(state).get(unit.area, ()))
+        readings.engaged[unit.name] = known
+    return known
 
 
 def step_price(state: BattlesystemState, unit: Unit, here: str, there: str,

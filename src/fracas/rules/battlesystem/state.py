@@ -252,6 +252,8 @@ class Readings:
         #: The enemy units each unit can fight hand to hand, by the unit's name (see
         #: :func:`.movement.foes_in_reach`).
         self.reach: dict[str, list[Unit]] = {}
+        #: Whether each unit is locked in melee, by its name (see :func:`.movement.engaged`).
+        self.engaged: dict[str, bool] = {}
         #: Figures of each side facing the enemy in an area, by (area, side) (see
         #: :func:`.combat.facing`).
         self.facing: dict[tuple[str, str], int] = {}
@@ -274,6 +276,8 @@ class Readings:
         self.places = self.contested = None
         if self.reach:
             self.reach = {}
+        if self.engaged:
+            self.engaged = {}
         if self.facing:
             self.facing = {}
         if self.targets:
