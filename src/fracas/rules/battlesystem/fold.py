@@ -172,13 +172,26 @@ KEEP_PLACES: frozenset[type[Event]] = frozenset({
 
 def apply_event(state: BattlesystemState, event: Event) -> None:
     """Fold ``event`` into ``state`` (events this rule set does not fold are ignored),
-    forgetting the state's readings unless the event is one of :data:`KEEP_PLACES`."""
+    forgetting the state's readings unless the event is one of :data:`KEEP_PLACES`.
+
+    A march that leaves a unit where it stands, with the same rear (it banked movement,
+    or it charged), forgets only the answers that read whether a unit is charging.
+    """
     kind = type(event)
     if kind not in KEEP_PLACES:
-        state.readings.forget()
+        if kind is UnitMoved and _stays(state, event):  # type: ignore[arg-type]
+            state.readings.forget_charges()  # it stays where it stands, facing as it was
+        else:
+            state.readings.forget()
     handler = _HANDLERS.get(kind)
     if handler is not None:
         handler(state, event)
+
+
+def _stays(state: BattlesystemState, e: UnitMoved) -> bool:
+    """Whether the march ``e`` leaves its unit in the area it stands in, with the same rear."""
+    unit = state.units.get(e.unit)
+    return unit is not None and unit.area == e.area and unit.rear == e.rear
 
 
 #: The handler of each event this rule set folds.

@@ -24,6 +24,7 @@ from fracas.rules.battlesystem.state import (
     BattlesystemState,
     Unit,
     blind,
+    mixed_areas,
     placed,
     room_for,
     unit_footprint,
@@ -87,6 +88,8 @@ def engaged(state: BattlesystemState, unit: Unit) -> bool:
         foes = readings.reach.get(unit.name)
         if foes is not None:
             known = bool(foes)
+        elif unit.area not in mixed_areas(state):
+            known = False  # no enemy stands there
         else:
             side = unit.side
             known = any(e.side != side and in_reach(state, unit, e)

@@ -184,8 +184,9 @@ def _melee_value(state: BattlesystemState, unit: Unit, target: Unit) -> float:
             # a foe it would meet: both count the figures they would bring into contact
             pair = pair[0] + ours, pair[1] + theirs
         narrow = narrow_frontage(*pair)
-    return _expected_harm(ours, melee_attack_rating(state, unit, target), unit.stats.damage,
-                          target, wound_threshold(narrow))
+    t = target.stats
+    return _harm(ours, melee_attack_rating(state, unit, target), unit.stats.damage,
+                 target.figures, target.wounded, t.hd, wound_threshold(narrow))
 
 
 def _strike(state: BattlesystemState, unit: Unit, foes: list[Unit]) -> Action:
@@ -300,19 +301,16 @@ def _under_bows(state: BattlesystemState, unit: Unit, foe: Unit) -> bool:
     many figures in good order as the enemy's (an army behind must not play for time)."""
     if unit.stats.missile_range > 0 or unit.stats.hold:
         return False
-    bows, own_bows = [], False
-    for u in state.units.values():
-        if u.status == "ok" and u.stats.missile_range > 0:
-            if u.side == unit.side:
-                own_bows = True
-                break
-            bows.append(u)
-    if own_bows or not bows:
+    armies = _armies(state)
+    if armies[unit.side].bows:
         return False
-    own = [u for u in state.units.values() if u.status == "ok" and u.side == unit.side]
-    enemies = [e for e in state.units.values() if e.status == "ok" and e.side != unit.side]
-    if sum(u.figures for u in own) < sum(e.figures for e in enemies):
+    bows = [b for side, army in armies.items() if side != unit.side for b in army.bows]
+    if not bows:
+        return False
+    if armies[unit.side].figures < sum(army.figures for side, army in armies.items()
+                                       if side != unit.side):
         return False  # behind on the count the turn limit judges: waiting plays for time
+    enemies = [e for e in state.units.values() if e.status == "ok" and e.side != unit.side]
     gone = frozenset(state.gone)
     route = state.board.path(unit.area, foe.area, gone)
     reach = movement_allowance(unit.stats.movement, blind(state, unit))
@@ -325,6 +323,42 @@ def _under_bows(state: BattlesystemState, unit: Unit, foe: Unit) -> bool:
                and unit.area in state.board.distances(e.area, gone) for e in enemies):
         return False
     return not any(unit in targets_in_range(state, e) for e in bows)
+
+
+class Army:
+    """What the heuristic reads of an army's units in good order, kept with the state
+    until a unit changes (see :func:`_armies`)."""
+
+    __slots__ = ("bows", "figures", "first")
+
+    def __init__(self) -> None:
+        #: Figures in good order.
+        self.figures = 0
+        #: Its units in good order with missiles, in scenario order.
+        self.bows: list[Unit] = []
+        #: For each area where it has a unit in good order, the first of their names.
+        self.first: dict[str, str] = {}
+
+
+def _armies(state: BattlesystemState) -> dict[str, Army]:
+    """Each army's :class:`Army`, by name (worked out once until a unit changes)."""
+    readings = state.readings
+    known: dict[str, Army] | None = readings.plans.get("armies")
+    if known is None:
+        known = {side.name: Army() for side in state.sides}
+        for u in state.units.values():
+            if u.status == "ok":
+                army = known.get(u.side)
+                if army is None:
+                    army = known[u.side] = Army()
+                army.figures += u.figures
+                if u.stats.missile_range > 0:
+                    army.bows.append(u)
+                first = army.first.get(u.area)
+                if first is None or u.name < first:
+                    army.first[u.area] = u.name
+        readings.plans["armies"] = known
+    return known
 
 
 def _order(state: BattlesystemState, unit: Unit) -> Action:
@@ -344,13 +378,22 @@ def _order(state: BattlesystemState, unit: Unit) -> Action:
     if unit.formation == "open" and s.missile_range <= 0 and \
             may_take_formation(state, unit, "closed", "width"):
         return Form(me, "closed")  # close ranks before contact: open order routs at once
-    foes = [e for e in state.units.values() if e.status == "ok" and e.side != unit.side]
     distances = state.board.distances(unit.area, frozenset(state.gone))
-    foes = [e for e in foes if e.area in distances]
-    if not foes:
+    # The nearest enemy in good order on an open way (then by name): the nearest of the
+    # areas where enemies stand, each by the first name of those there.
+    nearest: tuple[float, str] | None = None
+    for side, army in _armies(state).items():
+        if side != unit.side:
+            for area, name in army.first.items():
+                d = distances.get(area)
+                if d is not None and (nearest is None or (d, name) < nearest):
+                    nearest = (d, name)
+    if nearest is None:
         return Hold(me)
-    foe = min(foes, key=lambda e: (distances[e.area], e.name))
+    foe = state.units[nearest[1]]
     if s.flyer:
+        foes = [e for e in state.units.values()
+                if e.status == "ok" and e.side != unit.side and e.area in distances]
         best = _best_fight(state, unit, foes, distances)
         foe = best[1] if best is not None else foe
     elif _under_bows(state, unit, foe):

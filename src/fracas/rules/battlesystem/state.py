@@ -19,7 +19,7 @@ from fracas.rules.battlesystem.rules import (
 )
 
 __all__ = ["Area", "Battlefield", "BattlesystemState", "BsState", "Feature", "Gas", "Link",
-           "Readings", "Side", "Unit", "UnitStats", "clone", "placed"]
+           "Readings", "Side", "Unit", "UnitStats", "clone", "mixed_areas", "placed"]
 
 
 #: The statuses of a unit standing on the field (:attr:`Unit.on_field`).
@@ -270,10 +270,28 @@ class Readings:
         #: Whether two armies still have figures in good order (see
         #: :func:`.resolve.contested`).
         self.contested: bool | None = None
+        #: The areas where units of two armies or more stand (see :func:`placed`).
+        self.mixed: frozenset[str] = frozenset()
+        #: Whether each unit fights blind, by its name (see :func:`blind`).
+        self.blind: dict[str, bool] = {}
+        #: What the heuristic worked out about the armies, by question.
+        self.plans: dict[str, Any] = {}
+
+    def forget_charges(self) -> None:
+        """Drop the answers that read whether a unit is charging: a unit marched without
+        leaving its area or turning (it only banked movement, or it charged)."""
+        if self.estimates:
+            self.estimates = {}
+        if self.ratings:
+            self.ratings = {}
 
     def forget(self) -> None:
         """Drop every answer (a unit or the turn may have changed)."""
         self.places = self.contested = None
+        if self.plans:
+            self.plans = {}
+        if self.blind:
+            self.blind = {}
         if self.reach:
             self.reach = {}
         if self.engaged:
@@ -369,11 +387,27 @@ def placed(state: BattlesystemState) -> dict[str, list[Unit]]:
     known = readings.places
     if known is None:
         known = {}
+        mixed = set()
         for unit in state.units.values():
             if unit.status in _ON_FIELD:
-                known.setdefault(unit.area, []).append(unit)
+                here = known.get(unit.area)
+                if here is None:
+                    known[unit.area] = [unit]
+                else:
+                    if here[0].side != unit.side:
+                        mixed.add(unit.area)
+                    here.append(unit)
         readings.places = known
+        readings.mixed = frozenset(mixed)
     return known
+
+
+def mixed_areas(state: BattlesystemState) -> frozenset[str]:
+    """The areas where units of two armies or more stand on the field (only there can a
+    unit be locked in melee); worked out with :func:`placed`."""
+    if state.readings.places is None:
+        placed(state)
+    return state.readings.mixed
 
 
 # -- derived facts used by several modules ----------------------------------------
@@ -410,10 +444,15 @@ def room_for(state: BattlesystemState, unit: Unit, area: str, formation: str | N
 
 
 def blind(state: BattlesystemState, unit: Unit) -> bool:
-    """True when ``unit`` suffers the darkness penalties where it stands."""
-    s = unit.stats
-    return darkness_applies(state.board.areas[unit.area].lit, s.infravision, s.lights,
-                            unit.lit, unit.figures)
+    """True when ``unit`` suffers the darkness penalties where it stands (worked out once
+    per unit until a unit changes: the state's readings)."""
+    readings = state.readings
+    known = readings.blind.get(unit.name)
+    if known is None:
+        s = unit.stats
+        known = readings.blind[unit.name] = darkness_applies(
+            state.board.areas[unit.area].lit, s.infravision, s.lights, unit.lit, unit.figures)
+    return known
 
 
 def carries_light(unit: Unit) -> bool:
