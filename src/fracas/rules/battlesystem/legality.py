@@ -11,6 +11,7 @@ effects); the core keeps only those ``why_not`` accepts.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
@@ -74,15 +75,25 @@ VERB_LABELS: dict[str, str] = {
 def gm_effects(state: BattlesystemState, kind: type[Action]) -> list[str]:
     """The areas (or features) of the prepared GM effects of ``kind`` still available."""
     out: list[str] = []
+    used = state.gm_used
     if kind is CaveIn:
-        out = [area for i, (area, _m, _t) in enumerate(state.gm_cave_ins)
-               if f"cave:{i}" not in state.gm_used and area not in state.caved]
+        out = [area for (area, _m, _t), key in zip(state.gm_cave_ins,
+                                                    _keys("cave", len(state.gm_cave_ins)))
+               if key not in used and area not in state.caved]
     elif kind is ReleaseGas:
-        out = [gas[0] for i, gas in enumerate(state.gm_gases) if f"gas:{i}" not in state.gm_used]
+        out = [gas[0] for gas, key in zip(state.gm_gases, _keys("gas", len(state.gm_gases)))
+               if key not in used]
     elif kind is StrikeFeature:
-        out = [feature for i, (feature, _t) in enumerate(state.gm_strikes)
-               if f"strike:{i}" not in state.gm_used and not state.features[feature].collapsed]
-    return list(dict.fromkeys(out))
+        out = [feature for (feature, _t), key in zip(state.gm_strikes,
+                                                      _keys("strike", len(state.gm_strikes)))
+               if key not in used and not state.features[feature].collapsed]
+    return list(dict.fromkeys(out)) if len(out) > 1 else out
+
+
+@cache
+def _keys(prefix: str, count: int) -> tuple[str, ...]:
+    """The names the GM's prepared effects of one kind go by once used (``cave:0``...)."""
+    return tuple(f"{prefix}:{i}" for i in range(count))
 
 
 def gm_has_effects(state: BattlesystemState) -> bool:

@@ -189,10 +189,18 @@ def cut_off(state: BattlesystemState) -> bool:
     battle at the end of the turn and judges it as at the turn limit.
     """
     gone = frozenset(state.gone)
+    held: dict[str, set[str]] = {}  # the areas where each army has units on the field
+    for e in state.units.values():
+        if e.on_field:
+            held.setdefault(e.side, set()).add(e.area)
+    enemy_areas: dict[str, set[str]] = {}
     for unit in state.units.values():
         if unit.status != "ok":
             continue
-        foes = {e.area for e in state.units.values() if e.on_field and e.side != unit.side}
+        foes = enemy_areas.get(unit.side)
+        if foes is None:
+            foes = enemy_areas[unit.side] = set().union(
+                *(areas for side, areas in held.items() if side != unit.side))
         if foes & state.board.distances(unit.area, gone).keys():
             return False
         reach = unit.stats.missile_range
