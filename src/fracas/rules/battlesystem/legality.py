@@ -77,15 +77,17 @@ def gm_effects(state: BattlesystemState, kind: type[Action]) -> list[str]:
     out: list[str] = []
     used = state.gm_used
     if kind is CaveIn:
-        out = [area for (area, _m, _t), key in zip(state.gm_cave_ins,
-                                                    _keys("cave", len(state.gm_cave_ins)))
+        caves = state.gm_cave_ins
+        out = [area for (area, _m, _t), key in zip(caves, _keys("cave", len(caves)), strict=True)
                if key not in used and area not in state.caved]
     elif kind is ReleaseGas:
-        out = [gas[0] for gas, key in zip(state.gm_gases, _keys("gas", len(state.gm_gases)))
+        gases = state.gm_gases
+        out = [gas[0] for gas, key in zip(gases, _keys("gas", len(gases)), strict=True)
                if key not in used]
     elif kind is StrikeFeature:
-        out = [feature for (feature, _t), key in zip(state.gm_strikes,
-                                                      _keys("strike", len(state.gm_strikes)))
+        strikes = state.gm_strikes
+        out = [feature for (feature, _t), key in zip(strikes, _keys("strike", len(strikes)),
+                                                      strict=True)
                if key not in used and not state.features[feature].collapsed]
     return list(dict.fromkeys(out)) if len(out) > 1 else out
 
