@@ -8,11 +8,11 @@ fights of every example, by the heuristic and at random, fills the readings befo
 event and, once the event is folded, compares whatever they still hold with the same
 questions asked of a copy that knows nothing yet.  An event wrongly kept (one that moves,
 forms, lifts, wounds or removes a unit, or starts a turn) fails here.
-A march that leaves a unit where it stands forgets only what reads who is charging; a
-broken copy that forgot nothing then failed here too.
+A new turn, or a march that leaves a unit where it stands, forgets only what reads who
+is charging; a loss of figures only what reads figures.
 (Checked once on broken copies: ``UnitMoved`` among the kept events failed here, and so
-did a ``Readings.forget`` that kept the targets and a ``Readings.forget_charges`` that
-kept the ratings and estimates.)
+did a ``Readings.forget`` that kept the targets, a ``Readings.forget_charges`` that kept
+the ratings and estimates, and a ``Readings.forget_strength`` that kept the facing.)
 """
 
 from __future__ import annotations

@@ -174,13 +174,18 @@ def apply_event(state: BattlesystemState, event: Event) -> None:
     """Fold ``event`` into ``state`` (events this rule set does not fold are ignored),
     forgetting the state's readings unless the event is one of :data:`KEEP_PLACES`.
 
-    A march that leaves a unit where it stands, with the same rear (it banked movement,
-    or it charged), forgets only the answers that read whether a unit is charging.
+    Some forget less: a unit's loss of figures forgets only what reads figures (who
+    stands where, who reaches whom and whom a unit could shoot stay), and a new turn or a
+    march that leaves a unit where it stands, with the same rear (it banked movement, or
+    it charged), only the answers that read whether a unit is charging.
     """
     kind = type(event)
     if kind not in KEEP_PLACES:
-        if kind is UnitMoved and _stays(state, event):  # type: ignore[arg-type]
-            state.readings.forget_charges()  # it stays where it stands, facing as it was
+        if kind is Damaged:
+            state.readings.forget_strength()
+        elif kind is TurnStarted or (
+                kind is UnitMoved and _stays(state, event)):  # type: ignore[arg-type]
+            state.readings.forget_charges()
         else:
             state.readings.forget()
     handler = _HANDLERS.get(kind)

@@ -279,11 +279,29 @@ class Readings:
 
     def forget_charges(self) -> None:
         """Drop the answers that read whether a unit is charging: a unit marched without
-        leaving its area or turning (it only banked movement, or it charged)."""
+        leaving its area or turning (it only banked movement, or it charged), or a new
+        turn began."""
         if self.estimates:
             self.estimates = {}
         if self.ratings:
             self.ratings = {}
+
+    def forget_strength(self) -> None:
+        """Drop the answers that read a unit's figures (it lost some, standing where it
+        stood): keep who stands where, who reaches whom and whom a unit could shoot."""
+        self.contested = None
+        if self.facing:
+            self.facing = {}
+        if self.estimates:
+            self.estimates = {}
+        if self.contact:
+            self.contact = {}
+        if self.ratings:
+            self.ratings = {}
+        if self.plans:
+            self.plans = {}
+        if self.blind:
+            self.blind = {}
 
     def forget(self) -> None:
         """Drop every answer (a unit or the turn may have changed)."""
