@@ -12,7 +12,8 @@ A new turn, or a march that leaves a unit where it stands, forgets only what rea
 is charging; a loss of figures only what reads figures.
 (Checked once on broken copies: ``UnitMoved`` among the kept events failed here, and so
 did a ``Readings.forget`` that kept the targets, a ``Readings.forget_charges`` that kept
-the ratings and estimates, and a ``Readings.forget_strength`` that kept the facing.)
+the ratings and estimates, a ``Readings.forget_strength`` that kept the facing, and a
+``Readings.forget`` that kept the GM's prepared effects.)
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from fracas.core.policy import RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.rules.battlesystem import fold
 from fracas.rules.battlesystem.combat import facing, in_contact, melee_attack_rating
-from fracas.rules.battlesystem.legality import targets_in_range
+from fracas.rules.battlesystem.actions import CaveIn, ReleaseGas, StrikeFeature
+from fracas.rules.battlesystem.legality import gm_effects, targets_in_range
 from fracas.rules.battlesystem.movement import engaged, foes_in_reach
 from fracas.rules.battlesystem.policies import _armies, _threat, melee_value
 from fracas.rules.battlesystem.resolve import contested
@@ -52,6 +54,8 @@ def _ask_everything(state: BattlesystemState) -> None:
     on_field = [u for u in state.units.values() if u.on_field]
     placed(state)
     contested(state)
+    for kind in (CaveIn, ReleaseGas, StrikeFeature):
+        gm_effects(state, kind)
     _armies(state)
     for unit in on_field[::2]:
         engaged(state, unit)  # asked before the whole list, for half of them
@@ -82,6 +86,8 @@ def _kept_answers_are_fresh(state: BattlesystemState) -> None:
             a: _names(us) for a, us in placed(fresh).items()}
     for name, foes in kept.reach.items():
         assert _names(foes) == _names(foes_in_reach(fresh, fresh.units[name])), name
+    for kind, effects in kept.gm.items():
+        assert effects == gm_effects(fresh, kind), kind
     for name, dark in kept.blind.items():
         assert dark == blind(fresh, fresh.units[name]), name
     for name, locked in kept.engaged.items():
@@ -141,5 +147,6 @@ def test_the_events_that_forget_the_readings_include_every_change_of_a_unit() ->
 
     for changes in (events.UnitMoved, events.FormationChanged, events.AltitudeChanged,
                     events.Damaged, events.Routed, events.UnitLeft, events.TorchesChanged,
-                    events.TurnStarted, events.FeatureCollapsed):
+                    events.TurnStarted, events.FeatureCollapsed, events.GmEffectUsed,
+                    events.CeilingCollapsed):
         assert changes not in fold.KEEP_PLACES, changes.__name__

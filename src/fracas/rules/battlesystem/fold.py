@@ -160,13 +160,13 @@ def _ended(state: BattlesystemState, e: FightEnded) -> None:
 #: The events that change nothing the state's readings (:class:`.state.Readings`) are
 #: worked out from: every unit stands where it stood, in the same band, formation,
 #: condition, strength and light, and the turn is the same (so is who is charging).
-#: They change only whose turn it is, which phase it is, a unit's chosen foe, what the
-#: GM has left, the gas and the secret chances.  Any other event, a GM override among
+#: They change only whose turn it is, which phase it is, a unit's chosen foe, the gas and
+#: the secret chances (not what the GM has left).  Any other event, a GM override among
 #: them, forgets the readings.
 KEEP_PLACES: frozenset[type[Event]] = frozenset({
     DecisionMade, DiceRolled, Struck, Unhurt, MoraleResult, Withdrew, PhaseStarted,
-    TurnSkipped, TargetChosen, FragileChecked, GmEffectUsed, ObstacleMarked, ObstacleSprung,
-    CeilingCollapsed, GasReleased, GasMoved, GasEnded,
+    TurnSkipped, TargetChosen, FragileChecked, ObstacleMarked, ObstacleSprung, GasReleased,
+    GasMoved, GasEnded,
 })
 
 

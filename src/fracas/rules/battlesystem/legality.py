@@ -73,7 +73,18 @@ VERB_LABELS: dict[str, str] = {
 # -- the GM's prepared effects ------------------------------------------------------
 
 def gm_effects(state: BattlesystemState, kind: type[Action]) -> list[str]:
-    """The areas (or features) of the prepared GM effects of ``kind`` still available."""
+    """The areas (or features) of the prepared GM effects of ``kind`` still available.
+
+    Worked out once per kind until the fold changes what is used or fallen (the state's
+    readings); the list is shared between callers: read it, never change it.
+    """
+    known = state.readings.gm.get(kind)
+    if known is None:
+        known = state.readings.gm[kind] = _gm_effects(state, kind)
+    return known
+
+
+def _gm_effects(state: BattlesystemState, kind: type[Action]) -> list[str]:
     out: list[str] = []
     used = state.gm_used
     if kind is CaveIn:

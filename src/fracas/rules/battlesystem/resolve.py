@@ -147,27 +147,28 @@ def _finish(state: BattlesystemState, emit: Emit, limit: bool) -> bool:
     At the limit, or cut off, the army with more figures in good order wins (ours);
     equal is a draw.
     """
-    if not limit and contested(state):
-        return False  # the commonest answer, kept with the state (its readings)
+    reason = "the other army is broken"
+    if contested(state):  # two armies or more stand (kept with the state, its readings)
+        if not limit:
+            return False
+        if state.turn >= state.max_turns:
+            reason = "turn limit reached"
+        elif cut_off(state):
+            reason = "the armies cannot reach each other"
+        else:
+            return False
     strength = {s.name: 0 for s in state.sides}
     for unit in state.units.values():
         if unit.status == "ok":
             strength[unit.side] += unit.figures
     standing = [name for name, figures in strength.items() if figures > 0]
     if len(standing) <= 1:
-        emit(FightEnded(standing[0] if standing else None, "the other army is broken"))
+        emit(FightEnded(standing[0] if standing else None, reason))
         return True
-    reason = None
-    if limit and state.turn >= state.max_turns:
-        reason = "turn limit reached"
-    elif limit and cut_off(state):
-        reason = "the armies cannot reach each other"
-    if reason is not None:
-        ranked = sorted(strength.items(), key=lambda kv: -kv[1])
-        winner = ranked[0][0] if ranked[0][1] > ranked[1][1] else None
-        emit(FightEnded(winner, reason))
-        return True
-    return False
+    ranked = sorted(strength.items(), key=lambda kv: -kv[1])
+    winner = ranked[0][0] if ranked[0][1] > ranked[1][1] else None
+    emit(FightEnded(winner, reason))
+    return True
 
 
 def contested(state: BattlesystemState) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 __all__ = [
     "BASE_WIDTHS",
@@ -105,6 +105,7 @@ class FigureDamage:
     newly_wounded: int
 
 
+@lru_cache(maxsize=8192)  # a pure function of a few small numbers, asked every melee
 def damage_figures(figures: int, wounded: int, hd: int, dice: int,
                    threshold: float) -> FigureDamage:
     """Apply ``dice`` of damage to a unit's figures, front figure first (core + seed).

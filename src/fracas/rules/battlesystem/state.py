@@ -272,6 +272,9 @@ class Readings:
         self.contested: bool | None = None
         #: The areas where units of two armies or more stand (see :func:`placed`).
         self.mixed: frozenset[str] = frozenset()
+        #: The GM's prepared effects still available, by kind of order (see
+        #: :func:`.legality.gm_effects`).
+        self.gm: dict[type, list[str]] = {}
         #: Whether each unit fights blind, by its name (see :func:`blind`).
         self.blind: dict[str, bool] = {}
         #: What the heuristic worked out about the armies, by question.
@@ -310,6 +313,8 @@ class Readings:
             self.plans = {}
         if self.blind:
             self.blind = {}
+        if self.gm:
+            self.gm = {}
         if self.reach:
             self.reach = {}
         if self.engaged:
