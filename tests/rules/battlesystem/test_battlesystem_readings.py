@@ -30,8 +30,8 @@ from fracas.core.loop import play
 from fracas.core.policy import RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.rules.battlesystem import fold
-from fracas.rules.battlesystem.combat import facing, in_contact, melee_attack_rating
 from fracas.rules.battlesystem.actions import CaveIn, ReleaseGas, StrikeFeature
+from fracas.rules.battlesystem.combat import facing, in_contact, melee_attack_rating
 from fracas.rules.battlesystem.legality import gm_effects, targets_in_range
 from fracas.rules.battlesystem.movement import engaged, foes_in_reach
 from fracas.rules.battlesystem.policies import _armies, _threat, melee_value
