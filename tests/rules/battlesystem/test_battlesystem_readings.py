@@ -35,7 +35,7 @@ from fracas.rules.battlesystem.combat import facing, in_contact, melee_attack_ra
 from fracas.rules.battlesystem.legality import gm_effects, targets_in_range
 from fracas.rules.battlesystem.movement import engaged, foes_in_reach
 from fracas.rules.battlesystem.policies import _armies, _threat, melee_value
-from fracas.rules.battlesystem.resolve import contested
+from fracas.rules.battlesystem.resolve import contested, cut_off
 from fracas.rules.battlesystem.state import (
     BattlesystemState,
     blind,
@@ -54,6 +54,7 @@ def _ask_everything(state: BattlesystemState) -> None:
     on_field = [u for u in state.units.values() if u.on_field]
     placed(state)
     contested(state)
+    cut_off(state)
     for kind in (CaveIn, ReleaseGas, StrikeFeature):
         gm_effects(state, kind)
     _armies(state)
@@ -110,6 +111,8 @@ def _kept_answers_are_fresh(state: BattlesystemState) -> None:
         assert summary(kept.plans["armies"]) == summary(_armies(fresh))
     if kept.places is not None:
         assert kept.mixed == mixed_areas(fresh)
+    if kept.cut_off is not None:
+        assert kept.cut_off == cut_off(fresh)
     if kept.contested is not None:
         assert kept.contested == contested(fresh)
 

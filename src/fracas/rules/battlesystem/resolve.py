@@ -187,8 +187,17 @@ def cut_off(state: BattlesystemState) -> bool:
 
     No open way leads from it to an enemy on the field (fallen ground blocks every
     path) and no enemy stands within its missile range.  The GM then calls the
-    battle at the end of the turn and judges it as at the turn limit.
+    battle at the end of the turn and judges it as at the turn limit.  Worked out once
+    until a unit moves, leaves or breaks, or ground falls (the state's readings).
     """
+    readings = state.readings
+    known = readings.cut_off
+    if known is None:
+        known = readings.cut_off = _cut_off(state)
+    return known
+
+
+def _cut_off(state: BattlesystemState) -> bool:
     gone = frozenset(state.gone)
     held: dict[str, set[str]] = {}  # the areas where each army has units on the field
     for e in state.units.values():

@@ -272,6 +272,9 @@ class Readings:
         self.contested: bool | None = None
         #: The areas where units of two armies or more stand (see :func:`placed`).
         self.mixed: frozenset[str] = frozenset()
+        #: Whether no unit in good order can ever reach an enemy (see
+        #: :func:`.resolve.cut_off`).
+        self.cut_off: bool | None = None
         #: The GM's prepared effects still available, by kind of order (see
         #: :func:`.legality.gm_effects`).
         self.gm: dict[type, list[str]] = {}
@@ -308,7 +311,7 @@ class Readings:
 
     def forget(self) -> None:
         """Drop every answer (a unit or the turn may have changed)."""
-        self.places = self.contested = None
+        self.places = self.contested = self.cut_off = None
         if self.plans:
             self.plans = {}
         if self.blind:
