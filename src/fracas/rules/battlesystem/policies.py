@@ -95,11 +95,17 @@ class HeuristicPolicy:
         else:
             unit = state.units[actor]
             wanted = _shoot(state, unit) if state.phase == "missile" else _order(state, unit)
-        # The quick yes judges the order outright (the whole order by the one authority);
-        # only what it leaves open goes through the full check.
-        if allows(state, wanted) or request.is_legal(wanted):
+        # Holding, passing and choosing whom to strike the quick yes judges outright (the
+        # play loop asks it again, as cheaply); any other order is confirmed once, through
+        # the request, whose check judges it by the one authority.
+        if (type(wanted) in _ASKED_TWICE and allows(state, wanted)) or \
+                request.is_legal(wanted):
             return wanted
         return Pass(GM) if actor == GM else Hold(actor)
+
+
+#: The orders :func:`.legality.allows` judges without ``why_not``.
+_ASKED_TWICE = frozenset({Hold, Pass, Attack})
 
 
 def _gm(state: BattlesystemState) -> Action:
