@@ -9,10 +9,12 @@ event and, once the event is folded, compares whatever they still hold with the 
 questions asked of a copy that knows nothing yet.  An event wrongly kept (one that moves,
 forms, lifts, wounds or removes a unit, or starts a turn) fails here.
 A new turn, or a march that leaves a unit where it stands, forgets only what reads who
-is charging; a loss of figures only what reads figures.
+is charging; a loss of figures only what reads figures; a march into another area keeps
+the other units' own figures in contact and blindness.
 (Checked once on broken copies: ``UnitMoved`` among the kept events failed here, and so
 did a ``Readings.forget`` that kept the targets, a ``Readings.forget_charges`` that kept
-the ratings and estimates, a ``Readings.forget_strength`` that kept the facing, and a
+the ratings and estimates, a ``Readings.forget_strength`` that kept the facing, a
+``Readings.forget_move`` that kept the marching unit's blindness, and a
 ``Readings.forget`` that kept the GM's prepared effects.)
 """
 

@@ -183,9 +183,13 @@ def apply_event(state: BattlesystemState, event: Event) -> None:
     if kind not in KEEP_PLACES:
         if kind is Damaged:
             state.readings.forget_strength()
-        elif kind is TurnStarted or (
-                kind is UnitMoved and _stays(state, event)):  # type: ignore[arg-type]
+        elif kind is TurnStarted:
             state.readings.forget_charges()
+        elif kind is UnitMoved:
+            if _stays(state, event):  # type: ignore[arg-type]
+                state.readings.forget_charges()
+            else:
+                state.readings.forget_move(event.unit)  # type: ignore[attr-defined]
         else:
             state.readings.forget()
     handler = _HANDLERS.get(kind)

@@ -292,6 +292,18 @@ class Readings:
         if self.ratings:
             self.ratings = {}
 
+    def forget_move(self, name: str) -> None:
+        """Drop the answers a march of unit ``name`` into another area may change: all
+        but whether two armies stand, the GM's effects, and the other units' own figures
+        in contact and blindness."""
+        self.places = self.cut_off = None
+        for kept in (self.reach, self.engaged, self.facing, self.targets, self.estimates,
+                     self.ratings, self.plans):
+            if kept:
+                kept.clear()
+        self.contact.pop(name, None)
+        self.blind.pop(name, None)
+
     def forget_strength(self) -> None:
         """Drop the answers that read a unit's figures (it lost some, standing where it
         stood): keep who stands where, who reaches whom and whom a unit could shoot."""
