@@ -182,10 +182,18 @@ def melee_value(state: BattlesystemState, unit: Unit, target: Unit) -> float:
 
 
 def _melee_value(state: BattlesystemState, unit: Unit, target: Unit) -> float:
-    ours, theirs = in_contact(state, unit), in_contact(state, target)
+    readings = state.readings
+    ours = readings.contact.get(unit.name)
+    if ours is None:
+        ours = in_contact(state, unit)
+    theirs = readings.contact.get(target.name)
+    if theirs is None:
+        theirs = in_contact(state, target)
     narrow = False
     if ours <= 2 and theirs <= 2:  # more figures on either side are no narrow frontage
-        pair = facing(state, unit.area, unit.side), facing(state, unit.area, target.side)
+        here = unit.area
+        pair = (readings.facing.get((here, unit.side)) or facing(state, here, unit.side),
+                readings.facing.get((here, target.side)) or facing(state, here, target.side))
         if target.area != unit.area or not in_reach(state, unit, target):
             # a foe it would meet: both count the figures they would bring into contact
             pair = pair[0] + ours, pair[1] + theirs
@@ -205,10 +213,11 @@ def _strike(state: BattlesystemState, unit: Unit, foes: list[Unit]) -> Action:
     if len(foes) < 2:
         return Hold(unit.name)
     aimed: dict[str, float] = {}
+    names = {e.name for e in foes}  # the blows of friends on other foes do not count here
     for friend in placed(state).get(unit.area, ()):
         if friend.side == unit.side and friend is not unit and friend.status == "ok":
             target = melee_target(state, friend)
-            if target is not None:
+            if target is not None and target.name in names:
                 aimed[target.name] = aimed.get(target.name, 0.0) + melee_value(
                     state, friend, target)
 
