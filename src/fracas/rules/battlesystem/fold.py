@@ -175,9 +175,11 @@ def apply_event(state: BattlesystemState, event: Event) -> None:
     forgetting the state's readings unless the event is one of :data:`KEEP_PLACES`.
 
     Some forget less: a unit's loss of figures forgets only what reads figures (who
-    stands where, who reaches whom and whom a unit could shoot stay), and a new turn or a
+    stands where, who reaches whom and whom a unit could shoot stay); a new turn, or a
     march that leaves a unit where it stands, with the same rear (it banked movement, or
-    it charged), only the answers that read whether a unit is charging.
+    it charged), only the answers that read whether a unit is charging; a march into
+    another area keeps whether two armies stand, what the GM has left and the other
+    units' own figures in contact and blindness.
     """
     kind = type(event)
     if kind not in KEEP_PLACES:

@@ -238,9 +238,12 @@ class Battlefield:
 @dataclass(init=False, eq=False)
 class Readings:
     """Answers worked out from a state and kept with it until the fold changes a unit
-    (where it stands, its band, formation, condition, figures or light) or the turn
-    (see :data:`.fold.KEEP_PLACES`).  Nothing kept here may depend on whose turn it is,
-    the phase or the foe a unit chose to strike.
+    (where it stands, its band, formation, condition, figures or light), the turn, what
+    the GM has left or the ground (see :data:`.fold.KEEP_PLACES` and
+    :func:`.fold.apply_event`).  Nothing kept here may depend on whose turn it is, the
+    phase or the foe a unit chose to strike.
+    ``tests/rules/battlesystem/test_battlesystem_readings.py`` holds every answer kept
+    to the same question asked afresh, after every event of many fights.
 
     A dataclass without fields: whatever it holds is no part of the state's value (its
     equality, its copies, the exact solver's whole-state key read none of it).
