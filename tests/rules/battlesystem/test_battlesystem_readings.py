@@ -1,7 +1,8 @@
 """What a state keeps worked out (its readings) is what the rules work out afresh.
 
 Who stands where, who can reach whom, how many figures face the enemy, whom a unit could
-shoot and the heuristic's melee estimates are kept with the state
+shoot, ratings, blindness, the GM's prepared effects, whether the armies still stand or
+are cut off, and the heuristic's estimates are kept with the state
 (:class:`fracas.rules.battlesystem.state.Readings`) until the fold forgets them: on every
 event but those of :data:`fracas.rules.battlesystem.fold.KEEP_PLACES`.  This test plays
 fights of every example, by the heuristic and at random, fills the readings before every
