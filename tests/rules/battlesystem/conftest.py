@@ -26,6 +26,9 @@ class Battle:
         self.log.append(event)
 
     def unit(self, name: str) -> Unit:
+        """The unit ``name``, to read or to set up by hand: what the state worked out from
+        where units stand is forgotten, as the fold forgets it when a unit changes."""
+        self.state.readings.forget()
         return self.state.units[name]
 
     def check(self, action: Action, phase: str) -> None:

@@ -43,7 +43,7 @@ def test_a_slow_router_banks_its_movement_and_gets_away_from_a_long_area(kit) ->
                    links=[("home", "hall")],
                    sides=[{"name": "red", "retreat": "home"},
                           {"name": "blue", "retreat": "hall"}])
-    b.state.units["foe"].status = "destroyed"
+    b.unit("foe").status = "destroyed"
     b.emit(Routed("van", "morale"))
     rout_phase(b.state, ScriptedRng([]), b.emit)
     assert (b.unit("van").area, b.unit("van").progress) == ("hall", 6.0)
@@ -103,13 +103,13 @@ def test_missile_troops_that_cannot_see_their_target_wait_instead_of_marching_in
 
 def test_missile_troops_join_friends_already_fighting_when_they_have_no_shot(kit) -> None:
     b = _dark_road(kit)
-    b.state.units["guard"].area = "hall"
+    b.unit("guard").area = "hall"
     assert _order(b, "bows") == Move("bows", "hall")
 
 
 def test_missile_troops_with_no_one_left_to_fight_hand_to_hand_close_in(kit) -> None:
     b = _dark_road(kit)
-    b.state.units["guard"].status = "destroyed"
+    b.unit("guard").status = "destroyed"
     assert _order(b, "bows") == Move("bows", "hall")
 
 
@@ -123,7 +123,7 @@ def test_missile_troops_march_to_a_firing_position_and_wait_there(kit) -> None:
                    links=[("gate", "road"), ("road", "hall")])
     assert firing_position(b.state, b.unit("bows")) == "road"
     assert _order(b, "bows") == Move("bows", "road")
-    b.state.units["bows"].area = "road"
+    b.unit("bows").area = "road"
     # In range and seen: the bows hold in the move phase and fire in the missile phase.
     assert _order(b, "bows") == Hold("bows")
     assert str(_order(b, "bows", "missile")) == "bows fire target=orcs"

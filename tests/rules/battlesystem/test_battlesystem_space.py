@@ -216,7 +216,7 @@ def test_a_unit_broken_open_in_melee_cannot_close_ranks_until_it_is_out_of_it(ki
     assert b.unit("pikes").formation == "open"
     with pytest.raises(IllegalActionError, match="melee: formations"):
         b.check(Form("pikes", "closed"), "move")
-    b.state.units["foe"].area = "yard"  # out of contact: ranks may close again
+    b.unit("foe").area = "yard"  # out of contact: ranks may close again
     b.check(Form("pikes", "closed"), "move")
 
 

@@ -14,6 +14,7 @@ from fracas.core.encounter import Encounter
 from fracas.core.errors import IllegalActionError
 from fracas.core.policy import DecisionRequest, Policy, RandomPolicy
 from fracas.core.rng import SeededRng
+from fracas.rules.battlesystem import legality
 from fracas.rules.battlesystem.actions import Charge, Fire, Form, Hold, Move, Pass
 from fracas.rules.battlesystem.policies import HeuristicPolicy
 from fracas.scenario import load_scenario, start_encounter
@@ -123,6 +124,7 @@ def test_the_heuristic_builds_its_order_and_confirms_it(kit: Any) -> None:
     order = HeuristicPolicy().choose(request)
     assert order == Move("x", "c")
     assert request.vetted(order)
+    assert legality.allows(enc.state, order)  # the quick yes agrees
 
 
 def _big_map(kit: Any) -> Any:

@@ -40,8 +40,8 @@ def test_blind_attackers_add_six_to_their_attack_rating(kit) -> None:
     assert melee_attack_rating(b.state, men, orcs) == 10  # ceil((19-6)/2) = 7, +6, capped at 10
     assert missile_attack_rating(b.state, men, orcs) == 10
     # below the cap the darkness penalty shows in full: THAC0 11 against AC 6 needs 3, blind 9
-    men.stats = type(men.stats)(**{**{f: getattr(men.stats, f) for f in men.stats.__slots__},
-                                   "thac0": 11})
+    b.unit("men").stats = type(men.stats)(**{
+        **{f: getattr(men.stats, f) for f in men.stats.__slots__}, "thac0": 11})
     assert melee_attack_rating(b.state, men, orcs) == 3 + 6
     assert missile_attack_rating(b.state, men, orcs) == 3 + 6
 

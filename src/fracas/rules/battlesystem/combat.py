@@ -30,6 +30,8 @@ from fracas.rules.battlesystem.hazards import (
     stress_area,
 )
 from fracas.rules.battlesystem.movement import (
+    engaged,
+    foes_in_reach,
     in_command,
     in_reach,
     may_take_formation,
@@ -53,6 +55,7 @@ from fracas.rules.battlesystem.state import (
     Unit,
     blind,
     carries_light,
+    placed,
     unit_footprint,
     used_surface,
 )
@@ -75,32 +78,50 @@ CHARGE_BONUS = 1
 
 
 def in_contact(state: BattlesystemState, unit: Unit) -> int:
-    """Figures of ``unit`` that can strike or be struck: its first rank where it stands."""
-    shape = unit_footprint(unit, state.board.areas[unit.area])
-    return min(shape.abreast, unit.figures)
+    """Figures of ``unit`` that can strike or be struck: its first rank where it stands.
+
+    Worked out once per unit until a unit changes (the state's readings)."""
+    readings = state.readings
+    known = readings.contact.get(unit.name)
+    if known is None:
+        shape = unit_footprint(unit, state.board.areas[unit.area])
+        known = readings.contact[unit.name] = min(shape.abreast, unit.figures)
+    return known
 
 
-def facing(state: BattlesystemState, here: list[Unit], side: str) -> int:
-    """Figures of ``side`` facing the enemy in one area's combat.
+def facing(state: BattlesystemState, area: str, side: str) -> int:
+    """Figures of ``side`` facing the enemy in the combat of ``area``.
 
     The seed's narrow-frontage case counts the figures that face each other in the
     combat, whichever units they belong to: every figure in contact of every unit of
     the side that is locked in melee there counts (ours: the whole area is one combat).
+    Worked out once per area and side until a unit changes (the state's readings).
     """
-    return sum(in_contact(state, u) for u in here if u.side == side and any(
-        in_reach(state, u, e) for e in here if e.side != side))
+    readings = state.readings
+    known = readings.facing.get((area, side))
+    if known is None:
+        known = readings.facing[area, side] = sum(
+            in_contact(state, u) for u in placed(state).get(area, ())
+            if u.side == side and engaged(state, u))
+    return known
 
 
 def melee_attack_rating(state: BattlesystemState, attacker: Unit, target: Unit) -> int:
     """Attack Rating of a melee attack: darkness and charge modifiers included.
 
     An attacker fighting blind worsens by 6; a blind target's Armor Class is 4
-    worse against melee; a charge improves the rating by 1 (ours).
+    worse against melee; a charge improves the rating by 1 (ours).  Worked out once
+    per pair until a unit or the turn changes (the state's readings).
     """
-    ac = target.stats.ac + (DARK_AC_PENALTY if blind(state, target) else 0)
-    modifier = (DARK_ATTACK_PENALTY if blind(state, attacker) else 0) - (
-        CHARGE_BONUS if attacker.charging else 0)
-    return attack_rating(attacker.stats.thac0, ac, modifier)
+    readings = state.readings
+    key = (attacker.name, target.name)
+    known = readings.ratings.get(key)
+    if known is None:
+        ac = target.stats.ac + (DARK_AC_PENALTY if blind(state, target) else 0)
+        modifier = (DARK_ATTACK_PENALTY if blind(state, attacker) else 0) - (
+            CHARGE_BONUS if attacker.charging else 0)
+        known = readings.ratings[key] = attack_rating(attacker.stats.thac0, ac, modifier)
+    return known
 
 
 def missile_attack_rating(state: BattlesystemState, shooter: Unit, target: Unit) -> int:
@@ -125,15 +146,20 @@ def apply_dice(state: BattlesystemState, name: str, dice: int, narrow: bool, cau
     record_damage(emit, unit, dice, hit.figures, hit.wounded, cause)
 
 
-def melee_target(state: BattlesystemState, unit: Unit, here: list[Unit]) -> Unit | None:
-    """The enemy ``unit`` strikes among the units ``here``: the one it chose (ruling 25)
-    while still in reach, else the first in scenario order it can reach."""
+def melee_target(state: BattlesystemState, unit: Unit) -> Unit | None:
+    """The enemy ``unit`` strikes: the one it chose (ruling 25) while still in reach, else
+    the first in scenario order it can reach."""
     if unit.aim is not None:
         aimed = state.units.get(unit.aim)
         if aimed is not None and aimed.on_field and aimed.area == unit.area and \
                 aimed.side != unit.side and in_reach(state, unit, aimed):
             return aimed
-    return next((e for e in here if e.side != unit.side and in_reach(state, unit, e)), None)
+    foes = state.readings.reach.get(unit.name)
+    if foes is not None:
+        return foes[0] if foes else None
+    side = unit.side
+    return next((e for e in placed(state).get(unit.area, ())
+                 if e.side != side and in_reach(state, unit, e)), None)
 
 
 def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
@@ -146,33 +172,30 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     fought: list[tuple[str, bool]] = []
     # Nothing moves or falls until every die is rolled: who stands where, and how many
     # figures of each side face the enemy there, are read once for the whole phase.
-    by_area: dict[str, list[Unit]] = {}
-    for unit in state.units.values():
-        if unit.on_field:
-            by_area.setdefault(unit.area, []).append(unit)
+    by_area = placed(state)
     for area in state.board.order:
-        here = by_area.get(area, [])
-        if len({u.side for u in here}) < 2:
+        here = by_area.get(area)
+        if here is None or len(here) < 2:
             continue
-        faced: dict[str, int] = {}
+        first = here[0].side
+        if all(u.side == first for u in here):
+            continue
         for unit in here:
             if unit.status != "ok":
                 continue
-            target = melee_target(state, unit, here)
+            target = melee_target(state, unit)
             if target is None:
                 continue
             figures = in_contact(state, unit)
             faces = tuple(rng.dice(figures, 10))
             emit(DiceRolled(unit.name, "melee", 10, faces))
             rating = melee_attack_rating(state, unit, target)
-            hits = sum(1 for f in faces if f >= rating)
-            emit(Struck(unit.name, target.name, "melee", rating, figures, hits,
-                        hits * unit.stats.damage))
-            for side in (unit.side, target.side):
-                if side not in faced:
-                    faced[side] = facing(state, here, side)
-            narrow = narrow_frontage(faced[unit.side], faced[target.side])
-            strikes.append((target.name, hits * unit.stats.damage, narrow))
+            hits = len([f for f in faces if f >= rating])
+            dice = hits * unit.stats.damage
+            emit(Struck(unit.name, target.name, "melee", rating, figures, hits, dice))
+            narrow = narrow_frontage(facing(state, area, unit.side),
+                                     facing(state, area, target.side))
+            strikes.append((target.name, dice, narrow))
         if state.board.areas[area].features:
             fought.append((area, heavy_on(state, area)))
     for name, dice, narrow in strikes:
@@ -256,9 +279,7 @@ def free_strikers(state: BattlesystemState, unit: Unit) -> list[Unit]:
     with it that have already given their order this turn.  A foe still to order may
     follow instead (ruling 23)."""
     waiting = state.queue
-    return [e for e in state.units.values()
-            if e.area == unit.area and e.side != unit.side and e.status == "ok"
-            and e.name not in waiting and in_reach(state, unit, e)]
+    return [e for e in foes_in_reach(state, unit) if e.status == "ok" and e.name not in waiting]
 
 
 def withdraw(state: BattlesystemState, unit: Unit, to: str | None, altitude: str | None,
@@ -269,7 +290,6 @@ def withdraw(state: BattlesystemState, unit: Unit, to: str | None, altitude: str
     """
     strikers = free_strikers(state, unit)
     emit(Withdrew(unit.name, to or ""))
-    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
     strikes: list[tuple[int, bool]] = []
     for foe in strikers:
         figures = in_contact(state, foe)
@@ -279,7 +299,8 @@ def withdraw(state: BattlesystemState, unit: Unit, to: str | None, altitude: str
         hits = sum(1 for f in faces if f >= rating)
         emit(Struck(foe.name, unit.name, "free strike", rating, figures, hits,
                     hits * foe.stats.damage))
-        narrow = narrow_frontage(facing(state, here, foe.side), facing(state, here, unit.side))
+        narrow = narrow_frontage(facing(state, unit.area, foe.side),
+                                 facing(state, unit.area, unit.side))
         strikes.append((hits * foe.stats.damage, narrow))
     for dice, narrow in strikes:
         apply_dice(state, unit.name, dice, narrow, "withdrawal", emit)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from fracas.core.action import Action
-from fracas.core.events import DecisionMade, Event, FightEnded
-from fracas.core.loop import fold_by_type
+from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded
 from fracas.core.overrides import is_override
 from fracas.core.ruleset import GM
 from fracas.rules.battlesystem import overrides
@@ -21,21 +21,25 @@ from fracas.rules.battlesystem.events import (
     GasMoved,
     GasReleased,
     GmEffectUsed,
+    MoraleResult,
     ObstacleMarked,
     ObstacleSprung,
     PhaseStarted,
     Routed,
+    Struck,
     TargetChosen,
     TorchesChanged,
     TurnSkipped,
     TurnStarted,
+    Unhurt,
     UnitLeft,
     UnitMoved,
+    Withdrew,
 )
 from fracas.rules.battlesystem.hazards import FLOORS
 from fracas.rules.battlesystem.state import BattlesystemState, Gas
 
-__all__ = ["apply_event", "take_turn"]
+__all__ = ["KEEP_PLACES", "apply_event", "take_turn"]
 
 
 # -- the fold, event by event --------------------------------------------------
@@ -153,8 +157,56 @@ def _ended(state: BattlesystemState, e: FightEnded) -> None:
     state.queue = []
 
 
-#: The fold: events this rule set does not fold are ignored.
-apply_event: Callable[[BattlesystemState, Event], None] = fold_by_type({
+#: The events that change nothing the state's readings (:class:`.state.Readings`) are
+#: worked out from: every unit stands where it stood, in the same band, formation,
+#: condition, strength and light, and the turn is the same (so is who is charging).
+#: They change only whose turn it is, which phase it is, a unit's chosen foe, the gas and
+#: the secret chances (not what the GM has left).  Any other event, a GM override among
+#: them, forgets the readings.
+KEEP_PLACES: frozenset[type[Event]] = frozenset({
+    DecisionMade, DiceRolled, Struck, Unhurt, MoraleResult, Withdrew, PhaseStarted,
+    TurnSkipped, TargetChosen, FragileChecked, ObstacleMarked, ObstacleSprung, GasReleased,
+    GasMoved, GasEnded,
+})
+
+
+def apply_event(state: BattlesystemState, event: Event) -> None:
+    """Fold ``event`` into ``state`` (events this rule set does not fold are ignored),
+    forgetting the state's readings unless the event is one of :data:`KEEP_PLACES`.
+
+    Some forget less: a unit's loss of figures forgets only what reads figures (who
+    stands where, who reaches whom and whom a unit could shoot stay); a new turn, or a
+    march that leaves a unit where it stands, with the same rear (it banked movement, or
+    it charged), only the answers that read whether a unit is charging; a march into
+    another area keeps whether two armies stand, what the GM has left and the other
+    units' own figures in contact and blindness.
+    """
+    kind = type(event)
+    if kind not in KEEP_PLACES:
+        if kind is Damaged:
+            state.readings.forget_strength()
+        elif kind is TurnStarted:
+            state.readings.forget_charges()
+        elif kind is UnitMoved:
+            if _stays(state, event):  # type: ignore[arg-type]
+                state.readings.forget_charges()
+            else:
+                state.readings.forget_move(event.unit)  # type: ignore[attr-defined]
+        else:
+            state.readings.forget()
+    handler = _HANDLERS.get(kind)
+    if handler is not None:
+        handler(state, event)
+
+
+def _stays(state: BattlesystemState, e: UnitMoved) -> bool:
+    """Whether the march ``e`` leaves its unit in the area it stands in, with the same rear."""
+    unit = state.units.get(e.unit)
+    return unit is not None and unit.area == e.area and unit.rear == e.rear
+
+
+#: The handler of each event this rule set folds.
+_HANDLERS: dict[type[Event], Callable[[BattlesystemState, Any], None]] = {
     DecisionMade: _decision, UnitMoved: _moved, Damaged: _apply_damage,
     TurnStarted: _turn, PhaseStarted: _phase, TurnSkipped: _skipped,
     FormationChanged: _formation, TorchesChanged: _torches, AltitudeChanged: _altitude,
@@ -164,4 +216,4 @@ apply_event: Callable[[BattlesystemState, Event], None] = fold_by_type({
     GasReleased: _gas, GasMoved: _gas_moved, GasEnded: _gas_ended, FightEnded: _ended,
     TargetChosen: _aimed,
     **overrides.OVERRIDES.fold_handlers(),  # the GM's overrides (core.overrides)
-})
+}

@@ -31,7 +31,13 @@ from fracas.rules.battlesystem.rules import (
     gas_duration,
     gas_rides_wind,
 )
-from fracas.rules.battlesystem.state import BattlesystemState, Unit, blind, unit_footprint
+from fracas.rules.battlesystem.state import (
+    BattlesystemState,
+    Unit,
+    blind,
+    placed,
+    unit_footprint,
+)
 
 __all__ = [
     "affect_gas",
@@ -75,7 +81,7 @@ def heavy_on(state: BattlesystemState, area: str) -> bool:
     it: a light unit marching onto a bridge the heavy cavalry holds doubles it too.
     Heavy flyers in the air above put no weight on it (ours).
     """
-    return any(u.stats.heavy and u.altitude == "ground" for u in state.in_area(area))
+    return any(u.stats.heavy and u.altitude == "ground" for u in placed(state).get(area, ()))
 
 
 def stress_area(state: BattlesystemState, area: str, heavy: bool, explosive: bool, rng: Rng,

@@ -11,6 +11,7 @@ effects); the core keeps only those ``why_not`` accepts.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from fracas.core.action import Action
 from fracas.core.decision import Menu, Partial, Span
@@ -32,7 +33,12 @@ from fracas.rules.battlesystem.actions import (
     Torches,
     Withdraw,
 )
-from fracas.rules.battlesystem.movement import engaged, in_reach, may_take_formation
+from fracas.rules.battlesystem.movement import (
+    engaged,
+    foes_in_reach,
+    in_reach,
+    may_take_formation,
+)
 from fracas.rules.battlesystem.rules import (
     ALTITUDES,
     FORMATIONS,
@@ -67,40 +73,67 @@ VERB_LABELS: dict[str, str] = {
 # -- the GM's prepared effects ------------------------------------------------------
 
 def gm_effects(state: BattlesystemState, kind: type[Action]) -> list[str]:
-    """The areas (or features) of the prepared GM effects of ``kind`` still available."""
+    """The areas (or features) of the prepared GM effects of ``kind`` still available.
+
+    Worked out once per kind until the fold changes what is used or fallen (the state's
+    readings); the list is shared between callers: read it, never change it.
+    """
+    known = state.readings.gm.get(kind)
+    if known is None:
+        known = state.readings.gm[kind] = _gm_effects(state, kind)
+    return known
+
+
+def _gm_effects(state: BattlesystemState, kind: type[Action]) -> list[str]:
     out: list[str] = []
+    used = state.gm_used
     if kind is CaveIn:
-        out = [area for i, (area, _m, _t) in enumerate(state.gm_cave_ins)
-               if f"cave:{i}" not in state.gm_used and area not in state.caved]
+        caves = state.gm_cave_ins
+        out = [area for (area, _m, _t), key in zip(caves, _keys("cave", len(caves)), strict=True)
+               if key not in used and area not in state.caved]
     elif kind is ReleaseGas:
-        out = [gas[0] for i, gas in enumerate(state.gm_gases) if f"gas:{i}" not in state.gm_used]
+        gases = state.gm_gases
+        out = [gas[0] for gas, key in zip(gases, _keys("gas", len(gases)), strict=True)
+               if key not in used]
     elif kind is StrikeFeature:
-        out = [feature for i, (feature, _t) in enumerate(state.gm_strikes)
-               if f"strike:{i}" not in state.gm_used and not state.features[feature].collapsed]
-    return list(dict.fromkeys(out))
+        strikes = state.gm_strikes
+        out = [feature for (feature, _t), key in zip(strikes, _keys("strike", len(strikes)),
+                                                      strict=True)
+               if key not in used and not state.features[feature].collapsed]
+    return list(dict.fromkeys(out)) if len(out) > 1 else out
+
+
+@cache
+def _keys(prefix: str, count: int) -> tuple[str, ...]:
+    """The names the GM's prepared effects of one kind go by once used (``cave:0``...)."""
+    return tuple(f"{prefix}:{i}" for i in range(count))
 
 
 def gm_has_effects(state: BattlesystemState) -> bool:
     """Whether any prepared GM effect is still available (the GM then gets a phase)."""
+    if not (state.gm_cave_ins or state.gm_gases or state.gm_strikes):
+        return False  # none was prepared
     return any(gm_effects(state, kind) for kind in (CaveIn, ReleaseGas, StrikeFeature))
 
 
 def targets_in_range(state: BattlesystemState, unit: Unit) -> list[Unit]:
-    """Enemy units this unit could shoot: seen, in range and not locked in melee."""
+    """Enemy units this unit could shoot: seen, in range and not locked in melee.
+
+    Worked out once per unit until a unit or the turn changes (the state's readings);
+    the list is shared between callers: read it, never change it.
+    """
     reach = unit.stats.missile_range
     if reach <= 0:
         return []
-    distances = state.board.distances(unit.area)
-    return [e for e in state.units.values()
+    readings = state.readings
+    known = readings.targets.get(unit.name)
+    if known is None:
+        distances = state.board.distances(unit.area)
+        known = readings.targets[unit.name] = [
+            e for e in state.units.values()
             if e.on_field and e.side != unit.side and distances.get(e.area, reach + 1) <= reach
             and not engaged(state, e) and can_see(state, unit, e)]
-
-
-def foes_in_reach(state: BattlesystemState, unit: Unit) -> list[Unit]:
-    """The enemy units on the field that ``unit`` can fight hand to hand, in scenario order."""
-    area, side = unit.area, unit.side
-    return [e for e in state.units.values()
-            if e.area == area and e.side != side and e.on_field and in_reach(state, unit, e)]
+    return known
 
 
 def can_act(state: BattlesystemState, unit: Unit, phase: str) -> bool:
@@ -117,20 +150,48 @@ def can_act(state: BattlesystemState, unit: Unit, phase: str) -> bool:
 # -- the quick yes --------------------------------------------------------------------
 
 def allows(state: BattlesystemState, action: Action) -> bool:
-    """A quick yes for the commonest whole orders, a unit holding and the GM passing:
-    ``True`` only when :func:`why_not` accepts ``action``; ``False`` means "judge it in
-    full".  ``tests/rules/battlesystem/test_battlesystem_quick_check.py`` holds it to the
-    full check."""
+    """A quick yes for whole orders: ``True`` only when the full check
+    (:func:`fracas.core.decision.check`) accepts ``action``; ``False`` means "judge it in
+    full".
+
+    A unit holding and the GM passing are judged here outright, and so is choosing whom
+    to strike; every other order whose fields are of their declared types, with no group
+    named (and an order to form along the width), is judged by :func:`why_not` on the
+    whole order, without the check's walk over the fields.
+    ``tests/rules/battlesystem/test_battlesystem_quick_check.py`` holds it to the full
+    check."""
     if state.result is not None or not state.queue or state.queue[0] != action.actor:
         return False
-    if isinstance(action, Hold):
+    kind = type(action)
+    if kind is Hold:
         return action.actor != GM and action.actor in state.units
-    if isinstance(action, Attack) and state.phase == "move" and not action.group:
-        unit, target = state.units.get(action.actor), state.units.get(action.target)
+    if kind is Pass:
+        return action.actor == GM and state.phase == "gm"
+    if kind is Attack and state.phase == "move" and not action.group:  # type: ignore[attr-defined]
+        unit = state.units.get(action.actor)
+        target = state.units.get(action.target)  # type: ignore[attr-defined]
         return unit is not None and target is not None and target.side != unit.side and \
             target.on_field and target.area == unit.area and in_reach(state, unit, target) \
             and len(foes_in_reach(state, unit)) > 1  # ruling 25
-    return isinstance(action, Pass) and action.actor == GM and state.phase == "gm"
+    named = _QUICK.get(kind)
+    if named is None or getattr(action, "group", "") != "" or (
+            kind is Form and action.axis != "width"):  # type: ignore[attr-defined]
+        return False
+    if kind is Torches:
+        if type(action.lit) is not bool:  # type: ignore[attr-defined]
+            return False
+    elif not isinstance(getattr(action, named), str):
+        return False
+    return why_not(state, Partial.of(action)) is None
+
+
+#: The orders :func:`allows` judges by :func:`why_not`, with the field that must be text
+#: (a torches order's ``lit`` must be a yes or no).
+_QUICK: dict[type[Action], str] = {
+    Move: "to", Charge: "target", Fire: "target", Withdraw: "to", Fly: "altitude",
+    Form: "formation", Torches: "lit", CaveIn: "area", ReleaseGas: "area",
+    StrikeFeature: "feature",
+}
 
 
 # -- why not: the one authority -----------------------------------------------------

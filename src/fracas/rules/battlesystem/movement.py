@@ -24,11 +24,13 @@ from fracas.rules.battlesystem.state import (
     BattlesystemState,
     Unit,
     blind,
+    mixed_areas,
+    placed,
     room_for,
     unit_footprint,
 )
 
-__all__ = ["engaged", "in_command", "in_reach", "march", "may_take_formation",
+__all__ = ["engaged", "foes_in_reach", "in_command", "in_reach", "march", "may_take_formation",
            "one_behind_a_squeezed", "settle_altitude", "step_price"]
 
 
@@ -58,11 +60,42 @@ def in_reach(state: BattlesystemState, unit: Unit, other: Unit) -> bool:
         not one_behind_a_squeezed(state, unit, other)
 
 
+def foes_in_reach(state: BattlesystemState, unit: Unit) -> list[Unit]:
+    """The enemy units on the field that ``unit`` can fight hand to hand, in scenario order.
+
+    Worked out by :func:`in_reach` once per unit until the fold moves, forms, lifts or
+    removes a unit (the state's readings); the list is shared between callers: read it,
+    never change it.
+    """
+    readings = state.readings
+    known = readings.reach.get(unit.name)
+    if known is None:
+        side = unit.side
+        known = readings.reach[unit.name] = [e for e in placed(state).get(unit.area, ())
+                                             if e.side != side and in_reach(state, unit, e)]
+    return known
+
+
 def engaged(state: BattlesystemState, unit: Unit) -> bool:
-    """True when an enemy in the same area can fight it hand to hand (core, ours)."""
-    area, side = unit.area, unit.side
-    return any(e.area == area and e.side != side and e.on_field and in_reach(state, unit, e)
-               for e in state.units.values())
+    """True when an enemy in the same area can fight it hand to hand (core, ours).
+
+    The first such enemy settles it (the whole list is :func:`foes_in_reach`'s); the
+    answer is kept like it, until the fold moves, forms, lifts or removes a unit.
+    """
+    readings = state.readings
+    known = readings.engaged.get(unit.name)
+    if known is None:
+        foes = readings.reach.get(unit.name)
+        if foes is not None:
+            known = bool(foes)
+        elif unit.area not in mixed_areas(state):
+            known = False  # no enemy stands there
+        else:
+            side = unit.side
+            known = any(e.side != side and in_reach(state, unit, e)
+                        for e in placed(state).get(unit.area, ()))
+        readings.engaged[unit.name] = known
+    return known
 
 
 def step_price(state: BattlesystemState, unit: Unit, here: str, there: str,
@@ -157,6 +190,6 @@ def may_take_formation(state: BattlesystemState, unit: Unit, formation: str, axi
     if formation != "column" and shape.width > info.width + 1e-9:
         return False
     need = shape.surface
-    others = sum(unit_footprint(u, info).surface for u in state.in_area(unit.area)
+    others = sum(unit_footprint(u, info).surface for u in placed(state).get(unit.area, ())
                  if u.name != unit.name)
     return others + need <= info.surface + 1e-9

@@ -53,7 +53,12 @@ from fracas.rules.battlesystem.combat import (
     melee_target,
     missile_attack_rating,
 )
-from fracas.rules.battlesystem.legality import foes_in_reach, gm_effects, targets_in_range
+from fracas.rules.battlesystem.legality import (
+    allows,
+    foes_in_reach,
+    gm_effects,
+    targets_in_range,
+)
 from fracas.rules.battlesystem.movement import engaged, in_reach, may_take_formation
 from fracas.rules.battlesystem.rules import (
     ALTITUDES,
@@ -71,6 +76,7 @@ from fracas.rules.battlesystem.state import (
     blind,
     can_see,
     fits_width,
+    placed,
     unit_footprint,
 )
 
@@ -83,14 +89,23 @@ class HeuristicPolicy:
     def choose(self, request: DecisionRequest) -> Action:
         """Pick an order for ``request.actor``, confirmed legal through ``request``."""
         state: BattlesystemState = request.state
-        if request.actor == GM:
+        actor = request.actor
+        if actor == GM:
             wanted = _gm(state)
-            fallback: Action = Pass(GM)
         else:
-            unit = state.units[request.actor]
+            unit = state.units[actor]
             wanted = _shoot(state, unit) if state.phase == "missile" else _order(state, unit)
-            fallback = Hold(request.actor)
-        return wanted if request.is_legal(wanted) else fallback
+        # Holding, passing and choosing whom to strike the quick yes judges outright (the
+        # play loop asks it again, as cheaply); any other order is confirmed once, through
+        # the request, whose check judges it by the one authority.
+        if (type(wanted) in _ASKED_TWICE and allows(state, wanted)) or \
+                request.is_legal(wanted):
+            return wanted
+        return Pass(GM) if actor == GM else Hold(actor)
+
+
+#: The orders :func:`.legality.allows` judges without ``why_not``.
+_ASKED_TWICE = frozenset({Hold, Pass, Attack})
 
 
 def _gm(state: BattlesystemState) -> Action:
@@ -152,26 +167,40 @@ def _harm(n: int, rating: int, damage: int, figures: int, wounded: int, hd: int,
     return total
 
 
-def melee_value(state: BattlesystemState, unit: Unit, target: Unit,
-                here: list[Unit] | None = None) -> float:
+def melee_value(state: BattlesystemState, unit: Unit, target: Unit) -> float:
     """Figures ``unit``'s blows are expected to take from ``target`` in one melee (a new
     wound counts half), as if ``target`` stood in contact with it where ``unit`` stands.
 
-    ``here`` (the units on the field in ``unit``'s area) may be given to spare finding
-    them again.
+    Worked out once per pair until a unit or the turn changes (the state's readings).
     """
-    ours, theirs = in_contact(state, unit), in_contact(state, target)
+    key = (unit.name, target.name, "melee")
+    readings = state.readings
+    known = readings.estimates.get(key)
+    if known is None:
+        known = readings.estimates[key] = _melee_value(state, unit, target)
+    return known
+
+
+def _melee_value(state: BattlesystemState, unit: Unit, target: Unit) -> float:
+    readings = state.readings
+    ours = readings.contact.get(unit.name)
+    if ours is None:
+        ours = in_contact(state, unit)
+    theirs = readings.contact.get(target.name)
+    if theirs is None:
+        theirs = in_contact(state, target)
     narrow = False
     if ours <= 2 and theirs <= 2:  # more figures on either side are no narrow frontage
-        if here is None:
-            here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
-        pair = facing(state, here, unit.side), facing(state, here, target.side)
+        here = unit.area
+        pair = (readings.facing.get((here, unit.side)) or facing(state, here, unit.side),
+                readings.facing.get((here, target.side)) or facing(state, here, target.side))
         if target.area != unit.area or not in_reach(state, unit, target):
             # a foe it would meet: both count the figures they would bring into contact
             pair = pair[0] + ours, pair[1] + theirs
         narrow = narrow_frontage(*pair)
-    return _expected_harm(ours, melee_attack_rating(state, unit, target), unit.stats.damage,
-                          target, wound_threshold(narrow))
+    t = target.stats
+    return _harm(ours, melee_attack_rating(state, unit, target), unit.stats.damage,
+                 target.figures, target.wounded, t.hd, wound_threshold(narrow))
 
 
 def _strike(state: BattlesystemState, unit: Unit, foes: list[Unit]) -> Action:
@@ -183,26 +212,33 @@ def _strike(state: BattlesystemState, unit: Unit, foes: list[Unit]) -> Action:
     ``foes`` are the enemy units in contact with it."""
     if len(foes) < 2:
         return Hold(unit.name)
-    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
     aimed: dict[str, float] = {}
-    for friend in here:
+    names = {e.name for e in foes}  # the blows of friends on other foes do not count here
+    for friend in placed(state).get(unit.area, ()):
         if friend.side == unit.side and friend is not unit and friend.status == "ok":
-            target = melee_target(state, friend, here)
-            if target is not None:
+            target = melee_target(state, friend)
+            if target is not None and target.name in names:
                 aimed[target.name] = aimed.get(target.name, 0.0) + melee_value(
-                    state, friend, target, here)
+                    state, friend, target)
 
     def worth(e: Unit) -> tuple[float, int]:
         harm = min(float(e.figures),
-                   melee_value(state, unit, e, here) + aimed.get(e.name, 0.0))
+                   melee_value(state, unit, e) + aimed.get(e.name, 0.0))
         return harm * _threat(state, e, unit), -e.figures
 
     return Attack(unit.name, max(foes, key=worth).name)
 
 
 def _threat(state: BattlesystemState, foe: Unit, unit: Unit) -> float:
-    """Dice of damage one figure of ``foe`` is expected to deal ``unit`` in a melee."""
-    return (11 - melee_attack_rating(state, foe, unit)) / 10 * foe.stats.damage
+    """Dice of damage one figure of ``foe`` is expected to deal ``unit`` in a melee (worked
+    out once per pair until a unit or the turn changes)."""
+    key = (foe.name, unit.name, "threat")
+    readings = state.readings
+    known = readings.estimates.get(key)
+    if known is None:
+        known = readings.estimates[key] = (
+            11 - melee_attack_rating(state, foe, unit)) / 10 * foe.stats.damage
+    return known
 
 
 def _edge(state: BattlesystemState, unit: Unit, foe: Unit, suffered: float) -> float:
@@ -216,14 +252,13 @@ def losing_melee(state: BattlesystemState, unit: Unit) -> bool:
     """True when ``unit``, in melee, is clearly losing it: it is expected to lose more than
     twice the share of its figures this turn that it takes from the foe it strikes (each
     foe striking whom it would)."""
-    here = [u for u in state.units.values() if u.on_field and u.area == unit.area]
     attackers = [e for e in foes_in_reach(state, unit)
-                 if e.status == "ok" and melee_target(state, e, here) is unit]
-    target = melee_target(state, unit, here)
+                 if e.status == "ok" and melee_target(state, e) is unit]
+    target = melee_target(state, unit)
     if target is None or not attackers:
         return False
-    suffered = sum(melee_value(state, e, unit, here) for e in attackers)
-    dealt = melee_value(state, unit, target, here)
+    suffered = sum(melee_value(state, e, unit) for e in attackers)
+    dealt = melee_value(state, unit, target)
     return 2 * dealt / max(target.figures, 1) < suffered / max(unit.figures, 1)
 
 
@@ -281,19 +316,16 @@ def _under_bows(state: BattlesystemState, unit: Unit, foe: Unit) -> bool:
     many figures in good order as the enemy's (an army behind must not play for time)."""
     if unit.stats.missile_range > 0 or unit.stats.hold:
         return False
-    bows, own_bows = [], False
-    for u in state.units.values():
-        if u.status == "ok" and u.stats.missile_range > 0:
-            if u.side == unit.side:
-                own_bows = True
-                break
-            bows.append(u)
-    if own_bows or not bows:
+    armies = _armies(state)
+    if armies[unit.side].bows:
         return False
-    own = [u for u in state.units.values() if u.status == "ok" and u.side == unit.side]
-    enemies = [e for e in state.units.values() if e.status == "ok" and e.side != unit.side]
-    if sum(u.figures for u in own) < sum(e.figures for e in enemies):
+    bows = [b for side, army in armies.items() if side != unit.side for b in army.bows]
+    if not bows:
+        return False
+    if armies[unit.side].figures < sum(army.figures for side, army in armies.items()
+                                       if side != unit.side):
         return False  # behind on the count the turn limit judges: waiting plays for time
+    enemies = [e for e in state.units.values() if e.status == "ok" and e.side != unit.side]
     gone = frozenset(state.gone)
     route = state.board.path(unit.area, foe.area, gone)
     reach = movement_allowance(unit.stats.movement, blind(state, unit))
@@ -306,6 +338,42 @@ def _under_bows(state: BattlesystemState, unit: Unit, foe: Unit) -> bool:
                and unit.area in state.board.distances(e.area, gone) for e in enemies):
         return False
     return not any(unit in targets_in_range(state, e) for e in bows)
+
+
+class Army:
+    """What the heuristic reads of an army's units in good order, kept with the state
+    until a unit changes (see :func:`_armies`)."""
+
+    __slots__ = ("bows", "figures", "first")
+
+    def __init__(self) -> None:
+        #: Figures in good order.
+        self.figures = 0
+        #: Its units in good order with missiles, in scenario order.
+        self.bows: list[Unit] = []
+        #: For each area where it has a unit in good order, the first of their names.
+        self.first: dict[str, str] = {}
+
+
+def _armies(state: BattlesystemState) -> dict[str, Army]:
+    """Each army's :class:`Army`, by name (worked out once until a unit changes)."""
+    readings = state.readings
+    known: dict[str, Army] | None = readings.plans.get("armies")
+    if known is None:
+        known = {side.name: Army() for side in state.sides}
+        for u in state.units.values():
+            if u.status == "ok":
+                army = known.get(u.side)
+                if army is None:
+                    army = known[u.side] = Army()
+                army.figures += u.figures
+                if u.stats.missile_range > 0:
+                    army.bows.append(u)
+                first = army.first.get(u.area)
+                if first is None or u.name < first:
+                    army.first[u.area] = u.name
+        readings.plans["armies"] = known
+    return known
 
 
 def _order(state: BattlesystemState, unit: Unit) -> Action:
@@ -325,13 +393,22 @@ def _order(state: BattlesystemState, unit: Unit) -> Action:
     if unit.formation == "open" and s.missile_range <= 0 and \
             may_take_formation(state, unit, "closed", "width"):
         return Form(me, "closed")  # close ranks before contact: open order routs at once
-    foes = [e for e in state.units.values() if e.status == "ok" and e.side != unit.side]
     distances = state.board.distances(unit.area, frozenset(state.gone))
-    foes = [e for e in foes if e.area in distances]
-    if not foes:
+    # The nearest enemy in good order on an open way (then by name): the nearest of the
+    # areas where enemies stand, each by the first name of those there.
+    nearest: tuple[float, str] | None = None
+    for side, army in _armies(state).items():
+        if side != unit.side:
+            for area, name in army.first.items():
+                d = distances.get(area)
+                if d is not None and (nearest is None or (d, name) < nearest):
+                    nearest = (d, name)
+    if nearest is None:
         return Hold(me)
-    foe = min(foes, key=lambda e: (distances[e.area], e.name))
+    foe = state.units[nearest[1]]
     if s.flyer:
+        foes = [e for e in state.units.values()
+                if e.status == "ok" and e.side != unit.side and e.area in distances]
         best = _best_fight(state, unit, foes, distances)
         foe = best[1] if best is not None else foe
     elif _under_bows(state, unit, foe):

@@ -21,7 +21,9 @@ from fracas.rules.battlesystem.actions import (
     Fire,
     Fly,
     Form,
+    Hold,
     Move,
+    Pass,
     ReleaseGas,
     StrikeFeature,
     Torches,
@@ -48,11 +50,17 @@ from fracas.rules.battlesystem.movement import march
 from fracas.rules.battlesystem.rout import rout_phase
 from fracas.rules.battlesystem.state import BattlesystemState
 
-__all__ = ["advance", "carry_out", "cut_off"]
+__all__ = ["advance", "carry_out", "contested", "cut_off"]
 
 
 def carry_out(state: BattlesystemState, action: Action, rng: Rng, emit: Emit) -> None:
     """Resolve a legal order."""
+    kind = type(action)
+    if kind is Hold or kind is Pass:  # the commonest orders change nothing
+        return
+    if kind is Attack:
+        emit(TargetChosen(action.actor, action.target))  # type: ignore[attr-defined]
+        return
     if isinstance(action, CaveIn):
         i = next(i for i, c in enumerate(state.gm_cave_ins)
                  if c[0] == action.area and f"cave:{i}" not in state.gm_used)
@@ -139,25 +147,39 @@ def _finish(state: BattlesystemState, emit: Emit, limit: bool) -> bool:
     At the limit, or cut off, the army with more figures in good order wins (ours);
     equal is a draw.
     """
+    reason = "the other army is broken"
+    if contested(state):  # two armies or more stand (kept with the state, its readings)
+        if not limit:
+            return False
+        if state.turn >= state.max_turns:
+            reason = "turn limit reached"
+        elif cut_off(state):
+            reason = "the armies cannot reach each other"
+        else:
+            return False
     strength = {s.name: 0 for s in state.sides}
     for unit in state.units.values():
         if unit.status == "ok":
             strength[unit.side] += unit.figures
     standing = [name for name, figures in strength.items() if figures > 0]
     if len(standing) <= 1:
-        emit(FightEnded(standing[0] if standing else None, "the other army is broken"))
+        emit(FightEnded(standing[0] if standing else None, reason))
         return True
-    reason = None
-    if limit and state.turn >= state.max_turns:
-        reason = "turn limit reached"
-    elif limit and cut_off(state):
-        reason = "the armies cannot reach each other"
-    if reason is not None:
-        ranked = sorted(strength.items(), key=lambda kv: -kv[1])
-        winner = ranked[0][0] if ranked[0][1] > ranked[1][1] else None
-        emit(FightEnded(winner, reason))
-        return True
-    return False
+    ranked = sorted(strength.items(), key=lambda kv: -kv[1])
+    winner = ranked[0][0] if ranked[0][1] > ranked[1][1] else None
+    emit(FightEnded(winner, reason))
+    return True
+
+
+def contested(state: BattlesystemState) -> bool:
+    """Whether two armies or more still have figures in good order (then no army is
+    broken).  Worked out once until a unit changes (the state's readings)."""
+    readings = state.readings
+    known = readings.contested
+    if known is None:
+        sides = {u.side for u in state.units.values() if u.status == "ok" and u.figures > 0}
+        known = readings.contested = len(sides) > 1
+    return known
 
 
 def cut_off(state: BattlesystemState) -> bool:
@@ -165,13 +187,30 @@ def cut_off(state: BattlesystemState) -> bool:
 
     No open way leads from it to an enemy on the field (fallen ground blocks every
     path) and no enemy stands within its missile range.  The GM then calls the
-    battle at the end of the turn and judges it as at the turn limit.
+    battle at the end of the turn and judges it as at the turn limit.  Worked out once
+    until a unit moves, leaves or breaks, or ground falls (the state's readings).
     """
+    readings = state.readings
+    known = readings.cut_off
+    if known is None:
+        known = readings.cut_off = _cut_off(state)
+    return known
+
+
+def _cut_off(state: BattlesystemState) -> bool:
     gone = frozenset(state.gone)
+    held: dict[str, set[str]] = {}  # the areas where each army has units on the field
+    for e in state.units.values():
+        if e.on_field:
+            held.setdefault(e.side, set()).add(e.area)
+    enemy_areas: dict[str, set[str]] = {}
     for unit in state.units.values():
         if unit.status != "ok":
             continue
-        foes = {e.area for e in state.units.values() if e.on_field and e.side != unit.side}
+        foes = enemy_areas.get(unit.side)
+        if foes is None:
+            foes = enemy_areas[unit.side] = set().union(
+                *(areas for side, areas in held.items() if side != unit.side))
         if foes & state.board.distances(unit.area, gone).keys():
             return False
         reach = unit.stats.missile_range

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 __all__ = [
     "BASE_WIDTHS",
@@ -105,6 +105,7 @@ class FigureDamage:
     newly_wounded: int
 
 
+@lru_cache(maxsize=8192)  # a pure function of a few small numbers, asked every melee
 def damage_figures(figures: int, wounded: int, hd: int, dice: int,
                    threshold: float) -> FigureDamage:
     """Apply ``dice`` of damage to a unit's figures, front figure first (core + seed).
@@ -379,6 +380,7 @@ def flight_bands(ceiling: float) -> tuple[Band, ...]:
 ALTITUDES = ("ground", "low", "medium", "high")
 
 
+@cache  # a pure function of the ceiling, asked for at every flyer's decision
 def allowed_altitudes(ceiling: float) -> tuple[str, ...]:
     """Ground plus the flight bands a ceiling allows."""
     return ("ground", *(b.name for b in flight_bands(ceiling)))

@@ -18,8 +18,12 @@ from fracas.rules.battlesystem.rules import (
     footprint,
 )
 
-__all__ = ["Area", "Battlefield", "BattlesystemState", "BsState", "Feature", "Gas", "Link", "Side",
-           "Unit", "UnitStats", "clone"]
+__all__ = ["Area", "Battlefield", "BattlesystemState", "BsState", "Feature", "Gas", "Link",
+           "Readings", "Side", "Unit", "UnitStats", "clone", "mixed_areas", "placed"]
+
+
+#: The statuses of a unit standing on the field (:attr:`Unit.on_field`).
+_ON_FIELD = ("ok", "routing")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +125,7 @@ class Unit:
     @property
     def on_field(self) -> bool:
         """True while the unit stands on the battlefield (in good order or routing)."""
-        return self.status in ("ok", "routing")
+        return self.status in _ON_FIELD
 
 
 @dataclass(slots=True)
@@ -231,6 +235,120 @@ class Battlefield:
         return route
 
 
+@dataclass(init=False, eq=False)
+class Readings:
+    """Answers worked out from a state and kept with it until the fold changes a unit
+    (where it stands, its band, formation, condition, figures or light), the turn, what
+    the GM has left or the ground (see :data:`.fold.KEEP_PLACES` and
+    :func:`.fold.apply_event`).  Nothing kept here may depend on whose turn it is, the
+    phase or the foe a unit chose to strike.
+    ``tests/rules/battlesystem/test_battlesystem_readings.py`` holds every answer kept
+    to the same question asked afresh, after every event of many fights.
+
+    A dataclass without fields: whatever it holds is no part of the state's value (its
+    equality, its copies, the exact solver's whole-state key read none of it).
+    """
+
+    def __init__(self) -> None:
+        #: The units on the field in each area, in scenario order (see :func:`placed`).
+        self.places: dict[str, list[Unit]] | None = None
+        #: The enemy units each unit can fight hand to hand, by the unit's name (see
+        #: :func:`.movement.foes_in_reach`).
+        self.reach: dict[str, list[Unit]] = {}
+        #: Whether each unit is locked in melee, by its name (see :func:`.movement.engaged`).
+        self.engaged: dict[str, bool] = {}
+        #: Figures of each side facing the enemy in an area, by (area, side) (see
+        #: :func:`.combat.facing`).
+        self.facing: dict[tuple[str, str], int] = {}
+        #: The enemy units each unit could shoot, by its name (see
+        #: :func:`.legality.targets_in_range`).
+        self.targets: dict[str, list[Unit]] = {}
+        #: What the heuristic's estimates worked out, by question.
+        self.estimates: dict[tuple[str, str, str], float] = {}
+        #: Figures of each unit in contact (see :func:`.combat.in_contact`).
+        self.contact: dict[str, int] = {}
+        #: Melee Attack Ratings, by (attacker, target) (see
+        #: :func:`.combat.melee_attack_rating`).
+        self.ratings: dict[tuple[str, str], int] = {}
+        #: Whether two armies still have figures in good order (see
+        #: :func:`.resolve.contested`).
+        self.contested: bool | None = None
+        #: The areas where units of two armies or more stand (see :func:`placed`).
+        self.mixed: frozenset[str] = frozenset()
+        #: Whether no unit in good order can ever reach an enemy (see
+        #: :func:`.resolve.cut_off`).
+        self.cut_off: bool | None = None
+        #: The GM's prepared effects still available, by kind of order (see
+        #: :func:`.legality.gm_effects`).
+        self.gm: dict[type, list[str]] = {}
+        #: Whether each unit fights blind, by its name (see :func:`blind`).
+        self.blind: dict[str, bool] = {}
+        #: What the heuristic worked out about the armies, by question.
+        self.plans: dict[str, Any] = {}
+
+    def forget_charges(self) -> None:
+        """Drop the answers that read whether a unit is charging: a unit marched without
+        leaving its area or turning (it only banked movement, or it charged), or a new
+        turn began."""
+        if self.estimates:
+            self.estimates = {}
+        if self.ratings:
+            self.ratings = {}
+
+    def forget_move(self, name: str) -> None:
+        """Drop the answers a march of unit ``name`` into another area may change: all
+        but whether two armies stand, the GM's effects, and the other units' own figures
+        in contact and blindness."""
+        self.places = self.cut_off = None
+        for kept in (self.reach, self.engaged, self.facing, self.targets, self.estimates,
+                     self.ratings, self.plans):
+            if kept:
+                kept.clear()
+        self.contact.pop(name, None)
+        self.blind.pop(name, None)
+
+    def forget_strength(self) -> None:
+        """Drop the answers that read a unit's figures (it lost some, standing where it
+        stood): keep who stands where, who reaches whom and whom a unit could shoot."""
+        self.contested = None
+        if self.facing:
+            self.facing = {}
+        if self.estimates:
+            self.estimates = {}
+        if self.contact:
+            self.contact = {}
+        if self.ratings:
+            self.ratings = {}
+        if self.plans:
+            self.plans = {}
+        if self.blind:
+            self.blind = {}
+
+    def forget(self) -> None:
+        """Drop every answer (a unit or the turn may have changed)."""
+        self.places = self.contested = self.cut_off = None
+        if self.plans:
+            self.plans = {}
+        if self.blind:
+            self.blind = {}
+        if self.gm:
+            self.gm = {}
+        if self.reach:
+            self.reach = {}
+        if self.engaged:
+            self.engaged = {}
+        if self.facing:
+            self.facing = {}
+        if self.targets:
+            self.targets = {}
+        if self.estimates:
+            self.estimates = {}
+        if self.contact:
+            self.contact = {}
+        if self.ratings:
+            self.ratings = {}
+
+
 @dataclass(slots=True)
 class BattlesystemState:
     """Everything about a battle in progress."""
@@ -256,6 +374,10 @@ class BattlesystemState:
     phase: str = "setup"
     queue: list[str] = dataclasses.field(default_factory=list)
     result: tuple[str | None, str] | None = None
+    #: What was worked out from where the units stand; the fold forgets it when that may
+    #: change.  No part of the state's value.
+    readings: Readings = dataclasses.field(default_factory=lambda: Readings(), compare=False,
+                                           repr=False)
 
     @property
     def round(self) -> int:
@@ -270,8 +392,8 @@ class BattlesystemState:
         raise KeyError(name)
 
     def in_area(self, area: str) -> list[Unit]:
-        """Units standing in ``area``, in scenario order."""
-        return [u for u in self.units.values() if u.area == area and u.on_field]
+        """Units standing in ``area``, in scenario order (a new list each time)."""
+        return list(placed(self).get(area, ()))
 
     def enemies_in(self, unit: Unit, area: str) -> list[Unit]:
         """Enemy units on the field in ``area``."""
@@ -292,7 +414,42 @@ def clone(state: BattlesystemState) -> BattlesystemState:
         gases=[dataclasses.replace(g) for g in state.gases],
         gm_used=set(state.gm_used), caved=set(state.caved), gone=set(state.gone),
         known_obstacles=set(state.known_obstacles), queue=list(state.queue),
+        readings=Readings(),
     )
+
+
+def placed(state: BattlesystemState) -> dict[str, list[Unit]]:
+    """The units on the field in each area that has any, in scenario order.
+
+    Worked out once until the fold moves, forms, lifts or removes a unit; the lists are
+    shared between callers: read them, never change them.
+    """
+    readings = state.readings
+    known = readings.places
+    if known is None:
+        known = {}
+        mixed = set()
+        for unit in state.units.values():
+            if unit.status in _ON_FIELD:
+                here = known.get(unit.area)
+                if here is None:
+                    known[unit.area] = [unit]
+                else:
+                    if here[0].side != unit.side:
+                        mixed.add(unit.area)
+                    here.append(unit)
+        readings.places = known
+        readings.mixed = frozenset(mixed)
+    return known
+
+
+def mixed_areas(state: BattlesystemState) -> frozenset[str]:
+    """The areas where units of two armies or more stand on the field (only there can a
+    unit be locked in melee); worked out with :func:`placed`."""
+    if state.readings.places is None:
+        placed(state)
+    return state.readings.mixed
+
 
 # -- derived facts used by several modules ----------------------------------------
 
@@ -314,7 +471,8 @@ def fits_width(unit: Unit, area: Area, formation: str | None = None) -> bool:
 def used_surface(state: BattlesystemState, area: str, skip: str | None = None) -> float:
     """Floor covered in ``area`` by units other than ``skip``."""
     info = state.board.areas[area]
-    return sum(unit_footprint(u, info).surface for u in state.in_area(area) if u.name != skip)
+    return sum(unit_footprint(u, info).surface for u in placed(state).get(area, ())
+               if u.name != skip)
 
 
 def room_for(state: BattlesystemState, unit: Unit, area: str, formation: str | None = None) -> bool:
@@ -327,10 +485,15 @@ def room_for(state: BattlesystemState, unit: Unit, area: str, formation: str | N
 
 
 def blind(state: BattlesystemState, unit: Unit) -> bool:
-    """True when ``unit`` suffers the darkness penalties where it stands."""
-    s = unit.stats
-    return darkness_applies(state.board.areas[unit.area].lit, s.infravision, s.lights,
-                            unit.lit, unit.figures)
+    """True when ``unit`` suffers the darkness penalties where it stands (worked out once
+    per unit until a unit changes: the state's readings)."""
+    readings = state.readings
+    known = readings.blind.get(unit.name)
+    if known is None:
+        s = unit.stats
+        known = readings.blind[unit.name] = darkness_applies(
+            state.board.areas[unit.area].lit, s.infravision, s.lights, unit.lit, unit.figures)
+    return known
 
 
 def carries_light(unit: Unit) -> bool:
@@ -349,7 +512,7 @@ def can_see(state: BattlesystemState, viewer: Unit, target: Unit,
     or its own light, and infravision reaches 2 inches (60 feet) into the next area.
     """
     if state.board.areas[target.area].lit or carries_light(target) or any(
-            u.side != target.side and carries_light(u) for u in state.in_area(target.area)):
+            u.side != target.side and carries_light(u) for u in placed(state).get(target.area, ())):
         return True
     area = viewer.area if from_area is None else from_area
     if area == target.area:

@@ -1,0 +1,158 @@
+"""What a state keeps worked out (its readings) is what the rules work out afresh.
+
+Who stands where, who can reach whom, how many figures face the enemy, whom a unit could
+shoot, ratings, blindness, the GM's prepared effects, whether the armies still stand or
+are cut off, and the heuristic's estimates are kept with the state
+(:class:`fracas.rules.battlesystem.state.Readings`) until the fold forgets them: on every
+event but those of :data:`fracas.rules.battlesystem.fold.KEEP_PLACES`.  This test plays
+fights of every example, by the heuristic and at random, fills the readings before every
+event and, once the event is folded, compares whatever they still hold with the same
+questions asked of a copy that knows nothing yet.  An event wrongly kept (one that moves,
+forms, lifts, wounds or removes a unit, or starts a turn) fails here.
+A new turn, or a march that leaves a unit where it stands, forgets only what reads who
+is charging; a loss of figures only what reads figures; a march into another area keeps
+the other units' own figures in contact and blindness.
+(Checked once on broken copies: ``UnitMoved`` among the kept events failed here, and so
+did a ``Readings.forget`` that kept the targets, a ``Readings.forget_charges`` that kept
+the ratings and estimates, a ``Readings.forget_strength`` that kept the facing, a
+``Readings.forget_move`` that kept the marching unit's blindness, and a
+``Readings.forget`` that kept the GM's prepared effects.)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.core.encounter import Encounter
+from fracas.core.events import Event
+from fracas.core.loop import play
+from fracas.core.policy import RandomPolicy, scenario_policies
+from fracas.core.rng import SeededRng
+from fracas.rules.battlesystem import fold
+from fracas.rules.battlesystem.actions import CaveIn, ReleaseGas, StrikeFeature
+from fracas.rules.battlesystem.combat import facing, in_contact, melee_attack_rating
+from fracas.rules.battlesystem.legality import gm_effects, targets_in_range
+from fracas.rules.battlesystem.movement import engaged, foes_in_reach
+from fracas.rules.battlesystem.policies import _armies, _threat, melee_value
+from fracas.rules.battlesystem.resolve import contested, cut_off
+from fracas.rules.battlesystem.state import (
+    BattlesystemState,
+    blind,
+    clone,
+    mixed_areas,
+    placed,
+)
+from fracas.scenario import load_scenario
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" /
+                   "battlesystem").glob("*.yaml"))
+
+
+def _ask_everything(state: BattlesystemState) -> None:
+    """Fill the readings: every question they keep an answer to, for every unit."""
+    on_field = [u for u in state.units.values() if u.on_field]
+    placed(state)
+    contested(state)
+    cut_off(state)
+    for kind in (CaveIn, ReleaseGas, StrikeFeature):
+        gm_effects(state, kind)
+    _armies(state)
+    for unit in on_field[::2]:
+        engaged(state, unit)  # asked before the whole list, for half of them
+    for unit in on_field:
+        engaged(state, unit)
+        foes_in_reach(state, unit)
+        targets_in_range(state, unit)
+        facing(state, unit.area, unit.side)
+        in_contact(state, unit)
+        blind(state, unit)
+        for foe in on_field:
+            if foe.side != unit.side:
+                melee_value(state, unit, foe)
+                _threat(state, unit, foe)
+                melee_attack_rating(state, unit, foe)
+
+
+def _names(units: Any) -> list[str]:
+    return [u.name for u in units]
+
+
+def _kept_answers_are_fresh(state: BattlesystemState) -> None:
+    """Everything the readings of ``state`` hold equals the answer worked out afresh."""
+    kept = state.readings
+    fresh = clone(state)  # the same units, readings that know nothing
+    if kept.places is not None:
+        assert {a: _names(us) for a, us in kept.places.items()} == {
+            a: _names(us) for a, us in placed(fresh).items()}
+    for name, foes in kept.reach.items():
+        assert _names(foes) == _names(foes_in_reach(fresh, fresh.units[name])), name
+    for kind, effects in kept.gm.items():
+        assert effects == gm_effects(fresh, kind), kind
+    for name, dark in kept.blind.items():
+        assert dark == blind(fresh, fresh.units[name]), name
+    for name, locked in kept.engaged.items():
+        assert locked == engaged(fresh, fresh.units[name]), name
+    for name, targets in kept.targets.items():
+        assert _names(targets) == _names(targets_in_range(fresh, fresh.units[name])), name
+    for (area, side), figures in kept.facing.items():
+        assert figures == facing(fresh, area, side), (area, side)
+    for (unit, target, what), value in kept.estimates.items():
+        ask = melee_value if what == "melee" else _threat
+        assert value == ask(fresh, fresh.units[unit], fresh.units[target]), (what, unit, target)
+    for name, figures in kept.contact.items():
+        assert figures == in_contact(fresh, fresh.units[name]), name
+    for (unit, target), rating in kept.ratings.items():
+        assert rating == melee_attack_rating(fresh, fresh.units[unit], fresh.units[target])
+    if "armies" in kept.plans:
+        def summary(armies: Any) -> Any:
+            return {side: (a.figures, _names(a.bows), a.first) for side, a in armies.items()}
+
+        assert summary(kept.plans["armies"]) == summary(_armies(fresh))
+    if kept.places is not None:
+        assert kept.mixed == mixed_areas(fresh)
+    if kept.cut_off is not None:
+        assert kept.cut_off == cut_off(fresh)
+    if kept.contested is not None:
+        assert kept.contested == contested(fresh)
+
+
+@pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_the_readings_kept_across_an_event_are_the_answers_afresh(
+        path: Path, random_play: bool) -> None:
+    scenario = load_scenario(path)
+    ruleset = scenario.ruleset
+    initial = ruleset.initial_state(scenario.model)
+    kept: Counter[str] = Counter()
+
+    def listener(event: Event, state: Any) -> None:
+        if type(event) in fold.KEEP_PLACES and state.readings.places is not None:
+            kept[type(event).__name__] += 1
+        _kept_answers_are_fresh(state)
+        _ask_everything(state)
+
+    for seed in range(4):
+        enc: Encounter[Any] = Encounter(ruleset, initial, rng=SeededRng(seed),
+                                        keep_log=False)
+        _ask_everything(enc.state)
+        policies = (lambda _actor: RandomPolicy()) if random_play else \
+            scenario_policies(ruleset, enc.state)
+        play(enc, policies, SeededRng(seed).spawn("policy"), max_decisions=400,
+             listener=listener)
+    # The readings were put to the test across the events that keep them.
+    assert {"DecisionMade", "PhaseStarted", "DiceRolled", "Struck"} <= set(kept)
+
+
+def test_the_events_that_forget_the_readings_include_every_change_of_a_unit() -> None:
+    """The kept events are the ones whose fold changes no unit and not the turn."""
+    from fracas.rules.battlesystem import events
+
+    for changes in (events.UnitMoved, events.FormationChanged, events.AltitudeChanged,
+                    events.Damaged, events.Routed, events.UnitLeft, events.TorchesChanged,
+                    events.TurnStarted, events.FeatureCollapsed, events.GmEffectUsed,
+                    events.CeilingCollapsed):
+        assert changes not in fold.KEEP_PLACES, changes.__name__
