@@ -1,0 +1,172 @@
+"""A ``claw_all`` turn played in one step, for a play that keeps no log and tells nobody.
+
+``claw_all`` is a pure function of the state: roll Soma, expend every 4+ die on a claw at
+the first foe in reach, spend no Physical Defence, end the turn.  When the play loop keeps
+no log and has no listener (the simulator's workers, the search's rollouts) nobody reads
+the events of such a turn, only the state they leave: :func:`claw_turns` changes the state
+as the turn's decisions and events would (the fold's changes written out in order, beside
+the event each stands for), draws the same dice, asks the engine's own tests where the
+turn could branch (:func:`.legality.turn_has_options`, :func:`.resolve._fight_over`) and
+hands the steps after the turn to :func:`.resolve.advance`.
+
+It takes only the plain turn: the actor's ``claw_all`` turn at its pool step, nothing
+pending, no run of spots being told, and a foe it would claw that has no Physical Defence
+to spend or spends it as ``claw_all`` (none).  Anything else is left to the engine, which
+plays it decision by decision.  ``tests/rules/age_of_dragons/test_aod_lean.py`` holds the
+two ways to the same fights on random scenarios: the same states, outcomes and dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fracas.core.events import Event
+from fracas.core.rng import Rng
+from fracas.rules.age_of_dragons import rules
+from fracas.rules.age_of_dragons.legality import turn_has_options
+from fracas.rules.age_of_dragons.policies import ClawAllPolicy, _melee_target
+from fracas.rules.age_of_dragons.resolve import _fight_over, advance
+from fracas.rules.age_of_dragons.rules import ATTACK_THRESHOLD, STAYS_DOWN, STYLES
+from fracas.rules.age_of_dragons.state import OK, AgeOfDragonsState, Turn
+
+__all__ = ["MOST_DECISIONS", "claw_turns"]
+
+#: The most decisions one turn of :func:`claw_turn` takes: roll, claw, the foe's
+#: Physical Defence, end the turn.
+MOST_DECISIONS = 4
+#: ``claw_all``'s pool (``actions.RollPool(me, ("soma",))``).
+_SOMA = ("soma",)
+_CLAW = STYLES["claw"]
+
+
+def claw_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng: Rng,
+               emit: Callable[[Event], None], budget: int) -> int:
+    """Play ``actor``'s whole ``claw_all`` turn and the steps after it, as the engine would,
+    then the next combatant's in turn while each is a plain ``claw_all`` turn and at least
+    :data:`MOST_DECISIONS` of the ``budget`` of decisions are left.
+
+    ``pick(name)`` is a combatant's policy; ``emit`` applies an event (no log kept) for
+    the steps the engine plays.  Returns how many decisions the turns took, 0 when the
+    first is not a plain ``claw_all`` turn (nothing done: the engine plays it).
+    """
+    taken = 0
+    while budget - taken >= MOST_DECISIONS:
+        decisions = _turn(state, actor, pick, rng)
+        if not decisions:
+            return taken
+        taken += decisions
+        if state.result is not None:
+            return taken
+        # TurnEnded, then advance's steps up to the next decision, the plain ones here.
+        state.turn = None
+        state.turn_index += 1
+        nxt = _next_turn(state)
+        if nxt is None:
+            advance(state, rng, emit)  # anything else: the engine's own steps
+            return taken
+        actor = nxt
+        if state.result is not None:
+            return taken
+    return taken
+
+
+def _next_turn(state: AgeOfDragonsState) -> str | None:
+    """:func:`.resolve.advance` after a turn ended, while its steps are the plain ones: the
+    end phase when nobody falls, a dead combatant's turn passed over, the next turn begun
+    for one neither dying nor stunned.  Returns who decides next (or the fight's result is
+    set), or ``None`` where a step is not plain (the engine goes on from there)."""
+    fighters, order = state.fighters, state.order
+    while True:
+        index = state.turn_index
+        if index >= len(order):  # the end phase (resolve._end_phase)
+            for fighter in fighters.values():
+                cause = rules.fall_cause(state, fighter)
+                if cause is not None and cause not in STAYS_DOWN:
+                    return None  # a fall: dice and events
+            # RoundEnded
+            state.closed_run = None
+            state.round += 1
+            state.turn_index = 0
+            for fighter in fighters.values():
+                if not fighter.fell_this_round:
+                    fighter.falling_rounds = 0
+                fighter.fell_this_round = False
+                fighter.chose_fall = False
+            state.may_end = True
+            verdict = _fight_over(state)
+            if verdict is not None:
+                state.result = verdict  # FightEnded
+                return ""
+            state.may_end = False
+            continue
+        name = order[index]
+        fighter = fighters[name]
+        if fighter.dead:  # resolve._start_turn: TurnEnded
+            state.turn_index = index + 1
+            continue
+        if fighter.pr <= 0 or fighter.stunned:
+            return None  # a death check or a stun roll: dice and events
+        # TurnStarted
+        state.closed_run = None
+        fighter.pd = fighter.profile.passive_pd
+        state.turn = Turn.start(name)
+        return name
+
+
+def _turn(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng: Rng) -> int:
+    """The decisions of one plain ``claw_all`` turn, up to its end (not ended); 0: not one."""
+    turn = state.turn
+    if turn is None or turn.step != "pool" or turn.actor != actor or state.may_end or \
+            state.pending is not None or state.spot_run is not None or \
+            state.result is not None or type(pick(actor)) is not ClawAllPolicy:
+        return 0
+    fighters = state.fighters
+    me = fighters[actor]
+    soma = rules.pool_size(me.profile, _SOMA)
+    if soma <= 0:
+        return 0  # claw_all ends the turn without rolling: the engine's one decision
+    # Whom claw_all would strike (nothing but the turn changes before it strikes).
+    target = _melee_target(state, actor) if OK in me.limbs else None
+    foe = None
+    defends = False  # the foe chooses how much PD to spend (advance: rules.available_pd)
+    if target is not None:
+        foe = fighters[target]
+        defends = foe.pd > 0 and foe.pr > 0 and not foe.dead  # no aim taken: all its PD
+        if defends and type(pick(target)) is not ClawAllPolicy:
+            return 0
+    # DecisionMade(RollPool): the turn's pool is nominated.
+    state.closed_run = None
+    turn.spheres = _SOMA
+    # DiceRolled(pool)
+    faces = rng.dice(soma, 6)
+    turn.pool, turn.spotted, turn.expended = faces, [False] * soma, [False] * soma
+    turn.hits, turn.step = None, "reroll"
+    decisions = 1
+    # advance: nothing pending, the turn rolled; the acting dragon decides if it can act.
+    if turn_has_options(state):
+        decisions += 1
+        # claw_all's count of the dice showing 4+ (rules.count_qualifying: no die of this
+        # pool is expended or spotted yet), every one of them expended if it claws.
+        marks = [face >= ATTACK_THRESHOLD for face in faces]
+        hits = marks.count(True)
+        if hits and foe is not None:
+            # DecisionMade(Attack(actor, target, hits)): the expend step; DiceExpended:
+            # every 4+ die (resolve._attack takes the known hits); AttackDeclared.
+            turn.step, turn.expended, turn.hits = "expend", marks, ()
+            # Its settlement: the foe spends nothing (claw_all).
+            decisions += defends
+            tn, bonus = _CLAW
+            margin, damage = rules.attack_outcome(hits, 0, tn, bonus, True)
+            if margin >= rules.SUCCESS_MARGIN:
+                foe.pr -= damage  # AttackResolved (no PD spent, no called shot)
+            # advance: the attack may have ended the fight.
+            verdict = _fight_over(state)
+            if verdict is not None:
+                state.may_end = True  # (advance leaves it set when the fight ends)
+                state.result = verdict  # FightEnded
+                return decisions
+            if turn_has_options(state):
+                decisions += 1  # claw_all ends the turn: no 4+ die is left
+        # else claw_all ends the turn at once
+    return decisions
