@@ -9,10 +9,14 @@ ways -- the engine decision by decision (a listener keeps it off the lean path) 
 lean way -- and hold them to the same fights: the same final state, outcome and dice
 stream, also when a decision limit cuts the fight short at any point.
 
+Two-dragon ``claw_all`` duels, which the lean way plays to the end in a few local
+variables (``lean._duel``), are played the same way on their own random set-ups.
+
 Checked once against deliberately broken copies, each failing here: the lean turn
 without the foe's Physical Defence decision counted (a limit cut elsewhere); the end
 phase passed over a falling combatant (a different state); the lean turn taking a
-turn whose foe spends Physical Defence by the heuristic.
+turn whose foe spends Physical Defence by the heuristic; the lean duel without the foe's
+Physical Defence decision counted, and without the round limit tested at a round's end.
 """
 
 from __future__ import annotations
@@ -78,6 +82,35 @@ def test_the_lean_turns_play_the_engine_s_fights(case: int) -> None:
     initial = scenario_state(data.pop("combatants"), **data)
     for fight in range(12):
         seed = derive_seed(case, fight)
+        limit = rnd.choice((1_000_000, rnd.randint(1, 12), rnd.randint(1, 80)))
+        engine = _play(initial, seed, False, limit)
+        lean = _play(initial, seed, True, limit)
+        assert lean[0] == engine[0], f"fight {fight}: outcome {lean[0]} != {engine[0]}"
+        assert lean[1] == engine[1], f"fight {fight} (limit {limit}): the states part"
+        assert lean[2] == engine[2], f"fight {fight}: the dice streams part"
+
+
+def _duel(rnd: random.Random) -> dict[str, Any]:
+    """Two ``claw_all`` dragons at close quarters, mostly flying free (the lean duel)."""
+    altitude = rnd.choice(("strafing_low", "normal", "flying_high", "ceiling"))
+    combatants = [{
+        "name": name, "side": side, "soma": rnd.choice((1, 2, 5, 9, 14)),
+        "pd": rnd.choice((0, 0, 1, 4)), "pr": rnd.choice((1, 6, 20, 45)),
+        "altitude": altitude if rnd.random() < 0.9 else "grounded",
+        "policy": "claw_all"} for name, side in (("Ember", "red"), ("Ash", "blue"))]
+    extra: dict[str, Any] = {"max_rounds": rnd.choice((1, 2, 5, 100))}
+    if rnd.random() < 0.3:
+        extra["aggressor"] = None
+    return {"combatants": combatants, **extra}
+
+
+@pytest.mark.parametrize("case", range(30))
+def test_the_lean_duel_plays_the_engine_s_fights(case: int) -> None:
+    rnd = random.Random(f"lean duel {case}")
+    data = _duel(rnd)
+    initial = scenario_state(data.pop("combatants"), **data)
+    for fight in range(12):
+        seed = derive_seed(case, fight, "duel")
         limit = rnd.choice((1_000_000, rnd.randint(1, 12), rnd.randint(1, 80)))
         engine = _play(initial, seed, False, limit)
         lean = _play(initial, seed, True, limit)

@@ -52,6 +52,9 @@ def claw_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any],
     """
     taken = 0
     while budget - taken >= MOST_DECISIONS:
+        duel = _duel(state, actor, pick, rng, budget - taken)
+        if duel:
+            return taken + duel
         decisions = _turn(state, actor, pick, rng)
         if not decisions:
             return taken
@@ -114,13 +117,97 @@ def _next_turn(state: AgeOfDragonsState) -> str | None:
         return name
 
 
+def _plain(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any]) -> bool:
+    """Whether the decision now is ``actor``'s ``claw_all`` pool, nothing else under way."""
+    turn = state.turn
+    return turn is not None and turn.step == "pool" and turn.actor == actor and \
+        not state.may_end and state.pending is None and state.spot_run is None and \
+        state.result is None and type(pick(actor)) is ClawAllPolicy
+
+
+def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng: Rng,
+          budget: int) -> int:
+    """The rest of a plain ``claw_all`` duel, turn after turn, in a few local variables.
+
+    Two combatants of two sides, both ``claw_all``, both flying free (choosing to fall is
+    a choice for each, so every step of their turns is a decision and no end phase makes
+    them fall: :func:`.rules.fall_cause`), each in the other's melee reach with a claw
+    and Soma dice: then nothing changes round after round but their Physical Resilience,
+    until one is down or the round limit passes.  Each turn is :func:`_turn`'s: a roll,
+    a claw with every 4+ die (the foe's Physical Defence choice, spending none, when it
+    has some), the end of the turn.  Returns the decisions taken (at most ``budget``, at
+    a decision for the state), 0 when the fight is not such a duel.
+    """
+    fighters, order = state.fighters, state.order
+    if len(fighters) != 2 or len(order) != 2 or not _plain(state, actor, pick):
+        return 0
+    first, second = order
+    ours, theirs = fighters[first], fighters[second]
+    if ours.profile.side == theirs.profile.side or \
+            type(pick(second if actor == first else first)) is not ClawAllPolicy:
+        return 0
+    for fighter in (ours, theirs):
+        if fighter.dead or fighter.pr <= 0 or fighter.stunned or OK not in fighter.limbs or \
+                rules.pool_size(fighter.profile, _SOMA) <= 0 or \
+                rules.fall_cause(state, fighter) is not None:
+            return 0
+    if not (rules.in_melee_reach(state, first, second) and
+            rules.in_melee_reach(state, second, first)):
+        return 0
+    tn, bonus = _CLAW
+    outcome, success = rules.attack_outcome, rules.SUCCESS_MARGIN
+    dice = rng.dice
+    index = state.turn_index
+    taken = 0
+    while budget - taken >= MOST_DECISIONS:
+        me, foe = (ours, theirs) if index == 0 else (theirs, ours)
+        soma = me.profile.soma  # rules.pool_size of claw_all's Soma pool
+        faces = dice(soma, 6)  # DecisionMade(RollPool), DiceRolled
+        hits = soma - faces.count(1) - faces.count(2) - faces.count(3)  # 4+: the claw's
+        taken += 2  # the roll, and the claw (or the end of the turn, with no 4+ die)
+        if hits:
+            taken += foe.pd > 0  # the foe's Physical Defence: it spends none
+            margin, damage = outcome(hits, 0, tn, bonus, True)
+            if margin >= success:
+                foe.pr -= damage  # AttackResolved
+            if foe.pr <= 0:  # the other side is down (resolve._fight_over says why)
+                turn = Turn.start(me.profile.name)  # the turn as the fold leaves it
+                turn.step, turn.spheres, turn.pool = "expend", _SOMA, faces
+                turn.spotted = [False] * soma
+                turn.expended = [face >= ATTACK_THRESHOLD for face in faces]
+                turn.hits = ()
+                state.turn, state.turn_index, state.closed_run = turn, index, None
+                state.may_end = True
+                state.result = _fight_over(state)  # FightEnded
+                return taken
+            taken += 1  # the end of the turn
+        index += 1  # TurnEnded
+        if index == 2:  # the end phase: nobody falls; RoundEnded
+            state.round += 1
+            for fighter in (ours, theirs):
+                if not fighter.fell_this_round:
+                    fighter.falling_rounds = 0
+                fighter.fell_this_round = False
+                fighter.chose_fall = False
+            index = 0
+            verdict = _fight_over(state)  # the round limit
+            if verdict is not None:
+                state.turn, state.turn_index, state.closed_run = None, 0, None
+                state.may_end = True
+                state.result = verdict  # FightEnded
+                return taken
+        nxt = ours if index == 0 else theirs  # TurnStarted
+        nxt.pd = nxt.profile.passive_pd
+    state.turn, state.turn_index, state.closed_run = Turn.start(order[index]), index, None
+    return taken
+
+
 def _turn(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng: Rng) -> int:
     """The decisions of one plain ``claw_all`` turn, up to its end (not ended); 0: not one."""
-    turn = state.turn
-    if turn is None or turn.step != "pool" or turn.actor != actor or state.may_end or \
-            state.pending is not None or state.spot_run is not None or \
-            state.result is not None or type(pick(actor)) is not ClawAllPolicy:
+    if not _plain(state, actor, pick):
         return 0
+    turn = state.turn
+    assert turn is not None  # (_plain)
     fighters = state.fighters
     me = fighters[actor]
     soma = rules.pool_size(me.profile, _SOMA)
