@@ -3,8 +3,11 @@
 The heuristic keeps its plan and its order of the foes across an aim the plan chose
 (:meth:`~fracas.rules.age_of_dragons.policies.HeuristicPolicy._kept`); a policy that
 also works them out afresh plays whole fights of every example and finds them equal.
-A plan that stops looking once no later foe can beat the best so far is the plan that
-looks at every foe, on every decision of those fights and of crowded ones.
+A plan that stops looking once no later foe can beat the best so far, and that prices
+only the first of foes alike (``tactics.foe_likeness``), is the plan that looks at every
+foe, on every decision of those fights and of crowded ones (some with breath weapons,
+some held in grapples).  Checked once against a deliberately broken copy, failing here:
+the likeness of a foe without the Physical Defence it can spend.
 
 :func:`fracas.rules.age_of_dragons.tactics.best_melee` keeps its answers by
 :func:`~fracas.rules.age_of_dragons.tactics.melee_key`, the fields
@@ -28,7 +31,14 @@ from fracas.core.encounter import Encounter
 from fracas.core.policy import DecisionRequest, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.rules.age_of_dragons import policies, tactics
-from fracas.rules.age_of_dragons.state import MAULED, OK, RIPPED, AgeOfDragonsState, Fighter
+from fracas.rules.age_of_dragons.state import (
+    MAULED,
+    OK,
+    RIPPED,
+    AgeOfDragonsState,
+    Fighter,
+    pair,
+)
 from fracas.scenario import load_scenario
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -136,18 +146,30 @@ def test_a_plan_kept_after_its_aim_is_the_plan_worked_out_afresh(path: Path) -> 
     assert _Checked.kept > before or path.stem in ("breath_duel", "claw_duel")
 
 
-def _crowd(n: int) -> AgeOfDragonsState:
-    """``n`` dragons on two sides at mixed heights, middle distance apart."""
+def _crowd(n: int, armed: bool = False) -> AgeOfDragonsState:
+    """``n`` dragons on two sides at mixed heights, middle distance apart (``armed``: some
+    breathe fire, some over an area; pairs of them start grappled)."""
     heights = ("normal", "flying_high", "grounded", "strafing_low")
-    return scenario_state([{"name": f"D{i}", "side": ("red", "blue")[i % 2],
-                            "soma": 6 + i % 4, "sophis": 4, "pneuma": 4, "pd": i % 3,
-                            "pr": 14 + i % 7, "altitude": heights[i % 4]}
-                           for i in range(n)], default_range="middle", max_rounds=12)
+    breath = [{"name": "fire", "sphere": "soma", "reach": "middle", "area": False},
+              {"name": "storm", "sphere": "soma", "reach": "long", "area": True}]
+    dragons = [{"name": f"D{i}", "side": ("red", "blue")[i % 2], "soma": 6 + i % 4,
+                "sophis": 4, "pneuma": 4, "pd": i % 3, "pr": 14 + i % 7,
+                "altitude": heights[i % 4] if not armed or i % 5 else "normal",
+                **({"ranged": [breath[i % 2]]} if armed and i % 3 == 0 else {})}
+               for i in range(n)]
+    state = scenario_state(dragons, default_range="middle", max_rounds=12)
+    if armed:  # a grapple, as GrappleFormed leaves it
+        for i in range(0, n - 1, 5):
+            key = pair(f"D{i}", f"D{i + 1}")
+            state.grapples.add(key)
+            state.ranges[key] = 0
+    return state
 
 
-@pytest.mark.parametrize("n", [4, 9, 16])
-def test_a_plan_that_stops_early_is_the_plan_over_every_foe(n: int) -> None:
-    initial = _crowd(n)
+@pytest.mark.parametrize(("n", "armed"), [(4, False), (9, False), (16, False), (12, True),
+                                          (24, True)])
+def test_a_plan_that_stops_early_is_the_plan_over_every_foe(n: int, armed: bool) -> None:
+    initial = _crowd(n, armed)
     compared = stopped = 0
     for seed in range(3):
         enc = Encounter(RULESET, initial, rng=SeededRng(seed), keep_log=False)
