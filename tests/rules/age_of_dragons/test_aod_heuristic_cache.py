@@ -15,7 +15,9 @@ the likeness of a foe without the Physical Defence it can spend.
 every decision of fights of every example, for every pair of combatants and for copies
 of either with one field of its condition changed (so a field the options start to read and
 the key leaves out shows up as two answers under one key), and compare each kept answer
-with :func:`~fracas.rules.age_of_dragons.tactics.best_melee_of`.
+with :func:`~fracas.rules.age_of_dragons.tactics.best_melee_of`.  What the dice pay for a
+route (``tactics._pay``, kept by ``pay_key``) is held to ``pay_of`` alike; checked once
+against a deliberately broken copy, failing here: ``pay_key`` without the ripped limb.
 """
 
 from __future__ import annotations
@@ -111,6 +113,37 @@ def test_a_kept_melee_answer_is_the_one_worked_out_afresh(path: Path) -> None:
                     fresh = tactics.best_melee_of(state, mine, theirs, hits, sixes, pd)
                     assert kept == fresh, (mine, theirs, hits, sixes, pd)
                     asked += 1
+    assert asked > 100
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_a_kept_payment_is_the_one_worked_out_afresh(path: Path) -> None:
+    """``tactics._pay`` keeps its answers by ``pay_key``: each kept answer, asked for every
+    combatant and copies of it with one field changed, on routes to every other, with
+    the turn's dice and with random ones, is the one ``pay_of`` works out afresh."""
+    rnd = random.Random(path.stem)
+    tactics._PAID.clear()
+    asked = 0
+    for state in _states(path, 2):
+        turn = state.turn
+        fighters = list(state.fighters.values())
+        for me in fighters:
+            pools = [[rnd.randint(1, 6) for _ in range(rnd.randint(0, 9))]]
+            if turn is not None:
+                pools.append([f for i, f in enumerate(turn.pool) if not turn.spotted[i]])
+            for foe in fighters:
+                if foe is me:
+                    continue
+                band = state.ranges[pair(me.name, foe.name)]
+                for weapon in (None, *me.profile.ranged):
+                    for mine in _variants(me, rnd):
+                        route = tactics._free_route(mine, foe.altitude, band, weapon)
+                        if route is None:
+                            continue
+                        for faces in pools:
+                            kept = tactics._pay(mine, route, faces)
+                            assert kept == tactics.pay_of(mine, route, faces), (route, faces)
+                            asked += 1
     assert asked > 100
 
 

@@ -50,6 +50,8 @@ def claw_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any],
     the steps the engine plays.  Returns how many decisions the turns took, 0 when the
     first is not a plain ``claw_all`` turn (nothing done: the engine plays it).
     """
+    if not _plain(state, actor, pick):
+        return 0  # (the commonest answer in a fight of other policies: asked first)
     taken = 0
     while budget - taken >= MOST_DECISIONS:
         duel = _duel(state, actor, pick, rng, budget - taken)

@@ -33,6 +33,7 @@ from fracas.rules.age_of_dragons.state import (
     CLOSE,
     GROUNDED,
     OK,
+    RIPPED,
     STRAFING_LOW,
     AgeOfDragonsState,
     Fighter,
@@ -318,8 +319,34 @@ def _pay(me: Fighter, route: _Route, faces: list[int]) -> tuple[int, int] | None
     """Give each move the lowest unspotted die that qualifies, as the engine does.
 
     ``faces``: the unspotted dice.  Returns (dice left showing 3+, 4+ dice the moves
-    took), or None when the dice cannot pay for every move this turn.
+    took), or None when the dice cannot pay for every move this turn.  Kept per
+    :func:`pay_key` (everything it reads), so the same question is worked out once
+    (the pool's typical dice recur turn after turn); ``test_aod_heuristic_cache.py``
+    holds the kept answers to :func:`pay_of`.
     """
+    key = pay_key(me, route, faces)
+    found = _PAID.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        if len(_PAID) >= _KEEP:
+            _PAID.clear()
+        found = _PAID[key] = pay_of(me, route, faces)
+    return found  # type: ignore[return-value]  # a kept answer, never _UNKNOWN
+
+
+def pay_key(me: Fighter, route: _Route, faces: list[int]) -> tuple[object, ...]:
+    """What :func:`pay_of` reads: the moves, whether they are taken in the air, whether a
+    ripped-off limb makes a move on the ground cost two dice (:func:`.rules.spot_cost`),
+    and the faces."""
+    return (route.moves, route.altitude > GROUNDED, RIPPED in me.limbs, tuple(faces))
+
+
+#: The kept answers of :func:`_pay`; a marker for a question not asked yet.
+_PAID: dict[tuple[object, ...], tuple[int, int] | None] = {}
+_UNKNOWN = object()
+
+
+def pay_of(me: Fighter, route: _Route, faces: list[int]) -> tuple[int, int] | None:
+    """:func:`_pay` worked out afresh."""
     left = sorted(faces)
     took_hits = 0
     airborne = route.altitude > GROUNDED  # where the range steps are taken
