@@ -156,24 +156,26 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
     if not (rules.in_melee_reach(state, first, second) and
             rules.in_melee_reach(state, second, first)):
         return 0
-    tn, bonus = _CLAW
-    outcome, success = rules.attack_outcome, rules.SUCCESS_MARGIN
+    sides = (ours, theirs)
+    somas = (ours.profile.soma, theirs.profile.soma)  # rules.pool_size of the Soma pool
+    # What a claw with h hits deals the foe that spends no PD (AttackResolved), by h.
+    dealt = (_dealt(somas[0]), _dealt(somas[1]))
+    max_rounds = state.max_rounds
     dice = rng.dice
     index = state.turn_index
     taken = 0
     while budget - taken >= MOST_DECISIONS:
-        me, foe = (ours, theirs) if index == 0 else (theirs, ours)
-        soma = me.profile.soma  # rules.pool_size of claw_all's Soma pool
+        soma = somas[index]
         faces = dice(soma, 6)  # DecisionMade(RollPool), DiceRolled
         hits = soma - faces.count(1) - faces.count(2) - faces.count(3)  # 4+: the claw's
-        taken += 2  # the roll, and the claw (or the end of the turn, with no 4+ die)
         if hits:
-            taken += foe.pd > 0  # the foe's Physical Defence: it spends none
-            margin, damage = outcome(hits, 0, tn, bonus, True)
-            if margin >= success:
-                foe.pr -= damage  # AttackResolved
+            # The roll, the claw, the foe's Physical Defence if it has any (it spends
+            # none), then the end of the turn unless the claw ends the fight.
+            foe = sides[1 - index]
+            taken += 2 + (foe.pd > 0)
+            foe.pr -= dealt[index][hits]  # AttackResolved
             if foe.pr <= 0:  # the other side is down (resolve._fight_over says why)
-                turn = Turn.start(me.profile.name)  # the turn as the fold leaves it
+                turn = Turn.start(order[index])  # the turn as the fold leaves it
                 turn.step, turn.spheres, turn.pool = "expend", _SOMA, faces
                 turn.spotted = [False] * soma
                 turn.expended = [face >= ATTACK_THRESHOLD for face in faces]
@@ -182,26 +184,47 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
                 state.may_end = True
                 state.result = _fight_over(state)  # FightEnded
                 return taken
-            taken += 1  # the end of the turn
+            taken += 1
+        else:
+            taken += 2  # the roll, and the end of the turn (no 4+ die)
         index += 1  # TurnEnded
         if index == 2:  # the end phase: nobody falls; RoundEnded
             state.round += 1
-            for fighter in (ours, theirs):
+            for fighter in sides:
                 if not fighter.fell_this_round:
                     fighter.falling_rounds = 0
                 fighter.fell_this_round = False
                 fighter.chose_fall = False
             index = 0
-            verdict = _fight_over(state)  # the round limit
-            if verdict is not None:
+            # resolve._fight_over: both can act and are engaged, so only the round limit
+            # can end the fight here.
+            if state.round > max_rounds:
                 state.turn, state.turn_index, state.closed_run = None, 0, None
                 state.may_end = True
-                state.result = verdict  # FightEnded
+                state.result = _fight_over(state)  # FightEnded
                 return taken
-        nxt = ours if index == 0 else theirs  # TurnStarted
+        nxt = sides[index]  # TurnStarted
         nxt.pd = nxt.profile.passive_pd
     state.turn, state.turn_index, state.closed_run = Turn.start(order[index]), index, None
     return taken
+
+
+def _claw_damage(hits: int) -> int:
+    """What a claw expending ``hits`` dice deals a foe that spends no Physical Defence."""
+    tn, bonus = _CLAW
+    margin, damage = rules.attack_outcome(hits, 0, tn, bonus, True)
+    return damage if margin >= rules.SUCCESS_MARGIN else 0
+
+
+def _dealt(soma: int) -> tuple[int, ...]:
+    """:func:`_claw_damage` of 0 to ``soma`` hits, worked out once per pool size."""
+    found = _DEALT.get(soma)
+    if found is None:
+        found = _DEALT[soma] = tuple(_claw_damage(hits) for hits in range(soma + 1))
+    return found
+
+
+_DEALT: dict[int, tuple[int, ...]] = {}
 
 
 def _turn(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng: Rng) -> int:
