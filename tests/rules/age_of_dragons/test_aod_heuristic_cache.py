@@ -18,6 +18,9 @@ the key leaves out shows up as two answers under one key), and compare each kept
 with :func:`~fracas.rules.age_of_dragons.tactics.best_melee_of`.  What the dice pay for a
 route (``tactics._pay``, kept by ``pay_key``) is held to ``pay_of`` alike; checked once
 against a deliberately broken copy, failing here: ``pay_key`` without the ripped limb.
+What a pool is worth (``policies.pool_value``, kept by ``pool_key``) is held to
+``pool_value_of`` alike; checked once against a broken copy, failing here: ``pool_key``
+without the grapples.
 """
 
 from __future__ import annotations
@@ -145,6 +148,45 @@ def test_a_kept_payment_is_the_one_worked_out_afresh(path: Path) -> None:
                             assert kept == tactics.pay_of(mine, route, faces), (route, faces)
                             asked += 1
     assert asked > 100
+
+
+_POOLS = (("soma",), ("pneuma",), ("soma", "pneuma"), ("soma", "sophis", "pneuma"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_a_kept_pool_value_is_the_one_worked_out_afresh(path: Path) -> None:
+    """``policies.pool_value`` keeps its answers by ``pool_key``: each kept answer, asked for
+    every combatant and pool at the turns' pool steps, and in copies of the state with one
+    combatant's condition changed, a range moved or a grapple formed, is the one
+    ``pool_value_of`` works out afresh."""
+    rnd = random.Random(path.stem)
+    policies._POOL_VALUES.clear()
+    asked = 0
+    for state in _states(path, 2):
+        if state.turn is None or state.turn.step != "pool":
+            continue
+        copies = [state]
+        for name in state.fighters:
+            for variant in _variants(state.fighters[name], rnd):
+                copy = state.copy()
+                copy.fighters[name] = variant
+                copies.append(copy)
+        moved = state.copy()
+        key = rnd.choice(list(moved.ranges))
+        moved.ranges[key] = rnd.choice([b for b in range(5) if b != moved.ranges[key]])
+        grappled = state.copy()
+        names = list(grappled.fighters)
+        grappled.grapples.add(pair(names[0], names[-1]))
+        copies += [moved, grappled]
+        for view in copies:
+            for me in view.fighters.values():
+                if me.dead:
+                    continue
+                for spheres in _POOLS:
+                    kept = policies.pool_value(view, me, spheres)
+                    assert kept == policies.pool_value_of(view, me, spheres), (me.name, spheres)
+                    asked += 1
+    assert asked > 50
 
 
 class _Checked(policies.HeuristicPolicy):
