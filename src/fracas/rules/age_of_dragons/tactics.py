@@ -424,13 +424,14 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     # Foes alike in everything a plan reads of them (foe_likeness) are worth alike, and
     # a later one never beats an earlier (ties keep the first): only the first is priced.
     seen: set[tuple[object, ...]] | None = None if locked or every_foe else set()
-    grapples = state.grapples
+    # rules.is_locked of every foe at once: the names in a grapple link
+    held = {n for link in state.grapples for n in link} if seen is not None else ()
     for foe in target_order(state, me) if foes is None else foes:
         if ceiling is not None and best is not None and best.value >= ceiling:
             break
         foe_name = foe.name
         have_pd = rules.available_pd(state, foe_name)
-        if seen is not None and not (grapples and rules.is_locked(state, foe_name)):
+        if seen is not None and foe_name not in held:
             like = foe_likeness(foe, ranges[(name, foe_name) if name < foe_name
                                             else (foe_name, name)], have_pd, sixes)
             if like in seen:
