@@ -785,12 +785,36 @@ def check_value(partial: Partial, name: str, value: object) -> None:
                              f"{name} must be {_wanted(tp)}, not {_shown_value(value)}")
 
 
+def _plain_types(tp: Any) -> frozenset[type]:
+    """Classes whose every instance :func:`_conforms` to ``tp`` (none for a type it reads
+    further, such as a tuple's items): a value of one of them needs no closer look."""
+    if tp is bool:
+        return frozenset({bool})
+    if tp is int or tp is str:
+        return frozenset({tp})
+    if tp is float:
+        return frozenset({int, float})
+    if tp is None or tp is type(None):
+        return frozenset({type(None)})
+    origin = get_origin(tp)
+    if origin is Union or origin is types.UnionType:
+        return frozenset().union(*(_plain_types(arg) for arg in get_args(tp)))
+    return frozenset()
+
+
+#: Each action class's fields, their types and the classes that conform at a glance.
+_CHECKED: dict[type[Action], tuple[tuple[str, Any, frozenset[type]], ...]] = {}
+
+
 def _check_types(action: Action) -> None:
     kind = type(action)
-    hints = _field_types(kind)
-    for name, tp in hints.items():
+    fields = _CHECKED.get(kind)
+    if fields is None:
+        fields = _CHECKED[kind] = tuple((name, tp, _plain_types(tp))
+                                        for name, tp in _field_types(kind).items())
+    for name, tp, plain in fields:
         value = getattr(action, name, None)
-        if not _conforms(value, tp):
+        if type(value) not in plain and not _conforms(value, tp):
             raise IllegalActionError(action, name,
                                      f"{name} must be {_wanted(tp)}, not "
                                      f"{_shown_value(value)}")

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from fracas.core.rng import Rng
     from fracas.core.ruleset import Action, Emit, Outcome, Ruleset
 
-__all__ = ["Listener", "fold", "fold_by_type", "play", "resolve_decision",
+__all__ = ["LeanTurns", "Listener", "fold", "fold_by_type", "play", "resolve_decision",
            "take_decision"]
 
 S = TypeVar("S")
@@ -39,6 +39,16 @@ _new = object.__new__
 
 #: Told each event and the state right after it.
 Listener = Callable[[Event, Any], None]
+#: A rule set's ``lean_turns(state, actor, pick, rng, emit, budget) -> int``: the
+#: decisions of ``actor``'s turn (and of turns after it) and the automatic steps between
+#: them, played at once where its policies (``pick(name)``) decide them as pure functions
+#: of the state, changing ``state`` exactly as those decisions and their events would and
+#: drawing the same dice; ``emit`` applies an event without logging it.  It takes at most
+#: ``budget`` decisions and returns how many it took, 0 when it does not take this turn.
+#: :func:`play` asks it only when it keeps no log and tells no listener (nobody reads the
+#: events).  A rule set offering one holds it to the engine with a test.
+LeanTurns = Callable[[Any, str, Callable[[str], Policy], "Rng", Callable[[Event], None], int],
+                     int]
 
 
 def take_decision(ruleset: Ruleset[S], state: S, action: Action, rng: Rng,
@@ -120,6 +130,8 @@ def play(encounter: Encounter[Any],
     """
     pick = policies.__getitem__ if isinstance(policies, Mapping) else policies
     ruleset = encounter.ruleset
+    # A rule set's whole turns at once where nobody reads the events (see LeanTurns).
+    lean: LeanTurns | None = getattr(ruleset, "lean_turns", None)
     current_actor = ruleset.current_actor
     check = ruleset.check
     allows = ruleset.allows  # a rule set's quick exact yes (see Ruleset.allows)
@@ -129,12 +141,21 @@ def play(encounter: Encounter[Any],
     before = encounter.listener
     if listener is not None:
         encounter.listener = listener
+    decisions = 0
     try:
-        for _ in range(max_decisions):
+        while decisions < max_decisions:
             state = encounter.state
             actor = current_actor(state)
             if actor is None:
                 break
+            if lean is not None and not encounter.keep_log and encounter.listener is None:
+                if emit_state is not state:
+                    emit, emit_state = partial(ruleset.apply_event, state), state
+                taken = lean(state, actor, pick, encounter.rng, emit, max_decisions - decisions)
+                if taken:
+                    decisions += taken
+                    continue
+            decisions += 1
             # DecisionRequest(actor, state, ruleset, policy_rng), its slots filled here
             request = _new(DecisionRequest)
             request.actor, request.state, request.ruleset = actor, state, ruleset

@@ -1,12 +1,12 @@
 """The quick yes (``legality.allows``) agrees with the full check, both ways.
 
-The play loop and the exact solver accept a policy's roll, spot, attack, end of turn or
-Physical Defence through :func:`fracas.rules.age_of_dragons.legality.allows` instead of
-walking the action's fields with ``why_not``.  Rolling, ending the turn and spending
-Physical Defence are judged there by the very judges ``why_not`` calls; an attack and a
-spot, asked for at every claw and every spot a policy makes, by ``_attack_quick`` and
-``_spot_quick`` (``_evade_open`` for an evade), those judges' tests written out in one
-pass.
+The play loop, the heuristic (which takes its first wish the quick yes accepts) and the
+exact solver judge a policy's action through
+:func:`fracas.rules.age_of_dragons.legality.allows` instead of walking the action's fields
+with ``why_not``.  Every verb but an attack and a spot is judged there by the very judge
+``why_not`` calls; an attack and a spot, asked for at every claw and every spot a policy
+makes, by ``_attack_quick`` and ``_spot_quick`` (``_evade_open`` for an evade), those
+judges' tests written out in one pass.
 These tests hold the quick yes to the full
 check (:func:`fracas.core.decision.check` without the fast path) on every decision of
 many fights of every example, for right and wrong actions of those verbs by every
@@ -17,7 +17,9 @@ Checked once against deliberately broken copies, each failing here: ``_attack_qu
 without its test that the target is alive (a yes the check refuses); the attack judge
 without its test that a called shot's part is still there (a no where the check says
 yes); ``_spot_quick`` no longer holding a spot's ``closer`` to its default;
-``_evade_open`` no longer asking for a Soma pool.
+``_evade_open`` no longer asking for a Soma pool; ``allows`` judging a shot with the
+grapple's judge (a yes the check refuses), and a reroll gated on its die's type instead of
+its ability's (a no where the check says yes).
 """
 
 from __future__ import annotations
@@ -108,6 +110,29 @@ def _candidates(state: AgeOfDragonsState,
                 called = rnd.choice([None, *CALLED, "antler", 7])
                 dice = rnd.choice((1, max(hits, 1), hits + 1))
                 yield actions.Attack(me, target, dice, style, called), True  # type: ignore[arg-type]
+            for dice in (0, 1, hits, hits + 1, True):
+                yield actions.Grapple(me, target, dice), True  # type: ignore[arg-type]
+            for weapon in [*_weapons(state), "club", None]:
+                dice = rnd.choice((1, max(hits, 1), hits + 1))
+                yield actions.Shoot(me, target, dice, weapon), True  # type: ignore[arg-type]
+        for dice in (0, 1, hits, hits + 1, True):
+            yield actions.BreakOut(me, dice), True  # type: ignore[arg-type]
+        yield actions.DeclareFall(me), True
+        pool = len(turn.pool) if turn is not None else 0
+        for ability in [*_abilities(state), "luck", 4]:
+            for die in (-1, 0, pool - 1, pool, True):
+                yield actions.Reroll(me, die, ability), True  # type: ignore[arg-type]
+        for task in [*state.tasks, "dance", None]:
+            for dice in (0, 1, max(hits, 1), hits + 1):
+                yield actions.UseTask(me, task, dice), True  # type: ignore[arg-type]
+
+
+def _weapons(state: AgeOfDragonsState) -> list[str]:
+    return sorted({w.name for f in state.fighters.values() for w in f.profile.ranged})
+
+
+def _abilities(state: AgeOfDragonsState) -> list[str]:
+    return sorted({r.name for f in state.fighters.values() for r in f.profile.rerolls})
 
 
 def _states(path: Path, fights: int, random_play: bool,

@@ -80,6 +80,7 @@ class _Chosen:
     """A partial action's fields as attributes; a field not chosen yet reads as ``_UNSET``."""
 
     spheres = effect = target = closer = dice = style = called = pd = _UNSET
+    die = ability = weapon = task = _UNSET
 
     def __init__(self, p: Partial) -> None:
         self.__dict__.update(p.values)
@@ -208,35 +209,36 @@ def _roll(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
     return None
 
 
-def _reroll(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    turn = _turn(state, p.actor, p.refuse)
+def _reroll(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    actor = a.actor
+    turn = _turn(state, actor, refuse)
     if not isinstance(turn, Turn):
         return turn
     if turn.step != "reroll":
-        return p.refuse("reroll step", "rerolls happen after the roll and before any spot or "
-                        "expend")
-    fighter = state.fighters[p.actor]
+        return refuse("reroll step", "rerolls happen after the roll and before any spot or "
+                      "expend")
+    fighter = state.fighters[actor]
     if not fighter.profile.rerolls:
-        return p.refuse("reroll step", f"{p.actor} has no reroll ability")
-    if "die" in p:
-        die = p["die"]
-        if not isinstance(die, int) or isinstance(die, bool) or not 0 <= die < len(turn.pool):
-            return p.refuse("reroll step", f"there is no die #{die} in a pool of "
-                            f"{len(turn.pool)}")
-    if "ability" not in p:
+        return refuse("reroll step", f"{actor} has no reroll ability")
+    die = a.die
+    if die is not _UNSET and (
+            not isinstance(die, int) or isinstance(die, bool) or not 0 <= die < len(turn.pool)):
+        return refuse("reroll step", f"there is no die #{die} in a pool of "
+                      f"{len(turn.pool)}")
+    name = a.ability
+    if name is _UNSET:
         return None
-    name = p["ability"]
     ability = next((x for x in fighter.profile.rerolls if x.name == name), None)
     if ability is None:
-        return p.refuse("reroll step", f"{p.actor} has no reroll ability {name!r}")
+        return refuse("reroll step", f"{actor} has no reroll ability {name!r}")
     if ability.sphere is not None:
-        err = _needs_sphere(turn, ability.sphere, name, p.refuse)
+        err = _needs_sphere(turn, ability.sphere, name, refuse)
         if err is not None:
             return err
     if fighter.resources.get(ability.resource, 0) < ability.cost:
-        return p.refuse("reroll step", f"{name} costs {ability.cost} {ability.resource}")
+        return refuse("reroll step", f"{name} costs {ability.cost} {ability.resource}")
     if ability.per_turn is not None and turn.rerolls_used.get(name, 0) >= ability.per_turn:
-        return p.refuse("reroll step", f"{name} is limited to {ability.per_turn} a turn")
+        return refuse("reroll step", f"{name} is limited to {ability.per_turn} a turn")
     return None
 
 
@@ -350,20 +352,20 @@ def _attack(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
     return None
 
 
-def _shoot(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    actor, refuse = p.actor, p.refuse
+def _shoot(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    actor = a.actor
     turn = _in_step(state, actor, "expend", None, "", refuse)
     if not isinstance(turn, Turn):
         return turn
-    err = _hits(turn, p.get("dice", _UNSET), ATTACK_THRESHOLD, refuse)
+    err = _hits(turn, a.dice, ATTACK_THRESHOLD, refuse)
     if err is not None:
         return err
     weapons = state.fighters[actor].profile.ranged
-    if "weapon" in p:
-        weapon = next((w for w in weapons if w.name == p["weapon"]), None)
+    if a.weapon is not _UNSET:
+        weapon = next((w for w in weapons if w.name == a.weapon), None)
         if weapon is None:
             return refuse("ranged attacks", f"{actor} has no ranged weapon or power "
-                          f"{p['weapon']!r}")
+                          f"{a.weapon!r}")
         err = _needs_sphere(turn, weapon.sphere, weapon.name, refuse)
         if err is not None:
             return err
@@ -374,12 +376,12 @@ def _shoot(state: AgeOfDragonsState, p: Partial) -> Refusal:
             return refuse("ranged attacks", f"{actor} has no ranged weapon or power "
                           "this pool can use" if weapons else
                           f"{actor} has no ranged weapon or power")
-    if "target" not in p:
+    target = a.target
+    if target is _UNSET:
         if not any(rules.in_ranged_reach(state, actor, f.name, w.reach)
                    for f in rules.enemies(state, actor) for w in usable):
             return refuse("ranged attacks", "no enemy is within reach")
     else:
-        target = p["target"]
         err = _enemy_target(state, actor, target, refuse)
         if err is not None:
             return err
@@ -391,61 +393,62 @@ def _shoot(state: AgeOfDragonsState, p: Partial) -> Refusal:
     return None
 
 
-def _grapple(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    actor, refuse = p.actor, p.refuse
+def _grapple(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    actor = a.actor
     turn = _in_step(state, actor, "expend", "soma", "a grapple", refuse)
     if not isinstance(turn, Turn):
         return turn
-    err = _hits(turn, p.get("dice", _UNSET), ATTACK_THRESHOLD, refuse)
+    err = _hits(turn, a.dice, ATTACK_THRESHOLD, refuse)
     if err is not None:
         return err
     if rules.is_locked(state, actor):
         return refuse("grappling", f"{actor} is locked: it may only strike those it grapples")
-    if "target" not in p:
+    target = a.target
+    if target is _UNSET:
         if not _anyone_in_melee_reach(state, actor):
             return refuse("tooth and claw", "no enemy is at close quarters and the same "
                           "altitude")
         return None
-    target = p["target"]
     return _enemy_target(state, actor, target, refuse) or \
         _melee_reach(state, actor, target, refuse)
 
 
-def _break_out(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    actor, refuse = p.actor, p.refuse
+def _break_out(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    actor = a.actor
     turn = _in_step(state, actor, "expend", "soma", "breaking out", refuse)
     if not isinstance(turn, Turn):
         return turn
     if not rules.holders(state, actor):
         return refuse("breaking out", f"{actor} is not held in a grapple by an enemy")
-    return _hits(turn, p.get("dice", _UNSET), ATTACK_THRESHOLD, refuse)
+    return _hits(turn, a.dice, ATTACK_THRESHOLD, refuse)
 
 
-def _task(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    refuse = p.refuse
-    turn = _in_step(state, p.actor, "expend", None, "", refuse)
+def _task(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    turn = _in_step(state, a.actor, "expend", None, "", refuse)
     if not isinstance(turn, Turn):
         return turn
     if not state.tasks:
         return refuse("non-attack battle actions", "the GM has set no task in this fight")
-    if "task" not in p:
+    name = a.task
+    if name is _UNSET:
         return None
-    task = state.tasks.get(p["task"])
+    task = state.tasks.get(name) if isinstance(name, str) else None
     if task is None:
-        return refuse("non-attack battle actions", f"the GM has set no task {p['task']!r}")
+        return refuse("non-attack battle actions", f"the GM has set no task {name!r}")
     return _needs_sphere(turn, task.sphere, task.name, refuse) or \
-        _hits(turn, p.get("dice", _UNSET), task.threshold, refuse)
+        _hits(turn, a.dice, task.threshold, refuse)
 
 
-def _fall(state: AgeOfDragonsState, p: Partial) -> Refusal:
-    turn = _turn(state, p.actor, p.refuse)
+def _fall(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
+    actor = a.actor
+    turn = _turn(state, actor, refuse)
     if not isinstance(turn, Turn):
         return turn
-    me = state.fighters[p.actor]
+    me = state.fighters[actor]
     if not me.airborne:
-        return p.refuse("falling", f"{p.actor} is on the ground")
+        return refuse("falling", f"{actor} is on the ground")
     if me.chose_fall:
-        return p.refuse("falling", f"{p.actor} has already chosen to fall this round")
+        return refuse("falling", f"{actor} has already chosen to fall this round")
     return None
 
 
@@ -467,9 +470,11 @@ def _defend(state: AgeOfDragonsState, a: Fields, refuse: Refuse) -> Refusal:
 
 
 _JUDGES: dict[type, Callable[[AgeOfDragonsState, Partial], Refusal]] = {
-    actions.RollPool: _chosen(_roll), actions.Reroll: _reroll, actions.Spot: _chosen(_spot),
-    actions.Attack: _chosen(_attack), actions.Shoot: _shoot, actions.Grapple: _grapple,
-    actions.BreakOut: _break_out, actions.UseTask: _task, actions.DeclareFall: _fall,
+    actions.RollPool: _chosen(_roll), actions.Reroll: _chosen(_reroll),
+    actions.Spot: _chosen(_spot), actions.Attack: _chosen(_attack),
+    actions.Shoot: _chosen(_shoot), actions.Grapple: _chosen(_grapple),
+    actions.BreakOut: _chosen(_break_out), actions.UseTask: _chosen(_task),
+    actions.DeclareFall: _chosen(_fall),
     actions.EndTurn: _chosen(_end), actions.Defend: _chosen(_defend),
 }
 
@@ -603,20 +608,34 @@ def _spot_quick(state: AgeOfDragonsState, a: actions.Spot, refuse: Refuse) -> Re
     return None if ok else _REFUSED
 
 
+def _named(judge: Callable[[AgeOfDragonsState, Any, Refuse], Refusal], field: str
+           ) -> Callable[[AgeOfDragonsState, Any, Refuse], Refusal]:
+    """``judge`` on a whole action whose field ``field`` names something (a weapon, an
+    ability, a task): a name that is not a string is left to the full check, which
+    refuses it by its type before any judge compares it with a name."""
+    def on_whole(state: AgeOfDragonsState, a: Any, refuse: Refuse) -> Refusal:
+        if type(getattr(a, field)) is not str:
+            return _REFUSED
+        return judge(state, a, refuse)
+    return on_whole
+
+
 _QUICK: dict[type, Callable[[AgeOfDragonsState, Any, Refuse], Refusal]] = {
     actions.RollPool: _roll, actions.Attack: _attack_quick, actions.EndTurn: _end,
-    actions.Defend: _defend, actions.Spot: _spot_quick,
+    actions.Defend: _defend, actions.Spot: _spot_quick, actions.Grapple: _grapple,
+    actions.BreakOut: _break_out, actions.DeclareFall: _fall,
+    actions.Shoot: _named(_shoot, "weapon"), actions.Reroll: _named(_reroll, "ability"),
+    actions.UseTask: _named(_task, "task"),
 }
 
 
 def allows(state: AgeOfDragonsState, action: Action) -> bool:
     """A quick yes for a whole action the check would accept (the loop's check of a policy).
 
-    Rolling, ending the turn and spending Physical Defence are judged by the very judges
-    :func:`why_not` calls, on the whole action and with no refusal worded (every field
-    of these verbs is asked); a tooth-and-claw attack and a spot, the commonest, by
-    those judges' tests written out in one pass (:func:`_attack_quick`,
-    :func:`_spot_quick`).  ``True`` only
+    Every verb but an attack and a spot is judged by the very judge :func:`why_not`
+    calls, on the whole action and with no refusal worded (every field of these verbs
+    is asked); a tooth-and-claw attack and a spot, the commonest, by those judges' tests
+    written out in one pass (:func:`_attack_quick`, :func:`_spot_quick`).  ``True`` only
     when the full check would accept the action; ``False`` means "judge it in full"
     (another verb, a value of the wrong type): the check then names the rule.
     ``tests/rules/age_of_dragons/test_aod_quick_check.py`` holds it to the full

@@ -26,7 +26,7 @@ from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.ruleset import GM, Ruleset
 from fracas.rules.age_of_dragons import actions, rules, tactics
-from fracas.rules.age_of_dragons.legality import fall_is_a_choice
+from fracas.rules.age_of_dragons.legality import allows, fall_is_a_choice
 from fracas.rules.age_of_dragons.rules import (
     ATTACK_THRESHOLD,
     MELEE_LEVEL,
@@ -113,7 +113,10 @@ class HeuristicPolicy:
         if state.pending is not None:
             return actions.Defend(me, self._defence(state, me))
         for action in self._wishes(state, me):
-            if request.is_legal(action):
+            # The quick yes, exact for the well-typed actions a wish is made of
+            # (test_aod_quick_check.py): no full check of a wish the heuristic built.
+            if allows(state, action):
+                request._vetted = action  # found legal: the loop checks it no further
                 return action
         return actions.EndTurn(me)
 
@@ -352,6 +355,43 @@ def _ordered(spheres: tuple[str, ...]) -> tuple[str, ...]:
 
 def pool_value(state: AgeOfDragonsState, fighter: Fighter, spheres: tuple[str, ...],
                foes: list[Fighter] | None = None) -> float:
+    """What the attack of a pool of ``spheres`` should be worth this turn, on average
+    (:func:`pool_value_of`), kept per :func:`pool_key` (everything it reads of the state):
+    fights of a scenario begin alike, so the same question recurs fight after fight.
+    ``test_aod_heuristic_cache.py`` holds the kept answers to :func:`pool_value_of`.
+    """
+    key = pool_key(state, fighter, spheres)
+    found = _POOL_VALUES.get(key)
+    if found is None:
+        if len(_POOL_VALUES) >= _KEEP_POOLS:
+            _POOL_VALUES.clear()
+        found = _POOL_VALUES[key] = (pool_value_of(state, fighter, spheres, foes),
+                                     tuple(f.profile for f in state.fighters.values()))
+    return found[0]
+
+
+def pool_key(state: AgeOfDragonsState, fighter: Fighter, spheres: tuple[str, ...]
+             ) -> tuple[object, ...]:
+    """What :func:`pool_value_of` reads of the state: who plans with which spheres, and of
+    every combatant what a plan reads (:func:`.tactics.plan` on a turn of its own: no aim
+    taken yet), the ranges, the grapples, the ground and whether spots use up dice.
+
+    A combatant's fixed profile is named by its identity, which the kept answer holds on
+    to (so no other profile can take its place while the answer is kept).
+    """
+    return (fighter.name, spheres, state.ground, state.spot_consumes_dice,
+            tuple([(id(f.profile), f.pr, f.pd, f.altitude, f.dead, f.stunned, f.wing, f.tail,
+                    tuple(f.limbs)) for f in state.fighters.values()]),
+            tuple(state.ranges.items()), frozenset(state.grapples))
+
+
+#: The kept answers of :func:`pool_value` (with the profiles their keys name), at most so many.
+_POOL_VALUES: dict[tuple[object, ...], tuple[float, tuple[object, ...]]] = {}
+_KEEP_POOLS = 4096
+
+
+def pool_value_of(state: AgeOfDragonsState, fighter: Fighter, spheres: tuple[str, ...],
+                  foes: list[Fighter] | None = None) -> float:
     """What the attack of a pool of ``spheres`` should be worth this turn, on average.
 
     The pool rolls ``n`` dice; ``k`` of them show 4+ with chance C(n, k) / 2**n.  For

@@ -11,7 +11,16 @@ from fracas.core.events import Event
 from fracas.core.forecast import Forecast
 from fracas.core.policy import Policy
 from fracas.core.ruleset import Ruleset, own_policies
-from fracas.rules.age_of_dragons import fold, legality, odds, overrides, policies, resolve, view
+from fracas.rules.age_of_dragons import (
+    fold,
+    lean,
+    legality,
+    odds,
+    overrides,
+    policies,
+    resolve,
+    view,
+)
 from fracas.rules.age_of_dragons.actions import ACTIONS
 from fracas.rules.age_of_dragons.scenario import POLICY_NAMES, AgeOfDragonsScenario, build_state
 from fracas.rules.age_of_dragons.state import AgeOfDragonsState, state_key
@@ -33,6 +42,10 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
     #: allows, step, asks, resolve, advance, outcome, standings, table, face_classes and
     #: policy_choice are the functions of those names in these modules.
     modules = (fold, legality, resolve, odds, policies, view)
+
+    #: ``claw_all`` turns played at once where nobody reads their events
+    #: (:data:`fracas.core.loop.LeanTurns`, :func:`.lean.claw_turns`).
+    lean_turns = staticmethod(lean.claw_turns)
 
     def initial_state(self, scenario: Any) -> AgeOfDragonsState:
         """Build the starting state from a validated :class:`AgeOfDragonsScenario`."""

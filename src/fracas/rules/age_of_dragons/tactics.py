@@ -33,6 +33,7 @@ from fracas.rules.age_of_dragons.state import (
     CLOSE,
     GROUNDED,
     OK,
+    RIPPED,
     STRAFING_LOW,
     AgeOfDragonsState,
     Fighter,
@@ -40,8 +41,8 @@ from fracas.rules.age_of_dragons.state import (
     pair,
 )
 
-__all__ = ["Plan", "best_melee", "breakable", "drain_helps", "melee_options", "plan",
-           "ranged_value", "target_order", "wants_out"]
+__all__ = ["Plan", "best_melee", "breakable", "drain_helps", "foe_likeness", "melee_options",
+           "plan", "ranged_value", "target_order", "wants_out"]
 
 #: What a stun is worth in points of damage: the victim loses a third of its turns.
 STUN_VALUE = 6.0
@@ -318,8 +319,34 @@ def _pay(me: Fighter, route: _Route, faces: list[int]) -> tuple[int, int] | None
     """Give each move the lowest unspotted die that qualifies, as the engine does.
 
     ``faces``: the unspotted dice.  Returns (dice left showing 3+, 4+ dice the moves
-    took), or None when the dice cannot pay for every move this turn.
+    took), or None when the dice cannot pay for every move this turn.  Kept per
+    :func:`pay_key` (everything it reads), so the same question is worked out once
+    (the pool's typical dice recur turn after turn); ``test_aod_heuristic_cache.py``
+    holds the kept answers to :func:`pay_of`.
     """
+    key = pay_key(me, route, faces)
+    found = _PAID.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        if len(_PAID) >= _KEEP:
+            _PAID.clear()
+        found = _PAID[key] = pay_of(me, route, faces)
+    return found  # type: ignore[return-value]  # a kept answer, never _UNKNOWN
+
+
+def pay_key(me: Fighter, route: _Route, faces: list[int]) -> tuple[object, ...]:
+    """What :func:`pay_of` reads: the moves, whether they are taken in the air, whether a
+    ripped-off limb makes a move on the ground cost two dice (:func:`.rules.spot_cost`),
+    and the faces."""
+    return (route.moves, route.altitude > GROUNDED, RIPPED in me.limbs, tuple(faces))
+
+
+#: The kept answers of :func:`_pay`; a marker for a question not asked yet.
+_PAID: dict[tuple[object, ...], tuple[int, int] | None] = {}
+_UNKNOWN = object()
+
+
+def pay_of(me: Fighter, route: _Route, faces: list[int]) -> tuple[int, int] | None:
+    """:func:`_pay` worked out afresh."""
     left = sorted(faces)
     took_hits = 0
     airborne = route.altitude > GROUNDED  # where the range steps are taken
@@ -367,8 +394,9 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     With tooth and claw the only way and no six in the pool, no foe is worth more than
     the best plain attack with every hit against no Physical Defence (a melee value
     grows with the hits and falls with the PD); once a foe is worth that the later ones
-    cannot beat it, and they are not looked at (``every_foe`` looks at them all anyway:
-    ``test_aod_heuristic_cache.py`` holds the two to the same plan).
+    cannot beat it, and they are not looked at.  Nor is a foe just like an earlier one
+    (:func:`foe_likeness`), for a combatant and foes in no grapple.  ``every_foe`` looks
+    at them all anyway: ``test_aod_heuristic_cache.py`` holds the two to the same plan.
     """
     turn = state.turn
     if turn is None:
@@ -393,11 +421,22 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     ceiling = best_melee(state, me, me, len(hit_faces), 0, 0)[0] \
         if ways == [None] and sixes == 0 and not every_foe else None
     best: Plan | None = None
+    # Foes alike in everything a plan reads of them (foe_likeness) are worth alike, and
+    # a later one never beats an earlier (ties keep the first): only the first is priced.
+    seen: set[tuple[object, ...]] | None = None if locked or every_foe else set()
+    # rules.is_locked of every foe at once: the names in a grapple link
+    held = {n for link in state.grapples for n in link} if seen is not None else ()
     for foe in target_order(state, me) if foes is None else foes:
         if ceiling is not None and best is not None and best.value >= ceiling:
             break
         foe_name = foe.name
         have_pd = rules.available_pd(state, foe_name)
+        if seen is not None and foe_name not in held:
+            like = foe_likeness(foe, ranges[(name, foe_name) if name < foe_name
+                                            else (foe_name, name)], have_pd, sixes)
+            if like in seen:
+                continue
+            seen.add(like)
         for w, weapon in enumerate(ways):
             if locked:
                 route = _route(state, me, foe, weapon)
@@ -436,6 +475,19 @@ def plan(state: AgeOfDragonsState, me: Fighter,
                 best = Plan(foe_name, route.moves, aims, value,
                             None if weapon is None else weapon.name)
     return best
+
+
+def foe_likeness(foe: Fighter, band: int, have_pd: int, sixes: int) -> tuple[object, ...]:
+    """What :func:`plan` reads of a foe that is in no grapple, for a combatant in none:
+    its height and range band (the route to it), the Physical Defence it can spend (the
+    aims and the damage), whether it can act (a dying foe's share), and with a six in
+    the pool what a called shot's effect on it is worth (:func:`melee_key`'s part of the
+    foe).  A ranged plan at such a foe strikes it alone.
+    """
+    if sixes == 0:
+        return (foe.altitude, band, have_pd, foe.pr > 0)
+    return (foe.altitude, band, have_pd, foe.pr > 0, foe.pr if sixes > 1 else 0, foe.stunned,
+            foe.profile.flies, foe.wing)
 
 
 def _paid(me: Fighter, route: _Route, unspotted: list[int]
