@@ -408,16 +408,20 @@ class HeuristicPolicy:
         Built directly, never by listing every action.  The fighter is free and it is his
         turn, so an attack is legal exactly when :func:`.legality.attack_problem` (the
         check's own rule for it) finds nothing: only those are scored, only those
-        better than every one before them kept (the full list only if the best is
-        refused), and only the chosen one is built.  An attack between two fighters on
-        open ground is judged and scored from the terms :func:`_open_arms` gathers (the
-        same rules with every terrain part at nought); ``test_adnd_best_fast.py`` holds
-        it to the full rules.
+        better than every one before them kept, and only the chosen one is built, then
+        handed over as found legal (``request.vouch``: no second check).  A grapple or
+        a boulder is confirmed (the full list only if the best is refused).  An attack
+        between two fighters on open ground is judged and scored from the terms
+        :func:`_open_arms` gathers (the same rules with every terrain part at nought);
+        ``test_adnd_best_fast.py`` holds it to the full rules.
         """
         rising = _scored(request.state, request.actor, rising=True)
         if not rising:
             return None
-        action = _made(request.actor, rising[-1])
+        best = rising[-1]
+        if isinstance(best[3], str):  # an attack attack_problem found nothing against
+            return request.vouch(Attack(request.actor, best[2], best[3]))
+        action = best[3]
         if request.is_legal(action):
             return action
         scored = sorted(_scored(request.state, request.actor))  # the indices differ

@@ -15,7 +15,7 @@ from fracas.core.action import Action
 from fracas.core.events import DiceRolled, FightEnded
 from fracas.core.rng import Rng
 from fracas.core.ruleset import GM, Emit
-from fracas.rules.adnd import falls, rules, terrain, water
+from fracas.rules.adnd import falls, memory, rules, terrain, water
 from fracas.rules.adnd.actions import (
     Attack,
     Boulder,
@@ -54,8 +54,20 @@ from fracas.rules.adnd.events import (
     TurnOrder,
     Wielded,
     Wounded,
+    interned,
 )
-from fracas.rules.adnd.state import AdndUndergroundState, Weapon
+from fracas.rules.adnd.state import AdndUndergroundState, Setup, Weapon
+
+# The events a fight makes most, each distinct one made once (see events.interned).
+_turn_ended = interned(TurnEnded)
+_wielded = interned(Wielded)
+_attack_rolled = interned(AttackRolled)
+_wounded = interned(Wounded)
+_gm_done = interned(GmDone)
+_round_began = interned(RoundBegan)
+_turn_order = interned(TurnOrder)
+_front_rank = interned(FrontRank)
+_dice_rolled = interned(DiceRolled)
 
 __all__ = ["advance", "attack", "boulder", "deal_damage", "front_rank", "resolve"]
 
@@ -93,7 +105,7 @@ def resolve(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -
             emit(GrappleEnded(actor, holding))
     elif isinstance(action, Regain):
         falls.regain(state, actor, rng, emit)
-    emit(TurnEnded(actor))
+    emit(_turn_ended(actor))
 
 
 def _resolve_gm(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -> None:
@@ -103,17 +115,20 @@ def _resolve_gm(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emi
         water.saving_throw(state, action.target, action.category, rng, emit, hidden=True)
     elif isinstance(action, KnockOut):
         falls.knock_out(state, action.target, rng, emit)
-    emit(GmDone())
+    emit(_gm_done())
 
 
 def _attack_action(state: AdndUndergroundState, action: Attack, rng: Rng, emit: Emit) -> None:
     """One attack; a two-weapon fighter not clinging to a wall strikes with both."""
     actor, target = action.actor, action.target
     weapons = terrain.usable_weapons(state, actor)
-    weapon = next(w for w in weapons if w.name == action.weapon)
+    name = action.weapon
+    for weapon in weapons:
+        if weapon.name == name:
+            break
     attack(state, actor, target, weapon, rng, emit)
-    p, f = state.profile(actor), state.fighters[actor]
-    if weapon.missile or not p.two_weapons or terrain.clinging(p, f):
+    p = state.setup.profiles[actor]
+    if weapon.missile or not p.two_weapons or terrain.clinging(p, state.fighters[actor]):
         return
     second = next((w for w in weapons if not w.missile and w.name != weapon.name), None)
     ft = state.fighters[target]
@@ -136,9 +151,9 @@ def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
             return
         if state.turn < len(state.queue):
             name = state.queue[state.turn]
-            if state.fighters[name].up:
+            if state.fighters[name].status == "ok":
                 return
-            emit(TurnEnded(name))
+            emit(_turn_ended(name))
             continue
         for name in state.setup.order:
             f = state.fighters[name]
@@ -189,15 +204,25 @@ def _decided(state: AdndUndergroundState, emit: Emit) -> bool:
 
 def _start_round(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
     """Form the bottleneck's front ranks and roll side initiative on d10 (low goes first)."""
-    emit(RoundBegan(state.round + 1))
+    emit(_round_began(state.round + 1))
     setup = state.setup
     if setup.bottleneck_ft is not None:
         for side in setup.sides:
-            emit(FrontRank(side, front_rank(state, side, setup.bottleneck_ft)))
+            emit(_front_rank(side, front_rank(state, side, setup.bottleneck_ft)))
     sides = initiative(setup.sides, rng, emit)
-    names = tuple(n for side in sides for n in setup.order
-                  if setup.profiles[n].side == side and state.fighters[n].up)
-    emit(TurnOrder(sides, names))
+    fighters = state.fighters
+    by_side = _by_side(setup)
+    emit(_turn_order(sides, tuple([n for side in sides for n in by_side[side]
+                                   if fighters[n].status == "ok"])))
+
+
+def _by_side(setup: Setup) -> dict[str, tuple[str, ...]]:
+    """Each side's combatants in scenario order (remembered per setup)."""
+    known = memory.table(setup, "by side")
+    if not known:
+        known.update({side: tuple(n for n in setup.order if setup.profiles[n].side == side)
+                      for side in {p.side for p in setup.profiles.values()}})
+    return known
 
 
 def initiative(sides: tuple[str, ...], rng: Rng, emit: Emit) -> tuple[str, ...]:
@@ -219,14 +244,15 @@ def initiative(sides: tuple[str, ...], rng: Rng, emit: Emit) -> tuple[str, ...]:
         for side in sides:
             emit(DiceRolled(side, "initiative", 10, (order.index(side) + 1,)))
         return tuple(order)
+    die = rng.die
     while True:
-        rolls = {}
+        rolls = []
         for side in sides:
-            face = rng.die(10)
-            emit(DiceRolled(side, "initiative", 10, (face,)))
-            rolls[side] = face
-        if len(set(rolls.values())) == len(rolls):
-            return tuple(sorted(sides, key=rolls.__getitem__))
+            face = die(10)
+            emit(_dice_rolled(side, "initiative", 10, (face,), False))
+            rolls.append(face)
+        if len(set(rolls)) == len(rolls):  # no tie: each side by its roll, lowest first
+            return tuple([side for _, side in sorted(zip(rolls, sides, strict=True))])
 
 
 def front_rank(state: AdndUndergroundState, side: str, width_ft: float) -> tuple[str, ...]:
@@ -255,25 +281,59 @@ def attack(state: AdndUndergroundState, attacker: str, target: str, weapon: Weap
     A hit deals the weapon's damage plus magic, less the climber and water
     penalties, never under 1 point.
     """
-    pa = state.profile(attacker)
-    if not weapon.missile and state.fighters[attacker].wielding != weapon.name:
-        emit(Wielded(attacker, weapon.name))
-    parts = terrain.attack_parts(state, attacker, target, weapon.magic)
-    needed = rules.hit_number(pa.thac0, terrain.effective_ac_of(state, target))
-    bonus = sum(v for v, _ in parts)
-    total = roll_d20(rng, emit, attacker, "attack",
-                     classes=at_least(20, needed - bonus)) + bonus
+    fighters = state.fighters
+    if not weapon.missile and fighters[attacker].wielding != weapon.name:
+        emit(_wielded(attacker, weapon.name))
+    needed, bonus, classes, modifiers, modifier, damage = attack_terms(state, attacker, target,
+                                                                        weapon)
+    total = roll_d20(rng, emit, attacker, "attack", classes=classes) + bonus
     hit = total >= needed
-    emit(AttackRolled(attacker, target, weapon.name, total, needed, hit,
-                      modifiers=rules.labels(parts)))
+    emit(_attack_rolled(attacker, target, weapon.name, total, needed, hit, False, modifiers))
     if not hit:
         return
+    raw = roll_dice(rng, emit, attacker, "damage", weapon.count, weapon.sides, damage)
+    amount = raw + modifier
+    deal_damage(state, target, amount if amount > 1 else 1,
+                "melee" if not weapon.missile else "missile", not weapon.missile,
+                state.setup.profiles[attacker].flanking, rng, emit)
+
+
+#: What :func:`attack_terms` gives: the number needed, the sum of the modifiers, the d20's
+#: classes, the modifiers' words, the damage modifier and the damage dice's classes.
+Terms = tuple[int, int, Classes, tuple[str, ...], int, Classes | None]
+
+
+def attack_terms(state: AdndUndergroundState, attacker: str, target: str,
+                 weapon: Weapon) -> Terms:
+    """Everything :func:`attack` reads before its dice: the number needed (THAC0 less the
+    target's effective AC), the modifiers of :func:`.terrain.attack_parts` (their sum and
+    their words), the d20's classes for that, the damage modifier and the damage classes.
+
+    They read only the setup, the weapon and the two fighters, so they are remembered
+    per setup, keyed by every field of both (:meth:`.state.Fighter.key`): the value is
+    the one :func:`_attack_terms` works out.
+    """
+    fighters = state.fighters
+    known = memory.table(state.setup, "attack terms")
+    key = (fighters[attacker].key(), fighters[target].key(), id(weapon))
+    found = known.get(key)
+    if found is None or found[0] is not weapon:
+        if len(known) >= memory.KEPT:
+            known.clear()
+        found = known[key] = (weapon, _attack_terms(state, attacker, target, weapon))
+    return found[1]
+
+
+def _attack_terms(state: AdndUndergroundState, attacker: str, target: str,
+                  weapon: Weapon) -> Terms:
+    """:func:`attack_terms` worked out from the rules."""
+    parts = terrain.attack_parts(state, attacker, target, weapon.magic)
+    needed = rules.hit_number(state.profile(attacker).thac0,
+                              terrain.effective_ac_of(state, target))
+    bonus = sum(v for v, _ in parts)
     modifier = weapon.bonus + weapon.magic + terrain.damage_modifier(state, attacker)
-    raw = roll_dice(rng, emit, attacker, "damage", weapon.count, weapon.sides,
-                    damage_classes(state, target, weapon.count, weapon.sides, modifier))
-    amount = max(1, raw + modifier)
-    deal_damage(state, target, amount, "melee" if not weapon.missile else "missile",
-                not weapon.missile, pa.flanking, rng, emit)
+    return (needed, bonus, at_least(20, needed - bonus), rules.labels(parts), modifier,
+            damage_classes(state, target, weapon.count, weapon.sides, modifier))
 
 
 def boulder(state: AdndUndergroundState, thrower: str, target: str, rng: Rng, emit: Emit) -> None:

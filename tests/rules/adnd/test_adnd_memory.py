@@ -1,0 +1,80 @@
+"""What the rules remember per setup, and the events made once, are what the rules make.
+
+* :func:`fracas.rules.adnd.resolve.attack_terms` remembers per setup, keyed by every field
+  of the two fighters, the terms an attack reads before its dice (the number needed, the
+  modifiers, the damage modifier, the dice's classes): at every attack of fights of every
+  example and of open melees, played by the heuristic and at random, they are the terms
+  :func:`fracas.rules.adnd.resolve._attack_terms` works out from the rules then.
+* :func:`fracas.rules.adnd.events.interned` hands out an event made before for equal
+  values: the logs of those fights are, line for line, the logs the event classes make
+  themselves (interning switched off).
+
+(Checked once on broken copies: attack terms keyed without the target's fields, and an
+interning keyed without an event's first field, each failed here.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_adnd_best_fast import EXAMPLES, _initials
+
+from fracas.core.encounter import Encounter
+from fracas.core.events import encode_event
+from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
+from fracas.core.rng import SeededRng
+from fracas.rules.adnd import events, resolve
+from fracas.rules.adnd.state import AdndUndergroundState
+
+
+def _play(ruleset: Any, initial: AdndUndergroundState, seed: int, random_play: bool,
+          keep_log: bool = False) -> Encounter[Any]:
+    enc: Encounter[Any] = Encounter(ruleset, initial, rng=SeededRng(seed), keep_log=keep_log)
+    own = scenario_policies(ruleset, enc.state)
+    rng = SeededRng(seed).spawn("policy")
+    for _ in range(300):
+        actor = enc.current_actor()
+        if actor is None:
+            break
+        policy = RandomPolicy() if random_play else own(actor)
+        enc.apply(policy.choose(DecisionRequest(actor, enc.state, ruleset, rng)))
+    return enc
+
+
+@pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
+@pytest.mark.parametrize("which", range(len(EXAMPLES) + 4))
+def test_remembered_attack_terms_are_the_rules(which: int, random_play: bool,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    name, ruleset, initial = _initials()[which]
+    remembered = resolve.attack_terms
+    compared = [0]
+
+    def held(state: AdndUndergroundState, attacker: str, target: str, weapon: Any) -> Any:
+        found = remembered(state, attacker, target, weapon)
+        assert found == resolve._attack_terms(state, attacker, target, weapon), \
+            f"{name}: {attacker} on {target} with {weapon.name}"
+        compared[0] += 1
+        return found
+
+    monkeypatch.setattr(resolve, "attack_terms", held)
+    for seed in range(6):
+        _play(ruleset, initial, seed, random_play)
+    assert compared[0] > 0, name
+
+
+@pytest.mark.parametrize("which", range(len(EXAMPLES) + 4))
+def test_interned_events_are_the_classes_own(which: int,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    name, ruleset, initial = _initials()[which]
+
+    def logs() -> list[list[dict[str, Any]]]:
+        return [[encode_event(e) for e in _play(ruleset, initial, seed, random_play,
+                                                keep_log=True).log]
+                for seed in range(4) for random_play in (False, True)]
+
+    kept = logs()
+    monkeypatch.setattr(events, "_KEPT", 0)  # from now on every event made by its class
+    for table in events._TABLES:
+        table.clear()
+    assert logs() == kept, name
