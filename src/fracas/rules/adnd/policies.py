@@ -152,11 +152,16 @@ def score_boulder(state: AdndUndergroundState, action: Boulder) -> float:
 
 def score_grapple(state: AdndUndergroundState, action: Grapple) -> float:
     """Only worth it in deep water against a foe who is not at home there."""
-    if not deep_enough(state, action.actor, action.target):
-        return 0.0
-    if state.profile(action.target).at_home_in_water:
+    if not _drowns(state, action.actor, action.target):
         return 0.0
     return 2.0 * state.fighters[action.target].hp / 3
+
+
+def _drowns(state: AdndUndergroundState, actor: str, target: str) -> bool:
+    """A grapple of ``actor``'s takes ``target`` under and the water is not his home (what
+    makes a grapple worth anything: two thirds of the target's hit points)."""
+    return deep_enough(state, actor, target) and \
+        not state.profile(target).at_home_in_water
 
 
 def _made(actor: str, entry: tuple[float, int, str, str | Action]) -> Action:
@@ -170,7 +175,7 @@ class _Known:
     with their profiles), who fights on open ground, and the worth of attacks already
     weighed between two fighters in a given condition (:func:`_pair_scores`)."""
 
-    __slots__ = ("foes", "open", "pairs", "setup")
+    __slots__ = ("arms", "drowns", "foes", "open", "pairs", "setup")
 
     foes: dict[str, tuple[tuple[str, Profile, bool], ...]]
 
@@ -182,6 +187,11 @@ class _Known:
                                  if profiles[n].side != side)
                      for side in {profiles[n].side for n in setup.order}}
         self.pairs: dict[tuple[object, ...], tuple[float | None, ...]] = {}
+        #: (actor, weapons dropped) -> usable weapons, each as an attack names it, and the
+        #: open-ground terms of each (:func:`_arms`).
+        self.arms: dict[tuple[str, tuple[str, ...]], _Arms] = {}
+        #: (actor, foe) -> whether a grapple would drown the foe (:func:`_drowns`).
+        self.drowns: dict[tuple[str, str], bool] = {}
 
 
 _KNOWN: dict[int, _Known] = {}
@@ -237,9 +247,31 @@ def _pair_scores(state: AdndUndergroundState, scorer: _Scorer, mine: tuple[objec
     return found
 
 
+OpenArm = tuple[str, bool, float, int, float, int, int, int, int]
+#: A fighter's usable weapons, the weapon each names in an attack, and their open terms.
+_Arms = tuple[tuple[Weapon, ...], list[Weapon], list[OpenArm] | None]
+
+
+def _arms(state: AdndUndergroundState, actor: str, known: _Known) -> _Arms:
+    """``actor``'s usable weapons (:func:`.terrain.usable_weapons`), the weapon an attack
+    naming each strikes with (the first so called) and, on open ground, their terms
+    (:func:`_open_terms`): they read only the setup and the weapons he dropped, so they
+    are remembered per setup by those."""
+    me = state.fighters[actor]
+    key = (actor, me.dropped)
+    found = known.arms.get(key)
+    if found is None:
+        weapons = terrain.usable_weapons(state, actor)
+        first: dict[str, Weapon] = {}
+        for w in weapons:
+            first.setdefault(w.name, w)  # an attack names its weapon: the first so called
+        chosen = [first[w.name] for w in weapons]
+        found = known.arms[key] = (weapons, chosen, _open_terms(state, actor, weapons, chosen))
+    return found
+
+
 def _open_arms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, ...],
-               chosen: list[Weapon]) -> list[tuple[str, bool, float, int, float, int, int, int,
-                                                   int]] | None:
+               chosen: list[Weapon]) -> list[OpenArm] | None:
     """What :func:`_best` needs of each attack of ``actor`` on a foe on open ground, when he
     too stands on open ground and holds nobody; else None.
 
@@ -253,8 +285,16 @@ def _open_arms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, .
     roll to hit is that less the foe's Armor Class), mean damage, damage modifier, dice
     count, sides and the highest damage.
     """
-    setup = state.setup
-    if state.fighters[actor].holding is not None or not _on_open_ground(setup, actor):
+    if state.fighters[actor].holding is not None:
+        return None
+    return _open_terms(state, actor, weapons, chosen)
+
+
+def _open_terms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, ...],
+                chosen: list[Weapon]) -> list[OpenArm] | None:
+    """:func:`_open_arms` but for the hold (which changes during a fight): the terms of
+    ``actor``'s weapons when he stands on open ground, else None."""
+    if not _on_open_ground(state.setup, actor):
         return None
     thac0 = state.profile(actor).thac0
     return [(w.name, weapon.missile, 5.0 + weapon.length_ft, thac0 - weapon.magic,
@@ -272,32 +312,32 @@ def _scored(state: AdndUndergroundState, actor: str,
 
     ``rising``: only those worth more than every one weighed before them, so the last is
     the best (the first of equals) without keeping the rest."""
-    p, me = state.profile(actor), state.fighters[actor]
+    setup = state.setup
+    p = setup.profiles[actor]
     fighters = state.fighters
-    weapons = terrain.usable_weapons(state, actor)
-    first: dict[str, Weapon] = {}
-    for w in weapons:
-        first.setdefault(w.name, w)  # an attack names its weapon: the first so called
-    chosen = [first[w.name] for w in weapons]
+    me = fighters[actor]
+    known = _known(setup)
+    weapons, chosen, open_terms = _arms(state, actor, known)
+    arms = open_terms if me.holding is None else None
     scorer: _Scorer | None = None
     mine: tuple[object, ...] = ()
     scored: list[tuple[float, int, str, str | Action]] = []
     index, floor = 0, 0.0
-    arms = _open_arms(state, actor, weapons, chosen)
-    known = _known(state.setup)
     pairs = known.pairs
     alt = me.alt
-    narrow = state.setup.bottleneck_ft is not None
+    narrow = setup.bottleneck_ft is not None
     front = state.front
     in_front = not narrow or actor in front.get(p.side, ())
     one = False
     if arms is not None and len(arms) == 1:  # the common case: the loop over arms, unrolled
         one = True
         name, missile, reach, aim, damage, modifier, count, sides, most = arms[0]
+    standing: list[str] = []
     for foe, pf, plain in known.foes[p.side]:
         ft = fighters[foe]
         if ft.status != "ok":
             continue
+        standing.append(foe)
         if plain and arms is not None and not ft.under:
             hp, ac, height = ft.hp, pf.ac, ft.alt
             fronts = in_front and (not narrow or foe in front.get(pf.side, ()))
@@ -333,40 +373,51 @@ def _scored(state: AdndUndergroundState, actor: str,
                             floor = score
                 index += 1
             continue
-        if scorer is None:
-            scorer = _Scorer(state, actor)
-            mine = (me.key(), terrain.in_front(state, actor))
-        for w, worth in zip(weapons, _pair_scores(state, scorer, mine, foe, chosen, pairs),
-                            strict=True):
+        # The full path, remembered per setup (see _pair_scores), looked up here.
+        if not mine:
+            mine = (me.key(), in_front)
+        key = (mine, ft.key(), not narrow or foe in front.get(pf.side, ()))
+        found = pairs.get(key)
+        if found is None:
+            if scorer is None:
+                scorer = _Scorer(state, actor)
+            found = _pair_scores(state, scorer, mine, foe, chosen, pairs)
+        for w, worth in zip(weapons, found, strict=True):
             if worth is not None and worth > floor:
                 scored.append((-worth, index, foe, w.name))
                 if rising:
                     floor = worth
             index += 1
-    others: list[Grapple | Boulder] = []
-    foes = [n for n, _, _ in _foes(state.setup, p.side) if fighters[n].status == "ok"] \
-        if p.kind == "water" or me.boulders else []
     if p.kind == "water":
-        others += [Grapple(actor, foe) for foe in foes]
+        drowns = known.drowns
+        for foe in standing:
+            drowning = drowns.get((actor, foe))
+            if drowning is None:
+                drowning = drowns[(actor, foe)] = _drowns(state, actor, foe)
+            # score_grapple's worth, the action made only when kept
+            score = 2.0 * fighters[foe].hp / 3 if drowning else 0.0
+            if score > floor:
+                scored.append((-score, index, "", Grapple(actor, foe)))
+                if rising:
+                    floor = score
+            index += 1
     if me.boulders:
-        others += [Boulder(actor, foe) for foe in foes]
-    for other in others:
-        if isinstance(other, Boulder):
+        if not mine:
+            mine = (me.key(), in_front)
+        for foe in standing:
             # A boulder's worth reads only the two fighters and the setup, like an attack's.
-            key = ("boulder", me.key(), fighters[other.target].key())
+            key = ("boulder", mine[0], fighters[foe].key())
             known_score = pairs.get(key)
             if known_score is None:
                 if len(pairs) >= _PAIRS_KEPT:
                     pairs.clear()
-                known_score = pairs[key] = (score_boulder(state, other),)
+                known_score = pairs[key] = (score_boulder(state, Boulder(actor, foe)),)
             score = known_score[0] or 0.0
-        else:
-            score = score_grapple(state, other)
-        if score > floor:
-            scored.append((-score, index, "", other))
-            if rising:
-                floor = score
-        index += 1
+            if score > floor:
+                scored.append((-score, index, "", Boulder(actor, foe)))
+                if rising:
+                    floor = score
+            index += 1
     return scored
 
 
