@@ -406,12 +406,12 @@ def _scored(state: AdndUndergroundState, actor: str,
             mine = (me.key(), in_front)
         for foe in standing:
             # A boulder's worth reads only the two fighters and the setup, like an attack's.
-            key = ("boulder", mine[0], fighters[foe].key())
-            known_score = pairs.get(key)
+            thrown = ("boulder", mine[0], fighters[foe].key())
+            known_score = pairs.get(thrown)
             if known_score is None:
                 if len(pairs) >= _PAIRS_KEPT:
                     pairs.clear()
-                known_score = pairs[key] = (score_boulder(state, Boulder(actor, foe)),)
+                known_score = pairs[thrown] = (score_boulder(state, Boulder(actor, foe)),)
             score = known_score[0] or 0.0
             if score > floor:
                 scored.append((-score, index, "", Boulder(actor, foe)))
