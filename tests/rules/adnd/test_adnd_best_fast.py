@@ -4,7 +4,8 @@
 ground from a few terms gathered once per decision (``policies._open_arms``), reads each
 side's foes from a table kept per setup, and remembers per setup what the full path
 weighed between two fighters (attacks and boulders), keyed by every field of both and
-their front ranks (``policies._pair_scores``).  :func:`_reference_scored` below is what
+their front ranks, and apart from it what an attack weighs but for the foe's hit points,
+keyed by every other field (``policies._pair_scores``).  :func:`_reference_scored` below is what
 the rules weigh, built only from the full-path functions
 (:func:`fracas.rules.adnd.legality.attack_problem`, the scorers); the tests hold the two
 to the same actions weighed (each with the very same score) and the same choice at every
@@ -13,8 +14,8 @@ weapons, dropped weapons, boulders, ledges and a bottleneck, played by the heuri
 at random.  (Checked once on broken copies: a fast path that forgot a magic weapon's bonus
 to hit, one that put the edge of a weapon's reach out of reach, one that let a fighter out
 of the front rank strike across the bottleneck, memories of attacks and of boulders keyed
-without the foe's hit points, and a best-so-far that let a later equal replace it, each
-failed here.)
+without the foe's hit points, the terms of attacks keyed without the foe's fields, and a
+best-so-far that let a later equal replace it, each failed here.)
 """
 
 from __future__ import annotations

@@ -1,20 +1,23 @@
 """What the rules remember per setup, and the events made once, are what the rules make.
 
 * :func:`fracas.rules.adnd.resolve.attack_terms` remembers per setup, keyed by every field
-  of the two fighters, the terms an attack reads before its dice (the number needed, the
-  modifiers, the damage modifier, the dice's classes): at every attack of fights of every
-  example and of open melees, played by the heuristic and at random, they are the terms
-  :func:`fracas.rules.adnd.resolve._attack_terms` works out from the rules then.
+  but the hit points of the two fighters, the terms an attack reads before its dice (the
+  number needed, the modifiers, the d20's classes, the damage modifier): at every attack
+  of fights of every example and of open melees, played by the heuristic and at random,
+  they are the terms :func:`fracas.rules.adnd.resolve._attack_terms` works out from the
+  rules then.
 * :func:`fracas.rules.adnd.events.interned` hands out an event made before for equal
   values: the logs of those fights are, line for line, the logs the event classes make
   themselves (interning switched off).
 
 (Checked once on broken copies: attack terms keyed without the target's fields, and an
-interning keyed without an event's first field, each failed here.)
+interning keyed without an event's first field, each failed here.  The heuristic's own
+memories are held in ``test_adnd_best_fast.py``.)
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -25,7 +28,7 @@ from fracas.core.events import encode_event
 from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.rules.adnd import events, resolve
-from fracas.rules.adnd.state import AdndUndergroundState
+from fracas.rules.adnd.state import AdndUndergroundState, Fighter
 
 
 def _play(ruleset: Any, initial: AdndUndergroundState, seed: int, random_play: bool,
@@ -78,3 +81,11 @@ def test_interned_events_are_the_classes_own(which: int,
     for table in events._TABLES:
         table.clear()
     assert logs() == kept, name
+
+
+def test_a_fighters_key_but_hp_holds_every_other_field() -> None:
+    """What is remembered by :meth:`Fighter.key_but_hp` reads no hit points; a field left
+    out of it besides them would let two fighters who differ share a result."""
+    f = Fighter("a", 7, 5.0, True, 1, "sword", "ok", True, ("bow",), "b", "c", "d", True, 2, 3)
+    assert f.key_but_hp() == tuple(getattr(f, field.name) for field in dataclasses.fields(Fighter)
+                                   if field.name != "hp")

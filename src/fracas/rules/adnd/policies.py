@@ -61,13 +61,22 @@ def _kills(count: int, sides: int, modifier: int, hp: int) -> float:
 def _fall_value(state: AdndUndergroundState, target: str, damage: float, melee: bool,
                 flanking: bool) -> float:
     """Chance the blow makes ``target`` fall, times what the fall is worth."""
+    chance, worth = _fall_odds(state, target, damage, melee, flanking)
+    return chance * (max(state.fighters[target].hp, 1) if worth is None else worth)
+
+
+def _fall_odds(state: AdndUndergroundState, target: str, damage: float, melee: bool,
+               flanking: bool) -> tuple[float, float | None]:
+    """Chance the blow makes ``target`` fall, and what the fall is worth: the mean falling
+    damage off a wall, or ``None`` where it is worth his hit points (at least 1: over the
+    edge of a ledge or bridge he is out of the fight).  His hit points are not read."""
     p, f = state.profile(target), state.fighters[target]
     if terrain.on_sheer_surface(p, f):
-        return _slips(p.climbing, round(damage), p.hp_max) * (3.5 * rules.fall_dice(f.alt))
+        return _slips(p.climbing, round(damage), p.hp_max), 3.5 * rules.fall_dice(f.alt)
     if p.kind in ("ledge", "bridge"):
         push = rules.push_modifier(p.kind, p.behind, melee, flanking)
-        return _loses_footing(p.dexterity, p.edge_ft, push) * max(f.hp, 1)
-    return 0.0
+        return _loses_footing(p.dexterity, p.edge_ft, push), None
+    return 0.0, 0.0
 
 
 def _weapon(state: AdndUndergroundState, actor: str, name: str) -> Weapon:
@@ -105,6 +114,12 @@ class _Scorer:
 
     def attack(self, target: str, weapon: Weapon) -> float:
         """:func:`score_attack` of ``weapon`` on ``target``."""
+        return _worth(self.terms(target, weapon), self.state.fighters[target].hp)
+
+    def terms(self, target: str, weapon: Weapon) -> _Terms:
+        """What :meth:`attack` weighs, but for the target's hit points (see :func:`_worth`):
+        the chance to hit, the mean damage, the chance and worth of a fall
+        (:func:`_fall_odds`), the damage dice and modifier, and the target's threat."""
         state = self.state
         known = self.to_hit.get(target)
         if known is None:
@@ -115,14 +130,25 @@ class _Scorer:
         needed, bonus = known
         p_hit = _hits(needed - (bonus + weapon.magic))
         damage = _mean_damage(weapon, self.damage_modifier)
-        fall = _fall_value(state, target, damage, not weapon.missile, self.flanking)
+        chance, worth = _fall_odds(state, target, damage, not weapon.missile, self.flanking)
         modifier = weapon.bonus + weapon.magic + self.damage_modifier
-        hp = state.fighters[target].hp
         threat = self.threats.get(target)
         if threat is None:
             threat = self.threats[target] = _threat(state, target)
-        return p_hit * (min(damage, hp) + fall
-                        + _kills(weapon.count, weapon.sides, modifier, hp) * threat)
+        return p_hit, damage, chance, worth, weapon.count, weapon.sides, modifier, threat
+
+
+#: :meth:`_Scorer.terms`: hit chance, mean damage, fall chance and worth (None: the hit
+#: points), damage dice count, sides and modifier, the target's threat.
+_Terms = tuple[float, float, float, float | None, int, int, int, float]
+
+
+def _worth(terms: _Terms, hp: int) -> float:
+    """An attack's worth from its :meth:`_Scorer.terms` against a target with ``hp``: the
+    chance to hit times the hit points taken, the fall's worth and the kill's worth."""
+    p_hit, damage, chance, worth, count, sides, modifier, threat = terms
+    fall = chance * (max(hp, 1) if worth is None else worth)
+    return p_hit * (min(damage, hp) + fall + _kills(count, sides, modifier, hp) * threat)
 
 
 def _threat(state: AdndUndergroundState, name: str) -> float:
@@ -175,7 +201,7 @@ class _Known:
     with their profiles), who fights on open ground, and the worth of attacks already
     weighed between two fighters in a given condition (:func:`_pair_scores`)."""
 
-    __slots__ = ("arms", "drowns", "foes", "open", "pairs", "setup")
+    __slots__ = ("arms", "drowns", "foes", "open", "pairs", "setup", "terms")
 
     foes: dict[str, tuple[tuple[str, Profile, bool], ...]]
 
@@ -187,6 +213,8 @@ class _Known:
                                  if profiles[n].side != side)
                      for side in {profiles[n].side for n in setup.order}}
         self.pairs: dict[tuple[object, ...], tuple[float | None, ...]] = {}
+        #: What those attacks weigh but for the foe's hit points (:func:`_pair_scores`).
+        self.terms: dict[tuple[object, ...], tuple[_Terms | None, ...]] = {}
         #: (actor, weapons dropped) -> usable weapons, each as an attack names it, and the
         #: open-ground terms of each (:func:`_arms`).
         self.arms: dict[tuple[str, tuple[str, ...]], _Arms] = {}
@@ -232,15 +260,30 @@ def _pair_scores(state: AdndUndergroundState, scorer: _Scorer, mine: tuple[objec
     Judging and scoring read only the two fighters (every field of each,
     :meth:`.Fighter.key`), whether each stands in his front rank, and the setup: two
     fighters in the same condition weigh alike in any state, and in any fight of the
-    setup.  ``mine`` is the attacker's key and front rank.
+    setup.  ``mine`` is the attacker's key and front rank.  What the foe's hit points
+    do not change (the judgement and :meth:`_Scorer.terms`: neither reads anyone's hit
+    points) is remembered apart, keyed by every field but them
+    (:meth:`.Fighter.key_but_hp`), and each worth made from it (:func:`_worth`).
     """
-    key = (mine, state.fighters[foe].key(), terrain.in_front(state, foe))
+    fighters = state.fighters
+    ft = fighters[foe]
+    fronts = terrain.in_front(state, foe)
+    key = (mine, ft.key(), fronts)
     found = pairs.get(key)
     if found is None:
         actor = scorer.actor
-        found = tuple(scorer.attack(foe, w)
-                      if legality.attack_problem(state, actor, foe, w) is None else None
-                      for w in weapons)
+        placed = (fighters[actor].key_but_hp(), mine[1], ft.key_but_hp(), fronts)
+        known = _known(state.setup).terms
+        terms = known.get(placed)
+        if terms is None:
+            terms = tuple(scorer.terms(foe, w)
+                          if legality.attack_problem(state, actor, foe, w) is None else None
+                          for w in weapons)
+            if len(known) >= _PAIRS_KEPT:
+                known.clear()
+            known[placed] = terms
+        hp = ft.hp
+        found = tuple(None if t is None else _worth(t, hp) for t in terms)
         if len(pairs) >= _PAIRS_KEPT:
             pairs.clear()
         pairs[key] = found

@@ -11,6 +11,8 @@ state only by emitting events.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from fracas.core.action import Action
 from fracas.core.events import DiceRolled, FightEnded
 from fracas.core.rng import Rng
@@ -284,14 +286,14 @@ def attack(state: AdndUndergroundState, attacker: str, target: str, weapon: Weap
     fighters = state.fighters
     if not weapon.missile and fighters[attacker].wielding != weapon.name:
         emit(_wielded(attacker, weapon.name))
-    needed, bonus, classes, modifiers, modifier, damage = attack_terms(state, attacker, target,
-                                                                        weapon)
+    needed, bonus, classes, modifiers, modifier = attack_terms(state, attacker, target, weapon)
     total = roll_d20(rng, emit, attacker, "attack", classes=classes) + bonus
     hit = total >= needed
     emit(_attack_rolled(attacker, target, weapon.name, total, needed, hit, False, modifiers))
     if not hit:
         return
-    raw = roll_dice(rng, emit, attacker, "damage", weapon.count, weapon.sides, damage)
+    raw = roll_dice(rng, emit, attacker, "damage", weapon.count, weapon.sides,
+                    damage_classes(state, target, weapon.count, weapon.sides, modifier))
     amount = raw + modifier
     deal_damage(state, target, amount if amount > 1 else 1,
                 "melee" if not weapon.missile else "missile", not weapon.missile,
@@ -299,23 +301,24 @@ def attack(state: AdndUndergroundState, attacker: str, target: str, weapon: Weap
 
 
 #: What :func:`attack_terms` gives: the number needed, the sum of the modifiers, the d20's
-#: classes, the modifiers' words, the damage modifier and the damage dice's classes.
-Terms = tuple[int, int, Classes, tuple[str, ...], int, Classes | None]
+#: classes, the modifiers' words and the damage modifier.
+Terms = tuple[int, int, Classes, tuple[str, ...], int]
 
 
 def attack_terms(state: AdndUndergroundState, attacker: str, target: str,
                  weapon: Weapon) -> Terms:
     """Everything :func:`attack` reads before its dice: the number needed (THAC0 less the
     target's effective AC), the modifiers of :func:`.terrain.attack_parts` (their sum and
-    their words), the d20's classes for that, the damage modifier and the damage classes.
+    their words), the d20's classes for that, and the damage modifier.
 
-    They read only the setup, the weapon and the two fighters, so they are remembered
-    per setup, keyed by every field of both (:meth:`.state.Fighter.key`): the value is
-    the one :func:`_attack_terms` works out.
+    They read only the setup, the weapon and the two fighters, and never anyone's hit
+    points, so they are remembered per setup, keyed by every other field of both
+    (:meth:`.state.Fighter.key_but_hp`): the value is the one :func:`_attack_terms`
+    works out.
     """
     fighters = state.fighters
     known = memory.table(state.setup, "attack terms")
-    key = (fighters[attacker].key(), fighters[target].key(), id(weapon))
+    key = (fighters[attacker].key_but_hp(), fighters[target].key_but_hp(), id(weapon))
     found = known.get(key)
     if found is None or found[0] is not weapon:
         if len(known) >= memory.KEPT:
@@ -332,8 +335,7 @@ def _attack_terms(state: AdndUndergroundState, attacker: str, target: str,
                               terrain.effective_ac_of(state, target))
     bonus = sum(v for v, _ in parts)
     modifier = weapon.bonus + weapon.magic + terrain.damage_modifier(state, attacker)
-    return (needed, bonus, at_least(20, needed - bonus), rules.labels(parts), modifier,
-            damage_classes(state, target, weapon.count, weapon.sides, modifier))
+    return needed, bonus, at_least(20, needed - bonus), rules.labels(parts), modifier
 
 
 def boulder(state: AdndUndergroundState, thrower: str, target: str, rng: Rng, emit: Emit) -> None:
@@ -372,7 +374,12 @@ def damage_classes(state: AdndUndergroundState, target: str, count: int, sides: 
     class.  Several dice add up, so their faces are told apart unless even the lowest
     total fells him.
     """
-    hp = state.fighters[target].hp
+    return _felling(state.fighters[target].hp, count, sides, modifier)
+
+
+@lru_cache(maxsize=4096)
+def _felling(hp: int, count: int, sides: int, modifier: int) -> Classes | None:
+    """:func:`damage_classes` against a target with ``hp`` hit points."""
     if count == 1:
         felling = tuple(f for f in range(1, sides + 1) if max(1, f + modifier) >= hp)
         if len(felling) < 2:

@@ -150,6 +150,13 @@ class Fighter:
                 self.status, self.secure, self.dropped, self.hanging_on, self.holding,
                 self.held_by, self.under, self.breath_free, self.con_checks)
 
+    def key_but_hp(self) -> tuple[object, ...]:
+        """Every field but the hit points, in order: for what reads all of a fighter but
+        how hurt he is (where he stands, what he holds, whether he is up)."""
+        return (self.name, self.alt, self.facing_wall, self.boulders, self.wielding,
+                self.status, self.secure, self.dropped, self.hanging_on, self.holding,
+                self.held_by, self.under, self.breath_free, self.con_checks)
+
     def copy(self) -> Fighter:
         """An independent copy (every field is immutable: a plain constructor call, several
         times cheaper than ``dataclasses.replace``)."""
