@@ -26,8 +26,10 @@ from typing import Any
 
 import pytest
 
+from fracas.core import decision
 from fracas.core.action import Action
 from fracas.core.encounter import Encounter
+from fracas.core.errors import IllegalActionError
 from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.core.ruleset import GM
@@ -43,7 +45,8 @@ def _reference_scored(state: AdndUndergroundState, actor: str) -> list[tuple[flo
                                                                              Action]]:
     """Every attack on every standing foe with every usable weapon, judged by
     ``attack_problem`` and scored by ``score_attack``'s scorer, then grapples (in water) and
-    boulders: those worth more than nothing, with their place in that order."""
+    boulders the full check accepts: those worth more than nothing, with their place in
+    that order."""
     p, me = state.profile(actor), state.fighters[actor]
     foes = legality.foes_of(state, actor)
     weapons = terrain.usable_weapons(state, actor)
@@ -67,6 +70,9 @@ def _reference_scored(state: AdndUndergroundState, actor: str) -> list[tuple[flo
     if me.boulders:
         others += [Boulder(actor, foe) for foe in foes]
     for action in others:
+        if not _full_check_passes(state, action):
+            index += 1
+            continue
         if isinstance(action, Boulder):
             score = policies.score_boulder(state, action)
         else:
@@ -76,6 +82,23 @@ def _reference_scored(state: AdndUndergroundState, actor: str) -> list[tuple[flo
             scored.append((-score, index, action))
         index += 1
     return scored
+
+
+def _full_check_passes(state: AdndUndergroundState, action: Action) -> bool:
+    """The whole-action check walked field by field (:func:`fracas.core.decision.check`
+    without the rule set's quick yes)."""
+    rules = AdndUnderground()
+
+    class Full:
+        actions = rules.actions
+        why_not = staticmethod(rules.why_not)
+        step = staticmethod(rules.step)
+
+    try:
+        decision.check(Full(), state, action)
+    except IllegalActionError:
+        return False
+    return True
 
 
 def _reference_best(request: DecisionRequest) -> Action | None:

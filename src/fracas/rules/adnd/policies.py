@@ -349,9 +349,11 @@ def _open_terms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, 
 def _scored(state: AdndUndergroundState, actor: str,
             rising: bool = False) -> list[tuple[float, int, str, str | Action]]:
     """Every attack, grapple and boulder :meth:`HeuristicPolicy._best` weighs that is worth
-    more than nothing: (minus its worth, its place in the order weighed, the foe, the
-    weapon), or (..., "", the action) for a grapple or a boulder.  An attack is here only
-    when :func:`.legality.attack_problem` finds nothing.
+    more than nothing and legal: (minus its worth, its place in the order weighed, the
+    foe, the weapon), or (..., "", the action) for a grapple or a boulder.  The fighter is
+    free and it is his turn, so each is legal exactly when the check's own rule for it
+    finds nothing (:func:`.legality.attack_problem`, :func:`.legality.grapple_problem`,
+    :func:`.legality.boulder_problem`).
 
     ``rising``: only those worth more than every one weighed before them, so the last is
     the best (the first of equals) without keeping the rest."""
@@ -439,7 +441,7 @@ def _scored(state: AdndUndergroundState, actor: str,
                 drowning = drowns[(actor, foe)] = _drowns(state, actor, foe)
             # score_grapple's worth, the action made only when kept
             score = 2.0 * fighters[foe].hp / 3 if drowning else 0.0
-            if score > floor:
+            if score > floor and legality.grapple_problem(state, actor, foe) is None:
                 scored.append((-score, index, "", Grapple(actor, foe)))
                 if rising:
                     floor = score
@@ -456,12 +458,20 @@ def _scored(state: AdndUndergroundState, actor: str,
                     pairs.clear()
                 known_score = pairs[thrown] = (score_boulder(state, Boulder(actor, foe)),)
             score = known_score[0] or 0.0
-            if score > floor:
+            if score > floor and legality.boulder_problem(state, actor, foe) is None:
                 scored.append((-score, index, "", Boulder(actor, foe)))
                 if rising:
                     floor = score
             index += 1
     return scored
+
+
+def _confirmed(request: DecisionRequest, action: Action) -> Action | None:
+    """``action`` if it is legal now (handed over as found legal), else None: the rule set's
+    quick yes (:func:`.legality.allows`) first, the full check when it cannot say."""
+    if legality.allows(request.state, action):
+        return request.vouch(action)
+    return action if request.is_legal(action) else None
 
 
 class HeuristicPolicy:
@@ -499,28 +509,18 @@ class HeuristicPolicy:
         attacks on every foe with every usable weapon, then grapples (in water) and
         boulders (while he has one), in that order.
 
-        Built directly, never by listing every action.  The fighter is free and it is his
-        turn, so an attack is legal exactly when :func:`.legality.attack_problem` (the
-        check's own rule for it) finds nothing: only those are scored, only those
-        better than every one before them kept, and only the chosen one is built, then
-        handed over as found legal (``request.vouch``: no second check).  A grapple or
-        a boulder is confirmed (the full list only if the best is refused).  An attack
-        between two fighters on open ground is judged and scored from the terms
-        :func:`_open_arms` gathers (the same rules with every terrain part at nought);
+        Built directly, never by listing every action.  Only legal ones are weighed
+        (:func:`_scored` judges each by the check's own rule), only those better than
+        every one before them kept, and only the chosen one is built, then handed over
+        as found legal (``request.vouch``: no second check).  An attack between two
+        fighters on open ground is judged and scored from the terms :func:`_open_arms`
+        gathers (the same rules with every terrain part at nought);
         ``test_adnd_best_fast.py`` holds it to the full rules.
         """
         rising = _scored(request.state, request.actor, rising=True)
         if not rising:
             return None
-        best = rising[-1]
-        if isinstance(best[3], str):  # an attack attack_problem found nothing against
-            return request.vouch(Attack(request.actor, best[2], best[3]))
-        action = best[3]
-        if request.is_legal(action):
-            return action
-        scored = sorted(_scored(request.state, request.actor))  # the indices differ
-        return next((a for a in (_made(request.actor, e) for e in scored[1:])
-                     if request.is_legal(a)), None)
+        return request.vouch(_made(request.actor, rising[-1]))
 
     @staticmethod
     def _advantage(request: DecisionRequest, best: Action) -> Action | None:
@@ -537,8 +537,7 @@ class HeuristicPolicy:
         step = state.setup.climb_step_ft
         if not rules.in_reach(me.alt + step, foe.alt, weapon.length_ft):
             return None
-        up = Climb(best.actor, "up")
-        return up if request.is_legal(up) else None
+        return _confirmed(request, Climb(best.actor, "up"))
 
     @staticmethod
     def _should_turn(state: AdndUndergroundState, actor: str) -> bool:
@@ -579,8 +578,7 @@ class HeuristicPolicy:
             return None
         goal = min(foes, key=lambda alt: abs(alt - me.alt))
         up = goal >= me.alt and not HeuristicPolicy._shoots_from_the_foot(state, actor)
-        climb = Climb(actor, "up" if up else "down")
-        return climb if request.is_legal(climb) else None
+        return _confirmed(request, Climb(actor, "up" if up else "down"))
 
     @staticmethod
     def _shoots_from_the_foot(state: AdndUndergroundState, actor: str) -> bool:
