@@ -12,7 +12,7 @@ from functools import cache
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
-from fracas.rules.adnd import legality, rules, terrain
+from fracas.rules.adnd import legality, resolve, rules, terrain
 from fracas.rules.adnd.actions import (
     Attack,
     Boulder,
@@ -86,9 +86,10 @@ def _weapon(state: AdndUndergroundState, actor: str, name: str) -> Weapon:
 def hit_chance(state: AdndUndergroundState, action: Attack) -> float:
     """The chance ``action`` hits, with every modifier of the moment."""
     actor, target = action.actor, action.target
-    weapon = _weapon(state, actor, action.weapon)
-    needed = rules.hit_number(state.profile(actor).thac0, terrain.effective_ac_of(state, target))
-    return _hits(needed - terrain.attack_bonus(state, actor, target, weapon.magic))
+    # the number the roll needs and the modifiers it gets, as the attack itself reads them
+    needed, bonus = resolve.attack_terms(state, actor, target,
+                                         _weapon(state, actor, action.weapon))[:2]
+    return _hits(needed - bonus)
 
 
 def score_attack(state: AdndUndergroundState, action: Attack) -> float:
@@ -466,6 +467,10 @@ def _scored(state: AdndUndergroundState, actor: str,
     return scored
 
 
+#: The DM letting the round run (actions are immutable: one serves every round).
+_PROCEED = Proceed(GM)
+
+
 def _confirmed(request: DecisionRequest, action: Action) -> Action | None:
     """``action`` if it is legal now (handed over as found legal), else None: the rule set's
     quick yes (:func:`.legality.allows`) first, the full check when it cannot say."""
@@ -486,7 +491,7 @@ class HeuristicPolicy:
         state: AdndUndergroundState = request.state
         actor = request.actor
         if actor == GM:
-            return Proceed(GM)
+            return request.vouch(_PROCEED)  # the DM's one choice, always legal
         if state.falling == actor:
             choices = state.grab_choices
             return Grab(actor, choices[0]) if choices else Plummet(actor)

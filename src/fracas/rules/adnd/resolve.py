@@ -247,6 +247,15 @@ def initiative(sides: tuple[str, ...], rng: Rng, emit: Emit) -> tuple[str, ...]:
             emit(DiceRolled(side, "initiative", 10, (order.index(side) + 1,)))
         return tuple(order)
     die = rng.die
+    if len(sides) == 2:  # the common case, the loop below unrolled
+        first, second = sides
+        while True:
+            a = die(10)
+            emit(_dice_rolled(first, "initiative", 10, (a,), False))
+            b = die(10)
+            emit(_dice_rolled(second, "initiative", 10, (b,), False))
+            if a != b:
+                return sides if a < b else (second, first)
     while True:
         rolls = []
         for side in sides:
