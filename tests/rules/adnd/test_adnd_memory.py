@@ -9,9 +9,15 @@
 * :func:`fracas.rules.adnd.events.interned` hands out an event made before for equal
   values: the logs of those fights are, line for line, the logs the event classes make
   themselves (interning switched off).
+* The fold logs who it changes (``AdndUndergroundState.changed``, which the heuristic
+  brings what it remembers up to date from): after every event of those fights, and of
+  the DM's adjustments and conditions, every fighter who differs from before the event
+  is named in what the event added to the log, and a change of the front ranks adds
+  ``""``.
 
 (Checked once on broken copies: attack terms keyed without the target's fields, and an
-interning keyed without an event's first field, each failed here.  The heuristic's own
+interning keyed without an event's first field, and a fold of wounds that logged
+nobody, each failed here.  The heuristic's own
 memories are held in ``test_adnd_best_fast.py``.)
 """
 
@@ -25,8 +31,10 @@ from test_adnd_best_fast import EXAMPLES, _initials
 
 from fracas.core.encounter import Encounter
 from fracas.core.events import encode_event
+from fracas.core.overrides import ConditionChanged, GaugeAdjusted
 from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
+from fracas.core.ruleset import GM
 from fracas.rules.adnd import events, resolve
 from fracas.rules.adnd.state import AdndUndergroundState, Fighter
 
@@ -46,7 +54,7 @@ def _play(ruleset: Any, initial: AdndUndergroundState, seed: int, random_play: b
 
 
 @pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
-@pytest.mark.parametrize("which", range(len(EXAMPLES) + 4))
+@pytest.mark.parametrize("which", range(len(EXAMPLES) + 6))
 def test_remembered_attack_terms_are_the_rules(which: int, random_play: bool,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     name, ruleset, initial = _initials()[which]
@@ -66,7 +74,7 @@ def test_remembered_attack_terms_are_the_rules(which: int, random_play: bool,
     assert compared[0] > 0, name
 
 
-@pytest.mark.parametrize("which", range(len(EXAMPLES) + 4))
+@pytest.mark.parametrize("which", range(len(EXAMPLES) + 6))
 def test_interned_events_are_the_classes_own(which: int,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     name, ruleset, initial = _initials()[which]
@@ -89,3 +97,47 @@ def test_a_fighters_key_but_hp_holds_every_other_field() -> None:
     f = Fighter("a", 7, 5.0, True, 1, "sword", "ok", True, ("bow",), "b", "c", "d", True, 2, 3)
     assert f.key_but_hp() == tuple(getattr(f, field.name) for field in dataclasses.fields(Fighter)
                                    if field.name != "hp")
+
+
+@pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
+@pytest.mark.parametrize("which", range(len(EXAMPLES) + 6))
+def test_the_fold_logs_everyone_it_changes(which: int, random_play: bool) -> None:
+    name, ruleset, initial = _initials()[which]
+    seen: dict[str, Any] = {}
+
+    def snapshot(state: AdndUndergroundState) -> None:
+        seen["fighters"] = {n: f.key() for n, f in state.fighters.items()}
+        seen["front"] = dict(state.front)
+        seen["logged"] = len(state.changed)
+
+    def listener(event: Any, state: AdndUndergroundState) -> None:
+        logged = state.changed[seen["logged"]:]
+        changed = {n for n, f in state.fighters.items() if seen["fighters"].get(n) != f.key()}
+        assert changed <= set(logged), f"{name}: {event} changed {changed}, logged {logged}"
+        if state.front != seen["front"]:
+            assert "" in logged, f"{name}: {event} changed the front ranks unlogged"
+        snapshot(state)
+
+    for seed in range(3):
+        snapshot(initial)
+        enc: Encounter[Any] = Encounter(ruleset, initial, rng=SeededRng(seed),
+                                        listener=listener)
+        own = scenario_policies(ruleset, enc.state)
+        rng = SeededRng(seed).spawn("policy")
+        for step in range(200):
+            actor = enc.current_actor()
+            if actor is None:
+                break
+            state = enc.state
+            if step % 17 == 5:  # the DM's hand: a wound, a boulder, a condition
+                target = sorted(state.fighters)[step % len(state.fighters)]
+                f = state.fighters[target]
+                for event in (GaugeAdjusted(GM, target, "hp", f.hp, max(1, f.hp - 1)),
+                              GaugeAdjusted(GM, target, "boulders", f.boulders,
+                                            f.boulders + 1),
+                              ConditionChanged(GM, target, "unconscious", True),
+                              ConditionChanged(GM, target, "unconscious", False)):
+                    ruleset.apply_event(state, event)
+                    listener(event, state)
+            policy = RandomPolicy() if random_play else own(actor)
+            enc.apply(policy.choose(DecisionRequest(actor, state, ruleset, rng)))

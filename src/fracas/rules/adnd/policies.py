@@ -7,6 +7,7 @@ when the drop takes him out of the fight).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 from fracas.core.action import Action
@@ -26,7 +27,7 @@ from fracas.rules.adnd.actions import (
     Turn,
     Wait,
 )
-from fracas.rules.adnd.state import AdndUndergroundState, Profile, Setup, Weapon
+from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile, Setup, Weapon
 from fracas.rules.adnd.water import deep_enough
 
 __all__ = ["HeuristicPolicy"]
@@ -202,7 +203,8 @@ class _Known:
     with their profiles), who fights on open ground, and the worth of attacks already
     weighed between two fighters in a given condition (:func:`_pair_scores`)."""
 
-    __slots__ = ("arms", "drowns", "foes", "open", "pairs", "setup", "terms")
+    __slots__ = ("arms", "canon", "drowns", "foes", "open", "pairs", "plain", "setup", "terms",
+                 "where")
 
     foes: dict[str, tuple[tuple[str, Profile, bool], ...]]
 
@@ -221,6 +223,12 @@ class _Known:
         self.arms: dict[tuple[str, tuple[str, ...]], _Arms] = {}
         #: (actor, foe) -> whether a grapple would drown the foe (:func:`_drowns`).
         self.drowns: dict[tuple[str, str], bool] = {}
+        #: Per side: every foe stands on open ground; each foe's place among the foes.
+        self.plain = {side: all(o for _, _, o in foes) for side, foes in self.foes.items()}
+        self.where = {side: {n: i for i, (n, _, _) in enumerate(foes)}
+                      for side, foes in self.foes.items()}
+        #: Open terms by their values: fighters who fight alike share one list.
+        self.canon: dict[tuple[OpenArm, ...], list[OpenArm]] = {}
 
 
 _KNOWN: dict[int, _Known] = {}
@@ -310,7 +318,10 @@ def _arms(state: AdndUndergroundState, actor: str, known: _Known) -> _Arms:
         for w in weapons:
             first.setdefault(w.name, w)  # an attack names its weapon: the first so called
         chosen = [first[w.name] for w in weapons]
-        found = known.arms[key] = (weapons, chosen, _open_terms(state, actor, weapons, chosen))
+        terms = _open_terms(state, actor, weapons, chosen)
+        if terms is not None:  # fighters who fight alike share one list of terms
+            terms = known.canon.setdefault(tuple(terms), terms)
+        found = known.arms[key] = (weapons, chosen, terms)
     return found
 
 
@@ -434,6 +445,8 @@ def _scored(state: AdndUndergroundState, actor: str,
                 if rising:
                     floor = worth
             index += 1
+    standing = [n for n, _, _ in known.foes[p.side] if fighters[n].status == "ok"] \
+        if p.kind == "water" or me.boulders else []
     if p.kind == "water":
         drowns = known.drowns
         for foe in standing:
@@ -466,6 +479,109 @@ def _scored(state: AdndUndergroundState, actor: str,
             index += 1
     return scored
 
+
+def _open_scores(state: AdndUndergroundState, foe: str, pf: Profile, ft: Fighter,
+                 arms: list[OpenArm], alt: float, fronts: bool) -> list[float]:
+    """The worth of an attack with each of ``arms`` (:func:`_open_arms`) on ``foe``, both on
+    open ground, from height ``alt``; ``fronts`` when both stand in their front ranks.
+    ``-1.0`` where the weapon does not reach him (worth is never below nothing)."""
+    hp, ac, height = ft.hp, pf.ac, ft.alt
+    threat = -1.0
+    out: list[float] = []
+    for _, missile, reach, aim, damage, modifier, count, sides, most in arms:
+        if missile or (fronts and -reach <= alt - height <= reach):
+            taken = hp if hp < damage else damage  # min(damage, hp)
+            if hp > most:
+                out.append(_hits(aim - ac) * (taken + 0.0 + 0.0))
+            else:
+                if threat < 0.0:
+                    threat = _threat(state, foe)
+                out.append(_hits(aim - ac) * (
+                    taken + 0.0 + _kills(count, sides, modifier, hp) * threat))
+        else:
+            out.append(-1.0)
+    return out
+
+
+class _OpenBest:
+    """What :func:`_open_best` keeps for one state and one way of fighting: each foe's best
+    worth and weapon, and how much of the state's change log it has read."""
+
+    __slots__ = ("arms", "picks", "read", "setup", "worths")
+
+    def __init__(self, setup: Setup, arms: list[OpenArm], count: int) -> None:
+        self.setup, self.arms, self.read = setup, arms, -1
+        self.worths = [-1.0] * count
+        self.picks = [""] * count
+
+
+def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[OpenArm],
+               known: _Known) -> tuple[str, str] | bool | None:
+    """The best attack (foe, weapon) of ``actor``, who stands on open ground and holds
+    nobody, when every foe of his side stands on open ground: :func:`_scored`'s best
+    (the first of equals, worth more than nothing), or None; False when a foe is under the
+    water (never on open ground by the rules, but then :func:`_scored` judges).
+
+    Each foe's worth reads only him, the setup, the front ranks and the attacker's way of
+    fighting (his weapons' terms, his height, his front rank), so it is kept per state
+    for each way of fighting (every fighter of a side who fights alike shares it) and
+    worked out again only for those the fold says changed since
+    (:attr:`.state.AdndUndergroundState.changed`; a change of the front ranks works
+    everything out again).  ``test_adnd_best_fast.py`` holds it to the full rules.
+    """
+    setup = state.setup
+    fighters = state.fighters
+    narrow = setup.bottleneck_ft is not None
+    front = state.front
+    in_front = not narrow or actor in front.get(side, ())
+    alt = fighters[actor].alt
+    key = (side, id(arms), alt, in_front)  # one list for all terms alike (see _arms)
+    kept = state.remembered.get(key)
+    foes = known.foes[side]
+    log = state.changed
+    if kept is None or kept.setup is not setup:
+        kept = state.remembered[key] = _OpenBest(setup, arms, len(foes))
+    read = kept.read
+    if read != len(log):
+        todo: Iterable[int]
+        if read < 0:
+            todo = range(len(foes))
+        else:
+            new = log[read:]
+            if "" in new:
+                todo = range(len(foes))
+            else:
+                where = known.where[side]
+                todo = {where[n] for n in new if n in where}
+        worths, picks = kept.worths, kept.picks
+        for i in todo:
+            foe, pf, _ = foes[i]
+            ft = fighters[foe]
+            worths[i], picks[i] = -1.0, ""
+            if ft.status != "ok":
+                continue
+            if ft.under:
+                kept.read = -1  # everything again next time
+                return False
+            fronts = in_front and (not narrow or foe in front.get(pf.side, ()))
+            best = 0.0  # worth more than nothing, the first of equals
+            for (name, *_), worth in zip(arms, _open_scores(state, foe, pf, ft, arms, alt,
+                                                             fronts), strict=True):
+                if worth > best:
+                    best, worths[i], picks[i] = worth, worth, name
+        kept.read = len(log)
+    worths = kept.worths
+    best_worth = max(worths)
+    if best_worth <= 0.0:
+        return None
+    i = worths.index(best_worth)  # the first of equals
+    return foes[i][0], kept.picks[i]
+
+
+#: From this many foes on (standing or not), a fighter on open ground facing only foes on
+#: open ground reads each foe's worth kept per state (:func:`_open_best`); against fewer
+#: the one pass of :func:`_scored` costs less.  Both give the same choice.
+_MANY_FOES = 10
 
 #: The DM letting the round run (actions are immutable: one serves every round).
 _PROCEED = Proceed(GM)
@@ -522,10 +638,25 @@ class HeuristicPolicy:
         gathers (the same rules with every terrain part at nought);
         ``test_adnd_best_fast.py`` holds it to the full rules.
         """
-        rising = _scored(request.state, request.actor, rising=True)
+        state: AdndUndergroundState = request.state
+        actor = request.actor
+        setup = state.setup
+        side = setup.profiles[actor].side
+        known = _known(setup)
+        me = state.fighters[actor]
+        if known.plain[side] and me.holding is None and not me.boulders \
+                and len(known.foes[side]) >= _MANY_FOES:
+            arms = _arms(state, actor, known)[2]
+            if arms is not None:  # he too stands on open ground
+                found = _open_best(state, actor, side, arms, known)
+                if found is None:
+                    return None
+                if isinstance(found, tuple):
+                    return request.vouch(Attack(actor, *found))
+        rising = _scored(state, actor, rising=True)
         if not rising:
             return None
-        return request.vouch(_made(request.actor, rising[-1]))
+        return request.vouch(_made(actor, rising[-1]))
 
     @staticmethod
     def _advantage(request: DecisionRequest, best: Action) -> Action | None:

@@ -181,6 +181,15 @@ class AdndUndergroundState:
     front: dict[str, tuple[str, ...]] = field(default_factory=dict)
     result: tuple[str | None, str] | None = None
 
+    def __post_init__(self) -> None:
+        #: Who changed, in order: the fold appends a fighter's name whenever it changes him
+        #: (and ``""`` when the front ranks change), so that what the heuristic remembers
+        #: about this very state is brought up to date from what changed since.  Not a
+        #: field: never compared, keyed or copied (a clone starts a log of its own).
+        self.changed: list[str] = []
+        #: What the heuristic remembers about this state (see :mod:`.policies`).
+        self.remembered: dict[object, Any] = {}
+
     def clone(self) -> AdndUndergroundState:
         """A copy sharing the frozen setup."""
         fighters = {k: v.copy() for k, v in self.fighters.items()}
