@@ -539,7 +539,7 @@ def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[Op
     kept = state.remembered.get(key)
     foes = known.foes[side]
     log = state.changed
-    if kept is None or kept.setup is not setup:
+    if kept is None or kept.setup is not setup or kept.arms is not arms:
         kept = state.remembered[key] = _OpenBest(setup, arms, len(foes))
     read = kept.read
     if read != len(log):

@@ -169,36 +169,30 @@ def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
         _start_round(state, rng, emit)
 
 
-#: Per setup, two fighters of different sides last seen standing (:func:`_decided`).
-_WITNESSES: dict[int, tuple[object, str, str]] = {}
-
-
 def _decided(state: AdndUndergroundState, emit: Emit) -> bool:
     """End the fight when at most one side has a fighter standing.
 
-    Two fighters of different sides seen standing at the last look are asked first: while
-    both still stand the fight goes on, without a walk over every fighter (a fight of many
-    fighters asks this after every turn).
+    Two fighters of different sides seen standing at the last look (kept with the state)
+    are asked first: while both still stand the fight goes on, without a walk over every
+    fighter (a fight of many fighters asks this after every turn).  A fighter's side
+    never changes.
     """
     fighters = state.fighters
-    setup = state.setup
-    known = _WITNESSES.get(id(setup))
-    if known is not None and known[0] is setup:
-        a, b = fighters.get(known[1]), fighters.get(known[2])
+    known = state.remembered.get(_decided)
+    if known is not None:
+        a, b = fighters.get(known[0]), fighters.get(known[1])
         if a is not None and b is not None and a.status == "ok" and b.status == "ok":
             return False  # two sides still stand
-    profiles = setup.profiles
+    profiles = state.setup.profiles
     winner: str | None = None
     first = ""
     for name, f in fighters.items():
-        if f.up:
+        if f.status == "ok":
             side = profiles[name].side
             if winner is None:
                 winner, first = side, name
             elif side != winner:
-                if len(_WITNESSES) > 64:
-                    _WITNESSES.clear()
-                _WITNESSES[id(setup)] = (setup, first, name)
+                state.remembered[_decided] = (first, name)
                 return False  # two sides still stand
     emit(FightEnded(winner, "the last side standing" if winner else "nobody is left"))
     return True
