@@ -9,6 +9,10 @@
 * :func:`fracas.rules.adnd.events.interned` hands out an event made before for equal
   values: the logs of those fights are, line for line, the logs the event classes make
   themselves (interning switched off).
+* In a fight of a few fighters the heuristic remembers a free fighter's choice per setup,
+  keyed by every fighter's fields and the front ranks (``HeuristicPolicy.choose``): at
+  every such decision of those fights the remembered choice is the one it makes afresh
+  (``HeuristicPolicy._free``), and it is handed over as legal only when it is.
 * The fold logs who it changes (``AdndUndergroundState.changed``, which the heuristic
   brings what it remembers up to date from): after every event of those fights, and of
   the DM's adjustments and conditions, every fighter who differs from before the event
@@ -16,8 +20,8 @@
   ``""``.
 
 (Checked once on broken copies: attack terms keyed without the target's fields, and an
-interning keyed without an event's first field, and a fold of wounds that logged
-nobody, each failed here.  The heuristic's own
+interning keyed without an event's first field, a fold of wounds that logged nobody,
+and choices remembered by the chooser's fields alone, each failed here.  The heuristic's own
 memories are held in ``test_adnd_best_fast.py``.)
 """
 
@@ -35,7 +39,7 @@ from fracas.core.overrides import ConditionChanged, GaugeAdjusted
 from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.core.ruleset import GM
-from fracas.rules.adnd import events, resolve
+from fracas.rules.adnd import events, memory, policies, resolve
 from fracas.rules.adnd.state import AdndUndergroundState, Fighter
 
 
@@ -141,3 +145,36 @@ def test_the_fold_logs_everyone_it_changes(which: int, random_play: bool) -> Non
                     listener(event, state)
             policy = RandomPolicy() if random_play else own(actor)
             enc.apply(policy.choose(DecisionRequest(actor, state, ruleset, rng)))
+
+
+@pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
+@pytest.mark.parametrize("which", range(len(EXAMPLES) + 6))
+def test_remembered_choices_are_the_heuristics(which: int, random_play: bool,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    name, ruleset, initial = _initials()[which]
+    monkeypatch.setattr(policies, "_FEW", 12)  # every fight here is a small one
+    compared = 0
+    for seed in range(4):
+        enc: Encounter[Any] = Encounter(ruleset, initial, rng=SeededRng(seed), keep_log=False)
+        own = scenario_policies(ruleset, enc.state)
+        rng = SeededRng(seed).spawn("policy")
+        for _ in range(250):
+            actor = enc.current_actor()
+            if actor is None:
+                break
+            state = enc.state
+            f = state.fighters.get(actor)
+            if f is not None and state.falling is None and f.hanging_on is None \
+                    and f.held_by is None:
+                request = DecisionRequest(actor, state, ruleset, rng)
+                kept = policies.HeuristicPolicy().choose(request)
+                fresh = policies.HeuristicPolicy()._free(DecisionRequest(actor, state, ruleset,
+                                                                          rng))
+                assert kept == fresh, f"{name}, seed {seed}: kept {kept}, afresh {fresh}"
+                if request.vetted(kept):
+                    ruleset.check(state, kept)
+                compared += 1
+            policy = RandomPolicy() if random_play else own(actor)
+            enc.apply(policy.choose(DecisionRequest(actor, state, ruleset, rng)))
+    remembered = len(memory.table(initial.setup, "choices"))
+    assert 0 < remembered < compared, name  # some choices came back

@@ -13,7 +13,7 @@ from functools import cache
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
-from fracas.rules.adnd import legality, resolve, rules, terrain
+from fracas.rules.adnd import legality, memory, resolve, rules, terrain
 from fracas.rules.adnd.actions import (
     Attack,
     Boulder,
@@ -583,6 +583,11 @@ def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[Op
 #: the one pass of :func:`_scored` costs less.  Both give the same choice.
 _MANY_FOES = 10
 
+#: Up to this many fighters, a free fighter's choice is remembered per setup by every
+#: fighter's fields and the front ranks (:meth:`HeuristicPolicy.choose`); in bigger fights
+#: the same ones seldom come back.
+_FEW = 3
+
 #: The DM letting the round run (actions are immutable: one serves every round).
 _PROCEED = Proceed(GM)
 
@@ -611,11 +616,31 @@ class HeuristicPolicy:
         if state.falling == actor:
             choices = state.grab_choices
             return Grab(actor, choices[0]) if choices else Plummet(actor)
-        me = state.fighters[actor]
+        fighters = state.fighters
+        me = fighters[actor]
         if me.hanging_on is not None:
             return Regain(actor)
         if me.held_by is not None:
             return BreakFree(actor)
+        if len(fighters) > _FEW:
+            return self._free(request)
+        # A free fighter's choice (and whether it is legal) reads only the setup, every
+        # fighter and the front ranks: in a small fight the same ones come back often.
+        key = (actor, tuple([f.key() for f in fighters.values()]), tuple(state.front.items()))
+        kept = memory.table(state.setup, "choices")
+        found = kept.get(key)
+        if found is not None:
+            return request.vouch(found)
+        found = self._free(request)
+        if len(kept) >= memory.KEPT:
+            kept.clear()
+        kept[key] = found
+        return found
+
+    def _free(self, request: DecisionRequest) -> Action:
+        """:meth:`choose` for a free fighter (not falling, hanging or held) on his turn."""
+        state: AdndUndergroundState = request.state
+        actor = request.actor
         best = self._best(request)
         if best is not None:
             return self._advantage(request, best) or best
