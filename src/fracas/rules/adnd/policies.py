@@ -584,8 +584,9 @@ def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[Op
 _MANY_FOES = 10
 
 #: Up to this many fighters, a free fighter's choice is remembered per setup by every
-#: fighter's fields and the front ranks (:meth:`HeuristicPolicy.choose`); in bigger fights
-#: the same ones seldom come back.
+#: fighter's fields and the front ranks (:meth:`HeuristicPolicy.choose`), unless all
+#: stand on open ground (there one pass costs less); in bigger fights the same ones
+#: seldom come back.
 _FEW = 3
 
 #: The DM letting the round run (actions are immutable: one serves every round).
@@ -624,8 +625,12 @@ class HeuristicPolicy:
             return BreakFree(actor)
         if len(fighters) > _FEW:
             return self._free(request)
+        known = _known(state.setup)
+        if known.open[actor] and known.plain[state.setup.profiles[actor].side]:
+            return self._free(request)  # all on open ground: cheap to work out afresh
         # A free fighter's choice (and whether it is legal) reads only the setup, every
-        # fighter and the front ranks: in a small fight the same ones come back often.
+        # fighter and the front ranks: in a small fight among walls, ledges and water
+        # the same ones come back often, each costly to work out.
         key = (actor, tuple([f.key() for f in fighters.values()]), tuple(state.front.items()))
         kept = memory.table(state.setup, "choices")
         found = kept.get(key)
