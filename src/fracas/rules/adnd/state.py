@@ -187,7 +187,8 @@ class AdndUndergroundState:
         #: about this very state is brought up to date from what changed since.  Not a
         #: field: never compared, keyed or copied (a clone starts a log of its own).
         self.changed: list[str] = []
-        #: What the heuristic remembers about this state (see :mod:`.policies`).
+        #: What the rules and the heuristic remember about this state (:mod:`.resolve`,
+        #: :mod:`.policies`), brought up to date as above.
         self.remembered: dict[object, Any] = {}
 
     def clone(self) -> AdndUndergroundState:
