@@ -4,8 +4,11 @@
 ground from a few terms gathered once per decision (``policies._open_arms``), reads each
 side's foes from a table kept per setup, and remembers per setup what the full path
 weighed between two fighters (attacks and boulders), keyed by every field of both and
-their front ranks (``policies._pair_scores``).  :func:`_reference_scored` below is what
-the rules weigh, built only from the full-path functions
+their front ranks, and apart from it what an attack weighs but for the foe's hit points,
+keyed by every other field (``policies._pair_scores``).  When a fighter on open ground
+faces only foes on open ground, each foe's worth is kept per state and worked out again
+only for those the fold says changed (``policies._open_best``).  :func:`_reference_scored`
+below is what the rules weigh, built only from the full-path functions
 (:func:`fracas.rules.adnd.legality.attack_problem`, the scorers); the tests hold the two
 to the same actions weighed (each with the very same score) and the same choice at every
 decision of fights of every example and of open-ground melees with missiles, magic
@@ -13,8 +16,9 @@ weapons, dropped weapons, boulders, ledges and a bottleneck, played by the heuri
 at random.  (Checked once on broken copies: a fast path that forgot a magic weapon's bonus
 to hit, one that put the edge of a weapon's reach out of reach, one that let a fighter out
 of the front rank strike across the bottleneck, memories of attacks and of boulders keyed
-without the foe's hit points, and a best-so-far that let a later equal replace it, each
-failed here.)
+without the foe's hit points, the terms of attacks keyed without the foe's fields, a
+best-so-far that let a later equal replace it, and worths kept on open ground while the
+fold did not log wounds, each failed here.)
 """
 
 from __future__ import annotations
@@ -25,8 +29,10 @@ from typing import Any
 
 import pytest
 
+from fracas.core import decision
 from fracas.core.action import Action
 from fracas.core.encounter import Encounter
+from fracas.core.errors import IllegalActionError
 from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.core.ruleset import GM
@@ -42,7 +48,8 @@ def _reference_scored(state: AdndUndergroundState, actor: str) -> list[tuple[flo
                                                                              Action]]:
     """Every attack on every standing foe with every usable weapon, judged by
     ``attack_problem`` and scored by ``score_attack``'s scorer, then grapples (in water) and
-    boulders: those worth more than nothing, with their place in that order."""
+    boulders the full check accepts: those worth more than nothing, with their place in
+    that order."""
     p, me = state.profile(actor), state.fighters[actor]
     foes = legality.foes_of(state, actor)
     weapons = terrain.usable_weapons(state, actor)
@@ -66,6 +73,9 @@ def _reference_scored(state: AdndUndergroundState, actor: str) -> list[tuple[flo
     if me.boulders:
         others += [Boulder(actor, foe) for foe in foes]
     for action in others:
+        if not _full_check_passes(state, action):
+            index += 1
+            continue
         if isinstance(action, Boulder):
             score = policies.score_boulder(state, action)
         else:
@@ -75,6 +85,23 @@ def _reference_scored(state: AdndUndergroundState, actor: str) -> list[tuple[flo
             scored.append((-score, index, action))
         index += 1
     return scored
+
+
+def _full_check_passes(state: AdndUndergroundState, action: Action) -> bool:
+    """The whole-action check walked field by field (:func:`fracas.core.decision.check`
+    without the rule set's quick yes)."""
+    rules = AdndUnderground()
+
+    class Full:
+        actions = rules.actions
+        why_not = staticmethod(rules.why_not)
+        step = staticmethod(rules.step)
+
+    try:
+        decision.check(Full(), state, action)
+    except IllegalActionError:
+        return False
+    return True
 
 
 def _reference_best(request: DecisionRequest) -> Action | None:
@@ -111,6 +138,26 @@ def _open_melee(seed: int) -> dict[str, Any]:
             "combatants": fighters, **narrow}
 
 
+def _plain_melee(seed: int) -> dict[str, Any]:
+    """Everyone on open ground (so :func:`policies._open_best` judges every attack), mixed
+    weapons, heights and hit points, fighters who fight alike; a bottleneck for seed 1."""
+    weapons = [
+        {"name": "sword", "damage": "1d8", "length_ft": 3.5},
+        {"name": "spear", "damage": "1d6", "length_ft": 6.0},
+        {"name": "bow", "damage": "1d6", "missile": True, "hands": 2},
+        {"name": "dagger", "damage": "1d4", "length_ft": 1.0, "magic": 1},
+    ]
+    fighters = [
+        {"name": f"P{i}", "side": ("west", "east")[i % 2], "hp": 2 + (i * 5 + seed) % 9,
+         "thac0": 16 + i % 3, "ac": 3 + i % 4,
+         "weapons": [weapons[i % 3]] if i % 4 else [weapons[0], weapons[2], weapons[3]],
+         "terrain": {"kind": "open", "alt_ft": float(6 * (i % 3 == 2))}}
+        for i in range(10)]
+    narrow = {"bottleneck": {"width_ft": 6}} if seed == 1 else {}
+    return {"ruleset": "adnd", "name": f"plain melee {seed}", "max_rounds": 12,
+            "combatants": fighters, **narrow}
+
+
 def _initials() -> list[tuple[str, Any, AdndUndergroundState]]:
     found: list[tuple[str, Any, AdndUndergroundState]] = []
     for path in EXAMPLES:
@@ -120,12 +167,21 @@ def _initials() -> list[tuple[str, Any, AdndUndergroundState]]:
     for seed in range(4):
         model = AdndScenario.model_validate(_open_melee(seed))
         found.append((f"open_melee_{seed}", ruleset, ruleset.initial_state(model)))
+    for seed in range(2):
+        model = AdndScenario.model_validate(_plain_melee(seed))
+        found.append((f"plain_melee_{seed}", ruleset, ruleset.initial_state(model)))
     return found
 
 
+@pytest.mark.parametrize("kept", [False, True], ids=["few-foes", "many-foes"])
 @pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
-@pytest.mark.parametrize("which", range(len(EXAMPLES) + 4))
-def test_the_fast_best_is_the_rules_best(which: int, random_play: bool) -> None:
+@pytest.mark.parametrize("which", range(len(EXAMPLES) + 6))
+def test_the_fast_best_is_the_rules_best(which: int, random_play: bool, kept: bool,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run twice: with worths kept per state from the first foe on, and from the usual
+    count (``policies._MANY_FOES``)."""
+    if kept:
+        monkeypatch.setattr(policies, "_MANY_FOES", 1)
     name, ruleset, initial = _initials()[which]
     compared = attacks = 0
     for seed in range(4):
@@ -163,6 +219,18 @@ def test_open_ground_takes_the_fast_path() -> None:
     actor = next(n for n, p in state.setup.profiles.items() if p.kind == "open")
     weapons = terrain.usable_weapons(state, actor)
     assert policies._open_arms(state, actor, weapons, list(weapons)) is not None
+
+
+def test_plain_ground_takes_the_kept_path() -> None:
+    """The plain melees reach the worths kept per state (so the comparison above tests it)."""
+    _, ruleset, initial = _initials()[len(EXAMPLES) + 4]
+    state = ruleset.clone_state(initial)
+    actor = state.setup.order[0]
+    known = policies._known(state.setup)
+    side = state.profile(actor).side
+    arms = policies._arms(state, actor, known)[2]
+    assert known.plain[side] and arms is not None
+    assert isinstance(policies._open_best(state, actor, side, arms, known), tuple)
 
 
 def test_a_fighters_key_holds_every_field() -> None:

@@ -1,15 +1,18 @@
 """The quick yes (``legality.allows``) agrees with the full check, both ways.
 
 The play loop, a policy's confirmation and the exact solver accept the DM's
-``proceed``, a fighter's ``wait`` and a free fighter's attack through
-:func:`fracas.rules.adnd.legality.allows` (and the heuristic drops attacks that
-:func:`fracas.rules.adnd.legality.attack_problem` refuses before scoring them) instead
-of walking the action's fields with ``why_not``.  These tests hold both to the full check
+``proceed``, a falling fighter's grab or fall, a hanging one's regain, a held one's
+break free, a ``wait``, and a free fighter's attack, climb, turn, grapple and boulder
+through :func:`fracas.rules.adnd.legality.allows` (and the heuristic drops attacks,
+grapples and boulders that :func:`fracas.rules.adnd.legality.attack_problem`,
+``grapple_problem`` and ``boulder_problem`` refuse before scoring them) instead of
+walking the action's fields with ``why_not``.  These tests hold both to the full check
 (:func:`fracas.core.decision.check` without the fast path) at every decision of fights of
 every example, played by the heuristic and at random, for every legal action and for
-wrong attacks by everyone: the quick yes never lets an illegal action by and says yes to
-every legal attack, ``wait`` and ``proceed``.  (Checked once on a broken copy: an
-``allows`` that forgot that a held fighter can only break free failed here.)
+wrong actions of every kind it answers for by everyone: the quick yes never lets an
+illegal action by and says yes to every legal one of those kinds.  (Checked once on
+broken copies: an ``allows`` that forgot that a held fighter can only break free, and
+one that let a fighter hanging from a foe climb, each failed here.)
 """
 
 from __future__ import annotations
@@ -58,6 +61,21 @@ def _candidates(ruleset: object, state: AdndUndergroundState) -> Iterator[Action
         for target in names:
             for weapon in sorted(weapons):
                 yield actions.Attack(me, target, weapon)
+            yield actions.Grab(me, target)
+            yield actions.Grapple(me, target)
+            yield actions.Boulder(me, target)
+        yield actions.Plummet(me)
+        yield actions.Regain(me)
+        yield actions.BreakFree(me)
+        yield actions.Turn(me)
+        for direction in ("up", "down", "sideways"):
+            yield actions.Climb(me, direction)  # type: ignore[arg-type]  # a wrong one too
+
+
+#: The kinds of action the quick yes answers for (every legal one of them gets a yes).
+_ANSWERED = (actions.Proceed, actions.Wait, actions.Attack, actions.Grab, actions.Plummet,
+             actions.Regain, actions.BreakFree, actions.Climb, actions.Turn, actions.Grapple,
+             actions.Boulder)
 
 
 @pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
@@ -80,7 +98,7 @@ def test_the_quick_yes_is_the_full_check(path: Path, random_play: bool) -> None:
                 quick = legality.allows(state, action)
                 full = _full_check_passes(ruleset, state, action)
                 assert full or not quick, f"{action}: the quick judge let an illegal action by"
-                if isinstance(action, actions.Proceed | actions.Wait | actions.Attack):
+                if isinstance(action, _ANSWERED):
                     assert quick == full, f"{action}: quick {quick}, full check {full}"
                 if isinstance(action, actions.Attack) and action.actor == actor and \
                         quick and actor in state.fighters:

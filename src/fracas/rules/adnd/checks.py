@@ -17,11 +17,14 @@ from fracas.core.events import DiceRolled
 from fracas.core.rng import Rng, roll_pool
 from fracas.core.ruleset import Emit
 from fracas.rules.adnd import rules
-from fracas.rules.adnd.events import CheckRolled
+from fracas.rules.adnd.events import CheckRolled, interned
 from fracas.rules.adnd.state import AdndUndergroundState
 
 __all__ = ["Classes", "at_least", "at_most", "climbing_check", "dexterity_check", "roll_d20",
            "roll_dice"]
+
+_dice_rolled = interned(DiceRolled)
+_check_rolled = interned(CheckRolled)
 
 #: A partition of a die's faces into classes the rule reading it cannot tell apart.
 Classes = tuple[tuple[int, ...], ...]
@@ -51,7 +54,7 @@ def roll_d20(rng: Rng, emit: Emit, who: str, purpose: str, hidden: bool = False,
     ``classes``: the faces the caller's rule tells apart (see :func:`at_least`).
     """
     face = rng.die(20) if classes is None else roll_pool(rng, 1, 20, classes)[0]
-    emit(DiceRolled(who, purpose, 20, (face,), hidden))
+    emit(_dice_rolled(who, purpose, 20, (face,), hidden))
     return face
 
 
@@ -63,7 +66,7 @@ def roll_dice(rng: Rng, emit: Emit, who: str, purpose: str, count: int, sides: i
     """
     faces = tuple(rng.dice(count, sides) if classes is None
                   else roll_pool(rng, count, sides, classes))
-    emit(DiceRolled(who, purpose, sides, faces))
+    emit(_dice_rolled(who, purpose, sides, faces, False))
     return sum(faces)
 
 
@@ -72,10 +75,10 @@ def climbing_check(state: AdndUndergroundState, name: str, modifier: int, rng: R
     """d100 at or under the climbing rating plus ``modifier`` (``why`` names it in the log)."""
     target = state.profile(name).climbing + modifier
     roll = roll_pool(rng, 1, 100, at_most(100, target))[0]
-    emit(DiceRolled(name, "climbing check", 100, (roll,)))
+    emit(_dice_rolled(name, "climbing check", 100, (roll,), False))
     ok = roll <= target
-    emit(CheckRolled(name, "climbing", roll, target, ok,
-                     modifiers=rules.labels(((modifier, why or "modifier"),))))
+    emit(_check_rolled(name, "climbing", roll, target, ok, False,
+                       rules.labels(((modifier, why or "modifier"),))))
     return ok
 
 
@@ -88,12 +91,11 @@ def dexterity_check(state: AdndUndergroundState, name: str, push: int, rng: Rng,
     p = state.profile(name)
     target = rules.dex_check_target(p.dexterity, p.edge_ft, push)
     roll = roll_pool(rng, 1, 20, at_most(20, target))[0]
-    emit(DiceRolled(name, "dexterity check", 20, (roll,)))
+    emit(_dice_rolled(name, "dexterity check", 20, (roll,), False))
     ok = roll <= target
     edge = 2 * math.floor(p.edge_ft)
-    emit(CheckRolled(name, "dexterity", roll, target, ok,
-                     modifiers=rules.labels(((edge, _edge(p.edge_ft)),
-                                             (push, why or "push")))))
+    emit(_check_rolled(name, "dexterity", roll, target, ok, False,
+                       rules.labels(((edge, _edge(p.edge_ft)), (push, why or "push")))))
     return ok
 
 

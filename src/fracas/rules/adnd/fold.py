@@ -40,6 +40,8 @@ def _round(s: AdndUndergroundState, e: RoundBegan) -> None:
 
 
 def _front(s: AdndUndergroundState, e: FrontRank) -> None:
+    if s.front.get(e.side) != e.names:
+        s.changed.append("")
     s.front[e.side] = e.names
 
 
@@ -59,42 +61,51 @@ def _turn_ended(s: AdndUndergroundState, e: TurnEnded) -> None:
 
 def _wounded(s: AdndUndergroundState, e: Wounded) -> None:
     s.fighters[e.target].hp -= e.amount
+    s.changed.append(e.target)
 
 
 def _slain(s: AdndUndergroundState, e: Slain) -> None:
     s.fighters[e.name].status = "drowned" if e.cause == "drowned" else "dead"
+    s.changed.append(e.name)
 
 
 def _unconscious(s: AdndUndergroundState, e: Unconscious) -> None:
     s.fighters[e.name].status = "unconscious"
+    s.changed.append(e.name)
 
 
 def _climbed(s: AdndUndergroundState, e: Climbed) -> None:
     f = s.fighters[e.name]
     f.alt = e.alt
     f.secure = False
+    s.changed.append(e.name)
 
 
 def _turned(s: AdndUndergroundState, e: Turned) -> None:
     s.fighters[e.name].facing_wall = e.facing_wall
+    s.changed.append(e.name)
 
 
 def _secured(s: AdndUndergroundState, e: Secured) -> None:
     s.fighters[e.name].secure = e.secure
+    s.changed.append(e.name)
 
 
 def _boulder(s: AdndUndergroundState, e: BoulderSpent) -> None:
     s.fighters[e.name].boulders -= 1
+    s.changed.append(e.name)
 
 
 def _wielded(s: AdndUndergroundState, e: Wielded) -> None:
     s.fighters[e.name].wielding = e.weapon
+    s.changed.append(e.name)
 
 
 def _dropped(s: AdndUndergroundState, e: WeaponDropped) -> None:
     f = s.fighters[e.name]
     f.dropped = (*f.dropped, e.weapon)
     f.wielding = "fist"
+    s.changed.append(e.name)
 
 
 def _fall_began(s: AdndUndergroundState, e: FallBegan) -> None:
@@ -108,6 +119,7 @@ def _grabbed(s: AdndUndergroundState, e: Grabbed) -> None:
     faller = s.fighters[e.faller]
     faller.hanging_on = e.holder
     faller.alt = s.fighters[e.holder].alt
+    s.changed.append(e.faller)
 
 
 def _landed(s: AdndUndergroundState, e: Landed) -> None:
@@ -120,10 +132,12 @@ def _landed(s: AdndUndergroundState, e: Landed) -> None:
         s.grab_choices = ()
     if e.out and f.status == "ok":
         f.status = "fallen"
+    s.changed.append(e.name)
 
 
 def _regained(s: AdndUndergroundState, e: Regained) -> None:
     s.fighters[e.name].hanging_on = None
+    s.changed.append(e.name)
 
 
 def _grapple_began(s: AdndUndergroundState, e: GrappleBegan) -> None:
@@ -131,6 +145,7 @@ def _grapple_began(s: AdndUndergroundState, e: GrappleBegan) -> None:
     holder.holding = e.victim
     victim.held_by = e.holder
     holder.under = victim.under = e.under
+    s.changed += (e.holder, e.victim)
 
 
 def _grapple_ended(s: AdndUndergroundState, e: GrappleEnded) -> None:
@@ -138,12 +153,14 @@ def _grapple_ended(s: AdndUndergroundState, e: GrappleEnded) -> None:
         f.holding = f.held_by = None
         f.under = False
         f.breath_free = f.con_checks = 0
+    s.changed += (e.holder, e.victim)
 
 
 def _breath(s: AdndUndergroundState, e: Breath) -> None:
     f = s.fighters[e.name]
     f.breath_free = e.free
     f.con_checks = e.checks
+    s.changed.append(e.name)
 
 
 def _ended(s: AdndUndergroundState, e: FightEnded) -> None:

@@ -36,8 +36,9 @@ from fracas.rules.adnd.actions import (
 )
 from fracas.rules.adnd.state import AdndUndergroundState, Weapon
 
-__all__ = ["SAVE_CATEGORIES", "VERB_LABELS", "allows", "attack_problem", "current_actor",
-           "default_verb", "foes_of", "problem", "step", "verb_label", "why_not"]
+__all__ = ["SAVE_CATEGORIES", "VERB_LABELS", "allows", "attack_problem", "boulder_problem",
+           "climb_problem", "current_actor", "default_verb", "foes_of", "grapple_problem",
+           "problem", "step", "verb_label", "why_not"]
 
 Problem = tuple[str, str] | None
 
@@ -167,7 +168,7 @@ def _bound_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
 
 def _free_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
     actor, kind = partial.actor, partial.kind
-    p, f = state.profile(actor), state.fighters[actor]
+    f = state.fighters[actor]
     if kind is Wait:
         return None
     if kind is Attack:
@@ -177,9 +178,7 @@ def _free_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
     if kind is Climb:
         return _climb_problem(state, partial)
     if kind is Turn:
-        if not terrain.on_sheer_surface(p, f):
-            return "sheer surfaces", "only a climber can turn toward or away from the wall"
-        return None
+        return _turn_problem(state, actor)
     if kind is Grapple:
         return _grapple_problem(state, partial)
     if kind is Release:
@@ -221,33 +220,50 @@ def attack_problem(state: AdndUndergroundState, actor: str, target: str,
 
 
 def allows(state: AdndUndergroundState, action: Action) -> bool:
-    """A quick yes for the common whole actions: ``True`` only when :func:`why_not` (and the
+    """A quick yes for whole actions: ``True`` only when :func:`why_not` (and the
     whole-action check built on it) accepts ``action``; ``False`` means "judge it in full".
 
-    It answers for the DM letting the round run, a fighter waiting and a free fighter's
-    attack with a weapon he can use, by the same rules :func:`why_not` applies, without building a
-    refusal.  ``tests/rules/adnd/test_adnd_quick_check.py`` holds it to the full check.
+    It answers for the DM letting the round run, a falling fighter's grab or fall, a
+    hanging fighter's try to regain his hold, a held one's try to break free, anyone's
+    wait, and a free fighter's attack with a weapon he can use, climb, turn, grapple and
+    boulder, by the same rules (the same functions) :func:`why_not` applies, without
+    building a refusal.  ``tests/rules/adnd/test_adnd_quick_check.py`` holds it to the
+    full check.
     """
     actor = current_actor(state)
     if actor is None or action.actor != actor:
         return False
     if isinstance(action, Proceed):
         return actor == GM
-    if actor == GM or state.falling == actor:
+    if actor == GM:
         return False
+    if state.falling == actor:
+        if isinstance(action, Plummet):
+            return True
+        return isinstance(action, Grab) and action.target in state.grab_choices
     if isinstance(action, Wait):
         return True
-    if not isinstance(action, Attack):
-        return False
     f = state.fighters[actor]
-    if f.hanging_on is not None or f.held_by is not None:
+    if f.hanging_on is not None:
+        return isinstance(action, Regain)
+    if f.held_by is not None:
+        return isinstance(action, BreakFree)
+    if isinstance(action, Attack):
+        target = action.target
+        if not isinstance(target, str) or target not in state.fighters:
+            return False
+        for weapon in terrain.usable_weapons(state, actor):
+            if weapon.name == action.weapon:
+                return attack_problem(state, actor, target, weapon) is None
         return False
-    target = action.target
-    if not isinstance(target, str) or target not in state.fighters:
-        return False
-    for weapon in terrain.usable_weapons(state, actor):
-        if weapon.name == action.weapon:
-            return attack_problem(state, actor, target, weapon) is None
+    if isinstance(action, Climb):
+        return climb_problem(state, actor, action.direction) is None
+    if isinstance(action, Grapple):
+        return grapple_problem(state, actor, action.target) is None
+    if isinstance(action, Boulder):
+        return boulder_problem(state, actor, action.target) is None
+    if isinstance(action, Turn):
+        return _turn_problem(state, actor) is None
     return False
 
 
@@ -267,17 +283,37 @@ def _weapon_problem(state: AdndUndergroundState, actor: str, target: str,
     return terrain.melee_allowed(state, actor, target, weapon)
 
 
+def _turn_problem(state: AdndUndergroundState, actor: str) -> Problem:
+    if not terrain.on_sheer_surface(state.profile(actor), state.fighters[actor]):
+        return "sheer surfaces", "only a climber can turn toward or away from the wall"
+    return None
+
+
+#: A target not chosen yet.
+_UNCHOSEN = object()
+
+
+def _target(partial: Partial) -> object:
+    """The target ``partial`` holds, or :data:`_UNCHOSEN` (no value of a field is that)."""
+    return partial["target"] if "target" in partial else _UNCHOSEN  # noqa: SIM401  # not a Value
+
+
 def _boulder_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
-    actor = partial.actor
+    return boulder_problem(state, partial.actor, _target(partial))
+
+
+def boulder_problem(state: AdndUndergroundState, actor: str, target: object) -> Problem:
+    """(rule, reason) why a free fighter ``actor`` whose turn it is cannot drop or hurl a
+    boulder on ``target``, else None: the boulder rules of :func:`why_not`."""
     f = state.fighters[actor]
     if f.boulders <= 0:
         return "boulders", "he has no boulder at hand"
-    if "target" not in partial:
+    if target is _UNCHOSEN:
         return None
-    target = partial["target"]
     found = _foe_problem(state, actor, target)
     if found:
         return found
+    assert isinstance(target, str)  # _foe_problem refused anything else
     below = state.fighters[target]
     if below.alt >= f.alt or below.under:
         return "boulders", f"{target} is not below him"
@@ -285,14 +321,19 @@ def _boulder_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
 
 
 def _climb_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
-    actor = partial.actor
+    return climb_problem(state, partial.actor, partial.get("direction"))
+
+
+def climb_problem(state: AdndUndergroundState, actor: str, direction: object) -> Problem:
+    """(rule, reason) why a free fighter ``actor`` whose turn it is cannot climb
+    ``direction`` (``None``: not chosen yet), else None: the climbing rules of
+    :func:`why_not`."""
     p, f = state.profile(actor), state.fighters[actor]
     if p.kind != "wall":
         return "sheer surfaces", "there is no wall to climb here"
     if f.holding is not None or any(
             state.fighters[n].hanging_on == actor for n in state.setup.order):
         return "dragging", "he cannot climb while holding or carrying a foe"
-    direction = partial.get("direction")
     if direction is None:
         return None
     if direction == "up":
@@ -307,18 +348,23 @@ def _climb_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
 
 
 def _grapple_problem(state: AdndUndergroundState, partial: Partial) -> Problem:
-    actor = partial.actor
+    return grapple_problem(state, partial.actor, _target(partial))
+
+
+def grapple_problem(state: AdndUndergroundState, actor: str, target: object) -> Problem:
+    """(rule, reason) why a free fighter ``actor`` whose turn it is cannot grapple
+    ``target``, else None: the grappling rules of :func:`why_not`."""
     p, f = state.profile(actor), state.fighters[actor]
     if terrain.clinging(p, f):
         return "sheer surfaces", "grappling needs both hands; one holds the wall"
     if f.holding is not None:
         return "grappling", "he already holds someone"
-    if "target" not in partial:
+    if target is _UNCHOSEN:
         return None
-    target = partial["target"]
     found = _foe_problem(state, actor, target)
     if found:
         return found
+    assert isinstance(target, str)  # _foe_problem refused anything else
     foe = state.fighters[target]
     if foe.held_by is not None or foe.holding is not None or foe.hanging_on is not None:
         return "grappling", f"{target} is already locked with someone"

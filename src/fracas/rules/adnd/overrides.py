@@ -93,10 +93,12 @@ class AdndOverrides(OverrideRules[AdndUndergroundState]):
     # -- the fold ------------------------------------------------------------------------
     def fold_adjusted(self, state: AdndUndergroundState, event: GaugeAdjusted) -> None:
         setattr(state.fighters[event.target], event.what, event.after)
+        state.changed.append(event.target)
 
     def fold_condition(self, state: AdndUndergroundState, event: ConditionChanged) -> None:
         f = state.fighters[event.target]
         f.status = event.condition if event.on else "ok"
+        state.changed.append(event.target)
 
     def fold_added(self, state: AdndUndergroundState, event: CombatantAdded) -> None:
         setup, name, like = state.setup, event.name, event.like
@@ -105,6 +107,7 @@ class AdndOverrides(OverrideRules[AdndUndergroundState]):
             setup, profiles={**setup.profiles, name: profile}, order=(*setup.order, name),
             policies={**setup.policies, name: setup.policies[like]})
         model = state.fighters[like]
+        state.changed += ("", name)
         state.fighters[name] = Fighter(
             name, profile.hp_max, model.alt, model.facing_wall, model.boulders,
             next((w.name for w in profile.weapons if not w.missile), "fist"))
@@ -119,6 +122,7 @@ class AdndOverrides(OverrideRules[AdndUndergroundState]):
             setup, profiles={**setup.profiles, spec.name: profile},
             order=(*setup.order, spec.name), policies={**setup.policies, spec.name: policy},
             sides=setup.sides if spec.side in setup.sides else (*setup.sides, spec.side))
+        state.changed += ("", spec.name)
         state.fighters[spec.name] = Fighter(
             spec.name, spec.hp, spec.terrain.alt_ft, spec.terrain.facing_wall, spec.boulders,
             next((w.name for w in spec.weapons if not w.missile), "fist"))
@@ -141,6 +145,7 @@ class AdndOverrides(OverrideRules[AdndUndergroundState]):
             state.grab_choices = tuple(n for n in state.grab_choices if n != name)
         state.front = {side: tuple(n for n in names if n != name)
                        for side, names in state.front.items()}
+        state.changed += ("", *state.fighters)  # everyone, and the front ranks
         for f in state.fighters.values():
             if name in (f.holding, f.held_by):  # the hold ends with nobody in it
                 f.holding = f.held_by = None

@@ -7,12 +7,13 @@ when the drop takes him out of the fight).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
-from fracas.rules.adnd import legality, rules, terrain
+from fracas.rules.adnd import legality, memory, resolve, rules, terrain
 from fracas.rules.adnd.actions import (
     Attack,
     Boulder,
@@ -26,7 +27,7 @@ from fracas.rules.adnd.actions import (
     Turn,
     Wait,
 )
-from fracas.rules.adnd.state import AdndUndergroundState, Profile, Setup, Weapon
+from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile, Setup, Weapon
 from fracas.rules.adnd.water import deep_enough
 
 __all__ = ["HeuristicPolicy"]
@@ -61,13 +62,22 @@ def _kills(count: int, sides: int, modifier: int, hp: int) -> float:
 def _fall_value(state: AdndUndergroundState, target: str, damage: float, melee: bool,
                 flanking: bool) -> float:
     """Chance the blow makes ``target`` fall, times what the fall is worth."""
+    chance, worth = _fall_odds(state, target, damage, melee, flanking)
+    return chance * (max(state.fighters[target].hp, 1) if worth is None else worth)
+
+
+def _fall_odds(state: AdndUndergroundState, target: str, damage: float, melee: bool,
+               flanking: bool) -> tuple[float, float | None]:
+    """Chance the blow makes ``target`` fall, and what the fall is worth: the mean falling
+    damage off a wall, or ``None`` where it is worth his hit points (at least 1: over the
+    edge of a ledge or bridge he is out of the fight).  His hit points are not read."""
     p, f = state.profile(target), state.fighters[target]
     if terrain.on_sheer_surface(p, f):
-        return _slips(p.climbing, round(damage), p.hp_max) * (3.5 * rules.fall_dice(f.alt))
+        return _slips(p.climbing, round(damage), p.hp_max), 3.5 * rules.fall_dice(f.alt)
     if p.kind in ("ledge", "bridge"):
         push = rules.push_modifier(p.kind, p.behind, melee, flanking)
-        return _loses_footing(p.dexterity, p.edge_ft, push) * max(f.hp, 1)
-    return 0.0
+        return _loses_footing(p.dexterity, p.edge_ft, push), None
+    return 0.0, 0.0
 
 
 def _weapon(state: AdndUndergroundState, actor: str, name: str) -> Weapon:
@@ -77,9 +87,10 @@ def _weapon(state: AdndUndergroundState, actor: str, name: str) -> Weapon:
 def hit_chance(state: AdndUndergroundState, action: Attack) -> float:
     """The chance ``action`` hits, with every modifier of the moment."""
     actor, target = action.actor, action.target
-    weapon = _weapon(state, actor, action.weapon)
-    needed = rules.hit_number(state.profile(actor).thac0, terrain.effective_ac_of(state, target))
-    return _hits(needed - terrain.attack_bonus(state, actor, target, weapon.magic))
+    # the number the roll needs and the modifiers it gets, as the attack itself reads them
+    needed, bonus = resolve.attack_terms(state, actor, target,
+                                         _weapon(state, actor, action.weapon))[:2]
+    return _hits(needed - bonus)
 
 
 def score_attack(state: AdndUndergroundState, action: Attack) -> float:
@@ -105,6 +116,12 @@ class _Scorer:
 
     def attack(self, target: str, weapon: Weapon) -> float:
         """:func:`score_attack` of ``weapon`` on ``target``."""
+        return _worth(self.terms(target, weapon), self.state.fighters[target].hp)
+
+    def terms(self, target: str, weapon: Weapon) -> _Terms:
+        """What :meth:`attack` weighs, but for the target's hit points (see :func:`_worth`):
+        the chance to hit, the mean damage, the chance and worth of a fall
+        (:func:`_fall_odds`), the damage dice and modifier, and the target's threat."""
         state = self.state
         known = self.to_hit.get(target)
         if known is None:
@@ -115,14 +132,25 @@ class _Scorer:
         needed, bonus = known
         p_hit = _hits(needed - (bonus + weapon.magic))
         damage = _mean_damage(weapon, self.damage_modifier)
-        fall = _fall_value(state, target, damage, not weapon.missile, self.flanking)
+        chance, worth = _fall_odds(state, target, damage, not weapon.missile, self.flanking)
         modifier = weapon.bonus + weapon.magic + self.damage_modifier
-        hp = state.fighters[target].hp
         threat = self.threats.get(target)
         if threat is None:
             threat = self.threats[target] = _threat(state, target)
-        return p_hit * (min(damage, hp) + fall
-                        + _kills(weapon.count, weapon.sides, modifier, hp) * threat)
+        return p_hit, damage, chance, worth, weapon.count, weapon.sides, modifier, threat
+
+
+#: :meth:`_Scorer.terms`: hit chance, mean damage, fall chance and worth (None: the hit
+#: points), damage dice count, sides and modifier, the target's threat.
+_Terms = tuple[float, float, float, float | None, int, int, int, float]
+
+
+def _worth(terms: _Terms, hp: int) -> float:
+    """An attack's worth from its :meth:`_Scorer.terms` against a target with ``hp``: the
+    chance to hit times the hit points taken, the fall's worth and the kill's worth."""
+    p_hit, damage, chance, worth, count, sides, modifier, threat = terms
+    fall = chance * (max(hp, 1) if worth is None else worth)
+    return p_hit * (min(damage, hp) + fall + _kills(count, sides, modifier, hp) * threat)
 
 
 def _threat(state: AdndUndergroundState, name: str) -> float:
@@ -152,11 +180,16 @@ def score_boulder(state: AdndUndergroundState, action: Boulder) -> float:
 
 def score_grapple(state: AdndUndergroundState, action: Grapple) -> float:
     """Only worth it in deep water against a foe who is not at home there."""
-    if not deep_enough(state, action.actor, action.target):
-        return 0.0
-    if state.profile(action.target).at_home_in_water:
+    if not _drowns(state, action.actor, action.target):
         return 0.0
     return 2.0 * state.fighters[action.target].hp / 3
+
+
+def _drowns(state: AdndUndergroundState, actor: str, target: str) -> bool:
+    """A grapple of ``actor``'s takes ``target`` under and the water is not his home (what
+    makes a grapple worth anything: two thirds of the target's hit points)."""
+    return deep_enough(state, actor, target) and \
+        not state.profile(target).at_home_in_water
 
 
 def _made(actor: str, entry: tuple[float, int, str, str | Action]) -> Action:
@@ -170,7 +203,8 @@ class _Known:
     with their profiles), who fights on open ground, and the worth of attacks already
     weighed between two fighters in a given condition (:func:`_pair_scores`)."""
 
-    __slots__ = ("foes", "open", "pairs", "setup")
+    __slots__ = ("arms", "canon", "drowns", "foes", "open", "pairs", "plain", "setup", "terms",
+                 "where")
 
     foes: dict[str, tuple[tuple[str, Profile, bool], ...]]
 
@@ -182,6 +216,19 @@ class _Known:
                                  if profiles[n].side != side)
                      for side in {profiles[n].side for n in setup.order}}
         self.pairs: dict[tuple[object, ...], tuple[float | None, ...]] = {}
+        #: What those attacks weigh but for the foe's hit points (:func:`_pair_scores`).
+        self.terms: dict[tuple[object, ...], tuple[_Terms | None, ...]] = {}
+        #: (actor, weapons dropped) -> usable weapons, each as an attack names it, and the
+        #: open-ground terms of each (:func:`_arms`).
+        self.arms: dict[tuple[str, tuple[str, ...]], _Arms] = {}
+        #: (actor, foe) -> whether a grapple would drown the foe (:func:`_drowns`).
+        self.drowns: dict[tuple[str, str], bool] = {}
+        #: Per side: every foe stands on open ground; each foe's place among the foes.
+        self.plain = {side: all(o for _, _, o in foes) for side, foes in self.foes.items()}
+        self.where = {side: {n: i for i, (n, _, _) in enumerate(foes)}
+                      for side, foes in self.foes.items()}
+        #: Open terms by their values: fighters who fight alike share one list.
+        self.canon: dict[tuple[OpenArm, ...], list[OpenArm]] = {}
 
 
 _KNOWN: dict[int, _Known] = {}
@@ -222,24 +269,64 @@ def _pair_scores(state: AdndUndergroundState, scorer: _Scorer, mine: tuple[objec
     Judging and scoring read only the two fighters (every field of each,
     :meth:`.Fighter.key`), whether each stands in his front rank, and the setup: two
     fighters in the same condition weigh alike in any state, and in any fight of the
-    setup.  ``mine`` is the attacker's key and front rank.
+    setup.  ``mine`` is the attacker's key and front rank.  What the foe's hit points
+    do not change (the judgement and :meth:`_Scorer.terms`: neither reads anyone's hit
+    points) is remembered apart, keyed by every field but them
+    (:meth:`.Fighter.key_but_hp`), and each worth made from it (:func:`_worth`).
     """
-    key = (mine, state.fighters[foe].key(), terrain.in_front(state, foe))
+    fighters = state.fighters
+    ft = fighters[foe]
+    fronts = terrain.in_front(state, foe)
+    key = (mine, ft.key(), fronts)
     found = pairs.get(key)
     if found is None:
         actor = scorer.actor
-        found = tuple(scorer.attack(foe, w)
-                      if legality.attack_problem(state, actor, foe, w) is None else None
-                      for w in weapons)
+        placed = (fighters[actor].key_but_hp(), mine[1], ft.key_but_hp(), fronts)
+        known = _known(state.setup).terms
+        terms = known.get(placed)
+        if terms is None:
+            terms = tuple(scorer.terms(foe, w)
+                          if legality.attack_problem(state, actor, foe, w) is None else None
+                          for w in weapons)
+            if len(known) >= _PAIRS_KEPT:
+                known.clear()
+            known[placed] = terms
+        hp = ft.hp
+        found = tuple(None if t is None else _worth(t, hp) for t in terms)
         if len(pairs) >= _PAIRS_KEPT:
             pairs.clear()
         pairs[key] = found
     return found
 
 
+OpenArm = tuple[str, bool, float, int, float, int, int, int, int]
+#: A fighter's usable weapons, the weapon each names in an attack, and their open terms.
+_Arms = tuple[tuple[Weapon, ...], list[Weapon], list[OpenArm] | None]
+
+
+def _arms(state: AdndUndergroundState, actor: str, known: _Known) -> _Arms:
+    """``actor``'s usable weapons (:func:`.terrain.usable_weapons`), the weapon an attack
+    naming each strikes with (the first so called) and, on open ground, their terms
+    (:func:`_open_terms`): they read only the setup and the weapons he dropped, so they
+    are remembered per setup by those."""
+    me = state.fighters[actor]
+    key = (actor, me.dropped)
+    found = known.arms.get(key)
+    if found is None:
+        weapons = terrain.usable_weapons(state, actor)
+        first: dict[str, Weapon] = {}
+        for w in weapons:
+            first.setdefault(w.name, w)  # an attack names its weapon: the first so called
+        chosen = [first[w.name] for w in weapons]
+        terms = _open_terms(state, actor, weapons, chosen)
+        if terms is not None:  # fighters who fight alike share one list of terms
+            terms = known.canon.setdefault(tuple(terms), terms)
+        found = known.arms[key] = (weapons, chosen, terms)
+    return found
+
+
 def _open_arms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, ...],
-               chosen: list[Weapon]) -> list[tuple[str, bool, float, int, float, int, int, int,
-                                                   int]] | None:
+               chosen: list[Weapon]) -> list[OpenArm] | None:
     """What :func:`_best` needs of each attack of ``actor`` on a foe on open ground, when he
     too stands on open ground and holds nobody; else None.
 
@@ -253,8 +340,16 @@ def _open_arms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, .
     roll to hit is that less the foe's Armor Class), mean damage, damage modifier, dice
     count, sides and the highest damage.
     """
-    setup = state.setup
-    if state.fighters[actor].holding is not None or not _on_open_ground(setup, actor):
+    if state.fighters[actor].holding is not None:
+        return None
+    return _open_terms(state, actor, weapons, chosen)
+
+
+def _open_terms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, ...],
+                chosen: list[Weapon]) -> list[OpenArm] | None:
+    """:func:`_open_arms` but for the hold (which changes during a fight): the terms of
+    ``actor``'s weapons when he stands on open ground, else None."""
+    if not _on_open_ground(state.setup, actor):
         return None
     thac0 = state.profile(actor).thac0
     return [(w.name, weapon.missile, 5.0 + weapon.length_ft, thac0 - weapon.magic,
@@ -266,38 +361,40 @@ def _open_arms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, .
 def _scored(state: AdndUndergroundState, actor: str,
             rising: bool = False) -> list[tuple[float, int, str, str | Action]]:
     """Every attack, grapple and boulder :meth:`HeuristicPolicy._best` weighs that is worth
-    more than nothing: (minus its worth, its place in the order weighed, the foe, the
-    weapon), or (..., "", the action) for a grapple or a boulder.  An attack is here only
-    when :func:`.legality.attack_problem` finds nothing.
+    more than nothing and legal: (minus its worth, its place in the order weighed, the
+    foe, the weapon), or (..., "", the action) for a grapple or a boulder.  The fighter is
+    free and it is his turn, so each is legal exactly when the check's own rule for it
+    finds nothing (:func:`.legality.attack_problem`, :func:`.legality.grapple_problem`,
+    :func:`.legality.boulder_problem`).
 
     ``rising``: only those worth more than every one weighed before them, so the last is
     the best (the first of equals) without keeping the rest."""
-    p, me = state.profile(actor), state.fighters[actor]
+    setup = state.setup
+    p = setup.profiles[actor]
     fighters = state.fighters
-    weapons = terrain.usable_weapons(state, actor)
-    first: dict[str, Weapon] = {}
-    for w in weapons:
-        first.setdefault(w.name, w)  # an attack names its weapon: the first so called
-    chosen = [first[w.name] for w in weapons]
+    me = fighters[actor]
+    known = _known(setup)
+    weapons, chosen, open_terms = _arms(state, actor, known)
+    arms = open_terms if me.holding is None else None
     scorer: _Scorer | None = None
     mine: tuple[object, ...] = ()
     scored: list[tuple[float, int, str, str | Action]] = []
     index, floor = 0, 0.0
-    arms = _open_arms(state, actor, weapons, chosen)
-    known = _known(state.setup)
     pairs = known.pairs
     alt = me.alt
-    narrow = state.setup.bottleneck_ft is not None
+    narrow = setup.bottleneck_ft is not None
     front = state.front
     in_front = not narrow or actor in front.get(p.side, ())
     one = False
     if arms is not None and len(arms) == 1:  # the common case: the loop over arms, unrolled
         one = True
         name, missile, reach, aim, damage, modifier, count, sides, most = arms[0]
+    standing: list[str] = []
     for foe, pf, plain in known.foes[p.side]:
         ft = fighters[foe]
         if ft.status != "ok":
             continue
+        standing.append(foe)
         if plain and arms is not None and not ft.under:
             hp, ac, height = ft.hp, pf.ac, ft.alt
             fronts = in_front and (not narrow or foe in front.get(pf.side, ()))
@@ -333,41 +430,175 @@ def _scored(state: AdndUndergroundState, actor: str,
                             floor = score
                 index += 1
             continue
-        if scorer is None:
-            scorer = _Scorer(state, actor)
-            mine = (me.key(), terrain.in_front(state, actor))
-        for w, worth in zip(weapons, _pair_scores(state, scorer, mine, foe, chosen, pairs),
-                            strict=True):
+        # The full path, remembered per setup (see _pair_scores), looked up here.
+        if not mine:
+            mine = (me.key(), in_front)
+        key = (mine, ft.key(), not narrow or foe in front.get(pf.side, ()))
+        found = pairs.get(key)
+        if found is None:
+            if scorer is None:
+                scorer = _Scorer(state, actor)
+            found = _pair_scores(state, scorer, mine, foe, chosen, pairs)
+        for w, worth in zip(weapons, found, strict=True):
             if worth is not None and worth > floor:
                 scored.append((-worth, index, foe, w.name))
                 if rising:
                     floor = worth
             index += 1
-    others: list[Grapple | Boulder] = []
-    foes = [n for n, _, _ in _foes(state.setup, p.side) if fighters[n].status == "ok"] \
+    standing = [n for n, _, _ in known.foes[p.side] if fighters[n].status == "ok"] \
         if p.kind == "water" or me.boulders else []
     if p.kind == "water":
-        others += [Grapple(actor, foe) for foe in foes]
+        drowns = known.drowns
+        for foe in standing:
+            drowning = drowns.get((actor, foe))
+            if drowning is None:
+                drowning = drowns[(actor, foe)] = _drowns(state, actor, foe)
+            # score_grapple's worth, the action made only when kept
+            score = 2.0 * fighters[foe].hp / 3 if drowning else 0.0
+            if score > floor and legality.grapple_problem(state, actor, foe) is None:
+                scored.append((-score, index, "", Grapple(actor, foe)))
+                if rising:
+                    floor = score
+            index += 1
     if me.boulders:
-        others += [Boulder(actor, foe) for foe in foes]
-    for other in others:
-        if isinstance(other, Boulder):
+        if not mine:
+            mine = (me.key(), in_front)
+        for foe in standing:
             # A boulder's worth reads only the two fighters and the setup, like an attack's.
-            key = ("boulder", me.key(), fighters[other.target].key())
-            known_score = pairs.get(key)
+            thrown = ("boulder", mine[0], fighters[foe].key())
+            known_score = pairs.get(thrown)
             if known_score is None:
                 if len(pairs) >= _PAIRS_KEPT:
                     pairs.clear()
-                known_score = pairs[key] = (score_boulder(state, other),)
+                known_score = pairs[thrown] = (score_boulder(state, Boulder(actor, foe)),)
             score = known_score[0] or 0.0
-        else:
-            score = score_grapple(state, other)
-        if score > floor:
-            scored.append((-score, index, "", other))
-            if rising:
-                floor = score
-        index += 1
+            if score > floor and legality.boulder_problem(state, actor, foe) is None:
+                scored.append((-score, index, "", Boulder(actor, foe)))
+                if rising:
+                    floor = score
+            index += 1
     return scored
+
+
+def _open_scores(state: AdndUndergroundState, foe: str, pf: Profile, ft: Fighter,
+                 arms: list[OpenArm], alt: float, fronts: bool) -> list[float]:
+    """The worth of an attack with each of ``arms`` (:func:`_open_arms`) on ``foe``, both on
+    open ground, from height ``alt``; ``fronts`` when both stand in their front ranks.
+    ``-1.0`` where the weapon does not reach him (worth is never below nothing)."""
+    hp, ac, height = ft.hp, pf.ac, ft.alt
+    threat = -1.0
+    out: list[float] = []
+    for _, missile, reach, aim, damage, modifier, count, sides, most in arms:
+        if missile or (fronts and -reach <= alt - height <= reach):
+            taken = hp if hp < damage else damage  # min(damage, hp)
+            if hp > most:
+                out.append(_hits(aim - ac) * (taken + 0.0 + 0.0))
+            else:
+                if threat < 0.0:
+                    threat = _threat(state, foe)
+                out.append(_hits(aim - ac) * (
+                    taken + 0.0 + _kills(count, sides, modifier, hp) * threat))
+        else:
+            out.append(-1.0)
+    return out
+
+
+class _OpenBest:
+    """What :func:`_open_best` keeps for one state and one way of fighting: each foe's best
+    worth and weapon, and how much of the state's change log it has read."""
+
+    __slots__ = ("arms", "picks", "read", "setup", "worths")
+
+    def __init__(self, setup: Setup, arms: list[OpenArm], count: int) -> None:
+        self.setup, self.arms, self.read = setup, arms, -1
+        self.worths = [-1.0] * count
+        self.picks = [""] * count
+
+
+def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[OpenArm],
+               known: _Known) -> tuple[str, str] | bool | None:
+    """The best attack (foe, weapon) of ``actor``, who stands on open ground and holds
+    nobody, when every foe of his side stands on open ground: :func:`_scored`'s best
+    (the first of equals, worth more than nothing), or None; False when a foe is under the
+    water (never on open ground by the rules, but then :func:`_scored` judges).
+
+    Each foe's worth reads only him, the setup, the front ranks and the attacker's way of
+    fighting (his weapons' terms, his height, his front rank), so it is kept per state
+    for each way of fighting (every fighter of a side who fights alike shares it) and
+    worked out again only for those the fold says changed since
+    (:attr:`.state.AdndUndergroundState.changed`; a change of the front ranks works
+    everything out again).  ``test_adnd_best_fast.py`` holds it to the full rules.
+    """
+    setup = state.setup
+    fighters = state.fighters
+    narrow = setup.bottleneck_ft is not None
+    front = state.front
+    in_front = not narrow or actor in front.get(side, ())
+    alt = fighters[actor].alt
+    key = (side, id(arms), alt, in_front)  # one list for all terms alike (see _arms)
+    kept = state.remembered.get(key)
+    foes = known.foes[side]
+    log = state.changed
+    if kept is None or kept.setup is not setup or kept.arms is not arms:
+        kept = state.remembered[key] = _OpenBest(setup, arms, len(foes))
+    read = kept.read
+    if read != len(log):
+        todo: Iterable[int]
+        if read < 0:
+            todo = range(len(foes))
+        else:
+            new = log[read:]
+            if "" in new:
+                todo = range(len(foes))
+            else:
+                where = known.where[side]
+                todo = {where[n] for n in new if n in where}
+        worths, picks = kept.worths, kept.picks
+        for i in todo:
+            foe, pf, _ = foes[i]
+            ft = fighters[foe]
+            worths[i], picks[i] = -1.0, ""
+            if ft.status != "ok":
+                continue
+            if ft.under:
+                kept.read = -1  # everything again next time
+                return False
+            fronts = in_front and (not narrow or foe in front.get(pf.side, ()))
+            best = 0.0  # worth more than nothing, the first of equals
+            for (name, *_), worth in zip(arms, _open_scores(state, foe, pf, ft, arms, alt,
+                                                             fronts), strict=True):
+                if worth > best:
+                    best, worths[i], picks[i] = worth, worth, name
+        kept.read = len(log)
+    worths = kept.worths
+    best_worth = max(worths)
+    if best_worth <= 0.0:
+        return None
+    i = worths.index(best_worth)  # the first of equals
+    return foes[i][0], kept.picks[i]
+
+
+#: From this many foes on (standing or not), a fighter on open ground facing only foes on
+#: open ground reads each foe's worth kept per state (:func:`_open_best`); against fewer
+#: the one pass of :func:`_scored` costs less.  Both give the same choice.
+_MANY_FOES = 10
+
+#: Up to this many fighters, a free fighter's choice is remembered per setup by every
+#: fighter's fields and the front ranks (:meth:`HeuristicPolicy.choose`), unless all
+#: stand on open ground (there one pass costs less); in bigger fights the same ones
+#: seldom come back.
+_FEW = 3
+
+#: The DM letting the round run (actions are immutable: one serves every round).
+_PROCEED = Proceed(GM)
+
+
+def _confirmed(request: DecisionRequest, action: Action) -> Action | None:
+    """``action`` if it is legal now (handed over as found legal), else None: the rule set's
+    quick yes (:func:`.legality.allows`) first, the full check when it cannot say."""
+    if legality.allows(request.state, action):
+        return request.vouch(action)
+    return action if request.is_legal(action) else None
 
 
 class HeuristicPolicy:
@@ -382,15 +613,39 @@ class HeuristicPolicy:
         state: AdndUndergroundState = request.state
         actor = request.actor
         if actor == GM:
-            return Proceed(GM)
+            return request.vouch(_PROCEED)  # the DM's one choice, always legal
         if state.falling == actor:
             choices = state.grab_choices
             return Grab(actor, choices[0]) if choices else Plummet(actor)
-        me = state.fighters[actor]
+        fighters = state.fighters
+        me = fighters[actor]
         if me.hanging_on is not None:
             return Regain(actor)
         if me.held_by is not None:
             return BreakFree(actor)
+        if len(fighters) > _FEW:
+            return self._free(request)
+        known = _known(state.setup)
+        if known.open[actor] and known.plain[state.setup.profiles[actor].side]:
+            return self._free(request)  # all on open ground: cheap to work out afresh
+        # A free fighter's choice (and whether it is legal) reads only the setup, every
+        # fighter and the front ranks: in a small fight among walls, ledges and water
+        # the same ones come back often, each costly to work out.
+        key = (actor, tuple([f.key() for f in fighters.values()]), tuple(state.front.items()))
+        kept = memory.table(state.setup, "choices")
+        found = kept.get(key)
+        if found is not None:
+            return request.vouch(found)
+        found = self._free(request)
+        if len(kept) >= memory.KEPT:
+            kept.clear()
+        kept[key] = found
+        return found
+
+    def _free(self, request: DecisionRequest) -> Action:
+        """:meth:`choose` for a free fighter (not falling, hanging or held) on his turn."""
+        state: AdndUndergroundState = request.state
+        actor = request.actor
         best = self._best(request)
         if best is not None:
             return self._advantage(request, best) or best
@@ -405,24 +660,33 @@ class HeuristicPolicy:
         attacks on every foe with every usable weapon, then grapples (in water) and
         boulders (while he has one), in that order.
 
-        Built directly, never by listing every action.  The fighter is free and it is his
-        turn, so an attack is legal exactly when :func:`.legality.attack_problem` (the
-        check's own rule for it) finds nothing: only those are scored, only those
-        better than every one before them kept (the full list only if the best is
-        refused), and only the chosen one is built.  An attack between two fighters on
-        open ground is judged and scored from the terms :func:`_open_arms` gathers (the
-        same rules with every terrain part at nought); ``test_adnd_best_fast.py`` holds
-        it to the full rules.
+        Built directly, never by listing every action.  Only legal ones are weighed
+        (:func:`_scored` judges each by the check's own rule), only those better than
+        every one before them kept, and only the chosen one is built, then handed over
+        as found legal (``request.vouch``: no second check).  An attack between two
+        fighters on open ground is judged and scored from the terms :func:`_open_arms`
+        gathers (the same rules with every terrain part at nought);
+        ``test_adnd_best_fast.py`` holds it to the full rules.
         """
-        rising = _scored(request.state, request.actor, rising=True)
+        state: AdndUndergroundState = request.state
+        actor = request.actor
+        setup = state.setup
+        side = setup.profiles[actor].side
+        known = _known(setup)
+        me = state.fighters[actor]
+        if known.plain[side] and me.holding is None and not me.boulders \
+                and len(known.foes[side]) >= _MANY_FOES:
+            arms = _arms(state, actor, known)[2]
+            if arms is not None:  # he too stands on open ground
+                found = _open_best(state, actor, side, arms, known)
+                if found is None:
+                    return None
+                if isinstance(found, tuple):
+                    return request.vouch(Attack(actor, *found))
+        rising = _scored(state, actor, rising=True)
         if not rising:
             return None
-        action = _made(request.actor, rising[-1])
-        if request.is_legal(action):
-            return action
-        scored = sorted(_scored(request.state, request.actor))  # the indices differ
-        return next((a for a in (_made(request.actor, e) for e in scored[1:])
-                     if request.is_legal(a)), None)
+        return request.vouch(_made(actor, rising[-1]))
 
     @staticmethod
     def _advantage(request: DecisionRequest, best: Action) -> Action | None:
@@ -439,8 +703,7 @@ class HeuristicPolicy:
         step = state.setup.climb_step_ft
         if not rules.in_reach(me.alt + step, foe.alt, weapon.length_ft):
             return None
-        up = Climb(best.actor, "up")
-        return up if request.is_legal(up) else None
+        return _confirmed(request, Climb(best.actor, "up"))
 
     @staticmethod
     def _should_turn(state: AdndUndergroundState, actor: str) -> bool:
@@ -481,8 +744,7 @@ class HeuristicPolicy:
             return None
         goal = min(foes, key=lambda alt: abs(alt - me.alt))
         up = goal >= me.alt and not HeuristicPolicy._shoots_from_the_foot(state, actor)
-        climb = Climb(actor, "up" if up else "down")
-        return climb if request.is_legal(climb) else None
+        return _confirmed(request, Climb(actor, "up" if up else "down"))
 
     @staticmethod
     def _shoots_from_the_foot(state: AdndUndergroundState, actor: str) -> bool:

@@ -11,11 +11,13 @@ state only by emitting events.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from fracas.core.action import Action
 from fracas.core.events import DiceRolled, FightEnded
 from fracas.core.rng import Rng
 from fracas.core.ruleset import GM, Emit
-from fracas.rules.adnd import falls, rules, terrain, water
+from fracas.rules.adnd import falls, memory, rules, terrain, water
 from fracas.rules.adnd.actions import (
     Attack,
     Boulder,
@@ -54,8 +56,20 @@ from fracas.rules.adnd.events import (
     TurnOrder,
     Wielded,
     Wounded,
+    interned,
 )
-from fracas.rules.adnd.state import AdndUndergroundState, Weapon
+from fracas.rules.adnd.state import AdndUndergroundState, Setup, Weapon
+
+# The events a fight makes most, each distinct one made once (see events.interned).
+_turn_ended = interned(TurnEnded)
+_wielded = interned(Wielded)
+_attack_rolled = interned(AttackRolled)
+_wounded = interned(Wounded)
+_gm_done = interned(GmDone)
+_round_began = interned(RoundBegan)
+_turn_order = interned(TurnOrder)
+_front_rank = interned(FrontRank)
+_dice_rolled = interned(DiceRolled)
 
 __all__ = ["advance", "attack", "boulder", "deal_damage", "front_rank", "resolve"]
 
@@ -93,7 +107,7 @@ def resolve(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -
             emit(GrappleEnded(actor, holding))
     elif isinstance(action, Regain):
         falls.regain(state, actor, rng, emit)
-    emit(TurnEnded(actor))
+    emit(_turn_ended(actor))
 
 
 def _resolve_gm(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -> None:
@@ -103,17 +117,20 @@ def _resolve_gm(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emi
         water.saving_throw(state, action.target, action.category, rng, emit, hidden=True)
     elif isinstance(action, KnockOut):
         falls.knock_out(state, action.target, rng, emit)
-    emit(GmDone())
+    emit(_gm_done())
 
 
 def _attack_action(state: AdndUndergroundState, action: Attack, rng: Rng, emit: Emit) -> None:
     """One attack; a two-weapon fighter not clinging to a wall strikes with both."""
     actor, target = action.actor, action.target
     weapons = terrain.usable_weapons(state, actor)
-    weapon = next(w for w in weapons if w.name == action.weapon)
+    name = action.weapon
+    for weapon in weapons:
+        if weapon.name == name:
+            break
     attack(state, actor, target, weapon, rng, emit)
-    p, f = state.profile(actor), state.fighters[actor]
-    if weapon.missile or not p.two_weapons or terrain.clinging(p, f):
+    p = state.setup.profiles[actor]
+    if weapon.missile or not p.two_weapons or terrain.clinging(p, state.fighters[actor]):
         return
     second = next((w for w in weapons if not w.missile and w.name != weapon.name), None)
     ft = state.fighters[target]
@@ -136,9 +153,9 @@ def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
             return
         if state.turn < len(state.queue):
             name = state.queue[state.turn]
-            if state.fighters[name].up:
+            if state.fighters[name].status == "ok":
                 return
-            emit(TurnEnded(name))
+            emit(_turn_ended(name))
             continue
         for name in state.setup.order:
             f = state.fighters[name]
@@ -152,36 +169,30 @@ def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
         _start_round(state, rng, emit)
 
 
-#: Per setup, two fighters of different sides last seen standing (:func:`_decided`).
-_WITNESSES: dict[int, tuple[object, str, str]] = {}
-
-
 def _decided(state: AdndUndergroundState, emit: Emit) -> bool:
     """End the fight when at most one side has a fighter standing.
 
-    Two fighters of different sides seen standing at the last look are asked first: while
-    both still stand the fight goes on, without a walk over every fighter (a fight of many
-    fighters asks this after every turn).
+    Two fighters of different sides seen standing at the last look (kept with the state)
+    are asked first: while both still stand the fight goes on, without a walk over every
+    fighter (a fight of many fighters asks this after every turn).  A fighter's side
+    never changes.
     """
     fighters = state.fighters
-    setup = state.setup
-    known = _WITNESSES.get(id(setup))
-    if known is not None and known[0] is setup:
-        a, b = fighters.get(known[1]), fighters.get(known[2])
+    known = state.remembered.get(_decided)
+    if known is not None:
+        a, b = fighters.get(known[0]), fighters.get(known[1])
         if a is not None and b is not None and a.status == "ok" and b.status == "ok":
             return False  # two sides still stand
-    profiles = setup.profiles
+    profiles = state.setup.profiles
     winner: str | None = None
     first = ""
     for name, f in fighters.items():
-        if f.up:
+        if f.status == "ok":
             side = profiles[name].side
             if winner is None:
                 winner, first = side, name
             elif side != winner:
-                if len(_WITNESSES) > 64:
-                    _WITNESSES.clear()
-                _WITNESSES[id(setup)] = (setup, first, name)
+                state.remembered[_decided] = (first, name)
                 return False  # two sides still stand
     emit(FightEnded(winner, "the last side standing" if winner else "nobody is left"))
     return True
@@ -189,15 +200,25 @@ def _decided(state: AdndUndergroundState, emit: Emit) -> bool:
 
 def _start_round(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
     """Form the bottleneck's front ranks and roll side initiative on d10 (low goes first)."""
-    emit(RoundBegan(state.round + 1))
+    emit(_round_began(state.round + 1))
     setup = state.setup
     if setup.bottleneck_ft is not None:
         for side in setup.sides:
-            emit(FrontRank(side, front_rank(state, side, setup.bottleneck_ft)))
+            emit(_front_rank(side, front_rank(state, side, setup.bottleneck_ft)))
     sides = initiative(setup.sides, rng, emit)
-    names = tuple(n for side in sides for n in setup.order
-                  if setup.profiles[n].side == side and state.fighters[n].up)
-    emit(TurnOrder(sides, names))
+    fighters = state.fighters
+    by_side = _by_side(setup)
+    emit(_turn_order(sides, tuple([n for side in sides for n in by_side[side]
+                                   if fighters[n].status == "ok"])))
+
+
+def _by_side(setup: Setup) -> dict[str, tuple[str, ...]]:
+    """Each side's combatants in scenario order (remembered per setup)."""
+    known = memory.table(setup, "by side")
+    if not known:
+        known.update({side: tuple(n for n in setup.order if setup.profiles[n].side == side)
+                      for side in {p.side for p in setup.profiles.values()}})
+    return known
 
 
 def initiative(sides: tuple[str, ...], rng: Rng, emit: Emit) -> tuple[str, ...]:
@@ -219,14 +240,24 @@ def initiative(sides: tuple[str, ...], rng: Rng, emit: Emit) -> tuple[str, ...]:
         for side in sides:
             emit(DiceRolled(side, "initiative", 10, (order.index(side) + 1,)))
         return tuple(order)
+    die = rng.die
+    if len(sides) == 2:  # the common case, the loop below unrolled
+        first, second = sides
+        while True:
+            a = die(10)
+            emit(_dice_rolled(first, "initiative", 10, (a,), False))
+            b = die(10)
+            emit(_dice_rolled(second, "initiative", 10, (b,), False))
+            if a != b:
+                return sides if a < b else (second, first)
     while True:
-        rolls = {}
+        rolls = []
         for side in sides:
-            face = rng.die(10)
-            emit(DiceRolled(side, "initiative", 10, (face,)))
-            rolls[side] = face
-        if len(set(rolls.values())) == len(rolls):
-            return tuple(sorted(sides, key=rolls.__getitem__))
+            face = die(10)
+            emit(_dice_rolled(side, "initiative", 10, (face,), False))
+            rolls.append(face)
+        if len(set(rolls)) == len(rolls):  # no tie: each side by its roll, lowest first
+            return tuple([side for _, side in sorted(zip(rolls, sides, strict=True))])
 
 
 def front_rank(state: AdndUndergroundState, side: str, width_ft: float) -> tuple[str, ...]:
@@ -255,25 +286,59 @@ def attack(state: AdndUndergroundState, attacker: str, target: str, weapon: Weap
     A hit deals the weapon's damage plus magic, less the climber and water
     penalties, never under 1 point.
     """
-    pa = state.profile(attacker)
-    if not weapon.missile and state.fighters[attacker].wielding != weapon.name:
-        emit(Wielded(attacker, weapon.name))
-    parts = terrain.attack_parts(state, attacker, target, weapon.magic)
-    needed = rules.hit_number(pa.thac0, terrain.effective_ac_of(state, target))
-    bonus = sum(v for v, _ in parts)
-    total = roll_d20(rng, emit, attacker, "attack",
-                     classes=at_least(20, needed - bonus)) + bonus
+    fighters = state.fighters
+    if not weapon.missile and fighters[attacker].wielding != weapon.name:
+        emit(_wielded(attacker, weapon.name))
+    needed, bonus, classes, modifiers, modifier = attack_terms(state, attacker, target, weapon)
+    total = roll_d20(rng, emit, attacker, "attack", classes=classes) + bonus
     hit = total >= needed
-    emit(AttackRolled(attacker, target, weapon.name, total, needed, hit,
-                      modifiers=rules.labels(parts)))
+    emit(_attack_rolled(attacker, target, weapon.name, total, needed, hit, False, modifiers))
     if not hit:
         return
-    modifier = weapon.bonus + weapon.magic + terrain.damage_modifier(state, attacker)
     raw = roll_dice(rng, emit, attacker, "damage", weapon.count, weapon.sides,
                     damage_classes(state, target, weapon.count, weapon.sides, modifier))
-    amount = max(1, raw + modifier)
-    deal_damage(state, target, amount, "melee" if not weapon.missile else "missile",
-                not weapon.missile, pa.flanking, rng, emit)
+    amount = raw + modifier
+    deal_damage(state, target, amount if amount > 1 else 1,
+                "melee" if not weapon.missile else "missile", not weapon.missile,
+                state.setup.profiles[attacker].flanking, rng, emit)
+
+
+#: What :func:`attack_terms` gives: the number needed, the sum of the modifiers, the d20's
+#: classes, the modifiers' words and the damage modifier.
+Terms = tuple[int, int, Classes, tuple[str, ...], int]
+
+
+def attack_terms(state: AdndUndergroundState, attacker: str, target: str,
+                 weapon: Weapon) -> Terms:
+    """Everything :func:`attack` reads before its dice: the number needed (THAC0 less the
+    target's effective AC), the modifiers of :func:`.terrain.attack_parts` (their sum and
+    their words), the d20's classes for that, and the damage modifier.
+
+    They read only the setup, the weapon and the two fighters, and never anyone's hit
+    points, so they are remembered per setup, keyed by every other field of both
+    (:meth:`.state.Fighter.key_but_hp`): the value is the one :func:`_attack_terms`
+    works out.
+    """
+    fighters = state.fighters
+    known = memory.table(state.setup, "attack terms")
+    key = (fighters[attacker].key_but_hp(), fighters[target].key_but_hp(), id(weapon))
+    found = known.get(key)
+    if found is None or found[0] is not weapon:
+        if len(known) >= memory.KEPT:
+            known.clear()
+        found = known[key] = (weapon, _attack_terms(state, attacker, target, weapon))
+    return found[1]
+
+
+def _attack_terms(state: AdndUndergroundState, attacker: str, target: str,
+                  weapon: Weapon) -> Terms:
+    """:func:`attack_terms` worked out from the rules."""
+    parts = terrain.attack_parts(state, attacker, target, weapon.magic)
+    needed = rules.hit_number(state.profile(attacker).thac0,
+                              terrain.effective_ac_of(state, target))
+    bonus = sum(v for v, _ in parts)
+    modifier = weapon.bonus + weapon.magic + terrain.damage_modifier(state, attacker)
+    return needed, bonus, at_least(20, needed - bonus), rules.labels(parts), modifier
 
 
 def boulder(state: AdndUndergroundState, thrower: str, target: str, rng: Rng, emit: Emit) -> None:
@@ -312,7 +377,12 @@ def damage_classes(state: AdndUndergroundState, target: str, count: int, sides: 
     class.  Several dice add up, so their faces are told apart unless even the lowest
     total fells him.
     """
-    hp = state.fighters[target].hp
+    return _felling(state.fighters[target].hp, count, sides, modifier)
+
+
+@lru_cache(maxsize=4096)
+def _felling(hp: int, count: int, sides: int, modifier: int) -> Classes | None:
+    """:func:`damage_classes` against a target with ``hp`` hit points."""
     if count == 1:
         felling = tuple(f for f in range(1, sides + 1) if max(1, f + modifier) >= hp)
         if len(felling) < 2:

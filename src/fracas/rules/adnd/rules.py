@@ -78,6 +78,7 @@ def signed(value: int, name: str) -> str:
     return f"{value:+d} {name}"
 
 
+@cache
 def labels(parts: tuple[tuple[int, str], ...]) -> tuple[str, ...]:
     """The modifiers behind a total, as the log shows them (zeros left out)."""
     return tuple(signed(value, name) for value, name in parts if value)

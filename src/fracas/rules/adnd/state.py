@@ -150,6 +150,13 @@ class Fighter:
                 self.status, self.secure, self.dropped, self.hanging_on, self.holding,
                 self.held_by, self.under, self.breath_free, self.con_checks)
 
+    def key_but_hp(self) -> tuple[object, ...]:
+        """Every field but the hit points, in order: for what reads all of a fighter but
+        how hurt he is (where he stands, what he holds, whether he is up)."""
+        return (self.name, self.alt, self.facing_wall, self.boulders, self.wielding,
+                self.status, self.secure, self.dropped, self.hanging_on, self.holding,
+                self.held_by, self.under, self.breath_free, self.con_checks)
+
     def copy(self) -> Fighter:
         """An independent copy (every field is immutable: a plain constructor call, several
         times cheaper than ``dataclasses.replace``)."""
@@ -173,6 +180,16 @@ class AdndUndergroundState:
     grab_choices: tuple[str, ...] = ()
     front: dict[str, tuple[str, ...]] = field(default_factory=dict)
     result: tuple[str | None, str] | None = None
+
+    def __post_init__(self) -> None:
+        #: Who changed, in order: the fold appends a fighter's name whenever it changes him
+        #: (and ``""`` when the front ranks change), so that what the heuristic remembers
+        #: about this very state is brought up to date from what changed since.  Not a
+        #: field: never compared, keyed or copied (a clone starts a log of its own).
+        self.changed: list[str] = []
+        #: What the rules and the heuristic remember about this state (:mod:`.resolve`,
+        #: :mod:`.policies`), brought up to date as above.
+        self.remembered: dict[object, Any] = {}
 
     def clone(self) -> AdndUndergroundState:
         """A copy sharing the frozen setup."""
