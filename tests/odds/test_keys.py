@@ -109,7 +109,8 @@ def test_round_by_round_equals_keeping_every_round(path: Path, rounds: int) -> N
     merged = solve_duel(scenario)
     apart = solve_duel(type(scenario)(_every_round(scenario.ruleset.name), scenario.model,
                                       scenario.data, scenario.source))
-    assert merged.states <= apart.states  # fewer once rounds repeat positions
+    # The merged graph is the fight's graph without the limit, explored once (see
+    # Ruleset.without_round_limit): fewer states once rounds repeat positions.
     if rounds >= 6:
         assert merged.states < apart.states
     assert merged.draw == pytest.approx(apart.draw, abs=1e-12)
@@ -118,3 +119,22 @@ def test_round_by_round_equals_keeping_every_round(path: Path, rounds: int) -> N
     if rounds <= 5:
         assert merged.draw > 1e-6  # the limit is reached: the draws are real
     assert sum(merged.sides.values()) + merged.draw == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize(("path", "rounds"), [
+    (DATA / "claw_duel_small.yaml", rounds) for rounds in (1, 2, 4)] + [
+    (DATA / "adnd_tiny.yaml", rounds) for rounds in (1, 3, 7)])
+def test_the_limit_applied_round_by_round_is_exactly_the_limit_kept_in_the_key(
+        path: Path, rounds: int) -> None:
+    """Explored once without its limit, the fight gives the same fractions as keeping
+    every round apart (the rule sets' ``without_round_limit`` lifts only the limit)."""
+    scenario = _with_rounds(path, rounds)
+    ruleset = scenario.ruleset
+    lifted = ruleset.without_round_limit(ruleset.initial_state(scenario.model))
+    assert lifted is not None and ruleset.round_limit(lifted) > 10**6
+    merged = solve_duel(scenario, exact=True)
+    apart = solve_duel(type(scenario)(_every_round(ruleset.name), scenario.model,
+                                      scenario.data, scenario.source), exact=True)
+    assert merged.exact is not None and merged.exact == apart.exact
+    assert merged.exact[None] > 0  # the limit is reached: the draws are real
+    assert sum(merged.exact.values()) == 1

@@ -194,8 +194,9 @@ def _explore_and_solve(explorer: Explorer, initial: Any, started: bool,
         explorer.label(side)
     draw = explorer.label(None)
     explorer.limit = rs.round_limit(initial)
-    root = explorer.explore(initial, started)
-    chances = _solve_root(explorer, root, draw)
+    lifted = None if explorer.limit is None else rs.without_round_limit(initial)
+    root = explorer.explore(initial if lifted is None else lifted, started)
+    chances = _solve_root(explorer, root, draw, lifted is not None)
     if chances is None:
         # A state was first met so near the limit that its own play passed it: the
         # merged rounds cannot be told apart there, so solve again keeping the round.
@@ -216,11 +217,14 @@ def _explore_and_solve(explorer: Explorer, initial: Any, started: bool,
     return explorer.labels, chances, len(explorer.index), explorer.leaves, explorer.began
 
 
-def _solve_root(explorer: Explorer, root: int, draw: int) -> Sequence[Any] | None:
+def _solve_root(explorer: Explorer, root: int, draw: int, lifted: bool = False,
+                ) -> Sequence[Any] | None:
     """The root's chance of each label (floats, or fractions for an exact explorer).
 
     ``None`` when the graph, whose keys leave the round out, cannot be solved round by
-    round (see :func:`fracas.odds.solve.solve_by_rounds`).
+    round (see :func:`fracas.odds.solve.solve_by_rounds`).  ``lifted``: the graph was
+    explored without the round limit (``Ruleset.without_round_limit``), so every
+    edge is its key's play at any round and the limit is applied here alone.
     """
     labels = len(explorer.labels)
     if root < 0:
@@ -232,7 +236,8 @@ def _solve_root(explorer: Explorer, root: int, draw: int) -> Sequence[Any] | Non
         if exact:
             return solve_graph_exact(edges, labels, root)
         return solve_graph(edges, labels)[root]  # type: ignore[no-any-return]
-    args = (edges, explorer.rounds, explorer.limit, root, explorer.landed, labels, draw)
+    args = (edges, explorer.rounds, explorer.limit, root, explorer.landed, labels, draw,
+            lifted)
     if exact:
         return solve_by_rounds_exact(*args)
     return solve_by_rounds(*args)  # type: ignore[return-value]
