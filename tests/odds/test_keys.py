@@ -138,3 +138,30 @@ def test_the_limit_applied_round_by_round_is_exactly_the_limit_kept_in_the_key(
     assert merged.exact is not None and merged.exact == apart.exact
     assert merged.exact[None] > 0  # the limit is reached: the draws are real
     assert sum(merged.exact.values()) == 1
+
+
+@pytest.mark.parametrize("path", [DATA / "claw_duel_small.yaml", DATA / "adnd_tiny.yaml"],
+                         ids=lambda p: p.stem)
+def test_lifting_the_limit_copies_the_state_and_changes_only_the_limit(path: Path) -> None:
+    scenario = _with_rounds(path, 3)
+    ruleset = scenario.ruleset
+    state = ruleset.initial_state(scenario.model)
+    before = whole_state_key(state)
+    lifted = ruleset.without_round_limit(state)
+    assert lifted is not None and lifted is not state
+    assert whole_state_key(state) == before and ruleset.round_limit(state) == 3
+    assert ruleset.state_key(lifted) == ruleset.state_key(state)
+    assert ruleset.round_number(lifted) == ruleset.round_number(state)
+
+
+def test_without_the_hook_a_limit_met_in_play_falls_back_to_keeping_the_round(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario = _with_rounds(DATA / "claw_duel_small.yaml", 2)
+    lifted = solve_duel(scenario, exact=True)
+    monkeypatch.setattr(type(scenario.ruleset), "without_round_limit",
+                        Ruleset.without_round_limit)
+    fallback = solve_duel(scenario, exact=True)
+    assert fallback.exact == lifted.exact and fallback.exact is not None
+    assert fallback.exact[None] > 0
+    # another graph: the round kept in the key, explored only as far as the limit
+    assert fallback.states != lifted.states
