@@ -19,9 +19,11 @@ by default the whole state: sound by construction; the conformance kit checks an
 key that merges more).  A key that leaves the round out comes with the round limit
 (``Ruleset.round_limit``): its graph is then solved round by round, the value of each
 state with ``n`` rounds left from the values with fewer, so that draws at the limit
-are exact while the positions of different rounds are explored once (if a state was
-first met so near the limit that its own play passed it, the fight is solved again
-with the round in the key).
+are exact while the positions of different rounds are explored once.  A rule set that
+can lift its limit (``Ruleset.without_round_limit``) is explored from the lifted copy,
+so every position carries its play at any round and the limit is applied in the solve
+alone; without it, if a state was first met so near the limit that its own play passed
+it, the fight is solved again with the round in the key.
 
 Probabilities are floating point: every chance is exact before it is rounded to a
 float, and the answer is a sum of products of them, so it is exact up to rounding
