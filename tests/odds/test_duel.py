@@ -95,7 +95,9 @@ def test_solving_mid_fight_agrees_with_the_law_of_total_probability() -> None:
 
 
 def test_too_many_states_stop_the_solver_with_advice() -> None:
-    with pytest.raises(StateSpaceTooLargeError, match=r"more than 10 distinct states.*simulate"):
+    with pytest.raises(StateSpaceTooLargeError, match=r"more than 10 distinct states.*"
+                       r"raise --max-states; at this pace the states found so far need at "
+                       r"least [\d,]+ CPU s in all \(--max-seconds\).*simulate"):
         solve_duel(load_scenario(DATA / "toy_brawl.yaml"), limits=DuelLimits(max_states=10))
     with pytest.raises(StateSpaceTooLargeError, match="more than 50 resolutions"):
         solve_duel(load_scenario(DATA / "toy_brawl.yaml"), limits=DuelLimits(max_leaves=50))

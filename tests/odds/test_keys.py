@@ -109,7 +109,8 @@ def test_round_by_round_equals_keeping_every_round(path: Path, rounds: int) -> N
     merged = solve_duel(scenario)
     apart = solve_duel(type(scenario)(_every_round(scenario.ruleset.name), scenario.model,
                                       scenario.data, scenario.source))
-    assert merged.states <= apart.states  # fewer once rounds repeat positions
+    # The merged graph is the fight's graph without the limit, explored once (see
+    # Ruleset.without_round_limit): fewer states once rounds repeat positions.
     if rounds >= 6:
         assert merged.states < apart.states
     assert merged.draw == pytest.approx(apart.draw, abs=1e-12)
@@ -118,3 +119,49 @@ def test_round_by_round_equals_keeping_every_round(path: Path, rounds: int) -> N
     if rounds <= 5:
         assert merged.draw > 1e-6  # the limit is reached: the draws are real
     assert sum(merged.sides.values()) + merged.draw == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize(("path", "rounds"), [
+    (DATA / "claw_duel_small.yaml", rounds) for rounds in (1, 2, 4)] + [
+    (DATA / "adnd_tiny.yaml", rounds) for rounds in (1, 3, 7)])
+def test_the_limit_applied_round_by_round_is_exactly_the_limit_kept_in_the_key(
+        path: Path, rounds: int) -> None:
+    """Explored once without its limit, the fight gives the same fractions as keeping
+    every round apart (the rule sets' ``without_round_limit`` lifts only the limit)."""
+    scenario = _with_rounds(path, rounds)
+    ruleset = scenario.ruleset
+    lifted = ruleset.without_round_limit(ruleset.initial_state(scenario.model))
+    assert lifted is not None and ruleset.round_limit(lifted) > 10**6
+    merged = solve_duel(scenario, exact=True)
+    apart = solve_duel(type(scenario)(_every_round(ruleset.name), scenario.model,
+                                      scenario.data, scenario.source), exact=True)
+    assert merged.exact is not None and merged.exact == apart.exact
+    assert merged.exact[None] > 0  # the limit is reached: the draws are real
+    assert sum(merged.exact.values()) == 1
+
+
+@pytest.mark.parametrize("path", [DATA / "claw_duel_small.yaml", DATA / "adnd_tiny.yaml"],
+                         ids=lambda p: p.stem)
+def test_lifting_the_limit_copies_the_state_and_changes_only_the_limit(path: Path) -> None:
+    scenario = _with_rounds(path, 3)
+    ruleset = scenario.ruleset
+    state = ruleset.initial_state(scenario.model)
+    before = whole_state_key(state)
+    lifted = ruleset.without_round_limit(state)
+    assert lifted is not None and lifted is not state
+    assert whole_state_key(state) == before and ruleset.round_limit(state) == 3
+    assert ruleset.state_key(lifted) == ruleset.state_key(state)
+    assert ruleset.round_number(lifted) == ruleset.round_number(state)
+
+
+def test_without_the_hook_a_limit_met_in_play_falls_back_to_keeping_the_round(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario = _with_rounds(DATA / "claw_duel_small.yaml", 2)
+    lifted = solve_duel(scenario, exact=True)
+    monkeypatch.setattr(type(scenario.ruleset), "without_round_limit",
+                        Ruleset.without_round_limit)
+    fallback = solve_duel(scenario, exact=True)
+    assert fallback.exact == lifted.exact and fallback.exact is not None
+    assert fallback.exact[None] > 0
+    # another graph: the round kept in the key, explored only as far as the limit
+    assert fallback.states != lifted.states

@@ -161,8 +161,9 @@ REQUIRED_HOOKS = ("initial_state", "clone_state", "apply_event", "current_actor"
 #: The hooks a rule set's ``modules`` may provide, as functions of the same name.
 MODULE_HOOKS = (*REQUIRED_HOOKS, "asks", "verb_label", "default_verb", "allows",
                 "apply_decision", "outcome", "round_number", "view", "table",
-                "describe_event", "state_key", "round_limit", "face_classes", "odds", "odds_labels",
-                "forecast", "policy_choice", "search_settings")
+                "describe_event", "state_key", "round_limit", "without_round_limit",
+                "face_classes", "odds", "odds_labels", "forecast", "policy_choice",
+                "search_settings")
 
 
 class Ruleset(ABC, Generic[S]):
@@ -382,6 +383,15 @@ that name in one of its modules (fold)
         :meth:`round_number` passes the limit, the fight ends as a draw.  The exact duel
         solver then solves the merged fight round by round (the limit stays exact), and
         the conformance kit allows equal keys to part only where one side passes it.
+        """
+        return None
+
+    def without_round_limit(self, state: S) -> S | None:
+        """A copy of ``state`` whose fight never ends by the round limit, or ``None``.
+
+        With :meth:`round_limit`, the exact duel solver explores the fight from this
+        copy once, each merged position's play as at any round, and applies the limit
+        itself round by round.  ``None`` (the default): it explores the fight as it is.
         """
         return None
 

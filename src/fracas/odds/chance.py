@@ -152,6 +152,25 @@ def normalise_classes(who: str, raw: Any, sides: int) -> Classes:
     return classes
 
 
+@lru_cache(maxsize=1024)
+def _pool_words(count: int, sides: int, classes: Classes | None) -> str:
+    """A pool's chance point in words, as a refusal names the widest one."""
+    told = ("every face told apart" if classes is None or len(classes) == sides
+            else "faces told apart as " + " / ".join(
+                f"{g[0]}-{g[-1]}" if len(g) > 1 else str(g[0]) for g in classes))
+    return f"{count}d{sides} ({told})"
+
+
+@lru_cache(maxsize=256)
+def _die_words(sides: int) -> str:
+    return f"a d{sides}"
+
+
+@lru_cache(maxsize=256)
+def _choice_words(n: int) -> str:
+    return f"a random choice among {n}"
+
+
 class Branch(BaseException):
     """Raised by the chance Rng at a chance point not yet decided.
 
@@ -189,7 +208,7 @@ class ChanceRng:
         if pos < len(self._prefix):
             self._pos = pos + 1
             return int(self._prefix[pos])
-        return int(self._unknown(self._uniform(sides, 1), f"a d{sides}"))
+        return int(self._unknown(self._uniform(sides, 1), _die_words(sides)))
 
     def dice(self, count: int, sides: int) -> list[int]:
         pos = self._pos
@@ -213,11 +232,8 @@ class ChanceRng:
         if raw is not None:
             who = "a policy" if self._ruleset is None else f"rule set {self._ruleset.name}"
             classes = normalise_classes(who, raw, sides)
-        outcomes = self._pool(count, sides, classes)
-        told = ("every face told apart" if classes is None or len(classes) == sides
-                else "faces told apart as " + " / ".join(
-                    f"{g[0]}-{g[-1]}" if len(g) > 1 else str(g[0]) for g in classes))
-        faces: Faces = self._unknown(outcomes, f"{count}d{sides} ({told})")
+        faces: Faces = self._unknown(self._pool(count, sides, classes),
+                                     _pool_words(count, sides, classes))
         return faces
 
     def choice_index(self, n: int) -> int:
@@ -225,7 +241,7 @@ class ChanceRng:
         if pos < len(self._prefix):
             self._pos = pos + 1
             return int(self._prefix[pos])
-        return int(self._unknown(self._uniform(n, 0), f"a random choice among {n}"))
+        return int(self._unknown(self._uniform(n, 0), _choice_words(n)))
 
     def _unknown(self, outcomes: Sequence[tuple[Any, Any]], what: str) -> Any:
         """A chance point past the values to replay: branch there."""

@@ -19,9 +19,11 @@ by default the whole state: sound by construction; the conformance kit checks an
 key that merges more).  A key that leaves the round out comes with the round limit
 (``Ruleset.round_limit``): its graph is then solved round by round, the value of each
 state with ``n`` rounds left from the values with fewer, so that draws at the limit
-are exact while the positions of different rounds are explored once (if a state was
-first met so near the limit that its own play passed it, the fight is solved again
-with the round in the key).
+are exact while the positions of different rounds are explored once.  A rule set that
+can lift its limit (``Ruleset.without_round_limit``) is explored from the lifted copy,
+so every position carries its play at any round and the limit is applied in the solve
+alone; without it, if a state was first met so near the limit that its own play passed
+it, the fight is solved again with the round in the key.
 
 Probabilities are floating point: every chance is exact before it is rounded to a
 float, and the answer is a sum of products of them, so it is exact up to rounding
@@ -194,8 +196,9 @@ def _explore_and_solve(explorer: Explorer, initial: Any, started: bool,
         explorer.label(side)
     draw = explorer.label(None)
     explorer.limit = rs.round_limit(initial)
-    root = explorer.explore(initial, started)
-    chances = _solve_root(explorer, root, draw)
+    lifted = None if explorer.limit is None else rs.without_round_limit(initial)
+    root = explorer.explore(initial if lifted is None else lifted, started)
+    chances = _solve_root(explorer, root, draw, lifted is not None)
     if chances is None:
         # A state was first met so near the limit that its own play passed it: the
         # merged rounds cannot be told apart there, so solve again keeping the round.
@@ -216,11 +219,14 @@ def _explore_and_solve(explorer: Explorer, initial: Any, started: bool,
     return explorer.labels, chances, len(explorer.index), explorer.leaves, explorer.began
 
 
-def _solve_root(explorer: Explorer, root: int, draw: int) -> Sequence[Any] | None:
+def _solve_root(explorer: Explorer, root: int, draw: int, lifted: bool = False,
+                ) -> Sequence[Any] | None:
     """The root's chance of each label (floats, or fractions for an exact explorer).
 
     ``None`` when the graph, whose keys leave the round out, cannot be solved round by
-    round (see :func:`fracas.odds.solve.solve_by_rounds`).
+    round (see :func:`fracas.odds.solve.solve_by_rounds`).  ``lifted``: the graph was
+    explored without the round limit (``Ruleset.without_round_limit``), so every
+    edge is its key's play at any round and the limit is applied here alone.
     """
     labels = len(explorer.labels)
     if root < 0:
@@ -232,7 +238,8 @@ def _solve_root(explorer: Explorer, root: int, draw: int) -> Sequence[Any] | Non
         if exact:
             return solve_graph_exact(edges, labels, root)
         return solve_graph(edges, labels)[root]  # type: ignore[no-any-return]
-    args = (edges, explorer.rounds, explorer.limit, root, explorer.landed, labels, draw)
+    args = (edges, explorer.rounds, explorer.limit, root, explorer.landed, labels, draw,
+            lifted)
     if exact:
         return solve_by_rounds_exact(*args)
     return solve_by_rounds(*args)  # type: ignore[return-value]

@@ -104,14 +104,15 @@ def _solve_cycle_exact(component: Sequence[int], edges: Sequence[dict[int, Any]]
 
 def solve_by_rounds_exact(edges: Sequence[dict[Any, Any]], rounds: Sequence[int], limit: int,
                           root: int, root_round: int, labels: int, draw: int,
-                          ) -> Row | None:
+                          lifted: bool = False) -> Row | None:
     """:func:`fracas.odds.solve.solve_by_rounds` in exact arithmetic.
 
     Each edge is ``(target, rounds it took) -> chance``; a state with ``n`` rounds
     left takes its value from the states with fewer rounds left (or a draw when an
     edge passes the limit) and, within the round, from the states its moves lead to,
     which are solved first (the moves within a round must not loop).  ``None`` in the
-    same cases as the float version: the caller then keeps the round in the key.
+    same cases as the float version (``lifted`` as there): the caller then keeps the
+    round in the key.
     """
     n = len(edges)
     wanted = limit - root_round
@@ -130,7 +131,7 @@ def solve_by_rounds_exact(edges: Sequence[dict[Any, Any]], rounds: Sequence[int]
     for v, out in enumerate(edges):
         here = rounds[v]
         for (w, d), p in out.items():
-            if here + d > limit or (here + d == limit and w == -1 - draw):
+            if not lifted and (here + d > limit or (here + d == limit and w == -1 - draw)):
                 return None  # this state's own play met the limit (see solve_by_rounds)
             weight = int(Fraction(p) * scale)
             if w < 0:

@@ -277,10 +277,15 @@ class Explorer:
                  ) -> int:
         """Add a decision state to the graph (within the state limit)."""
         if len(self.nodes) >= self.max_states:
+            seen = self.report()
+            pace = ("" if seen.at_least is None else
+                    f"; at this pace the states found so far need at least "
+                    f"{seen.seconds + seen.at_least:,.0f} CPU s in all (--max-seconds), "
+                    "more if more appear")
             raise StateSpaceTooLargeError(
                 f"the fight has more than {self.max_states:,} distinct states; it is too "
-                f"large to solve exactly{self.cause()} (raise --max-states, or estimate it "
-                "with 'fracas simulate')"
+                f"large to solve exactly{self.cause()} (raise --max-states{pace}; or "
+                "estimate it with 'fracas simulate')"
             )
         node = len(self.nodes)
         self.index[key] = node

@@ -158,7 +158,7 @@ def _solve_component(m: int, rhs: np.ndarray[Any, Any], rows: np.ndarray[Any, An
 
 def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], limit: int,
                      root: int, root_round: int, labels: int, draw: int,
-                     ) -> np.ndarray[Any, Any] | None:
+                     lifted: bool = False) -> np.ndarray[Any, Any] | None:
     """The root's chance of each label when the keys leave the round out, round by round.
 
     Each edge is ``(target, rounds it took) -> chance``.  ``V[n]``, the value of every
@@ -169,10 +169,13 @@ def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], li
     same function of the ones before), and the rest is skipped.  ``None`` when a
     state's own play already passed the limit (its edges are not those of its key at
     other rounds) or when the moves within a round can loop: the caller then keeps the
-    round in the key.
+    round in the key.  With ``lifted``, the graph was explored with the limit lifted
+    (``Ruleset.without_round_limit``): every edge is then its key's play at any round,
+    an edge that passes the limit is a draw, and the graph is never too large to solve
+    here (keeping the round would only make it larger).
     """
     n = len(edges)
-    if n > _LAYERED_LIMIT:
+    if n > _LAYERED_LIMIT and not lifted:
         return None
     src: list[int] = []
     dst: list[int] = []
@@ -185,7 +188,7 @@ def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], li
     for v, out in enumerate(edges):
         here = rounds[v]
         for (w, d), p in out.items():
-            if here + d > limit or (here + d == limit and w == -1 - draw):
+            if not lifted and (here + d > limit or (here + d == limit and w == -1 - draw)):
                 # this state's own play met the limit (a rule set may end the fight at
                 # the close of the last round, still counting it): not the key's play
                 return None

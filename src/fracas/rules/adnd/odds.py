@@ -21,6 +21,7 @@ Unknown kinds, unknown or missing keys and bad numbers raise
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, NoReturn
 
@@ -29,8 +30,9 @@ from fracas.core.errors import ActionSyntaxError, DiceSyntaxError
 from fracas.core.forecast import Chance, Forecast
 from fracas.core.probability import Distribution, Tally
 from fracas.rules.adnd import rules
+from fracas.rules.adnd.state import AdndUndergroundState
 
-__all__ = ["answer", "forecast", "odds_labels"]
+__all__ = ["answer", "forecast", "odds_labels", "without_round_limit"]
 
 Dist = Distribution[int]
 
@@ -290,3 +292,19 @@ def forecast(state: Any, action: Any, side: str | None) -> Forecast | None:
     return Forecast(rolls, f"{target}: needs {max(needed, 1)} or more on the d20",
                     tuple(chances), hit * damage.mean, "hit points", tuple(notes),
                     sure_failure=hit == 0)
+
+
+#: A round limit no fight reaches (the scenario allows at most 1,000 rounds).
+_NO_LIMIT = 1 << 62
+
+
+def without_round_limit(state: AdndUndergroundState) -> AdndUndergroundState:
+    """A copy of ``state`` whose fight is never drawn by the round limit.
+
+    The limit is read in one place only (the close of a round, after the breath clocks
+    and the check for a last side standing), so lifting it changes nothing else: the
+    exact solver explores this copy once and applies the limit itself, round by round.
+    """
+    lifted = state.clone()
+    lifted.setup = replace(state.setup, max_rounds=_NO_LIMIT)
+    return lifted

@@ -46,7 +46,7 @@ from fracas.rules.age_of_dragons.rules import (
 from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 
 __all__ = ["attack_distribution", "face_classes", "forecast", "odds_labels",
-           "parse_question"]
+           "parse_question", "without_round_limit"]
 
 _KEYS = {"pool": 0, "pd": 0, "tn": 0, "bonus": 0, "threshold": 4}
 _MEASURES = ("damage", "hits", "margin", "sixes")
@@ -343,3 +343,19 @@ def forecast(state: AgeOfDragonsState, action: Any) -> Forecast | None:
     if verb == "roll":
         return _roll(state, action)
     return None
+
+
+#: A round limit no fight reaches (a scenario allows at most 10,000 rounds).
+_NO_LIMIT = 1 << 62
+
+
+def without_round_limit(state: AgeOfDragonsState) -> AgeOfDragonsState:
+    """A copy of ``state`` whose fight is never drawn by the round limit.
+
+    The limit is read in one place only (a new round past it ends the fight), so
+    lifting it changes nothing else: the exact solver explores this copy once and
+    applies the limit itself, round by round.
+    """
+    lifted = state.copy()
+    lifted.max_rounds = _NO_LIMIT
+    return lifted
