@@ -426,14 +426,19 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     seen: set[tuple[object, ...]] | None = None if locked or every_foe else set()
     # rules.is_locked of every foe at once: the names in a grapple link
     held = {n for link in state.grapples for n in link} if seen is not None else ()
+    aimed = turn.aims
     for foe in target_order(state, me) if foes is None else foes:
         if ceiling is not None and best is not None and best.value >= ceiling:
             break
         foe_name = foe.name
-        have_pd = rules.available_pd(state, foe_name)
+        band = ranges[(name, foe_name) if name < foe_name else (foe_name, name)]  # pair
+        if every_foe:
+            have_pd = rules.available_pd(state, foe_name)
+        else:  # rules.available_pd, without the call (every_foe asks the rule itself)
+            have_pd = 0 if foe.pr <= 0 or foe.dead else \
+                max(0, foe.pd - aimed.get(foe_name, 0)) if aimed else max(0, foe.pd)
         if seen is not None and foe_name not in held:
-            like = foe_likeness(foe, ranges[(name, foe_name) if name < foe_name
-                                            else (foe_name, name)], have_pd, sixes)
+            like = foe_likeness(foe, band, have_pd, sixes)
             if like in seen:
                 continue
             seen.add(like)
@@ -443,8 +448,7 @@ def plan(state: AgeOfDragonsState, me: Fighter,
                 found = None if route is None or (route.moves and not can_spot) else \
                     _paid(me, route, unspotted)
             else:
-                key = (foe.altitude, ranges[(name, foe_name) if name < foe_name
-                                            else (foe_name, name)], w)  # pair
+                key = (foe.altitude, band, w)
                 if key in reached:
                     found = reached[key]
                 else:
