@@ -396,7 +396,9 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     grows with the hits and falls with the PD); once a foe is worth that the later ones
     cannot beat it, and they are not looked at.  Nor is a foe just like an earlier one
     (:func:`foe_likeness`), for a combatant and foes in no grapple.  ``every_foe`` looks
-    at them all anyway: ``test_aod_heuristic_cache.py`` holds the two to the same plan.
+    at them all anyway, and asks :func:`.rules.available_pd` for each foe's Physical
+    Defence where the quick way works it out in line: ``test_aod_heuristic_cache.py``
+    holds the two to the same plan.
     """
     turn = state.turn
     if turn is None:
