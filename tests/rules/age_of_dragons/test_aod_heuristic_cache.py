@@ -7,7 +7,10 @@ A plan that stops looking once no later foe can beat the best so far, and that p
 only the first of foes alike (``tactics.foe_likeness``), is the plan that looks at every
 foe, on every decision of those fights and of crowded ones (some with breath weapons,
 some held in grapples).  Checked once against a deliberately broken copy, failing here:
-the likeness of a foe without the Physical Defence it can spend.
+the likeness of a foe without the Physical Defence it can spend.  The quick plan works a
+foe's spendable Physical Defence out in line, the plan over every foe asks
+``rules.available_pd``: checked against two broken copies, both failing here (the aims
+taken at the foe ignored; a dying foe's Defence counted).
 
 :func:`fracas.rules.age_of_dragons.tactics.best_melee` keeps its answers by
 :func:`~fracas.rules.age_of_dragons.tactics.melee_key`, the fields

@@ -396,7 +396,9 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     grows with the hits and falls with the PD); once a foe is worth that the later ones
     cannot beat it, and they are not looked at.  Nor is a foe just like an earlier one
     (:func:`foe_likeness`), for a combatant and foes in no grapple.  ``every_foe`` looks
-    at them all anyway: ``test_aod_heuristic_cache.py`` holds the two to the same plan.
+    at them all anyway, and asks :func:`.rules.available_pd` for each foe's Physical
+    Defence where the quick way works it out in line: ``test_aod_heuristic_cache.py``
+    holds the two to the same plan.
     """
     turn = state.turn
     if turn is None:
@@ -426,14 +428,19 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     seen: set[tuple[object, ...]] | None = None if locked or every_foe else set()
     # rules.is_locked of every foe at once: the names in a grapple link
     held = {n for link in state.grapples for n in link} if seen is not None else ()
+    aimed = turn.aims
     for foe in target_order(state, me) if foes is None else foes:
         if ceiling is not None and best is not None and best.value >= ceiling:
             break
         foe_name = foe.name
-        have_pd = rules.available_pd(state, foe_name)
+        band = ranges[(name, foe_name) if name < foe_name else (foe_name, name)]  # pair
+        if every_foe:
+            have_pd = rules.available_pd(state, foe_name)
+        else:  # rules.available_pd, without the call (every_foe asks the rule itself)
+            have_pd = 0 if foe.pr <= 0 or foe.dead else \
+                max(0, foe.pd - aimed.get(foe_name, 0)) if aimed else max(0, foe.pd)
         if seen is not None and foe_name not in held:
-            like = foe_likeness(foe, ranges[(name, foe_name) if name < foe_name
-                                            else (foe_name, name)], have_pd, sixes)
+            like = foe_likeness(foe, band, have_pd, sixes)
             if like in seen:
                 continue
             seen.add(like)
@@ -443,8 +450,7 @@ def plan(state: AgeOfDragonsState, me: Fighter,
                 found = None if route is None or (route.moves and not can_spot) else \
                     _paid(me, route, unspotted)
             else:
-                key = (foe.altitude, ranges[(name, foe_name) if name < foe_name
-                                            else (foe_name, name)], w)  # pair
+                key = (foe.altitude, band, w)
                 if key in reached:
                     found = reached[key]
                 else:
