@@ -116,8 +116,7 @@ class HeuristicPolicy:
             # The quick yes, exact for the well-typed actions a wish is made of
             # (test_aod_quick_check.py): no full check of a wish the heuristic built.
             if allows(state, action):
-                request._vetted = action  # found legal: the loop checks it no further
-                return action
+                return request.vouch(action)  # found legal: the loop checks it no further
         return actions.EndTurn(me)
 
     # -- defence ----------------------------------------------------------------
