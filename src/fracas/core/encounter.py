@@ -56,6 +56,8 @@ _FOUND_KEPT = 20_000
 
 S = TypeVar("S")
 
+_new_object = object.__new__
+
 
 class Encounter(Generic[S]):
     """A fight in progress.
@@ -149,6 +151,22 @@ class Encounter(Generic[S]):
         enc = cls(ruleset, initial, rng=rng, header=header, start=False)
         for event in events:
             enc.emit(event)
+        return enc
+
+    @classmethod
+    def unlogged(cls, ruleset: Ruleset[S], initial: S, rng: Rng) -> Encounter[S]:
+        """A fight for bulk play from a copy of ``initial``, nothing advanced yet.
+
+        The same encounter as ``Encounter(ruleset, initial, rng=rng, keep_log=False,
+        start=False)`` (no log, no undo, nobody listening), made without the keyword
+        handling: the simulator's workers make one a fight.
+        """
+        enc = _new_object(cls)
+        enc.ruleset, enc.listener, enc.header, enc.rng = ruleset, None, None, rng
+        enc.keep_log, enc._initial = False, initial
+        enc.state = ruleset.clone_state(initial)
+        enc.log, enc._decisions, enc._redo, enc._snapshots = [], [], [], {}
+        enc._offered, enc._offered_at, enc._found = {}, (0, -1), {}
         return enc
 
     @classmethod

@@ -30,7 +30,7 @@ from fracas.core.errors import FracasError
 from fracas.core.events import Event, decode_event, encode_event, read_log
 from fracas.core.loop import play
 from fracas.core.policy import HumanPolicy, Policy, scenario_policies
-from fracas.core.rng import Rng, derive_seed, fight_streams
+from fracas.core.rng import Rng, SeededRng, derive_seed, fight_streams, policy_stream
 from fracas.core.ruleset import Ruleset, find_ruleset
 from fracas.scenario import Scenario, build_initial_state
 from fracas.scenario.logs import cut_at_round
@@ -139,9 +139,47 @@ class _Prepared:
     ruleset: Ruleset[Any]
     state: Any
     fresh: bool
+    #: A fresh fight's state after its first automatic steps when they roll no die (so
+    #: they leave every fight of the spec there): each fight starts from a copy of it
+    #: instead of taking them again.  ``None``: each fight takes them on its own dice.
+    started: Any = None
 
 
 _PREPARED: dict[str, _Prepared] = {}
+
+
+class _Watched:
+    """An :class:`~fracas.core.rng.Rng` that notes whether anything drew from it."""
+
+    __slots__ = ("_rng", "drawn")
+
+    def __init__(self) -> None:
+        self._rng = SeededRng(0)
+        self.drawn = False
+
+    def die(self, sides: int) -> int:
+        self.drawn = True
+        return self._rng.die(sides)
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        self.drawn = True
+        return self._rng.dice(count, sides)
+
+    def choice_index(self, n: int) -> int:
+        self.drawn = True
+        return self._rng.choice_index(n)
+
+
+def _started(ruleset: Ruleset[Any], initial: Any) -> Any:
+    """The state a fresh fight of ``initial`` reaches by its first automatic steps, when
+    they roll no die (the same for every fight then); ``None`` when they roll or fail
+    (each fight takes them itself, and a failure names its fight)."""
+    watched = _Watched()
+    try:
+        enc = Encounter(ruleset, initial, rng=watched, keep_log=False)
+    except Exception:  # each fight meets it again, and says which
+        return None
+    return None if watched.drawn else enc.state
 
 
 def prepare(spec: FightSpec) -> _Prepared:
@@ -159,7 +197,8 @@ def prepare(spec: FightSpec) -> _Prepared:
         events: list[Event] = [decode_event(dict(data), ruleset, f"{spec.source}: ")
                                for data in spec.events]
         state = Encounter.replay(ruleset, state, events).state
-    prepared = _Prepared(ruleset, state, not spec.events)
+    fresh = not spec.events
+    prepared = _Prepared(ruleset, state, fresh, _started(ruleset, state) if fresh else None)
     if len(_PREPARED) >= 16:
         _PREPARED.clear()
     if spec.key:
@@ -185,20 +224,34 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
     """
     prepared = prepare(spec)
     ruleset, initial = prepared.ruleset, prepared.state
+    started = prepared.started
+    # A fresh fight's first steps: taken once in prepare() when they roll no die.
+    advance = ruleset.advance if prepared.fresh and started is None else None
+    if started is not None:
+        initial = started
+    standings = ruleset.standings
+    unlogged, aligned = Encounter.unlogged, spec.aligned
     summary = ChunkSummary()
     wins, rounds, survived, health = summary.wins, summary.rounds, summary.survived, summary.health
-    for s in ruleset.standings(initial):
+    for s in standings(initial):
         wins.setdefault(s.side, 0)
         survived.setdefault(s.name, 0)
         health.setdefault(s.name, {})
+    # The chunk's per-fight outcome codes (ChunkSummary.note), by (winner, finished).
+    codes: dict[tuple[str | None, bool], int] = {}
+    keep_code = summary.outcomes.append
+    draws = unfinished = 0
     dice: Rng
     for i in range(start, stop):
         fight_seed = derive_seed(seed, i)
-        dice, policy_rng = fight_streams(fight_seed)
-        if spec.aligned:  # a sweep's variants share their dice roll by roll
-            dice = AlignedRng(fight_seed)
+        if aligned:  # a sweep's variants share their dice roll by roll
+            dice, policy_rng = AlignedRng(fight_seed), policy_stream(fight_seed)
+        else:
+            dice, policy_rng = fight_streams(fight_seed)
         try:
-            enc = Encounter(ruleset, initial, rng=dice, keep_log=False, start=prepared.fresh)
+            enc = unlogged(ruleset, initial, dice)
+            if advance is not None:
+                advance(enc.state, dice, enc.emit)
             outcome = play(enc, _policies(ruleset, enc.state), policy_rng,
                            max_decisions=spec.max_decisions)
         except SimulationError:
@@ -211,19 +264,34 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
                 f"{type(exc).__name__}: {exc}; replay it with "
                 f"'fracas run {spec.source} --seed {fight_seed}'"
             ) from exc
-        summary.fights += 1
-        summary.note(outcome.winner if outcome else None, outcome is not None)
         if outcome is None:
-            summary.unfinished += 1
+            winner: str | None = None
+            unfinished += 1
         else:
-            if outcome.winner is None:
-                summary.draws += 1
+            winner = outcome.winner
+            if winner is None:
+                draws += 1
             else:
-                wins[outcome.winner] = wins.get(outcome.winner, 0) + 1
-            rounds[outcome.rounds] = rounds.get(outcome.rounds, 0) + 1
-        for s in ruleset.standings(enc.state):
+                wins[winner] = wins.get(winner, 0) + 1
+            length = outcome.rounds
+            rounds[length] = rounds.get(length, 0) + 1
+        key = (winner, outcome is not None)
+        code = codes.get(key)
+        if code is None:
+            summary.note(*key)
+            codes[key] = summary.outcomes[-1]
+        else:
+            keep_code(code)
+        for s in standings(enc.state):
+            name = s.name
             if s.standing:
-                survived[s.name] = survived.get(s.name, 0) + 1
-            hist = health.setdefault(s.name, {})
-            hist[s.health] = hist.get(s.health, 0) + 1
+                survived[name] = survived.get(name, 0) + 1
+            hist = health.get(name)
+            if hist is None:
+                hist = health[name] = {}
+            value = s.health
+            hist[value] = hist.get(value, 0) + 1
+    summary.fights += len(range(start, stop))
+    summary.draws += draws
+    summary.unfinished += unfinished
     return summary
