@@ -217,6 +217,34 @@ def _policies(ruleset: Ruleset[Any], state: Any) -> Callable[[str], Policy]:
     return scenario_policies(ruleset, state, _refuse_humans)
 
 
+def _holds_nothing(policy: Policy) -> bool:
+    """Whether ``policy`` keeps nothing of its own (no attribute set, no slots): then it
+    is as good as a new one for another fight of the same scenario."""
+    attributes = getattr(policy, "__dict__", None)
+    return attributes is not None and not attributes and \
+        not any(getattr(cls, "__slots__", ()) for cls in type(policy).__mro__)
+
+
+class _Seats(dict[str, Policy]):
+    """One fight's policies, as :func:`scenario_policies` makes them (each actor's made on
+    first asking, humans refused), and the chunk's ``kept``: the policies that keep
+    nothing of their own, handed to the next fights instead of new ones (a policy is
+    made from the scenario's data alone, which every fight of a chunk shares)."""
+
+    __slots__ = ("kept", "ruleset", "state")
+    kept: dict[str, Policy]
+    ruleset: Ruleset[Any]
+    state: Any
+
+    def __missing__(self, actor: str) -> Policy:
+        policy = self.ruleset.policy_for(self.state, actor)
+        _refuse_humans(actor, policy)
+        self[actor] = policy
+        if _holds_nothing(policy):
+            self.kept[actor] = policy
+        return policy
+
+
 def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary:
     """Play fights ``start .. stop-1`` of the run with ``seed`` and summarise them.
 
@@ -239,6 +267,7 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
         health.setdefault(s.name, {})
     # The chunk's per-fight outcome codes (ChunkSummary.note), by (winner, finished).
     codes: dict[tuple[str | None, bool], int] = {}
+    kept: dict[str, Policy] = {}  # (_Seats)
     keep_code = summary.outcomes.append
     draws = unfinished = 0
     dice: Rng
@@ -252,7 +281,11 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
             enc = unlogged(ruleset, initial, dice)
             if advance is not None:
                 advance(enc.state, dice, enc.emit)
-            outcome = play(enc, _policies(ruleset, enc.state), policy_rng,
+            if kept and any([vars(policy) for policy in kept.values()]):
+                kept = {}  # one took something on after all: new ones from now on
+            seats = _Seats(kept)
+            seats.kept, seats.ruleset, seats.state = kept, ruleset, enc.state
+            outcome = play(enc, seats.__getitem__, policy_rng,
                            max_decisions=spec.max_decisions)
         except SimulationError:
             raise
