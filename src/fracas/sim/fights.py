@@ -226,15 +226,37 @@ def _holds_nothing(policy: Policy) -> bool:
 
 
 class _Seats(dict[str, Policy]):
-    """One fight's policies, as :func:`scenario_policies` makes them (each actor's made on
-    first asking, humans refused), and the chunk's ``kept``: the policies that keep
-    nothing of their own, handed to the next fights instead of new ones (a policy is
-    made from the scenario's data alone, which every fight of a chunk shares)."""
+    """A fight's policies, as :func:`scenario_policies` makes them (each actor's made on
+    first asking, humans refused), noting in ``kept`` the policies that keep nothing of
+    their own: the next fights of the chunk are handed those instead of new ones (a
+    policy is made from the scenario's data alone, which every fight of a chunk shares).
+    """
 
-    __slots__ = ("kept", "ruleset", "state")
+    __slots__ = ("kept", "ruleset", "state", "traits")
     kept: dict[str, Policy]
+    #: The attributes of each kept policy: one that takes any on is kept no longer.
+    traits: list[dict[str, Any]]
     ruleset: Ruleset[Any]
     state: Any
+
+    @staticmethod
+    def first(ruleset: Ruleset[Any]) -> _Seats:
+        """A chunk's first fight's seats (its ``state`` set by the caller)."""
+        seats = _Seats()
+        seats.kept, seats.traits, seats.ruleset = {}, [], ruleset
+        return seats
+
+    def next(self) -> _Seats:
+        """The seats of the chunk's next fight: these again when every policy in them is
+        kept and still keeps nothing; else those kept so far, with new ones to come."""
+        if len(self) == len(self.kept) and not any(self.traits):
+            return self
+        kept, traits = self.kept, self.traits
+        if any(traits):  # one took something on after all: new ones from now on
+            kept, traits = {}, []
+        seats = _Seats(kept)
+        seats.kept, seats.traits, seats.ruleset = kept, traits, self.ruleset
+        return seats
 
     def __missing__(self, actor: str) -> Policy:
         policy = self.ruleset.policy_for(self.state, actor)
@@ -242,6 +264,7 @@ class _Seats(dict[str, Policy]):
         self[actor] = policy
         if _holds_nothing(policy):
             self.kept[actor] = policy
+            self.traits.append(vars(policy))
         return policy
 
 
@@ -267,7 +290,7 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
         health.setdefault(s.name, {})
     # The chunk's per-fight outcome codes (ChunkSummary.note), by (winner, finished).
     codes: dict[tuple[str | None, bool], int] = {}
-    kept: dict[str, Policy] = {}  # (_Seats)
+    seats = _Seats.first(ruleset)
     keep_code = summary.outcomes.append
     draws = unfinished = 0
     dice: Rng
@@ -281,10 +304,8 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
             enc = unlogged(ruleset, initial, dice)
             if advance is not None:
                 advance(enc.state, dice, enc.emit)
-            if kept and any([vars(policy) for policy in kept.values()]):
-                kept = {}  # one took something on after all: new ones from now on
-            seats = _Seats(kept)
-            seats.kept, seats.ruleset, seats.state = kept, ruleset, enc.state
+            seats = seats.next()
+            seats.state = enc.state
             outcome = play(enc, seats.__getitem__, policy_rng,
                            max_decisions=spec.max_decisions)
         except SimulationError:
