@@ -169,6 +169,20 @@ class Encounter(Generic[S]):
         enc._offered, enc._offered_at, enc._found = {}, (0, -1), {}
         return enc
 
+    def restart(self, initial: S, rng: Rng) -> None:
+        """Begin another fight in this encounter, which keeps no log: from a copy of
+        ``initial`` with the dice ``rng``, nothing advanced yet, as :meth:`unlogged`
+        would make it (the simulator's workers play fight after fight in one).
+        """
+        if self.keep_log:
+            raise ValueError("only an encounter that keeps no log can restart")
+        self._initial, self.rng = initial, rng
+        self.state = self.ruleset.clone_state(initial)
+        if self._offered or self._found:
+            self._offered.clear()
+            self._found.clear()
+        self._offered_at = (0, -1)
+
     @classmethod
     def replay_checked(
         cls, ruleset: Ruleset[S], initial: S, events: Sequence[Event], *,

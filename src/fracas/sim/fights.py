@@ -281,7 +281,7 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
     if started is not None:
         initial = started
     standings = ruleset.standings
-    unlogged, aligned = Encounter.unlogged, spec.aligned
+    aligned = spec.aligned
     summary = ChunkSummary()
     wins, rounds, survived, health = summary.wins, summary.rounds, summary.survived, summary.health
     for s in standings(initial):
@@ -294,6 +294,7 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
     keep_code = summary.outcomes.append
     draws = unfinished = 0
     dice: Rng
+    enc: Encounter[Any] | None = None  # one encounter, restarted for each fight
     for i in range(start, stop):
         fight_seed = derive_seed(seed, i)
         if aligned:  # a sweep's variants share their dice roll by roll
@@ -301,7 +302,10 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
         else:
             dice, policy_rng = fight_streams(fight_seed)
         try:
-            enc = unlogged(ruleset, initial, dice)
+            if enc is None:
+                enc = Encounter.unlogged(ruleset, initial, dice)
+            else:
+                enc.restart(initial, dice)
             if advance is not None:
                 advance(enc.state, dice, enc.emit)
             seats = seats.next()
