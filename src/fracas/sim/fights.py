@@ -8,7 +8,11 @@ and any one of them can be replayed.
 Workers receive a :class:`FightSpec` (plain data: rule-set name, scenario data,
 optionally the events of a saved fight to continue from) and a range of fight
 indices; they build the starting state once per process and send back a
-:class:`~fracas.sim.stats.ChunkSummary`.
+:class:`~fracas.sim.stats.ChunkSummary`.  What is the same in every fight is done once:
+a fresh fight's first automatic steps when they roll no die (each fight starts from a
+copy of the state they reach), the encounter (restarted for each fight of a chunk), and
+the policies that keep nothing of their own; ``tests/sim/test_chunk_same_fights.py``
+holds the chunk to one plain encounter a fight.
 
 Imports go one way inside :mod:`fracas.sim`: ``stats`` <- ``fights`` <- ``executors``
 <- ``runner`` <- ``sweep``.
