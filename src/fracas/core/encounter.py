@@ -56,6 +56,8 @@ _FOUND_KEPT = 20_000
 
 S = TypeVar("S")
 
+_new_object = object.__new__
+
 
 class Encounter(Generic[S]):
     """A fight in progress.
@@ -150,6 +152,36 @@ class Encounter(Generic[S]):
         for event in events:
             enc.emit(event)
         return enc
+
+    @classmethod
+    def unlogged(cls, ruleset: Ruleset[S], initial: S, rng: Rng) -> Encounter[S]:
+        """A fight for bulk play from a copy of ``initial``, nothing advanced yet.
+
+        The same encounter as ``Encounter(ruleset, initial, rng=rng, keep_log=False,
+        start=False)`` (no log, no undo, nobody listening), made without the keyword
+        handling: the simulator's workers make one a fight.
+        """
+        enc = _new_object(cls)
+        enc.ruleset, enc.listener, enc.header, enc.rng = ruleset, None, None, rng
+        enc.keep_log, enc._initial = False, initial
+        enc.state = ruleset.clone_state(initial)
+        enc.log, enc._decisions, enc._redo, enc._snapshots = [], [], [], {}
+        enc._offered, enc._offered_at, enc._found = {}, (0, -1), {}
+        return enc
+
+    def restart(self, initial: S, rng: Rng) -> None:
+        """Begin another fight in this encounter, which keeps no log: from a copy of
+        ``initial`` with the dice ``rng``, nothing advanced yet, as :meth:`unlogged`
+        would make it (the simulator's workers play fight after fight in one).
+        """
+        if self.keep_log:
+            raise ValueError("only an encounter that keeps no log can restart")
+        self._initial, self.rng = initial, rng
+        self.state = self.ruleset.clone_state(initial)
+        if self._offered or self._found:
+            self._offered.clear()
+            self._found.clear()
+        self._offered_at = (0, -1)
 
     @classmethod
     def replay_checked(

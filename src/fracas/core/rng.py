@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from copy import deepcopy
 from math import floor as _floor
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from fracas.core.errors import ScriptExhaustedError
 
@@ -100,7 +101,7 @@ class SeededRng:
     True
     """
 
-    __slots__ = ("_random", "seed")
+    __slots__ = ("_draw", "_random", "seed")
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -109,19 +110,28 @@ class SeededRng:
             _seed_random(stream, seed)
             stream.gauss_next = None  # type: ignore[attr-defined]  # set by Random.seed
         else:
-            self._random = random.Random(seed)
+            stream = self._random = random.Random(seed)
+        self._draw = stream.random  # the next draw in [0, 1), looked up once
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeededRng:
+        """A copy drawing from its own copy of the stream (``_draw`` bound to it)."""
+        new = SeededRng.__new__(SeededRng)
+        new.seed = self.seed
+        stream = new._random = deepcopy(self._random, memo)
+        new._draw = stream.random
+        return new
 
     # ``floor`` of a draw times the sides: the same face as ``int`` (the product is never
     # negative), a little cheaper.
     def die(self, sides: int) -> int:
-        return _floor(self._random.random() * sides) + 1
+        return _floor(self._draw() * sides) + 1
 
     def dice(self, count: int, sides: int) -> list[int]:
-        r = self._random.random
+        r = self._draw
         return [_floor(r() * sides) + 1 for _ in range(count)]
 
     def choice_index(self, n: int) -> int:
-        return _floor(self._random.random() * n)
+        return _floor(self._draw() * n)
 
     def spawn(self, *labels: int | str) -> SeededRng:
         """An independent stream derived from this one's seed and ``labels``."""

@@ -8,7 +8,11 @@ and any one of them can be replayed.
 Workers receive a :class:`FightSpec` (plain data: rule-set name, scenario data,
 optionally the events of a saved fight to continue from) and a range of fight
 indices; they build the starting state once per process and send back a
-:class:`~fracas.sim.stats.ChunkSummary`.
+:class:`~fracas.sim.stats.ChunkSummary`.  What is the same in every fight is done once:
+a fresh fight's first automatic steps when they roll no die (each fight starts from a
+copy of the state they reach), the encounter (restarted for each fight of a chunk), and
+the policies that keep nothing of their own; ``tests/sim/test_chunk_same_fights.py``
+holds the chunk to one plain encounter a fight.
 
 Imports go one way inside :mod:`fracas.sim`: ``stats`` <- ``fights`` <- ``executors``
 <- ``runner`` <- ``sweep``.
@@ -30,7 +34,7 @@ from fracas.core.errors import FracasError
 from fracas.core.events import Event, decode_event, encode_event, read_log
 from fracas.core.loop import play
 from fracas.core.policy import HumanPolicy, Policy, scenario_policies
-from fracas.core.rng import Rng, derive_seed, fight_streams
+from fracas.core.rng import Rng, SeededRng, derive_seed, fight_streams, policy_stream
 from fracas.core.ruleset import Ruleset, find_ruleset
 from fracas.scenario import Scenario, build_initial_state
 from fracas.scenario.logs import cut_at_round
@@ -139,9 +143,47 @@ class _Prepared:
     ruleset: Ruleset[Any]
     state: Any
     fresh: bool
+    #: A fresh fight's state after its first automatic steps when they roll no die (so
+    #: they leave every fight of the spec there): each fight starts from a copy of it
+    #: instead of taking them again.  ``None``: each fight takes them on its own dice.
+    started: Any = None
 
 
 _PREPARED: dict[str, _Prepared] = {}
+
+
+class _Watched:
+    """An :class:`~fracas.core.rng.Rng` that notes whether anything drew from it."""
+
+    __slots__ = ("_rng", "drawn")
+
+    def __init__(self) -> None:
+        self._rng = SeededRng(0)
+        self.drawn = False
+
+    def die(self, sides: int) -> int:
+        self.drawn = True
+        return self._rng.die(sides)
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        self.drawn = True
+        return self._rng.dice(count, sides)
+
+    def choice_index(self, n: int) -> int:
+        self.drawn = True
+        return self._rng.choice_index(n)
+
+
+def _started(ruleset: Ruleset[Any], initial: Any) -> Any:
+    """The state a fresh fight of ``initial`` reaches by its first automatic steps, when
+    they roll no die (the same for every fight then); ``None`` when they roll or fail
+    (each fight takes them itself, and a failure names its fight)."""
+    watched = _Watched()
+    try:
+        enc = Encounter(ruleset, initial, rng=watched, keep_log=False)
+    except Exception:  # each fight meets it again, and says which
+        return None
+    return None if watched.drawn else enc.state
 
 
 def prepare(spec: FightSpec) -> _Prepared:
@@ -159,7 +201,8 @@ def prepare(spec: FightSpec) -> _Prepared:
         events: list[Event] = [decode_event(dict(data), ruleset, f"{spec.source}: ")
                                for data in spec.events]
         state = Encounter.replay(ruleset, state, events).state
-    prepared = _Prepared(ruleset, state, not spec.events)
+    fresh = not spec.events
+    prepared = _Prepared(ruleset, state, fresh, _started(ruleset, state) if fresh else None)
     if len(_PREPARED) >= 16:
         _PREPARED.clear()
     if spec.key:
@@ -178,6 +221,57 @@ def _policies(ruleset: Ruleset[Any], state: Any) -> Callable[[str], Policy]:
     return scenario_policies(ruleset, state, _refuse_humans)
 
 
+def _holds_nothing(policy: Policy) -> bool:
+    """Whether ``policy`` keeps nothing of its own (no attribute set, no slots): then it
+    is as good as a new one for another fight of the same scenario."""
+    attributes = getattr(policy, "__dict__", None)
+    return attributes is not None and not attributes and \
+        not any(getattr(cls, "__slots__", ()) for cls in type(policy).__mro__)
+
+
+class _Seats(dict[str, Policy]):
+    """A fight's policies, as :func:`scenario_policies` makes them (each actor's made on
+    first asking, humans refused), noting in ``kept`` the policies that keep nothing of
+    their own: the next fights of the chunk are handed those instead of new ones (a
+    policy is made from the scenario's data alone, which every fight of a chunk shares).
+    """
+
+    __slots__ = ("kept", "ruleset", "state", "traits")
+    kept: dict[str, Policy]
+    #: The attributes of each kept policy: one that takes any on is kept no longer.
+    traits: list[dict[str, Any]]
+    ruleset: Ruleset[Any]
+    state: Any
+
+    @staticmethod
+    def first(ruleset: Ruleset[Any]) -> _Seats:
+        """A chunk's first fight's seats (its ``state`` set by the caller)."""
+        seats = _Seats()
+        seats.kept, seats.traits, seats.ruleset = {}, [], ruleset
+        return seats
+
+    def next(self) -> _Seats:
+        """The seats of the chunk's next fight: these again when every policy in them is
+        kept and still keeps nothing; else those kept so far, with new ones to come."""
+        if len(self) == len(self.kept) and not any(self.traits):
+            return self
+        kept, traits = self.kept, self.traits
+        if any(traits):  # one took something on after all: new ones from now on
+            kept, traits = {}, []
+        seats = _Seats(kept)
+        seats.kept, seats.traits, seats.ruleset = kept, traits, self.ruleset
+        return seats
+
+    def __missing__(self, actor: str) -> Policy:
+        policy = self.ruleset.policy_for(self.state, actor)
+        _refuse_humans(actor, policy)
+        self[actor] = policy
+        if _holds_nothing(policy):
+            self.kept[actor] = policy
+            self.traits.append(vars(policy))
+        return policy
+
+
 def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary:
     """Play fights ``start .. stop-1`` of the run with ``seed`` and summarise them.
 
@@ -185,21 +279,42 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
     """
     prepared = prepare(spec)
     ruleset, initial = prepared.ruleset, prepared.state
+    started = prepared.started
+    # A fresh fight's first steps: taken once in prepare() when they roll no die.
+    advance = ruleset.advance if prepared.fresh and started is None else None
+    if started is not None:
+        initial = started
+    standings = ruleset.standings
+    aligned = spec.aligned
     summary = ChunkSummary()
     wins, rounds, survived, health = summary.wins, summary.rounds, summary.survived, summary.health
-    for s in ruleset.standings(initial):
+    for s in standings(initial):
         wins.setdefault(s.side, 0)
         survived.setdefault(s.name, 0)
         health.setdefault(s.name, {})
+    # The chunk's per-fight outcome codes (ChunkSummary.note), by (winner, finished).
+    codes: dict[tuple[str | None, bool], int] = {}
+    seats = _Seats.first(ruleset)
+    keep_code = summary.outcomes.append
+    draws = unfinished = 0
     dice: Rng
+    enc: Encounter[Any] | None = None  # one encounter, restarted for each fight
     for i in range(start, stop):
         fight_seed = derive_seed(seed, i)
-        dice, policy_rng = fight_streams(fight_seed)
-        if spec.aligned:  # a sweep's variants share their dice roll by roll
-            dice = AlignedRng(fight_seed)
+        if aligned:  # a sweep's variants share their dice roll by roll
+            dice, policy_rng = AlignedRng(fight_seed), policy_stream(fight_seed)
+        else:
+            dice, policy_rng = fight_streams(fight_seed)
         try:
-            enc = Encounter(ruleset, initial, rng=dice, keep_log=False, start=prepared.fresh)
-            outcome = play(enc, _policies(ruleset, enc.state), policy_rng,
+            if enc is None:
+                enc = Encounter.unlogged(ruleset, initial, dice)
+            else:
+                enc.restart(initial, dice)
+            if advance is not None:
+                advance(enc.state, dice, enc.emit)
+            seats = seats.next()
+            seats.state = enc.state
+            outcome = play(enc, seats.__getitem__, policy_rng,
                            max_decisions=spec.max_decisions)
         except SimulationError:
             raise
@@ -211,19 +326,34 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
                 f"{type(exc).__name__}: {exc}; replay it with "
                 f"'fracas run {spec.source} --seed {fight_seed}'"
             ) from exc
-        summary.fights += 1
-        summary.note(outcome.winner if outcome else None, outcome is not None)
         if outcome is None:
-            summary.unfinished += 1
+            winner: str | None = None
+            unfinished += 1
         else:
-            if outcome.winner is None:
-                summary.draws += 1
+            winner = outcome.winner
+            if winner is None:
+                draws += 1
             else:
-                wins[outcome.winner] = wins.get(outcome.winner, 0) + 1
-            rounds[outcome.rounds] = rounds.get(outcome.rounds, 0) + 1
-        for s in ruleset.standings(enc.state):
+                wins[winner] = wins.get(winner, 0) + 1
+            length = outcome.rounds
+            rounds[length] = rounds.get(length, 0) + 1
+        key = (winner, outcome is not None)
+        code = codes.get(key)
+        if code is None:
+            summary.note(*key)
+            codes[key] = summary.outcomes[-1]
+        else:
+            keep_code(code)
+        for s in standings(enc.state):
+            name = s.name
             if s.standing:
-                survived[s.name] = survived.get(s.name, 0) + 1
-            hist = health.setdefault(s.name, {})
-            hist[s.health] = hist.get(s.health, 0) + 1
+                survived[name] = survived.get(name, 0) + 1
+            hist = health.get(name)
+            if hist is None:
+                hist = health[name] = {}
+            value = s.health
+            hist[value] = hist.get(value, 0) + 1
+    summary.fights += len(range(start, stop))
+    summary.draws += draws
+    summary.unfinished += unfinished
     return summary
