@@ -45,7 +45,7 @@ from typing import Any
 from fracas.ai import SearchBudget, SearchPolicy, SearchTuning
 from fracas.ai.duels import DUELS, Duel
 from fracas.ai.match import MatchResult, mirror_match, normal_interval
-from fracas.ai.search.race import ALLOCATIONS, LEAST_GAIN, MARGIN
+from fracas.ai.search.race import ALLOCATIONS, LEAST_GAIN, MARGIN, REACH
 from fracas.ai.search.tree import MAX_CANDIDATES
 from fracas.core.action import GM
 from fracas.core.errors import FracasError
@@ -57,7 +57,7 @@ def run(duel: Duel, start: int, stop: int, ms: float | None, turn_ms: float | No
         clock: str = "wall", plans: bool = True, allocation: str = "race",
         width: int = MAX_CANDIDATES, to_win: bool = True,
         default: bool = False, least_gain: float = LEAST_GAIN,
-        draw: float = 0.5, reach: bool = True) -> MatchResult:
+        draw: float = 0.5, reach: float = REACH) -> MatchResult:
     """Seat-swapped fights of seeds ``start..stop-1`` on ``duel`` (``default``: the
     search's default budget, with ``horizon``)."""
     scenario = duel.scenario()
@@ -324,9 +324,10 @@ def main() -> None:
     parser.add_argument("--least-gain", type=float, default=LEAST_GAIN,
                         help="a decision stops once no move can plausibly beat the "
                              "heuristic's by this much of a rollout's score (0: never)")
-    parser.add_argument("--no-reach", action="store_true",
-                        help="no stop when no move could be shown better than the "
-                             "heuristic's in the time left")
+    parser.add_argument("--reach", type=float, default=REACH,
+                        help="a decision stops once no move, even this many standard errors "
+                             "above its lead, could be shown better in the time left (0: "
+                             "never)")
     parser.add_argument("--draw", type=float, default=0.5,
                         help="what a rollout ending in a draw scores (a win 1, a loss 0)")
     parser.add_argument("--baseline", action="store_true",
@@ -358,7 +359,7 @@ def main() -> None:
         "clock": args.clock, "plans": not args.no_plans, "allocation": args.allocation,
         "width": args.width, "to_win": not args.as_heuristic,
         "default": args.default_budget, "least_gain": args.least_gain, "draw": args.draw,
-        "reach": not args.no_reach}
+        "reach": args.reach}
 
     futures: dict[Future[tuple[MatchResult, MatchResult | None]], tuple[str, int, int]] = {}
     started = time.perf_counter()
@@ -400,7 +401,7 @@ def main() -> None:
           f" horizon={args.horizon}, margin={args.margin:g}"
           f"{', no plans' if args.no_plans else ''}, {args.allocation}"
           f", width {args.width}, least gain {args.least_gain:g}"
-          f"{', no reach stop' if args.no_reach else ''}, a draw {args.draw:g}"
+          f", reach {args.reach:g}, a draw {args.draw:g}"
           f"{', rollouts as the heuristic' if args.as_heuristic else ', rollouts to win'}) "
           f"against the heuristic, "
           f"{args.pairs} seeds x 2 seats, "

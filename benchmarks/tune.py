@@ -35,7 +35,7 @@ from room import _scenario, duel_arguments, where_of
 
 from fracas.ai.match import play_fight
 from fracas.ai.search import SearchBudget, SearchPolicy, SearchTuning, side_of
-from fracas.ai.search.race import LEAST_GAIN
+from fracas.ai.search.race import LEAST_GAIN, REACH
 from fracas.ai.search.rollouts import Rollouts
 from fracas.ai.search.tree import MAX_CANDIDATES, Candidate
 from fracas.core.action import GM
@@ -46,8 +46,9 @@ from fracas.core.ruleset import Action, Ruleset
 
 #: A setting: margin, rollouts, allocation, moves, horizon (decisions a rollout plays),
 #: least gain (a decision stops once no move can plausibly beat the heuristic's by it),
-#: reach (a decision stops once no move could be shown better in the rollouts left).
-Config = tuple[float, int, str, str, int, float, bool]
+#: reach (a decision stops once no move could be shown better in the rollouts left, even
+#: this many errors above its lead).
+Config = tuple[float, int, str, str, int, float, float]
 #: The search's own horizon (:class:`fracas.ai.SearchBudget`), the default of a setting.
 HORIZON = SearchBudget().horizon
 
@@ -131,13 +132,13 @@ class _Probe:
 
 
 def _name(margin: float, rollouts: int, allocation: str, moves: str, horizon: int,
-          least_gain: float = LEAST_GAIN, reach: bool = True) -> str:
+          least_gain: float = LEAST_GAIN, reach: float = REACH) -> str:
     name = f"{margin:g}:{rollouts}:{allocation}:{moves}"
     if horizon != HORIZON:
         name += f":h{horizon}"
     if least_gain != LEAST_GAIN:
         name += f":g{least_gain:g}"
-    return name if reach else f"{name}:noreach"
+    return name if reach == REACH else f"{name}:r{reach:g}"
 
 
 def _moves(text: str) -> int:
@@ -149,17 +150,17 @@ def _moves(text: str) -> int:
 
 def _config(text: str) -> Config:
     parts = text.split(":")
-    horizon, least_gain, reach = HORIZON, LEAST_GAIN, True
+    horizon, least_gain, reach = HORIZON, LEAST_GAIN, REACH
     for part in parts[4:]:
         if part.startswith("h") and part[1:].isdigit():
             horizon = int(part[1:])
         elif part.startswith("g"):
             least_gain = float(part[1:])
-        elif part == "noreach":
-            reach = False
+        elif part.startswith("r"):
+            reach = float(part[1:])
         else:
             raise ValueError(f"after the moves: hN (decisions a rollout plays), gX (the "
-                             f"least gain worth more rollouts) or noreach, not {part!r}")
+                             f"least gain worth more rollouts) or rX (the reach), not {part!r}")
     return (float(parts[0]), int(parts[1]), parts[2] if len(parts) > 2 else "race",
             parts[3] if len(parts) > 3 else f"near{MAX_CANDIDATES}", horizon, least_gain,
             reach)
@@ -186,8 +187,9 @@ def main() -> None:
                              "moves at most (default near12, the search's own defaults), hN a "
                              "rollout of N decisions at most, then valued by health (default "
                              "the search's horizon), gX the least gain worth more rollouts "
-                             "(default the search's), noreach: no stop when no move could be "
-                             "shown better in the rollouts left")
+                             "(default the search's), rX the reach (a decision stops once no "
+                             "move, X errors above its lead, could be shown better in the "
+                             "rollouts left; r0 never)")
     parser.add_argument("--truth", type=int, default=200,
                         help="fresh rollouts valuing each picked move")
     parser.add_argument("--no-plans", action="store_true")

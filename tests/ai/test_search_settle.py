@@ -14,7 +14,7 @@ import pytest
 from fracas.ai import SearchBudget, SearchTuning, evaluate
 from fracas.ai.duels import DUELS
 from fracas.ai.match import MatchResult, mirror_match, normal_interval
-from fracas.ai.search.race import LEAST_GAIN, _out_of_reach, race
+from fracas.ai.search.race import LEAST_GAIN, REACH, _out_of_reach, race
 from fracas.ai.search.rollouts import Rollouts
 from fracas.ai.search.tree import Candidate
 from fracas.core.action import Action
@@ -64,7 +64,9 @@ def test_a_rival_that_cannot_be_shown_better_in_the_rollouts_left_stops_the_race
     assert _race(noisy, 40) == 40
     # After 6 pairs: lead 0 and error 0.22; with 28 rollouts left (14 each) the error
     # would shrink to 0.12, and one error of optimism (0.22) is short of 2 x 0.12.
-    assert _race(noisy, 40, reach=True) == 12
+    assert _race(noisy, 40, reach=1.0) == 12
+    # Two errors of optimism: the rival is still in reach there (and the race runs on).
+    assert _race(noisy, 40, reach=2.0) > 12
 
 
 def test_out_of_reach_needs_a_limit_and_pairs() -> None:
@@ -88,7 +90,9 @@ def test_a_drawn_rollout_scores_what_a_draw_is_worth() -> None:
 
 def test_the_tuning_refuses_a_least_gain_or_a_draw_out_of_range() -> None:
     assert (SearchTuning().least_gain, SearchTuning().reach, SearchTuning().draw) == \
-        (LEAST_GAIN, True, 0.5)
+        (LEAST_GAIN, REACH, 0.5)
+    with pytest.raises(ValueError, match="reach"):
+        SearchTuning(reach=-1)
     with pytest.raises(ValueError, match="least gain"):
         SearchTuning(least_gain=-0.1)
     with pytest.raises(ValueError, match="a draw scores"):

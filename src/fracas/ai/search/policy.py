@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.ai.search.budget import SearchBudget, TurnClock
-from fracas.ai.search.race import ALLOCATIONS, LEAST_GAIN, MARGIN, halve, pick, race
+from fracas.ai.search.race import ALLOCATIONS, LEAST_GAIN, MARGIN, REACH, halve, pick, race
 from fracas.ai.search.rollouts import Rollouts, distinct, hashable, replace, side_of
 from fracas.ai.search.tree import MAX_CANDIDATES, Candidate, candidates
 from fracas.core.action import GM
@@ -39,9 +39,9 @@ class SearchTuning:
             the heuristic's by this much of a rollout's score (0 to 1); its time goes
             to the turn's later decisions.  0: only the budget or a clear winner stops it.
         reach: in the race, a decision also stops once no move could be shown better
-            than the heuristic's with the rollouts its budget has left (each one
-            standard error above its lead now); its time goes to the turn's later
-            decisions.
+            than the heuristic's with the rollouts its budget has left, even this many
+            standard errors above its lead now; its time goes to the turn's later
+            decisions.  0: never.
         draw: what a rollout that ends in a draw scores (a win 1, a loss 0).  1/2 makes
             the search play for the match's *score*; below 1/2 a side playing to win
             prefers a gamble to a likely draw.
@@ -53,7 +53,7 @@ class SearchTuning:
     width: int = MAX_CANDIDATES
     to_win: bool = True
     least_gain: float = LEAST_GAIN
-    reach: bool = True
+    reach: float = REACH
     draw: float = 0.5
 
     def __post_init__(self) -> None:
@@ -63,6 +63,8 @@ class SearchTuning:
             raise ValueError("the search needs room for at least one move (width >= 1)")
         if not 0 <= self.least_gain < 1:
             raise ValueError("the least gain is a share of a rollout's score, from 0 below 1")
+        if self.reach < 0:
+            raise ValueError("the reach is a number of standard errors, 0 or more")
         if not 0 <= self.draw <= 1:
             raise ValueError("a draw scores between a loss (0) and a win (1)")
 

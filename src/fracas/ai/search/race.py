@@ -22,8 +22,8 @@ from fracas.ai.search.budget import SearchBudget
 from fracas.ai.search.rollouts import Rollouts
 from fracas.ai.search.tree import Candidate
 
-__all__ = ["ALLOCATIONS", "BATCH", "LEAST_GAIN", "MARGIN", "MIN_PAIRS", "halve", "paired", "pick",
-           "race"]
+__all__ = ["ALLOCATIONS", "BATCH", "LEAST_GAIN", "MARGIN", "MIN_PAIRS", "REACH", "halve", "paired",
+           "pick", "race"]
 
 #: Standard errors of the paired difference by which a move must beat the heuristic's.
 MARGIN = 2.0
@@ -34,6 +34,10 @@ BATCH = 2
 #: The least lead over the heuristic's move (in a rollout's score, 0-1) worth more
 #: rollouts: a decision settles once no move still in can plausibly lead by as much.
 LEAST_GAIN = 0.02
+#: Standard errors of optimism with which a move still in is judged out of reach: one
+#: that even this far above its lead now could not clear ``margin`` with the rollouts
+#: left stops counting (0: never).
+REACH = 2.0
 #: The ways a decision's rollouts may be shared among its moves.
 ALLOCATIONS = ("race", "halving")
 
@@ -98,19 +102,19 @@ def _room(rollouts: Rollouts, budget: SearchBudget, began: float,
 
 
 def _out_of_reach(keep: Candidate, rivals: Sequence[Candidate], margin: float,
-                  room: int | None) -> bool:
+                  room: int | None, hope: float = 1.0) -> bool:
     """Whether no rival could be shown better than the heuristic's move with the
-    rollouts left: even one standard error above its lead now, its lead would fall
+    rollouts left: even ``hope`` standard errors above its lead now, its lead would fall
     short of ``margin`` errors after its share of ``room`` (the race shares it evenly
-    among the moves still in)."""
-    if room is None:
+    among the moves still in).  ``hope`` 0: never."""
+    if room is None or hope <= 0:
         return False
     more = room / (len(rivals) + 1)
     for c in rivals:
         lead, err, n = paired(c, keep)
         if n < MIN_PAIRS:
             return False
-        if lead + err >= margin * err * math.sqrt(n / (n + more)):
+        if lead + hope * err >= margin * err * math.sqrt(n / (n + more)):
             return False
     return True
 
@@ -136,15 +140,16 @@ def _fill(rollouts: Rollouts, alive: list[Candidate], target: int, budget: Searc
 
 def race(rollouts: Rollouts, candidates: list[Candidate], budget: SearchBudget, margin: float,
          deadline: float | None, keep: Candidate | None, least_gain: float = 0.0,
-         reach: bool = False) -> None:
+         reach: float = 0.0) -> None:
     """Play every move still in the race on the same seeds until the budget is spent.
 
     After each round of :data:`BATCH` seeds a move that the current leader beats by
     ``margin`` paired standard errors drops out (``keep``, the heuristic's move, never
     does).  The decision settles early when only the heuristic's move is left, when
     one move beats it by ``margin + 1`` errors, or when none can plausibly beat it by
-    ``least_gain`` (:func:`_idle`), or (with ``reach``) when none could be shown better
-    with the rollouts left (:func:`_out_of_reach`).
+    ``least_gain`` (:func:`_idle`), or (``reach`` above 0) when none could be shown
+    better with the rollouts left, even ``reach`` errors above its lead now
+    (:func:`_out_of_reach`).
     """
     began = budget.now()
     alive = list(candidates)
@@ -166,8 +171,8 @@ def race(rollouts: Rollouts, candidates: list[Candidate], budget: SearchBudget, 
             rivals = [c for c in alive if c is not keep]
             if _beats(keep, rivals, margin) or _idle(keep, rivals, margin, least_gain):
                 return
-            if reach and _out_of_reach(keep, rivals, margin,
-                                       _room(rollouts, budget, began, deadline)):
+            if reach > 0 and _out_of_reach(keep, rivals, margin,
+                                           _room(rollouts, budget, began, deadline), reach):
                 return
         if len(alive) == 1:
             return
