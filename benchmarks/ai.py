@@ -145,13 +145,14 @@ def _score_row(r: str, res: MatchResult, base: MatchResult | None) -> str:
     in the same seats."""
     low, high = res.interval
     s_low, s_high = res.score_interval
-    cells = [r, _wdl(res), f"{res.rate:.3f} ({low:.3f}-{high:.3f})",
-             f"{res.score:.3f} ({s_low:.3f}-{s_high:.3f})"]
+    spread = f" ({s_low:.3f}-{s_high:.3f})" if len(res.pair_scores) > 1 else ""
+    cells = [r, _wdl(res), f"{res.rate:.3f} ({low:.3f}-{high:.3f})", f"{res.score:.3f}{spread}"]
     if base is not None and len(base.pair_scores) == len(res.pair_scores):
         lead = [a - b for a, b in zip(res.pair_scores, base.pair_scores, strict=True)]
         d_low, d_high = normal_interval(lead)
+        spread = f" ({d_low:+.3f} to {d_high:+.3f})" if len(lead) > 1 else ""
         cells += [_wdl(base), f"{base.rate:.3f}", f"{base.score:.3f}",
-                  f"{statistics.fmean(lead) if lead else 0.0:+.3f} ({d_low:+.3f} to {d_high:+.3f})"]
+                  f"{statistics.fmean(lead) if lead else 0.0:+.3f}{spread}"]
     else:
         cells += ["-", "-", "-", "-"]
     cells.append(f"{_per_second(res):,.0f}")
@@ -205,9 +206,13 @@ def report(paths: list[Path]) -> str:
         records += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
                     if line.strip()]
     sets = {rec["duel"]: rec["set"] for rec in records}
+    for name in set(sets.values()) & {"dev", "heldout"}:  # a duel not yet heard from too
+        sets.update(dict.fromkeys(_set(argparse.ArgumentParser(), name), name))
     seeds: dict[str, set[int]] = {}
+    for r in sets:
+        seeds[r] = set()
     for rec in records:
-        seeds.setdefault(rec["duel"], set()).update(range(rec["first"], rec["stop"]))
+        seeds[rec["duel"]].update(range(rec["first"], rec["stop"]))
     whole: dict[str, set[int]] = {}
     for r, name in sets.items():
         whole[name] = whole.get(name, seeds[r]) & seeds[r]
