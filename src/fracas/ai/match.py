@@ -41,10 +41,8 @@ def normal_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, fl
     """The normal interval of the mean of independent ``values`` (95% by default).
 
     The match's score is a mean over seeds: each seed's two seat-swapped fights share
-    their dice, so the seed, not the fight, is the independent unit.
-
-    >>> normal_interval([0.5, 1.0, 0.0, 0.5])
-    (0.0999..., 0.9000...)
+    their dice, so the seed, not the fight, is the independent unit.  One value gives
+    no spread (the interval is that value); none, the whole of 0-1.
     """
     n = len(values)
     if n == 0:
