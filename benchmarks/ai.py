@@ -19,22 +19,33 @@ its default budget (at most a CPU second a turn), as a scenario naming no budget
 ``--scenario FILE`` plays a scenario file of two sides in place of the bundled duels
 (``--gm-side`` names the side its GM runs, as The One Ring's Loremaster runs the enemies);
 its row is named after the file.
+
+Two measures: the win rate (draws not won; 95% Wilson interval over fights) and the
+*score* (a win 1, a draw 1/2, a loss 0; 95% normal interval over seeds, since a seed's
+two fights share their dice).  ``--baseline`` plays the heuristic in the search's seats
+on the same seeds in the same job, and the score's lead over it is paired seed by seed.
+``--out FILE`` appends each finished job to FILE as a line of JSON (a run cut short
+keeps what it played); ``--report FILE ...`` prints the tables of such files.  Jobs go
+out seed by seed across the duels, so a partial run has every duel to about the same
+number of seeds.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
 from fracas.ai import SearchBudget, SearchPolicy, SearchTuning
 from fracas.ai.duels import DUELS, Duel
-from fracas.ai.match import MatchResult, mirror_match
-from fracas.ai.search.race import ALLOCATIONS, MARGIN
+from fracas.ai.match import MatchResult, mirror_match, normal_interval
+from fracas.ai.search.race import ALLOCATIONS, LEAST_GAIN, MARGIN, REACH
 from fracas.ai.search.tree import MAX_CANDIDATES
 from fracas.core.action import GM
 from fracas.core.errors import FracasError
@@ -45,7 +56,8 @@ def run(duel: Duel, start: int, stop: int, ms: float | None, turn_ms: float | No
         horizon: int, margin: float, rollouts: int | None = None,
         clock: str = "wall", plans: bool = True, allocation: str = "race",
         width: int = MAX_CANDIDATES, to_win: bool = True,
-        default: bool = False) -> MatchResult:
+        default: bool = False, least_gain: float = LEAST_GAIN,
+        draw: float = 0.5, reach: float = REACH) -> MatchResult:
     """Seat-swapped fights of seeds ``start..stop-1`` on ``duel`` (``default``: the
     search's default budget, with ``horizon``)."""
     scenario = duel.scenario()
@@ -54,7 +66,7 @@ def run(duel: Duel, start: int, stop: int, ms: float | None, turn_ms: float | No
     budget = SearchBudget(horizon=horizon) if default else SearchBudget(
         rollouts=rollouts, ms=ms, turn_ms=turn_ms, horizon=horizon, clock=clock)
     tuning = SearchTuning(margin=margin, plans=plans, allocation=allocation, width=width,
-                          to_win=to_win)
+                          to_win=to_win, least_gain=least_gain, draw=draw, reach=reach)
 
     def search(actor: str) -> Any:
         return SearchPolicy(rules, budget, side=duel.gm_side if actor == GM else None,
@@ -101,15 +113,121 @@ def _seats(r: str, res: MatchResult) -> str:
     return f"{r}: wins by the side the search played: {by_side}"
 
 
-def _baseline(r: str, duel: Duel, start: int, stop: int) -> str:
-    """The heuristic against itself on the same seeds and seats: what each seat wins."""
+def baseline(duel: Duel, start: int, stop: int) -> MatchResult:
+    """The heuristic against itself on the seeds ``start..stop-1``, seat by seat as the
+    search played them (what the heuristic wins in the search's seats)."""
     scenario = duel.scenario()
     rules = scenario.ruleset
     heuristic = _heuristic(rules)
-    res = mirror_match(rules, rules.initial_state(scenario.model), heuristic, heuristic,
-                       range(start, stop), gm_side=duel.gm_side)
+    return mirror_match(rules, rules.initial_state(scenario.model), heuristic, heuristic,
+                        range(start, stop), gm_side=duel.gm_side)
+
+
+def _baseline_line(r: str, res: MatchResult) -> str:
     by_side = ", ".join(f"{side} {w}/{n}" for side, (w, n) in res.by_side.items())
     return f"{r}: the heuristic in the same seats on the same seeds: {by_side}"
+
+
+def job(duel: Duel, start: int, stop: int, with_baseline: bool,
+        **settings: Any) -> tuple[MatchResult, MatchResult | None]:
+    """One worker's share: the search's fights on seeds ``start..stop-1`` (:func:`run`'s
+    ``settings``) and, with ``with_baseline``, the heuristic's in the same seats."""
+    res = run(duel, start, stop, **settings)
+    return res, baseline(duel, start, stop) if with_baseline else None
+
+
+def _wdl(res: MatchResult) -> str:
+    return f"{res.wins}-{res.draws}-{res.losses}"
+
+
+def _score_row(r: str, res: MatchResult, base: MatchResult | None) -> str:
+    """A row of the score table: both measures with their intervals, and the heuristic's
+    in the same seats."""
+    low, high = res.interval
+    s_low, s_high = res.score_interval
+    spread = f" ({s_low:.3f}-{s_high:.3f})" if len(res.pair_scores) > 1 else ""
+    cells = [r, _wdl(res), f"{res.rate:.3f} ({low:.3f}-{high:.3f})", f"{res.score:.3f}{spread}"]
+    if base is not None and len(base.pair_scores) == len(res.pair_scores):
+        lead = [a - b for a, b in zip(res.pair_scores, base.pair_scores, strict=True)]
+        d_low, d_high = normal_interval(lead)
+        spread = f" ({d_low:+.3f} to {d_high:+.3f})" if len(lead) > 1 else ""
+        cells += [_wdl(base), f"{base.rate:.3f}", f"{base.score:.3f}",
+                  f"{statistics.fmean(lead) if lead else 0.0:+.3f}{spread}"]
+    else:
+        cells += ["-", "-", "-", "-"]
+    cells.append(f"{_per_second(res):,.0f}")
+    return "| " + " | ".join(cells) + " |"
+
+
+SCORE_HEADER = (
+    "| duel | won-drawn-lost | win rate (95% Wilson) | score (95%, over seeds) "
+    "| heuristic, same seats | its win rate | its score "
+    "| score minus the heuristic's (95%, paired over seeds) | rollouts per CPU second |\n"
+    "|---|---|---|---|---|---|---|---|---|")
+
+
+def score_table(results: dict[str, tuple[MatchResult, MatchResult | None]],
+                sets: dict[str, str]) -> str:
+    """Both measures, duel by duel and pooled over each set (``sets``: duel -> set)."""
+    lines = [SCORE_HEADER]
+    for name in dict.fromkeys(sets.values()):
+        pooled, pooled_base = MatchResult(), MatchResult()
+        have_base = True
+        for r, (res, base) in results.items():
+            if sets.get(r) != name:
+                continue
+            lines.append(_score_row(r, res, base))
+            pooled.merge(res)
+            if base is None:
+                have_base = False
+            else:
+                pooled_base.merge(base)
+        lines.append(_score_row(f"**{name}, pooled**", pooled,
+                                pooled_base if have_base else None))
+    return "\n".join(lines)
+
+
+def _dump(res: MatchResult) -> dict[str, Any]:
+    return dataclasses.asdict(res)
+
+
+def _load(data: dict[str, Any]) -> MatchResult:
+    return MatchResult(**data)
+
+
+def report(paths: list[Path]) -> str:
+    """The score table of the jobs written to ``paths`` by ``--out``.
+
+    Only whole seeds count: of each set, the seeds every one of its duels has finished
+    (a run cut short leaves the last seeds played by some duels only, and those are the
+    fights that ran short)."""
+    records: list[dict[str, Any]] = []
+    for path in paths:
+        records += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+                    if line.strip()]
+    sets = {rec["duel"]: rec["set"] for rec in records}
+    for name in set(sets.values()) & {"dev", "heldout"}:  # a duel not yet heard from too
+        sets.update(dict.fromkeys(_set(argparse.ArgumentParser(), name), name))
+    seeds: dict[str, set[int]] = {}
+    for r in sets:
+        seeds[r] = set()
+    for rec in records:
+        seeds[rec["duel"]].update(range(rec["first"], rec["stop"]))
+    whole: dict[str, set[int]] = {}
+    for r, name in sets.items():
+        whole[name] = whole.get(name, seeds[r]) & seeds[r]
+    results: dict[str, tuple[MatchResult, MatchResult | None]] = {}
+    for rec in sorted(records, key=lambda rec: (rec["duel"], rec["first"])):
+        r = rec["duel"]
+        if not set(range(rec["first"], rec["stop"])) <= whole[sets[r]]:
+            continue
+        res, base = results.setdefault(
+            r, (MatchResult(), MatchResult() if rec["baseline"] is not None else None))
+        res.merge(_load(rec["search"]))
+        if base is not None and rec["baseline"] is not None:
+            base.merge(_load(rec["baseline"]))
+    counted = ", ".join(f"{name} {len(s)} seeds" for name, s in whole.items())
+    return f"whole seeds counted: {counted}\n\n{score_table(results, sets)}"
 
 
 #: Where the held-out duels and the development mirrors are kept.
@@ -157,7 +275,10 @@ def _duels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[st
     if args.set is not None:
         if args.scenario is not None or args.rulesets is not None:
             parser.error("--set plays its own duels: leave out --scenario and --rulesets")
-        return _set(parser, args.set)
+        found: dict[str, Duel] = {}
+        for which in dict.fromkeys(args.set):
+            found.update(_set(parser, which))
+        return found
     if args.scenario is None:
         if args.gm_side is not None:
             parser.error("--gm-side goes with --scenario (the bundled duels name their own)")
@@ -178,8 +299,9 @@ def main() -> None:
                         help=f"the duels to play (default: all of {', '.join(sorted(DUELS))})")
     parser.add_argument("--scenario", type=Path, default=None,
                         help="a scenario file of two sides to play instead of the duels")
-    parser.add_argument("--set", choices=("dev", "heldout"), default=None,
-                        help="play a set of duels: the development set or the held-out one")
+    parser.add_argument("--set", nargs="+", choices=("dev", "heldout"), default=None,
+                        help="play a set of duels (or both): the development set, the "
+                             "held-out one")
     parser.add_argument("--default-budget", action="store_true",
                         help="the search's default budget (a CPU second a turn at most); "
                              "--ms, --turn-ms, --rollouts and --clock are then ignored")
@@ -204,6 +326,15 @@ def main() -> None:
                         help="how a decision's rollouts are shared among its moves")
     parser.add_argument("--width", type=int, default=MAX_CANDIDATES,
                         help="whole moves compared at most in one decision")
+    parser.add_argument("--least-gain", type=float, default=LEAST_GAIN,
+                        help="a decision stops once no move can plausibly beat the "
+                             "heuristic's by this much of a rollout's score (0: never)")
+    parser.add_argument("--reach", type=float, default=REACH,
+                        help="a decision stops once no move, even this many standard errors "
+                             "above its lead, could be shown better in the time left (0: "
+                             "never)")
+    parser.add_argument("--draw", type=float, default=0.5,
+                        help="what a rollout ending in a draw scores (a win 1, a loss 0)")
     parser.add_argument("--baseline", action="store_true",
                         help="also play the heuristic against itself on the same seeds and "
                              "print what it wins in each seat")
@@ -212,34 +343,61 @@ def main() -> None:
                              "default they play it for the win alone: no escaping)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=5, help="seeds per job")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="append each finished job to this file (a line of JSON)")
+    parser.add_argument("--report", type=Path, nargs="+", default=None,
+                        help="print the tables of files written by --out, and play nothing")
     args = parser.parse_args()
+    if args.report is not None:
+        try:
+            print(report(args.report))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            parser.error(f"--report: {exc}")
+        return
     duels = _duels(parser, args)
+    sets = {r: ("dev" if r in DUELS or r.split("/")[-1] in {p.stem for p in
+                DEV_MIRRORS.glob("*.yaml")} else "heldout") if args.set else "duels"
+            for r in duels}
+    settings: dict[str, Any] = {
+        "ms": args.ms or None, "turn_ms": args.turn_ms if args.ms else None,
+        "horizon": args.horizon, "margin": args.margin, "rollouts": args.rollouts,
+        "clock": args.clock, "plans": not args.no_plans, "allocation": args.allocation,
+        "width": args.width, "to_win": not args.as_heuristic,
+        "default": args.default_budget, "least_gain": args.least_gain, "draw": args.draw,
+        "reach": args.reach}
 
-    jobs: dict[str, list[Any]] = {r: [] for r in duels}
+    futures: dict[Future[tuple[MatchResult, MatchResult | None]], tuple[str, int, int]] = {}
     started = time.perf_counter()
+    last = args.first_seed + args.pairs
     with ProcessPoolExecutor(args.workers) as pool:
-        for r, duel in duels.items():
-            for s in range(args.first_seed, args.first_seed + args.pairs, args.chunk):
-                stop = min(s + args.chunk, args.first_seed + args.pairs)
-                jobs[r].append(pool.submit(run, duel, s, stop, args.ms or None,
-                                           args.turn_ms if args.ms else None, args.horizon,
-                                           args.margin, args.rollouts, args.clock,
-                                           not args.no_plans, args.allocation, args.width,
-                                           not args.as_heuristic, args.default_budget))
-        results: dict[str, MatchResult] = {}
-        for r, futures in jobs.items():
-            total = MatchResult()
-            for f in futures:
-                total.merge(f.result())
-                # Progress on stderr, so a long run that is cut short still says something.
-                print(f"{r}: {total.wins} won, {total.draws} drawn of {total.fights} "
-                      f"after {time.perf_counter() - started:.0f} s", file=sys.stderr,
-                      flush=True)
-            results[r] = total
-            # A finished rule set's row at once: a run cut short keeps it.
-            print(_row(r, total), file=sys.stderr, flush=True)
-            print(_seats(r, total), file=sys.stderr, flush=True)
+        # Seed by seed across the duels: a run cut short has every duel to about as many.
+        for s in range(args.first_seed, last, args.chunk):
+            stop = min(s + args.chunk, last)
+            for r, duel in duels.items():
+                futures[pool.submit(job, duel, s, stop, args.baseline, **settings)] = (r, s, stop)
+        done: dict[str, list[tuple[int, MatchResult, MatchResult | None]]] = {r: [] for r in duels}
+        for f in as_completed(futures):
+            r, s, stop = futures[f]
+            res, base = f.result()
+            done[r].append((s, res, base))
+            if args.out is not None:
+                with args.out.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps({
+                        "set": sets[r], "duel": r, "first": s, "stop": stop,
+                        "search": _dump(res),
+                        "baseline": None if base is None else _dump(base)}) + "\n")
+            # Progress on stderr, so a long run that is cut short still says something.
+            print(f"{r} seeds {s}-{stop - 1}: {_wdl(res)} "
+                  f"after {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
+    results: dict[str, tuple[MatchResult, MatchResult | None]] = {}
+    for r, parts in done.items():
+        total, total_base = MatchResult(), MatchResult() if args.baseline else None
+        for _, res, base in sorted(parts, key=lambda p: p[0]):
+            total.merge(res)
+            if total_base is not None and base is not None:
+                total_base.merge(base)
+        results[r] = (total, total_base)
 
     spent = ("the default budget (CPU clock)" if args.default_budget else
              f"ms={args.ms:g}/decision, turn_ms={args.turn_ms:g}, rollouts={args.rollouts}, "
@@ -247,7 +405,8 @@ def main() -> None:
     print(f"search ({spent},"
           f" horizon={args.horizon}, margin={args.margin:g}"
           f"{', no plans' if args.no_plans else ''}, {args.allocation}"
-          f", width {args.width}"
+          f", width {args.width}, least gain {args.least_gain:g}"
+          f", reach {args.reach:g}, a draw {args.draw:g}"
           f"{', rollouts as the heuristic' if args.as_heuristic else ', rollouts to win'}) "
           f"against the heuristic, "
           f"{args.pairs} seeds x 2 seats, "
@@ -258,14 +417,16 @@ def main() -> None:
           "| CPU ms/turn (p95, max) "
           "| rollouts/searched decision (mean) | rollouts per CPU second | stuck |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for r, res in results.items():
+    for r, (res, _) in results.items():
         print(_row(r, res))
-    for r, res in results.items():
+    for r, (res, base) in results.items():
         for line in res.stuck[:3]:
             print(f"stuck ({r}): {line}")
         print(_seats(r, res))
-        if args.baseline:
-            print(_baseline(r, duels[r], args.first_seed, args.first_seed + args.pairs))
+        if base is not None:
+            print(_baseline_line(r, base))
+    print()
+    print(score_table(results, sets))
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from room import _scenario, duel_arguments, where_of
 
 from fracas.ai.match import play_fight
 from fracas.ai.search import SearchBudget, SearchPolicy, SearchTuning, side_of
+from fracas.ai.search.race import LEAST_GAIN, REACH
 from fracas.ai.search.rollouts import Rollouts
 from fracas.ai.search.tree import MAX_CANDIDATES, Candidate
 from fracas.core.action import GM
@@ -43,8 +44,11 @@ from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import SeededRng, derive_seed
 from fracas.core.ruleset import Action, Ruleset
 
-#: A setting: margin, rollouts, allocation, moves, horizon (decisions a rollout plays).
-Config = tuple[float, int, str, str, int]
+#: A setting: margin, rollouts, allocation, moves, horizon (decisions a rollout plays),
+#: least gain (a decision stops once no move can plausibly beat the heuristic's by it),
+#: reach (a decision stops once no move could be shown better in the rollouts left, even
+#: this many errors above its lead).
+Config = tuple[float, int, str, str, int, float, float]
 #: The search's own horizon (:class:`fracas.ai.SearchBudget`), the default of a setting.
 HORIZON = SearchBudget().horizon
 
@@ -82,10 +86,10 @@ class _Probe:
             return guess
         picks: dict[str, tuple[tuple[Any, ...], Action, bool]] = {}
         choice = False
-        for margin, rollouts, allocation, moves, horizon in self.configs:
-            name = _name(margin, rollouts, allocation, moves, horizon)
+        for margin, rollouts, allocation, moves, horizon, least_gain, reach in self.configs:
+            name = _name(margin, rollouts, allocation, moves, horizon, least_gain, reach)
             tuning = SearchTuning(margin=margin, plans=self.plans, allocation=allocation,
-                                  width=_moves(moves))
+                                  width=_moves(moves), least_gain=least_gain, reach=reach)
             sp = SearchPolicy(rules, SearchBudget(rollouts=rollouts, ms=None, horizon=horizon),
                               side=self.gm_side, tuning=tuning)
             # The same dice for every setting: they differ only in how they judge.
@@ -127,9 +131,14 @@ class _Probe:
         return guess
 
 
-def _name(margin: float, rollouts: int, allocation: str, moves: str, horizon: int) -> str:
+def _name(margin: float, rollouts: int, allocation: str, moves: str, horizon: int,
+          least_gain: float = LEAST_GAIN, reach: float = REACH) -> str:
     name = f"{margin:g}:{rollouts}:{allocation}:{moves}"
-    return name if horizon == HORIZON else f"{name}:h{horizon}"
+    if horizon != HORIZON:
+        name += f":h{horizon}"
+    if least_gain != LEAST_GAIN:
+        name += f":g{least_gain:g}"
+    return name if reach == REACH else f"{name}:r{reach:g}"
 
 
 def _moves(text: str) -> int:
@@ -141,13 +150,20 @@ def _moves(text: str) -> int:
 
 def _config(text: str) -> Config:
     parts = text.split(":")
-    horizon = HORIZON
-    if len(parts) > 4:
-        if not parts[4].startswith("h") or not parts[4][1:].isdigit():
-            raise ValueError(f"a horizon is hN (decisions a rollout plays), not {parts[4]!r}")
-        horizon = int(parts[4][1:])
+    horizon, least_gain, reach = HORIZON, LEAST_GAIN, REACH
+    for part in parts[4:]:
+        if part.startswith("h") and part[1:].isdigit():
+            horizon = int(part[1:])
+        elif part.startswith("g"):
+            least_gain = float(part[1:])
+        elif part.startswith("r"):
+            reach = float(part[1:])
+        else:
+            raise ValueError(f"after the moves: hN (decisions a rollout plays), gX (the "
+                             f"least gain worth more rollouts) or rX (the reach), not {part!r}")
     return (float(parts[0]), int(parts[1]), parts[2] if len(parts) > 2 else "race",
-            parts[3] if len(parts) > 3 else f"near{MAX_CANDIDATES}", horizon)
+            parts[3] if len(parts) > 3 else f"near{MAX_CANDIDATES}", horizon, least_gain,
+            reach)
 
 
 def tune_fight(where: str, seed: int, configs: list[Config], truth: int,
@@ -166,11 +182,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     duel_arguments(parser, 0.3, "share of the searching sides' decisions to sample")
     parser.add_argument("--configs", nargs="+", default=["2:150", "1:150", "0:150"],
-                        help="settings as MARGIN:ROLLOUTS[:ALLOCATION[:MOVES[:hN]]]: allocation "
-                             "race or halving (default race), moves nearN, N moves at "
-                             "most (default near12, the search's own defaults), hN a rollout "
-                             "of N decisions at most, then valued by health (default the "
-                             "search's horizon)")
+                        help="settings as MARGIN:ROLLOUTS[:ALLOCATION[:MOVES[:hN][:gX]]]: "
+                             "allocation race or halving (default race), moves nearN, N "
+                             "moves at most (default near12, the search's own defaults), hN a "
+                             "rollout of N decisions at most, then valued by health (default "
+                             "the search's horizon), gX the least gain worth more rollouts "
+                             "(default the search's), rX the reach (a decision stops once no "
+                             "move, X errors above its lead, could be shown better in the "
+                             "rollouts left; r0 never)")
     parser.add_argument("--truth", type=int, default=200,
                         help="fresh rollouts valuing each picked move")
     parser.add_argument("--no-plans", action="store_true")

@@ -32,6 +32,20 @@ def test_ai_script_prints_the_table_the_seats_and_the_heuristic_baseline() -> No
     assert "| one_ring | 2 |" in out and "rollouts to win" in out
     assert "one_ring: wins by the side the search played:" in out
     assert "one_ring: the heuristic in the same seats on the same seeds: company" in out
+    # Both measures, with the heuristic's score in the same seats: exactly one half.
+    assert "| duel | won-drawn-lost | win rate (95% Wilson) | score (95%, over seeds) |" in out
+    assert "| **duels, pooled** |" in out and "| 0.500 |" in out
+
+
+def test_ai_script_writes_each_job_and_reports_the_file(tmp_path: Path) -> None:
+    out_file = tmp_path / "jobs.jsonl"
+    out = _run("ai.py", "--rulesets", "adnd", "--pairs", "2", "--chunk", "1", "--ms", "10",
+               "--turn-ms", "20", "--workers", "1", "--baseline", "--out", str(out_file))
+    assert len(out_file.read_text(encoding="utf-8").splitlines()) == 2  # a line a job
+    table = out[out.index("| duel | won-drawn-lost"):].strip()
+    report = _run("ai.py", "--report", str(out_file))
+    assert report.startswith("whole seeds counted: duels 2 seeds")
+    assert report[report.index("| duel | won-drawn-lost"):].strip() == table
 
 
 def test_ai_script_plays_a_scenario_file_in_place_of_the_duels() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,8 @@ from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.rng import fight_streams
 from fracas.core.ruleset import Action, Ruleset
 
-__all__ = ["MatchResult", "StuckFight", "Timed", "mirror_match", "play_fight", "wilson"]
+__all__ = ["MatchResult", "StuckFight", "Timed", "mirror_match", "normal_interval", "play_fight",
+           "wilson"]
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -34,6 +35,24 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def normal_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float]:
+    """The normal interval of the mean of independent ``values`` (95% by default).
+
+    The match's score is a mean over seeds: each seed's two seat-swapped fights share
+    their dice, so the seed, not the fight, is the independent unit.  One value gives
+    no spread (the interval is that value); none, the whole of 0-1.
+    """
+    n = len(values)
+    if n == 0:
+        return 0.0, 1.0
+    mean = sum(values) / n
+    if n == 1:
+        return mean, mean
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return mean - half, mean + half
 
 
 class Timed:
@@ -106,11 +125,19 @@ class StuckFight(FracasError):
 
 @dataclass
 class MatchResult:
-    """Wins, draws and losses of the challenger over seat-swapped pairs of fights."""
+    """Wins, draws and losses of the challenger over seat-swapped pairs of fights.
+
+    Two measures of strength: the win rate (draws count as not won) and the *score*
+    (a win 1, a draw 1/2, a loss 0: the measure of a game that can be drawn, and what
+    the search's rollouts maximise).  Against itself a policy scores exactly 1/2 on
+    every seed, however many fights are drawn, while its win rate falls with the draws.
+    """
 
     fights: int = 0
     wins: int = 0
     draws: int = 0
+    #: The challenger's mean score over each seed's fights (its two seats), seed by seed.
+    pair_scores: list[float] = field(default_factory=list)
     by_side: dict[str, list[int]] = field(default_factory=dict)  # side -> [wins, fights]
     moves: list[float] = field(default_factory=list)
     turns: list[float] = field(default_factory=list)
@@ -135,11 +162,24 @@ class MatchResult:
         """95% Wilson interval of :attr:`rate`."""
         return wilson(self.wins, self.fights)
 
+    @property
+    def score(self) -> float:
+        """The challenger's mean score a fight: a win 1, a draw 1/2, a loss 0."""
+        return (self.wins + self.draws / 2) / self.fights if self.fights else 0.0
+
+    @property
+    def score_interval(self) -> tuple[float, float]:
+        """95% normal interval of :attr:`score` over the seeds (:func:`normal_interval`),
+        kept within 0-1."""
+        low, high = normal_interval(self.pair_scores)
+        return max(0.0, low), min(1.0, high)
+
     def merge(self, other: MatchResult) -> None:
         """Add another result (from a worker) to this one."""
         self.fights += other.fights
         self.wins += other.wins
         self.draws += other.draws
+        self.pair_scores += other.pair_scores
         for side, (w, n) in other.by_side.items():
             mine = self.by_side.setdefault(side, [0, 0])
             mine[0] += w
@@ -165,6 +205,7 @@ def mirror_match(ruleset: Ruleset[Any], initial: Any, challenger: Callable[[str]
         raise ValueError(f"a mirror match needs exactly two sides, not {sides}")
     result = MatchResult()
     for seed in seeds:
+        scores: list[float] = []
         for side in sides:
             timed: dict[str, Timed] = {}
 
@@ -188,11 +229,17 @@ def mirror_match(ruleset: Ruleset[Any], initial: Any, challenger: Callable[[str]
             if winner == side:
                 result.wins += 1
                 tally[0] += 1
+                scores.append(1.0)
             elif winner is None:
                 result.draws += 1
+                scores.append(0.5)
+            else:
+                scores.append(0.0)
             for t in timed.values():
                 result.moves += t.moves
                 result.turns += t.turns
                 result.cpu_turns += t.cpu_turns
                 result.rollouts += t.rollouts
+        if scores:
+            result.pair_scores.append(sum(scores) / len(scores))
     return result

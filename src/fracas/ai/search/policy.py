@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.ai.search.budget import SearchBudget, TurnClock
-from fracas.ai.search.race import ALLOCATIONS, MARGIN, halve, pick, race
+from fracas.ai.search.race import ALLOCATIONS, LEAST_GAIN, MARGIN, REACH, halve, pick, race
 from fracas.ai.search.rollouts import Rollouts, distinct, hashable, replace, side_of
 from fracas.ai.search.tree import MAX_CANDIDATES, Candidate, candidates
 from fracas.core.action import GM
@@ -35,6 +35,16 @@ class SearchTuning:
             (``policy("heuristic", actor, {TO_WIN: True})``: no hero escaping a fight
             going badly), since the search scores a flight as a loss; the other sides
             play the heuristic as it is.
+        least_gain: a decision stops spending rollouts once no move can plausibly beat
+            the heuristic's by this much of a rollout's score (0 to 1); its time goes
+            to the turn's later decisions.  0: only the budget or a clear winner stops it.
+        reach: in the race, a decision also stops once no move could be shown better
+            than the heuristic's with the rollouts its budget has left, even this many
+            standard errors above its lead now; its time goes to the turn's later
+            decisions.  0: never.
+        draw: what a rollout that ends in a draw scores (a win 1, a loss 0).  1/2 makes
+            the search play for the match's *score*; below 1/2 a side playing to win
+            prefers a gamble to a likely draw.
     """
 
     margin: float = MARGIN
@@ -42,12 +52,21 @@ class SearchTuning:
     allocation: str = "race"
     width: int = MAX_CANDIDATES
     to_win: bool = True
+    least_gain: float = LEAST_GAIN
+    reach: float = REACH
+    draw: float = 0.5
 
     def __post_init__(self) -> None:
         if self.allocation not in ALLOCATIONS:
             raise ValueError(f"the allocation is one of {', '.join(ALLOCATIONS)}")
         if self.width < 1:
             raise ValueError("the search needs room for at least one move (width >= 1)")
+        if not 0 <= self.least_gain < 1:
+            raise ValueError("the least gain is a share of a rollout's score, from 0 below 1")
+        if self.reach < 0:
+            raise ValueError("the reach is a number of standard errors, 0 or more")
+        if not 0 <= self.draw <= 1:
+            raise ValueError("a draw scores between a loss (0) and a win (1)")
 
 
 class SearchPolicy:
@@ -165,11 +184,15 @@ class SearchPolicy:
             found += [Candidate(c.chosen, c.action, sticky=True) for c in found[1:]]
         self.last_candidates = found
         rollouts = Rollouts(self.ruleset, request, side, base, self.heuristic, self.plan, root,
-                            self.budget.horizon, self._side_of)
-        share = halve if self.tuning.allocation == "halving" else race
+                            self.budget.horizon, self._side_of, draw=self.tuning.draw)
+        keep = found[0] if has_guess else None
         try:
-            share(rollouts, found, self.budget, self.tuning.margin, deadline,
-                  keep=found[0] if has_guess else None)
+            if self.tuning.allocation == "halving":
+                halve(rollouts, found, self.budget, self.tuning.margin, deadline, keep,
+                      least_gain=self.tuning.least_gain)
+            else:
+                race(rollouts, found, self.budget, self.tuning.margin, deadline, keep,
+                     least_gain=self.tuning.least_gain, reach=self.tuning.reach)
         finally:
             self.last_rollouts = rollouts.played
         picked = pick(found, has_guess, self.tuning.margin)

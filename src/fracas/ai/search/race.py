@@ -7,6 +7,10 @@ errors.  The moves *race*: every move still in plays :data:`BATCH` more seeds at
 and one the leader beats by ``margin`` errors drops out; or, by *halving*, the budget is
 spent in rounds, the better half kept after each.  The heuristic's move always stays
 in, and a decision that settles early leaves its time to the turn's later decisions.
+A decision also settles once no move still in can plausibly beat the heuristic's by
+``least_gain`` (its lead plus ``margin`` paired errors falls short of it): what more
+rollouts could still find is not worth their time; or once none could be shown better
+in the rollouts the budget has left (:func:`_out_of_reach`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from fracas.ai.search.budget import SearchBudget
 from fracas.ai.search.rollouts import Rollouts
 from fracas.ai.search.tree import Candidate
 
-__all__ = ["ALLOCATIONS", "BATCH", "MARGIN", "MIN_PAIRS", "halve", "paired", "pick", "race"]
+__all__ = ["ALLOCATIONS", "BATCH", "LEAST_GAIN", "MARGIN", "MIN_PAIRS", "REACH", "halve", "paired",
+           "pick", "race"]
 
 #: Standard errors of the paired difference by which a move must beat the heuristic's.
 MARGIN = 2.0
@@ -26,6 +31,13 @@ MARGIN = 2.0
 MIN_PAIRS = 4
 #: Seeds every move still in the race plays between two looks at the results.
 BATCH = 2
+#: The least lead over the heuristic's move (in a rollout's score, 0-1) worth more
+#: rollouts: a decision settles once no move still in can plausibly lead by as much.
+LEAST_GAIN = 0.02
+#: Standard errors of optimism with which a move still in is judged out of reach: one
+#: that even this far above its lead now could not clear ``margin`` with the rollouts
+#: left stops counting (0: never).
+REACH = 2.0
 #: The ways a decision's rollouts may be shared among its moves.
 ALLOCATIONS = ("race", "halving")
 
@@ -61,6 +73,52 @@ def _beats(keep: Candidate, rivals: Sequence[Candidate], margin: float) -> bool:
     return False
 
 
+def _idle(keep: Candidate, rivals: Sequence[Candidate], margin: float,
+          least_gain: float) -> bool:
+    """Whether no rival can plausibly lead the heuristic's move by ``least_gain``: each
+    one's lead plus ``margin`` paired errors falls short of it (over at least
+    :data:`MIN_PAIRS` pairs).  ``least_gain`` 0 never settles a decision this way."""
+    if least_gain <= 0:
+        return False
+    for c in rivals:
+        lead, err, n = paired(c, keep)
+        if n < MIN_PAIRS or lead + margin * err >= least_gain:
+            return False
+    return True
+
+
+def _room(rollouts: Rollouts, budget: SearchBudget, began: float,
+          deadline: float | None) -> int | None:
+    """Rollouts the decision can still afford (``None``: no limit): what is left of a
+    rollout budget, or of the time, timed by the mean rollout since ``began``."""
+    room = budget.rollouts - rollouts.played if budget.rollouts is not None else None
+    if deadline is not None and rollouts.played > 0:
+        now = budget.now()
+        per = (now - began) / rollouts.played
+        if per > 0:
+            by_time = max(0, int((deadline - now) / per))
+            room = by_time if room is None else min(room, by_time)
+    return room
+
+
+def _out_of_reach(keep: Candidate, rivals: Sequence[Candidate], margin: float,
+                  room: int | None, hope: float = 1.0) -> bool:
+    """Whether no rival could be shown better than the heuristic's move with the
+    rollouts left: even ``hope`` standard errors above its lead now, its lead would fall
+    short of ``margin`` errors after its share of ``room`` (the race shares it evenly
+    among the moves still in).  ``hope`` 0: never."""
+    if room is None or hope <= 0:
+        return False
+    more = room / (len(rivals) + 1)
+    for c in rivals:
+        lead, err, n = paired(c, keep)
+        if n < MIN_PAIRS:
+            return False
+        if lead + hope * err >= margin * err * math.sqrt(n / (n + more)):
+            return False
+    return True
+
+
 def _fill(rollouts: Rollouts, alive: list[Candidate], target: int, budget: SearchBudget,
           began: float, deadline: float | None) -> bool:
     """Play every move of ``alive`` up to ``target`` seeds; ``False`` once the budget
@@ -81,13 +139,17 @@ def _fill(rollouts: Rollouts, alive: list[Candidate], target: int, budget: Searc
 
 
 def race(rollouts: Rollouts, candidates: list[Candidate], budget: SearchBudget, margin: float,
-         deadline: float | None, keep: Candidate | None) -> None:
+         deadline: float | None, keep: Candidate | None, least_gain: float = 0.0,
+         reach: float = 0.0) -> None:
     """Play every move still in the race on the same seeds until the budget is spent.
 
     After each round of :data:`BATCH` seeds a move that the current leader beats by
     ``margin`` paired standard errors drops out (``keep``, the heuristic's move, never
-    does).  The decision settles early when only the heuristic's move is left, or when
-    one move beats it by ``margin + 1`` errors.
+    does).  The decision settles early when only the heuristic's move is left, when
+    one move beats it by ``margin + 1`` errors, or when none can plausibly beat it by
+    ``least_gain`` (:func:`_idle`), or (``reach`` above 0) when none could be shown
+    better with the rollouts left, even ``reach`` errors above its lead now
+    (:func:`_out_of_reach`).
     """
     began = budget.now()
     alive = list(candidates)
@@ -106,14 +168,19 @@ def race(rollouts: Rollouts, candidates: list[Candidate], budget: SearchBudget, 
         if keep is not None:
             if alive == [keep]:
                 return
-            if _beats(keep, [c for c in alive if c is not keep], margin):
+            rivals = [c for c in alive if c is not keep]
+            if _beats(keep, rivals, margin) or _idle(keep, rivals, margin, least_gain):
+                return
+            if reach > 0 and _out_of_reach(keep, rivals, margin,
+                                           _room(rollouts, budget, began, deadline), reach):
                 return
         if len(alive) == 1:
             return
 
 
 def halve(rollouts: Rollouts, candidates: list[Candidate], budget: SearchBudget,
-          margin: float, deadline: float | None, keep: Candidate | None) -> None:
+          margin: float, deadline: float | None, keep: Candidate | None,
+          least_gain: float = 0.0) -> None:
     """Sequential halving: the budget in rounds, the better half of the moves kept each.
 
     Every move still in plays the same number of seeds in a round; after it the moves
@@ -121,7 +188,8 @@ def halve(rollouts: Rollouts, candidates: list[Candidate], budget: SearchBudget,
     does).  Each round gets an equal share of what is left of the budget (rollouts, or
     time timed by the mean rollout so far), so the last few moves get most of it.  As
     in the race, a decision settles early when one move beats the heuristic's by
-    ``margin + 1`` paired errors, or the heuristic's beats every other by ``margin``.
+    ``margin + 1`` paired errors, the heuristic's beats every other by ``margin``, or
+    none can plausibly beat it by ``least_gain``.
     """
     limit = budget.rollouts
     clock = budget.now
@@ -152,7 +220,7 @@ def halve(rollouts: Rollouts, candidates: list[Candidate], budget: SearchBudget,
             rivals = [c for c in alive if c is not keep]
             if not rivals:
                 return
-            if _beats(keep, rivals, margin):
+            if _beats(keep, rivals, margin) or _idle(keep, rivals, margin, least_gain):
                 return
             if all(_behind(c, keep, margin) for c in rivals):
                 return

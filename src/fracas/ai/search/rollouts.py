@@ -43,16 +43,17 @@ def side_of(ruleset: Ruleset[Any], state: Any, actor: str) -> str | None:
     return None
 
 
-def evaluate(ruleset: Ruleset[Any], state: Any, side: str) -> float:
+def evaluate(ruleset: Ruleset[Any], state: Any, side: str, draw: float = 0.5) -> float:
     """How good ``state`` is for ``side``, from 0 (lost) to 1 (won).
 
-    A finished fight scores 1, 0 or 1/2 (draw).  Otherwise each side's share of its
-    health still standing is compared: 1/2 plus half the lead over the best other side.
+    A finished fight scores 1, 0 or ``draw`` (1/2 unless a draw is valued otherwise).
+    Otherwise each side's share of its health still standing is compared: 1/2 plus half
+    the lead over the best other side.
     """
     outcome = ruleset.outcome(state)
     if outcome is not None and ruleset.current_actor(state) is None:
         if outcome.winner is None:
-            return 0.5
+            return draw
         return 1.0 if outcome.winner == side else 0.0
     share: dict[str, list[float]] = {}
     for s in ruleset.standings(state):
@@ -172,6 +173,8 @@ class Rollouts:
     side_of: Callable[[Ruleset[Any], Any, str], str | None]
     #: Rollouts played so far.
     played: int = 0
+    #: What a rollout ending in a draw scores.
+    draw: float = 0.5
 
     def play(self, candidate: Candidate) -> None:
         """One more rollout of ``candidate``, on the next seed; its score kept."""
@@ -198,7 +201,7 @@ class Rollouts:
             if stuck is not None and self.side_of(ruleset, state, stuck) == self.side:
                 result = 0.0  # a dead end of our own making: never worth choosing
             else:
-                result = evaluate(ruleset, state, self.side)
+                result = evaluate(ruleset, state, self.side, self.draw)
         except FracasError:
             result = 0.0
         candidate.results.append(result)
