@@ -491,3 +491,26 @@ def test_pages_say_who_they_are_for(page: Any, server: LiveServer) -> None:
     assert "GM console" not in page.title()
     page.goto(server.url + urls["spectator"])
     assert "spectator view" in page.title()
+
+
+def test_a_refresh_that_fails_is_tried_again(page: Any, server: LiveServer) -> None:
+    """A panel fetch answered with an error (the server busy) is retried, not left for
+    the next push: the page still catches up."""
+    create(page, server, "scenarios/skirmish.yaml")
+    refused: list[str] = []
+
+    def busy_once(route: Any) -> None:
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=503, body="busy")
+        else:
+            route.continue_()
+
+    page.route("**/panel?*", busy_once)
+    page.evaluate("document.getElementById('live').setAttribute('data-revision', 'stale')")
+    page.evaluate("window.fracas.refresh()")
+    page.wait_for_function(
+        "() => document.getElementById('live').getAttribute('data-revision') !== 'stale'",
+        timeout=60_000)
+    assert len(refused) == 1  # the first answer was an error; the retry brought the panel
+    assert page.get_attribute("#live", "data-revision") == "0"

@@ -266,24 +266,38 @@
   });
 
   // While this page's own form is on its way, its answer is what the page shows next;
-  // a push arriving meanwhile is looked at once the answer has been swapped in.
-  var own = 0;
-  document.body.addEventListener("htmx:beforeRequest", function () { own += 1; });
-  document.body.addEventListener("htmx:afterRequest", function () {
-    own = Math.max(0, own - 1);
-    if (!own && again) { again = false; window.setTimeout(refresh, 0); }
-  });
+  // a push arriving meanwhile is looked at once the answer has been swapped in.  A request
+  // on its way is one whose element (still in the page) carries htmx's request class: a
+  // count of start and end events would stay up for good when a request's element is
+  // swapped out before it ends (its end event then never reaches the body).
+  function own() { return document.querySelector("." + htmx.config.requestClass) !== null; }
+  // What waits for this page's own request is looked at again when a request ends, and a
+  // moment later in any case.
+  function later(fn) { window.setTimeout(fn, 0); window.setTimeout(fn, 400); }
+  function retry() { if (again && !busy) { again = false; refresh(); } }
+  document.body.addEventListener("htmx:afterRequest", function () { later(retry); });
 
+  // A fetch that failed (the network, or the server busy) is tried again, less and less
+  // often, rather than left for the next push.
+  var failures = 0;
   function refresh() {
-    if (busy || own) { again = true; return; }
+    if (busy || own()) { again = true; later(retry); return; }
     var current = live();
     if (!current) { return; }
     busy = true;
     var url = base + "/panel?rev=" + encodeURIComponent(current.getAttribute("data-revision"));
     fetch(url, { headers: { "HX-Request": "true" }, cache: "no-store", credentials: "same-origin" })
-      .then(function (answer) { return answer.status === 200 ? answer.text() : ""; })
+      .then(function (answer) {
+        if (answer.status === 200) { failures = 0; return answer.text(); }
+        if (answer.status !== 204) { throw new Error("panel " + answer.status); }
+        failures = 0;
+        return "";
+      })
       .then(function (html) { if (html) { patch(html); } })
-      .catch(function () { /* the next push tries again */ })
+      .catch(function () {
+        failures += 1;
+        window.setTimeout(refresh, Math.min(30000, 500 * Math.pow(2, failures - 1)));
+      })
       .then(function () {
         busy = false;
         if (again) { again = false; refresh(); }
@@ -295,17 +309,18 @@
   var source = new EventSource(base + "/events");
   // A change: the fresh panel itself (patched in once this page's own form, if any, is back).
   var waiting = null;
-  function apply(html) {
-    if (own) { waiting = html; return; }
-    patch(html);
-  }
-  document.body.addEventListener("htmx:afterRequest", function () {
-    if (!own && waiting !== null) {
+  function flush() {
+    if (waiting !== null && !own()) {
       var html = waiting;
       waiting = null;
-      window.setTimeout(function () { patch(html); }, 0);
+      patch(html);
     }
-  });
+  }
+  function apply(html) {
+    if (own()) { waiting = html; later(flush); return; }
+    patch(html);
+  }
+  document.body.addEventListener("htmx:afterRequest", function () { later(flush); });
   source.addEventListener("panel", function (event) { apply(event.data); });
   // On (re)connecting: the version, to catch up with anything missed meanwhile.
   source.addEventListener("version", function (event) {
