@@ -50,7 +50,7 @@ DUELS = [
     pytest.param(DATA / "adnd_single.yaml", id="adnd_single"),
     pytest.param(EXAMPLES / "adnd" / "bridge_duel.yaml", id="bridge_duel",
                  marks=_refused("three fighters: 637,744 positions (hit points, weapons "
-                                "dropped, initiative order and turn); solved in about 195 "
+                                "dropped, initiative order and turn); solved in 160-195 "
                                 "CPU s with max_states 1,000,000, over the 60 s aim")),
 ]
 #: The duels marked refused above, tried briefly.

@@ -507,6 +507,7 @@ def test_a_refresh_that_fails_is_tried_again(page: Any, server: LiveServer) -> N
             route.continue_()
 
     page.route("**/panel?*", busy_once)
+    page.wait_for_function("() => window.fracas !== undefined")  # the deferred script ran
     page.evaluate("document.getElementById('live').setAttribute('data-revision', 'stale')")
     page.evaluate("window.fracas.refresh()")
     page.wait_for_function(
