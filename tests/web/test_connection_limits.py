@@ -108,6 +108,27 @@ def test_slow_headers_from_one_address_leave_other_clients_answered(server: Serv
             sock.close()
 
 
+def test_a_burst_of_refused_connections_does_not_crowd_out_a_client(server: Server) -> None:
+    # The server is frozen while a burst beyond every bound queues up, then one client
+    # joins the queue: the server accepts them all in one go on waking.  Connections it
+    # turns away must not count against the client that comes after them.
+    burst: list[socket.socket] = []
+    os.kill(server.proc.pid, signal.SIGSTOP)
+    try:
+        for _ in range(800):  # past the share of 50 and the total of 700
+            burst.append(_connect(server.port, ATTACKER))
+        client = _connect(server.port, "127.0.0.5")
+        client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    finally:
+        os.kill(server.proc.pid, signal.SIGCONT)
+    try:
+        assert client.recv(12).startswith(b"HTTP/1.1 200")
+    finally:
+        client.close()
+        for sock in burst:
+            sock.close()
+
+
 def test_a_silent_connection_is_closed_by_the_request_deadline(server: Server) -> None:
     sock = _connect(server.port, "127.0.0.3")
     try:

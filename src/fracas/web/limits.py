@@ -60,6 +60,10 @@ def bounded_protocol(limits: Limits) -> type[Any]:
 
         bounds: ClassVar[Limits] = limits
         open_per_address: ClassVar[dict[str, int]] = {}
+        #: Connections kept (not those turned away): a burst accepted in one go aborts
+        #: many before their ``connection_lost`` runs, and uvicorn's own set still holds
+        #: them until then, so it would count refused connections against later clients.
+        open_in_all: ClassVar[list[int]] = [0]
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -68,11 +72,12 @@ def bounded_protocol(limits: Limits) -> type[Any]:
             self._waiting_for: Any = None  # h11.IDLE (headers) or h11.SEND_BODY (body)
             address = self.client[0] if self.client else "?"
             held = self.open_per_address.get(address, 0)
-            if held >= self.bounds.per_address or len(self.connections) > self.bounds.total:
+            if held >= self.bounds.per_address or self.open_in_all[0] >= self.bounds.total:
                 transport.abort()
                 return
             self._address = address
             self.open_per_address[address] = held + 1
+            self.open_in_all[0] += 1
             self._arm(h11.IDLE)
 
         def connection_lost(self, exc: Exception | None) -> None:
@@ -80,6 +85,7 @@ def bounded_protocol(limits: Limits) -> type[Any]:
             address = getattr(self, "_address", None)
             if address is not None:
                 self._address = None
+                self.open_in_all[0] -= 1
                 left = self.open_per_address.get(address, 1) - 1
                 if left > 0:
                     self.open_per_address[address] = left
