@@ -66,16 +66,22 @@ __all__ = ["HeroHeuristic", "LoremasterHeuristic"]
 SHIFT_MARGIN = 1.15
 
 
-def _confirm(request: DecisionRequest, wishes: Iterable[Action]) -> Action:
-    """The first wished action the rules accept, else the preselected value of every step.
+def _confirm(request: DecisionRequest, wish: Action | None,
+             fallbacks: Iterable[Action] = ()) -> Action:
+    """The heuristic's wish, else the first of ``fallbacks`` the rules accept, else the
+    preselected value of every step.
 
-    A wish the quick yes (:func:`legality.allows`, held to the full check by a test) accepts
-    is taken without walking its fields; the request then records it as found legal, as
-    ``request.is_legal`` would, so the play loop does not judge it again.
+    A wish is built legal by the same helpers the rules judge with, so the request records
+    it as found legal (``request.vouch``) without judging it again:
+    ``tests/rules/one_ring/test_one_ring_wishes.py`` holds every wish to the full check.
+    The fallbacks (options in a fixed order, for a turn the heuristic has no wish for) are
+    judged one by one.
     """
+    if wish is not None:
+        return request.vouch(wish)
     state = request.state
     allows = legality.allows
-    for action in wishes:
+    for action in fallbacks:
         if allows(state, action):
             return request.vouch(action)  # found legal: the loop checks it no further
         if request.is_legal(action):
@@ -132,32 +138,39 @@ class HeroHeuristic:
         self.to_win = to_win
 
     def choose(self, request: DecisionRequest) -> Action:
-        """Build the hero's action from the state and confirm it with the rules."""
-        return _confirm(request, self._wishes(request.state, request.actor))
+        """Build the hero's action from the state (legal by construction)."""
+        state, me = request.state, request.actor
+        wish = self.wish(state, me)
+        if wish is None and state.pending is None and state.phase == "action":
+            return _confirm(request, None, _in_offer_order(state, me))
+        return _confirm(request, wish)
 
-    def _wishes(self, state: OneRingState, me: str) -> Iterable[Action]:
+    def wish(self, state: OneRingState, me: str) -> Action | None:
+        """The action the hero wants now, legal by construction; ``None`` when the heuristic
+        has none (the rest of the hero's options are then tried in a fixed order)."""
         p = state.pending
         if p is not None:
             if p.tengwars > 0:
-                yield _special(state, me)
-            elif knockback_due(state):
-                yield self._knockback(state, me)
-            return
-        if state.phase == "stance":
-            yield TakeStance(me, self._stance(state, me))
-            return
-        if state.phase == "engagement":
+                return _special(state, me)
+            if knockback_due(state):
+                return self._knockback(state, me)
+            return None
+        phase = state.phase
+        if phase == "action":
+            return self._turn(state, me)
+        if phase == "stance":
+            return TakeStance(me, self._stance(state, me))
+        if phase == "engagement":
             found = next_step(state.board, GM)
             if found is not None and found.options:
-                yield Engage(me, _weakest(state, found.options))
-            return
-        if state.phase == "volley":
+                return Engage(me, _weakest(state, found.options))
+            return None
+        if phase == "volley":
             targets = legality.hero_targets(state, me)
             if targets:
-                yield _best_attack(state, me, targets, Attack)
-            yield Hold(me)
-            return
-        yield from self._turn(state, me)
+                return _best_attack(state, me, targets, Attack)
+            return Hold(me)
+        return None
 
     @staticmethod
     def _knockback(state: OneRingState, me: str) -> Knockback:
@@ -193,40 +206,37 @@ class HeroHeuristic:
         scores = stance_scores(state, me, _weakest(state, foes), stances)
         return max(stances, key=lambda stance: (scores[stance], stance == OPEN))
 
-    def _turn(self, state: OneRingState, me: str) -> Iterable[Action]:
+    def _turn(self, state: OneRingState, me: str) -> Action | None:
         h = state.heroes[me]
         if h.knocked_back:
-            yield Recover(me)
-        escape = None if h.knocked_back or self.to_win else _escape(state, me)
-        if escape is not None:
-            yield escape
-        secondary = not h.secondary_used
-        draw = _weapon_to_draw(state, me) if secondary else None
-        if draw is not None:
-            yield Draw(me, draw)
-        if secondary:
+            return Recover(me)
+        if not self.to_win:
+            escape = _escape(state, me)
+            if escape is not None:
+                return escape
+        if not h.secondary_used:
+            draw = _weapon_to_draw(state, me)
+            if draw is not None:
+                return Draw(me, draw)
             drop = _spare_gear(state, me)
             if drop is not None:
-                yield Drop(me, drop)
+                return Drop(me, drop)
             shift = _shift_stance(state, me)
             if shift is not None:
-                yield shift
-        if not h.knocked_back:
-            targets = legality.hero_targets(state, me)
-            target = _best_target(state, me, targets) if targets else None
-            task = _task(state, me)
-            if target is not None:
-                value, roll = attack_now(state, me, target)
-                if task is not None and task_value(state, me, task.companion) > value:
-                    yield task
-                yield Attack(me, target, hope=roll is not None and
-                             hope_pays(state, me, *roll, target))
-            moves = legality.move_targets(state, me)
-            if moves:
-                yield _best_attack(state, me, moves, Move)
-            if task is not None:
-                yield task
-        yield from _in_offer_order(state, me)
+                return shift
+        targets = legality.hero_targets(state, me)
+        task = _task(state, me)
+        if targets:
+            target = _best_target(state, me, targets)
+            value, roll = attack_now(state, me, target)
+            if task is not None and task_value(state, me, task.companion) > value:
+                return task
+            return Attack(me, target, hope=roll is not None and
+                          hope_pays(state, me, *roll, target))
+        moves = legality.move_targets(state, me)
+        if moves:
+            return _best_attack(state, me, moves, Move)
+        return task
 
 
 def _shift_stance(state: OneRingState, me: str) -> Action | None:
@@ -359,39 +369,38 @@ class LoremasterHeuristic:
     weakest hero and spends tengwars on Heavy Blows (Pierce when it makes a Piercing Blow)."""
 
     def choose(self, request: DecisionRequest) -> Action:
-        """Build the Loremaster's action from the state and confirm it with the rules."""
-        return _confirm(request, self._wishes(request.state))
+        """Build the Loremaster's action from the state (legal by construction)."""
+        return _confirm(request, self.wish(request.state))
 
-    def _wishes(self, state: OneRingState) -> Iterable[Action]:
-        if state.pending is not None:
-            if state.pending.tengwars > 0:
-                yield _special(state, GM)
-            return
-        if state.phase == "volleys_choice":
-            top = state.roster.max_volleys
-            want = 2 if state.roster.long_distance else 1
-            yield SetVolleys(GM, want if want <= top else top)
-            return
-        if state.phase == "engagement":
+    def wish(self, state: OneRingState, me: str = GM) -> Action | None:
+        """The action the Loremaster wants now, legal by construction (``None``: none)."""
+        p = state.pending
+        if p is not None:
+            return _special(state, GM) if p.tengwars > 0 else None
+        phase = state.phase
+        if phase == "engagement":
             found = next_step(state.board, GM)
             if found is None:
-                return
-            if found.kind == "introduce":
+                return None
+            kind = found.kind
+            if kind == "introduce":
                 # Foes held back stay back while an introduced one still stands.
                 held = found.options[0] if not legality.eligible_foes(state) else ""
-                yield Introduce(GM, held)
-            elif found.kind == "assign":
-                yield from (Engage(GM, f, found.subject) for f in found.options)
-            else:
-                yield self._spare(state, found.subject, found.options)
-            return
+                return Introduce(GM, held)
+            if kind == "assign":
+                return Engage(GM, found.options[0], found.subject) if found.options else None
+            return self._spare(state, found.subject, found.options)
+        if phase == "volleys_choice":
+            top = state.roster.max_volleys
+            want = 2 if state.roster.long_distance else 1
+            return SetVolleys(GM, want if want <= top else top)
         foe = legality.current_turn(state)
         if foe is None:
-            return
+            return None
         targets = legality.foe_targets(state, foe)
         if targets:
-            yield Attack(GM, _weakest(state, targets), foe=foe)
-        yield Hold(GM, foe=foe)
+            return Attack(GM, _weakest(state, targets), foe=foe)
+        return Hold(GM, foe=foe)
 
     @staticmethod
     def _spare(state: OneRingState, foe: str, heroes: Sequence[str]) -> Action:
