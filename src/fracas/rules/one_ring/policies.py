@@ -73,7 +73,7 @@ def _confirm(request: DecisionRequest, wish: Action | None,
 
     A wish is built legal by the same helpers the rules judge with, so the request records
     it as found legal (``request.vouch``) without judging it again:
-    ``tests/rules/one_ring/test_one_ring_wishes.py`` holds every wish to the full check.
+    ``tests/rules/one_ring/test_one_ring_lean.py`` holds every wish to the full check.
     The fallbacks (options in a fixed order, for a turn the heuristic has no wish for) are
     judged one by one.
     """
