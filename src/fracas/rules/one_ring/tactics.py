@@ -10,10 +10,18 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
+from fracas.rules.one_ring.catalogue import Weapon
 from fracas.rules.one_ring.dice import BAD, FEAT_SIDES, GOOD, SUCCESS_SIDES, feat_rank
 from fracas.rules.one_ring.rules import PIERCING_RANK, TASKS
-from fracas.rules.one_ring.state import DEFENSIVE, FORWARD, REARWARD, FoeCard, OneRingState
+from fracas.rules.one_ring.state import (
+    DEFENSIVE,
+    FORWARD,
+    REARWARD,
+    SHIELD,
+    FoeBlow,
+    FoeCard,
+    OneRingState,
+)
 
 __all__ = [
     "attack_now",
@@ -82,11 +90,16 @@ def _hero_weapon(state: OneRingState, me: str, ranged: bool) -> Weapon | None:
     """The weapon the hero would fight with: the one in hand when it suits, else the first
     carried one that does."""
     card = state.roster.heroes[me]
-    held = state.bow_in_hand(me) if ranged else state.close_weapon(me)
-    if held is not None:
-        return held
-    dropped = state.heroes[me].dropped
-    return next((w for w in card.weapons if w.ranged == ranged and w.name not in dropped), None)
+    h = state.heroes[me]
+    if h.wielded is not None:  # the one in hand (state.bow_in_hand, state.close_weapon)
+        held = card.derived.by_name.get(h.wielded)
+        if held is not None and held.ranged == ranged:
+            return held
+    dropped = h.dropped
+    for w in card.weapons:
+        if w.ranged == ranged and w.name not in dropped:
+            return w
+    return None
 
 
 def attack_roll(state: OneRingState, me: str, target: str, stance: str,
@@ -125,10 +138,13 @@ _Blow = tuple[int, int, bool, bool, int, int, int, int, int]
 def _hero_blow(state: OneRingState, me: str, target: str, weapon: Weapon) -> _Blow:
     """The numbers of a hero's attack on ``target`` with ``weapon`` that no stance changes."""
     card = state.roster.heroes[me]
+    h = state.heroes[me]
     foe = state.roster.foes[target]
     f = state.foes[target]
-    return (card.rating(weapon.category) + (1 if state.heroes[me].rallied else 0),
-            20 - card.strength + foe.parry, state.weary(me), state.miserable(me),
+    return (card.proficiencies.get(weapon.category, 0) + (1 if h.rallied else 0),
+            20 - card.strength + foe.parry,
+            card.always_weary or h.endurance <= state.load(me),  # state.weary
+            card.always_miserable or h.hope <= card.shadow,  # state.miserable
             weapon.damage, weapon.injury, foe.armour, max(f.endurance, 0),
             max(foe.might - f.wounds, 1))
 
@@ -173,34 +189,29 @@ def _worth(dice: int, tn: int, weary: bool, miserable: bool, damage: int, injury
     return hit * min(damage, left) + pierce * _wound_chance(armour, injury, True) * wound
 
 
-def _foe_weapon(state: OneRingState, foe: str) -> FoeWeapon | None:
-    card = state.roster.foes[foe]
-    return card.close_weapon() or (card.weapons[0] if card.weapons else None)
-
-
 #: A foe's close attack before the hero's stance: its rating, whether it is Weary, its
-#: Damage, Injury and Might.
-_FoeBlow = tuple[int, bool, int, int, int]
+#: Damage, Injury and Might (kept with its card: :attr:`.state.FoeDerived.blows`).
+_FoeBlow = FoeBlow
 #: What a hero sets against a foe's attack: Parry, Protection, Endurance left, Wounded.
 _Guard = tuple[int, int, int, bool]
 
 
 def _foe_blow(state: OneRingState, foe: str, weary: bool | None = None) -> _FoeBlow | None:
     """The numbers of ``foe``'s close attack that no hero's stance changes (``None``
-    without a weapon); ``weary`` overrides whether the adversary is Weary."""
-    weapon = _foe_weapon(state, foe)
-    if weapon is None:
-        return None
-    return (weapon.rating, state.foe_weary(foe) if weary is None else weary, weapon.damage,
-            weapon.injury, state.roster.foes[foe].might)
+    without a weapon): its close weapon, else its first; ``weary`` overrides whether the
+    adversary is Weary."""
+    return state.roster.foes[foe].derived.blows[
+        state.foes[foe].hate <= 0 if weary is None else weary]  # (state.foe_weary)
 
 
 def _guard(state: OneRingState, hero: str) -> _Guard:
     """The numbers of ``hero`` that every foe's attack on them meets."""
     card = state.roster.heroes[hero]
     h = state.heroes[hero]
-    return (state.parry(hero), card.armour_dice + card.helm_dice, max(h.endurance, 0),
-            h.wounds >= 1)
+    # state.parry(hero): a carried shield, +2 after a Fend Off
+    parry = card.parry + (card.shield_bonus if SHIELD not in h.dropped else 0) + \
+        (2 if h.fend_off else 0)
+    return (parry, card.armour_dice + card.helm_dice, max(h.endurance, 0), h.wounds >= 1)
 
 
 def _blow_threat(blow: _FoeBlow, guard: _Guard, stance: str, protected: bool = False
@@ -238,15 +249,17 @@ def _threat(dice: int, parry: int, weary: bool, damage: int, injury: int, protec
 def engaging_estimate(state: OneRingState, me: str) -> int:
     """How many foes will engage ``me`` this round, if the Loremaster gives each close-combat
     hero one foe and piles the rest, three at most, on the weakest heroes."""
-    heroes = [h for h in state.standing()[0] if state.heroes[h].stance != REARWARD]
+    states = state.heroes
+    heroes = [h for h in state.standing()[0] if states[h].stance != REARWARD]
     foes = len(_fighters(state))
     if me not in heroes or foes == 0:
         return 0
     if foes <= len(heroes):
         return 1
     spare = foes - len(heroes)
-    for hero in sorted(heroes, key=lambda n: (state.heroes[n].endurance,
-                                              state.roster.hero_order.index(n))):
+    # By Endurance, then scenario order: the standing heroes are in scenario order and the
+    # sort keeps the order of equals.
+    for hero in sorted(heroes, key=lambda n: states[n].endurance):
         extra = min(2, spare)
         if hero == me:
             return 1 + extra
@@ -274,24 +287,23 @@ def _closes_in(card: FoeCard) -> bool:
     return close is not None and (bow is None or bow.rating <= close.rating)
 
 
-def _likely_attackers(state: OneRingState, me: str, count: int,
-                      guard: _Guard | None = None) -> list[str]:
-    """The ``count`` foes coming to close quarters whose attacks would hurt ``me`` most."""
-    # A foe's threat depends on its card and on whether it is Weary: foes alike are
-    # weighed once.
-    threats: dict[tuple[int, bool], float] = {}
-    cards = state.roster.foes
-    guarding = _guard(state, me) if guard is None else guard
-
-    def threat(foe: str) -> float:
-        key = (id(cards[foe]), state.foe_weary(foe))  # the cards live through this call
-        known = threats.get(key)
-        if known is None:
-            blow = _foe_blow(state, foe)
-            known = threats[key] = -(0.0 if blow is None else _blow_threat(blow, guarding, ""))
-        return known
-
-    return sorted(_fighters(state), key=threat)[:count]
+def _likely_blows(state: OneRingState, count: int, guard: _Guard
+                  ) -> tuple[_FoeBlow | None, ...]:
+    """The attacks (:func:`_foe_blow`) of the ``count`` foes coming to close quarters whose
+    attacks would hurt the hero with ``guard`` most, the most threatening first (foes
+    equally threatening in the order they stand)."""
+    # A foe's threat depends on the numbers of its attack only: foes alike are weighed once.
+    threats: dict[_FoeBlow | None, float] = {}
+    cards, foes = state.roster.foes, state.foes
+    ranked = []
+    for i, foe in enumerate(_fighters(state)):
+        blow = cards[foe].derived.blows[foes[foe].hate <= 0]
+        threat = threats.get(blow)
+        if threat is None:
+            threat = threats[blow] = -(0.0 if blow is None else _blow_threat(blow, guard, ""))
+        ranked.append((threat, i, blow))
+    ranked.sort()  # (no two share an index: the blows are never compared)
+    return tuple([blow for _, _, blow in ranked[:count]])
 
 
 def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str, ...],
@@ -302,8 +314,9 @@ def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str,
     hero wears the foe down to how fast the foes wear the hero down."""
     guard = _guard(state, me)
     if attackers is None:
-        attackers = _likely_attackers(state, me, max(engaging_estimate(state, me), 1), guard)
-    blows = tuple([_foe_blow(state, f) for f in attackers])
+        blows = _likely_blows(state, max(engaging_estimate(state, me), 1), guard)
+    else:
+        blows = tuple([_foe_blow(state, f) for f in attackers])
     close_blow = ranged_blow = None
     if any(stance != REARWARD for stance in stances):
         weapon = _hero_weapon(state, me, False)
@@ -312,7 +325,7 @@ def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str,
         weapon = _hero_weapon(state, me, True)
         ranged_blow = None if weapon is None else _hero_blow(state, me, target, weapon)
     return dict(zip(stances, _scores(stances, guard, close_blow, ranged_blow, blows,
-                                     max(len(attackers), 1)), strict=True))
+                                     max(len(blows), 1)), strict=True))
 
 
 @lru_cache(maxsize=1 << 14)
