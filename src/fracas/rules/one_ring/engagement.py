@@ -163,7 +163,8 @@ class Board:
 
     def free_foes(self) -> list[str]:
         """Foes neither engaged nor standing back."""
-        return [f for f in self.foes if f not in self.stood_back and not self.is_engaged(f)]
+        stood_back, links = self.stood_back, self.links
+        return [f for f in self.foes if f not in stood_back and links.get(f, 0) <= 0]
 
     # -- changing --------------------------------------------------------
     def set_stance(self, hero: str, close: bool) -> None:
@@ -266,8 +267,9 @@ class Step:
 
 
 def _unengaged_close(board: Board) -> str | None:
+    close, passed, links = board.close, board.passed, board.links
     for hero in board.heroes:
-        if hero in board.close and hero not in board.passed and not board.is_engaged(hero):
+        if hero in close and hero not in passed and links.get(hero, 0) <= 0:
             return hero
     return None
 
@@ -302,7 +304,8 @@ def _next_step(board: Board, gm: str) -> Step | None:
                     and board.can_engage(hero, f)]
         return Step("choose", hero, hero, tuple(free))
     for foe in board.free_foes():
-        options = tuple(h for h in board.heroes
-                        if board.is_engaged(h) and board.can_engage(h, foe))
+        links = board.links
+        options = tuple([h for h in board.heroes
+                         if links.get(h, 0) > 0 and board.can_engage(h, foe)])
         return Step("spare", gm, foe, options, True)
     return None

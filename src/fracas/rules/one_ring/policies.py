@@ -225,26 +225,27 @@ class HeroHeuristic:
             if shift is not None:
                 return shift
         targets = legality.hero_targets(state, me)
-        task = _task(state, me)
+        companion = _task_companion(state, me)  # the task of _task, made when wanted
         if targets:
             target = _best_target(state, me, targets)
             value, roll = attack_now(state, me, target)
-            if task is not None and task_value(state, me, task.companion) > value:
-                return task
+            if companion is not None and task_value(state, me, companion) > value:
+                return Task(me, companion=companion)
             return Attack(me, target, hope=roll is not None and
                           hope_pays(state, me, *roll, target))
         moves = legality.move_targets(state, me)
         if moves:
             return _best_attack(state, me, moves, Move)
-        return task
+        return None if companion is None else Task(me, companion=companion)
 
 
 def _shift_stance(state: OneRingState, me: str) -> Action | None:
     """A Defensive hero whose penalty (a die per engaging foe) leaves the attack no Success
     die advances to Open when Open wears the foes down clearly faster for what it costs."""
-    h = state.heroes[me]
+    if state.heroes[me].stance != DEFENSIVE:
+        return None
     foes = state.board.foes_of(me)
-    if h.stance != DEFENSIVE or not foes:
+    if not foes:
         return None
     target = _best_target(state, me, foes)
     roll = attack_roll(state, me, target, DEFENSIVE, len(foes))
@@ -257,14 +258,20 @@ def _shift_stance(state: OneRingState, me: str) -> Action | None:
 def _task(state: OneRingState, me: str) -> Task | None:
     """The combat task of the hero's stance (Protect Companion names the companion most
     pressed), or ``None`` when there is none to take."""
-    h = state.heroes[me]
-    if h.stance == DEFENSIVE:
+    companion = _task_companion(state, me)
+    return None if companion is None else Task(me, companion=companion)
+
+
+def _task_companion(state: OneRingState, me: str) -> str | None:
+    """The companion :func:`_task` names (``""`` for a task that names none), or ``None``
+    when there is no task to take (the task is built only when wanted)."""
+    if state.heroes[me].stance == DEFENSIVE:
         companions = legality.companions(state, me)
         if not companions:
             return None
-        return Task(me, companion=max(companions, key=lambda c: (
-            len(state.board.foes_of(c)), -state.heroes[c].endurance)))
-    return Task(me)
+        return max(companions, key=lambda c: (
+            len(state.board.foes_of(c)), -state.heroes[c].endurance))
+    return ""
 
 
 def _escape(state: OneRingState, me: str) -> Escape | None:
@@ -314,9 +321,12 @@ def _weapon_to_draw(state: OneRingState, me: str) -> str | None:
     """The weapon to draw when the one in hand does not suit the stance: the bow in the
     Rearward, else the first carried close-combat weapon."""
     card = state.roster.heroes[me]
-    rear = state.heroes[me].stance == REARWARD
-    if (state.bow_in_hand(me) if rear else state.close_weapon(me)) is not None:
-        return None
+    h = state.heroes[me]
+    rear = h.stance == REARWARD
+    if h.wielded is not None:  # state.bow_in_hand (Rearward), else state.close_weapon
+        held = card.derived.by_name.get(h.wielded)
+        if held is not None and held.ranged == rear:
+            return None
     for name in legality.drawable(state, me):
         weapon = card.weapon(name)
         if weapon is not None and weapon.ranged == rear:
@@ -345,14 +355,15 @@ def _spare_gear(state: OneRingState, me: str) -> str | None:
 
 def _best_target(state: OneRingState, me: str, targets: Sequence[str]) -> str:
     """Prefer foes pressing the most wounded comrade, then the weakest foe."""
-    board = state.board
-    comrades = [h for h in state.standing()[0] if h != me and board.is_engaged(h)]
+    links = state.board.links  # board.is_engaged: one engagement or more
+    comrades = [h for h in state.standing()[0] if h != me and links.get(h, 0) > 0]
     if comrades:
         hurt = _weakest(state, comrades)
-        pressing = [t for t in targets if t in board.foes_of(hurt)]
-        if pressing and state.heroes[hurt].endurance * 2 <= \
-                state.roster.heroes[hurt].endurance_max:
-            targets = pressing
+        if state.heroes[hurt].endurance * 2 <= state.roster.heroes[hurt].endurance_max:
+            on_hurt = state.board.foes_of(hurt)
+            pressing = [t for t in targets if t in on_hurt]
+            if pressing:
+                targets = pressing
     return _weakest(state, targets)
 
 

@@ -17,7 +17,6 @@ from fracas.rules.one_ring.state import (
     DEFENSIVE,
     FORWARD,
     REARWARD,
-    SHIELD,
     FoeBlow,
     FoeCard,
     OneRingState,
@@ -142,9 +141,7 @@ def _hero_blow(state: OneRingState, me: str, target: str, weapon: Weapon) -> _Bl
     foe = state.roster.foes[target]
     f = state.foes[target]
     return (card.proficiencies.get(weapon.category, 0) + (1 if h.rallied else 0),
-            20 - card.strength + foe.parry,
-            card.always_weary or h.endurance <= state.load(me),  # state.weary
-            card.always_miserable or h.hope <= card.shadow,  # state.miserable
+            20 - card.strength + foe.parry, state.weary(me), state.miserable(me),
             weapon.damage, weapon.injury, foe.armour, max(f.endurance, 0),
             max(foe.might - f.wounds, 1))
 
@@ -181,6 +178,13 @@ def attack_now(state: OneRingState, me: str, target: str
 
 
 @cache
+def _die_worth(blow: _Blow, stance: str, engaged: int) -> float:
+    """What one more die adds to a prepared blow's worth in ``stance`` (worked out once for
+    each)."""
+    return _blow_worth(blow, stance, engaged, 1) - _blow_worth(blow, stance, engaged)
+
+
+@cache
 def _worth(dice: int, tn: int, weary: bool, miserable: bool, damage: int, injury: int,
            armour: int, left: int, wounds_to_kill: int) -> float:
     """:func:`attack_value` from the numbers it depends on (worked out once for each)."""
@@ -208,10 +212,8 @@ def _guard(state: OneRingState, hero: str) -> _Guard:
     """The numbers of ``hero`` that every foe's attack on them meets."""
     card = state.roster.heroes[hero]
     h = state.heroes[hero]
-    # state.parry(hero): a carried shield, +2 after a Fend Off
-    parry = card.parry + (card.shield_bonus if SHIELD not in h.dropped else 0) + \
-        (2 if h.fend_off else 0)
-    return (parry, card.armour_dice + card.helm_dice, max(h.endurance, 0), h.wounds >= 1)
+    return (state.parry(hero), card.armour_dice + card.helm_dice, max(h.endurance, 0),
+            h.wounds >= 1)
 
 
 def _blow_threat(blow: _FoeBlow, guard: _Guard, stance: str, protected: bool = False
@@ -356,12 +358,13 @@ def hope_pays(state: OneRingState, me: str, dice: int, tn: int, target: str = ""
     if h.hope - 1 <= card.shadow:
         return False
     danger = h.wounds > 0 or h.endurance * 2 <= card.endurance_max
-    weapon = _hero_weapon(state, me, h.stance == REARWARD)
-    finishing = bool(target) and weapon is not None and \
-        state.foes[target].endurance <= weapon.damage
     plenty = (h.hope - 1) * 2 >= card.hope_max
-    if not (danger or finishing or plenty):
-        return False
+    if not (danger or plenty):
+        weapon = _hero_weapon(state, me, h.stance == REARWARD)
+        finishing = bool(target) and weapon is not None and \
+            state.foes[target].endurance <= weapon.damage
+        if not finishing:
+            return False
     return _hope_helps(dice, tn, state.weary(me), state.miserable(me))
 
 
@@ -383,17 +386,17 @@ def task_value(state: OneRingState, me: str, companion: str = "") -> float:
     board = state.board
     gain = 0.0
     if task == "rally":
+        links, heroes = board.links, state.heroes
         for other in state.standing()[0]:
+            if other == me or heroes[other].rallied or links.get(other, 0) <= 0:
+                continue  # (nobody engaging them: board.foes_of is empty)
             foes = board.foes_of(other)
-            if other == me or state.heroes[other].rallied or not foes:
-                continue
-            stance = state.heroes[other].stance
+            stance = heroes[other].stance
             target = min(foes, key=lambda f: state.foes[f].endurance)
             weapon = _hero_weapon(state, other, stance == REARWARD)
             if weapon is not None:  # else the die is worth nothing
-                blow = _hero_blow(state, other, target, weapon)
-                gain += _blow_worth(blow, stance, len(foes), 1) - \
-                    _blow_worth(blow, stance, len(foes))
+                gain += _die_worth(_hero_blow(state, other, target, weapon), stance,
+                                   len(foes))
     elif task == "protect" and companion:
         stance = state.heroes[companion].stance
         guard = _guard(state, companion)
