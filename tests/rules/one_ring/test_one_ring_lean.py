@@ -175,3 +175,34 @@ def test_the_lean_loop_plays_the_engines_fights() -> None:
             assert lean[1:] == engine[1:], f"{name} seed {seed}: another outcome or dice"
             played += 1
     assert played > 100
+
+
+def _foe_blow_by_the_rule(state: OneRingState, foe: str, weary: bool) -> tuple[Any, ...] | None:
+    """What the heuristics weigh of a foe's close attack: its close weapon, else its first;
+    its rating, whether it is Weary, its Damage, Injury and Might."""
+    card = state.roster.foes[foe]
+    weapon = card.close_weapon() or (card.weapons[0] if card.weapons else None)
+    if weapon is None:
+        return None
+    return (weapon.rating, weary, weapon.damage, weapon.injury, card.might)
+
+
+def test_the_foe_attacks_kept_with_the_cards_follow_the_rule() -> None:
+    """``FoeDerived.blows`` (what ``tactics._foe_blow`` reads) is the foe's attack as the rule
+    above reads it, hale and Weary, for every adversary of every example and random scenario,
+    and ``_foe_blow`` picks the one the foe's Hate says.  (Checked once on a broken copy:
+    blows kept from the foe's first weapon, not its best close one, failed here.)"""
+    from fracas.rules.one_ring import tactics
+
+    checked = 0
+    for name, initial in _initials():
+        for foe, f in initial.foes.items():
+            card = initial.roster.foes[foe]
+            for weary in (False, True):
+                assert card.derived.blows[weary] == \
+                    _foe_blow_by_the_rule(initial, foe, weary), (name, foe)
+                f.hate = 0 if weary else 1
+                assert tactics._foe_blow(initial, foe) == \
+                    _foe_blow_by_the_rule(initial, foe, weary), (name, foe)
+                checked += 1
+    assert checked > 100

@@ -125,14 +125,17 @@ def roll_test(rng: Rng, emit: Emit, actor: str, purpose: str, dice: int, tn: int
     Every face is recorded in a :class:`DiceRolled` event before it is used (unless
     nobody reads the events: a :class:`~fracas.rules.one_ring.events.Quiet` emitter).
     """
-    loud = type(emit) is not Quiet
-    feats = tuple(rng.dice(2 if favoured != ill_favoured else 1, FEAT_SIDES))
-    if loud:
+    if type(emit) is Quiet:  # nobody reads the dice: the faces as drawn
+        feats: tuple[int, ...] | list[int] = rng.dice(
+            2 if favoured != ill_favoured else 1, FEAT_SIDES)
+        successes: tuple[int, ...] | list[int] = \
+            rng.dice(dice, SUCCESS_SIDES) if dice > 0 else ()
+    else:
+        feats = tuple(rng.dice(2 if favoured != ill_favoured else 1, FEAT_SIDES))
         emit(DiceRolled(actor, purpose, FEAT_SIDES, feats, hidden))
-    successes: tuple[int, ...] = ()
-    if dice > 0:
-        successes = tuple(rng.dice(dice, SUCCESS_SIDES))
-        if loud:
+        successes = ()
+        if dice > 0:
+            successes = tuple(rng.dice(dice, SUCCESS_SIDES))
             emit(DiceRolled(actor, purpose, SUCCESS_SIDES, successes, hidden))
     if len(feats) == 1:
         rank = feat_rank(feats[0], adversary)

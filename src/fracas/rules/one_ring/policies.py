@@ -191,11 +191,12 @@ class HeroHeuristic:
         otherwise the close-combat stance whose attacks take the most Endurance for the
         Endurance the foes likely to engage the hero take (see :func:`tactics.stance_scores`):
         never a Defensive stance that leaves no Success die against a pack of foes."""
-        card = state.roster.heroes[me]
-        melee = max((card.rating(w.category) for w in card.weapons if not w.ranged), default=0)
-        if state.ranged_weapon(me) is not None and card.rating("bows") > melee and \
-                legality.rearward_allowed(state, me) is None:
-            return REARWARD
+        if state.ranged_weapon(me) is not None:
+            card = state.roster.heroes[me]
+            melee = max((card.rating(w.category) for w in card.weapons if not w.ranged),
+                        default=0)
+            if card.rating("bows") > melee and legality.rearward_allowed(state, me) is None:
+                return REARWARD
         foes = legality.eligible_foes(state) or state.standing_foes()
         if not foes:
             return OPEN

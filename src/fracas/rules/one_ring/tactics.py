@@ -320,7 +320,7 @@ def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str,
     else:
         blows = tuple([_foe_blow(state, f) for f in attackers])
     close_blow = ranged_blow = None
-    if any(stance != REARWARD for stance in stances):
+    if stances.count(REARWARD) < len(stances):  # a close-combat stance among them
         weapon = _hero_weapon(state, me, False)
         close_blow = None if weapon is None else _hero_blow(state, me, target, weapon)
     if REARWARD in stances:
