@@ -86,7 +86,7 @@ def _hero_roll(state: OneRingState, hero: str, target: str, weapon: Weapon, rang
         if h.stance == FORWARD:
             bonus += 1
         elif h.stance == DEFENSIVE:
-            penalty += len(state.board.foes_of(hero))
+            penalty += len(state.board.engaging(hero))
     dice = net_dice(card.rating(weapon.category), bonus, penalty)
     tn = 20 - card.strength + state.roster.foes[target].parry
     result = roll_test(rng, emit, hero, purpose, dice, tn, favoured=favoured,

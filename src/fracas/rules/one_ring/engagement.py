@@ -116,21 +116,30 @@ class Board:
     # -- reading ---------------------------------------------------------
     def foes_of(self, hero: str) -> list[str]:
         """The foes engaging ``hero``, in scenario order (a new list each time)."""
+        return list(self.engaging(hero))
+
+    def heroes_on(self, foe: str) -> list[str]:
+        """The heroes engaging ``foe``, in scenario order (a new list each time)."""
+        return list(self.engaged_by(foe))
+
+    def engaging(self, hero: str) -> tuple[str, ...]:
+        """:meth:`foes_of` as kept with the board until its pairs change (read, never keep)."""
         known = self.readings.foes_of.get(hero)
         if known is None:
             pairs = self.pairs
             known = self.readings.foes_of[hero] = tuple(
                 [f for f in self.foes if (hero, f) in pairs])
-        return list(known)
+        return known
 
-    def heroes_on(self, foe: str) -> list[str]:
-        """The heroes engaging ``foe``, in scenario order (a new list each time)."""
+    def engaged_by(self, foe: str) -> tuple[str, ...]:
+        """:meth:`heroes_on` as kept with the board until its pairs change (read, never
+        keep)."""
         known = self.readings.heroes_on.get(foe)
         if known is None:
             pairs = self.pairs
             known = self.readings.heroes_on[foe] = tuple(
                 [h for h in self.heroes if (h, foe) in pairs])
-        return list(known)
+        return known
 
     def is_engaged(self, name: str) -> bool:
         """True when ``name`` (hero or foe) is in at least one engagement."""

@@ -211,7 +211,7 @@ class HeroHeuristic:
         h = state.heroes[me]
         if h.knocked_back:
             return Recover(me)
-        if not self.to_win:
+        if not self.to_win and state.standing()[0] == (me,):  # (what _escape asks first)
             escape = _escape(state, me)
             if escape is not None:
                 return escape
@@ -271,7 +271,7 @@ def _task_companion(state: OneRingState, me: str) -> str | None:
         if not companions:
             return None
         return max(companions, key=lambda c: (
-            len(state.board.foes_of(c)), -state.heroes[c].endurance))
+            len(state.board.engaging(c)), -state.heroes[c].endurance))
     return ""
 
 
@@ -288,7 +288,7 @@ def _escape(state: OneRingState, me: str) -> Escape | None:
     if not h.wounds and h.endurance * 3 > card.endurance_max:
         return None
     foes = state.standing_foes()
-    engaged = max(len(state.board.foes_of(me)), 1)
+    engaged = max(len(state.board.engaging(me)), 1)
     stance = h.stance if h.stance != REARWARD else DEFENSIVE
     dealt = max(attack_value(state, me, f, stance, engaged) for f in foes)
     taken = sum(foe_threat(state, f, me, stance) for f in foes)
@@ -361,7 +361,7 @@ def _best_target(state: OneRingState, me: str, targets: Sequence[str]) -> str:
     if comrades:
         hurt = _weakest(state, comrades)
         if state.heroes[hurt].endurance * 2 <= state.roster.heroes[hurt].endurance_max:
-            on_hurt = state.board.foes_of(hurt)
+            on_hurt = state.board.engaging(hurt)
             pressing = [t for t in targets if t in on_hurt]
             if pressing:
                 targets = pressing

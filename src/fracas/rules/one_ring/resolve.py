@@ -85,7 +85,7 @@ def action_order(state: OneRingState) -> tuple[str, ...]:
     engaged: list[tuple[int, str]] = []
     shooters: list[str] = []
     for foe in standing_foes:
-        on = board.heroes_on(foe)
+        on = board.engaged_by(foe)
         if on:
             engaged.append((min([place[h] if h in place else
                                  STANCES.index(state.heroes[h].stance) for h in on]), foe))

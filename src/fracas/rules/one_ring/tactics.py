@@ -171,7 +171,7 @@ def attack_now(state: OneRingState, me: str, target: str
     weapon = _hero_weapon(state, me, stance == REARWARD)
     if weapon is None:
         return 0.0, None
-    engaged = len(state.board.foes_of(me))
+    engaged = len(state.board.engaging(me))
     blow = _hero_blow(state, me, target, weapon)
     return _blow_worth(blow, stance, engaged), (_stance_dice(blow[0], stance, engaged),
                                                 blow[1])
@@ -390,7 +390,7 @@ def task_value(state: OneRingState, me: str, companion: str = "") -> float:
         for other in state.standing()[0]:
             if other == me or heroes[other].rallied or links.get(other, 0) <= 0:
                 continue  # (nobody engaging them: board.foes_of is empty)
-            foes = board.foes_of(other)
+            foes = board.engaging(other)
             stance = heroes[other].stance
             target = min(foes, key=lambda f: state.foes[f].endurance)
             weapon = _hero_weapon(state, other, stance == REARWARD)
@@ -400,7 +400,7 @@ def task_value(state: OneRingState, me: str, companion: str = "") -> float:
     elif task == "protect" and companion:
         stance = state.heroes[companion].stance
         guard = _guard(state, companion)
-        for foe in board.foes_of(companion):
+        for foe in board.engaging(companion):
             foe_blow = _foe_blow(state, foe)
             if foe_blow is not None:  # else there is nothing to fend off
                 gain += _blow_threat(foe_blow, guard, stance) - \
@@ -412,7 +412,7 @@ def task_value(state: OneRingState, me: str, companion: str = "") -> float:
             hale, weary = _foe_blow(state, foe), _foe_blow(state, foe, weary=True)
             if hale is None or weary is None:
                 continue  # a foe without a weapon threatens nothing, Weary or not
-            for hero in board.heroes_on(foe):
+            for hero in board.engaged_by(foe):
                 stance = state.heroes[hero].stance
                 guard = _guard(state, hero)
                 gain += WEARY_ROUNDS * (_blow_threat(hale, guard, stance) -
