@@ -294,18 +294,19 @@ def _likely_blows(state: OneRingState, count: int, guard: _Guard
     """The attacks (:func:`_foe_blow`) of the ``count`` foes coming to close quarters whose
     attacks would hurt the hero with ``guard`` most, the most threatening first (foes
     equally threatening in the order they stand)."""
-    # A foe's threat depends on the numbers of its attack only: foes alike are weighed once.
-    threats: dict[_FoeBlow | None, float] = {}
     cards, foes = state.roster.foes, state.foes
-    ranked = []
-    for i, foe in enumerate(_fighters(state)):
-        blow = cards[foe].derived.blows[foes[foe].hate <= 0]
-        threat = threats.get(blow)
-        if threat is None:
-            threat = threats[blow] = -(0.0 if blow is None else _blow_threat(blow, guard, ""))
-        ranked.append((threat, i, blow))
-    ranked.sort()  # (no two share an index: the blows are never compared)
-    return tuple([blow for _, _, blow in ranked[:count]])
+    return _most_threatening(tuple([cards[foe].derived.blows[foes[foe].hate <= 0]
+                                    for foe in _fighters(state)]), guard, count)
+
+
+@lru_cache(maxsize=1 << 12)
+def _most_threatening(blows: tuple[_FoeBlow | None, ...], guard: _Guard, count: int
+                      ) -> tuple[_FoeBlow | None, ...]:
+    """The ``count`` of ``blows`` that threaten ``guard`` most, the most threatening first
+    (equals in their order): worked out once for each."""
+    threats = [-(0.0 if blow is None else _blow_threat(blow, guard, "")) for blow in blows]
+    ranked = sorted(range(len(blows)), key=threats.__getitem__)
+    return tuple([blows[i] for i in ranked[:count]])
 
 
 def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str, ...],
