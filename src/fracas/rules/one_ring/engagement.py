@@ -312,8 +312,10 @@ def _next_step(board: Board, gm: str) -> Step | None:
             free = [f for f in board.foes if f in board.eligible and board.is_engaged(f)
                     and board.can_engage(hero, f)]
         return Step("choose", hero, hero, tuple(free))
-    for foe in board.free_foes():
-        links = board.links
+    stood_back, links = board.stood_back, board.links
+    for foe in board.foes:  # the first of board.free_foes()
+        if foe in stood_back or links.get(foe, 0) > 0:
+            continue
         options = tuple([h for h in board.heroes
                          if links.get(h, 0) > 0 and board.can_engage(h, foe)])
         return Step("spare", gm, foe, options, True)

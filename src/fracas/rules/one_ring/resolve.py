@@ -75,11 +75,15 @@ def volley_order(state: OneRingState, volley: int) -> tuple[str, ...]:
     return (*first, *second)
 
 
+#: Each stance's place in the action order (``STANCES.index``).
+_PLACE = {stance: i for i, stance in enumerate(STANCES)}
+
+
 def action_order(state: OneRingState) -> tuple[str, ...]:
     """Heroes by stance (Forward, Open, Defensive, Rearward), then adversaries in the stance
     order of the heroes they fight (their earliest one), then foes standing back to shoot."""
     standing_heroes, standing_foes = state.standing()
-    place = {h: STANCES.index(state.heroes[h].stance) for h in standing_heroes}
+    place = {h: _PLACE[state.heroes[h].stance] for h in standing_heroes}
     heroes = sorted(standing_heroes, key=place.__getitem__)
     board = state.board
     engaged: list[tuple[int, str]] = []
@@ -88,7 +92,7 @@ def action_order(state: OneRingState) -> tuple[str, ...]:
         on = board.engaged_by(foe)
         if on:
             engaged.append((min([place[h] if h in place else
-                                 STANCES.index(state.heroes[h].stance) for h in on]), foe))
+                                 _PLACE[state.heroes[h].stance] for h in on]), foe))
         elif state.roster.foes[foe].ranged_weapon() is not None:
             shooters.append(foe)
     engaged.sort(key=lambda pair: pair[0])
