@@ -387,13 +387,16 @@ def task_value(state: OneRingState, me: str, companion: str = "") -> float:
     board = state.board
     gain = 0.0
     if task == "rally":
-        links, heroes = board.links, state.heroes
+        links, heroes, foe_states = board.links, state.heroes, state.foes
         for other in state.standing()[0]:
             if other == me or heroes[other].rallied or links.get(other, 0) <= 0:
                 continue  # (nobody engaging them: board.foes_of is empty)
             foes = board.engaging(other)
             stance = heroes[other].stance
-            target = min(foes, key=lambda f: state.foes[f].endurance)
+            target, least = foes[0], foe_states[foes[0]].endurance
+            for foe in foes:  # the foe with the least Endurance, the first of equals
+                if foe_states[foe].endurance < least:
+                    target, least = foe, foe_states[foe].endurance
             weapon = _hero_weapon(state, other, stance == REARWARD)
             if weapon is not None:  # else the die is worth nothing
                 gain += _die_worth(_hero_blow(state, other, target, weapon), stance,
