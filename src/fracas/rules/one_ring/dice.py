@@ -80,7 +80,8 @@ def feat_dice_count(favoured: bool, ill_favoured: bool) -> int:
 
 def net_dice(base: int, bonus: int, penalty: int) -> int:
     """Success dice after bonus (+1d) and penalty (-1d) dice cancel: never below zero."""
-    return max(0, base + bonus - penalty)
+    dice = base + bonus - penalty
+    return dice if dice > 0 else 0
 
 
 @fast_init

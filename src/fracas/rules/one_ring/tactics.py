@@ -140,16 +140,18 @@ def _hero_blow(state: OneRingState, me: str, target: str, weapon: Weapon) -> _Bl
     h = state.heroes[me]
     foe = state.roster.foes[target]
     f = state.foes[target]
+    left, wounds_to_kill = f.endurance, foe.might - f.wounds
     return (card.proficiencies.get(weapon.category, 0) + (1 if h.rallied else 0),
             20 - card.strength + foe.parry, state.weary(me), state.miserable(me),
-            weapon.damage, weapon.injury, foe.armour, max(f.endurance, 0),
-            max(foe.might - f.wounds, 1))
+            weapon.damage, weapon.injury, foe.armour, left if left > 0 else 0,
+            wounds_to_kill if wounds_to_kill > 1 else 1)
 
 
 def _blow_worth(blow: _Blow, stance: str, engaged: int, extra: int = 0) -> float:
     """:func:`attack_value` of a prepared blow in ``stance``."""
     dice, tn, weary, miserable, damage, injury, armour, left, wounds_to_kill = blow
-    return _worth(max(_stance_dice(dice, stance, engaged) + extra, 0), tn, weary, miserable,
+    dice = _stance_dice(dice, stance, engaged) + extra
+    return _worth(dice if dice > 0 else 0, tn, weary, miserable,
                   damage, injury, armour, left, wounds_to_kill)
 
 
@@ -223,7 +225,7 @@ def _blow_threat(blow: _FoeBlow, guard: _Guard, stance: str, protected: bool = F
     parry, protection, left, wounded = guard
     dice = rating + (1 if stance == FORWARD else 0) - (1 if stance == DEFENSIVE else 0)
     dice -= 1 if protected else 0
-    return _threat(max(dice, 0), parry, weary, damage, injury, protection, attacks, left,
+    return _threat(dice if dice > 0 else 0, parry, weary, damage, injury, protection, attacks, left,
                    wounded)
 
 
