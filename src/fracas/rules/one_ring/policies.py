@@ -142,8 +142,13 @@ class HeroHeuristic:
         state, me = request.state, request.actor
         wish = self.wish(state, me)
         if wish is None and state.pending is None and state.phase == "action":
-            return _confirm(request, None, _in_offer_order(state, me))
+            return _confirm(request, None, self.fallbacks(state, me))
         return _confirm(request, wish)
+
+    def fallbacks(self, state: OneRingState, me: str) -> Iterable[Action]:
+        """The rest of the hero's options in a fixed order, tried one by one when the
+        heuristic has no wish in a turn (:func:`_in_offer_order`)."""
+        return _in_offer_order(state, me)
 
     def wish(self, state: OneRingState, me: str) -> Action | None:
         """The action the hero wants now, legal by construction; ``None`` when the heuristic
