@@ -146,7 +146,7 @@ def foe_targets(state: OneRingState, foe: str) -> list[str]:
     board = state.board
     if state.phase == "volley":
         return state.standing_heroes()
-    if board.links.get(foe, 0) > 0:  # board.is_engaged(foe)
+    if board.is_engaged(foe):
         return board.heroes_on(foe)
     shoots = state.roster.foes[foe].ranged_weapon() is not None
     if foe in board.stood_back:

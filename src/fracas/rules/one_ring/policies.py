@@ -1,9 +1,11 @@
 """Default (heuristic) policies for heroes and the Loremaster.
 
-They never list every action: each reads the state, builds the action it wants
-from the same helpers the rules use (:mod:`fracas.rules.one_ring.legality`) and
-confirms it with ``request.is_legal``.  Should a wish be refused (it should not),
-the policy walks the offered steps taking each step's preselected value.
+They never list every action: each reads the state and builds the action it wants
+(``wish``) from the same helpers the rules use (:mod:`fracas.rules.one_ring.legality`),
+so the wish is legal by construction and handed to the play loop unjudged (a test holds
+every wish to the full check).  A hero with no wish in a turn tries the rest of their
+options in a fixed order, judged one by one; failing all, the policy walks the offered
+steps taking each step's preselected value.
 """
 
 from __future__ import annotations
@@ -231,7 +233,7 @@ class HeroHeuristic:
             if shift is not None:
                 return shift
         targets = legality.hero_targets(state, me)
-        companion = _task_companion(state, me)  # the task of _task, made when wanted
+        companion = _task_companion(state, me)  # the task is made only when wanted
         if targets:
             target = _best_target(state, me, targets)
             value, roll = attack_now(state, me, target)
@@ -261,16 +263,10 @@ def _shift_stance(state: OneRingState, me: str) -> Action | None:
     return Advance(me) if scores[OPEN] > scores[DEFENSIVE] * SHIFT_MARGIN else None
 
 
-def _task(state: OneRingState, me: str) -> Task | None:
-    """The combat task of the hero's stance (Protect Companion names the companion most
-    pressed), or ``None`` when there is none to take."""
-    companion = _task_companion(state, me)
-    return None if companion is None else Task(me, companion=companion)
-
-
 def _task_companion(state: OneRingState, me: str) -> str | None:
-    """The companion :func:`_task` names (``""`` for a task that names none), or ``None``
-    when there is no task to take (the task is built only when wanted)."""
+    """The companion the combat task of the hero's stance names (Protect Companion: the
+    companion most pressed; ``""`` for a task that names none), or ``None`` when there is
+    no task to take (the task itself is built only when wanted)."""
     if state.heroes[me].stance == DEFENSIVE:
         companions = legality.companions(state, me)
         if not companions:
@@ -327,12 +323,9 @@ def _weapon_to_draw(state: OneRingState, me: str) -> str | None:
     """The weapon to draw when the one in hand does not suit the stance: the bow in the
     Rearward, else the first carried close-combat weapon."""
     card = state.roster.heroes[me]
-    h = state.heroes[me]
-    rear = h.stance == REARWARD
-    if h.wielded is not None:  # state.bow_in_hand (Rearward), else state.close_weapon
-        held = card.derived.by_name.get(h.wielded)
-        if held is not None and held.ranged == rear:
-            return None
+    rear = state.heroes[me].stance == REARWARD
+    if (state.bow_in_hand(me) if rear else state.close_weapon(me)) is not None:
+        return None
     for name in legality.drawable(state, me):
         weapon = card.weapon(name)
         if weapon is not None and weapon.ranged == rear:
@@ -361,8 +354,8 @@ def _spare_gear(state: OneRingState, me: str) -> str | None:
 
 def _best_target(state: OneRingState, me: str, targets: Sequence[str]) -> str:
     """Prefer foes pressing the most wounded comrade, then the weakest foe."""
-    links = state.board.links  # board.is_engaged: one engagement or more
-    comrades = [h for h in state.standing()[0] if h != me and links.get(h, 0) > 0]
+    engaged = state.board.is_engaged
+    comrades = [h for h in state.standing()[0] if h != me and engaged(h)]
     if comrades:
         hurt = _weakest(state, comrades)
         if state.heroes[hurt].endurance * 2 <= state.roster.heroes[hurt].endurance_max:

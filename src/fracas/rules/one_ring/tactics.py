@@ -88,14 +88,11 @@ def _wound_chance(protection: int, injury: int, adversary: bool) -> float:
 def _hero_weapon(state: OneRingState, me: str, ranged: bool) -> Weapon | None:
     """The weapon the hero would fight with: the one in hand when it suits, else the first
     carried one that does."""
-    card = state.roster.heroes[me]
-    h = state.heroes[me]
-    if h.wielded is not None:  # the one in hand (state.bow_in_hand, state.close_weapon)
-        held = card.derived.by_name.get(h.wielded)
-        if held is not None and held.ranged == ranged:
-            return held
-    dropped = h.dropped
-    for w in card.weapons:
+    held = state.bow_in_hand(me) if ranged else state.close_weapon(me)
+    if held is not None:
+        return held
+    dropped = state.heroes[me].dropped
+    for w in state.roster.heroes[me].weapons:
         if w.ranged == ranged and w.name not in dropped:
             return w
     return None
@@ -207,7 +204,7 @@ def _foe_blow(state: OneRingState, foe: str, weary: bool | None = None) -> _FoeB
     without a weapon): its close weapon, else its first; ``weary`` overrides whether the
     adversary is Weary."""
     return state.roster.foes[foe].derived.blows[
-        state.foes[foe].hate <= 0 if weary is None else weary]  # (state.foe_weary)
+        state.foe_weary(foe) if weary is None else weary]
 
 
 def _guard(state: OneRingState, hero: str) -> _Guard:
@@ -225,8 +222,8 @@ def _blow_threat(blow: _FoeBlow, guard: _Guard, stance: str, protected: bool = F
     parry, protection, left, wounded = guard
     dice = rating + (1 if stance == FORWARD else 0) - (1 if stance == DEFENSIVE else 0)
     dice -= 1 if protected else 0
-    return _threat(dice if dice > 0 else 0, parry, weary, damage, injury, protection, attacks, left,
-                   wounded)
+    return _threat(dice if dice > 0 else 0, parry, weary, damage, injury, protection, attacks,
+                   left, wounded)
 
 
 def foe_threat(state: OneRingState, foe: str, hero: str, stance: str,
@@ -296,8 +293,8 @@ def _likely_blows(state: OneRingState, count: int, guard: _Guard
     """The attacks (:func:`_foe_blow`) of the ``count`` foes coming to close quarters whose
     attacks would hurt the hero with ``guard`` most, the most threatening first (foes
     equally threatening in the order they stand)."""
-    cards, foes = state.roster.foes, state.foes
-    return _most_threatening(tuple([cards[foe].derived.blows[foes[foe].hate <= 0]
+    cards, weary = state.roster.foes, state.foe_weary
+    return _most_threatening(tuple([cards[foe].derived.blows[weary(foe)]
                                     for foe in _fighters(state)]), guard, count)
 
 
@@ -389,10 +386,10 @@ def task_value(state: OneRingState, me: str, companion: str = "") -> float:
     board = state.board
     gain = 0.0
     if task == "rally":
-        links, heroes, foe_states = board.links, state.heroes, state.foes
+        heroes, foe_states = state.heroes, state.foes
         for other in state.standing()[0]:
-            if other == me or heroes[other].rallied or links.get(other, 0) <= 0:
-                continue  # (nobody engaging them: board.foes_of is empty)
+            if other == me or heroes[other].rallied or not board.is_engaged(other):
+                continue
             foes = board.engaging(other)
             stance = heroes[other].stance
             target, least = foes[0], foe_states[foes[0]].endurance
