@@ -43,13 +43,14 @@ class StayingHero(HeroHeuristic):
         super().__init__(to_win=True)
         self.hope = hope
 
-    def _wishes(self, state: OneRingState, me: str) -> Iterable[Action]:
-        for wish in super()._wishes(state, me):
-            if isinstance(wish, Escape):
-                continue
-            if self.hope and isinstance(wish, Attack) and state.phase != "volley":
-                wish = Attack(me, wish.target, hope=state.heroes[me].hope > 0)
-            yield wish
+    def wish(self, state: OneRingState, me: str) -> Action | None:
+        wish = super().wish(state, me)  # never an escape: the hero plays to win
+        if self.hope and isinstance(wish, Attack) and state.phase != "volley":
+            wish = Attack(me, wish.target, hope=state.heroes[me].hope > 0)
+        return wish
+
+    def fallbacks(self, state: OneRingState, me: str) -> Iterable[Action]:
+        return (w for w in super().fallbacks(state, me) if not isinstance(w, Escape))
 
 
 class FirstEscape(HeroHeuristic):

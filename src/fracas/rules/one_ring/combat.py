@@ -12,6 +12,7 @@ from fracas.core.ruleset import GM, Emit
 from fracas.rules.one_ring import events
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
 from fracas.rules.one_ring.dice import GOOD, RollResult, net_dice, roll_test
+from fracas.rules.one_ring.events import Quiet
 from fracas.rules.one_ring.rules import (
     FEND_OFF,
     HEAVY,
@@ -85,13 +86,14 @@ def _hero_roll(state: OneRingState, hero: str, target: str, weapon: Weapon, rang
         if h.stance == FORWARD:
             bonus += 1
         elif h.stance == DEFENSIVE:
-            penalty += len(state.board.foes_of(hero))
+            penalty += len(state.board.engaging(hero))
     dice = net_dice(card.rating(weapon.category), bonus, penalty)
     tn = 20 - card.strength + state.roster.foes[target].parry
     result = roll_test(rng, emit, hero, purpose, dice, tn, favoured=favoured,
                        weary=state.weary(hero), miserable=state.miserable(hero))
-    emit(events.RollRead(hero, purpose, target, tn, result.total, result.success, result.rank,
-                     result.tengwars))
+    if type(emit) is not Quiet:  # else nobody reads it
+        emit(events.RollRead(hero, purpose, target, tn, result.total, result.success,
+                             result.rank, result.tengwars))
     return result
 
 
@@ -153,8 +155,9 @@ def foe_attack(state: OneRingState, foe: str, target: str, rng: Rng, emit: Emit)
     hidden = state.roster.gm_hidden
     result = roll_test(rng, emit, foe, ATTACK, net_dice(weapon.rating, bonus, penalty), tn,
                        adversary=True, weary=state.foe_weary(foe), hidden=hidden)
-    emit(events.RollRead(foe, ATTACK, target, tn, result.total, result.success, result.rank,
-                     result.tengwars, hidden))
+    if type(emit) is not Quiet:  # else nobody reads it
+        emit(events.RollRead(foe, ATTACK, target, tn, result.total, result.success,
+                             result.rank, result.tengwars, hidden))
     if result.success:
         # With hidden Loremaster rolls the hit's rank and special results stay secret until used.
         emit(events.HitPending(foe, target, False, close, weapon.damage, weapon.injury,
@@ -237,8 +240,9 @@ def finish_hit(state: OneRingState, rng: Rng, emit: Emit) -> None:
             result = roll_test(rng, emit, p.target, PROTECTION,
                                state.roster.foes[p.target].armour, p.injury, adversary=True,
                                weary=state.foe_weary(p.target), hidden=hidden)
-        emit(events.RollRead(p.target, PROTECTION, p.attacker, p.injury, result.total,
-                         result.success, result.rank, result.tengwars, hidden))
+        if type(emit) is not Quiet:  # else nobody reads it
+            emit(events.RollRead(p.target, PROTECTION, p.attacker, p.injury, result.total,
+                                 result.success, result.rank, result.tengwars, hidden))
         if not result.success:
             emit(events.Wounded(p.target))
     check_out(state, p.target, emit)
@@ -280,8 +284,9 @@ def do_task(state: OneRingState, hero: str, companion: str, hope: bool, rng: Rng
     dice = card.skills.get(skill, 0) + (1 if hope else 0)
     result = roll_test(rng, emit, hero, TASK, dice, tn, weary=state.weary(hero),
                        miserable=state.miserable(hero))
-    emit(events.RollRead(hero, TASK, companion, tn, result.total, result.success, result.rank,
-                     result.tengwars))
+    if type(emit) is not Quiet:  # else nobody reads it
+        emit(events.RollRead(hero, TASK, companion, tn, result.total, result.success,
+                             result.rank, result.tengwars))
     if not result.success:
         return
     if task == "intimidate":

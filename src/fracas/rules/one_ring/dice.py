@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from fracas.core.events import DiceRolled
 from fracas.core.records import fast_init
+from fracas.rules.one_ring.events import Quiet
 
 if TYPE_CHECKING:
     from fracas.core.rng import Rng
@@ -79,7 +80,8 @@ def feat_dice_count(favoured: bool, ill_favoured: bool) -> int:
 
 def net_dice(base: int, bonus: int, penalty: int) -> int:
     """Success dice after bonus (+1d) and penalty (-1d) dice cancel: never below zero."""
-    return max(0, base + bonus - penalty)
+    dice = base + bonus - penalty
+    return dice if dice > 0 else 0
 
 
 @fast_init
@@ -121,14 +123,21 @@ def roll_test(rng: Rng, emit: Emit, actor: str, purpose: str, dice: int, tn: int
               weary: bool = False, miserable: bool = False, hidden: bool = False) -> RollResult:
     """Roll the Feat die (two when favoured or ill-favoured) and ``dice`` Success dice.
 
-    Every face is recorded in a :class:`DiceRolled` event before it is used.
+    Every face is recorded in a :class:`DiceRolled` event before it is used (unless
+    nobody reads the events: a :class:`~fracas.rules.one_ring.events.Quiet` emitter).
     """
-    feats = tuple(rng.dice(feat_dice_count(favoured, ill_favoured), FEAT_SIDES))
-    emit(DiceRolled(actor, purpose, FEAT_SIDES, feats, hidden))
-    successes: tuple[int, ...] = ()
-    if dice > 0:
-        successes = tuple(rng.dice(dice, SUCCESS_SIDES))
-        emit(DiceRolled(actor, purpose, SUCCESS_SIDES, successes, hidden))
+    if type(emit) is Quiet:  # nobody reads the dice: the faces as drawn
+        feats: tuple[int, ...] | list[int] = rng.dice(
+            2 if favoured != ill_favoured else 1, FEAT_SIDES)
+        successes: tuple[int, ...] | list[int] = \
+            rng.dice(dice, SUCCESS_SIDES) if dice > 0 else ()
+    else:
+        feats = tuple(rng.dice(2 if favoured != ill_favoured else 1, FEAT_SIDES))
+        emit(DiceRolled(actor, purpose, FEAT_SIDES, feats, hidden))
+        successes = ()
+        if dice > 0:
+            successes = tuple(rng.dice(dice, SUCCESS_SIDES))
+            emit(DiceRolled(actor, purpose, SUCCESS_SIDES, successes, hidden))
     if len(feats) == 1:
         rank = feat_rank(feats[0], adversary)
     else:

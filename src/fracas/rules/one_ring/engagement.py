@@ -116,21 +116,30 @@ class Board:
     # -- reading ---------------------------------------------------------
     def foes_of(self, hero: str) -> list[str]:
         """The foes engaging ``hero``, in scenario order (a new list each time)."""
+        return list(self.engaging(hero))
+
+    def heroes_on(self, foe: str) -> list[str]:
+        """The heroes engaging ``foe``, in scenario order (a new list each time)."""
+        return list(self.engaged_by(foe))
+
+    def engaging(self, hero: str) -> tuple[str, ...]:
+        """:meth:`foes_of` as kept with the board until its pairs change (read, never keep)."""
         known = self.readings.foes_of.get(hero)
         if known is None:
             pairs = self.pairs
             known = self.readings.foes_of[hero] = tuple(
                 [f for f in self.foes if (hero, f) in pairs])
-        return list(known)
+        return known
 
-    def heroes_on(self, foe: str) -> list[str]:
-        """The heroes engaging ``foe``, in scenario order (a new list each time)."""
+    def engaged_by(self, foe: str) -> tuple[str, ...]:
+        """:meth:`heroes_on` as kept with the board until its pairs change (read, never
+        keep)."""
         known = self.readings.heroes_on.get(foe)
         if known is None:
             pairs = self.pairs
             known = self.readings.heroes_on[foe] = tuple(
                 [h for h in self.heroes if (h, foe) in pairs])
-        return list(known)
+        return known
 
     def is_engaged(self, name: str) -> bool:
         """True when ``name`` (hero or foe) is in at least one engagement."""
@@ -163,7 +172,8 @@ class Board:
 
     def free_foes(self) -> list[str]:
         """Foes neither engaged nor standing back."""
-        return [f for f in self.foes if f not in self.stood_back and not self.is_engaged(f)]
+        stood_back, links = self.stood_back, self.links
+        return [f for f in self.foes if f not in stood_back and links.get(f, 0) <= 0]
 
     # -- changing --------------------------------------------------------
     def set_stance(self, hero: str, close: bool) -> None:
@@ -266,8 +276,9 @@ class Step:
 
 
 def _unengaged_close(board: Board) -> str | None:
+    close, passed, links = board.close, board.passed, board.links
     for hero in board.heroes:
-        if hero in board.close and hero not in board.passed and not board.is_engaged(hero):
+        if hero in close and hero not in passed and links.get(hero, 0) <= 0:
             return hero
     return None
 
@@ -301,8 +312,11 @@ def _next_step(board: Board, gm: str) -> Step | None:
             free = [f for f in board.foes if f in board.eligible and board.is_engaged(f)
                     and board.can_engage(hero, f)]
         return Step("choose", hero, hero, tuple(free))
-    for foe in board.free_foes():
-        options = tuple(h for h in board.heroes
-                        if board.is_engaged(h) and board.can_engage(h, foe))
+    stood_back, links = board.stood_back, board.links
+    for foe in board.foes:  # the first of board.free_foes()
+        if foe in stood_back or links.get(foe, 0) > 0:
+            continue
+        options = tuple([h for h in board.heroes
+                         if links.get(h, 0) > 0 and board.can_engage(h, foe)])
         return Step("spare", gm, foe, options, True)
     return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from fracas.core.events import Event, event
 
 __all__ = [
@@ -21,6 +23,7 @@ __all__ = [
     "Located",
     "MainActionTaken",
     "PhaseBegan",
+    "Quiet",
     "Recovered",
     "RollRead",
     "SecondaryTaken",
@@ -268,3 +271,12 @@ class Carried(Event):
 
     hero: str
     comrade: str
+
+
+class Quiet(partial):  # type: ignore[type-arg]
+    """An emitter for a play whose events nobody reads (no log, no listener): the fold
+    bound to a state.  Whoever emits through it may leave unmade the events the fold does
+    nothing with (a roll's dice and its reading), as :func:`.dice.roll_test` and
+    :mod:`.combat` do; every other event is made and applied as through any emitter."""
+
+    __slots__ = ()

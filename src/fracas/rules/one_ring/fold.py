@@ -36,15 +36,16 @@ def _phase(s: OneRingState, e: events.PhaseBegan) -> None:
             h.stance = "" if h.status == "ok" else h.stance
     elif e.phase == "engagement":
         heroes, foes = s.standing()
-        cards = s.roster.foes
+        cards, hero_states, foe_states = s.roster.foes, s.heroes, s.foes
+        eligible = frozenset([f for f in foes if foe_states[f].eligible])
         s.board = Board(
             heroes=heroes,
-            close=frozenset(h for h in heroes if s.heroes[h].stance in CLOSE_STANCES),
+            close=frozenset([h for h in heroes if hero_states[h].stance in CLOSE_STANCES]),
             foes=foes,
-            large=frozenset(f for f in foes if cards[f].large),
-            eligible=frozenset(f for f in foes if s.foes[f].eligible),
+            large=frozenset([f for f in foes if cards[f].large]),
+            eligible=eligible,
             regime=e.regime,
-            introducing=any(not s.foes[f].eligible for f in foes),
+            introducing=len(eligible) < len(foes),  # some standing foe not introduced
         )
     elif e.phase == "action":
         for name, f in s.foes.items():

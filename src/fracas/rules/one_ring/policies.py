@@ -1,9 +1,11 @@
 """Default (heuristic) policies for heroes and the Loremaster.
 
-They never list every action: each reads the state, builds the action it wants
-from the same helpers the rules use (:mod:`fracas.rules.one_ring.legality`) and
-confirms it with ``request.is_legal``.  Should a wish be refused (it should not),
-the policy walks the offered steps taking each step's preselected value.
+They never list every action: each reads the state and builds the action it wants
+(``wish``) from the same helpers the rules use (:mod:`fracas.rules.one_ring.legality`),
+so the wish is legal by construction and handed to the play loop unjudged (a test holds
+every wish to the full check).  A hero with no wish in a turn tries the rest of their
+options in a fixed order, judged one by one; failing all, the policy walks the offered
+steps taking each step's preselected value.
 """
 
 from __future__ import annotations
@@ -66,16 +68,22 @@ __all__ = ["HeroHeuristic", "LoremasterHeuristic"]
 SHIFT_MARGIN = 1.15
 
 
-def _confirm(request: DecisionRequest, wishes: Iterable[Action]) -> Action:
-    """The first wished action the rules accept, else the preselected value of every step.
+def _confirm(request: DecisionRequest, wish: Action | None,
+             fallbacks: Iterable[Action] = ()) -> Action:
+    """The heuristic's wish, else the first of ``fallbacks`` the rules accept, else the
+    preselected value of every step.
 
-    A wish the quick yes (:func:`legality.allows`, held to the full check by a test) accepts
-    is taken without walking its fields; the request then records it as found legal, as
-    ``request.is_legal`` would, so the play loop does not judge it again.
+    A wish is built legal by the same helpers the rules judge with, so the request records
+    it as found legal (``request.vouch``) without judging it again:
+    ``tests/rules/one_ring/test_one_ring_lean.py`` holds every wish to the full check.
+    The fallbacks (options in a fixed order, for a turn the heuristic has no wish for) are
+    judged one by one.
     """
+    if wish is not None:
+        return request.vouch(wish)
     state = request.state
     allows = legality.allows
-    for action in wishes:
+    for action in fallbacks:
         if allows(state, action):
             return request.vouch(action)  # found legal: the loop checks it no further
         if request.is_legal(action):
@@ -132,32 +140,44 @@ class HeroHeuristic:
         self.to_win = to_win
 
     def choose(self, request: DecisionRequest) -> Action:
-        """Build the hero's action from the state and confirm it with the rules."""
-        return _confirm(request, self._wishes(request.state, request.actor))
+        """Build the hero's action from the state (legal by construction)."""
+        state, me = request.state, request.actor
+        wish = self.wish(state, me)
+        if wish is None and state.pending is None and state.phase == "action":
+            return _confirm(request, None, self.fallbacks(state, me))
+        return _confirm(request, wish)
 
-    def _wishes(self, state: OneRingState, me: str) -> Iterable[Action]:
+    def fallbacks(self, state: OneRingState, me: str) -> Iterable[Action]:
+        """The rest of the hero's options in a fixed order, tried one by one when the
+        heuristic has no wish in a turn (:func:`_in_offer_order`)."""
+        return _in_offer_order(state, me)
+
+    def wish(self, state: OneRingState, me: str) -> Action | None:
+        """The action the hero wants now, legal by construction; ``None`` when the heuristic
+        has none (the rest of the hero's options are then tried in a fixed order)."""
         p = state.pending
         if p is not None:
             if p.tengwars > 0:
-                yield _special(state, me)
-            elif knockback_due(state):
-                yield self._knockback(state, me)
-            return
-        if state.phase == "stance":
-            yield TakeStance(me, self._stance(state, me))
-            return
-        if state.phase == "engagement":
+                return _special(state, me)
+            if knockback_due(state):
+                return self._knockback(state, me)
+            return None
+        phase = state.phase
+        if phase == "action":
+            return self._turn(state, me)
+        if phase == "stance":
+            return TakeStance(me, self._stance(state, me))
+        if phase == "engagement":
             found = next_step(state.board, GM)
             if found is not None and found.options:
-                yield Engage(me, _weakest(state, found.options))
-            return
-        if state.phase == "volley":
+                return Engage(me, _weakest(state, found.options))
+            return None
+        if phase == "volley":
             targets = legality.hero_targets(state, me)
             if targets:
-                yield _best_attack(state, me, targets, Attack)
-            yield Hold(me)
-            return
-        yield from self._turn(state, me)
+                return _best_attack(state, me, targets, Attack)
+            return Hold(me)
+        return None
 
     @staticmethod
     def _knockback(state: OneRingState, me: str) -> Knockback:
@@ -178,11 +198,12 @@ class HeroHeuristic:
         otherwise the close-combat stance whose attacks take the most Endurance for the
         Endurance the foes likely to engage the hero take (see :func:`tactics.stance_scores`):
         never a Defensive stance that leaves no Success die against a pack of foes."""
-        card = state.roster.heroes[me]
-        melee = max((card.rating(w.category) for w in card.weapons if not w.ranged), default=0)
-        if state.ranged_weapon(me) is not None and card.rating("bows") > melee and \
-                legality.rearward_allowed(state, me) is None:
-            return REARWARD
+        if state.ranged_weapon(me) is not None:
+            card = state.roster.heroes[me]
+            melee = max((card.rating(w.category) for w in card.weapons if not w.ranged),
+                        default=0)
+            if card.rating("bows") > melee and legality.rearward_allowed(state, me) is None:
+                return REARWARD
         foes = legality.eligible_foes(state) or state.standing_foes()
         if not foes:
             return OPEN
@@ -193,48 +214,46 @@ class HeroHeuristic:
         scores = stance_scores(state, me, _weakest(state, foes), stances)
         return max(stances, key=lambda stance: (scores[stance], stance == OPEN))
 
-    def _turn(self, state: OneRingState, me: str) -> Iterable[Action]:
+    def _turn(self, state: OneRingState, me: str) -> Action | None:
         h = state.heroes[me]
         if h.knocked_back:
-            yield Recover(me)
-        escape = None if h.knocked_back or self.to_win else _escape(state, me)
-        if escape is not None:
-            yield escape
-        secondary = not h.secondary_used
-        draw = _weapon_to_draw(state, me) if secondary else None
-        if draw is not None:
-            yield Draw(me, draw)
-        if secondary:
+            return Recover(me)
+        if not self.to_win and state.standing()[0] == (me,):  # (what _escape asks first)
+            escape = _escape(state, me)
+            if escape is not None:
+                return escape
+        if not h.secondary_used:
+            draw = _weapon_to_draw(state, me)
+            if draw is not None:
+                return Draw(me, draw)
             drop = _spare_gear(state, me)
             if drop is not None:
-                yield Drop(me, drop)
+                return Drop(me, drop)
             shift = _shift_stance(state, me)
             if shift is not None:
-                yield shift
-        if not h.knocked_back:
-            targets = legality.hero_targets(state, me)
-            target = _best_target(state, me, targets) if targets else None
-            task = _task(state, me)
-            if target is not None:
-                value, roll = attack_now(state, me, target)
-                if task is not None and task_value(state, me, task.companion) > value:
-                    yield task
-                yield Attack(me, target, hope=roll is not None and
-                             hope_pays(state, me, *roll, target))
-            moves = legality.move_targets(state, me)
-            if moves:
-                yield _best_attack(state, me, moves, Move)
-            if task is not None:
-                yield task
-        yield from _in_offer_order(state, me)
+                return shift
+        targets = legality.hero_targets(state, me)
+        companion = _task_companion(state, me)  # the task is made only when wanted
+        if targets:
+            target = _best_target(state, me, targets)
+            value, roll = attack_now(state, me, target)
+            if companion is not None and task_value(state, me, companion) > value:
+                return Task(me, companion=companion)
+            return Attack(me, target, hope=roll is not None and
+                          hope_pays(state, me, *roll, target))
+        moves = legality.move_targets(state, me)
+        if moves:
+            return _best_attack(state, me, moves, Move)
+        return None if companion is None else Task(me, companion=companion)
 
 
 def _shift_stance(state: OneRingState, me: str) -> Action | None:
     """A Defensive hero whose penalty (a die per engaging foe) leaves the attack no Success
     die advances to Open when Open wears the foes down clearly faster for what it costs."""
-    h = state.heroes[me]
+    if state.heroes[me].stance != DEFENSIVE:
+        return None
     foes = state.board.foes_of(me)
-    if h.stance != DEFENSIVE or not foes:
+    if not foes:
         return None
     target = _best_target(state, me, foes)
     roll = attack_roll(state, me, target, DEFENSIVE, len(foes))
@@ -244,17 +263,17 @@ def _shift_stance(state: OneRingState, me: str) -> Action | None:
     return Advance(me) if scores[OPEN] > scores[DEFENSIVE] * SHIFT_MARGIN else None
 
 
-def _task(state: OneRingState, me: str) -> Task | None:
-    """The combat task of the hero's stance (Protect Companion names the companion most
-    pressed), or ``None`` when there is none to take."""
-    h = state.heroes[me]
-    if h.stance == DEFENSIVE:
+def _task_companion(state: OneRingState, me: str) -> str | None:
+    """The companion the combat task of the hero's stance names (Protect Companion: the
+    companion most pressed; ``""`` for a task that names none), or ``None`` when there is
+    no task to take (the task itself is built only when wanted)."""
+    if state.heroes[me].stance == DEFENSIVE:
         companions = legality.companions(state, me)
         if not companions:
             return None
-        return Task(me, companion=max(companions, key=lambda c: (
-            len(state.board.foes_of(c)), -state.heroes[c].endurance)))
-    return Task(me)
+        return max(companions, key=lambda c: (
+            len(state.board.engaging(c)), -state.heroes[c].endurance))
+    return ""
 
 
 def _escape(state: OneRingState, me: str) -> Escape | None:
@@ -270,7 +289,7 @@ def _escape(state: OneRingState, me: str) -> Escape | None:
     if not h.wounds and h.endurance * 3 > card.endurance_max:
         return None
     foes = state.standing_foes()
-    engaged = max(len(state.board.foes_of(me)), 1)
+    engaged = max(len(state.board.engaging(me)), 1)
     stance = h.stance if h.stance != REARWARD else DEFENSIVE
     dealt = max(attack_value(state, me, f, stance, engaged) for f in foes)
     taken = sum(foe_threat(state, f, me, stance) for f in foes)
@@ -335,14 +354,15 @@ def _spare_gear(state: OneRingState, me: str) -> str | None:
 
 def _best_target(state: OneRingState, me: str, targets: Sequence[str]) -> str:
     """Prefer foes pressing the most wounded comrade, then the weakest foe."""
-    board = state.board
-    comrades = [h for h in state.standing()[0] if h != me and board.is_engaged(h)]
+    engaged = state.board.is_engaged
+    comrades = [h for h in state.standing()[0] if h != me and engaged(h)]
     if comrades:
         hurt = _weakest(state, comrades)
-        pressing = [t for t in targets if t in board.foes_of(hurt)]
-        if pressing and state.heroes[hurt].endurance * 2 <= \
-                state.roster.heroes[hurt].endurance_max:
-            targets = pressing
+        if state.heroes[hurt].endurance * 2 <= state.roster.heroes[hurt].endurance_max:
+            on_hurt = state.board.engaging(hurt)
+            pressing = [t for t in targets if t in on_hurt]
+            if pressing:
+                targets = pressing
     return _weakest(state, targets)
 
 
@@ -359,39 +379,38 @@ class LoremasterHeuristic:
     weakest hero and spends tengwars on Heavy Blows (Pierce when it makes a Piercing Blow)."""
 
     def choose(self, request: DecisionRequest) -> Action:
-        """Build the Loremaster's action from the state and confirm it with the rules."""
-        return _confirm(request, self._wishes(request.state))
+        """Build the Loremaster's action from the state (legal by construction)."""
+        return _confirm(request, self.wish(request.state))
 
-    def _wishes(self, state: OneRingState) -> Iterable[Action]:
-        if state.pending is not None:
-            if state.pending.tengwars > 0:
-                yield _special(state, GM)
-            return
-        if state.phase == "volleys_choice":
-            top = state.roster.max_volleys
-            want = 2 if state.roster.long_distance else 1
-            yield SetVolleys(GM, want if want <= top else top)
-            return
-        if state.phase == "engagement":
+    def wish(self, state: OneRingState, me: str = GM) -> Action | None:
+        """The action the Loremaster wants now, legal by construction (``None``: none)."""
+        p = state.pending
+        if p is not None:
+            return _special(state, GM) if p.tengwars > 0 else None
+        phase = state.phase
+        if phase == "engagement":
             found = next_step(state.board, GM)
             if found is None:
-                return
-            if found.kind == "introduce":
+                return None
+            kind = found.kind
+            if kind == "introduce":
                 # Foes held back stay back while an introduced one still stands.
                 held = found.options[0] if not legality.eligible_foes(state) else ""
-                yield Introduce(GM, held)
-            elif found.kind == "assign":
-                yield from (Engage(GM, f, found.subject) for f in found.options)
-            else:
-                yield self._spare(state, found.subject, found.options)
-            return
+                return Introduce(GM, held)
+            if kind == "assign":
+                return Engage(GM, found.options[0], found.subject) if found.options else None
+            return self._spare(state, found.subject, found.options)
+        if phase == "volleys_choice":
+            top = state.roster.max_volleys
+            want = 2 if state.roster.long_distance else 1
+            return SetVolleys(GM, want if want <= top else top)
         foe = legality.current_turn(state)
         if foe is None:
-            return
+            return None
         targets = legality.foe_targets(state, foe)
         if targets:
-            yield Attack(GM, _weakest(state, targets), foe=foe)
-        yield Hold(GM, foe=foe)
+            return Attack(GM, _weakest(state, targets), foe=foe)
+        return Hold(GM, foe=foe)
 
     @staticmethod
     def _spare(state: OneRingState, foe: str, heroes: Sequence[str]) -> Action:

@@ -75,20 +75,24 @@ def volley_order(state: OneRingState, volley: int) -> tuple[str, ...]:
     return (*first, *second)
 
 
+#: Each stance's place in the action order (``STANCES.index``).
+_PLACE = {stance: i for i, stance in enumerate(STANCES)}
+
+
 def action_order(state: OneRingState) -> tuple[str, ...]:
     """Heroes by stance (Forward, Open, Defensive, Rearward), then adversaries in the stance
     order of the heroes they fight (their earliest one), then foes standing back to shoot."""
     standing_heroes, standing_foes = state.standing()
-    place = {h: STANCES.index(state.heroes[h].stance) for h in standing_heroes}
+    place = {h: _PLACE[state.heroes[h].stance] for h in standing_heroes}
     heroes = sorted(standing_heroes, key=place.__getitem__)
     board = state.board
     engaged: list[tuple[int, str]] = []
     shooters: list[str] = []
     for foe in standing_foes:
-        on = board.heroes_on(foe)
+        on = board.engaged_by(foe)
         if on:
             engaged.append((min([place[h] if h in place else
-                                 STANCES.index(state.heroes[h].stance) for h in on]), foe))
+                                 _PLACE[state.heroes[h].stance] for h in on]), foe))
         elif state.roster.foes[foe].ranged_weapon() is not None:
             shooters.append(foe)
     engaged.sort(key=lambda pair: pair[0])
@@ -96,17 +100,6 @@ def action_order(state: OneRingState) -> tuple[str, ...]:
 
 
 # -- automatic steps ------------------------------------------------------------
-def _fight_over(state: OneRingState, emit: Emit) -> bool:
-    heroes, foes = state.standing()
-    if not heroes:
-        emit(FightEnded(ENEMIES, "the Company is out of the fight"))
-        return True
-    if not foes:
-        emit(FightEnded(COMPANY, "every adversary is out of the fight"))
-        return True
-    return False
-
-
 def _begin_volley(state: OneRingState, number: int, emit: Emit) -> None:
     if number > (state.volleys or 0):
         _begin_round(state, 1, emit)
@@ -124,22 +117,41 @@ def _begin_round(state: OneRingState, number: int, emit: Emit) -> None:
 _STEPS = Steps(ACTIONS, legality.why_not, legality.step)
 
 
-def _turn_over(state: OneRingState, name: str) -> bool:
-    h = state.heroes.get(name)
-    if h is not None:
-        if h.status != "ok" or h.main_done:
-            return True
-        # A hero whose secondary action left nothing to do (a bow drawn while engaged in a
-        # close-combat stance, with no task to take) forfeits the main action.
-        return state.phase == "action" and h.secondary_used and \
-            not legality.has_main_action(state, name) and not has_options(_STEPS, state, name)
-    f = state.foes[name]
-    return f.status != "ok" or f.attacks_left <= 0
-
-
 def _step_phase(state: OneRingState, emit: Emit) -> bool:
     """One automatic step; True when a decision is awaited."""
     phase = state.phase
+    cursor = state.cursor
+    order = state.order
+    if cursor < len(order) and phase != "engagement":
+        name = order[cursor]
+        h = state.heroes.get(name)
+        if h is not None:
+            if h.status != "ok":
+                emit(events.TurnEnded(name))
+                return False
+            if phase == "stance":
+                return True
+            # A turn is over once the main action is taken; a hero whose secondary action
+            # left nothing to do (a bow drawn while engaged in a close-combat stance, with
+            # no task to take) forfeits the main action.
+            if h.main_done or (phase == "action" and h.secondary_used and
+                               not legality.has_main_action(state, name) and
+                               not has_options(_STEPS, state, name)):
+                emit(events.TurnEnded(name))
+                return False
+            return True
+        f = state.foes[name]
+        if f.status != "ok" or f.attacks_left <= 0:
+            emit(events.TurnEnded(name))
+            return False
+        if phase == "action":
+            if f.thrust_back:
+                emit(events.ThrustLost(name))
+                return False
+            if not foe_targets(state, name):
+                emit(events.TurnEnded(name))
+                return False
+        return True
     if phase in ("start", "volleys_choice"):
         if state.volleys is None:
             if state.roster.volleys is not None:
@@ -164,38 +176,21 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
         else:
             emit(events.HeroPassed(step.subject))
         return False
-    if state.cursor >= len(state.order):
-        if phase == "volley":
-            _begin_volley(state, state.volley + 1, emit)
-        elif phase == "stance":
-            heroes, foes = state.standing()
-            regime = regime_for(len(heroes), len(foes))
-            emit(events.PhaseBegan("engagement", state.round, regime=regime))
-        else:
-            _begin_round(state, state.round + 1, emit)
-        return False
-    name = state.order[state.cursor]
-    if phase == "stance":
-        if state.heroes[name].status != "ok":
-            emit(events.TurnEnded(name))
-            return False
-        return True
-    if _turn_over(state, name):
-        emit(events.TurnEnded(name))
-        return False
-    f = state.foes.get(name)
-    if f is not None and phase == "action":
-        if f.thrust_back:
-            emit(events.ThrustLost(name))
-            return False
-        if not foe_targets(state, name):
-            emit(events.TurnEnded(name))
-            return False
-    return True
+    # Everyone in the phase's order has had their turn.
+    if phase == "volley":
+        _begin_volley(state, state.volley + 1, emit)
+    elif phase == "stance":
+        heroes, foes = state.standing()
+        regime = regime_for(len(heroes), len(foes))
+        emit(events.PhaseBegan("engagement", state.round, regime=regime))
+    else:
+        _begin_round(state, state.round + 1, emit)
+    return False
 
 
 def advance(state: OneRingState, rng: Rng, emit: Emit) -> None:
     """Run automatic steps until a decision is needed or the fight ends."""
+    readings = state.readings
     while state.result is None:
         p = state.pending
         if p is not None:
@@ -203,7 +198,13 @@ def advance(state: OneRingState, rng: Rng, emit: Emit) -> None:
                 return
             finish_hit(state, rng, emit)
             continue
-        if _fight_over(state, emit):
+        standing = readings.standing  # state.standing(), kept
+        heroes, foes = state.standing() if standing is None else standing
+        if not heroes:
+            emit(FightEnded(ENEMIES, "the Company is out of the fight"))
+            return
+        if not foes:
+            emit(FightEnded(COMPANY, "every adversary is out of the fight"))
             return
         if _step_phase(state, emit):
             return

@@ -10,7 +10,7 @@ from fracas.core.action import Action
 from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.ruleset import GM, TO_WIN, Ruleset, Standing, own_policies
-from fracas.rules.one_ring import fold, legality, odds, overrides, resolve, view
+from fracas.rules.one_ring import fold, lean, legality, odds, overrides, resolve, view
 from fracas.rules.one_ring.actions import ACTIONS
 from fracas.rules.one_ring.odds import parse_question, roll_odds
 from fracas.rules.one_ring.policies import HeroHeuristic, LoremasterHeuristic
@@ -37,6 +37,9 @@ class OneRing(Ruleset[OneRingState]):
     modules = (fold, legality, resolve, view, odds)
     #: Cards from the scenario and catalogue; every combatant fresh (bar starting Wounds).
     initial_state = staticmethod(build_state)
+    #: The heuristics' decisions in one loop where nobody reads the events
+    #: (:data:`fracas.core.loop.LeanTurns`, :func:`.lean.heuristic_turns`).
+    lean_turns = staticmethod(lean.heuristic_turns)
 
     def clone_state(self, state: OneRingState) -> OneRingState:
         """Cards are shared; only the changing values are copied."""

@@ -15,6 +15,7 @@ from fracas.rules.one_ring.engagement import Board, Readings
 __all__ = [
     "CLOSE_STANCES",
     "STANCES",
+    "FoeBlow",
     "FoeCard",
     "FoeState",
     "HeroCard",
@@ -110,7 +111,7 @@ class FoeCard:
     derived: FoeDerived = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "derived", FoeDerived(self.weapons))
+        object.__setattr__(self, "derived", FoeDerived(self.weapons, self.might))
 
     def close_weapon(self) -> FoeWeapon | None:
         """The adversary's best close-combat attack (highest rating, first listed on ties)."""
@@ -121,15 +122,26 @@ class FoeCard:
         return self.derived.weapon_choices[2 if volley == 1 else 1]
 
 
+#: The numbers of an adversary's close attack the heuristics weigh (:attr:`FoeDerived.blows`).
+FoeBlow = tuple[int, bool, int, int, int]
+
+
 @dataclass(init=False, eq=False)
 class FoeDerived:
     """What is worked out from an adversary's card when it is made (a dataclass without
     fields: no part of the card's value)."""
 
-    def __init__(self, weapons: tuple[FoeWeapon, ...]) -> None:
+    def __init__(self, weapons: tuple[FoeWeapon, ...], might: int) -> None:
         #: :meth:`FoeCard.close_weapon`, :meth:`FoeCard.ranged_weapon` and the first
         #: opening volley's ranged weapon (:func:`_foe_weapons`).
         self.weapon_choices = _foe_weapons(weapons)
+        #: What the heuristics weigh of the adversary's close attack (its close weapon,
+        #: else its first), hale (``[False]``) and Weary (``[True]``): (rating, Weary,
+        #: Damage, Injury, Might); ``None`` without a weapon.
+        weapon = self.weapon_choices[0] or (weapons[0] if weapons else None)
+        self.blows: tuple[FoeBlow | None, FoeBlow | None] = (None, None) if weapon is None \
+            else ((weapon.rating, False, weapon.damage, weapon.injury, might),
+                  (weapon.rating, True, weapon.damage, weapon.injury, might))
 
 
 def _foe_weapons(weapons: tuple[FoeWeapon, ...]

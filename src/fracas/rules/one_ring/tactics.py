@@ -10,10 +10,17 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
+from fracas.rules.one_ring.catalogue import Weapon
 from fracas.rules.one_ring.dice import BAD, FEAT_SIDES, GOOD, SUCCESS_SIDES, feat_rank
 from fracas.rules.one_ring.rules import PIERCING_RANK, TASKS
-from fracas.rules.one_ring.state import DEFENSIVE, FORWARD, REARWARD, FoeCard, OneRingState
+from fracas.rules.one_ring.state import (
+    DEFENSIVE,
+    FORWARD,
+    REARWARD,
+    FoeBlow,
+    FoeCard,
+    OneRingState,
+)
 
 __all__ = [
     "attack_now",
@@ -81,12 +88,14 @@ def _wound_chance(protection: int, injury: int, adversary: bool) -> float:
 def _hero_weapon(state: OneRingState, me: str, ranged: bool) -> Weapon | None:
     """The weapon the hero would fight with: the one in hand when it suits, else the first
     carried one that does."""
-    card = state.roster.heroes[me]
     held = state.bow_in_hand(me) if ranged else state.close_weapon(me)
     if held is not None:
         return held
     dropped = state.heroes[me].dropped
-    return next((w for w in card.weapons if w.ranged == ranged and w.name not in dropped), None)
+    for w in state.roster.heroes[me].weapons:
+        if w.ranged == ranged and w.name not in dropped:
+            return w
+    return None
 
 
 def attack_roll(state: OneRingState, me: str, target: str, stance: str,
@@ -125,18 +134,21 @@ _Blow = tuple[int, int, bool, bool, int, int, int, int, int]
 def _hero_blow(state: OneRingState, me: str, target: str, weapon: Weapon) -> _Blow:
     """The numbers of a hero's attack on ``target`` with ``weapon`` that no stance changes."""
     card = state.roster.heroes[me]
+    h = state.heroes[me]
     foe = state.roster.foes[target]
     f = state.foes[target]
-    return (card.rating(weapon.category) + (1 if state.heroes[me].rallied else 0),
+    left, wounds_to_kill = f.endurance, foe.might - f.wounds
+    return (card.proficiencies.get(weapon.category, 0) + (1 if h.rallied else 0),
             20 - card.strength + foe.parry, state.weary(me), state.miserable(me),
-            weapon.damage, weapon.injury, foe.armour, max(f.endurance, 0),
-            max(foe.might - f.wounds, 1))
+            weapon.damage, weapon.injury, foe.armour, left if left > 0 else 0,
+            wounds_to_kill if wounds_to_kill > 1 else 1)
 
 
 def _blow_worth(blow: _Blow, stance: str, engaged: int, extra: int = 0) -> float:
     """:func:`attack_value` of a prepared blow in ``stance``."""
     dice, tn, weary, miserable, damage, injury, armour, left, wounds_to_kill = blow
-    return _worth(max(_stance_dice(dice, stance, engaged) + extra, 0), tn, weary, miserable,
+    dice = _stance_dice(dice, stance, engaged) + extra
+    return _worth(dice if dice > 0 else 0, tn, weary, miserable,
                   damage, injury, armour, left, wounds_to_kill)
 
 
@@ -158,10 +170,17 @@ def attack_now(state: OneRingState, me: str, target: str
     weapon = _hero_weapon(state, me, stance == REARWARD)
     if weapon is None:
         return 0.0, None
-    engaged = len(state.board.foes_of(me))
+    engaged = len(state.board.engaging(me))
     blow = _hero_blow(state, me, target, weapon)
     return _blow_worth(blow, stance, engaged), (_stance_dice(blow[0], stance, engaged),
                                                 blow[1])
+
+
+@cache
+def _die_worth(blow: _Blow, stance: str, engaged: int) -> float:
+    """What one more die adds to a prepared blow's worth in ``stance`` (worked out once for
+    each)."""
+    return _blow_worth(blow, stance, engaged, 1) - _blow_worth(blow, stance, engaged)
 
 
 @cache
@@ -173,26 +192,19 @@ def _worth(dice: int, tn: int, weary: bool, miserable: bool, damage: int, injury
     return hit * min(damage, left) + pierce * _wound_chance(armour, injury, True) * wound
 
 
-def _foe_weapon(state: OneRingState, foe: str) -> FoeWeapon | None:
-    card = state.roster.foes[foe]
-    return card.close_weapon() or (card.weapons[0] if card.weapons else None)
-
-
 #: A foe's close attack before the hero's stance: its rating, whether it is Weary, its
-#: Damage, Injury and Might.
-_FoeBlow = tuple[int, bool, int, int, int]
+#: Damage, Injury and Might (kept with its card: :attr:`.state.FoeDerived.blows`).
+_FoeBlow = FoeBlow
 #: What a hero sets against a foe's attack: Parry, Protection, Endurance left, Wounded.
 _Guard = tuple[int, int, int, bool]
 
 
 def _foe_blow(state: OneRingState, foe: str, weary: bool | None = None) -> _FoeBlow | None:
     """The numbers of ``foe``'s close attack that no hero's stance changes (``None``
-    without a weapon); ``weary`` overrides whether the adversary is Weary."""
-    weapon = _foe_weapon(state, foe)
-    if weapon is None:
-        return None
-    return (weapon.rating, state.foe_weary(foe) if weary is None else weary, weapon.damage,
-            weapon.injury, state.roster.foes[foe].might)
+    without a weapon): its close weapon, else its first; ``weary`` overrides whether the
+    adversary is Weary."""
+    return state.roster.foes[foe].derived.blows[
+        state.foe_weary(foe) if weary is None else weary]
 
 
 def _guard(state: OneRingState, hero: str) -> _Guard:
@@ -210,8 +222,8 @@ def _blow_threat(blow: _FoeBlow, guard: _Guard, stance: str, protected: bool = F
     parry, protection, left, wounded = guard
     dice = rating + (1 if stance == FORWARD else 0) - (1 if stance == DEFENSIVE else 0)
     dice -= 1 if protected else 0
-    return _threat(max(dice, 0), parry, weary, damage, injury, protection, attacks, left,
-                   wounded)
+    return _threat(dice if dice > 0 else 0, parry, weary, damage, injury, protection, attacks,
+                   left, wounded)
 
 
 def foe_threat(state: OneRingState, foe: str, hero: str, stance: str,
@@ -238,15 +250,17 @@ def _threat(dice: int, parry: int, weary: bool, damage: int, injury: int, protec
 def engaging_estimate(state: OneRingState, me: str) -> int:
     """How many foes will engage ``me`` this round, if the Loremaster gives each close-combat
     hero one foe and piles the rest, three at most, on the weakest heroes."""
-    heroes = [h for h in state.standing()[0] if state.heroes[h].stance != REARWARD]
+    states = state.heroes
+    heroes = [h for h in state.standing()[0] if states[h].stance != REARWARD]
     foes = len(_fighters(state))
     if me not in heroes or foes == 0:
         return 0
     if foes <= len(heroes):
         return 1
     spare = foes - len(heroes)
-    for hero in sorted(heroes, key=lambda n: (state.heroes[n].endurance,
-                                              state.roster.hero_order.index(n))):
+    # By Endurance, then scenario order: the standing heroes are in scenario order and the
+    # sort keeps the order of equals.
+    for hero in sorted(heroes, key=lambda n: states[n].endurance):
         extra = min(2, spare)
         if hero == me:
             return 1 + extra
@@ -274,24 +288,24 @@ def _closes_in(card: FoeCard) -> bool:
     return close is not None and (bow is None or bow.rating <= close.rating)
 
 
-def _likely_attackers(state: OneRingState, me: str, count: int,
-                      guard: _Guard | None = None) -> list[str]:
-    """The ``count`` foes coming to close quarters whose attacks would hurt ``me`` most."""
-    # A foe's threat depends on its card and on whether it is Weary: foes alike are
-    # weighed once.
-    threats: dict[tuple[int, bool], float] = {}
-    cards = state.roster.foes
-    guarding = _guard(state, me) if guard is None else guard
+def _likely_blows(state: OneRingState, count: int, guard: _Guard
+                  ) -> tuple[_FoeBlow | None, ...]:
+    """The attacks (:func:`_foe_blow`) of the ``count`` foes coming to close quarters whose
+    attacks would hurt the hero with ``guard`` most, the most threatening first (foes
+    equally threatening in the order they stand)."""
+    cards, weary = state.roster.foes, state.foe_weary
+    return _most_threatening(tuple([cards[foe].derived.blows[weary(foe)]
+                                    for foe in _fighters(state)]), guard, count)
 
-    def threat(foe: str) -> float:
-        key = (id(cards[foe]), state.foe_weary(foe))  # the cards live through this call
-        known = threats.get(key)
-        if known is None:
-            blow = _foe_blow(state, foe)
-            known = threats[key] = -(0.0 if blow is None else _blow_threat(blow, guarding, ""))
-        return known
 
-    return sorted(_fighters(state), key=threat)[:count]
+@lru_cache(maxsize=1 << 12)
+def _most_threatening(blows: tuple[_FoeBlow | None, ...], guard: _Guard, count: int
+                      ) -> tuple[_FoeBlow | None, ...]:
+    """The ``count`` of ``blows`` that threaten ``guard`` most, the most threatening first
+    (equals in their order): worked out once for each."""
+    threats = [-(0.0 if blow is None else _blow_threat(blow, guard, "")) for blow in blows]
+    ranked = sorted(range(len(blows)), key=threats.__getitem__)
+    return tuple([blows[i] for i in ranked[:count]])
 
 
 def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str, ...],
@@ -302,17 +316,18 @@ def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str,
     hero wears the foe down to how fast the foes wear the hero down."""
     guard = _guard(state, me)
     if attackers is None:
-        attackers = _likely_attackers(state, me, max(engaging_estimate(state, me), 1), guard)
-    blows = tuple([_foe_blow(state, f) for f in attackers])
+        blows = _likely_blows(state, max(engaging_estimate(state, me), 1), guard)
+    else:
+        blows = tuple([_foe_blow(state, f) for f in attackers])
     close_blow = ranged_blow = None
-    if any(stance != REARWARD for stance in stances):
+    if stances.count(REARWARD) < len(stances):  # a close-combat stance among them
         weapon = _hero_weapon(state, me, False)
         close_blow = None if weapon is None else _hero_blow(state, me, target, weapon)
     if REARWARD in stances:
         weapon = _hero_weapon(state, me, True)
         ranged_blow = None if weapon is None else _hero_blow(state, me, target, weapon)
     return dict(zip(stances, _scores(stances, guard, close_blow, ranged_blow, blows,
-                                     max(len(attackers), 1)), strict=True))
+                                     max(len(blows), 1)), strict=True))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -343,12 +358,13 @@ def hope_pays(state: OneRingState, me: str, dice: int, tn: int, target: str = ""
     if h.hope - 1 <= card.shadow:
         return False
     danger = h.wounds > 0 or h.endurance * 2 <= card.endurance_max
-    weapon = _hero_weapon(state, me, h.stance == REARWARD)
-    finishing = bool(target) and weapon is not None and \
-        state.foes[target].endurance <= weapon.damage
     plenty = (h.hope - 1) * 2 >= card.hope_max
-    if not (danger or finishing or plenty):
-        return False
+    if not (danger or plenty):
+        weapon = _hero_weapon(state, me, h.stance == REARWARD)
+        finishing = bool(target) and weapon is not None and \
+            state.foes[target].endurance <= weapon.damage
+        if not finishing:
+            return False
     return _hope_helps(dice, tn, state.weary(me), state.miserable(me))
 
 
@@ -370,21 +386,24 @@ def task_value(state: OneRingState, me: str, companion: str = "") -> float:
     board = state.board
     gain = 0.0
     if task == "rally":
+        heroes, foe_states = state.heroes, state.foes
         for other in state.standing()[0]:
-            foes = board.foes_of(other)
-            if other == me or state.heroes[other].rallied or not foes:
+            if other == me or heroes[other].rallied or not board.is_engaged(other):
                 continue
-            stance = state.heroes[other].stance
-            target = min(foes, key=lambda f: state.foes[f].endurance)
+            foes = board.engaging(other)
+            stance = heroes[other].stance
+            target, least = foes[0], foe_states[foes[0]].endurance
+            for foe in foes:  # the foe with the least Endurance, the first of equals
+                if foe_states[foe].endurance < least:
+                    target, least = foe, foe_states[foe].endurance
             weapon = _hero_weapon(state, other, stance == REARWARD)
             if weapon is not None:  # else the die is worth nothing
-                blow = _hero_blow(state, other, target, weapon)
-                gain += _blow_worth(blow, stance, len(foes), 1) - \
-                    _blow_worth(blow, stance, len(foes))
+                gain += _die_worth(_hero_blow(state, other, target, weapon), stance,
+                                   len(foes))
     elif task == "protect" and companion:
         stance = state.heroes[companion].stance
         guard = _guard(state, companion)
-        for foe in board.foes_of(companion):
+        for foe in board.engaging(companion):
             foe_blow = _foe_blow(state, foe)
             if foe_blow is not None:  # else there is nothing to fend off
                 gain += _blow_threat(foe_blow, guard, stance) - \
@@ -396,7 +415,7 @@ def task_value(state: OneRingState, me: str, companion: str = "") -> float:
             hale, weary = _foe_blow(state, foe), _foe_blow(state, foe, weary=True)
             if hale is None or weary is None:
                 continue  # a foe without a weapon threatens nothing, Weary or not
-            for hero in board.heroes_on(foe):
+            for hero in board.engaged_by(foe):
                 stance = state.heroes[hero].stance
                 guard = _guard(state, hero)
                 gain += WEARY_ROUNDS * (_blow_threat(hale, guard, stance) -
