@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy
+from functools import cache
 from math import floor as _floor
+from math import inf, nextafter
 from typing import Any, Protocol, runtime_checkable
 
 from fracas.core.errors import ScriptExhaustedError
@@ -24,6 +26,7 @@ __all__ = [
     "decision_dice",
     "derive_seed",
     "fight_streams",
+    "least_draw",
     "policy_stream",
     "roll_pool",
 ]
@@ -136,6 +139,57 @@ class SeededRng:
     def spawn(self, *labels: int | str) -> SeededRng:
         """An independent stream derived from this one's seed and ``labels``."""
         return SeededRng(derive_seed(self.seed, *labels))
+
+    @property
+    def draw(self) -> Callable[[], float]:
+        """The stream's next draw in ``[0, 1)``, each die's face made from one.
+
+        Code that only counts the dice showing some face or more may compare the draws
+        with :func:`least_draw` instead of making the faces: the same count, and the
+        stream left where :meth:`dice` would leave it.
+
+        >>> rng, edge = SeededRng(42), least_draw(6, 4)
+        >>> sum(rng.draw() >= edge for _ in range(5)), [f >= 4 for f in SeededRng(42).dice(5, 6)]
+        (2, [True, False, False, False, True])
+        """
+        return self._draw
+
+
+@cache
+def least_draw(sides: int, face: int) -> float:
+    """The least draw of a :class:`SeededRng` stream that it rolls as ``face`` or more on a
+    die of ``sides`` faces (``inf`` when no draw does).
+
+    A face never falls as the draw grows, so a die shows ``face`` or more exactly when its
+    draw is at least this.  It is found by asking :meth:`SeededRng.dice` itself, draw by
+    draw around the boundary, so it follows the face rule wherever that is written.
+
+    >>> least_draw(6, 4), least_draw(6, 1), least_draw(6, 7)
+    (0.5, 0.0, inf)
+    """
+    if face <= 1:
+        return 0.0
+    if face > sides:
+        return inf
+    probe = SeededRng.__new__(SeededRng)
+    value = 0.0
+
+    def drawn() -> float:
+        return value
+
+    probe._draw = drawn
+
+    def shows(x: float) -> bool:
+        nonlocal value
+        value = x
+        return probe.dice(1, sides)[0] >= face
+
+    x = (face - 1) / sides
+    while x > 0.0 and shows(nextafter(x, 0.0)):
+        x = nextafter(x, 0.0)
+    while not shows(x):
+        x = nextafter(x, 1.0)
+    return x
 
 
 class ScriptedRng:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fracas.core.events import Event
-from fracas.core.rng import Rng
+from fracas.core.rng import Rng, SeededRng, least_draw
 from fracas.rules.age_of_dragons import rules
 from fracas.rules.age_of_dragons.legality import turn_has_options
 from fracas.rules.age_of_dragons.policies import ClawAllPolicy, _melee_target
@@ -158,20 +158,35 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
         return 0
     sides = (ours, theirs)
     somas = (ours.profile.soma, theirs.profile.soma)  # rules.pool_size of the Soma pool
-    # What a claw with h hits deals the foe that spends no PD (AttackResolved), by h.
+    # What a claw with h hits deals the foe that spends no PD (AttackResolved), by h,
+    # and the most it can deal.
     dealt = (_dealt(somas[0]), _dealt(somas[1]))
+    most = (max(dealt[0]), max(dealt[1]))
     max_rounds = state.max_rounds
     dice = rng.dice
+    # A roll that cannot fell the foe leaves nothing but its count of 4+ dice: on a
+    # seeded stream that count is taken from the draws (SeededRng.draw, least_draw: the
+    # same count, the stream left where rng.dice leaves it) without making the faces.
+    draw = rng.draw if type(rng) is SeededRng else None
+    edge = least_draw(6, ATTACK_THRESHOLD)
     index = state.turn_index
     taken = 0
+    faces: list[int] = []
     while budget - taken >= MOST_DECISIONS:
         soma = somas[index]
-        faces = dice(soma, 6)  # DecisionMade(RollPool), DiceRolled
-        hits = soma - faces.count(1) - faces.count(2) - faces.count(3)  # 4+: the claw's
+        foe = sides[1 - index]
+        # DecisionMade(RollPool), DiceRolled; the claw's dice are those showing 4+.
+        if draw is not None and foe.pr > most[index]:
+            hits = 0
+            for _ in range(soma):
+                if draw() >= edge:
+                    hits += 1
+        else:
+            faces = dice(soma, 6)
+            hits = soma - faces.count(1) - faces.count(2) - faces.count(3)
         if hits:
             # The roll, the claw, the foe's Physical Defence if it has any (it spends
             # none), then the end of the turn unless the claw ends the fight.
-            foe = sides[1 - index]
             taken += 2 + (foe.pd > 0)
             foe.pr -= dealt[index][hits]  # AttackResolved
             if foe.pr <= 0:  # the other side is down (resolve._fight_over says why)
