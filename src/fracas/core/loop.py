@@ -149,9 +149,8 @@ def play(encounter: Encounter[Any],
             if actor is None:
                 break
             if lean is not None and not encounter.keep_log and encounter.listener is None:
-                if emit_state is not state:
-                    emit, emit_state = partial(ruleset.apply_event, state), state
-                taken = lean(state, actor, pick, encounter.rng, emit, max_decisions - decisions)
+                taken = lean(state, actor, pick, encounter.rng, encounter.emit,
+                             max_decisions - decisions)
                 if taken:
                     decisions += taken
                     continue

@@ -25,6 +25,7 @@ __all__ = [
     "continuation_dice",
     "decision_dice",
     "derive_seed",
+    "faces_of",
     "fight_streams",
     "least_draw",
     "policy_stream",
@@ -116,6 +117,23 @@ class SeededRng:
             stream = self._random = random.Random(seed)
         self._draw = stream.random  # the next draw in [0, 1), looked up once
 
+    def reseed(self, seed: int) -> None:
+        """Start this stream again as ``SeededRng(seed)`` starts (a worker playing fight
+        after fight reuses one stream instead of making a new one each time).
+
+        >>> rng = SeededRng(1)
+        >>> rng.reseed(42)
+        >>> rng.seed, rng.dice(5, 6)
+        (42, [4, 1, 2, 2, 5])
+        """
+        self.seed = seed
+        stream = self._random
+        if type(seed) is int:
+            _seed_random(stream, seed)
+            stream.gauss_next = None  # type: ignore[attr-defined]  # set by Random.seed
+        else:
+            stream.seed(seed)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> SeededRng:
         """A copy drawing from its own copy of the stream (``_draw`` bound to it)."""
         new = SeededRng.__new__(SeededRng)
@@ -145,14 +163,33 @@ class SeededRng:
         """The stream's next draw in ``[0, 1)``, each die's face made from one.
 
         Code that only counts the dice showing some face or more may compare the draws
-        with :func:`least_draw` instead of making the faces: the same count, and the
-        stream left where :meth:`dice` would leave it.
+        with :func:`least_draw` instead of making the faces, and make them later from the
+        draws kept (:func:`faces_of`): the same count and faces, the stream left where
+        :meth:`dice` would leave it.
 
         >>> rng, edge = SeededRng(42), least_draw(6, 4)
-        >>> sum(rng.draw() >= edge for _ in range(5)), [f >= 4 for f in SeededRng(42).dice(5, 6)]
-        (2, [True, False, False, False, True])
+        >>> draws = [rng.draw() for _ in range(5)]
+        >>> [x >= edge for x in draws], faces_of(draws, 6) == SeededRng(42).dice(5, 6)
+        ([True, False, False, False, True], True)
         """
         return self._draw
+
+
+def _replaying(draws: Callable[[], float]) -> SeededRng:
+    """A :class:`SeededRng` whose draws are ``draws()``: its own rule makes the faces."""
+    probe = SeededRng.__new__(SeededRng)
+    probe._draw = draws
+    return probe
+
+
+def faces_of(draws: Sequence[float], sides: int) -> list[int]:
+    """The faces :meth:`SeededRng.dice` makes of ``draws`` (taken from
+    :attr:`SeededRng.draw`) on dice of ``sides`` faces: its own rule, replayed.
+
+    >>> faces_of([0.0, 0.5, 0.99], 6)
+    [1, 4, 6]
+    """
+    return _replaying(iter(draws).__next__).dice(len(draws), sides)
 
 
 @cache
@@ -171,18 +208,9 @@ def least_draw(sides: int, face: int) -> float:
         return 0.0
     if face > sides:
         return inf
-    probe = SeededRng.__new__(SeededRng)
-    value = 0.0
-
-    def drawn() -> float:
-        return value
-
-    probe._draw = drawn
 
     def shows(x: float) -> bool:
-        nonlocal value
-        value = x
-        return probe.dice(1, sides)[0] >= face
+        return faces_of((x,), sides)[0] >= face
 
     x = (face - 1) / sides
     while x > 0.0 and shows(nextafter(x, 0.0)):

@@ -19,10 +19,12 @@ two ways to the same fights on random scenarios: the same states, outcomes and d
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
+from operator import call
 from typing import Any
 
 from fracas.core.events import Event
-from fracas.core.rng import Rng, SeededRng, least_draw
+from fracas.core.rng import Rng, SeededRng, faces_of, least_draw
 from fracas.rules.age_of_dragons import rules
 from fracas.rules.age_of_dragons.legality import turn_has_options
 from fracas.rules.age_of_dragons.policies import ClawAllPolicy, _melee_target
@@ -53,7 +55,7 @@ def claw_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any],
     if not _plain(state, actor, pick):
         return 0  # (the commonest answer in a fight of other policies: asked first)
     taken = 0
-    while budget - taken >= MOST_DECISIONS:
+    while budget - taken >= MOST_DECISIONS:  # actor's turn is plain (asked before and below)
         duel = _duel(state, actor, pick, rng, budget - taken)
         if duel:
             return taken + duel
@@ -71,7 +73,7 @@ def claw_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any],
             advance(state, rng, emit)  # anything else: the engine's own steps
             return taken
         actor = nxt
-        if state.result is not None:
+        if state.result is not None or not _plain(state, actor, pick):
             return taken
     return taken
 
@@ -138,10 +140,11 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
     until one is down or the round limit passes.  Each turn is :func:`_turn`'s: a roll,
     a claw with every 4+ die (the foe's Physical Defence choice, spending none, when it
     has some), the end of the turn.  Returns the decisions taken (at most ``budget``, at
-    a decision for the state), 0 when the fight is not such a duel.
+    a decision for the state), 0 when the fight is not such a duel.  ``actor``'s turn is
+    plain (:func:`_plain`: the caller asks).
     """
     fighters, order = state.fighters, state.order
-    if len(fighters) != 2 or len(order) != 2 or not _plain(state, actor, pick):
+    if len(fighters) != 2 or len(order) != 2:
         return 0
     first, second = order
     ours, theirs = fighters[first], fighters[second]
@@ -158,28 +161,28 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
         return 0
     sides = (ours, theirs)
     somas = (ours.profile.soma, theirs.profile.soma)  # rules.pool_size of the Soma pool
-    # What a claw with h hits deals the foe that spends no PD (AttackResolved), by h,
-    # and the most it can deal.
+    # What a claw with h hits deals the foe that spends no PD (AttackResolved), by h.
     dealt = (_dealt(somas[0]), _dealt(somas[1]))
-    most = (max(dealt[0]), max(dealt[1]))
     max_rounds = state.max_rounds
     dice = rng.dice
-    # A roll that cannot fell the foe leaves nothing but its count of 4+ dice: on a
-    # seeded stream that count is taken from the draws (SeededRng.draw, least_draw: the
-    # same count, the stream left where rng.dice leaves it) without making the faces.
+    # On a seeded stream a roll is kept as its draws (SeededRng.draw) and its 4+ dice
+    # counted from them (least_draw); the faces are made (faces_of) only when the claw
+    # ends the fight and the state keeps them.  The same dice, the stream left where
+    # rng.dice leaves it.
     draw = rng.draw if type(rng) is SeededRng else None
     edge = least_draw(6, ATTACK_THRESHOLD)
     index = state.turn_index
     taken = 0
-    faces: list[int] = []
-    while budget - taken >= MOST_DECISIONS:
+    draws: list[float] = []
+    limit = budget - MOST_DECISIONS  # a turn begins while it has its decisions left
+    while taken <= limit:
         soma = somas[index]
-        foe = sides[1 - index]
         # DecisionMade(RollPool), DiceRolled; the claw's dice are those showing 4+.
-        if draw is not None and foe.pr > most[index]:
+        if draw is not None:
+            draws = list(map(call, repeat(draw, soma)))
             hits = 0
-            for _ in range(soma):
-                if draw() >= edge:
+            for x in draws:
+                if x >= edge:
                     hits += 1
         else:
             faces = dice(soma, 6)
@@ -187,9 +190,12 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
         if hits:
             # The roll, the claw, the foe's Physical Defence if it has any (it spends
             # none), then the end of the turn unless the claw ends the fight.
+            foe = sides[1 - index]
             taken += 2 + (foe.pd > 0)
             foe.pr -= dealt[index][hits]  # AttackResolved
             if foe.pr <= 0:  # the other side is down (resolve._fight_over says why)
+                if draw is not None:
+                    faces = faces_of(draws, 6)
                 turn = Turn.start(order[index])  # the turn as the fold leaves it
                 turn.step, turn.spheres, turn.pool = "expend", _SOMA, faces
                 turn.spotted = [False] * soma
@@ -243,9 +249,8 @@ _DEALT: dict[int, tuple[int, ...]] = {}
 
 
 def _turn(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng: Rng) -> int:
-    """The decisions of one plain ``claw_all`` turn, up to its end (not ended); 0: not one."""
-    if not _plain(state, actor, pick):
-        return 0
+    """The decisions of ``actor``'s plain ``claw_all`` turn (:func:`_plain`: the caller
+    asks), up to its end (not ended); 0 when it rolls no die (the engine ends it)."""
     turn = state.turn
     assert turn is not None  # (_plain)
     fighters = state.fighters
