@@ -160,7 +160,12 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
             rules.in_melee_reach(state, second, first)):
         return 0
     sides = (ours, theirs)
+    foes = (theirs, ours)
     somas = (ours.profile.soma, theirs.profile.soma)  # rules.pool_size of the Soma pool
+    passive = (ours.profile.passive_pd, theirs.profile.passive_pd)
+    # RoundEnded's resets change nothing of a fighter that has not fallen, and nobody
+    # falls in the duel: only those that fell before it are reset.
+    fallen = [f for f in sides if f.fell_this_round or f.falling_rounds or f.chose_fall]
     # What a claw with h hits deals the foe that spends no PD (AttackResolved), by h.
     dealt = (_dealt(somas[0]), _dealt(somas[1]))
     max_rounds = state.max_rounds
@@ -172,6 +177,7 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
     draw = rng.draw if type(rng) is SeededRng else None
     edge = least_draw(6, ATTACK_THRESHOLD)
     index = state.turn_index
+    round_ = state.round
     taken = 0
     draws: list[float] = []
     limit = budget - MOST_DECISIONS  # a turn begins while it has its decisions left
@@ -190,8 +196,7 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
         if hits:
             # The roll, the claw, the foe's Physical Defence if it has any (it spends
             # none), then the end of the turn unless the claw ends the fight.
-            foe = sides[1 - index]
-            taken += 2 + (foe.pd > 0)
+            foe = foes[index]
             foe.pr -= dealt[index][hits]  # AttackResolved
             if foe.pr <= 0:  # the other side is down (resolve._fight_over says why)
                 if draw is not None:
@@ -202,16 +207,15 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
                 turn.expended = [face >= ATTACK_THRESHOLD for face in faces]
                 turn.hits = ()
                 state.turn, state.turn_index, state.closed_run = turn, index, None
-                state.may_end = True
+                state.round, state.may_end = round_, True
                 state.result = _fight_over(state)  # FightEnded
-                return taken
-            taken += 1
+                return taken + 2 + (foe.pd > 0)
+            taken += 3 + (foe.pd > 0)
         else:
             taken += 2  # the roll, and the end of the turn (no 4+ die)
-        index += 1  # TurnEnded
-        if index == 2:  # the end phase: nobody falls; RoundEnded
-            state.round += 1
-            for fighter in sides:
+        if index:  # TurnEnded; the end phase: nobody falls; RoundEnded
+            round_ += 1
+            for fighter in fallen:
                 if not fighter.fell_this_round:
                     fighter.falling_rounds = 0
                 fighter.fell_this_round = False
@@ -219,14 +223,16 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
             index = 0
             # resolve._fight_over: both can act and are engaged, so only the round limit
             # can end the fight here.
-            if state.round > max_rounds:
+            if round_ > max_rounds:
                 state.turn, state.turn_index, state.closed_run = None, 0, None
-                state.may_end = True
+                state.round, state.may_end = round_, True
                 state.result = _fight_over(state)  # FightEnded
                 return taken
-        nxt = sides[index]  # TurnStarted
-        nxt.pd = nxt.profile.passive_pd
+        else:  # TurnEnded
+            index = 1
+        sides[index].pd = passive[index]  # TurnStarted
     state.turn, state.turn_index, state.closed_run = Turn.start(order[index]), index, None
+    state.round = round_
     return taken
 
 
