@@ -102,3 +102,22 @@ def _face_of(draw: float, sides: int) -> int:
     rng = SeededRng(0)
     rng._draw = lambda: draw  # type: ignore[method-assign, misc]
     return rng.dice(1, sides)[0]
+
+
+def test_faces_of_draws_are_the_faces_the_stream_rolls() -> None:
+    """``faces_of`` makes of kept draws the faces ``dice`` rolls from the same stream."""
+    import random
+
+    from fracas.core.rng import faces_of
+
+    rnd = random.Random("faces of")
+    for sides in (1, 2, 3, 6, 7, 10, 12, 20, 100, 1000):
+        for _ in range(20):
+            seed, count = rnd.getrandbits(64), rnd.randint(0, 30)
+            kept = SeededRng(seed)
+            draws = [kept.draw() for _ in range(count)]
+            assert faces_of(draws, sides) == SeededRng(seed).dice(count, sides), (sides, seed)
+        # the draws nearest each face's boundary, on either side of it
+        edges = [math.nextafter(k / sides, d) for k in range(sides) for d in (0.0, 1.0)]
+        draws = [x for x in edges if 0.0 <= x < 1.0]
+        assert faces_of(draws, sides) == [_face_of(x, sides) for x in draws]

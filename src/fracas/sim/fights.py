@@ -300,6 +300,8 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
     dice: Rng
     enc: Encounter[Any] | None = None  # one encounter, restarted for each fight
     stream = SeededRng(0)  # one dice stream, started again for each fight
+    max_decisions = spec.max_decisions
+    pick = seats.__getitem__
     for i in range(start, stop):
         fight_seed = derive_seed(seed, i)
         if aligned:  # a sweep's variants share their dice roll by roll
@@ -314,10 +316,11 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
                 enc.restart(initial, dice)
             if advance is not None:
                 advance(enc.state, dice, enc.emit)
-            seats = seats.next()
+            following = seats.next()
+            if following is not seats:
+                seats, pick = following, following.__getitem__
             seats.state = enc.state
-            outcome = play(enc, seats.__getitem__, policy_rng,
-                           max_decisions=spec.max_decisions)
+            outcome = play(enc, pick, policy_rng, max_decisions=max_decisions)
         except SimulationError:
             raise
         except Exception as exc:

@@ -40,6 +40,10 @@ MOST_DECISIONS = 4
 #: ``claw_all``'s pool (``actions.RollPool(me, ("soma",))``).
 _SOMA = ("soma",)
 _CLAW = STYLES["claw"]
+#: The least draw of a seeded stream that rolls a 4+ on a d6 (a claw's die).
+_EDGE = least_draw(6, ATTACK_THRESHOLD)
+#: Whether a face is a claw's die (``face >= ATTACK_THRESHOLD``).
+_AT_THRESHOLD = ATTACK_THRESHOLD.__le__
 
 
 def claw_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng: Rng,
@@ -164,18 +168,19 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
     somas = (ours.profile.soma, theirs.profile.soma)  # rules.pool_size of the Soma pool
     passive = (ours.profile.passive_pd, theirs.profile.passive_pd)
     # RoundEnded's resets change nothing of a fighter that has not fallen, and nobody
-    # falls in the duel: only those that fell before it are reset.
-    fallen = [f for f in sides if f.fell_this_round or f.falling_rounds or f.chose_fall]
+    # falls in the duel: they are made only if one fell before it.
+    fallen = sides if ours.fell_this_round or ours.falling_rounds or ours.chose_fall or \
+        theirs.fell_this_round or theirs.falling_rounds or theirs.chose_fall else ()
     # What a claw with h hits deals the foe that spends no PD (AttackResolved), by h.
     dealt = (_dealt(somas[0]), _dealt(somas[1]))
     max_rounds = state.max_rounds
-    dice = rng.dice
     # On a seeded stream a roll is kept as its draws (SeededRng.draw) and its 4+ dice
-    # counted from them (least_draw); the faces are made (faces_of) only when the claw
-    # ends the fight and the state keeps them.  The same dice, the stream left where
+    # counted from them (_EDGE); the faces are made (faces_of) only when the claw ends
+    # the fight and the state keeps them.  The same dice, the stream left where
     # rng.dice leaves it.
     draw = rng.draw if type(rng) is SeededRng else None
-    edge = least_draw(6, ATTACK_THRESHOLD)
+    dice = rng.dice
+    edge = _EDGE
     index = state.turn_index
     round_ = state.round
     taken = 0
@@ -204,7 +209,7 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
                 turn = Turn.start(order[index])  # the turn as the fold leaves it
                 turn.step, turn.spheres, turn.pool = "expend", _SOMA, faces
                 turn.spotted = [False] * soma
-                turn.expended = [face >= ATTACK_THRESHOLD for face in faces]
+                turn.expended = list(map(_AT_THRESHOLD, faces))
                 turn.hits = ()
                 state.turn, state.turn_index, state.closed_run = turn, index, None
                 state.round, state.may_end = round_, True
