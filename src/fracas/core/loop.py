@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
+from types import MethodType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fracas.core.errors import IllegalActionError
@@ -128,7 +129,9 @@ def play(encounter: Encounter[Any],
     other is.  ``listener`` is told every event the decisions cause, with the state
     right after it.  Returns the outcome (``None`` when the decisions ran out first).
     """
-    pick = policies.__getitem__ if isinstance(policies, Mapping) else policies
+    # (a bound method, as the simulator hands its seats, is no mapping: asked first)
+    pick = policies if type(policies) is MethodType else \
+        policies.__getitem__ if isinstance(policies, Mapping) else policies
     ruleset = encounter.ruleset
     # A rule set's whole turns at once where nobody reads the events (see LeanTurns).
     lean: LeanTurns | None = getattr(ruleset, "lean_turns", None)

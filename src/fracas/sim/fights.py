@@ -294,9 +294,15 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
         health.setdefault(s.name, {})
     # The chunk's per-fight outcome codes (ChunkSummary.note), by (winner, finished).
     codes: dict[tuple[str | None, bool], int] = {}
+    # What the chunk's fights ended as, counted here and added to the summary after
+    # them: by (winner, rounds) (rounds None: unfinished), [its outcome code, fights];
+    # by (name, status, health), [a standing of it, fights].
+    ends: dict[tuple[str | None, int | None], list[int]] = {}
+    ends_get = ends.get
+    stands: dict[tuple[str, str, float], list[Any]] = {}
+    stands_get = stands.get
     seats = _Seats.first(ruleset)
     keep_code = summary.outcomes.append
-    draws = unfinished = 0
     dice: Rng
     enc: Encounter[Any] | None = None  # one encounter, restarted for each fight
     stream = SeededRng(0)  # one dice stream, started again for each fight
@@ -331,33 +337,45 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
                 f"{type(exc).__name__}: {exc}; replay it with "
                 f"'fracas run {spec.source} --seed {fight_seed}'"
             ) from exc
-        if outcome is None:
-            winner: str | None = None
-            unfinished += 1
-        else:
-            winner = outcome.winner
-            if winner is None:
-                draws += 1
+        end_key = (None, None) if outcome is None else (outcome.winner, outcome.rounds)
+        end = ends_get(end_key)
+        if end is None:
+            key = (end_key[0], outcome is not None)
+            code = codes.get(key)
+            if code is None:
+                summary.note(*key)
+                code = codes[key] = summary.outcomes[-1]
             else:
-                wins[winner] = wins.get(winner, 0) + 1
-            length = outcome.rounds
-            rounds[length] = rounds.get(length, 0) + 1
-        key = (winner, outcome is not None)
-        code = codes.get(key)
-        if code is None:
-            summary.note(*key)
-            codes[key] = summary.outcomes[-1]
+                keep_code(code)
+            ends[end_key] = [code, 1]
         else:
-            keep_code(code)
+            keep_code(end[0])
+            end[1] += 1
         for s in standings(enc.state):
-            name = s.name
-            if s.standing:
-                survived[name] = survived.get(name, 0) + 1
-            hist = health.get(name)
-            if hist is None:
-                hist = health[name] = {}
-            value = s.health
-            hist[value] = hist.get(value, 0) + 1
+            stand_key = (s.name, s.status, s.health)
+            stand = stands_get(stand_key)
+            if stand is None:
+                stands[stand_key] = [s, 1]
+            else:
+                stand[1] += 1
+    # The counts, in the order each was first met (as the fights come).
+    draws = unfinished = 0
+    for (winner, length), (_, fights) in ends.items():
+        if length is None:
+            unfinished += fights
+            continue
+        if winner is None:
+            draws += fights
+        else:
+            wins[winner] = wins.get(winner, 0) + fights
+        rounds[length] = rounds.get(length, 0) + fights
+    for (name, _, value), (standing, fights) in stands.items():
+        if standing.standing:
+            survived[name] = survived.get(name, 0) + fights
+        hist = health.get(name)
+        if hist is None:
+            hist = health[name] = {}
+        hist[value] = hist.get(value, 0) + fights
     summary.fights += len(range(start, stop))
     summary.draws += draws
     summary.unfinished += unfinished
