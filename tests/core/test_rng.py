@@ -121,3 +121,15 @@ def test_faces_of_draws_are_the_faces_the_stream_rolls() -> None:
         edges = [math.nextafter(k / sides, d) for k in range(sides) for d in (0.0, 1.0)]
         draws = [x for x in edges if 0.0 <= x < 1.0]
         assert faces_of(draws, sides) == [_face_of(x, sides) for x in draws]
+
+
+def test_derive_seeds_are_the_derived_seeds_of_a_range() -> None:
+    """``derive_seeds`` (the simulator's fight seeds, hashed ten at a time) gives
+    ``derive_seed(seed, i)`` for each ``i`` of the range, across every carry of a digit."""
+    from fracas.core.rng import derive_seeds
+
+    for seed in (0, 1, -7, 123456789, 2**64 + 5):
+        for start, stop in ((0, 0), (0, 1), (0, 35), (9, 11), (5, 200), (95, 1005),
+                            (99_995, 100_011), (12_345, 12_346), (-5, 15), (7, 3)):
+            assert list(derive_seeds(seed, start, stop)) == \
+                [derive_seed(seed, i) for i in range(start, stop)], (seed, start, stop)

@@ -8,7 +8,7 @@ the exact faces they want, simulations a :class:`SeededRng`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from copy import deepcopy
 from functools import cache
 from math import floor as _floor
@@ -25,6 +25,7 @@ __all__ = [
     "continuation_dice",
     "decision_dice",
     "derive_seed",
+    "derive_seeds",
     "faces_of",
     "fight_streams",
     "least_draw",
@@ -85,6 +86,35 @@ def derive_seed(seed: int, *labels: int | str) -> int:
         h ^= 0xFF
         h = (h * 1099511628211) & 0xFFFFFFFFFFFFFFFF
     return h
+
+
+def derive_seeds(seed: int, start: int, stop: int) -> Iterator[int]:
+    """``derive_seed(seed, i)`` for each ``i`` in ``range(start, stop)``, in order: the
+    fight seeds of a run's fights ``start .. stop-1``.
+
+    Labels ten apart share all digits but the last, whose hashing is shared too: each
+    seed then costs its last digit and the label's end.
+
+    >>> list(derive_seeds(0, 2, 4)) == [derive_seed(0, 2), derive_seed(0, 3)]
+    True
+    """
+    base = 1469598103934665603 ^ (seed & 0xFFFFFFFFFFFFFFFF)
+    i = start
+    while i < stop:
+        if i < 10:  # one digit (or a sign): nothing to share
+            yield derive_seed(seed, i)
+            i += 1
+            continue
+        tens, digit = divmod(i, 10)
+        h = base
+        for byte in str(tens).encode():  # derive_seed's hashing of the leading digits
+            h ^= byte
+            h = (h * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+        last = min(stop - i, 10 - digit) + digit
+        for byte in range(48 + digit, 48 + last):  # the last digit, then the label's end
+            yield ((((h ^ byte) * 1099511628211) & 0xFFFFFFFFFFFFFFFF ^ 0xFF)
+                   * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+        i += last - digit
 
 
 #: ``random.Random(n)`` for an int ``n`` is its C base seeded with ``n`` (and no Gaussian

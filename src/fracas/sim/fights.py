@@ -34,7 +34,7 @@ from fracas.core.errors import FracasError
 from fracas.core.events import Event, decode_event, encode_event, read_log
 from fracas.core.loop import play
 from fracas.core.policy import HumanPolicy, Policy, scenario_policies
-from fracas.core.rng import Rng, SeededRng, derive_seed, policy_stream
+from fracas.core.rng import Rng, SeededRng, derive_seeds, policy_stream
 from fracas.core.ruleset import Ruleset, find_ruleset
 from fracas.scenario import Scenario, build_initial_state
 from fracas.scenario.logs import cut_at_round
@@ -308,8 +308,7 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
     stream = SeededRng(0)  # one dice stream, started again for each fight
     max_decisions = spec.max_decisions
     pick = seats.__getitem__
-    for i in range(start, stop):
-        fight_seed = derive_seed(seed, i)
+    for i, fight_seed in enumerate(derive_seeds(seed, start, stop), start):
         if aligned:  # a sweep's variants share their dice roll by roll
             dice, policy_rng = AlignedRng(fight_seed), policy_stream(fight_seed)
         else:  # fight_streams(fight_seed), the dice on the one stream
