@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
-from types import MethodType
+from types import BuiltinMethodType, FunctionType, MethodType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fracas.core.errors import IllegalActionError
@@ -37,6 +37,9 @@ __all__ = ["LeanTurns", "Listener", "fold", "fold_by_type", "play", "resolve_dec
 S = TypeVar("S")
 
 _new = object.__new__
+
+#: Kinds of callables that are never a mapping of policies.
+_FUNCTIONS = (MethodType, BuiltinMethodType, FunctionType)
 
 #: Told each event and the state right after it.
 Listener = Callable[[Event, Any], None]
@@ -129,8 +132,9 @@ def play(encounter: Encounter[Any],
     other is.  ``listener`` is told every event the decisions cause, with the state
     right after it.  Returns the outcome (``None`` when the decisions ran out first).
     """
-    # (a bound method, as the simulator hands its seats, is no mapping: asked first)
-    pick = policies if type(policies) is MethodType else \
+    # (a function or a bound method, as the simulator hands its seats, is no mapping:
+    # asked first, as it is cheaper)
+    pick = policies if type(policies) in _FUNCTIONS else \
         policies.__getitem__ if isinstance(policies, Mapping) else policies
     ruleset = encounter.ruleset
     # A rule set's whole turns at once where nobody reads the events (see LeanTurns).
