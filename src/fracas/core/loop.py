@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from types import BuiltinMethodType, FunctionType, MethodType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import DecisionMade, Event
@@ -134,8 +134,11 @@ def play(encounter: Encounter[Any],
     """
     # (a function or a bound method, as the simulator hands its seats, is no mapping:
     # asked first, as it is cheaper)
-    pick = policies if type(policies) in _FUNCTIONS else \
-        policies.__getitem__ if isinstance(policies, Mapping) else policies
+    pick: Callable[[str], Policy]
+    if type(policies) in _FUNCTIONS:
+        pick = cast("Callable[[str], Policy]", policies)
+    else:
+        pick = policies.__getitem__ if isinstance(policies, Mapping) else policies
     ruleset = encounter.ruleset
     # A rule set's whole turns at once where nobody reads the events (see LeanTurns).
     lean: LeanTurns | None = getattr(ruleset, "lean_turns", None)
