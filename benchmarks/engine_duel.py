@@ -3,8 +3,8 @@
 Both play the same duel (two dragons, Soma 9, PD 0, PR 20, close range, same
 altitude, every 4+ die expended on a claw, no defence) with the same kind of
 random stream (``random.Random`` per fight), in one process, logging off.  Runs
-alternate engine / hand loop in several rounds and report medians, so load on
-this shared machine hits both sides alike.
+alternate engine / hand loop in several rounds and report medians of fights per
+second of CPU time, so load on this shared machine hits both sides alike.
 
     .venv/bin/python benchmarks/engine_duel.py [--fights 4000] [--rounds 7]
 """
@@ -26,7 +26,7 @@ DUEL = Path(__file__).resolve().parent.parent / "examples" / "age_of_dragons" / 
 
 
 def engine_duels(fights: int) -> tuple[float, int]:
-    """Fights per second through Encounter.play (keep_log=False), and first-mover wins."""
+    """Fights per CPU second through Encounter.play (keep_log=False), and first-mover wins."""
     scenario = load_scenario(DUEL)
     ruleset = scenario.ruleset
     initial = ruleset.initial_state(scenario.model)
@@ -34,18 +34,18 @@ def engine_duels(fights: int) -> tuple[float, int]:
     pick = lambda actor: policy  # noqa: E731
     policy_rng = SeededRng(0)
     wins = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(fights):
         enc = Encounter(ruleset, initial, rng=SeededRng(i), keep_log=False)
         outcome = enc.play(pick, policy_rng)
         wins += outcome is not None and outcome.winner == "red"
-    return fights / (time.perf_counter() - start), wins
+    return fights / (time.process_time() - start), wins
 
 
 def hand_duels(fights: int) -> tuple[float, int]:
     """The same duel as a plain loop: roll 9d6, count 4+, subtract, swap."""
     wins = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(fights):
         r = random.Random(i).random
         health = [20, 20]
@@ -60,7 +60,7 @@ def hand_duels(fights: int) -> tuple[float, int]:
                 break
             mover = 1 - mover
         wins += mover == 0
-    return fights / (time.perf_counter() - start), wins
+    return fights / (time.process_time() - start), wins
 
 
 def main() -> None:
@@ -76,7 +76,7 @@ def main() -> None:
         engine.append(e)
         hand.append(h)
         ratios.append(e / h)
-    print(f"claw duel, {args.fights} fights x {args.rounds} rounds (median, fights/s)")
+    print(f"claw duel, {args.fights} fights x {args.rounds} rounds (median, fights per CPU second)")
     print(f"  engine (Encounter.play, no log): {statistics.median(engine):10.0f}")
     print(f"  hand-written loop:               {statistics.median(hand):10.0f}")
     print(f"  ratio engine/hand (median of per-round ratios): {statistics.median(ratios):.3f}")

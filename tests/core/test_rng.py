@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from fracas.core.errors import ScriptExhaustedError
@@ -70,3 +72,64 @@ def test_a_seeded_stream_starts_as_random_random_of_the_seed() -> None:
         assert type(stream) is random.Random
         assert stream.getstate() == plain.getstate()
         assert stream.gauss(0, 1) == plain.gauss(0, 1)
+
+
+def test_counting_draws_at_the_least_draw_counts_the_dice_at_that_face() -> None:
+    """``SeededRng.draw`` compared with ``least_draw(sides, face)`` counts exactly the dice
+    ``dice`` rolls as ``face`` or more, and leaves the stream where ``dice`` leaves it (the
+    lean paths count rolls this way without making the faces)."""
+    import random
+
+    from fracas.core.rng import least_draw
+
+    rnd = random.Random("least draw")
+    for sides in (1, 2, 3, 6, 7, 10, 12, 20, 100, 1000):
+        for face in range(0, sides + 2):
+            edge = least_draw(sides, face)
+            for _ in range(6):
+                seed, count = rnd.getrandbits(64), rnd.randint(0, 40)
+                counted, rolled = SeededRng(seed), SeededRng(seed)
+                assert sum(counted.draw() >= edge for _ in range(count)) == \
+                    sum(f >= face for f in rolled.dice(count, sides)), (sides, face, seed)
+                assert counted.draw() == rolled.draw()
+            # At the boundary itself: the least draw shows the face, the draw below it not.
+            if 0.0 < edge < 1.0:
+                assert _face_of(edge, sides) >= face > _face_of(math.nextafter(edge, 0), sides)
+
+
+def _face_of(draw: float, sides: int) -> int:
+    """The face ``SeededRng.dice`` makes of one draw."""
+    rng = SeededRng(0)
+    rng._draw = lambda: draw  # type: ignore[method-assign, misc]
+    return rng.dice(1, sides)[0]
+
+
+def test_faces_of_draws_are_the_faces_the_stream_rolls() -> None:
+    """``faces_of`` makes of kept draws the faces ``dice`` rolls from the same stream."""
+    import random
+
+    from fracas.core.rng import faces_of
+
+    rnd = random.Random("faces of")
+    for sides in (1, 2, 3, 6, 7, 10, 12, 20, 100, 1000):
+        for _ in range(20):
+            seed, count = rnd.getrandbits(64), rnd.randint(0, 30)
+            kept = SeededRng(seed)
+            draws = [kept.draw() for _ in range(count)]
+            assert faces_of(draws, sides) == SeededRng(seed).dice(count, sides), (sides, seed)
+        # the draws nearest each face's boundary, on either side of it
+        edges = [math.nextafter(k / sides, d) for k in range(sides) for d in (0.0, 1.0)]
+        draws = [x for x in edges if 0.0 <= x < 1.0]
+        assert faces_of(draws, sides) == [_face_of(x, sides) for x in draws]
+
+
+def test_derive_seeds_are_the_derived_seeds_of_a_range() -> None:
+    """``derive_seeds`` (the simulator's fight seeds, hashed ten at a time) gives
+    ``derive_seed(seed, i)`` for each ``i`` of the range, across every carry of a digit."""
+    from fracas.core.rng import derive_seeds
+
+    for seed in (0, 1, -7, 123456789, 2**64 + 5):
+        for start, stop in ((0, 0), (0, 1), (0, 35), (9, 11), (5, 200), (95, 1005),
+                            (99_995, 100_011), (12_345, 12_346), (-5, 15), (7, 3)):
+            assert list(derive_seeds(seed, start, stop)) == \
+                [derive_seed(seed, i) for i in range(start, stop)], (seed, start, stop)

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from types import BuiltinMethodType, FunctionType, MethodType
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from fracas.core.errors import IllegalActionError
 from fracas.core.events import DecisionMade, Event
@@ -36,6 +37,9 @@ __all__ = ["LeanTurns", "Listener", "fold", "fold_by_type", "play", "resolve_dec
 S = TypeVar("S")
 
 _new = object.__new__
+
+#: Kinds of callables that are never a mapping of policies.
+_FUNCTIONS = (MethodType, BuiltinMethodType, FunctionType)
 
 #: Told each event and the state right after it.
 Listener = Callable[[Event, Any], None]
@@ -128,7 +132,13 @@ def play(encounter: Encounter[Any],
     other is.  ``listener`` is told every event the decisions cause, with the state
     right after it.  Returns the outcome (``None`` when the decisions ran out first).
     """
-    pick = policies.__getitem__ if isinstance(policies, Mapping) else policies
+    # (a function or a bound method, as the simulator hands its seats, is no mapping:
+    # asked first, as it is cheaper)
+    pick: Callable[[str], Policy]
+    if type(policies) in _FUNCTIONS:
+        pick = cast("Callable[[str], Policy]", policies)
+    else:
+        pick = policies.__getitem__ if isinstance(policies, Mapping) else policies
     ruleset = encounter.ruleset
     # A rule set's whole turns at once where nobody reads the events (see LeanTurns).
     lean: LeanTurns | None = getattr(ruleset, "lean_turns", None)
@@ -149,9 +159,8 @@ def play(encounter: Encounter[Any],
             if actor is None:
                 break
             if lean is not None and not encounter.keep_log and encounter.listener is None:
-                if emit_state is not state:
-                    emit, emit_state = partial(ruleset.apply_event, state), state
-                taken = lean(state, actor, pick, encounter.rng, emit, max_decisions - decisions)
+                taken = lean(state, actor, pick, encounter.rng, encounter.emit,
+                             max_decisions - decisions)
                 if taken:
                     decisions += taken
                     continue

@@ -8,9 +8,11 @@ the exact faces they want, simulations a :class:`SeededRng`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from copy import deepcopy
+from functools import cache
 from math import floor as _floor
+from math import inf, nextafter
 from typing import Any, Protocol, runtime_checkable
 
 from fracas.core.errors import ScriptExhaustedError
@@ -23,7 +25,10 @@ __all__ = [
     "continuation_dice",
     "decision_dice",
     "derive_seed",
+    "derive_seeds",
+    "faces_of",
     "fight_streams",
+    "least_draw",
     "policy_stream",
     "roll_pool",
 ]
@@ -83,6 +88,35 @@ def derive_seed(seed: int, *labels: int | str) -> int:
     return h
 
 
+def derive_seeds(seed: int, start: int, stop: int) -> Iterator[int]:
+    """``derive_seed(seed, i)`` for each ``i`` in ``range(start, stop)``, in order: the
+    fight seeds of a run's fights ``start .. stop-1``.
+
+    Labels ten apart share all digits but the last, whose hashing is shared too: each
+    seed then costs its last digit and the label's end.
+
+    >>> list(derive_seeds(0, 2, 4)) == [derive_seed(0, 2), derive_seed(0, 3)]
+    True
+    """
+    base = 1469598103934665603 ^ (seed & 0xFFFFFFFFFFFFFFFF)
+    i = start
+    while i < stop:
+        if i < 10:  # one digit (or a sign): nothing to share
+            yield derive_seed(seed, i)
+            i += 1
+            continue
+        tens, digit = divmod(i, 10)
+        h = base
+        for byte in str(tens).encode():  # derive_seed's hashing of the leading digits
+            h ^= byte
+            h = (h * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+        last = min(stop - i, 10 - digit) + digit
+        for byte in range(48 + digit, 48 + last):  # the last digit, then the label's end
+            yield ((((h ^ byte) * 1099511628211) & 0xFFFFFFFFFFFFFFFF ^ 0xFF)
+                   * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+        i += last - digit
+
+
 #: ``random.Random(n)`` for an int ``n`` is its C base seeded with ``n`` (and no Gaussian
 #: draw kept): made here without the Python ``__init__`` and ``seed`` around them.
 _new_random = random.Random.__new__
@@ -113,6 +147,23 @@ class SeededRng:
             stream = self._random = random.Random(seed)
         self._draw = stream.random  # the next draw in [0, 1), looked up once
 
+    def reseed(self, seed: int) -> None:
+        """Start this stream again as ``SeededRng(seed)`` starts (a worker playing fight
+        after fight reuses one stream instead of making a new one each time).
+
+        >>> rng = SeededRng(1)
+        >>> rng.reseed(42)
+        >>> rng.seed, rng.dice(5, 6)
+        (42, [4, 1, 2, 2, 5])
+        """
+        self.seed = seed
+        stream = self._random
+        if type(seed) is int:
+            _seed_random(stream, seed)
+            stream.gauss_next = None  # type: ignore[attr-defined]  # set by Random.seed
+        else:
+            stream.seed(seed)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> SeededRng:
         """A copy drawing from its own copy of the stream (``_draw`` bound to it)."""
         new = SeededRng.__new__(SeededRng)
@@ -136,6 +187,69 @@ class SeededRng:
     def spawn(self, *labels: int | str) -> SeededRng:
         """An independent stream derived from this one's seed and ``labels``."""
         return SeededRng(derive_seed(self.seed, *labels))
+
+    @property
+    def draw(self) -> Callable[[], float]:
+        """The stream's next draw in ``[0, 1)``, each die's face made from one.
+
+        Code that only counts the dice showing some face or more may compare the draws
+        with :func:`least_draw` instead of making the faces, and make them later from the
+        draws kept (:func:`faces_of`): the same count and faces, the stream left where
+        :meth:`dice` would leave it.
+
+        >>> rng, edge = SeededRng(42), least_draw(6, 4)
+        >>> draws = [rng.draw() for _ in range(5)]
+        >>> [x >= edge for x in draws], faces_of(draws, 6) == SeededRng(42).dice(5, 6)
+        ([True, False, False, False, True], True)
+        """
+        return self._draw
+
+
+def _replaying(draws: Callable[[], float]) -> SeededRng:
+    """A :class:`SeededRng` whose draws are ``draws()``: its own rule makes the faces."""
+    probe = SeededRng.__new__(SeededRng)
+    probe._draw = draws
+    return probe
+
+
+def faces_of(draws: Iterable[float], sides: int) -> list[int]:
+    """The faces :meth:`SeededRng.dice` makes of ``draws`` (taken from
+    :attr:`SeededRng.draw`) on dice of ``sides`` faces.
+
+    ``tests/core/test_rng.py`` holds it to :meth:`SeededRng.dice`.
+
+    >>> faces_of([0.0, 0.5, 0.99], 6)
+    [1, 4, 6]
+    """
+    return [_floor(x * sides) + 1 for x in draws]
+
+
+@cache
+def least_draw(sides: int, face: int) -> float:
+    """The least draw of a :class:`SeededRng` stream that it rolls as ``face`` or more on a
+    die of ``sides`` faces (``inf`` when no draw does).
+
+    A face never falls as the draw grows, so a die shows ``face`` or more exactly when its
+    draw is at least this.  It is found by asking :meth:`SeededRng.dice` itself, draw by
+    draw around the boundary, so it follows the face rule wherever that is written.
+
+    >>> least_draw(6, 4), least_draw(6, 1), least_draw(6, 7)
+    (0.5, 0.0, inf)
+    """
+    if face <= 1:
+        return 0.0
+    if face > sides:
+        return inf
+
+    def shows(x: float) -> bool:
+        return _replaying(iter((x,)).__next__).dice(1, sides)[0] >= face
+
+    x = (face - 1) / sides
+    while x > 0.0 and shows(nextafter(x, 0.0)):
+        x = nextafter(x, 0.0)
+    while not shows(x):
+        x = nextafter(x, 1.0)
+    return x
 
 
 class ScriptedRng:

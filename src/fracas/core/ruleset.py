@@ -56,6 +56,7 @@ S = TypeVar("S")
 Emit = Callable[[Event], None]
 
 
+@fast_init  # made once a fight, twice a fight with a summary: the cheaper constructor
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a fight ended: the winning side (``None`` for a draw) and why."""
@@ -65,6 +66,7 @@ class Outcome:
     rounds: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Standing:
     """One combatant at a moment: for summaries, tables and simulations."""

@@ -34,7 +34,7 @@ from fracas.core.errors import FracasError
 from fracas.core.events import Event, decode_event, encode_event, read_log
 from fracas.core.loop import play
 from fracas.core.policy import HumanPolicy, Policy, scenario_policies
-from fracas.core.rng import Rng, SeededRng, derive_seed, fight_streams, policy_stream
+from fracas.core.rng import Rng, SeededRng, derive_seeds, policy_stream
 from fracas.core.ruleset import Ruleset, find_ruleset
 from fracas.scenario import Scenario, build_initial_state
 from fracas.scenario.logs import cut_at_round
@@ -294,17 +294,26 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
         health.setdefault(s.name, {})
     # The chunk's per-fight outcome codes (ChunkSummary.note), by (winner, finished).
     codes: dict[tuple[str | None, bool], int] = {}
+    # What the chunk's fights ended as, counted here and added to the summary after
+    # them: by (winner, rounds) (rounds None: unfinished), [its outcome code, fights];
+    # by (name, status, health), [a standing of it, fights].
+    ends: dict[tuple[str | None, int | None], list[int]] = {}
+    ends_get = ends.get
+    stands: dict[tuple[str, str, float], list[Any]] = {}
+    stands_get = stands.get
     seats = _Seats.first(ruleset)
     keep_code = summary.outcomes.append
-    draws = unfinished = 0
     dice: Rng
     enc: Encounter[Any] | None = None  # one encounter, restarted for each fight
-    for i in range(start, stop):
-        fight_seed = derive_seed(seed, i)
+    stream = SeededRng(0)  # one dice stream, started again for each fight
+    max_decisions = spec.max_decisions
+    pick = seats.__getitem__
+    for i, fight_seed in enumerate(derive_seeds(seed, start, stop), start):
         if aligned:  # a sweep's variants share their dice roll by roll
             dice, policy_rng = AlignedRng(fight_seed), policy_stream(fight_seed)
-        else:
-            dice, policy_rng = fight_streams(fight_seed)
+        else:  # fight_streams(fight_seed), the dice on the one stream
+            stream.reseed(fight_seed)
+            dice, policy_rng = stream, policy_stream(fight_seed)
         try:
             if enc is None:
                 enc = Encounter.unlogged(ruleset, initial, dice)
@@ -312,10 +321,11 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
                 enc.restart(initial, dice)
             if advance is not None:
                 advance(enc.state, dice, enc.emit)
-            seats = seats.next()
+            following = seats.next()
+            if following is not seats:
+                seats, pick = following, following.__getitem__
             seats.state = enc.state
-            outcome = play(enc, seats.__getitem__, policy_rng,
-                           max_decisions=spec.max_decisions)
+            outcome = play(enc, pick, policy_rng, max_decisions=max_decisions)
         except SimulationError:
             raise
         except Exception as exc:
@@ -326,33 +336,45 @@ def run_chunk(spec: FightSpec, seed: int, start: int, stop: int) -> ChunkSummary
                 f"{type(exc).__name__}: {exc}; replay it with "
                 f"'fracas run {spec.source} --seed {fight_seed}'"
             ) from exc
-        if outcome is None:
-            winner: str | None = None
-            unfinished += 1
-        else:
-            winner = outcome.winner
-            if winner is None:
-                draws += 1
+        end_key = (None, None) if outcome is None else (outcome.winner, outcome.rounds)
+        end = ends_get(end_key)
+        if end is None:
+            key = (end_key[0], outcome is not None)
+            code = codes.get(key)
+            if code is None:
+                summary.note(*key)
+                code = codes[key] = summary.outcomes[-1]
             else:
-                wins[winner] = wins.get(winner, 0) + 1
-            length = outcome.rounds
-            rounds[length] = rounds.get(length, 0) + 1
-        key = (winner, outcome is not None)
-        code = codes.get(key)
-        if code is None:
-            summary.note(*key)
-            codes[key] = summary.outcomes[-1]
+                keep_code(code)
+            ends[end_key] = [code, 1]
         else:
-            keep_code(code)
+            keep_code(end[0])
+            end[1] += 1
         for s in standings(enc.state):
-            name = s.name
-            if s.standing:
-                survived[name] = survived.get(name, 0) + 1
-            hist = health.get(name)
-            if hist is None:
-                hist = health[name] = {}
-            value = s.health
-            hist[value] = hist.get(value, 0) + 1
+            stand_key = (s.name, s.status, s.health)
+            stand = stands_get(stand_key)
+            if stand is None:
+                stands[stand_key] = [s, 1]
+            else:
+                stand[1] += 1
+    # The counts, in the order each was first met (as the fights come).
+    draws = unfinished = 0
+    for (winner, length), (_, fights) in ends.items():
+        if length is None:
+            unfinished += fights
+            continue
+        if winner is None:
+            draws += fights
+        else:
+            wins[winner] = wins.get(winner, 0) + fights
+        rounds[length] = rounds.get(length, 0) + fights
+    for (name, _, value), (standing, fights) in stands.items():
+        if standing.standing:
+            survived[name] = survived.get(name, 0) + fights
+        hist = health.get(name)
+        if hist is None:
+            hist = health[name] = {}
+        hist[value] = hist.get(value, 0) + fights
     summary.fights += len(range(start, stop))
     summary.draws += draws
     summary.unfinished += unfinished

@@ -19,10 +19,12 @@ two ways to the same fights on random scenarios: the same states, outcomes and d
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
+from operator import call
 from typing import Any
 
 from fracas.core.events import Event
-from fracas.core.rng import Rng
+from fracas.core.rng import Rng, SeededRng, faces_of, least_draw
 from fracas.rules.age_of_dragons import rules
 from fracas.rules.age_of_dragons.legality import turn_has_options
 from fracas.rules.age_of_dragons.policies import ClawAllPolicy, _melee_target
@@ -38,6 +40,10 @@ MOST_DECISIONS = 4
 #: ``claw_all``'s pool (``actions.RollPool(me, ("soma",))``).
 _SOMA = ("soma",)
 _CLAW = STYLES["claw"]
+#: The least draw of a seeded stream that rolls a 4+ on a d6 (a claw's die).
+_EDGE = least_draw(6, ATTACK_THRESHOLD)
+#: Whether a face is a claw's die (``face >= ATTACK_THRESHOLD``).
+_AT_THRESHOLD = ATTACK_THRESHOLD.__le__
 
 
 def claw_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng: Rng,
@@ -53,7 +59,7 @@ def claw_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any],
     if not _plain(state, actor, pick):
         return 0  # (the commonest answer in a fight of other policies: asked first)
     taken = 0
-    while budget - taken >= MOST_DECISIONS:
+    while budget - taken >= MOST_DECISIONS:  # actor's turn is plain (asked before and below)
         duel = _duel(state, actor, pick, rng, budget - taken)
         if duel:
             return taken + duel
@@ -71,7 +77,7 @@ def claw_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any],
             advance(state, rng, emit)  # anything else: the engine's own steps
             return taken
         actor = nxt
-        if state.result is not None:
+        if state.result is not None or not _plain(state, actor, pick):
             return taken
     return taken
 
@@ -138,10 +144,11 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
     until one is down or the round limit passes.  Each turn is :func:`_turn`'s: a roll,
     a claw with every 4+ die (the foe's Physical Defence choice, spending none, when it
     has some), the end of the turn.  Returns the decisions taken (at most ``budget``, at
-    a decision for the state), 0 when the fight is not such a duel.
+    a decision for the state), 0 when the fight is not such a duel.  ``actor``'s turn is
+    plain (:func:`_plain`: the caller asks).
     """
     fighters, order = state.fighters, state.order
-    if len(fighters) != 2 or len(order) != 2 or not _plain(state, actor, pick):
+    if len(fighters) != 2 or len(order) != 2:
         return 0
     first, second = order
     ours, theirs = fighters[first], fighters[second]
@@ -157,40 +164,63 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
             rules.in_melee_reach(state, second, first)):
         return 0
     sides = (ours, theirs)
+    foes = (theirs, ours)
     somas = (ours.profile.soma, theirs.profile.soma)  # rules.pool_size of the Soma pool
+    passive = (ours.profile.passive_pd, theirs.profile.passive_pd)
+    # RoundEnded's resets change nothing of a fighter that has not fallen, and nobody
+    # falls in the duel: they are made only if one fell before it.
+    fallen = sides if ours.fell_this_round or ours.falling_rounds or ours.chose_fall or \
+        theirs.fell_this_round or theirs.falling_rounds or theirs.chose_fall else ()
     # What a claw with h hits deals the foe that spends no PD (AttackResolved), by h.
     dealt = (_dealt(somas[0]), _dealt(somas[1]))
     max_rounds = state.max_rounds
+    # On a seeded stream a roll is kept as its draws (SeededRng.draw) and its 4+ dice
+    # counted from them (_EDGE); the faces are made (faces_of) only when the claw ends
+    # the fight and the state keeps them.  The same dice, the stream left where
+    # rng.dice leaves it.
+    draw = rng.draw if type(rng) is SeededRng else None
     dice = rng.dice
+    edge = _EDGE
     index = state.turn_index
+    round_ = state.round
     taken = 0
-    while budget - taken >= MOST_DECISIONS:
+    draws: list[float] = []
+    limit = budget - MOST_DECISIONS  # a turn begins while it has its decisions left
+    while taken <= limit:
         soma = somas[index]
-        faces = dice(soma, 6)  # DecisionMade(RollPool), DiceRolled
-        hits = soma - faces.count(1) - faces.count(2) - faces.count(3)  # 4+: the claw's
+        # DecisionMade(RollPool), DiceRolled; the claw's dice are those showing 4+.
+        if draw is not None:
+            draws = list(map(call, repeat(draw, soma)))
+            hits = 0
+            for x in draws:
+                if x >= edge:
+                    hits += 1
+        else:
+            faces = dice(soma, 6)
+            hits = soma - faces.count(1) - faces.count(2) - faces.count(3)
         if hits:
             # The roll, the claw, the foe's Physical Defence if it has any (it spends
             # none), then the end of the turn unless the claw ends the fight.
-            foe = sides[1 - index]
-            taken += 2 + (foe.pd > 0)
+            foe = foes[index]
             foe.pr -= dealt[index][hits]  # AttackResolved
             if foe.pr <= 0:  # the other side is down (resolve._fight_over says why)
+                if draw is not None:
+                    faces = faces_of(draws, 6)
                 turn = Turn.start(order[index])  # the turn as the fold leaves it
                 turn.step, turn.spheres, turn.pool = "expend", _SOMA, faces
                 turn.spotted = [False] * soma
-                turn.expended = [face >= ATTACK_THRESHOLD for face in faces]
+                turn.expended = list(map(_AT_THRESHOLD, faces))
                 turn.hits = ()
                 state.turn, state.turn_index, state.closed_run = turn, index, None
-                state.may_end = True
+                state.round, state.may_end = round_, True
                 state.result = _fight_over(state)  # FightEnded
-                return taken
-            taken += 1
+                return taken + 2 + (foe.pd > 0)
+            taken += 3 + (foe.pd > 0)
         else:
             taken += 2  # the roll, and the end of the turn (no 4+ die)
-        index += 1  # TurnEnded
-        if index == 2:  # the end phase: nobody falls; RoundEnded
-            state.round += 1
-            for fighter in sides:
+        if index:  # TurnEnded; the end phase: nobody falls; RoundEnded
+            round_ += 1
+            for fighter in fallen:
                 if not fighter.fell_this_round:
                     fighter.falling_rounds = 0
                 fighter.fell_this_round = False
@@ -198,14 +228,16 @@ def _duel(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng:
             index = 0
             # resolve._fight_over: both can act and are engaged, so only the round limit
             # can end the fight here.
-            if state.round > max_rounds:
+            if round_ > max_rounds:
                 state.turn, state.turn_index, state.closed_run = None, 0, None
-                state.may_end = True
+                state.round, state.may_end = round_, True
                 state.result = _fight_over(state)  # FightEnded
                 return taken
-        nxt = sides[index]  # TurnStarted
-        nxt.pd = nxt.profile.passive_pd
+        else:  # TurnEnded
+            index = 1
+        sides[index].pd = passive[index]  # TurnStarted
     state.turn, state.turn_index, state.closed_run = Turn.start(order[index]), index, None
+    state.round = round_
     return taken
 
 
@@ -228,9 +260,8 @@ _DEALT: dict[int, tuple[int, ...]] = {}
 
 
 def _turn(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng: Rng) -> int:
-    """The decisions of one plain ``claw_all`` turn, up to its end (not ended); 0: not one."""
-    if not _plain(state, actor, pick):
-        return 0
+    """The decisions of ``actor``'s plain ``claw_all`` turn (:func:`_plain`: the caller
+    asks), up to its end (not ended); 0 when it rolls no die (the engine ends it)."""
     turn = state.turn
     assert turn is not None  # (_plain)
     fighters = state.fighters
