@@ -19,8 +19,9 @@ its way to them.  The GM
 uses each prepared effect on the turn the scenario names for it, and passes
 otherwise.
 
-The policy builds its one order directly and confirms it with
-``request.is_legal``; it never lists the orders it could give.  Should the
+The policy builds its one order directly and confirms it with the quick yes
+(:func:`.legality.allows`), or else ``request.is_legal``; it never lists the orders it
+could give.  Should the
 order it wants be refused, the unit holds (the GM passes).
 """
 
@@ -95,17 +96,14 @@ class HeuristicPolicy:
         else:
             unit = state.units[actor]
             wanted = _shoot(state, unit) if state.phase == "missile" else _order(state, unit)
-        # Holding, passing and choosing whom to strike the quick yes judges outright (the
-        # play loop asks it again, as cheaply); any other order is confirmed once, through
-        # the request, whose check judges it by the one authority.
-        if (type(wanted) in _ASKED_TWICE and allows(state, wanted)) or \
-                request.is_legal(wanted):
+        # The quick yes (held to the full check by its own test) vouches for the order, so
+        # the play loop asks nothing again; only an order it cannot judge outright is
+        # confirmed through the request, by the one authority.
+        if allows(state, wanted):
+            return request.vouch(wanted)
+        if request.is_legal(wanted):
             return wanted
         return Pass(GM) if actor == GM else Hold(actor)
-
-
-#: The orders :func:`.legality.allows` judges without ``why_not``.
-_ASKED_TWICE = frozenset({Hold, Pass, Attack})
 
 
 def _gm(state: BattlesystemState) -> Action:
