@@ -91,11 +91,7 @@ class HeuristicPolicy:
         """Pick an order for ``request.actor``, confirmed legal through ``request``."""
         state: BattlesystemState = request.state
         actor = request.actor
-        if actor == GM:
-            wanted = _gm(state)
-        else:
-            unit = state.units[actor]
-            wanted = _shoot(state, unit) if state.phase == "missile" else _order(state, unit)
+        wanted = self.wish(state, actor)
         # The quick yes (held to the full check by its own test) vouches for the order, so
         # the play loop asks nothing again; only an order it cannot judge outright is
         # confirmed through the request, by the one authority.
@@ -104,6 +100,15 @@ class HeuristicPolicy:
         if request.is_legal(wanted):
             return wanted
         return Pass(GM) if actor == GM else Hold(actor)
+
+    @staticmethod
+    def wish(state: BattlesystemState, actor: str) -> Action:
+        """The order the heuristic wants ``actor`` to give now, not yet confirmed legal
+        (:meth:`choose` confirms it; a pure function of the state)."""
+        if actor == GM:
+            return _gm(state)
+        unit = state.units[actor]
+        return _shoot(state, unit) if state.phase == "missile" else _order(state, unit)
 
 
 def _gm(state: BattlesystemState) -> Action:
