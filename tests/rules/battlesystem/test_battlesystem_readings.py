@@ -16,7 +16,8 @@ the other units' own figures in contact and blindness.
 did a ``Readings.forget`` that kept the targets, a ``Readings.forget_charges`` that kept
 the ratings and estimates, a ``Readings.forget_strength`` that kept the facing, a
 ``Readings.forget_move`` that kept the marching unit's blindness, and a
-``Readings.forget`` that kept the GM's prepared effects.)
+``Readings.forget`` that kept the GM's prepared effects, and one that kept whether
+any of them is left.)
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from fracas.core.rng import SeededRng
 from fracas.rules.battlesystem import fold
 from fracas.rules.battlesystem.actions import CaveIn, ReleaseGas, StrikeFeature
 from fracas.rules.battlesystem.combat import facing, in_contact, melee_attack_rating
-from fracas.rules.battlesystem.legality import gm_effects, targets_in_range
+from fracas.rules.battlesystem.legality import gm_effects, gm_has_effects, targets_in_range
 from fracas.rules.battlesystem.movement import engaged, foes_in_reach
 from fracas.rules.battlesystem.policies import _armies, _threat, melee_value
 from fracas.rules.battlesystem.resolve import contested, cut_off
@@ -60,6 +61,7 @@ def _ask_everything(state: BattlesystemState) -> None:
     cut_off(state)
     for kind in (CaveIn, ReleaseGas, StrikeFeature):
         gm_effects(state, kind)
+    gm_has_effects(state)
     _armies(state)
     for unit in on_field[::2]:
         engaged(state, unit)  # asked before the whole list, for half of them
@@ -92,6 +94,8 @@ def _kept_answers_are_fresh(state: BattlesystemState) -> None:
         assert _names(foes) == _names(foes_in_reach(fresh, fresh.units[name])), name
     for kind, effects in kept.gm.items():
         assert effects == gm_effects(fresh, kind), kind
+    if kept.gm_any is not None:
+        assert kept.gm_any == gm_has_effects(fresh)
     for name, dark in kept.blind.items():
         assert dark == blind(fresh, fresh.units[name]), name
     for name, locked in kept.engaged.items():

@@ -55,6 +55,9 @@ from fracas.rules.battlesystem.state import BattlesystemState
 _phase_started = interned(PhaseStarted)
 _turn_started = interned(TurnStarted)
 _target_chosen = interned(TargetChosen)
+#: The phases nobody orders in, and the GM's (made once).
+_MELEE, _MORALE, _END = (PhaseStarted(p, ()) for p in ("melee", "morale", "end"))
+_GM_PHASE, _NO_GM_PHASE = PhaseStarted("gm", (GM,)), PhaseStarted("gm", ())
 
 __all__ = ["advance", "carry_out", "contested", "cut_off"]
 
@@ -127,10 +130,10 @@ def _next_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
         emit(_phase_started("missile", tuple([u.name for u in state.units.values()
                                             if can_act(state, u, "missile")])))
     elif phase == "missile":
-        emit(_phase_started("melee", ()))
+        emit(_MELEE)
         melee_phase(state, rng, emit)
     elif phase == "melee":
-        emit(_phase_started("morale", ()))
+        emit(_MORALE)
         morale_phase(state, rng, emit)
         rout_phase(state, rng, emit)
     elif phase == "gm":
@@ -141,10 +144,9 @@ def _next_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
         if _finish(state, emit, limit=phase == "end"):
             return
         emit(_turn_started(state.turn + 1))
-        gm = (GM,) if legality.gm_has_effects(state) else ()
-        emit(_phase_started("gm", gm))
+        emit(_GM_PHASE if legality.gm_has_effects(state) else _NO_GM_PHASE)
     else:  # after morale
-        emit(_phase_started("end", ()))
+        emit(_END)
         end_of_turn_gas(state, rng, emit)
         return
     # the end of a phase but the last: an army may be broken (kept with the state)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -281,6 +282,9 @@ class Readings:
         #: The GM's prepared effects still available, by kind of order (see
         #: :func:`.legality.gm_effects`).
         self.gm: dict[type, list[str]] = {}
+        #: Whether any of the GM's prepared effects is still available (see
+        #: :func:`.legality.gm_has_effects`).
+        self.gm_any: bool | None = None
         #: Whether each unit fights blind, by its name (see :func:`blind`).
         self.blind: dict[str, bool] = {}
         #: What the heuristic worked out about the armies, by question.
@@ -326,7 +330,7 @@ class Readings:
 
     def forget(self) -> None:
         """Drop every answer (a unit or the turn may have changed)."""
-        self.places = self.contested = self.cut_off = None
+        self.places = self.contested = self.cut_off = self.gm_any = None
         if self.plans:
             self.plans = {}
         if self.blind:
@@ -407,15 +411,30 @@ BsState = BattlesystemState
 
 def clone(state: BattlesystemState) -> BattlesystemState:
     """A copy sharing the fixed battlefield; units, features and gas are copied."""
-    return dataclasses.replace(
-        state,
-        units={k: dataclasses.replace(u) for k, u in state.units.items()},
-        features={k: dataclasses.replace(f) for k, f in state.features.items()},
-        gases=[dataclasses.replace(g) for g in state.gases],
-        gm_used=set(state.gm_used), caved=set(state.caved), gone=set(state.gone),
-        known_obstacles=set(state.known_obstacles), queue=list(state.queue),
-        readings=Readings(),
-    )
+    new = _new_state(BattlesystemState)
+    for name, value in zip(_STATE_FIELDS, _state_values(state), strict=True):
+        setattr(new, name, value)
+    new.units = {k: Unit(*_unit_values(u)) for k, u in state.units.items()}
+    new.features = {k: Feature(*_feature_values(f)) for k, f in state.features.items()}
+    new.gases = [Gas(*_gas_values(g)) for g in state.gases]
+    new.gm_used, new.caved, new.gone = set(state.gm_used), set(state.caved), set(state.gone)
+    new.known_obstacles, new.queue = set(state.known_obstacles), list(state.queue)
+    new.readings = Readings()
+    return new
+
+
+def _init_fields(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
+
+
+_new_state = object.__new__
+#: Every field of a state; those :func:`clone` copies are set again after.
+_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(BattlesystemState))
+_state_values = operator.attrgetter(*_STATE_FIELDS)
+#: A unit's, feature's and gas cloud's fields, in the order their constructors take them.
+_unit_values = operator.attrgetter(*_init_fields(Unit))
+_feature_values = operator.attrgetter(*_init_fields(Feature))
+_gas_values = operator.attrgetter(*_init_fields(Gas))
 
 
 def placed(state: BattlesystemState) -> dict[str, list[Unit]]:
