@@ -24,6 +24,7 @@ from fracas.rules.battlesystem.events import (
     Withdrew,
     interned,
 )
+from fracas.rules.battlesystem.fold import folds_only
 from fracas.rules.battlesystem.hazards import (
     heavy_on,
     record_damage,
@@ -148,7 +149,8 @@ def apply_dice(state: BattlesystemState, name: str, dice: int, narrow: bool, cau
     hit = damage_figures(unit.figures, unit.wounded, unit.stats.hd, dice, threshold)
     if hit.figures == unit.figures and hit.wounded == unit.wounded:
         needed = max(1, math.ceil(threshold * unit.stats.hd - 1e-9))
-        emit(_unhurt(unit.name, dice, cause, unit.stats.hd, needed))
+        if not folds_only(emit):  # a line of the log, changing nothing (fold.SILENT)
+            emit(_unhurt(unit.name, dice, cause, unit.stats.hd, needed))
         return
     record_damage(emit, unit, dice, hit.figures, hit.wounded, cause)
 
@@ -185,6 +187,7 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     by_area = placed(state)
     areas = state.board.areas
     dice = rng.dice
+    told = not folds_only(emit)  # the rolls and blows are lines of a log (fold.SILENT)
     for area in state.board.order:
         if area not in mixed:
             continue
@@ -195,12 +198,13 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
             if target is None:
                 continue
             figures = in_contact(state, unit)
-            faces = tuple(dice(figures, 10))
-            emit(DiceRolled(unit.name, "melee", 10, faces))
+            faces = dice(figures, 10)
             rating = melee_attack_rating(state, unit, target)
             hits = len([f for f in faces if f >= rating])
             damage = hits * unit.stats.damage
-            emit(_struck(unit.name, target.name, "melee", rating, figures, hits, damage))
+            if told:
+                emit(DiceRolled(unit.name, "melee", 10, tuple(faces)))
+                emit(_struck(unit.name, target.name, "melee", rating, figures, hits, damage))
             narrow = narrow_frontage(facing(state, area, unit.side),
                                      facing(state, area, target.side))
             strikes.append((target.name, damage, narrow))
@@ -260,11 +264,12 @@ def morale_check(state: BattlesystemState, unit: Unit, rng: Rng, emit: Emit) -> 
     open, skirmish and column units (column counts as open for morale) rout.
     """
     roll = rng.die(20)
-    emit(DiceRolled(unit.name, "morale", 20, (roll,)))
     target = morale_target(unit.stats.morale, not in_command(state, unit),
                            2 * unit.figures <= unit.stats.start_figures)
     passed = roll <= target
-    emit(_morale_result(unit.name, target, passed))
+    if not folds_only(emit):  # lines of a log, changing nothing (fold.SILENT)
+        emit(DiceRolled(unit.name, "morale", 20, (roll,)))
+        emit(_morale_result(unit.name, target, passed))
     if not passed:
         if breaks_to_open(unit.formation):
             force_open(state, unit, emit)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from fracas.core.action import Action
@@ -39,7 +40,7 @@ from fracas.rules.battlesystem.events import (
 from fracas.rules.battlesystem.hazards import FLOORS
 from fracas.rules.battlesystem.state import BattlesystemState, Gas
 
-__all__ = ["KEEP_PLACES", "apply_event", "take_turn"]
+__all__ = ["KEEP_PLACES", "apply_event", "folds_only", "take_turn"]
 
 
 # -- the fold, event by event --------------------------------------------------
@@ -170,6 +171,11 @@ KEEP_PLACES: frozenset[type[Event]] = frozenset({
 })
 
 
+#: The events whose fold changes nothing at all (not even whose turn it is): made only
+#: where someone reads them (see :func:`folds_only`).
+SILENT: frozenset[type[Event]] = frozenset({DiceRolled, Struck, Unhurt, MoraleResult})
+
+
 def apply_event(state: BattlesystemState, event: Event) -> None:
     """Fold ``event`` into ``state`` (events this rule set does not fold are ignored),
     forgetting the state's readings unless the event is one of :data:`KEEP_PLACES`.
@@ -188,6 +194,14 @@ def apply_event(state: BattlesystemState, event: Event) -> None:
         fold_one(state, event)
     else:
         state.readings.forget()
+
+
+def folds_only(emit: Callable[[Event], None]) -> bool:
+    """Whether ``emit`` only folds each event into the state: the play keeps no log and
+    tells nobody, so its emitter is :func:`apply_event` bound to the state (see
+    :func:`fracas.core.loop.play`).  Then an event whose fold changes nothing (a roll, a
+    blow struck, a morale result told: :data:`SILENT`) need not be made at all."""
+    return type(emit) is partial and emit.func is apply_event
 
 
 def _stays(state: BattlesystemState, e: UnitMoved) -> bool:
