@@ -119,16 +119,18 @@ def melee_attack_rating(state: BattlesystemState, attacker: Unit, target: Unit) 
 
     An attacker fighting blind worsens by 6; a blind target's Armor Class is 4
     worse against melee; a charge improves the rating by 1 (ours).  Worked out once
-    per pair until a unit or the turn changes (the state's readings).
+    per pair until either changes or the turn does (the state's readings).
     """
-    readings = state.readings
-    key = (attacker.name, target.name)
-    known = readings.ratings.get(key)
+    ratings = state.readings.ratings
+    mine = ratings.get(attacker.name)
+    if mine is None:
+        mine = ratings[attacker.name] = {}
+    known = mine.get(target.name)
     if known is None:
         ac = target.stats.ac + (DARK_AC_PENALTY if blind(state, target) else 0)
         modifier = (DARK_ATTACK_PENALTY if blind(state, attacker) else 0) - (
             CHARGE_BONUS if attacker.charging else 0)
-        known = readings.ratings[key] = attack_rating(attacker.stats.thac0, ac, modifier)
+        known = mine[target.name] = attack_rating(attacker.stats.thac0, ac, modifier)
     return known
 
 

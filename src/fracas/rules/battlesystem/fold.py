@@ -225,7 +225,7 @@ _HANDLERS: dict[type[Event], Callable[[BattlesystemState, Any], None]] = {
 
 
 def _damaged(state: BattlesystemState, e: Damaged) -> None:
-    state.readings.forget_strength()
+    state.readings.forget_strength(state.units[e.unit])
     _apply_damage(state, e)
 
 
@@ -238,7 +238,7 @@ def _unit_moved(state: BattlesystemState, e: UnitMoved) -> None:
     if _stays(state, e):
         state.readings.forget_charges()
     else:
-        state.readings.forget_move(e.unit)
+        state.readings.forget_move(state.units[e.unit], e.area)
     _moved(state, e)
 
 

@@ -268,9 +268,9 @@ class Readings:
         self.estimates: dict[tuple[str, str, str], float] = {}
         #: Figures of each unit in contact (see :func:`.combat.in_contact`).
         self.contact: dict[str, int] = {}
-        #: Melee Attack Ratings, by (attacker, target) (see
+        #: Melee Attack Ratings, by attacker, then target (see
         #: :func:`.combat.melee_attack_rating`).
-        self.ratings: dict[tuple[str, str], int] = {}
+        self.ratings: dict[str, dict[str, int]] = {}
         #: Whether two armies still have figures in good order (see
         #: :func:`.resolve.contested`).
         self.contested: bool | None = None
@@ -299,34 +299,70 @@ class Readings:
         if self.ratings:
             self.ratings = {}
 
-    def forget_move(self, name: str) -> None:
-        """Drop the answers a march of unit ``name`` into another area may change: all
-        but whether two armies stand, the GM's effects, and the other units' own figures
-        in contact and blindness."""
+    def forget_move(self, unit: Unit, to: str) -> None:
+        """Drop the answers a march of ``unit`` into another area ``to`` may change.
+
+        Kept: whether two armies stand, the GM's effects, the other units' own figures
+        in contact, blindness and ratings against each other, whom the units of other areas than the two it leaves
+        and enters reach (only units of one area reach each other) and the figures facing
+        the enemy there, whom its own army's units reach, and whether an enemy unit is
+        locked in melee where that cannot change: locked where it arrives, free where it
+        leaves.
+        """
+        name = unit.name
+        by_area = self.places
         self.places = self.cut_off = None
-        for kept in (self.reach, self.engaged, self.facing, self.targets, self.estimates,
-                     self.ratings, self.plans):
+        left = unit.area
+        if by_area is None:
+            for kept in (self.reach, self.engaged, self.facing):
+                if kept:
+                    kept.clear()
+        else:
+            # Only units of one area reach each other, and only enemies count: an enemy
+            # of the marching unit where it arrives may gain a foe (one locked in melee
+            # stays so), one where it leaves may lose one (one not locked stays free).
+            reach, engaged = self.reach, self.engaged
+            side = unit.side
+            for area, stays_if in ((left, False), (to, True)):
+                for other in by_area.get(area, ()):
+                    if other.side != side:
+                        reach.pop(other.name, None)
+                        if left == to or engaged.get(other.name) is not stays_if:
+                            engaged.pop(other.name, None)
+            reach.pop(name, None)
+            engaged.pop(name, None)
+            if self.facing:
+                self.facing = {k: v for k, v in self.facing.items()
+                               if k[0] != left and k[0] != to}
+        for kept in (self.targets, self.estimates, self.plans):
             if kept:
                 kept.clear()
+        self._forget_ratings(name)
         self.contact.pop(name, None)
         self.blind.pop(name, None)
 
-    def forget_strength(self) -> None:
-        """Drop the answers that read a unit's figures (it lost some, standing where it
-        stood): keep who stands where, who reaches whom and whom a unit could shoot."""
+    def _forget_ratings(self, name: str) -> None:
+        """Drop the ratings of unit ``name`` and against it (it may have changed)."""
+        ratings = self.ratings
+        if ratings:
+            ratings.pop(name, None)
+            for against in ratings.values():
+                against.pop(name, None)
+
+    def forget_strength(self, unit: Unit) -> None:
+        """Drop the answers that read a unit's figures (``unit`` lost some, standing where
+        it stood): keep who stands where, who reaches whom and whom a unit could shoot,
+        the other units' own figures in contact, blindness and ratings against each
+        other, and the figures facing the enemy but those of its army where it stands."""
         self.contested = None
-        if self.facing:
-            self.facing = {}
+        self.facing.pop((unit.area, unit.side), None)
         if self.estimates:
             self.estimates = {}
-        if self.contact:
-            self.contact = {}
-        if self.ratings:
-            self.ratings = {}
+        self.contact.pop(unit.name, None)
+        self._forget_ratings(unit.name)
         if self.plans:
             self.plans = {}
-        if self.blind:
-            self.blind = {}
+        self.blind.pop(unit.name, None)
 
     def forget(self) -> None:
         """Drop every answer (a unit or the turn may have changed)."""
