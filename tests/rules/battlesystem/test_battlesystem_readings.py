@@ -38,6 +38,7 @@ from fracas.core.events import Event
 from fracas.core.loop import play
 from fracas.core.policy import RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
+from fracas.core.ruleset import find_ruleset
 from fracas.rules.battlesystem import fold
 from fracas.rules.battlesystem.actions import CaveIn, ReleaseGas, StrikeFeature
 from fracas.rules.battlesystem.combat import facing, in_contact, melee_attack_rating
@@ -52,7 +53,6 @@ from fracas.rules.battlesystem.state import (
     mixed_areas,
     placed,
 )
-from fracas.core.ruleset import find_ruleset
 from fracas.scenario import build_initial_state, load_scenario
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" /

@@ -20,7 +20,8 @@ from fracas.rules.battlesystem.rules import (
 )
 
 __all__ = ["Area", "Battlefield", "BattlesystemState", "BsState", "Feature", "Gas", "Link",
-           "Readings", "Side", "Unit", "UnitStats", "clone", "mixed_areas", "placed"]
+           "Readings", "Side", "Unit", "UnitStats", "clone", "copy_into", "mixed_areas", "placed",
+           "state_fields"]
 
 
 #: The statuses of a unit standing on the field (:attr:`Unit.on_field`).
@@ -289,6 +290,10 @@ class Readings:
         self.blind: dict[str, bool] = {}
         #: What the heuristic worked out about the armies, by question.
         self.plans: dict[str, Any] = {}
+        #: Whether the lean play looked up this fight's opening (see
+        #: :func:`.lean.heuristic_turns`): once a fight, never forgotten.  No answer of the
+        #: rules.
+        self.opened = False
 
     def forget_charges(self) -> None:
         """Drop the answers that read whether a unit is charging: a unit marched without
@@ -303,11 +308,11 @@ class Readings:
         """Drop the answers a march of ``unit`` into another area ``to`` may change.
 
         Kept: whether two armies stand, the GM's effects, the other units' own figures
-        in contact, blindness and ratings against each other, whom the units of other areas than the two it leaves
-        and enters reach (only units of one area reach each other) and the figures facing
-        the enemy there, whom its own army's units reach, and whether an enemy unit is
-        locked in melee where that cannot change: locked where it arrives, free where it
-        leaves.
+        in contact, blindness and ratings against each other, whom the units of other
+        areas than the two it leaves and enters reach (only units of one area reach each
+        other) and the figures facing the enemy there, whom its own army's units reach,
+        and whether an enemy unit is locked in melee where that cannot change: locked
+        where it arrives, free where it leaves.
         """
         name = unit.name
         by_area = self.places
@@ -334,9 +339,12 @@ class Readings:
             if self.facing:
                 self.facing = {k: v for k, v in self.facing.items()
                                if k[0] != left and k[0] != to}
-        for kept in (self.targets, self.estimates, self.plans):
-            if kept:
-                kept.clear()
+        if self.targets:
+            self.targets = {}
+        if self.estimates:
+            self.estimates = {}
+        if self.plans:
+            self.plans = {}
         self._forget_ratings(name)
         self.contact.pop(name, None)
         self.blind.pop(name, None)
@@ -448,15 +456,28 @@ BsState = BattlesystemState
 def clone(state: BattlesystemState) -> BattlesystemState:
     """A copy sharing the fixed battlefield; units, features and gas are copied."""
     new = _new_state(BattlesystemState)
-    for name, value in zip(_STATE_FIELDS, _state_values(state), strict=True):
-        setattr(new, name, value)
-    new.units = {k: Unit(*_unit_values(u)) for k, u in state.units.items()}
-    new.features = {k: Feature(*_feature_values(f)) for k, f in state.features.items()}
-    new.gases = [Gas(*_gas_values(g)) for g in state.gases]
-    new.gm_used, new.caved, new.gone = set(state.gm_used), set(state.caved), set(state.gone)
-    new.known_obstacles, new.queue = set(state.known_obstacles), list(state.queue)
     new.readings = Readings()
+    copy_into(new, state)
     return new
+
+
+def copy_into(state: BattlesystemState, source: BattlesystemState) -> None:
+    """Make ``state`` a copy of ``source`` in place (as :func:`clone` copies), forgetting
+    whatever its readings held."""
+    for name, value in zip(_STATE_FIELDS, _state_values(source), strict=True):
+        setattr(state, name, value)
+    state.units = {k: Unit(*_unit_values(u)) for k, u in source.units.items()}
+    state.features = {k: Feature(*_feature_values(f)) for k, f in source.features.items()}
+    state.gases = [Gas(*_gas_values(g)) for g in source.gases]
+    state.gm_used, state.caved = set(source.gm_used), set(source.caved)
+    state.gone, state.known_obstacles = set(source.gone), set(source.known_obstacles)
+    state.queue = list(source.queue)
+    state.readings.forget()
+
+
+def state_fields() -> tuple[str, ...]:
+    """The fields that make a state's value, in order (all but its readings)."""
+    return _STATE_FIELDS
 
 
 def _init_fields(cls: type) -> tuple[str, ...]:
@@ -464,8 +485,8 @@ def _init_fields(cls: type) -> tuple[str, ...]:
 
 
 _new_state = object.__new__
-#: Every field of a state; those :func:`clone` copies are set again after.
-_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(BattlesystemState))
+#: Every field of a state's value; those :func:`copy_into` copies are set again after.
+_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(BattlesystemState) if f.compare)
 _state_values = operator.attrgetter(*_STATE_FIELDS)
 #: A unit's, feature's and gas cloud's fields, in the order their constructors take them.
 _unit_values = operator.attrgetter(*_init_fields(Unit))
