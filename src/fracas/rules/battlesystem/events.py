@@ -58,10 +58,6 @@ def interned(cls: Callable[..., E]) -> Callable[..., E]:
     and only where each field always holds one type (``1``, ``1.0`` and ``True`` are
     equal keys).  ``tests/rules/battlesystem/test_battlesystem_interned.py`` holds what
     it hands out to what the class itself builds.
-
-    >>> phase = interned(PhaseStarted)
-    >>> phase("melee", ()) is phase("melee", ())
-    True
     """
     table: dict[tuple[object, ...], E] = {}
     TABLES.append(table)
