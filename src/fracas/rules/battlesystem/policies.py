@@ -112,12 +112,26 @@ class HeuristicPolicy:
 
 
 def _gm(state: BattlesystemState) -> Action:
+    if state.turn not in _timetable(state.gm_cave_ins, state.gm_gases, state.gm_strikes):
+        return _PASS  # no prepared effect is meant for this turn
     for kind in (CaveIn, ReleaseGas, StrikeFeature):
         for where in gm_effects(state, kind):
             option = kind(GM, where)
             if _scheduled(state, option) == state.turn:
                 return option
     return Pass(GM)
+
+
+#: The GM passing (an order made once).
+_PASS = Pass(GM)
+
+
+@lru_cache(maxsize=256)
+def _timetable(caves: tuple[tuple[str, str, int | None], ...],
+               gases: tuple[tuple[str, float, int, int, int | None], ...],
+               strikes: tuple[tuple[str, int | None], ...]) -> frozenset[int | None]:
+    """The turns the scenario names for its prepared GM effects (a pure function of them)."""
+    return frozenset([c[2] for c in caves] + [g[4] for g in gases] + [s[1] for s in strikes])
 
 
 def _scheduled(state: BattlesystemState, option: Action) -> int | None:
