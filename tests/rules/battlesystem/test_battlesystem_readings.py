@@ -11,7 +11,8 @@ questions asked of a copy that knows nothing yet.  An event wrongly kept (one th
 forms, lifts, wounds or removes a unit, or starts a turn) fails here.
 A new turn, or a march that leaves a unit where it stands, forgets only what reads who
 is charging; a loss of figures only what reads figures, and of the other units only the
-figures facing the enemy beside it; a march into another area keeps the other units' own
+figures facing the enemy beside it (whether two armies stand, only when the last figure
+goes); a march into another area keeps the other units' own
 figures in contact, blindness and ratings against each other, and whom the units of
 other areas, or of the marching unit's army, reach.  Besides the examples, a crowd of
 sixteen units marching one by one through a squeezing passage puts that to the test.
@@ -21,8 +22,9 @@ the ratings and estimates, a ``Readings.forget_strength`` that kept the facing, 
 ``Readings.forget_move`` that kept the marching unit's blindness, a ``Readings.forget``
 that kept the GM's prepared effects, and one that kept whether any of them is left; a
 ``Readings.forget_move`` keeping whether enemies are locked in melee the wrong way
-round, one keeping whom the enemies where it marches reach, and ratings kept against a
-unit that changed.)
+round, one keeping whom the enemies where it marches reach, ratings kept against a
+unit that changed, and a ``Readings.forget_strength`` that kept whether two armies stand
+when a unit lost its last figure.)
 """
 
 from __future__ import annotations

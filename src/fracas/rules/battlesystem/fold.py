@@ -225,7 +225,7 @@ _HANDLERS: dict[type[Event], Callable[[BattlesystemState, Any], None]] = {
 
 
 def _damaged(state: BattlesystemState, e: Damaged) -> None:
-    state.readings.forget_strength(state.units[e.unit])
+    state.readings.forget_strength(state.units[e.unit], e.figures)
     _apply_damage(state, e)
 
 

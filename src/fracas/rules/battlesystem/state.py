@@ -357,12 +357,14 @@ class Readings:
             for against in ratings.values():
                 against.pop(name, None)
 
-    def forget_strength(self, unit: Unit) -> None:
-        """Drop the answers that read a unit's figures (``unit`` lost some, standing where
-        it stood): keep who stands where, who reaches whom and whom a unit could shoot,
-        the other units' own figures in contact, blindness and ratings against each
-        other, and the figures facing the enemy but those of its army where it stands."""
-        self.contested = None
+    def forget_strength(self, unit: Unit, left: int) -> None:
+        """Drop the answers that read a unit's figures (``unit`` lost some, ``left`` are
+        left, standing where it stood): keep who stands where, who reaches whom and whom
+        a unit could shoot, the other units' own figures in contact, blindness and
+        ratings against each other, the figures facing the enemy but those of its army
+        where it stands, and whether two armies stand unless it has no figure left."""
+        if not left:
+            self.contested = None
         self.facing.pop((unit.area, unit.side), None)
         if self.estimates:
             self.estimates = {}
