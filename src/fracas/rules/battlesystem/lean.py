@@ -47,13 +47,14 @@ def heuristic_turns(state: BattlesystemState, actor: str, pick: Callable[[str], 
 
     ``pick(name)`` is an actor's policy; ``emit`` applies an event (no log kept).  Returns
     how many decisions were taken, 0 when the first is left to the engine.  At the first
-    decision of a fight, the opening that draws no die is taken at once where a fight
-    from the same state played it before (see :func:`_opening`).
+    decision of a fight in its first turn, the opening that draws no die is taken at once
+    where a fight from the same state played it before (see :func:`_opening`).
     """
     readings = state.readings
     if not readings.opened:
         readings.opened = True
-        taken = _opening(state, actor, pick, rng, emit, budget)
+        # (a fight under way -- a search's rollout -- has played its opening long since)
+        taken = _opening(state, actor, pick, rng, emit, budget) if state.turn <= 1 else 0
         if taken:
             return taken
     taken = 0
