@@ -10,13 +10,21 @@ event and, once the event is folded, compares whatever they still hold with the 
 questions asked of a copy that knows nothing yet.  An event wrongly kept (one that moves,
 forms, lifts, wounds or removes a unit, or starts a turn) fails here.
 A new turn, or a march that leaves a unit where it stands, forgets only what reads who
-is charging; a loss of figures only what reads figures; a march into another area keeps
-the other units' own figures in contact and blindness.
+is charging; a loss of figures only what reads figures, and of the other units only the
+figures facing the enemy beside it (whether two armies stand, only when the last figure
+goes); a march into another area keeps the other units' own
+figures in contact, blindness and ratings against each other, and whom the units of
+other areas, or of the marching unit's army, reach.  Besides the examples, a crowd of
+sixteen units marching one by one through a squeezing passage puts that to the test.
 (Checked once on broken copies: ``UnitMoved`` among the kept events failed here, and so
 did a ``Readings.forget`` that kept the targets, a ``Readings.forget_charges`` that kept
 the ratings and estimates, a ``Readings.forget_strength`` that kept the facing, a
-``Readings.forget_move`` that kept the marching unit's blindness, and a
-``Readings.forget`` that kept the GM's prepared effects.)
+``Readings.forget_move`` that kept the marching unit's blindness, a ``Readings.forget``
+that kept the GM's prepared effects, and one that kept whether any of them is left; a
+``Readings.forget_move`` keeping whether enemies are locked in melee the wrong way
+round, one keeping whom the enemies where it marches reach, ratings kept against a
+unit that changed, and a ``Readings.forget_strength`` that kept whether two armies stand
+when a unit lost its last figure.)
 """
 
 from __future__ import annotations
@@ -32,10 +40,11 @@ from fracas.core.events import Event
 from fracas.core.loop import play
 from fracas.core.policy import RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
+from fracas.core.ruleset import find_ruleset
 from fracas.rules.battlesystem import fold
 from fracas.rules.battlesystem.actions import CaveIn, ReleaseGas, StrikeFeature
 from fracas.rules.battlesystem.combat import facing, in_contact, melee_attack_rating
-from fracas.rules.battlesystem.legality import gm_effects, targets_in_range
+from fracas.rules.battlesystem.legality import gm_effects, gm_has_effects, targets_in_range
 from fracas.rules.battlesystem.movement import engaged, foes_in_reach
 from fracas.rules.battlesystem.policies import _armies, _threat, melee_value
 from fracas.rules.battlesystem.resolve import contested, cut_off
@@ -46,7 +55,7 @@ from fracas.rules.battlesystem.state import (
     mixed_areas,
     placed,
 )
-from fracas.scenario import load_scenario
+from fracas.scenario import build_initial_state, load_scenario
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" /
                    "battlesystem").glob("*.yaml"))
@@ -60,6 +69,7 @@ def _ask_everything(state: BattlesystemState) -> None:
     cut_off(state)
     for kind in (CaveIn, ReleaseGas, StrikeFeature):
         gm_effects(state, kind)
+    gm_has_effects(state)
     _armies(state)
     for unit in on_field[::2]:
         engaged(state, unit)  # asked before the whole list, for half of them
@@ -92,6 +102,8 @@ def _kept_answers_are_fresh(state: BattlesystemState) -> None:
         assert _names(foes) == _names(foes_in_reach(fresh, fresh.units[name])), name
     for kind, effects in kept.gm.items():
         assert effects == gm_effects(fresh, kind), kind
+    if kept.gm_any is not None:
+        assert kept.gm_any == gm_has_effects(fresh)
     for name, dark in kept.blind.items():
         assert dark == blind(fresh, fresh.units[name]), name
     for name, locked in kept.engaged.items():
@@ -105,8 +117,9 @@ def _kept_answers_are_fresh(state: BattlesystemState) -> None:
         assert value == ask(fresh, fresh.units[unit], fresh.units[target]), (what, unit, target)
     for name, figures in kept.contact.items():
         assert figures == in_contact(fresh, fresh.units[name]), name
-    for (unit, target), rating in kept.ratings.items():
-        assert rating == melee_attack_rating(fresh, fresh.units[unit], fresh.units[target])
+    for unit, against in kept.ratings.items():
+        for target, rating in against.items():
+            assert rating == melee_attack_rating(fresh, fresh.units[unit], fresh.units[target])
     if "armies" in kept.plans:
         def summary(armies: Any) -> Any:
             return {side: (a.figures, _names(a.bows), a.first) for side, a in armies.items()}
@@ -120,13 +133,39 @@ def _kept_answers_are_fresh(state: BattlesystemState) -> None:
         assert kept.contested == contested(fresh)
 
 
+def _crowd() -> dict[str, Any]:
+    """Sixteen units of two armies in three areas, one of them a narrow passage where
+    columns squeeze: many units of one area reaching (or not) many others, marching in
+    and out one by one."""
+    areas = [{"name": "west", "kind": "cavern", "width": 20, "length": 20, "lit": True},
+             {"name": "gap", "kind": "tunnel", "width": 0.75, "length": 40, "lit": False},
+             {"name": "east", "kind": "cavern", "width": 20, "length": 20, "lit": True}]
+    units = [{"name": f"U{i}", "side": ("west", "east")[i % 2],
+              "area": "gap" if i in (0, 5) else ("west", "east")[i % 2],
+              "figures": 2 + i % 4, "ac": 5, "thac0": 19 - i % 3, "damage": 1 + i % 2,
+              "movement": 6 + 3 * (i % 2), "morale": 12, "frontage": 1 + i % 3,
+              "formation": "column" if i in (0, 5) else ("closed", "column", "open")[i % 3]}
+             for i in range(16)]
+    return {"ruleset": "battlesystem", "name": "crowd", "max_turns": 12, "areas": areas,
+            "links": [{"a": "west", "b": "gap"}, {"a": "gap", "b": "east"}],
+            "sides": [{"name": "west", "retreat": "west"}, {"name": "east", "retreat": "east"}],
+            "units": units}
+
+
+def _initial(source: Path | str) -> tuple[Any, Any]:
+    if isinstance(source, Path):
+        scenario = load_scenario(source)
+        return scenario.ruleset, scenario.ruleset.initial_state(scenario.model)
+    ruleset = find_ruleset("battlesystem")
+    return ruleset, build_initial_state(ruleset, _crowd(), source)
+
+
 @pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("source", [*EXAMPLES, "crowd"],
+                         ids=lambda p: p.stem if isinstance(p, Path) else p)
 def test_the_readings_kept_across_an_event_are_the_answers_afresh(
-        path: Path, random_play: bool) -> None:
-    scenario = load_scenario(path)
-    ruleset = scenario.ruleset
-    initial = ruleset.initial_state(scenario.model)
+        source: Path | str, random_play: bool) -> None:
+    ruleset, initial = _initial(source)
     kept: Counter[str] = Counter()
 
     def listener(event: Event, state: Any) -> None:

@@ -22,7 +22,9 @@ from fracas.rules.battlesystem.events import (
     Unhurt,
     UnitMoved,
     Withdrew,
+    interned,
 )
+from fracas.rules.battlesystem.fold import folds_only
 from fracas.rules.battlesystem.hazards import (
     heavy_on,
     record_damage,
@@ -55,6 +57,7 @@ from fracas.rules.battlesystem.state import (
     Unit,
     blind,
     carries_light,
+    mixed_areas,
     placed,
     unit_footprint,
     used_surface,
@@ -72,6 +75,11 @@ __all__ = [
     "start_rout",
     "withdraw",
 ]
+
+# The events a battle makes most, each distinct one made once (see events.interned).
+_struck = interned(Struck)
+_unhurt = interned(Unhurt)
+_morale_result = interned(MoraleResult)
 
 #: A charging unit's Attack Rating improves by one in the melee that follows (core, ours).
 CHARGE_BONUS = 1
@@ -111,16 +119,18 @@ def melee_attack_rating(state: BattlesystemState, attacker: Unit, target: Unit) 
 
     An attacker fighting blind worsens by 6; a blind target's Armor Class is 4
     worse against melee; a charge improves the rating by 1 (ours).  Worked out once
-    per pair until a unit or the turn changes (the state's readings).
+    per pair until either changes or the turn does (the state's readings).
     """
-    readings = state.readings
-    key = (attacker.name, target.name)
-    known = readings.ratings.get(key)
+    ratings = state.readings.ratings
+    mine = ratings.get(attacker.name)
+    if mine is None:
+        mine = ratings[attacker.name] = {}
+    known = mine.get(target.name)
     if known is None:
         ac = target.stats.ac + (DARK_AC_PENALTY if blind(state, target) else 0)
         modifier = (DARK_ATTACK_PENALTY if blind(state, attacker) else 0) - (
             CHARGE_BONUS if attacker.charging else 0)
-        known = readings.ratings[key] = attack_rating(attacker.stats.thac0, ac, modifier)
+        known = mine[target.name] = attack_rating(attacker.stats.thac0, ac, modifier)
     return known
 
 
@@ -141,7 +151,8 @@ def apply_dice(state: BattlesystemState, name: str, dice: int, narrow: bool, cau
     hit = damage_figures(unit.figures, unit.wounded, unit.stats.hd, dice, threshold)
     if hit.figures == unit.figures and hit.wounded == unit.wounded:
         needed = max(1, math.ceil(threshold * unit.stats.hd - 1e-9))
-        emit(Unhurt(unit.name, dice, cause, unit.stats.hd, needed))
+        if not folds_only(emit):  # a line of the log, changing nothing (fold.SILENT)
+            emit(_unhurt(unit.name, dice, cause, unit.stats.hd, needed))
         return
     record_damage(emit, unit, dice, hit.figures, hit.wounded, cause)
 
@@ -168,38 +179,41 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     Blows are simultaneous: all dice are rolled first, then damage is dealt.
     Melee beside fragile formations stresses them once per area.
     """
+    mixed = mixed_areas(state)  # only where two armies stand is there a melee
+    if not mixed:
+        return
     strikes: list[tuple[str, int, bool]] = []
     fought: list[tuple[str, bool]] = []
     # Nothing moves or falls until every die is rolled: who stands where, and how many
     # figures of each side face the enemy there, are read once for the whole phase.
     by_area = placed(state)
+    areas = state.board.areas
+    dice = rng.dice
+    told = not folds_only(emit)  # the rolls and blows are lines of a log (fold.SILENT)
     for area in state.board.order:
-        here = by_area.get(area)
-        if here is None or len(here) < 2:
+        if area not in mixed:
             continue
-        first = here[0].side
-        if all(u.side == first for u in here):
-            continue
-        for unit in here:
+        for unit in by_area[area]:
             if unit.status != "ok":
                 continue
             target = melee_target(state, unit)
             if target is None:
                 continue
             figures = in_contact(state, unit)
-            faces = tuple(rng.dice(figures, 10))
-            emit(DiceRolled(unit.name, "melee", 10, faces))
+            faces = dice(figures, 10)
             rating = melee_attack_rating(state, unit, target)
             hits = len([f for f in faces if f >= rating])
-            dice = hits * unit.stats.damage
-            emit(Struck(unit.name, target.name, "melee", rating, figures, hits, dice))
+            damage = hits * unit.stats.damage
+            if told:
+                emit(DiceRolled(unit.name, "melee", 10, tuple(faces)))
+                emit(_struck(unit.name, target.name, "melee", rating, figures, hits, damage))
             narrow = narrow_frontage(facing(state, area, unit.side),
                                      facing(state, area, target.side))
-            strikes.append((target.name, dice, narrow))
-        if state.board.areas[area].features:
+            strikes.append((target.name, damage, narrow))
+        if areas[area].features:
             fought.append((area, heavy_on(state, area)))
-    for name, dice, narrow in strikes:
-        apply_dice(state, name, dice, narrow, "melee", emit)
+    for name, damage, narrow in strikes:
+        apply_dice(state, name, damage, narrow, "melee", emit)
     for area, heavy in fought:
         stress_area(state, area, heavy, False, rng, emit)
 
@@ -212,7 +226,7 @@ def fire(state: BattlesystemState, shooter: Unit, target: Unit, rng: Rng, emit: 
     emit(DiceRolled(shooter.name, "missiles", 10, faces))
     rating = missile_attack_rating(state, shooter, target)
     hits = sum(1 for f in faces if f >= rating)
-    emit(Struck(shooter.name, target.name, "missiles", rating, figures, hits,
+    emit(_struck(shooter.name, target.name, "missiles", rating, figures, hits,
                 hits * shooter.stats.missile_damage))
     apply_dice(state, target.name, hits * shooter.stats.missile_damage, False, "missiles", emit)
 
@@ -252,11 +266,12 @@ def morale_check(state: BattlesystemState, unit: Unit, rng: Rng, emit: Emit) -> 
     open, skirmish and column units (column counts as open for morale) rout.
     """
     roll = rng.die(20)
-    emit(DiceRolled(unit.name, "morale", 20, (roll,)))
     target = morale_target(unit.stats.morale, not in_command(state, unit),
                            2 * unit.figures <= unit.stats.start_figures)
     passed = roll <= target
-    emit(MoraleResult(unit.name, target, passed))
+    if not folds_only(emit):  # lines of a log, changing nothing (fold.SILENT)
+        emit(DiceRolled(unit.name, "morale", 20, (roll,)))
+        emit(_morale_result(unit.name, target, passed))
     if not passed:
         if breaks_to_open(unit.formation):
             force_open(state, unit, emit)
@@ -297,7 +312,7 @@ def withdraw(state: BattlesystemState, unit: Unit, to: str | None, altitude: str
         emit(DiceRolled(foe.name, "free strike", 10, faces))
         rating = melee_attack_rating(state, foe, unit)
         hits = sum(1 for f in faces if f >= rating)
-        emit(Struck(foe.name, unit.name, "free strike", rating, figures, hits,
+        emit(_struck(foe.name, unit.name, "free strike", rating, figures, hits,
                     hits * foe.stats.damage))
         narrow = narrow_frontage(facing(state, unit.area, foe.side),
                                  facing(state, unit.area, unit.side))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from fracas.core.action import Action
@@ -39,7 +40,7 @@ from fracas.rules.battlesystem.events import (
 from fracas.rules.battlesystem.hazards import FLOORS
 from fracas.rules.battlesystem.state import BattlesystemState, Gas
 
-__all__ = ["KEEP_PLACES", "apply_event", "take_turn"]
+__all__ = ["KEEP_PLACES", "apply_event", "folds_only", "take_turn"]
 
 
 # -- the fold, event by event --------------------------------------------------
@@ -170,6 +171,11 @@ KEEP_PLACES: frozenset[type[Event]] = frozenset({
 })
 
 
+#: The events whose fold changes nothing at all (not even whose turn it is): made only
+#: where someone reads them (see :func:`folds_only`).
+SILENT: frozenset[type[Event]] = frozenset({DiceRolled, Struck, Unhurt, MoraleResult})
+
+
 def apply_event(state: BattlesystemState, event: Event) -> None:
     """Fold ``event`` into ``state`` (events this rule set does not fold are ignored),
     forgetting the state's readings unless the event is one of :data:`KEEP_PLACES`.
@@ -179,24 +185,23 @@ def apply_event(state: BattlesystemState, event: Event) -> None:
     march that leaves a unit where it stands, with the same rear (it banked movement, or
     it charged), only the answers that read whether a unit is charging; a march into
     another area keeps whether two armies stand, what the GM has left and the other
-    units' own figures in contact and blindness.
+    units' own figures in contact and blindness.  (One table, :data:`_FOLD`, holds each
+    event class's forgetting and handler together: it is built from :data:`KEEP_PLACES`
+    and the handlers below.)
     """
-    kind = type(event)
-    if kind not in KEEP_PLACES:
-        if kind is Damaged:
-            state.readings.forget_strength()
-        elif kind is TurnStarted:
-            state.readings.forget_charges()
-        elif kind is UnitMoved:
-            if _stays(state, event):  # type: ignore[arg-type]
-                state.readings.forget_charges()
-            else:
-                state.readings.forget_move(event.unit)  # type: ignore[attr-defined]
-        else:
-            state.readings.forget()
-    handler = _HANDLERS.get(kind)
-    if handler is not None:
-        handler(state, event)
+    fold_one = _FOLD.get(type(event))
+    if fold_one is not None:
+        fold_one(state, event)
+    else:
+        state.readings.forget()
+
+
+def folds_only(emit: Callable[[Event], None]) -> bool:
+    """Whether ``emit`` only folds each event into the state: the play keeps no log and
+    tells nobody, so its emitter is :func:`apply_event` bound to the state (see
+    :func:`fracas.core.loop.play`).  Then an event whose fold changes nothing (a roll, a
+    blow struck, a morale result told: :data:`SILENT`) need not be made at all."""
+    return type(emit) is partial and emit.func is apply_event
 
 
 def _stays(state: BattlesystemState, e: UnitMoved) -> bool:
@@ -216,4 +221,44 @@ _HANDLERS: dict[type[Event], Callable[[BattlesystemState, Any], None]] = {
     GasReleased: _gas, GasMoved: _gas_moved, GasEnded: _gas_ended, FightEnded: _ended,
     TargetChosen: _aimed,
     **overrides.OVERRIDES.fold_handlers(),  # the GM's overrides (core.overrides)
+}
+
+
+def _damaged(state: BattlesystemState, e: Damaged) -> None:
+    state.readings.forget_strength(state.units[e.unit], e.figures)
+    _apply_damage(state, e)
+
+
+def _turn_started(state: BattlesystemState, e: TurnStarted) -> None:
+    state.readings.forget_charges()
+    _turn(state, e)
+
+
+def _unit_moved(state: BattlesystemState, e: UnitMoved) -> None:
+    if _stays(state, e):
+        state.readings.forget_charges()
+    else:
+        state.readings.forget_move(state.units[e.unit], e.area)
+    _moved(state, e)
+
+
+def _forgetting(handler: Callable[[BattlesystemState, Any], None]
+                ) -> Callable[[BattlesystemState, Any], None]:
+    """``handler`` after forgetting every reading."""
+    def fold_one(state: BattlesystemState, event: Any) -> None:
+        state.readings.forget()
+        handler(state, event)
+    return fold_one
+
+
+def _ignore(state: BattlesystemState, event: Any) -> None:
+    """The fold of an event that changes nothing here."""
+
+
+#: Each event class's whole fold: its forgetting (see :func:`apply_event`), then its
+#: handler.  A class in neither table forgets every reading and changes nothing else.
+_FOLD: dict[type[Event], Callable[[BattlesystemState, Any], None]] = {
+    **{kind: _forgetting(handler) for kind, handler in _HANDLERS.items()},
+    **{kind: _HANDLERS.get(kind, _ignore) for kind in KEEP_PLACES},
+    Damaged: _damaged, TurnStarted: _turn_started, UnitMoved: _unit_moved,
 }

@@ -21,6 +21,7 @@ from fracas.rules.battlesystem.events import (
     ObstacleMarked,
     ObstacleSprung,
     UnitLeft,
+    interned,
 )
 from fracas.rules.battlesystem.rules import (
     DARK_SAVE_PENALTY,
@@ -50,6 +51,9 @@ __all__ = [
     "stress_area",
     "stress_feature",
 ]
+
+# The events a battle makes most, each distinct one made once (see events.interned).
+_damaged = interned(Damaged)
 
 #: Features whose fall drops everyone standing on them; the others bring the ceiling down.
 FLOORS = ("bridge", "ledge")
@@ -163,7 +167,7 @@ def record_damage(emit: Emit, unit: Unit, dice: int, figures: int, wounded: int,
                   cause: str) -> None:
     """Emit the damage a unit took (if any) and its destruction when no figure is left."""
     if figures != unit.figures or wounded != unit.wounded:
-        emit(Damaged(unit.name, dice, figures, wounded, cause))
+        emit(_damaged(unit.name, dice, figures, wounded, cause))
     if figures == 0:
         emit(UnitLeft(unit.name, "destroyed"))
 

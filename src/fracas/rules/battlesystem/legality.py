@@ -110,10 +110,18 @@ def _keys(prefix: str, count: int) -> tuple[str, ...]:
 
 
 def gm_has_effects(state: BattlesystemState) -> bool:
-    """Whether any prepared GM effect is still available (the GM then gets a phase)."""
+    """Whether any prepared GM effect is still available (the GM then gets a phase).
+
+    Worked out once until the fold changes what is used or fallen (the state's readings).
+    """
     if not (state.gm_cave_ins or state.gm_gases or state.gm_strikes):
         return False  # none was prepared
-    return any(gm_effects(state, kind) for kind in (CaveIn, ReleaseGas, StrikeFeature))
+    readings = state.readings
+    known = readings.gm_any
+    if known is None:
+        known = readings.gm_any = any(gm_effects(state, kind)
+                                      for kind in (CaveIn, ReleaseGas, StrikeFeature))
+    return known
 
 
 def targets_in_range(state: BattlesystemState, unit: Unit) -> list[Unit]:

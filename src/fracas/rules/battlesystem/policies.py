@@ -19,8 +19,9 @@ its way to them.  The GM
 uses each prepared effect on the turn the scenario names for it, and passes
 otherwise.
 
-The policy builds its one order directly and confirms it with
-``request.is_legal``; it never lists the orders it could give.  Should the
+The policy builds its one order directly and confirms it with the quick yes
+(:func:`.legality.allows`), or else ``request.is_legal``; it never lists the orders it
+could give.  Should the
 order it wants be refused, the unit holds (the GM passes).
 """
 
@@ -90,31 +91,47 @@ class HeuristicPolicy:
         """Pick an order for ``request.actor``, confirmed legal through ``request``."""
         state: BattlesystemState = request.state
         actor = request.actor
-        if actor == GM:
-            wanted = _gm(state)
-        else:
-            unit = state.units[actor]
-            wanted = _shoot(state, unit) if state.phase == "missile" else _order(state, unit)
-        # Holding, passing and choosing whom to strike the quick yes judges outright (the
-        # play loop asks it again, as cheaply); any other order is confirmed once, through
-        # the request, whose check judges it by the one authority.
-        if (type(wanted) in _ASKED_TWICE and allows(state, wanted)) or \
-                request.is_legal(wanted):
+        wanted = self.wish(state, actor)
+        # The quick yes (held to the full check by its own test) vouches for the order, so
+        # the play loop asks nothing again; only an order it cannot judge outright is
+        # confirmed through the request, by the one authority.
+        if allows(state, wanted):
+            return request.vouch(wanted)
+        if request.is_legal(wanted):
             return wanted
         return Pass(GM) if actor == GM else Hold(actor)
 
-
-#: The orders :func:`.legality.allows` judges without ``why_not``.
-_ASKED_TWICE = frozenset({Hold, Pass, Attack})
+    @staticmethod
+    def wish(state: BattlesystemState, actor: str) -> Action:
+        """The order the heuristic wants ``actor`` to give now, not yet confirmed legal
+        (:meth:`choose` confirms it; a pure function of the state)."""
+        if actor == GM:
+            return _gm(state)
+        unit = state.units[actor]
+        return _shoot(state, unit) if state.phase == "missile" else _order(state, unit)
 
 
 def _gm(state: BattlesystemState) -> Action:
+    if state.turn not in _timetable(state.gm_cave_ins, state.gm_gases, state.gm_strikes):
+        return _PASS  # no prepared effect is meant for this turn
     for kind in (CaveIn, ReleaseGas, StrikeFeature):
         for where in gm_effects(state, kind):
             option = kind(GM, where)
             if _scheduled(state, option) == state.turn:
                 return option
     return Pass(GM)
+
+
+#: The GM passing (an order made once).
+_PASS = Pass(GM)
+
+
+@lru_cache(maxsize=256)
+def _timetable(caves: tuple[tuple[str, str, int | None], ...],
+               gases: tuple[tuple[str, float, int, int, int | None], ...],
+               strikes: tuple[tuple[str, int | None], ...]) -> frozenset[int | None]:
+    """The turns the scenario names for its prepared GM effects (a pure function of them)."""
+    return frozenset([c[2] for c in caves] + [g[4] for g in gases] + [s[1] for s in strikes])
 
 
 def _scheduled(state: BattlesystemState, option: Action) -> int | None:

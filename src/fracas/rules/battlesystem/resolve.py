@@ -39,6 +39,7 @@ from fracas.rules.battlesystem.events import (
     TorchesChanged,
     TurnSkipped,
     TurnStarted,
+    interned,
 )
 from fracas.rules.battlesystem.hazards import (
     cave_in,
@@ -50,6 +51,14 @@ from fracas.rules.battlesystem.movement import march
 from fracas.rules.battlesystem.rout import rout_phase
 from fracas.rules.battlesystem.state import BattlesystemState
 
+# The events a battle makes most, each distinct one made once (see events.interned).
+_phase_started = interned(PhaseStarted)
+_turn_started = interned(TurnStarted)
+_target_chosen = interned(TargetChosen)
+#: The phases nobody orders in, and the GM's (made once).
+_MELEE, _MORALE, _END = (PhaseStarted(p, ()) for p in ("melee", "morale", "end"))
+_GM_PHASE, _NO_GM_PHASE = PhaseStarted("gm", (GM,)), PhaseStarted("gm", ())
+
 __all__ = ["advance", "carry_out", "contested", "cut_off"]
 
 
@@ -59,7 +68,7 @@ def carry_out(state: BattlesystemState, action: Action, rng: Rng, emit: Emit) ->
     if kind is Hold or kind is Pass:  # the commonest orders change nothing
         return
     if kind is Attack:
-        emit(TargetChosen(action.actor, action.target))  # type: ignore[attr-defined]
+        emit(_target_chosen(action.actor, action.target))  # type: ignore[attr-defined]
         return
     if isinstance(action, CaveIn):
         i = next(i for i, c in enumerate(state.gm_cave_ins)
@@ -95,17 +104,19 @@ def carry_out(state: BattlesystemState, action: Action, rng: Rng, emit: Emit) ->
     elif isinstance(action, Withdraw):
         withdraw(state, state.units[action.actor], action.to, None, rng, emit)
     elif isinstance(action, Attack):
-        emit(TargetChosen(action.actor, action.target))
+        emit(_target_chosen(action.actor, action.target))
     elif isinstance(action, Fire):
         fire(state, state.units[action.actor], state.units[action.target], rng, emit)
 
 
 def advance(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     """Run the automatic phases until someone must decide or the battle ends."""
+    units = state.units
+    can_act = legality.can_act
     while state.result is None:
         if state.queue:
             head = state.queue[0]
-            if head == GM or legality.can_act(state, state.units[head], state.phase):
+            if head == GM or can_act(state, units[head], state.phase):
                 return
             emit(TurnSkipped(head))
             continue
@@ -114,29 +125,33 @@ def advance(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
 
 def _next_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     phase = state.phase
-    if phase in ("setup", "end"):
-        if _finish(state, emit, limit=phase == "end"):
-            return
-        emit(TurnStarted(state.turn + 1))
-        gm = (GM,) if legality.gm_has_effects(state) else ()
-        emit(PhaseStarted("gm", gm))
-    elif phase == "gm":
-        emit(PhaseStarted("move", tuple(u.name for u in state.units.values()
-                                        if legality.can_act(state, u, "move"))))
-    elif phase == "move":
-        emit(PhaseStarted("missile", tuple(u.name for u in state.units.values()
-                                           if legality.can_act(state, u, "missile"))))
+    if phase == "move":
+        can_act = legality.can_act
+        emit(_phase_started("missile", tuple([u.name for u in state.units.values()
+                                            if can_act(state, u, "missile")])))
     elif phase == "missile":
-        emit(PhaseStarted("melee", ()))
+        emit(_MELEE)
         melee_phase(state, rng, emit)
     elif phase == "melee":
-        emit(PhaseStarted("morale", ()))
+        emit(_MORALE)
         morale_phase(state, rng, emit)
         rout_phase(state, rng, emit)
-    else:
-        emit(PhaseStarted("end", ()))
+    elif phase == "gm":
+        can_act = legality.can_act
+        emit(_phase_started("move", tuple([u.name for u in state.units.values()
+                                         if can_act(state, u, "move")])))
+    elif phase == "setup" or phase == "end":
+        if _finish(state, emit, limit=phase == "end"):
+            return
+        emit(_turn_started(state.turn + 1))
+        emit(_GM_PHASE if legality.gm_has_effects(state) else _NO_GM_PHASE)
+    else:  # after morale
+        emit(_END)
         end_of_turn_gas(state, rng, emit)
-    if state.phase != "end":
+        return
+    # the end of a phase but the last: an army may be broken (kept with the state)
+    contested = state.readings.contested
+    if contested is None or not contested:
         _finish(state, emit, limit=False)
 
 

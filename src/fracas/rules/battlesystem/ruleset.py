@@ -15,7 +15,7 @@ from fracas.core.action import Action
 from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.ruleset import Ruleset, Standing, own_policies
-from fracas.rules.battlesystem import fold, legality, odds, overrides, resolve, view
+from fracas.rules.battlesystem import fold, lean, legality, odds, overrides, resolve, view
 from fracas.rules.battlesystem.actions import (
     Attack,
     CaveIn,
@@ -60,6 +60,9 @@ class Battlesystem(Ruleset[BattlesystemState]):
     #: The fold of ``DecisionMade(actor, action)`` without making it: the unit's turn is
     #: taken (see :func:`.fold.take_turn`).
     apply_decision = staticmethod(fold.take_turn)
+    #: The heuristic's decisions taken without a request where nobody reads the log
+    #: (:data:`fracas.core.loop.LeanTurns`).
+    lean_turns = staticmethod(lean.heuristic_turns)
 
     # -- decisions -----------------------------------------------------------------
     def current_actor(self, state: BattlesystemState) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,8 @@ from fracas.rules.battlesystem.rules import (
 )
 
 __all__ = ["Area", "Battlefield", "BattlesystemState", "BsState", "Feature", "Gas", "Link",
-           "Readings", "Side", "Unit", "UnitStats", "clone", "mixed_areas", "placed"]
+           "Readings", "Side", "Unit", "UnitStats", "clone", "copy_into", "mixed_areas", "placed",
+           "state_fields"]
 
 
 #: The statuses of a unit standing on the field (:attr:`Unit.on_field`).
@@ -267,9 +269,9 @@ class Readings:
         self.estimates: dict[tuple[str, str, str], float] = {}
         #: Figures of each unit in contact (see :func:`.combat.in_contact`).
         self.contact: dict[str, int] = {}
-        #: Melee Attack Ratings, by (attacker, target) (see
+        #: Melee Attack Ratings, by attacker, then target (see
         #: :func:`.combat.melee_attack_rating`).
-        self.ratings: dict[tuple[str, str], int] = {}
+        self.ratings: dict[str, dict[str, int]] = {}
         #: Whether two armies still have figures in good order (see
         #: :func:`.resolve.contested`).
         self.contested: bool | None = None
@@ -281,10 +283,17 @@ class Readings:
         #: The GM's prepared effects still available, by kind of order (see
         #: :func:`.legality.gm_effects`).
         self.gm: dict[type, list[str]] = {}
+        #: Whether any of the GM's prepared effects is still available (see
+        #: :func:`.legality.gm_has_effects`).
+        self.gm_any: bool | None = None
         #: Whether each unit fights blind, by its name (see :func:`blind`).
         self.blind: dict[str, bool] = {}
         #: What the heuristic worked out about the armies, by question.
         self.plans: dict[str, Any] = {}
+        #: Whether the lean play looked up this fight's opening (see
+        #: :func:`.lean.heuristic_turns`): once a fight, never forgotten.  No answer of the
+        #: rules.
+        self.opened = False
 
     def forget_charges(self) -> None:
         """Drop the answers that read whether a unit is charging: a unit marched without
@@ -295,38 +304,79 @@ class Readings:
         if self.ratings:
             self.ratings = {}
 
-    def forget_move(self, name: str) -> None:
-        """Drop the answers a march of unit ``name`` into another area may change: all
-        but whether two armies stand, the GM's effects, and the other units' own figures
-        in contact and blindness."""
+    def forget_move(self, unit: Unit, to: str) -> None:
+        """Drop the answers a march of ``unit`` into another area ``to`` may change.
+
+        Kept: whether two armies stand, the GM's effects, the other units' own figures
+        in contact, blindness and ratings against each other, whom the units of other
+        areas than the two it leaves and enters reach (only units of one area reach each
+        other) and the figures facing the enemy there, whom its own army's units reach,
+        and whether an enemy unit is locked in melee where that cannot change: locked
+        where it arrives, free where it leaves.
+        """
+        name = unit.name
+        by_area = self.places
         self.places = self.cut_off = None
-        for kept in (self.reach, self.engaged, self.facing, self.targets, self.estimates,
-                     self.ratings, self.plans):
-            if kept:
-                kept.clear()
+        left = unit.area
+        if by_area is None:
+            for kept in (self.reach, self.engaged, self.facing):
+                if kept:
+                    kept.clear()
+        else:
+            # Only units of one area reach each other, and only enemies count: an enemy
+            # of the marching unit where it arrives may gain a foe (one locked in melee
+            # stays so), one where it leaves may lose one (one not locked stays free).
+            reach, engaged = self.reach, self.engaged
+            side = unit.side
+            for area, stays_if in ((left, False), (to, True)):
+                for other in by_area.get(area, ()):
+                    if other.side != side:
+                        reach.pop(other.name, None)
+                        if left == to or engaged.get(other.name) is not stays_if:
+                            engaged.pop(other.name, None)
+            reach.pop(name, None)
+            engaged.pop(name, None)
+            if self.facing:
+                self.facing = {k: v for k, v in self.facing.items()
+                               if k[0] != left and k[0] != to}
+        if self.targets:
+            self.targets = {}
+        if self.estimates:
+            self.estimates = {}
+        if self.plans:
+            self.plans = {}
+        self._forget_ratings(name)
         self.contact.pop(name, None)
         self.blind.pop(name, None)
 
-    def forget_strength(self) -> None:
-        """Drop the answers that read a unit's figures (it lost some, standing where it
-        stood): keep who stands where, who reaches whom and whom a unit could shoot."""
-        self.contested = None
-        if self.facing:
-            self.facing = {}
+    def _forget_ratings(self, name: str) -> None:
+        """Drop the ratings of unit ``name`` and against it (it may have changed)."""
+        ratings = self.ratings
+        if ratings:
+            ratings.pop(name, None)
+            for against in ratings.values():
+                against.pop(name, None)
+
+    def forget_strength(self, unit: Unit, left: int) -> None:
+        """Drop the answers that read a unit's figures (``unit`` lost some, ``left`` are
+        left, standing where it stood): keep who stands where, who reaches whom and whom
+        a unit could shoot, the other units' own figures in contact, blindness and
+        ratings against each other, the figures facing the enemy but those of its army
+        where it stands, and whether two armies stand unless it has no figure left."""
+        if not left:
+            self.contested = None
+        self.facing.pop((unit.area, unit.side), None)
         if self.estimates:
             self.estimates = {}
-        if self.contact:
-            self.contact = {}
-        if self.ratings:
-            self.ratings = {}
+        self.contact.pop(unit.name, None)
+        self._forget_ratings(unit.name)
         if self.plans:
             self.plans = {}
-        if self.blind:
-            self.blind = {}
+        self.blind.pop(unit.name, None)
 
     def forget(self) -> None:
         """Drop every answer (a unit or the turn may have changed)."""
-        self.places = self.contested = self.cut_off = None
+        self.places = self.contested = self.cut_off = self.gm_any = None
         if self.plans:
             self.plans = {}
         if self.blind:
@@ -407,15 +457,43 @@ BsState = BattlesystemState
 
 def clone(state: BattlesystemState) -> BattlesystemState:
     """A copy sharing the fixed battlefield; units, features and gas are copied."""
-    return dataclasses.replace(
-        state,
-        units={k: dataclasses.replace(u) for k, u in state.units.items()},
-        features={k: dataclasses.replace(f) for k, f in state.features.items()},
-        gases=[dataclasses.replace(g) for g in state.gases],
-        gm_used=set(state.gm_used), caved=set(state.caved), gone=set(state.gone),
-        known_obstacles=set(state.known_obstacles), queue=list(state.queue),
-        readings=Readings(),
-    )
+    new = _new_state(BattlesystemState)
+    new.readings = Readings()
+    copy_into(new, state)
+    return new
+
+
+def copy_into(state: BattlesystemState, source: BattlesystemState) -> None:
+    """Make ``state`` a copy of ``source`` in place (as :func:`clone` copies), forgetting
+    whatever its readings held."""
+    for name, value in zip(_STATE_FIELDS, _state_values(source), strict=True):
+        setattr(state, name, value)
+    state.units = {k: Unit(*_unit_values(u)) for k, u in source.units.items()}
+    state.features = {k: Feature(*_feature_values(f)) for k, f in source.features.items()}
+    state.gases = [Gas(*_gas_values(g)) for g in source.gases]
+    state.gm_used, state.caved = set(source.gm_used), set(source.caved)
+    state.gone, state.known_obstacles = set(source.gone), set(source.known_obstacles)
+    state.queue = list(source.queue)
+    state.readings.forget()
+
+
+def state_fields() -> tuple[str, ...]:
+    """The fields that make a state's value, in order (all but its readings)."""
+    return _STATE_FIELDS
+
+
+def _init_fields(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
+
+
+_new_state = object.__new__
+#: Every field of a state's value; those :func:`copy_into` copies are set again after.
+_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(BattlesystemState) if f.compare)
+_state_values = operator.attrgetter(*_STATE_FIELDS)
+#: A unit's, feature's and gas cloud's fields, in the order their constructors take them.
+_unit_values = operator.attrgetter(*_init_fields(Unit))
+_feature_values = operator.attrgetter(*_init_fields(Feature))
+_gas_values = operator.attrgetter(*_init_fields(Gas))
 
 
 def placed(state: BattlesystemState) -> dict[str, list[Unit]]:
