@@ -48,6 +48,7 @@ from fracas.rules.adnd.events import (
     FrontRank,
     GmDone,
     GrappleEnded,
+    Quiet,
     RoundBegan,
     Secured,
     Slain,
@@ -243,11 +244,14 @@ def initiative(sides: tuple[str, ...], rng: Rng, emit: Emit) -> tuple[str, ...]:
     die = rng.die
     if len(sides) == 2:  # the common case, the loop below unrolled
         first, second = sides
+        quiet = type(emit) is Quiet  # the rolls are reports (see Quiet)
         while True:
             a = die(10)
-            emit(_dice_rolled(first, "initiative", 10, (a,), False))
+            if not quiet:
+                emit(_dice_rolled(first, "initiative", 10, (a,), False))
             b = die(10)
-            emit(_dice_rolled(second, "initiative", 10, (b,), False))
+            if not quiet:
+                emit(_dice_rolled(second, "initiative", 10, (b,), False))
             if a != b:
                 return sides if a < b else (second, first)
     while True:
@@ -292,7 +296,9 @@ def attack(state: AdndUndergroundState, attacker: str, target: str, weapon: Weap
     needed, bonus, classes, modifiers, modifier = attack_terms(state, attacker, target, weapon)
     total = roll_d20(rng, emit, attacker, "attack", classes=classes) + bonus
     hit = total >= needed
-    emit(_attack_rolled(attacker, target, weapon.name, total, needed, hit, False, modifiers))
+    if type(emit) is not Quiet:  # a report (see Quiet)
+        emit(_attack_rolled(attacker, target, weapon.name, total, needed, hit, False,
+                            modifiers))
     if not hit:
         return
     raw = roll_dice(rng, emit, attacker, "damage", weapon.count, weapon.sides,
@@ -401,7 +407,7 @@ def deal_damage(state: AdndUndergroundState, target: str, amount: int, cause: st
     falls alone; a climber checks his climbing rating (-10% for a blow of half
     his hit points or more); a fighter on a ledge or bridge checks Dexterity.
     """
-    emit(Wounded(target, amount, cause))
+    emit(_wounded(target, amount, cause))
     f = state.fighters[target]
     p = state.profile(target)
     if f.hp <= 0:
