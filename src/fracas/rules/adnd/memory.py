@@ -11,11 +11,12 @@ bound, and a new setup (the DM's overrides make one) starts with empty tables.
 
 from __future__ import annotations
 
+from itertools import count
 from typing import Any
 
-from fracas.rules.adnd.state import Setup
+from fracas.rules.adnd.state import AdndUndergroundState, Setup
 
-__all__ = ["KEPT", "table"]
+__all__ = ["KEPT", "Ids", "ids", "table"]
 
 #: Entries one table keeps before it starts again.
 KEPT = 20_000
@@ -45,3 +46,69 @@ def table(setup: Setup, name: str) -> dict[Any, Any]:
     if kept is None:
         kept = found.tables[name] = {}
     return kept
+
+
+#: Ids handed out to fighters' keys: never one twice, so an id stands for one key for good
+#: (a table emptied past its bound gives a key met again a new id, never an old one).
+_NEXT_ID = count(1)
+
+
+class Ids:
+    """Each fighter of one state by a small number standing for his :meth:`.Fighter.key`
+    (every field of him), and the front ranks as a tuple: the same numbers for fighters
+    alike in every respect, in any state of the setup.
+
+    Kept with the state (:func:`ids`) and brought up to date from the names the fold
+    logged as changed since (:attr:`.state.AdndUndergroundState.changed`; ``""``, the
+    front ranks): what is remembered by them costs a few small numbers to look up
+    rather than every field of every fighter.  ``test_adnd_memory.py`` holds them to
+    the fighters' keys.
+    """
+
+    __slots__ = ("front", "ids", "read", "setup", "table")
+
+    def __init__(self, state: AdndUndergroundState) -> None:
+        self.setup = state.setup
+        self.table = table(state.setup, "fighter ids")
+        self.ids: dict[str, int] = {}
+        self.read = -1
+        self.front: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def _id(self, key: tuple[object, ...]) -> int:
+        known = self.table
+        found = known.get(key)
+        if found is None:
+            if len(known) >= KEPT:
+                known.clear()
+            found = known[key] = next(_NEXT_ID)
+        return found
+
+    def update(self, state: AdndUndergroundState) -> Ids:
+        """Bring the numbers up to date with ``state`` (the state they are kept with)."""
+        log = state.changed
+        read = self.read
+        if read == len(log):
+            return self
+        fighters = state.fighters
+        ids = self.ids
+        if read < 0 or len(ids) != len(fighters):
+            self.ids = {n: self._id(f.key()) for n, f in fighters.items()}
+            self.front = tuple(state.front.items())
+        else:
+            for name in set(log[read:]):
+                if not name:
+                    self.front = tuple(state.front.items())
+                elif name in ids and name in fighters:
+                    ids[name] = self._id(fighters[name].key())
+                else:  # a fighter come or gone (the DM's hand): all again
+                    self.ids = {n: self._id(f.key()) for n, f in fighters.items()}
+        self.read = len(log)
+        return self
+
+
+def ids(state: AdndUndergroundState) -> Ids:
+    """The fighters' numbers of ``state`` (see :class:`Ids`), up to date."""
+    kept: Ids | None = state.remembered.get(Ids)
+    if kept is None or kept.setup is not state.setup:
+        kept = state.remembered[Ids] = Ids(state)
+    return kept.update(state)

@@ -262,22 +262,22 @@ _PAIRS_KEPT = 20_000
 def _pair_scores(state: AdndUndergroundState, scorer: _Scorer, mine: tuple[object, ...],
                  foe: str, weapons: list[Weapon],
                  pairs: dict[tuple[object, ...], tuple[float | None, ...]],
-                 ) -> tuple[float | None, ...]:
+                 key: tuple[object, ...]) -> tuple[float | None, ...]:
     """The worth of an attack on ``foe`` with each of ``weapons`` (None where
     :func:`.legality.attack_problem` refuses it), remembered per setup.
 
     Judging and scoring read only the two fighters (every field of each,
     :meth:`.Fighter.key`), whether each stands in his front rank, and the setup: two
     fighters in the same condition weigh alike in any state, and in any fight of the
-    setup.  ``mine`` is the attacker's key and front rank.  What the foe's hit points
-    do not change (the judgement and :meth:`_Scorer.terms`: neither reads anyone's hit
-    points) is remembered apart, keyed by every field but them
+    setup.  ``mine`` is the attacker's number (:func:`.memory.ids`: one for every key)
+    and front rank, ``key`` that, the foe's number and front rank.  What the foe's hit
+    points do not change (the judgement and :meth:`_Scorer.terms`: neither reads
+    anyone's hit points) is remembered apart, keyed by every field but them
     (:meth:`.Fighter.key_but_hp`), and each worth made from it (:func:`_worth`).
     """
     fighters = state.fighters
     ft = fighters[foe]
-    fronts = terrain.in_front(state, foe)
-    key = (mine, ft.key(), fronts)
+    fronts = key[2]
     found = pairs.get(key)
     if found is None:
         actor = scorer.actor
@@ -432,13 +432,14 @@ def _scored(state: AdndUndergroundState, actor: str,
             continue
         # The full path, remembered per setup (see _pair_scores), looked up here.
         if not mine:
-            mine = (me.key(), in_front)
-        key = (mine, ft.key(), not narrow or foe in front.get(pf.side, ()))
+            numbers = memory.ids(state).ids
+            mine = (numbers[actor], in_front)
+        key = (mine, numbers[foe], not narrow or foe in front.get(pf.side, ()))
         found = pairs.get(key)
         if found is None:
             if scorer is None:
                 scorer = _Scorer(state, actor)
-            found = _pair_scores(state, scorer, mine, foe, chosen, pairs)
+            found = _pair_scores(state, scorer, mine, foe, chosen, pairs, key)
         for w, worth in zip(weapons, found, strict=True):
             if worth is not None and worth > floor:
                 scored.append((-worth, index, foe, w.name))
@@ -461,11 +462,10 @@ def _scored(state: AdndUndergroundState, actor: str,
                     floor = score
             index += 1
     if me.boulders:
-        if not mine:
-            mine = (me.key(), in_front)
+        numbers = memory.ids(state).ids
         for foe in standing:
             # A boulder's worth reads only the two fighters and the setup, like an attack's.
-            thrown = ("boulder", mine[0], fighters[foe].key())
+            thrown = ("boulder", numbers[actor], numbers[foe])
             known_score = pairs.get(thrown)
             if known_score is None:
                 if len(pairs) >= _PAIRS_KEPT:
@@ -587,7 +587,7 @@ _MANY_FOES = 10
 #: fighter's fields and the front ranks (:meth:`HeuristicPolicy.choose`), unless all
 #: stand on open ground (there one pass costs less); in bigger fights the same ones
 #: seldom come back.
-_FEW = 3
+_FEW = 8
 
 #: The DM letting the round run (actions are immutable: one serves every round).
 _PROCEED = Proceed(GM)
@@ -630,8 +630,10 @@ class HeuristicPolicy:
             return self._free(request)  # all on open ground: cheap to work out afresh
         # A free fighter's choice (and whether it is legal) reads only the setup, every
         # fighter and the front ranks: in a small fight among walls, ledges and water
-        # the same ones come back often, each costly to work out.
-        key = (actor, tuple([f.key() for f in fighters.values()]), tuple(state.front.items()))
+        # the same ones come back often, each costly to work out.  Every fighter is
+        # keyed by his number (memory.ids: one number for one Fighter.key).
+        ids = memory.ids(state)
+        key = (actor, tuple(ids.ids.values()), ids.front)
         kept = memory.table(state.setup, "choices")
         found = kept.get(key)
         if found is not None:
