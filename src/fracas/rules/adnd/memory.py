@@ -37,15 +37,26 @@ def table(setup: Setup, name: str) -> dict[Any, Any]:
     """The table called ``name`` of ``setup`` (a dict the caller keys, and empties once it
     holds :data:`KEPT` entries).  Setups are told apart by identity: a setup is never
     changed, only replaced."""
+    last = _LAST[0]
+    found = last if last is not None and last.setup is setup else _lookup(setup)
+    kept = found.tables.get(name)
+    if kept is None:
+        kept = found.tables[name] = {}
+    return kept
+
+
+#: The last setup's tables (a fight asks of one setup only).
+_LAST: list[_Tables | None] = [None]
+
+
+def _lookup(setup: Setup) -> _Tables:
     found = _BY_SETUP.get(id(setup))
     if found is None or found.setup is not setup:
         if len(_BY_SETUP) > 16:
             _BY_SETUP.clear()
         found = _BY_SETUP[id(setup)] = _Tables(setup)
-    kept = found.tables.get(name)
-    if kept is None:
-        kept = found.tables[name] = {}
-    return kept
+    _LAST[0] = found
+    return found
 
 
 #: Ids handed out to fighters' keys: never one twice, so an id stands for one key for good
@@ -111,4 +122,6 @@ def ids(state: AdndUndergroundState) -> Ids:
     kept: Ids | None = state.remembered.get(Ids)
     if kept is None or kept.setup is not state.setup:
         kept = state.remembered[Ids] = Ids(state)
+    elif kept.read == len(state.changed):
+        return kept  # up to date (update's first test, without the call)
     return kept.update(state)

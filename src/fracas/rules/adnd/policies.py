@@ -192,10 +192,21 @@ def _drowns(state: AdndUndergroundState, actor: str, target: str) -> bool:
         not state.profile(target).at_home_in_water
 
 
-def _made(actor: str, entry: tuple[float, int, str, str | Action]) -> Action:
-    """The action of a scored entry: an attack on a foe with a weapon, or the action kept."""
+def _made(actor: str, entry: tuple[float, int, str, str | Action],
+          made: dict[tuple[str, str, str], Attack] | None = None) -> Action:
+    """The action of a scored entry: an attack on a foe with a weapon, or the action kept.
+
+    ``made``: attacks made before, by actor, target and weapon, to hand out again."""
     what = entry[3]
-    return Attack(actor, entry[2], what) if isinstance(what, str) else what
+    if not isinstance(what, str):
+        return what
+    if made is None:
+        return Attack(actor, entry[2], what)
+    key = (actor, entry[2], what)
+    found = made.get(key)
+    if found is None:
+        found = made[key] = Attack(actor, entry[2], what)
+    return found
 
 
 class _Known:
@@ -203,8 +214,8 @@ class _Known:
     with their profiles), who fights on open ground, and the worth of attacks already
     weighed between two fighters in a given condition (:func:`_pair_scores`)."""
 
-    __slots__ = ("arms", "canon", "drowns", "foes", "open", "pairs", "plain", "setup", "terms",
-                 "where")
+    __slots__ = ("arms", "attacks", "canon", "choices", "drowns", "foes", "open", "pairs",
+                 "plain", "setup", "terms", "where")
 
     foes: dict[str, tuple[tuple[str, Profile, bool], ...]]
 
@@ -229,17 +240,30 @@ class _Known:
                       for side, foes in self.foes.items()}
         #: Open terms by their values: fighters who fight alike share one list.
         self.canon: dict[tuple[OpenArm, ...], list[OpenArm]] = {}
+        #: A free fighter's choice by every fighter's number and the front ranks
+        #: (:meth:`HeuristicPolicy.choose`).
+        self.choices: dict[tuple[object, ...], Action] = memory.table(setup, "choices")
+        #: Attacks made, by actor, target and weapon (actions are values: one serves all).
+        self.attacks: dict[tuple[str, str, str], Attack] = {}
 
 
 _KNOWN: dict[int, _Known] = {}
 
 
+#: The last setup asked about and what is known of it (a fight asks of one setup only).
+_LAST: list[_Known | None] = [None]
+
+
 def _known(setup: Setup) -> _Known:
+    last = _LAST[0]
+    if last is not None and last.setup is setup:
+        return last
     found = _KNOWN.get(id(setup))
     if found is None or found.setup is not setup:
         if len(_KNOWN) > 16:
             _KNOWN.clear()
         found = _KNOWN[id(setup)] = _Known(setup)
+    _LAST[0] = found
     return found
 
 
@@ -358,8 +382,8 @@ def _open_terms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, 
             for w, weapon in zip(weapons, chosen, strict=True)]
 
 
-def _scored(state: AdndUndergroundState, actor: str,
-            rising: bool = False) -> list[tuple[float, int, str, str | Action]]:
+def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
+            known: _Known | None = None) -> list[tuple[float, int, str, str | Action]]:
     """Every attack, grapple and boulder :meth:`HeuristicPolicy._best` weighs that is worth
     more than nothing and legal: (minus its worth, its place in the order weighed, the
     foe, the weapon), or (..., "", the action) for a grapple or a boulder.  The fighter is
@@ -368,12 +392,14 @@ def _scored(state: AdndUndergroundState, actor: str,
     :func:`.legality.boulder_problem`).
 
     ``rising``: only those worth more than every one weighed before them, so the last is
-    the best (the first of equals) without keeping the rest."""
+    the best (the first of equals) without keeping the rest.  ``known``: what is known of
+    the setup (:func:`_known`), when the caller has it at hand."""
     setup = state.setup
     p = setup.profiles[actor]
     fighters = state.fighters
     me = fighters[actor]
-    known = _known(setup)
+    if known is None:
+        known = _known(setup)
     weapons, chosen, open_terms = _arms(state, actor, known)
     arms = open_terms if me.holding is None else None
     scorer: _Scorer | None = None
@@ -634,7 +660,7 @@ class HeuristicPolicy:
         # keyed by his number (memory.ids: one number for one Fighter.key).
         ids = memory.ids(state)
         key = (actor, tuple(ids.ids.values()), ids.front)
-        kept = memory.table(state.setup, "choices")
+        kept = known.choices
         found = kept.get(key)
         if found is not None:
             return request.vouch(found)
@@ -685,10 +711,10 @@ class HeuristicPolicy:
                     return None
                 if isinstance(found, tuple):
                     return request.vouch(Attack(actor, *found))
-        rising = _scored(state, actor, rising=True)
+        rising = _scored(state, actor, True, known)
         if not rising:
             return None
-        return request.vouch(_made(actor, rising[-1]))
+        return request.vouch(_made(actor, rising[-1], known.attacks))
 
     @staticmethod
     def _advantage(request: DecisionRequest, best: Action) -> Action | None:

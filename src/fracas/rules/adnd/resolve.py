@@ -71,8 +71,10 @@ _round_began = interned(RoundBegan)
 _turn_order = interned(TurnOrder)
 _front_rank = interned(FrontRank)
 _dice_rolled = interned(DiceRolled)
+_boulder_spent = interned(BoulderSpent)
 
-__all__ = ["advance", "attack", "boulder", "deal_damage", "front_rank", "resolve"]
+__all__ = ["advance", "attack", "attack_terms", "boulder", "boulder_terms", "deal_damage",
+           "front_rank", "resolve"]
 
 
 # -- actions -------------------------------------------------------------------
@@ -81,6 +83,10 @@ def resolve(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -
     actor = action.actor
     if actor == GM:
         _resolve_gm(state, action, rng, emit)
+        return
+    if type(action) is Attack:  # the commonest, asked first (an action class is final)
+        _attack_action(state, action, rng, emit)
+        emit(_turn_ended(actor))
         return
     if isinstance(action, Grab):
         falls.grab(state, actor, action.target, rng, emit)
@@ -352,25 +358,46 @@ def boulder(state: AdndUndergroundState, thrower: str, target: str, rng: Rng, em
 
     A climber it strikes checks his hold like after any blow.
     """
+    emit(_boulder_spent(thrower))
+    needed, bonus, classes, modifiers, modifier = boulder_terms(state, thrower, target)
+    total = roll_d20(rng, emit, thrower, "boulder", classes=classes) + bonus
+    hit = total >= needed
+    if type(emit) is not Quiet:  # a report (see Quiet)
+        emit(_attack_rolled(thrower, target, "boulder", total, needed, hit, False, modifiers))
+    if not hit:
+        return
+    raw = roll_dice(rng, emit, thrower, "damage", *rules.BOULDER_DICE,
+                    damage_classes(state, target, *rules.BOULDER_DICE, modifier))
+    amount = max(1, raw + modifier)
+    deal_damage(state, target, amount, "boulder", False, False, rng, emit)
+
+
+def boulder_terms(state: AdndUndergroundState, thrower: str, target: str) -> Terms:
+    """Everything :func:`boulder` reads before its dice, as :func:`attack_terms` gives them
+    for an attack: read only from the setup and the two fighters but their hit points,
+    so remembered per setup the same way; the value :func:`_boulder_terms` works out."""
+    fighters = state.fighters
+    known = memory.table(state.setup, "boulder terms")
+    key = (fighters[thrower].key_but_hp(), fighters[target].key_but_hp())
+    found = known.get(key)
+    if found is None:
+        if len(known) >= memory.KEPT:
+            known.clear()
+        found = known[key] = _boulder_terms(state, thrower, target)
+    return found
+
+
+def _boulder_terms(state: AdndUndergroundState, thrower: str, target: str) -> Terms:
+    """:func:`boulder_terms` worked out from the rules: AC 10, the underground modifiers
+    and -8 for one who cannot hurl it."""
     pa = state.profile(thrower)
-    emit(BoulderSpent(thrower))
     parts = terrain.attack_parts(state, thrower, target, 0)
     if not pa.can_hurl:
         parts += ((rules.DROP_PENALTY, "dropped"),)
     needed = rules.hit_number(pa.thac0, rules.BOULDER_AC)
     bonus = sum(v for v, _ in parts)
-    total = roll_d20(rng, emit, thrower, "boulder",
-                     classes=at_least(20, needed - bonus)) + bonus
-    hit = total >= needed
-    emit(AttackRolled(thrower, target, "boulder", total, needed, hit,
-                      modifiers=rules.labels(parts)))
-    if not hit:
-        return
-    modifier = terrain.damage_modifier(state, thrower)
-    raw = roll_dice(rng, emit, thrower, "damage", *rules.BOULDER_DICE,
-                    damage_classes(state, target, *rules.BOULDER_DICE, modifier))
-    amount = max(1, raw + modifier)
-    deal_damage(state, target, amount, "boulder", False, False, rng, emit)
+    return (needed, bonus, at_least(20, needed - bonus), rules.labels(parts),
+            terrain.damage_modifier(state, thrower))
 
 
 def damage_classes(state: AdndUndergroundState, target: str, count: int, sides: int,
