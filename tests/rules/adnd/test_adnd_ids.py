@@ -6,9 +6,10 @@ state and brought up to date from the names the fold logs as changed.  After eve
 decision of fights of every example and of open melees, played by the heuristic and at
 random, with the DM's hand now and then (a wound, a boulder, a condition), and asked
 either after every decision or only now and then (so that many changes pile up between
-two askings), each fighter's number is the one number of his key: one key, one number,
-one number, one key (a number stays one key's also when the table starts again); and
-the front ranks kept are the state's.
+two askings), each fighter's number is the one number of his key, and his number but for
+the hit points the one number of his :meth:`~fracas.rules.adnd.state.Fighter.key_but_hp`
+(never a whole key's): one key, one number, one number, one key (a number stays one
+key's also when the table starts again); and the front ranks kept are the state's.
 
 (Checked once on broken copies, each failing here: numbers brought up to date from the
 first changed name only, numbers handed out again after the table is emptied, and the
@@ -41,7 +42,7 @@ def test_the_numbers_stand_for_the_keys(which: int, random_play: bool, every: in
     if small:
         monkeypatch.setattr(memory, "KEPT", 5)
     name, ruleset, initial = _initials()[which]
-    by_number: dict[int, tuple[object, ...]] = {}
+    by_number: dict[int, tuple[object, ...]] = {}  # a number, and the key it stands for
     by_key: dict[tuple[object, ...], int] = {}
     asked = 0
     for seed in range(6):
@@ -64,11 +65,13 @@ def test_the_numbers_stand_for_the_keys(which: int, random_play: bool, every: in
             if step % every == 0:
                 numbers = memory.ids(state)
                 assert list(numbers.ids) == list(state.fighters), name
+                assert list(numbers.but_hp) == list(state.fighters), name
                 for n, f in state.fighters.items():
-                    number, key = numbers.ids[n], f.key()
-                    assert by_number.setdefault(number, key) == key, f"{name}: {n}"
-                    if not small:
-                        assert by_key.setdefault(key, number) == number, f"{name}: {n}"
+                    for number, key in ((numbers.ids[n], ("whole", *f.key())),
+                                        (numbers.but_hp[n], ("but hp", *f.key_but_hp()))):
+                        assert by_number.setdefault(number, key) == key, f"{name}: {n}"
+                        if not small:
+                            assert by_key.setdefault(key, number) == number, f"{name}: {n}"
                 assert numbers.front == tuple(state.front.items()), name
                 asked += 1
             policy = RandomPolicy() if random_play else own(actor)

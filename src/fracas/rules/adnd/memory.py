@@ -76,17 +76,28 @@ class Ids:
     the fighters' keys.
     """
 
-    __slots__ = ("front", "ids", "read", "setup", "table")
+    __slots__ = ("but_hp", "front", "ids", "read", "setup", "table", "table_but_hp")
 
     def __init__(self, state: AdndUndergroundState) -> None:
         self.setup = state.setup
         self.table = table(state.setup, "fighter ids")
+        self.table_but_hp = table(state.setup, "fighter ids but hp")
+        #: Each fighter's number for his key.
         self.ids: dict[str, int] = {}
+        #: Each fighter's number for his key but his hit points
+        #: (:meth:`.Fighter.key_but_hp`; never a number of a whole key).
+        self.but_hp: dict[str, int] = {}
         self.read = -1
         self.front: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
-    def _id(self, key: tuple[object, ...]) -> int:
-        known = self.table
+    def _all(self, state: AdndUndergroundState) -> None:
+        fighters = state.fighters.items()
+        self.ids = {n: self._id(f.key()) for n, f in fighters}
+        self.but_hp = {n: self._id(f.key_but_hp(), self.table_but_hp) for n, f in fighters}
+
+    def _id(self, key: tuple[object, ...], known: dict[Any, int] | None = None) -> int:
+        if known is None:
+            known = self.table
         found = known.get(key)
         if found is None:
             if len(known) >= KEPT:
@@ -103,16 +114,19 @@ class Ids:
         fighters = state.fighters
         ids = self.ids
         if read < 0 or len(ids) != len(fighters):
-            self.ids = {n: self._id(f.key()) for n, f in fighters.items()}
+            self._all(state)
             self.front = tuple(state.front.items())
         else:
+            but_hp = self.but_hp
             for name in set(log[read:]):
                 if not name:
                     self.front = tuple(state.front.items())
                 elif name in ids and name in fighters:
-                    ids[name] = self._id(fighters[name].key())
+                    f = fighters[name]
+                    ids[name] = self._id(f.key())
+                    but_hp[name] = self._id(f.key_but_hp(), self.table_but_hp)
                 else:  # a fighter come or gone (the DM's hand): all again
-                    self.ids = {n: self._id(f.key()) for n, f in fighters.items()}
+                    self._all(state)
         self.read = len(log)
         return self
 

@@ -214,8 +214,8 @@ class _Known:
     with their profiles), who fights on open ground, and the worth of attacks already
     weighed between two fighters in a given condition (:func:`_pair_scores`)."""
 
-    __slots__ = ("arms", "attacks", "canon", "choices", "drowns", "foes", "open", "pairs",
-                 "plain", "setup", "terms", "where")
+    __slots__ = ("allies", "arms", "attacks", "canon", "choices", "drowns", "foe_names", "foes",
+                 "open", "pairs", "plain", "setup", "terms", "where")
 
     foes: dict[str, tuple[tuple[str, Profile, bool], ...]]
 
@@ -238,6 +238,10 @@ class _Known:
         self.plain = {side: all(o for _, _, o in foes) for side, foes in self.foes.items()}
         self.where = {side: {n: i for i, (n, _, _) in enumerate(foes)}
                       for side, foes in self.foes.items()}
+        #: Per side: the names of its foes, and of its own (in scenario order).
+        self.foe_names = {side: tuple(n for n, _, _ in foes) for side, foes in self.foes.items()}
+        self.allies = {side: tuple(n for n in setup.order if profiles[n].side == side)
+                       for side in self.foes}
         #: Open terms by their values: fighters who fight alike share one list.
         self.canon: dict[tuple[OpenArm, ...], list[OpenArm]] = {}
         #: A free fighter's choice by every fighter's number and the front ranks
@@ -655,11 +659,16 @@ class HeuristicPolicy:
         if known.open[actor] and known.plain[state.setup.profiles[actor].side]:
             return self._free(request)  # all on open ground: cheap to work out afresh
         # A free fighter's choice (and whether it is legal) reads only the setup, every
-        # fighter and the front ranks: in a small fight among walls, ledges and water
-        # the same ones come back often, each costly to work out.  Every fighter is
-        # keyed by his number (memory.ids: one number for one Fighter.key).
+        # fighter and the front ranks, and never the hit points of the chooser or of his
+        # side (only a foe's: how hurt he is, whether a blow kills him): in a small fight
+        # among walls, ledges and water the same ones come back often, each costly to
+        # work out.  Every foe is keyed by his number (memory.ids: one number for one
+        # Fighter.key), the chooser and his side by theirs but for the hit points.
         ids = memory.ids(state)
-        key = (actor, tuple(ids.ids.values()), ids.front)
+        full, but_hp = ids.ids, ids.but_hp
+        side = state.setup.profiles[actor].side
+        key = (actor, tuple([full[n] for n in known.foe_names[side]]),
+               tuple([but_hp[n] for n in known.allies[side]]), ids.front)
         kept = known.choices
         found = kept.get(key)
         if found is not None:
