@@ -387,7 +387,8 @@ def _open_terms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, 
 
 
 def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
-            known: _Known | None = None) -> list[tuple[float, int, str, str | Action]]:
+            known: _Known | None = None, numbers: dict[str, int] | None = None,
+            ) -> list[tuple[float, int, str, str | Action]]:
     """Every attack, grapple and boulder :meth:`HeuristicPolicy._best` weighs that is worth
     more than nothing and legal: (minus its worth, its place in the order weighed, the
     foe, the weapon), or (..., "", the action) for a grapple or a boulder.  The fighter is
@@ -397,7 +398,8 @@ def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
 
     ``rising``: only those worth more than every one weighed before them, so the last is
     the best (the first of equals) without keeping the rest.  ``known``: what is known of
-    the setup (:func:`_known`), when the caller has it at hand."""
+    the setup (:func:`_known`), and ``numbers`` the fighters' numbers (:func:`.memory.ids`),
+    when the caller has them at hand."""
     setup = state.setup
     p = setup.profiles[actor]
     fighters = state.fighters
@@ -461,8 +463,9 @@ def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
                 index += 1
             continue
         # The full path, remembered per setup (see _pair_scores), looked up here.
-        if not mine:
+        if numbers is None:
             numbers = memory.ids(state).ids
+        if not mine:
             mine = (numbers[actor], in_front)
         key = (mine, numbers[foe], not narrow or foe in front.get(pf.side, ()))
         found = pairs.get(key)
@@ -492,7 +495,8 @@ def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
                     floor = score
             index += 1
     if me.boulders:
-        numbers = memory.ids(state).ids
+        if numbers is None:
+            numbers = memory.ids(state).ids
         for foe in standing:
             # A boulder's worth reads only the two fighters and the setup, like an attack's.
             thrown = ("boulder", numbers[actor], numbers[foe])
@@ -673,17 +677,17 @@ class HeuristicPolicy:
         found = kept.get(key)
         if found is not None:
             return request.vouch(found)
-        found = self._free(request)
+        found = self._free(request, full)
         if len(kept) >= memory.KEPT:
             kept.clear()
         kept[key] = found
         return found
 
-    def _free(self, request: DecisionRequest) -> Action:
+    def _free(self, request: DecisionRequest, numbers: dict[str, int] | None = None) -> Action:
         """:meth:`choose` for a free fighter (not falling, hanging or held) on his turn."""
         state: AdndUndergroundState = request.state
         actor = request.actor
-        best = self._best(request)
+        best = self._best(request, numbers)
         if best is not None:
             return self._advantage(request, best) or best
         if self._should_turn(state, actor):
@@ -692,7 +696,8 @@ class HeuristicPolicy:
         return climb if climb is not None else Wait(actor)
 
     @staticmethod
-    def _best(request: DecisionRequest) -> Action | None:
+    def _best(request: DecisionRequest, numbers: dict[str, int] | None = None
+              ) -> Action | None:
         """The legal action of highest worth above nothing (the first of equals) among the
         attacks on every foe with every usable weapon, then grapples (in water) and
         boulders (while he has one), in that order.
@@ -720,7 +725,7 @@ class HeuristicPolicy:
                     return None
                 if isinstance(found, tuple):
                     return request.vouch(Attack(actor, *found))
-        rising = _scored(state, actor, True, known)
+        rising = _scored(state, actor, True, known, numbers)
         if not rising:
             return None
         return request.vouch(_made(actor, rising[-1], known.attacks))
