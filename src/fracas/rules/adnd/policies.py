@@ -294,10 +294,11 @@ def _pair_scores(state: AdndUndergroundState, scorer: _Scorer, mine: tuple[objec
     """The worth of an attack on ``foe`` with each of ``weapons`` (None where
     :func:`.legality.attack_problem` refuses it), remembered per setup.
 
-    Judging and scoring read only the two fighters (every field of each,
-    :meth:`.Fighter.key`), whether each stands in his front rank, and the setup: two
-    fighters in the same condition weigh alike in any state, and in any fight of the
-    setup.  ``mine`` is the attacker's number (:func:`.memory.ids`: one for every key)
+    Judging and scoring read only the two fighters (every field of the foe,
+    :meth:`.Fighter.key`, and every field but the hit points of the attacker), whether
+    each stands in his front rank, and the setup: two fighters in the same condition
+    weigh alike in any state, and in any fight of the setup.  ``mine`` is the
+    attacker's number but for his hit points (:func:`.memory.ids`: one for every key)
     and front rank, ``key`` that, the foe's number and front rank.  What the foe's hit
     points do not change (the judgement and :meth:`_Scorer.terms`: neither reads
     anyone's hit points) is remembered apart, keyed by every field but them
@@ -387,7 +388,7 @@ def _open_terms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, 
 
 
 def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
-            known: _Known | None = None, numbers: dict[str, int] | None = None,
+            known: _Known | None = None, ids: memory.Ids | None = None,
             ) -> list[tuple[float, int, str, str | Action]]:
     """Every attack, grapple and boulder :meth:`HeuristicPolicy._best` weighs that is worth
     more than nothing and legal: (minus its worth, its place in the order weighed, the
@@ -398,7 +399,7 @@ def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
 
     ``rising``: only those worth more than every one weighed before them, so the last is
     the best (the first of equals) without keeping the rest.  ``known``: what is known of
-    the setup (:func:`_known`), and ``numbers`` the fighters' numbers (:func:`.memory.ids`),
+    the setup (:func:`_known`), and ``ids`` the fighters' numbers (:func:`.memory.ids`),
     when the caller has them at hand."""
     setup = state.setup
     p = setup.profiles[actor]
@@ -463,11 +464,11 @@ def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
                 index += 1
             continue
         # The full path, remembered per setup (see _pair_scores), looked up here.
-        if numbers is None:
-            numbers = memory.ids(state).ids
+        if ids is None:
+            ids = memory.ids(state)
         if not mine:
-            mine = (numbers[actor], in_front)
-        key = (mine, numbers[foe], not narrow or foe in front.get(pf.side, ()))
+            mine = (ids.but_hp[actor], in_front)  # (an attack reads no attacker's hit points)
+        key = (mine, ids.ids[foe], not narrow or foe in front.get(pf.side, ()))
         found = pairs.get(key)
         if found is None:
             if scorer is None:
@@ -495,11 +496,13 @@ def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
                     floor = score
             index += 1
     if me.boulders:
-        if numbers is None:
-            numbers = memory.ids(state).ids
+        if ids is None:
+            ids = memory.ids(state)
+        thrower, numbers = ids.but_hp[actor], ids.ids
         for foe in standing:
-            # A boulder's worth reads only the two fighters and the setup, like an attack's.
-            thrown = ("boulder", numbers[actor], numbers[foe])
+            # A boulder's worth reads only the two fighters and the setup, like an attack's
+            # (and no thrower's hit points).
+            thrown = ("boulder", thrower, numbers[foe])
             known_score = pairs.get(thrown)
             if known_score is None:
                 if len(pairs) >= _PAIRS_KEPT:
@@ -677,17 +680,17 @@ class HeuristicPolicy:
         found = kept.get(key)
         if found is not None:
             return request.vouch(found)
-        found = self._free(request, full)
+        found = self._free(request, ids)
         if len(kept) >= memory.KEPT:
             kept.clear()
         kept[key] = found
         return found
 
-    def _free(self, request: DecisionRequest, numbers: dict[str, int] | None = None) -> Action:
+    def _free(self, request: DecisionRequest, ids: memory.Ids | None = None) -> Action:
         """:meth:`choose` for a free fighter (not falling, hanging or held) on his turn."""
         state: AdndUndergroundState = request.state
         actor = request.actor
-        best = self._best(request, numbers)
+        best = self._best(request, ids)
         if best is not None:
             return self._advantage(request, best) or best
         if self._should_turn(state, actor):
@@ -696,8 +699,7 @@ class HeuristicPolicy:
         return climb if climb is not None else Wait(actor)
 
     @staticmethod
-    def _best(request: DecisionRequest, numbers: dict[str, int] | None = None
-              ) -> Action | None:
+    def _best(request: DecisionRequest, ids: memory.Ids | None = None) -> Action | None:
         """The legal action of highest worth above nothing (the first of equals) among the
         attacks on every foe with every usable weapon, then grapples (in water) and
         boulders (while he has one), in that order.
@@ -725,7 +727,7 @@ class HeuristicPolicy:
                     return None
                 if isinstance(found, tuple):
                     return request.vouch(Attack(actor, *found))
-        rising = _scored(state, actor, True, known, numbers)
+        rising = _scored(state, actor, True, known, ids)
         if not rising:
             return None
         return request.vouch(_made(actor, rising[-1], known.attacks))
