@@ -726,7 +726,7 @@ class HeuristicPolicy:
                 if found is None:
                     return None
                 if isinstance(found, tuple):
-                    return request.vouch(Attack(actor, *found))
+                    return request.vouch(_made(actor, (0.0, 0, *found), known.attacks))
         rising = _scored(state, actor, True, known, ids)
         if not rising:
             return None
