@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from typing import TypeVar, cast
 
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
@@ -31,6 +32,8 @@ from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile, Setu
 from fracas.rules.adnd.water import deep_enough
 
 __all__ = ["HeuristicPolicy"]
+
+A = TypeVar("A", bound=Action)
 
 
 def _mean_damage(weapon: Weapon, modifier: int) -> float:
@@ -491,7 +494,7 @@ def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
             # score_grapple's worth, the action made only when kept
             score = 2.0 * fighters[foe].hp / 3 if drowning else 0.0
             if score > floor and legality.grapple_problem(state, actor, foe) is None:
-                scored.append((-score, index, "", Grapple(actor, foe)))
+                scored.append((-score, index, "", _act(Grapple, actor, foe)))
                 if rising:
                     floor = score
             index += 1
@@ -510,7 +513,7 @@ def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
                 known_score = pairs[thrown] = (score_boulder(state, Boulder(actor, foe)),)
             score = known_score[0] or 0.0
             if score > floor and legality.boulder_problem(state, actor, foe) is None:
-                scored.append((-score, index, "", Boulder(actor, foe)))
+                scored.append((-score, index, "", _act(Boulder, actor, foe)))
                 if rising:
                     floor = score
             index += 1
@@ -629,6 +632,20 @@ _FEW = 8
 #: The DM letting the round run (actions are immutable: one serves every round).
 _PROCEED = Proceed(GM)
 
+#: Actions made before, by class and fields (each a value: one serves every time).
+_MADE: dict[tuple[object, ...], Action] = {}
+
+
+def _act(cls: type[A], *fields: str) -> A:
+    """``cls(*fields)``, made once for each distinct value and handed out again."""
+    key = (cls, *fields)
+    found = _MADE.get(key)
+    if found is None:
+        if len(_MADE) >= memory.KEPT:
+            _MADE.clear()
+        found = _MADE[key] = cls(*fields)
+    return cast(A, found)
+
 
 def _confirmed(request: DecisionRequest, action: Action) -> Action | None:
     """``action`` if it is legal now (handed over as found legal), else None: the rule set's
@@ -653,13 +670,13 @@ class HeuristicPolicy:
             return request.vouch(_PROCEED)  # the DM's one choice, always legal
         if state.falling == actor:
             choices = state.grab_choices
-            return Grab(actor, choices[0]) if choices else Plummet(actor)
+            return _act(Grab, actor, choices[0]) if choices else _act(Plummet, actor)
         fighters = state.fighters
         me = fighters[actor]
         if me.hanging_on is not None:
-            return Regain(actor)
+            return _act(Regain, actor)
         if me.held_by is not None:
-            return BreakFree(actor)
+            return _act(BreakFree, actor)
         if len(fighters) > _FEW:
             return self._free(request)
         known = _known(state.setup)
@@ -694,9 +711,9 @@ class HeuristicPolicy:
         if best is not None:
             return self._advantage(request, best) or best
         if self._should_turn(state, actor):
-            return Turn(actor)
+            return _act(Turn, actor)
         climb = self._climb(request)
-        return climb if climb is not None else Wait(actor)
+        return climb if climb is not None else _act(Wait, actor)
 
     @staticmethod
     def _best(request: DecisionRequest, ids: memory.Ids | None = None) -> Action | None:
@@ -747,7 +764,7 @@ class HeuristicPolicy:
         step = state.setup.climb_step_ft
         if not rules.in_reach(me.alt + step, foe.alt, weapon.length_ft):
             return None
-        return _confirmed(request, Climb(best.actor, "up"))
+        return _confirmed(request, _act(Climb, best.actor, "up"))
 
     @staticmethod
     def _should_turn(state: AdndUndergroundState, actor: str) -> bool:
@@ -788,7 +805,7 @@ class HeuristicPolicy:
             return None
         goal = min(foes, key=lambda alt: abs(alt - me.alt))
         up = goal >= me.alt and not HeuristicPolicy._shoots_from_the_foot(state, actor)
-        return _confirmed(request, Climb(actor, "up" if up else "down"))
+        return _confirmed(request, _act(Climb, actor, "up" if up else "down"))
 
     @staticmethod
     def _shoots_from_the_foot(state: AdndUndergroundState, actor: str) -> bool:

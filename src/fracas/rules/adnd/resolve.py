@@ -72,6 +72,8 @@ _turn_order = interned(TurnOrder)
 _front_rank = interned(FrontRank)
 _dice_rolled = interned(DiceRolled)
 _boulder_spent = interned(BoulderSpent)
+_climbed = interned(Climbed)
+_turned = interned(Turned)
 
 __all__ = ["advance", "attack", "attack_terms", "boulder", "boulder_terms", "deal_damage",
            "front_rank", "resolve"]
@@ -101,9 +103,9 @@ def resolve(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -
     elif isinstance(action, Climb):
         step = state.setup.climb_step_ft
         alt = state.fighters[actor].alt + (step if action.direction == "up" else -step)
-        emit(Climbed(actor, max(0.0, alt)))
+        emit(_climbed(actor, max(0.0, alt)))
     elif isinstance(action, Turn):
-        emit(Turned(actor, not state.fighters[actor].facing_wall))
+        emit(_turned(actor, not state.fighters[actor].facing_wall))
     elif isinstance(action, Grapple):
         water.grapple(state, actor, action.target, rng, emit)
     elif isinstance(action, BreakFree):
