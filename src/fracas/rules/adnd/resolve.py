@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from fracas.core.action import Action
 from fracas.core.events import DiceRolled, FightEnded
-from fracas.core.rng import Rng
+from fracas.core.rng import Rng, SeededRng
 from fracas.core.ruleset import GM, Emit
 from fracas.rules.adnd import falls, memory, rules, terrain, water
 from fracas.rules.adnd.actions import (
@@ -152,8 +152,15 @@ def _attack_action(state: AdndUndergroundState, action: Attack, rng: Rng, emit: 
 # -- rounds --------------------------------------------------------------------
 def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
     """Skip those who cannot act, close rounds (breath clocks), open rounds (initiative)."""
+    fighters = state.fighters
+    remembered = state.remembered
     while state.result is None and state.falling is None:
-        if _decided(state, emit):
+        # _decided's first question asked here: two of different sides still stand?
+        pair = remembered.get(_decided)
+        a = None if pair is None else fighters.get(pair[0])
+        b = None if pair is None else fighters.get(pair[1])
+        if (a is None or b is None or a.status != "ok" or b.status != "ok") \
+                and _decided(state, emit):
             return
         if state.round == 0:
             _start_round(state, rng, emit)
@@ -162,12 +169,12 @@ def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
             return
         if state.turn < len(state.queue):
             name = state.queue[state.turn]
-            if state.fighters[name].status == "ok":
+            if fighters[name].status == "ok":
                 return
             emit(_turn_ended(name))
             continue
         for name in state.setup.order:
-            f = state.fighters[name]
+            f = fighters[name]
             if f.up and f.under:
                 water.breath_round(state, name, rng, emit)
         if _decided(state, emit):
@@ -216,7 +223,10 @@ def _start_round(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
             emit(_front_rank(side, front_rank(state, side, setup.bottleneck_ft)))
     sides = initiative(setup.sides, rng, emit)
     fighters = state.fighters
-    by_side = _by_side(setup)
+    kept = state.remembered.get(_by_side)  # (the setup, its sides), kept with the state
+    if kept is None or kept[0] is not setup:
+        kept = state.remembered[_by_side] = (setup, _by_side(setup))
+    by_side = kept[1]
     emit(_turn_order(sides, tuple([n for side in sides for n in by_side[side]
                                    if fighters[n].status == "ok"])))
 
@@ -240,7 +250,7 @@ def initiative(sides: tuple[str, ...], rng: Rng, emit: Emit) -> tuple[str, ...]:
     1, 2, ... in that order; rolling its d10s would branch into a hundred faces a pair,
     with ties rolled again without end.  Every other Rng rolls the d10s.
     """
-    if getattr(rng, "dice_in_classes", None) is not None:
+    if type(rng) is not SeededRng and getattr(rng, "dice_in_classes", None) is not None:
         left = list(sides)
         order = []
         while len(left) > 1:
