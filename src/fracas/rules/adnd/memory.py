@@ -117,16 +117,22 @@ class Ids:
             self._all(state)
             self.front = tuple(state.front.items())
         else:
-            but_hp = self.but_hp
+            but_hp, whole, part = self.but_hp, self.table, self.table_but_hp
             for name in set(log[read:]):
                 if not name:
                     self.front = tuple(state.front.items())
                 elif name in ids and name in fighters:
                     f = fighters[name]
-                    ids[name] = self._id(f.key())
-                    but_hp[name] = self._id(f.key_but_hp(), self.table_but_hp)
+                    key = f.key()
+                    number = whole.get(key)  # (_id's first look, without the call)
+                    ids[name] = self._id(key) if number is None else number
+                    key = f.key_but_hp()
+                    number = part.get(key)
+                    but_hp[name] = self._id(key, part) if number is None else number
                 else:  # a fighter come or gone (the DM's hand): all again
                     self._all(state)
+                    self.front = tuple(state.front.items())
+                    break
         self.read = len(log)
         return self
 

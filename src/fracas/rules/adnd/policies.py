@@ -62,13 +62,6 @@ def _kills(count: int, sides: int, modifier: int, hp: int) -> float:
     return float(rules.damage_at_least(count, sides, modifier, hp))
 
 
-def _fall_value(state: AdndUndergroundState, target: str, damage: float, melee: bool,
-                flanking: bool) -> float:
-    """Chance the blow makes ``target`` fall, times what the fall is worth."""
-    chance, worth = _fall_odds(state, target, damage, melee, flanking)
-    return chance * (max(state.fighters[target].hp, 1) if worth is None else worth)
-
-
 def _fall_odds(state: AdndUndergroundState, target: str, damage: float, melee: bool,
                flanking: bool) -> tuple[float, float | None]:
     """Chance the blow makes ``target`` fall, and what the fall is worth: the mean falling
@@ -168,17 +161,24 @@ def _threat(state: AdndUndergroundState, name: str) -> float:
 
 
 def score_boulder(state: AdndUndergroundState, action: Boulder) -> float:
-    """Expected worth of a boulder (2d8, AC 10, -8 when dropped)."""
-    pa = state.profile(action.actor)
-    bonus = terrain.attack_bonus(state, action.actor, action.target, 0)
+    """Expected worth of a boulder (2d8, AC 10, -8 when dropped): the chance to hit times
+    the hit points taken, the fall's worth and the kill's worth, like an attack's."""
+    return _worth(_boulder_terms(state, action.actor, action.target),
+                  state.fighters[action.target].hp)
+
+
+def _boulder_terms(state: AdndUndergroundState, actor: str, target: str) -> _Terms:
+    """What :func:`score_boulder` weighs but for the target's hit points (see
+    :func:`_worth`): none of it reads anyone's hit points."""
+    pa = state.profile(actor)
+    bonus = terrain.attack_bonus(state, actor, target, 0)
     bonus += 0 if pa.can_hurl else rules.DROP_PENALTY
     p_hit = _hits(rules.hit_number(pa.thac0, rules.BOULDER_AC) - bonus)
-    damage = max(1.0, 9.0 + terrain.damage_modifier(state, action.actor))
-    fall = _fall_value(state, action.target, damage, False, False)
-    hp = state.fighters[action.target].hp
+    modifier = terrain.damage_modifier(state, actor)
+    damage = max(1.0, 9.0 + modifier)
+    chance, worth = _fall_odds(state, target, damage, False, False)
     count, sides = rules.BOULDER_DICE
-    kill = _kills(count, sides, terrain.damage_modifier(state, action.actor), hp)
-    return p_hit * (min(damage, hp) + fall + kill * _threat(state, action.target))
+    return p_hit, damage, chance, worth, count, sides, modifier, _threat(state, target)
 
 
 def score_grapple(state: AdndUndergroundState, action: Grapple) -> float:
@@ -508,9 +508,18 @@ def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
             thrown = ("boulder", thrower, numbers[foe])
             known_score = pairs.get(thrown)
             if known_score is None:
+                # What the foe's hit points do not change is remembered apart (as for an
+                # attack, _pair_scores), keyed by his number but for them.
+                placed = ("boulder", thrower, ids.but_hp[foe])
+                terms = known.terms.get(placed)
+                if terms is None:
+                    if len(known.terms) >= _PAIRS_KEPT:
+                        known.terms.clear()
+                    terms = known.terms[placed] = (_boulder_terms(state, actor, foe),)
                 if len(pairs) >= _PAIRS_KEPT:
                     pairs.clear()
-                known_score = pairs[thrown] = (score_boulder(state, Boulder(actor, foe)),)
+                known_score = pairs[thrown] = (_worth(cast(_Terms, terms[0]),
+                                                      fighters[foe].hp),)
             score = known_score[0] or 0.0
             if score > floor and legality.boulder_problem(state, actor, foe) is None:
                 scored.append((-score, index, "", _act(Boulder, actor, foe)))

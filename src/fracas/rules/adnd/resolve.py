@@ -340,12 +340,19 @@ def attack_terms(state: AdndUndergroundState, attacker: str, target: str,
 
     They read only the setup, the weapon and the two fighters, and never anyone's hit
     points, so they are remembered per setup, keyed by every other field of both
-    (:meth:`.state.Fighter.key_but_hp`): the value is the one :func:`_attack_terms`
-    works out.
+    (:meth:`.state.Fighter.key_but_hp`, or the number standing for it where the state
+    keeps them up to date, :func:`.memory.ids`): the value is the one
+    :func:`_attack_terms` works out.
     """
-    fighters = state.fighters
     known = memory.table(state.setup, "attack terms")
-    key = (fighters[attacker].key_but_hp(), fighters[target].key_but_hp(), id(weapon))
+    numbers = state.remembered.get(memory.Ids)
+    if numbers is not None and numbers.read == len(state.changed) \
+            and numbers.setup is state.setup:  # up to date: each number stands for one key
+        but_hp = numbers.but_hp
+        key: tuple[object, ...] = (but_hp[attacker], but_hp[target], id(weapon))
+    else:
+        fighters = state.fighters
+        key = (fighters[attacker].key_but_hp(), fighters[target].key_but_hp(), id(weapon))
     found = known.get(key)
     if found is None or found[0] is not weapon:
         if len(known) >= memory.KEPT:
