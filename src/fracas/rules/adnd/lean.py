@@ -6,8 +6,9 @@ simulator's workers, the search's rollouts) :func:`heuristic_turns` takes the de
 every seat on the heuristic, one after another, without going back to the loop between
 them: the same policy picks the same action, the same check judges what it did not vouch
 for, and the rules' own :func:`.resolve.resolve` and :func:`.resolve.advance` play it
-with the loop's emitter (the fold).  The fight is the engine's, decision for decision;
-only the loop's per-decision bookkeeping is left out.
+with a quiet emitter (:class:`.events.Quiet`: the fold, to which the roll sites hand no
+reports).  The fight is the engine's, decision for decision, state for state and die for
+die; only the loop's per-decision bookkeeping and the reports nobody reads are left out.
 ``tests/rules/adnd/test_adnd_lean.py`` holds the two ways to the same fights.
 """
 
@@ -49,7 +50,11 @@ def heuristic_turns(ruleset: Any, state: AdndUndergroundState, actor: str,
                     budget: int) -> int:
     """Take ``actor``'s decision and those after it while the seat deciding is on the
     heuristic, at most ``budget`` of them, as the play loop would; the number taken (0:
-    ``actor`` is not on the heuristic, the loop plays him)."""
+    ``actor`` is not on the heuristic, the loop plays him).
+
+    ``emit`` (the loop's fold) is not called: the turns fold through a quiet emitter
+    made from the same ``ruleset.apply_event``.
+    """
     policy = pick(actor)
     if type(policy) is not HeuristicPolicy:
         return 0
