@@ -5,7 +5,9 @@ knows which faces its rule tells apart says so (``classes``, see
 :func:`fracas.core.rng.roll_pool`): a d20 against a number needed is read as a miss or
 a hit only.  The exact duel solver then branches on those classes instead of on every
 face; every other Rng rolls exactly as before (``dice(1, 20)`` draws what ``die(20)``
-draws), so seeded fights and scripted tests are unchanged.
+draws, so a seeded Rng is asked for ``die`` directly), and seeded fights and scripted
+tests are unchanged.  Handed a :class:`.events.Quiet` emitter (a play nobody reads) the
+rolls and checks make no report events: the fold changes nothing on them.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ cannot act, closes a round (breath clocks) and opens the next (front ranks at a
 bottleneck, side initiative).  Attack rolls, damage, boulders and what a hit
 does to a climber's hold live here too; falls are in :mod:`.falls`, grappling
 and water in :mod:`.water`.  Each function rolls through the injected ``Rng``,
-records every face in a ``DiceRolled`` event before using it, and changes the
-state only by emitting events.
+records every face in a ``DiceRolled`` event before using it (unless its emitter is
+:class:`.events.Quiet`: nobody reads the reports), and changes the state only by
+emitting events.
 """
 
 from __future__ import annotations
