@@ -11,7 +11,8 @@
   themselves (interning switched off).
 * In a fight of a few fighters (not all on open ground) the heuristic remembers a free
   fighter's choice per setup,
-  keyed by every fighter's fields and the front ranks (``HeuristicPolicy.choose``): at
+  keyed by every field of every foe, every field but the hit points of the chooser and
+  his side, and the front ranks (``HeuristicPolicy.choose``): at
   every such decision of those fights the remembered choice is the one it makes afresh
   (``HeuristicPolicy._free``), and it is handed over as legal only when it is.
 * The fold logs who it changes (``AdndUndergroundState.changed``, which the heuristic
@@ -22,7 +23,8 @@
 
 (Checked once on broken copies: attack terms keyed without the target's fields, and an
 interning keyed without an event's first field, a fold of wounds that logged nobody,
-and choices remembered by the chooser's fields alone, each failed here.  The heuristic's own
+and choices remembered by the chooser's fields alone, by the foes' fields but their hit
+points, and without the chooser, each failed here.  The heuristic's own
 memories are held in ``test_adnd_best_fast.py``.)
 """
 

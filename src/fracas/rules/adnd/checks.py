@@ -5,7 +5,9 @@ knows which faces its rule tells apart says so (``classes``, see
 :func:`fracas.core.rng.roll_pool`): a d20 against a number needed is read as a miss or
 a hit only.  The exact duel solver then branches on those classes instead of on every
 face; every other Rng rolls exactly as before (``dice(1, 20)`` draws what ``die(20)``
-draws), so seeded fights and scripted tests are unchanged.
+draws, so a seeded Rng is asked for ``die`` directly), and seeded fights and scripted
+tests are unchanged.  Handed a :class:`.events.Quiet` emitter (a play nobody reads) the
+rolls and checks make no report events: the fold changes nothing on them.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ import math
 from functools import cache
 
 from fracas.core.events import DiceRolled
-from fracas.core.rng import Rng, roll_pool
+from fracas.core.rng import Rng, SeededRng, roll_pool
 from fracas.core.ruleset import Emit
 from fracas.rules.adnd import rules
-from fracas.rules.adnd.events import CheckRolled, interned
+from fracas.rules.adnd.events import CheckRolled, Quiet, interned
 from fracas.rules.adnd.state import AdndUndergroundState
 
 __all__ = ["Classes", "at_least", "at_most", "climbing_check", "dexterity_check", "roll_d20",
@@ -53,8 +55,12 @@ def roll_d20(rng: Rng, emit: Emit, who: str, purpose: str, hidden: bool = False,
 
     ``classes``: the faces the caller's rule tells apart (see :func:`at_least`).
     """
-    face = rng.die(20) if classes is None else roll_pool(rng, 1, 20, classes)[0]
-    emit(_dice_rolled(who, purpose, 20, (face,), hidden))
+    if classes is None or type(rng) is SeededRng:  # it draws for dice(1, 20) what die(20) does
+        face = rng.die(20)
+    else:
+        face = roll_pool(rng, 1, 20, classes)[0]
+    if type(emit) is not Quiet:  # a report (see Quiet)
+        emit(_dice_rolled(who, purpose, 20, (face,), hidden))
     return face
 
 
@@ -64,9 +70,17 @@ def roll_dice(rng: Rng, emit: Emit, who: str, purpose: str, count: int, sides: i
 
     ``classes``: faces of each die nothing after the roll tells apart, or ``None``.
     """
-    faces = tuple(rng.dice(count, sides) if classes is None
-                  else roll_pool(rng, count, sides, classes))
-    emit(_dice_rolled(who, purpose, sides, faces, False))
+    if classes is None or type(rng) is SeededRng:
+        if count == 1:
+            face = rng.die(sides)  # what dice(1, sides) draws
+            if type(emit) is not Quiet:
+                emit(_dice_rolled(who, purpose, sides, (face,), False))
+            return face
+        faces = rng.dice(count, sides)
+    else:
+        faces = roll_pool(rng, count, sides, classes)
+    if type(emit) is not Quiet:
+        emit(_dice_rolled(who, purpose, sides, tuple(faces), False))
     return sum(faces)
 
 
@@ -74,11 +88,13 @@ def climbing_check(state: AdndUndergroundState, name: str, modifier: int, rng: R
                    why: str = "") -> bool:
     """d100 at or under the climbing rating plus ``modifier`` (``why`` names it in the log)."""
     target = state.profile(name).climbing + modifier
-    roll = roll_pool(rng, 1, 100, at_most(100, target))[0]
-    emit(_dice_rolled(name, "climbing check", 100, (roll,), False))
+    roll = rng.die(100) if type(rng) is SeededRng else \
+        roll_pool(rng, 1, 100, at_most(100, target))[0]
     ok = roll <= target
-    emit(_check_rolled(name, "climbing", roll, target, ok, False,
-                       rules.labels(((modifier, why or "modifier"),))))
+    if type(emit) is not Quiet:
+        emit(_dice_rolled(name, "climbing check", 100, (roll,), False))
+        emit(_check_rolled(name, "climbing", roll, target, ok, False,
+                           rules.labels(((modifier, why or "modifier"),))))
     return ok
 
 
@@ -90,12 +106,14 @@ def dexterity_check(state: AdndUndergroundState, name: str, push: int, rng: Rng,
     """
     p = state.profile(name)
     target = rules.dex_check_target(p.dexterity, p.edge_ft, push)
-    roll = roll_pool(rng, 1, 20, at_most(20, target))[0]
-    emit(_dice_rolled(name, "dexterity check", 20, (roll,), False))
+    roll = rng.die(20) if type(rng) is SeededRng else \
+        roll_pool(rng, 1, 20, at_most(20, target))[0]
     ok = roll <= target
-    edge = 2 * math.floor(p.edge_ft)
-    emit(_check_rolled(name, "dexterity", roll, target, ok, False,
-                       rules.labels(((edge, _edge(p.edge_ft)), (push, why or "push")))))
+    if type(emit) is not Quiet:
+        emit(_dice_rolled(name, "dexterity check", 20, (roll,), False))
+        edge = 2 * math.floor(p.edge_ft)
+        emit(_check_rolled(name, "dexterity", roll, target, ok, False,
+                           rules.labels(((edge, _edge(p.edge_ft)), (push, why or "push")))))
     return ok
 
 

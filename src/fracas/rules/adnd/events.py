@@ -6,11 +6,13 @@ The ``kind`` strings are written in saved logs and golden transcripts: they neve
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
-from fracas.core.events import Event, event
+from fracas.core.events import DiceRolled, Event, event
 
 __all__ = [
+    "REPORTS",
     "AttackRolled",
     "BoulderSpent",
     "Breath",
@@ -23,6 +25,7 @@ __all__ = [
     "GrappleBegan",
     "GrappleEnded",
     "Landed",
+    "Quiet",
     "Regained",
     "RoundBegan",
     "SaveRolled",
@@ -73,6 +76,20 @@ def interned(cls: Callable[..., E]) -> Callable[..., E]:
 
     make.__qualname__ = make.__name__ = f"interned_{getattr(cls, '__name__', 'event')}"
     return make
+
+
+class Quiet(partial[None]):
+    """An emitter for a play whose events nobody reads: the fold, partially applied to the
+    state (``Quiet(apply_event, state)``), called like any other emitter.
+
+    Where the emitter is one of these, the rules leave out the events that only report
+    (the rolls and checks of :data:`REPORTS`, which the fold leaves the state unchanged
+    by) and make only those that change the state: the same state, the same dice, fewer
+    events built.  The lean play uses it (:mod:`.lean`); ``test_adnd_lean.py`` holds the
+    fold to changing nothing on a report.
+    """
+
+    __slots__ = ()
 
 
 @event("adnd.round")
@@ -286,3 +303,8 @@ class Breath(Event):
     name: str
     free: int
     checks: int
+
+
+#: The events that only report what was rolled (the fold changes nothing on them): a
+#: :class:`Quiet` emitter is not handed them.
+REPORTS: tuple[type[Event], ...] = (DiceRolled, AttackRolled, CheckRolled, SaveRolled)

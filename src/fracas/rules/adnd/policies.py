@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from typing import TypeVar, cast
 
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
@@ -31,6 +32,8 @@ from fracas.rules.adnd.state import AdndUndergroundState, Fighter, Profile, Setu
 from fracas.rules.adnd.water import deep_enough
 
 __all__ = ["HeuristicPolicy"]
+
+A = TypeVar("A", bound=Action)
 
 
 def _mean_damage(weapon: Weapon, modifier: int) -> float:
@@ -57,13 +60,6 @@ def _loses_footing(dexterity: int, edge_ft: float, push: int) -> float:
 @cache
 def _kills(count: int, sides: int, modifier: int, hp: int) -> float:
     return float(rules.damage_at_least(count, sides, modifier, hp))
-
-
-def _fall_value(state: AdndUndergroundState, target: str, damage: float, melee: bool,
-                flanking: bool) -> float:
-    """Chance the blow makes ``target`` fall, times what the fall is worth."""
-    chance, worth = _fall_odds(state, target, damage, melee, flanking)
-    return chance * (max(state.fighters[target].hp, 1) if worth is None else worth)
 
 
 def _fall_odds(state: AdndUndergroundState, target: str, damage: float, melee: bool,
@@ -165,17 +161,24 @@ def _threat(state: AdndUndergroundState, name: str) -> float:
 
 
 def score_boulder(state: AdndUndergroundState, action: Boulder) -> float:
-    """Expected worth of a boulder (2d8, AC 10, -8 when dropped)."""
-    pa = state.profile(action.actor)
-    bonus = terrain.attack_bonus(state, action.actor, action.target, 0)
+    """Expected worth of a boulder (2d8, AC 10, -8 when dropped): the chance to hit times
+    the hit points taken, the fall's worth and the kill's worth, like an attack's."""
+    return _worth(_boulder_terms(state, action.actor, action.target),
+                  state.fighters[action.target].hp)
+
+
+def _boulder_terms(state: AdndUndergroundState, actor: str, target: str) -> _Terms:
+    """What :func:`score_boulder` weighs but for the target's hit points (see
+    :func:`_worth`): none of it reads anyone's hit points."""
+    pa = state.profile(actor)
+    bonus = terrain.attack_bonus(state, actor, target, 0)
     bonus += 0 if pa.can_hurl else rules.DROP_PENALTY
     p_hit = _hits(rules.hit_number(pa.thac0, rules.BOULDER_AC) - bonus)
-    damage = max(1.0, 9.0 + terrain.damage_modifier(state, action.actor))
-    fall = _fall_value(state, action.target, damage, False, False)
-    hp = state.fighters[action.target].hp
+    modifier = terrain.damage_modifier(state, actor)
+    damage = max(1.0, 9.0 + modifier)
+    chance, worth = _fall_odds(state, target, damage, False, False)
     count, sides = rules.BOULDER_DICE
-    kill = _kills(count, sides, terrain.damage_modifier(state, action.actor), hp)
-    return p_hit * (min(damage, hp) + fall + kill * _threat(state, action.target))
+    return p_hit, damage, chance, worth, count, sides, modifier, _threat(state, target)
 
 
 def score_grapple(state: AdndUndergroundState, action: Grapple) -> float:
@@ -192,10 +195,21 @@ def _drowns(state: AdndUndergroundState, actor: str, target: str) -> bool:
         not state.profile(target).at_home_in_water
 
 
-def _made(actor: str, entry: tuple[float, int, str, str | Action]) -> Action:
-    """The action of a scored entry: an attack on a foe with a weapon, or the action kept."""
+def _made(actor: str, entry: tuple[float, int, str, str | Action],
+          made: dict[tuple[str, str, str], Attack] | None = None) -> Action:
+    """The action of a scored entry: an attack on a foe with a weapon, or the action kept.
+
+    ``made``: attacks made before, by actor, target and weapon, to hand out again."""
     what = entry[3]
-    return Attack(actor, entry[2], what) if isinstance(what, str) else what
+    if not isinstance(what, str):
+        return what
+    if made is None:
+        return Attack(actor, entry[2], what)
+    key = (actor, entry[2], what)
+    found = made.get(key)
+    if found is None:
+        found = made[key] = Attack(actor, entry[2], what)
+    return found
 
 
 class _Known:
@@ -203,8 +217,8 @@ class _Known:
     with their profiles), who fights on open ground, and the worth of attacks already
     weighed between two fighters in a given condition (:func:`_pair_scores`)."""
 
-    __slots__ = ("arms", "canon", "drowns", "foes", "open", "pairs", "plain", "setup", "terms",
-                 "where")
+    __slots__ = ("allies", "arms", "attacks", "canon", "choices", "drowns", "foe_names", "foes",
+                 "open", "pairs", "plain", "setup", "terms", "where")
 
     foes: dict[str, tuple[tuple[str, Profile, bool], ...]]
 
@@ -227,19 +241,36 @@ class _Known:
         self.plain = {side: all(o for _, _, o in foes) for side, foes in self.foes.items()}
         self.where = {side: {n: i for i, (n, _, _) in enumerate(foes)}
                       for side, foes in self.foes.items()}
+        #: Per side: the names of its foes, and of its own (in scenario order).
+        self.foe_names = {side: tuple(n for n, _, _ in foes) for side, foes in self.foes.items()}
+        self.allies = {side: tuple(n for n in setup.order if profiles[n].side == side)
+                       for side in self.foes}
         #: Open terms by their values: fighters who fight alike share one list.
         self.canon: dict[tuple[OpenArm, ...], list[OpenArm]] = {}
+        #: A free fighter's choice by every fighter's number and the front ranks
+        #: (:meth:`HeuristicPolicy.choose`).
+        self.choices: dict[tuple[object, ...], Action] = memory.table(setup, "choices")
+        #: Attacks made, by actor, target and weapon (actions are values: one serves all).
+        self.attacks: dict[tuple[str, str, str], Attack] = {}
 
 
 _KNOWN: dict[int, _Known] = {}
 
 
+#: The last setup asked about and what is known of it (a fight asks of one setup only).
+_LAST: list[_Known | None] = [None]
+
+
 def _known(setup: Setup) -> _Known:
+    last = _LAST[0]
+    if last is not None and last.setup is setup:
+        return last
     found = _KNOWN.get(id(setup))
     if found is None or found.setup is not setup:
         if len(_KNOWN) > 16:
             _KNOWN.clear()
         found = _KNOWN[id(setup)] = _Known(setup)
+    _LAST[0] = found
     return found
 
 
@@ -262,22 +293,23 @@ _PAIRS_KEPT = 20_000
 def _pair_scores(state: AdndUndergroundState, scorer: _Scorer, mine: tuple[object, ...],
                  foe: str, weapons: list[Weapon],
                  pairs: dict[tuple[object, ...], tuple[float | None, ...]],
-                 ) -> tuple[float | None, ...]:
+                 key: tuple[object, ...]) -> tuple[float | None, ...]:
     """The worth of an attack on ``foe`` with each of ``weapons`` (None where
     :func:`.legality.attack_problem` refuses it), remembered per setup.
 
-    Judging and scoring read only the two fighters (every field of each,
-    :meth:`.Fighter.key`), whether each stands in his front rank, and the setup: two
-    fighters in the same condition weigh alike in any state, and in any fight of the
-    setup.  ``mine`` is the attacker's key and front rank.  What the foe's hit points
-    do not change (the judgement and :meth:`_Scorer.terms`: neither reads anyone's hit
-    points) is remembered apart, keyed by every field but them
+    Judging and scoring read only the two fighters (every field of the foe,
+    :meth:`.Fighter.key`, and every field but the hit points of the attacker), whether
+    each stands in his front rank, and the setup: two fighters in the same condition
+    weigh alike in any state, and in any fight of the setup.  ``mine`` is the
+    attacker's number but for his hit points (:func:`.memory.ids`: one for every key)
+    and front rank, ``key`` that, the foe's number and front rank.  What the foe's hit
+    points do not change (the judgement and :meth:`_Scorer.terms`: neither reads
+    anyone's hit points) is remembered apart, keyed by every field but them
     (:meth:`.Fighter.key_but_hp`), and each worth made from it (:func:`_worth`).
     """
     fighters = state.fighters
     ft = fighters[foe]
-    fronts = terrain.in_front(state, foe)
-    key = (mine, ft.key(), fronts)
+    fronts = key[2]
     found = pairs.get(key)
     if found is None:
         actor = scorer.actor
@@ -358,8 +390,9 @@ def _open_terms(state: AdndUndergroundState, actor: str, weapons: tuple[Weapon, 
             for w, weapon in zip(weapons, chosen, strict=True)]
 
 
-def _scored(state: AdndUndergroundState, actor: str,
-            rising: bool = False) -> list[tuple[float, int, str, str | Action]]:
+def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
+            known: _Known | None = None, ids: memory.Ids | None = None,
+            ) -> list[tuple[float, int, str, str | Action]]:
     """Every attack, grapple and boulder :meth:`HeuristicPolicy._best` weighs that is worth
     more than nothing and legal: (minus its worth, its place in the order weighed, the
     foe, the weapon), or (..., "", the action) for a grapple or a boulder.  The fighter is
@@ -368,12 +401,15 @@ def _scored(state: AdndUndergroundState, actor: str,
     :func:`.legality.boulder_problem`).
 
     ``rising``: only those worth more than every one weighed before them, so the last is
-    the best (the first of equals) without keeping the rest."""
+    the best (the first of equals) without keeping the rest.  ``known``: what is known of
+    the setup (:func:`_known`), and ``ids`` the fighters' numbers (:func:`.memory.ids`),
+    when the caller has them at hand."""
     setup = state.setup
     p = setup.profiles[actor]
     fighters = state.fighters
     me = fighters[actor]
-    known = _known(setup)
+    if known is None:
+        known = _known(setup)
     weapons, chosen, open_terms = _arms(state, actor, known)
     arms = open_terms if me.holding is None else None
     scorer: _Scorer | None = None
@@ -431,14 +467,16 @@ def _scored(state: AdndUndergroundState, actor: str,
                 index += 1
             continue
         # The full path, remembered per setup (see _pair_scores), looked up here.
+        if ids is None:
+            ids = memory.ids(state)
         if not mine:
-            mine = (me.key(), in_front)
-        key = (mine, ft.key(), not narrow or foe in front.get(pf.side, ()))
+            mine = (ids.but_hp[actor], in_front)  # (an attack reads no attacker's hit points)
+        key = (mine, ids.ids[foe], not narrow or foe in front.get(pf.side, ()))
         found = pairs.get(key)
         if found is None:
             if scorer is None:
                 scorer = _Scorer(state, actor)
-            found = _pair_scores(state, scorer, mine, foe, chosen, pairs)
+            found = _pair_scores(state, scorer, mine, foe, chosen, pairs, key)
         for w, worth in zip(weapons, found, strict=True):
             if worth is not None and worth > floor:
                 scored.append((-worth, index, foe, w.name))
@@ -456,24 +494,35 @@ def _scored(state: AdndUndergroundState, actor: str,
             # score_grapple's worth, the action made only when kept
             score = 2.0 * fighters[foe].hp / 3 if drowning else 0.0
             if score > floor and legality.grapple_problem(state, actor, foe) is None:
-                scored.append((-score, index, "", Grapple(actor, foe)))
+                scored.append((-score, index, "", _act(Grapple, actor, foe)))
                 if rising:
                     floor = score
             index += 1
     if me.boulders:
-        if not mine:
-            mine = (me.key(), in_front)
+        if ids is None:
+            ids = memory.ids(state)
+        thrower, numbers = ids.but_hp[actor], ids.ids
         for foe in standing:
-            # A boulder's worth reads only the two fighters and the setup, like an attack's.
-            thrown = ("boulder", mine[0], fighters[foe].key())
+            # A boulder's worth reads only the two fighters and the setup, like an attack's
+            # (and no thrower's hit points).
+            thrown = ("boulder", thrower, numbers[foe])
             known_score = pairs.get(thrown)
             if known_score is None:
+                # What the foe's hit points do not change is remembered apart (as for an
+                # attack, _pair_scores), keyed by his number but for them.
+                placed = ("boulder", thrower, ids.but_hp[foe])
+                terms = known.terms.get(placed)
+                if terms is None:
+                    if len(known.terms) >= _PAIRS_KEPT:
+                        known.terms.clear()
+                    terms = known.terms[placed] = (_boulder_terms(state, actor, foe),)
                 if len(pairs) >= _PAIRS_KEPT:
                     pairs.clear()
-                known_score = pairs[thrown] = (score_boulder(state, Boulder(actor, foe)),)
+                known_score = pairs[thrown] = (_worth(cast(_Terms, terms[0]),
+                                                      fighters[foe].hp),)
             score = known_score[0] or 0.0
             if score > floor and legality.boulder_problem(state, actor, foe) is None:
-                scored.append((-score, index, "", Boulder(actor, foe)))
+                scored.append((-score, index, "", _act(Boulder, actor, foe)))
                 if rising:
                     floor = score
             index += 1
@@ -587,10 +636,24 @@ _MANY_FOES = 10
 #: fighter's fields and the front ranks (:meth:`HeuristicPolicy.choose`), unless all
 #: stand on open ground (there one pass costs less); in bigger fights the same ones
 #: seldom come back.
-_FEW = 3
+_FEW = 8
 
 #: The DM letting the round run (actions are immutable: one serves every round).
 _PROCEED = Proceed(GM)
+
+#: Actions made before, by class and fields (each a value: one serves every time).
+_MADE: dict[tuple[object, ...], Action] = {}
+
+
+def _act(cls: type[A], *fields: str) -> A:
+    """``cls(*fields)``, made once for each distinct value and handed out again."""
+    key = (cls, *fields)
+    found = _MADE.get(key)
+    if found is None:
+        if len(_MADE) >= memory.KEPT:
+            _MADE.clear()
+        found = _MADE[key] = cls(*fields)
+    return cast(A, found)
 
 
 def _confirmed(request: DecisionRequest, action: Action) -> Action | None:
@@ -616,46 +679,53 @@ class HeuristicPolicy:
             return request.vouch(_PROCEED)  # the DM's one choice, always legal
         if state.falling == actor:
             choices = state.grab_choices
-            return Grab(actor, choices[0]) if choices else Plummet(actor)
+            return _act(Grab, actor, choices[0]) if choices else _act(Plummet, actor)
         fighters = state.fighters
         me = fighters[actor]
         if me.hanging_on is not None:
-            return Regain(actor)
+            return _act(Regain, actor)
         if me.held_by is not None:
-            return BreakFree(actor)
+            return _act(BreakFree, actor)
         if len(fighters) > _FEW:
             return self._free(request)
         known = _known(state.setup)
         if known.open[actor] and known.plain[state.setup.profiles[actor].side]:
             return self._free(request)  # all on open ground: cheap to work out afresh
         # A free fighter's choice (and whether it is legal) reads only the setup, every
-        # fighter and the front ranks: in a small fight among walls, ledges and water
-        # the same ones come back often, each costly to work out.
-        key = (actor, tuple([f.key() for f in fighters.values()]), tuple(state.front.items()))
-        kept = memory.table(state.setup, "choices")
+        # fighter and the front ranks, and never the hit points of the chooser or of his
+        # side (only a foe's: how hurt he is, whether a blow kills him): in a small fight
+        # among walls, ledges and water the same ones come back often, each costly to
+        # work out.  Every foe is keyed by his number (memory.ids: one number for one
+        # Fighter.key), the chooser and his side by theirs but for the hit points.
+        ids = memory.ids(state)
+        full, but_hp = ids.ids, ids.but_hp
+        side = state.setup.profiles[actor].side
+        key = (actor, tuple([full[n] for n in known.foe_names[side]]),
+               tuple([but_hp[n] for n in known.allies[side]]), ids.front)
+        kept = known.choices
         found = kept.get(key)
         if found is not None:
             return request.vouch(found)
-        found = self._free(request)
+        found = self._free(request, ids)
         if len(kept) >= memory.KEPT:
             kept.clear()
         kept[key] = found
         return found
 
-    def _free(self, request: DecisionRequest) -> Action:
+    def _free(self, request: DecisionRequest, ids: memory.Ids | None = None) -> Action:
         """:meth:`choose` for a free fighter (not falling, hanging or held) on his turn."""
         state: AdndUndergroundState = request.state
         actor = request.actor
-        best = self._best(request)
+        best = self._best(request, ids)
         if best is not None:
             return self._advantage(request, best) or best
         if self._should_turn(state, actor):
-            return Turn(actor)
+            return _act(Turn, actor)
         climb = self._climb(request)
-        return climb if climb is not None else Wait(actor)
+        return climb if climb is not None else _act(Wait, actor)
 
     @staticmethod
-    def _best(request: DecisionRequest) -> Action | None:
+    def _best(request: DecisionRequest, ids: memory.Ids | None = None) -> Action | None:
         """The legal action of highest worth above nothing (the first of equals) among the
         attacks on every foe with every usable weapon, then grapples (in water) and
         boulders (while he has one), in that order.
@@ -682,11 +752,11 @@ class HeuristicPolicy:
                 if found is None:
                     return None
                 if isinstance(found, tuple):
-                    return request.vouch(Attack(actor, *found))
-        rising = _scored(state, actor, rising=True)
+                    return request.vouch(_made(actor, (0.0, 0, *found), known.attacks))
+        rising = _scored(state, actor, True, known, ids)
         if not rising:
             return None
-        return request.vouch(_made(actor, rising[-1]))
+        return request.vouch(_made(actor, rising[-1], known.attacks))
 
     @staticmethod
     def _advantage(request: DecisionRequest, best: Action) -> Action | None:
@@ -703,7 +773,7 @@ class HeuristicPolicy:
         step = state.setup.climb_step_ft
         if not rules.in_reach(me.alt + step, foe.alt, weapon.length_ft):
             return None
-        return _confirmed(request, Climb(best.actor, "up"))
+        return _confirmed(request, _act(Climb, best.actor, "up"))
 
     @staticmethod
     def _should_turn(state: AdndUndergroundState, actor: str) -> bool:
@@ -744,7 +814,7 @@ class HeuristicPolicy:
             return None
         goal = min(foes, key=lambda alt: abs(alt - me.alt))
         up = goal >= me.alt and not HeuristicPolicy._shoots_from_the_foot(state, actor)
-        return _confirmed(request, Climb(actor, "up" if up else "down"))
+        return _confirmed(request, _act(Climb, actor, "up" if up else "down"))
 
     @staticmethod
     def _shoots_from_the_foot(state: AdndUndergroundState, actor: str) -> bool:

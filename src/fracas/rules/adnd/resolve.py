@@ -5,8 +5,9 @@ cannot act, closes a round (breath clocks) and opens the next (front ranks at a
 bottleneck, side initiative).  Attack rolls, damage, boulders and what a hit
 does to a climber's hold live here too; falls are in :mod:`.falls`, grappling
 and water in :mod:`.water`.  Each function rolls through the injected ``Rng``,
-records every face in a ``DiceRolled`` event before using it, and changes the
-state only by emitting events.
+records every face in a ``DiceRolled`` event before using it (unless its emitter is
+:class:`.events.Quiet`: nobody reads the reports), and changes the state only by
+emitting events.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from functools import lru_cache
 
 from fracas.core.action import Action
 from fracas.core.events import DiceRolled, FightEnded
-from fracas.core.rng import Rng
+from fracas.core.rng import Rng, SeededRng
 from fracas.core.ruleset import GM, Emit
 from fracas.rules.adnd import falls, memory, rules, terrain, water
 from fracas.rules.adnd.actions import (
@@ -48,6 +49,7 @@ from fracas.rules.adnd.events import (
     FrontRank,
     GmDone,
     GrappleEnded,
+    Quiet,
     RoundBegan,
     Secured,
     Slain,
@@ -70,8 +72,12 @@ _round_began = interned(RoundBegan)
 _turn_order = interned(TurnOrder)
 _front_rank = interned(FrontRank)
 _dice_rolled = interned(DiceRolled)
+_boulder_spent = interned(BoulderSpent)
+_climbed = interned(Climbed)
+_turned = interned(Turned)
 
-__all__ = ["advance", "attack", "boulder", "deal_damage", "front_rank", "resolve"]
+__all__ = ["advance", "attack", "attack_terms", "boulder", "boulder_terms", "deal_damage",
+           "front_rank", "resolve"]
 
 
 # -- actions -------------------------------------------------------------------
@@ -80,6 +86,10 @@ def resolve(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -
     actor = action.actor
     if actor == GM:
         _resolve_gm(state, action, rng, emit)
+        return
+    if type(action) is Attack:  # the commonest, asked first (an action class is final)
+        _attack_action(state, action, rng, emit)
+        emit(_turn_ended(actor))
         return
     if isinstance(action, Grab):
         falls.grab(state, actor, action.target, rng, emit)
@@ -94,9 +104,9 @@ def resolve(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -
     elif isinstance(action, Climb):
         step = state.setup.climb_step_ft
         alt = state.fighters[actor].alt + (step if action.direction == "up" else -step)
-        emit(Climbed(actor, max(0.0, alt)))
+        emit(_climbed(actor, max(0.0, alt)))
     elif isinstance(action, Turn):
-        emit(Turned(actor, not state.fighters[actor].facing_wall))
+        emit(_turned(actor, not state.fighters[actor].facing_wall))
     elif isinstance(action, Grapple):
         water.grapple(state, actor, action.target, rng, emit)
     elif isinstance(action, BreakFree):
@@ -143,8 +153,15 @@ def _attack_action(state: AdndUndergroundState, action: Attack, rng: Rng, emit: 
 # -- rounds --------------------------------------------------------------------
 def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
     """Skip those who cannot act, close rounds (breath clocks), open rounds (initiative)."""
+    fighters = state.fighters
+    remembered = state.remembered
     while state.result is None and state.falling is None:
-        if _decided(state, emit):
+        # _decided's first question asked here: two of different sides still stand?
+        pair = remembered.get(_decided)
+        a = None if pair is None else fighters.get(pair[0])
+        b = None if pair is None else fighters.get(pair[1])
+        if (a is None or b is None or a.status != "ok" or b.status != "ok") \
+                and _decided(state, emit):
             return
         if state.round == 0:
             _start_round(state, rng, emit)
@@ -153,12 +170,12 @@ def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
             return
         if state.turn < len(state.queue):
             name = state.queue[state.turn]
-            if state.fighters[name].status == "ok":
+            if fighters[name].status == "ok":
                 return
             emit(_turn_ended(name))
             continue
         for name in state.setup.order:
-            f = state.fighters[name]
+            f = fighters[name]
             if f.up and f.under:
                 water.breath_round(state, name, rng, emit)
         if _decided(state, emit):
@@ -207,7 +224,10 @@ def _start_round(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
             emit(_front_rank(side, front_rank(state, side, setup.bottleneck_ft)))
     sides = initiative(setup.sides, rng, emit)
     fighters = state.fighters
-    by_side = _by_side(setup)
+    kept = state.remembered.get(_by_side)  # (the setup, its sides), kept with the state
+    if kept is None or kept[0] is not setup:
+        kept = state.remembered[_by_side] = (setup, _by_side(setup))
+    by_side = kept[1]
     emit(_turn_order(sides, tuple([n for side in sides for n in by_side[side]
                                    if fighters[n].status == "ok"])))
 
@@ -231,7 +251,7 @@ def initiative(sides: tuple[str, ...], rng: Rng, emit: Emit) -> tuple[str, ...]:
     1, 2, ... in that order; rolling its d10s would branch into a hundred faces a pair,
     with ties rolled again without end.  Every other Rng rolls the d10s.
     """
-    if getattr(rng, "dice_in_classes", None) is not None:
+    if type(rng) is not SeededRng and getattr(rng, "dice_in_classes", None) is not None:
         left = list(sides)
         order = []
         while len(left) > 1:
@@ -243,11 +263,14 @@ def initiative(sides: tuple[str, ...], rng: Rng, emit: Emit) -> tuple[str, ...]:
     die = rng.die
     if len(sides) == 2:  # the common case, the loop below unrolled
         first, second = sides
+        quiet = type(emit) is Quiet  # the rolls are reports (see Quiet)
         while True:
             a = die(10)
-            emit(_dice_rolled(first, "initiative", 10, (a,), False))
+            if not quiet:
+                emit(_dice_rolled(first, "initiative", 10, (a,), False))
             b = die(10)
-            emit(_dice_rolled(second, "initiative", 10, (b,), False))
+            if not quiet:
+                emit(_dice_rolled(second, "initiative", 10, (b,), False))
             if a != b:
                 return sides if a < b else (second, first)
     while True:
@@ -292,7 +315,9 @@ def attack(state: AdndUndergroundState, attacker: str, target: str, weapon: Weap
     needed, bonus, classes, modifiers, modifier = attack_terms(state, attacker, target, weapon)
     total = roll_d20(rng, emit, attacker, "attack", classes=classes) + bonus
     hit = total >= needed
-    emit(_attack_rolled(attacker, target, weapon.name, total, needed, hit, False, modifiers))
+    if type(emit) is not Quiet:  # a report (see Quiet)
+        emit(_attack_rolled(attacker, target, weapon.name, total, needed, hit, False,
+                            modifiers))
     if not hit:
         return
     raw = roll_dice(rng, emit, attacker, "damage", weapon.count, weapon.sides,
@@ -316,12 +341,19 @@ def attack_terms(state: AdndUndergroundState, attacker: str, target: str,
 
     They read only the setup, the weapon and the two fighters, and never anyone's hit
     points, so they are remembered per setup, keyed by every other field of both
-    (:meth:`.state.Fighter.key_but_hp`): the value is the one :func:`_attack_terms`
-    works out.
+    (:meth:`.state.Fighter.key_but_hp`, or the number standing for it where the state
+    keeps them up to date, :func:`.memory.ids`): the value is the one
+    :func:`_attack_terms` works out.
     """
-    fighters = state.fighters
     known = memory.table(state.setup, "attack terms")
-    key = (fighters[attacker].key_but_hp(), fighters[target].key_but_hp(), id(weapon))
+    numbers = state.remembered.get(memory.Ids)
+    if numbers is not None and numbers.read == len(state.changed) \
+            and numbers.setup is state.setup:  # up to date: each number stands for one key
+        but_hp = numbers.but_hp
+        key: tuple[object, ...] = (but_hp[attacker], but_hp[target], id(weapon))
+    else:
+        fighters = state.fighters
+        key = (fighters[attacker].key_but_hp(), fighters[target].key_but_hp(), id(weapon))
     found = known.get(key)
     if found is None or found[0] is not weapon:
         if len(known) >= memory.KEPT:
@@ -346,25 +378,46 @@ def boulder(state: AdndUndergroundState, thrower: str, target: str, rng: Rng, em
 
     A climber it strikes checks his hold like after any blow.
     """
+    emit(_boulder_spent(thrower))
+    needed, bonus, classes, modifiers, modifier = boulder_terms(state, thrower, target)
+    total = roll_d20(rng, emit, thrower, "boulder", classes=classes) + bonus
+    hit = total >= needed
+    if type(emit) is not Quiet:  # a report (see Quiet)
+        emit(_attack_rolled(thrower, target, "boulder", total, needed, hit, False, modifiers))
+    if not hit:
+        return
+    raw = roll_dice(rng, emit, thrower, "damage", *rules.BOULDER_DICE,
+                    damage_classes(state, target, *rules.BOULDER_DICE, modifier))
+    amount = max(1, raw + modifier)
+    deal_damage(state, target, amount, "boulder", False, False, rng, emit)
+
+
+def boulder_terms(state: AdndUndergroundState, thrower: str, target: str) -> Terms:
+    """Everything :func:`boulder` reads before its dice, as :func:`attack_terms` gives them
+    for an attack: read only from the setup and the two fighters but their hit points,
+    so remembered per setup the same way; the value :func:`_boulder_terms` works out."""
+    fighters = state.fighters
+    known = memory.table(state.setup, "boulder terms")
+    key = (fighters[thrower].key_but_hp(), fighters[target].key_but_hp())
+    found = known.get(key)
+    if found is None:
+        if len(known) >= memory.KEPT:
+            known.clear()
+        found = known[key] = _boulder_terms(state, thrower, target)
+    return found
+
+
+def _boulder_terms(state: AdndUndergroundState, thrower: str, target: str) -> Terms:
+    """:func:`boulder_terms` worked out from the rules: AC 10, the underground modifiers
+    and -8 for one who cannot hurl it."""
     pa = state.profile(thrower)
-    emit(BoulderSpent(thrower))
     parts = terrain.attack_parts(state, thrower, target, 0)
     if not pa.can_hurl:
         parts += ((rules.DROP_PENALTY, "dropped"),)
     needed = rules.hit_number(pa.thac0, rules.BOULDER_AC)
     bonus = sum(v for v, _ in parts)
-    total = roll_d20(rng, emit, thrower, "boulder",
-                     classes=at_least(20, needed - bonus)) + bonus
-    hit = total >= needed
-    emit(AttackRolled(thrower, target, "boulder", total, needed, hit,
-                      modifiers=rules.labels(parts)))
-    if not hit:
-        return
-    modifier = terrain.damage_modifier(state, thrower)
-    raw = roll_dice(rng, emit, thrower, "damage", *rules.BOULDER_DICE,
-                    damage_classes(state, target, *rules.BOULDER_DICE, modifier))
-    amount = max(1, raw + modifier)
-    deal_damage(state, target, amount, "boulder", False, False, rng, emit)
+    return (needed, bonus, at_least(20, needed - bonus), rules.labels(parts),
+            terrain.damage_modifier(state, thrower))
 
 
 def damage_classes(state: AdndUndergroundState, target: str, count: int, sides: int,
@@ -401,7 +454,7 @@ def deal_damage(state: AdndUndergroundState, target: str, amount: int, cause: st
     falls alone; a climber checks his climbing rating (-10% for a blow of half
     his hit points or more); a fighter on a ledge or bridge checks Dexterity.
     """
-    emit(Wounded(target, amount, cause))
+    emit(_wounded(target, amount, cause))
     f = state.fighters[target]
     p = state.profile(target)
     if f.hp <= 0:

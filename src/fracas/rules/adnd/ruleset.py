@@ -7,15 +7,16 @@ A thin class: each method hands over to the module that holds its role
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, get_args
 
 from fracas.core.action import Action
 from fracas.core.events import Event
 from fracas.core.policy import Policy
+from fracas.core.rng import Rng
 from fracas.core.ruleset import Ruleset, Standing, own_policies
-from fracas.rules.adnd import fold, legality, odds, overrides, resolve, scenario, view
+from fracas.rules.adnd import fold, lean, legality, odds, overrides, resolve, scenario, view
 from fracas.rules.adnd.actions import ACTIONS
 from fracas.rules.adnd.policies import HeuristicPolicy
 from fracas.rules.adnd.scenario import AdndScenario, PolicyName
@@ -65,6 +66,13 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
     def apply_decision(self, state: AdndUndergroundState, actor: str, action: Action) -> None:
         """The fold of ``DecisionMade(actor, action)`` without making it: nothing (a decision
         changes the state only through the events its resolution emits)."""
+
+    def lean_turns(self, state: AdndUndergroundState, actor: str,
+                   pick: Callable[[str], Policy], rng: Rng, emit: Callable[[Event], None],
+                   budget: int) -> int:
+        """Heuristic turns one after another where nobody reads the events
+        (:data:`fracas.core.loop.LeanTurns`, :func:`.lean.heuristic_turns`)."""
+        return lean.heuristic_turns(self, state, actor, pick, rng, emit, budget)
 
     # -- results (the core's outcome reads state.result) -------------------
     def standings(self, state: AdndUndergroundState) -> Sequence[Standing]:
