@@ -40,7 +40,7 @@ from typing import Any
 from fracas.core.decision import options
 from fracas.core.errors import ScriptExhaustedError
 from fracas.core.events import DecisionMade
-from fracas.core.loop import resolve_decision
+from fracas.core.loop import LeanTurns, resolve_decision
 from fracas.core.policy import DecisionRequest, Policy, RandomPolicy
 from fracas.core.ruleset import Action, Ruleset
 from fracas.odds.chance import (
@@ -75,9 +75,20 @@ _LOOK_PROBE = 32
 #: While solving, the young objects are swept for reference cycles only once this many
 #: have piled up (see :func:`sweep_young_only`).
 _YOUNG_LIMIT = 1_000_000
+#: The largest budget of decisions a node's lean turn is offered (see
+#: :meth:`Explorer.lean_expand`): budgets 1, 2, 4, ... up to this are tried.
+_LEAN_MOST = 16
 #: The label of pruned chance paths (no side can have this name: it is not text).
 PRUNED = object()
 _Run = Callable[[Any, Any], None]
+
+
+class _LeanTurn:
+    """The kind of a step played by the rule set's ``lean_turns`` (for :meth:`Explorer.target`)."""
+
+
+class _Declined(Exception):
+    """The rule set's ``lean_turns`` did not take a turn (the engine plays it)."""
 
 
 @contextmanager
@@ -125,6 +136,10 @@ class Explorer:
     to keep the free side's moves apart.
     """
 
+    #: Whether a node whose turn the rule set's ``lean_turns`` takes is expanded through
+    #: it (:meth:`lean_expand`); off where every decision must be kept apart.
+    use_lean = True
+
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
                  limits: DuelLimits, progress: Progress | None, watch: Watch | None,
                  exact: bool = False) -> None:
@@ -140,6 +155,13 @@ class Explorer:
         #: The rule set's fold of a decision without its event (see ``core.loop.play``).
         self.apply_decision: Callable[[Any, str, Action], None] | None = getattr(
             ruleset, "apply_decision", None)
+        #: The rule set's whole turns at once (``core.loop.LeanTurns``; see
+        #: :meth:`lean_expand`), when it offers them and :attr:`use_lean` allows.
+        self.lean: LeanTurns | None = getattr(ruleset, "lean_turns", None) \
+            if self.use_lean else None
+        #: The budget of decisions a lean turn took (once :attr:`lean_known`).
+        self.lean_budget = 1
+        self.lean_known = False
         self.pick = policies
         self.limits = limits
         self.max_states = limits.max_states
@@ -454,6 +476,21 @@ class Explorer:
                     if layered:
                         landed = round_of(state) + found[1]
                     break
+            if self.lean is not None:
+                # A turn the rule set plays at once: a node if it meets chance, with no
+                # decision worked out here (lean_expand plays the turn from this state).
+                if key is None:
+                    key = (actor, state_key(state))
+                    found = seen(key)
+                    if found is not None:
+                        result = found[0]
+                        if layered:
+                            landed = round_of(state) + found[1]
+                        break
+                if self.lean_meets_chance(state, actor):
+                    landed = round_of(state) if layered else 0
+                    result = self.new_node(key, actor, state, None, None)
+                    break
             decisions = self.decisions(state, actor)
             here = round_of(state) if layered else 0
             if len(decisions) != 1:
@@ -636,17 +673,82 @@ class Explorer:
         """Every result of the decision at ``node``, with its probability."""
         rs = self.rs
         out: dict[Any, float] = {}
+        if self.limit is not None:
+            self.base_round = rs.round_number(node.state)
+        if self.lean is not None and self.lean_expand(node, out):
+            return out
         decisions = node.decisions
         if decisions is None:
             decisions = self.decisions(node.state, node.actor)
-        if self.limit is not None:
-            self.base_round = rs.round_number(node.state)
         for chosen, p in decisions:
             after = rs.clone_state(node.state)
             self.decide(after, node.actor, chosen)
             self.follow(after, self.runner(chosen), p, out,
                         node.first if len(decisions) == 1 else None, type(chosen))
         return out
+
+    def lean_expand(self, node: Node, out: dict[Any, Any]) -> bool:
+        """Expand ``node`` through the rule set's ``lean_turns``, if it takes the turn.
+
+        ``lean_turns`` plays the actor's turn from the state before its decision as the
+        decisions and their events would, drawing the same dice, where the policies
+        decide it as pure functions of the state (``core.loop.LeanTurns``); it draws its
+        dice from the solver's Rng like the engine, so its outcomes are branched on as
+        the engine's are, and it ends at a decision, which :meth:`target` takes from
+        there.  The budget offered is the smallest of 1, 2, 4, ... that it takes, so
+        it plays one turn at a time and the positions between turns are still merged.
+        ``False`` (nothing added) when it declines the turn: the engine plays it.
+        ``tests/odds/test_lean_solve.py`` holds the two ways to the same fractions.
+        """
+        for budget in self.lean_budgets():
+            leaves = self.leaves
+            try:
+                self.follow(node.state, partial(self._lean_run, node.actor, budget), self.one,
+                            out, None, _LeanTurn)
+            except _Declined:
+                if out or self.leaves != leaves:  # not at the first run: not from the state
+                    raise DuelError(f"the rule set's lean_turns declined {node.actor}'s "
+                                    "turn after taking it from the same state") from None
+                continue
+            self.lean_budget, self.lean_known = budget, True
+            return True
+        return False
+
+    def lean_budgets(self) -> Sequence[int]:
+        """The budgets of decisions to offer a lean turn: the one it took before, once known;
+        until then 1, 2, 4, ... up to :data:`_LEAN_MOST`."""
+        if self.lean_known:
+            return (self.lean_budget,)
+        return [2**i for i in range(_LEAN_MOST.bit_length())]
+
+    def lean_meets_chance(self, state: Any, actor: str) -> bool:
+        """Whether the rule set's ``lean_turns`` takes ``actor``'s turn from ``state`` (not
+        changed) and meets chance in it (see :meth:`lean_expand`)."""
+        rs, lean = self.rs, self.lean
+        assert lean is not None
+        for budget in self.lean_budgets():
+            probe = rs.clone_state(state)
+            try:
+                taken = lean(probe, actor, self.pick, self.rng((), rs, probe),
+                             partial(rs.apply_event, probe), budget)
+            except Branch:
+                self.lean_budget, self.lean_known = budget, True
+                return True
+            if taken:
+                self.lean_budget, self.lean_known = budget, True
+                return False
+        return False
+
+    def _lean_run(self, actor: str, budget: int, state: Any, rng: Any) -> None:
+        """``actor``'s lean turn from ``state`` (see :meth:`lean_expand`).
+
+        Raises :class:`_Declined` when the rule set declines it (before drawing any
+        die: it declines from the state alone, so at the first run from a state).
+        """
+        assert self.lean is not None
+        if not self.lean(state, actor, self.pick, rng, partial(self.rs.apply_event, state),
+                         budget):
+            raise _Declined
 
     def runner(self, action: Action) -> _Run:
         """Resolving ``action`` as a function of a state and an Rng."""

@@ -156,6 +156,32 @@ def _solve_component(m: int, rhs: np.ndarray[Any, Any], rows: np.ndarray[Any, An
 
 
 
+def _within_round_steps(n: int, src: np.ndarray[Any, Any], dst: np.ndarray[Any, Any],
+                        chance: np.ndarray[Any, Any],
+                        ) -> list[tuple[np.ndarray[Any, Any], ...]] | None:
+    """The moves within a round, grouped by how far their source is from leaving it.
+
+    A state's step is 0 when none of its moves stays in the round, else one more than
+    the highest step of the states its moves within the round reach.  The groups come
+    in step order (from step 1), each as (sources, targets, chances) in the moves' own
+    order, so that each state's value is summed once its targets' are final.  ``None``
+    when the moves within a round loop, or chain over more than :data:`_ROUND_PASSES`
+    states.
+    """
+    step = np.zeros(n, dtype=np.int64)
+    for _ in range(_ROUND_PASSES):
+        new = np.zeros(n, dtype=np.int64)
+        np.maximum.at(new, src, step[dst] + 1)
+        if np.array_equal(new, step):
+            break
+        step = new
+    else:
+        return None
+    at = step[src]
+    return [(src[at == k], dst[at == k], chance[at == k]) for k in range(1, int(step.max()) + 1)
+            if (at == k).any()]
+
+
 def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], limit: int,
                      root: int, root_round: int, labels: int, draw: int,
                      lifted: bool = False) -> np.ndarray[Any, Any] | None:
@@ -205,7 +231,9 @@ def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], li
     s_arr, d_arr = np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64)
     t_arr, p_arr = np.array(took, dtype=np.int64), np.array(chance)
     within = t_arr == 0
-    ws, wd, wp = s_arr[within], d_arr[within], p_arr[within]
+    steps = _within_round_steps(n, s_arr[within], d_arr[within], p_arr[within])
+    if steps is None:
+        return None
     later = [(int(d), s_arr[t_arr == d], d_arr[t_arr == d], p_arr[t_arr == d])
              for d in sorted(set(took)) if d > 0]
     passed = {d: np.bincount(fs, weights=fp, minlength=n) for d, fs, _, fp in later}
@@ -234,27 +262,21 @@ def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], li
         ended[draw] = 1.0
         return ended
     for left in range(wanted + 1):
-        rhs = settled.copy() if left >= longest else ends(left)
+        value = settled.copy() if left >= longest else ends(left)
         for d, fs, fd, fp in later:
             if d > left:
-                rhs[:, draw] += passed[d]
+                value[:, draw] += passed[d]
             else:
                 before = layers[-d]
                 for label in range(labels):
-                    rhs[:, label] += np.bincount(fs, weights=fp * before[fd, label],
-                                                 minlength=n)
-        # x = W x + rhs within the round: exact after as many passes as the longest
-        # chain of moves within a round (when no move leads back); a loop is refused.
-        value = rhs
-        for _ in range(_ROUND_PASSES):
-            new = rhs.copy()
+                    value[:, label] += np.bincount(fs, weights=fp * before[fd, label],
+                                                   minlength=n)
+        # x = W x + rhs within the round, step by step: each step's states move only to
+        # states of the steps before it, whose values are then final.
+        for ws, wd, wp in steps:
             for label in range(labels):
-                new[:, label] += np.bincount(ws, weights=wp * value[wd, label], minlength=n)
-            if np.array_equal(new, value):
-                break
-            value = new
-        else:
-            return None
+                value[:, label] += np.bincount(ws, weights=wp * value[wd, label],
+                                               minlength=n)
         if layers and np.array_equal(value, layers[-1]):
             steady += 1
         else:
