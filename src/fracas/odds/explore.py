@@ -116,7 +116,7 @@ def sweep_young_only() -> Iterator[None]:
 class Node:
     """A decision state whose decision leads to chance (or to a loop without chance)."""
 
-    __slots__ = ("actor", "decisions", "first", "state")
+    __slots__ = ("actor", "decisions", "first", "state", "walked")
 
     def __init__(self, actor: str, state: Any, decisions: list[tuple[Action, float]] | None,
                  first: Branch | None) -> None:
@@ -124,6 +124,8 @@ class Node:
         self.state = state  # before the decision
         self.decisions = decisions
         self.first = first  # the first chance point of the decision's one action
+        #: The first run of a lean turn from ``state`` (see Explorer.lean_first_run).
+        self.walked: tuple[Any, WalkingRng, int] | None = None
 
 
 class Explorer:
@@ -430,7 +432,7 @@ class Explorer:
 
     # -- the graph --------------------------------------------------------------------
     def target(self, state: Any, rebuild: Callable[[], Any], after: type | None = None,
-               ) -> int:
+               missed: Hashable | None = None) -> int:
         """Where ``state`` lands in the graph, after the decisions that involve no chance.
 
         Returns a node index (>= 0) or ``-1 - label`` for an ended fight.  ``state`` is
@@ -441,7 +443,8 @@ class Explorer:
         ``state`` (``None`` for the opening).
 
         Only states whose decision leads to chance become nodes; the chance-free
-        decisions on the way are remembered by key (a later visit is one lookup).  A
+        decisions on the way are remembered by key (a later visit is one lookup;
+        ``missed``: the key of ``state``, already looked up and not found).  A
         state is looked up by key only while lookups after its kind of action find
         something (:meth:`_worth_looking`): a state just rolled is seldom met again, and
         playing on from a state already known reaches the same node anyway (equal
@@ -467,11 +470,16 @@ class Explorer:
                     landed = round_of(state)
                 break
             key: Hashable | None = None
-            if self._worth_looking(after):
+            looks = self.looks.get(after)
+            if looks is None:
+                looks = self.looks[after] = [0, 0, 0]
+            if missed is not None:
+                key, missed = missed, None
+            elif self._worth_looking(looks):
                 key = (actor, state_key(state))
                 found = seen(key)
                 if found is not None:
-                    self.looks[after][1] += 1
+                    looks[1] += 1
                     result = found[0]
                     if layered:
                         landed = round_of(state) + found[1]
@@ -487,9 +495,13 @@ class Explorer:
                         if layered:
                             landed = round_of(state) + found[1]
                         break
-                if self.lean_meets_chance(state, actor):
+                walked = self.lean_first_run(state, actor)
+                if walked is not None:
                     landed = round_of(state) if layered else 0
                     result = self.new_node(key, actor, state, None, None)
+                    node = self.nodes[result]
+                    assert node is not None
+                    node.walked = walked if walked[0] is not None else None
                     break
             decisions = self.decisions(state, actor)
             here = round_of(state) if layered else 0
@@ -553,16 +565,15 @@ class Explorer:
         self.landed = landed
         return result
 
-    def _worth_looking(self, after: type | None) -> bool:
-        """Whether to look up a state made by an action of class ``after``.
+    @staticmethod
+    def _worth_looking(seen: list[int]) -> bool:
+        """Whether to look up a state made by an action of a class whose lookups so far
+        are ``seen``: [looked up, found, skipped since the last lookup] (updated here).
 
         Yes for the first :data:`_LOOK_TRIAL` such states, then while at least one
         lookup in :data:`_LOOK_RATE` finds a known state, and for one state in
         :data:`_LOOK_PROBE` even so (the fight may change).
         """
-        seen = self.looks.get(after)
-        if seen is None:
-            seen = self.looks[after] = [0, 0, 0]
         looked, hits, skipped = seen
         if looked < _LOOK_TRIAL or hits * _LOOK_RATE >= looked or skipped >= _LOOK_PROBE:
             seen[0] = looked + 1
@@ -583,49 +594,76 @@ class Explorer:
         return state
 
     def follow(self, base: Any, run: _Run, p0: float, out: dict[int, float],
-               first: Branch | None, after: type | None = None) -> None:
+               first: Branch | None, after: type | None = None,
+               walked: tuple[Any, WalkingRng] | None = None) -> None:
         """Add every result of ``run`` from ``base`` (reached with chance ``p0``) to ``out``.
 
         ``after`` is the class of the action ``run`` resolves (see :meth:`target`).
+        ``walked``: the first run, already made (the state it made and its Rng).
         """
         rs = self.rs
         target, layered, walker = self.target, self.limit is not None, self.walker
+        clone, rerun, get = rs.clone_state, self.rerun, out.get
+        current_actor, key_of, seen = rs.current_actor, self.key_of, self.through.get
+        round_of, worth_looking = rs.round_number, self._worth_looking
+        looks = self.looks.get(after)
+        if looks is None:
+            looks = self.looks[after] = [0, 0, 0]
         stack: list[tuple[tuple[Any, ...], float]] = []
-        if first is None:
+        if walked is not None:
+            pass
+        elif first is None:
             stack.append(((), p0))
         else:
             self.branch((), p0, first, stack, out)
         steps = 0
-        while stack:
-            prefix, p = stack.pop()
-            s = rs.clone_state(base)
-            steps += 1
-            if steps & 255 == 0:
-                self.check_time()
-            # One run reaches a result down the first outcomes past the prefix; the
-            # other outcomes of the points it passed wait on the stack.
-            rng = walker(prefix, rs, s, p)
-            try:
-                run(s, rng)
-            except Branch as branch:  # every outcome of a point too unlikely to follow
-                self.siblings(prefix, rng, stack, out)
-                self.branch((*prefix, *rng.chosen), rng.chance, branch, stack, out)
-                continue
+        while stack or walked is not None:
+            if walked is not None:
+                (s, rng), walked, prefix, p = walked, None, (), p0
+            else:
+                prefix, p = stack.pop()
+                s = clone(base)
+                steps += 1
+                if steps & 255 == 0:
+                    self.check_time()
+                # One run reaches a result down the first outcomes past the prefix; the
+                # other outcomes of the points it passed wait on the stack.
+                rng = walker(prefix, rs, s, p)
+                try:
+                    run(s, rng)
+                except Branch as branch:  # every outcome of a point too unlikely to follow
+                    self.siblings(prefix, rng, stack, out)
+                    self.branch((*prefix, *rng.chosen), rng.chance, branch, stack, out)
+                    continue
             if rng.points:
                 self.siblings(prefix, rng, stack, out)
                 prefix = (*prefix, *rng.chosen)
                 p = rng.chance
-            self.leaves += 1
-            if self.leaves > self.max_leaves:
+            leaves = self.leaves = self.leaves + 1
+            if leaves > self.max_leaves:
                 raise StateSpaceTooLargeError(
                     f"solving needs more than {self.max_leaves:,} resolutions of single "
                     f"decisions (the chance trees are too bushy{self.cause()}); estimate "
                     "it with 'fracas simulate' instead"
                 )
-            node: Any = target(s, partial(self.rerun, base, run, prefix), after)
+            # Most runs end at a known state: looked up here (see target).
+            actor = current_actor(s)
+            key = None
+            if actor is not None and worth_looking(looks):
+                key = (actor, key_of(s))
+                found = seen(key)
+                if found is not None:
+                    looks[1] += 1
+                    node: Any = found[0]
+                    if layered:
+                        node = (node, round_of(s) + found[1] - self.base_round)
+                    out[node] = get(node, 0) + p
+                    self.mass += p
+                    continue
+            node = target(s, partial(rerun, base, run, prefix), after, key)
             if layered:  # with the rounds it took (see solve.solve_by_rounds)
                 node = (node, self.landed - self.base_round)
-            out[node] = out.get(node, 0) + p
+            out[node] = get(node, 0) + p
             self.mass += p
 
     def siblings(self, prefix: tuple[Any, ...], rng: WalkingRng,
@@ -700,6 +738,12 @@ class Explorer:
         ``False`` (nothing added) when it declines the turn: the engine plays it.
         ``tests/odds/test_lean_solve.py`` holds the two ways to the same fractions.
         """
+        walked, node.walked = node.walked, None
+        if walked is not None:
+            made, rng, budget = walked
+            self.follow(node.state, partial(self._lean_run, node.actor, budget), self.one,
+                        out, None, _LeanTurn, (made, rng))
+            return True
         for budget in self.lean_budgets():
             leaves = self.leaves
             try:
@@ -721,23 +765,27 @@ class Explorer:
             return (self.lean_budget,)
         return [2**i for i in range(_LEAN_MOST.bit_length())]
 
-    def lean_meets_chance(self, state: Any, actor: str) -> bool:
-        """Whether the rule set's ``lean_turns`` takes ``actor``'s turn from ``state`` (not
-        changed) and meets chance in it (see :meth:`lean_expand`)."""
-        rs, lean = self.rs, self.lean
-        assert lean is not None
+    def lean_first_run(self, state: Any, actor: str) -> tuple[Any, Any, int] | None:
+        """The first run of ``actor``'s lean turn from ``state`` (not changed), when the
+        rule set's ``lean_turns`` takes the turn and meets chance in it: (the state it
+        made, its Rng, the budget), kept in the node for :meth:`lean_expand`, or (``None``,
+        ``None``, the budget) when its first outcomes are too unlikely to follow.
+        ``None`` when it declines the turn or meets no chance (the engine plays it).
+        """
+        rs = self.rs
         for budget in self.lean_budgets():
-            probe = rs.clone_state(state)
+            made = rs.clone_state(state)
+            rng = self.walker((), rs, made, self.one)
             try:
-                taken = lean(probe, actor, self.pick, self.rng((), rs, probe),
-                             partial(rs.apply_event, probe), budget)
+                self._lean_run(actor, budget, made, rng)
+            except _Declined:
+                continue
             except Branch:
                 self.lean_budget, self.lean_known = budget, True
-                return True
-            if taken:
-                self.lean_budget, self.lean_known = budget, True
-                return False
-        return False
+                return None, None, budget
+            self.lean_budget, self.lean_known = budget, True
+            return (made, rng, budget) if rng.points else None
+        return None
 
     def _lean_run(self, actor: str, budget: int, state: Any, rng: Any) -> None:
         """``actor``'s lean turn from ``state`` (see :meth:`lean_expand`).

@@ -14,6 +14,7 @@ products of exact chances, so its error is that of rounding (see
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -203,42 +204,34 @@ def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], li
     n = len(edges)
     if n > _LAYERED_LIMIT and not lifted:
         return None
-    src: list[int] = []
-    dst: list[int] = []
-    took: list[int] = []
-    chance: list[float] = []
-    end_src: list[int] = []
-    end_label: list[int] = []
-    end_took: list[int] = []
-    end_chance: list[float] = []
-    for v, out in enumerate(edges):
-        here = rounds[v]
-        for (w, d), p in out.items():
-            if not lifted and (here + d > limit or (here + d == limit and w == -1 - draw)):
-                # this state's own play met the limit (a rule set may end the fight at
-                # the close of the last round, still counting it): not the key's play
-                return None
-            if w < 0:
-                end_src.append(v)
-                end_label.append(-1 - w)
-                end_took.append(d)
-                end_chance.append(p)
-            else:
-                src.append(v)
-                dst.append(w)
-                took.append(d)
-                chance.append(p)
-    s_arr, d_arr = np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64)
-    t_arr, p_arr = np.array(took, dtype=np.int64), np.array(chance)
+    counts = np.fromiter((len(out) for out in edges), dtype=np.int64, count=n)
+    m = int(counts.sum())
+    # every edge's (target, rounds it took) and chance, flat, in the edges' order
+    pairs = np.fromiter(chain.from_iterable(chain.from_iterable(out) for out in edges),
+                        dtype=np.int64, count=2 * m).reshape(m, 2)
+    chances = np.fromiter(chain.from_iterable(out.values() for out in edges),
+                          dtype=np.float64, count=m)
+    sources = np.repeat(np.arange(n, dtype=np.int64), counts)
+    targets, rounds_took = pairs[:, 0], pairs[:, 1]
+    if not lifted:
+        at = np.asarray(rounds, dtype=np.int64)[sources] + rounds_took
+        if (at > limit).any() or ((at == limit) & (targets == -1 - draw)).any():
+            # a state's own play met the limit (a rule set may end the fight at the
+            # close of the last round, still counting it): not the key's play
+            return None
+    is_end = targets < 0
+    moves = ~is_end
+    s_arr, d_arr = sources[moves], targets[moves]
+    t_arr, p_arr = rounds_took[moves], chances[moves]
+    es, el = sources[is_end], -1 - targets[is_end]
+    et, ep = rounds_took[is_end], chances[is_end]
     within = t_arr == 0
     steps = _within_round_steps(n, s_arr[within], d_arr[within], p_arr[within])
     if steps is None:
         return None
     later = [(int(d), s_arr[t_arr == d], d_arr[t_arr == d], p_arr[t_arr == d])
-             for d in sorted(set(took)) if d > 0]
+             for d in np.unique(t_arr) if d > 0]
     passed = {d: np.bincount(fs, weights=fp, minlength=n) for d, fs, _, fp in later}
-    es, el = np.array(end_src, dtype=np.int64), np.array(end_label, dtype=np.int64)
-    et, ep = np.array(end_took, dtype=np.int64), np.array(end_chance)
     longest = max([d for d, *_ in later] + [int(et.max()) if len(et) else 0])
 
     def ends(left: int) -> np.ndarray[Any, Any]:
