@@ -91,6 +91,30 @@ class _Declined(Exception):
     """The rule set's ``lean_turns`` did not take a turn (the engine plays it)."""
 
 
+class _LeanRun:
+    """One actor's lean turn with a given budget, as a function of a state and an Rng.
+
+    Raises :class:`_Declined` when the rule set declines the turn (before drawing any
+    die: it declines from the state alone, so at the first run from a state).
+    """
+
+    __slots__ = ("actor", "apply", "budget", "lean", "pick", "state")
+
+    def __init__(self, lean: LeanTurns, actor: str, pick: Callable[[str], Policy],
+                 budget: int, apply: Callable[[Any, Any], None]) -> None:
+        self.lean, self.actor, self.pick, self.budget, self.apply = lean, actor, pick, budget, apply
+        self.state: Any = None
+
+    def emit(self, event: Any) -> None:
+        """Apply an event of the rule set's own steps to the state being played."""
+        self.apply(self.state, event)
+
+    def __call__(self, state: Any, rng: Any) -> None:
+        self.state = state
+        if not self.lean(state, self.actor, self.pick, rng, self.emit, self.budget):
+            raise _Declined
+
+
 @contextmanager
 def sweep_young_only() -> Iterator[None]:
     """Keep Python's cycle collector off the solver's graph while it grows.
@@ -464,8 +488,7 @@ class Explorer:
         for _ in range(_CHAIN_LIMIT):
             actor = current_actor(state)
             if actor is None:
-                outcome = rs.outcome(state)
-                result = -1 - self.label(outcome.winner if outcome is not None else None)
+                result = self.ended(state)
                 if layered:
                     landed = round_of(state)
                 break
@@ -565,6 +588,11 @@ class Explorer:
         self.landed = landed
         return result
 
+    def ended(self, state: Any) -> int:
+        """The graph's end ``-1 - label`` of a fight that is over (its winner's label)."""
+        outcome = self.rs.outcome(state)
+        return -1 - self.label(outcome.winner if outcome is not None else None)
+
     @staticmethod
     def _worth_looking(seen: list[int]) -> bool:
         """Whether to look up a state made by an action of a class whose lookups so far
@@ -646,15 +674,23 @@ class Explorer:
                     f"decisions (the chance trees are too bushy{self.cause()}); estimate "
                     "it with 'fracas simulate' instead"
                 )
-            # Most runs end at a known state: looked up here (see target).
+            # Most runs end the fight or at a known state: told here (see target).
             actor = current_actor(s)
             key = None
-            if actor is not None and worth_looking(looks):
+            node: Any
+            if actor is None:
+                node = self.ended(s)
+                if layered:
+                    node = (node, round_of(s) - self.base_round)
+                out[node] = get(node, 0) + p
+                self.mass += p
+                continue
+            if worth_looking(looks):
                 key = (actor, key_of(s))
                 found = seen(key)
                 if found is not None:
                     looks[1] += 1
-                    node: Any = found[0]
+                    node = found[0]
                     if layered:
                         node = (node, round_of(s) + found[1] - self.base_round)
                     out[node] = get(node, 0) + p
@@ -741,13 +777,13 @@ class Explorer:
         walked, node.walked = node.walked, None
         if walked is not None:
             made, rng, budget = walked
-            self.follow(node.state, partial(self._lean_run, node.actor, budget), self.one,
+            self.follow(node.state, self.lean_run(node.actor, budget), self.one,
                         out, None, _LeanTurn, (made, rng))
             return True
         for budget in self.lean_budgets():
             leaves = self.leaves
             try:
-                self.follow(node.state, partial(self._lean_run, node.actor, budget), self.one,
+                self.follow(node.state, self.lean_run(node.actor, budget), self.one,
                             out, None, _LeanTurn)
             except _Declined:
                 if out or self.leaves != leaves:  # not at the first run: not from the state
@@ -777,7 +813,7 @@ class Explorer:
             made = rs.clone_state(state)
             rng = self.walker((), rs, made, self.one)
             try:
-                self._lean_run(actor, budget, made, rng)
+                self.lean_run(actor, budget)(made, rng)
             except _Declined:
                 continue
             except Branch:
@@ -787,16 +823,10 @@ class Explorer:
             return (made, rng, budget) if rng.points else None
         return None
 
-    def _lean_run(self, actor: str, budget: int, state: Any, rng: Any) -> None:
-        """``actor``'s lean turn from ``state`` (see :meth:`lean_expand`).
-
-        Raises :class:`_Declined` when the rule set declines it (before drawing any
-        die: it declines from the state alone, so at the first run from a state).
-        """
+    def lean_run(self, actor: str, budget: int) -> _LeanRun:
+        """``actor``'s lean turn as a function of a state and an Rng (see :meth:`lean_expand`)."""
         assert self.lean is not None
-        if not self.lean(state, actor, self.pick, rng, partial(self.rs.apply_event, state),
-                         budget):
-            raise _Declined
+        return _LeanRun(self.lean, actor, self.pick, budget, self.rs.apply_event)
 
     def runner(self, action: Action) -> _Run:
         """Resolving ``action`` as a function of a state and an Rng."""

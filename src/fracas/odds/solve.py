@@ -157,15 +157,51 @@ def _solve_component(m: int, rhs: np.ndarray[Any, Any], rows: np.ndarray[Any, An
 
 
 
-def _within_round_steps(n: int, src: np.ndarray[Any, Any], dst: np.ndarray[Any, Any],
-                        chance: np.ndarray[Any, Any],
-                        ) -> list[tuple[np.ndarray[Any, Any], ...]] | None:
+#: The most edges times labels a product is laid out flat for (16 bytes each).
+_FLAT_LIMIT = 4_000_000
+
+
+class _Product:
+    """``out += A @ values`` for the edges ``source -> target`` with their chances.
+
+    Each state's terms are summed in the edges' order.  Laid out flat (one index per
+    edge and label) when that is small enough, so that one gather, one product and one
+    sum add every label at once; else label by label.
+    """
+
+    __slots__ = ("chance", "dst", "flat", "into", "labels", "n", "src", "take", "weight")
+
+    def __init__(self, src: np.ndarray[Any, Any], dst: np.ndarray[Any, Any],
+                 chance: np.ndarray[Any, Any], n: int, labels: int) -> None:
+        self.src, self.dst, self.chance, self.n, self.labels = src, dst, chance, n, labels
+        self.flat = len(src) * labels <= _FLAT_LIMIT
+        if self.flat:
+            each = np.arange(labels, dtype=np.int64)
+            self.into = (src[:, None] * labels + each).ravel()
+            self.take = (dst[:, None] * labels + each).ravel()
+            self.weight = np.repeat(chance, labels)
+
+    def add_to(self, out: np.ndarray[Any, Any], values: np.ndarray[Any, Any]) -> None:
+        """``out[v] += sum of chance * values[w]`` over the edges ``v -> w``."""
+        n, labels = self.n, self.labels
+        if self.flat:
+            out += np.bincount(self.into, weights=self.weight * values.ravel()[self.take],
+                               minlength=n * labels).reshape(n, labels)
+            return
+        for label in range(labels):
+            out[:, label] += np.bincount(self.src, weights=self.chance * values[self.dst, label],
+                                         minlength=n)
+
+
+def _within_round_steps(n: int, labels: int, src: np.ndarray[Any, Any],
+                        dst: np.ndarray[Any, Any], chance: np.ndarray[Any, Any],
+                        ) -> list[_Product] | None:
     """The moves within a round, grouped by how far their source is from leaving it.
 
     A state's step is 0 when none of its moves stays in the round, else one more than
     the highest step of the states its moves within the round reach.  The groups come
-    in step order (from step 1), each as (sources, targets, chances) in the moves' own
-    order, so that each state's value is summed once its targets' are final.  ``None``
+    in step order (from step 1), each as the product of its moves (in their own
+    order), so that each state's value is summed once its targets' are final.  ``None``
     when the moves within a round loop, or chain over more than :data:`_ROUND_PASSES`
     states.
     """
@@ -179,8 +215,8 @@ def _within_round_steps(n: int, src: np.ndarray[Any, Any], dst: np.ndarray[Any, 
     else:
         return None
     at = step[src]
-    return [(src[at == k], dst[at == k], chance[at == k]) for k in range(1, int(step.max()) + 1)
-            if (at == k).any()]
+    return [_Product(src[at == k], dst[at == k], chance[at == k], n, labels)
+            for k in range(1, int(step.max()) + 1) if (at == k).any()]
 
 
 def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], limit: int,
@@ -226,13 +262,15 @@ def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], li
     es, el = sources[is_end], -1 - targets[is_end]
     et, ep = rounds_took[is_end], chances[is_end]
     within = t_arr == 0
-    steps = _within_round_steps(n, s_arr[within], d_arr[within], p_arr[within])
+    steps = _within_round_steps(n, labels, s_arr[within], d_arr[within], p_arr[within])
     if steps is None:
         return None
-    later = [(int(d), s_arr[t_arr == d], d_arr[t_arr == d], p_arr[t_arr == d])
+    later = [(int(d), _Product(s_arr[t_arr == d], d_arr[t_arr == d], p_arr[t_arr == d], n,
+                               labels))
              for d in np.unique(t_arr) if d > 0]
-    passed = {d: np.bincount(fs, weights=fp, minlength=n) for d, fs, _, fp in later}
-    longest = max([d for d, *_ in later] + [int(et.max()) if len(et) else 0])
+    passed = {d: np.bincount(product.src, weights=product.chance, minlength=n)
+              for d, product in later}
+    longest = max([d for d, _ in later] + [int(et.max()) if len(et) else 0])
 
     def ends(left: int) -> np.ndarray[Any, Any]:
         """The ends' share of each state's value with ``left`` rounds left."""
@@ -256,20 +294,15 @@ def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], li
         return ended
     for left in range(wanted + 1):
         value = settled.copy() if left >= longest else ends(left)
-        for d, fs, fd, fp in later:
+        for d, product in later:
             if d > left:
                 value[:, draw] += passed[d]
             else:
-                before = layers[-d]
-                for label in range(labels):
-                    value[:, label] += np.bincount(fs, weights=fp * before[fd, label],
-                                                   minlength=n)
+                product.add_to(value, layers[-d])
         # x = W x + rhs within the round, step by step: each step's states move only to
         # states of the steps before it, whose values are then final.
-        for ws, wd, wp in steps:
-            for label in range(labels):
-                value[:, label] += np.bincount(ws, weights=wp * value[wd, label],
-                                               minlength=n)
+        for product in steps:
+            product.add_to(value, value)
         if layers and np.array_equal(value, layers[-1]):
             steady += 1
         else:
