@@ -14,6 +14,11 @@ enumerates chance instead of drawing it (:mod:`fracas.odds.chance`):
   state).  Each run goes on past its replayed values down the first outcome of every
   new chance point (:class:`~fracas.odds.chance.WalkingRng`), so every run ends in a
   result and no run is spent only on finding the next chance point.
+* **A turn the rule set plays at once** (``Ruleset.lean_turns``, where the policies
+  decide it as pure functions of the state) is one step from a node to the next
+  decision, no event built and no policy asked: the explorer plays it from a node's
+  state with the solver's Rng (one turn at a time) and branches on its dice as on
+  the engine's (:meth:`Explorer.lean_expand`).
 * **States are merged by key.**  Decision states are merged by ``(current actor,
   ruleset.state_key(state))``, ended fights by winner; only states whose decision
   leads to chance become nodes of the graph, and the chains of chance-free
@@ -78,6 +83,9 @@ _YOUNG_LIMIT = 1_000_000
 #: The largest budget of decisions a node's lean turn is offered (see
 #: :meth:`Explorer.lean_expand`): budgets 1, 2, 4, ... up to this are tried.
 _LEAN_MOST = 16
+#: Turns the rule set's ``lean_turns`` may decline before it has taken one; after that
+#: the fight is played through the engine alone (its probes would only cost time).
+_LEAN_TRIAL = 256
 #: The label of pruned chance paths (no side can have this name: it is not text).
 PRUNED = object()
 _Run = Callable[[Any, Any], None]
@@ -188,6 +196,7 @@ class Explorer:
         #: The budget of decisions a lean turn took (once :attr:`lean_known`).
         self.lean_budget = 1
         self.lean_known = False
+        self.lean_declined = 0  # turns declined before one was taken
         self.pick = policies
         self.limits = limits
         self.max_states = limits.max_states
@@ -821,6 +830,10 @@ class Explorer:
                 return None, None, budget
             self.lean_budget, self.lean_known = budget, True
             return (made, rng, budget) if rng.points else None
+        if not self.lean_known:
+            self.lean_declined += 1
+            if self.lean_declined >= _LEAN_TRIAL:
+                self.lean = None  # never taken so far: the engine plays this fight
         return None
 
     def lean_run(self, actor: str, budget: int) -> _LeanRun:
