@@ -19,6 +19,12 @@ Cases:
     .venv/bin/python benchmarks/duel_bench.py [--before /tmp/fracas-before] [--skip-old-full]
         [--examples | --only-examples] [--max-seconds 60]
 
+``--tree TREE`` with the examples solves each of them with the solver of another source
+tree too, just before this one's (the two rows side by side)::
+
+    .venv/bin/python benchmarks/duel_bench.py --only-examples --max-seconds 120 \
+        --tree /work/trees/34116c0 [--only ledge_sentry,wall_duel]
+
 ``--compare TREE`` instead times the new solver on the full claw duel against the
 solver of another source tree (both new-style: ``TREE`` must have ``fracas.odds.duel``
 with face classes), alternating the two ``--repeat`` times (3 by default), with the
@@ -152,6 +158,12 @@ def main() -> None:
                              "alternating (see --repeat, --mode)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of each tree with --compare (default 3)")
+    parser.add_argument("--tree", type=Path, metavar="TREE",
+                        help="with --examples/--only-examples: also solve each example with "
+                             "the solver of another source tree, just before this tree's")
+    parser.add_argument("--only", metavar="NAMES",
+                        help="with the examples: only these, by file name without .yaml, "
+                             "comma-separated (say ledge_sentry,wall_duel)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--mode", default=None,
                         help="face classes of the claw_all pools: 'rule set', 'three' or "
@@ -179,9 +191,15 @@ def main() -> None:
         print(row(name, label, mode, r), flush=True)
     if args.examples or args.only_examples:
         singles = sorted((ROOT / "tests" / "odds" / "data").glob("*_single.yaml"))
+        wanted = None if args.only is None else set(args.only.split(","))
         for path in [*sorted((ROOT / "examples").glob("*/*.yaml")), *singles]:
-            r = run(ROOT, path, max_seconds=args.max_seconds)
+            if wanted is not None and path.stem not in wanted:
+                continue
             name = f"{path.parent.name}/{path.stem}"
+            if args.tree is not None:
+                r = run(args.tree.resolve(), path, max_seconds=args.max_seconds)
+                print(row(name, str(args.tree), "rule set", r), flush=True)
+            r = run(ROOT, path, max_seconds=args.max_seconds)
             print(row(name, "new", "rule set", r), flush=True)
 
 

@@ -21,6 +21,9 @@ against that reference: both are exact, so their fractions must be equal::
 
     PYTHONPATH=src .venv/bin/python benchmarks/duel_exact_ref.py [--repeat 5] [--rounds]
     PYTHONPATH=src .venv/bin/python benchmarks/duel_exact_ref.py --exact [--repeat 3]
+
+``--tree TREE`` also times the solver of another source tree (say a checkout of an
+earlier commit) in the same alternation, with its ratio to the reference.
 """
 
 from __future__ import annotations
@@ -117,8 +120,8 @@ def _child(which: str) -> None:
                       "states": odds.states, "leaves": odds.leaves, "exact": exact}))
 
 
-def _run(which: str) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+def _run(which: str, tree: Path = ROOT) -> dict[str, Any]:
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
     done = subprocess.run([sys.executable, __file__, "--child", which], env=env,
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
@@ -132,19 +135,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--exact", action="store_true",
                         help="time fracas's exact mode against the reference that follows "
                              "every round (their fractions must be equal)")
+    parser.add_argument("--tree", type=Path, metavar="TREE",
+                        help="also time the solver of another source tree (its src/ is put "
+                             "on PYTHONPATH), in the same alternation")
     parser.add_argument("--child", choices=("ref", "ref-rounds", "fracas", "fracas-exact"))
     args = parser.parse_args(argv)
     if args.child:
         _child(args.child)
         return
-    times: dict[str, list[float]] = {"ref": [], "fracas": []}
+    times: dict[str, list[float]] = {"ref": [], "fracas": [], "tree": []}
     values: dict[str, dict[str, Any]] = {}
     reference = "ref-rounds" if args.rounds or args.exact else "ref"
     ours_child = "fracas-exact" if args.exact else "fracas"
+    runs = [("ref", reference, ROOT), ("fracas", ours_child, ROOT)]
+    if args.tree is not None:
+        runs.append(("tree", ours_child, args.tree.resolve()))
     for _ in range(args.repeat):
-        for which in (reference, ours_child):
-            got = _run(which)
-            key = "ref" if which == reference else "fracas"
+        for key, which, tree in runs:
+            got = _run(which, tree)
             times[key].append(got["seconds"])
             values[key] = got
     ref, ours = statistics.median(times["ref"]), statistics.median(times["fracas"])
@@ -158,6 +166,12 @@ def main(argv: list[str] | None = None) -> None:
           f"{values['fracas'].get('leaves', 0):,.0f} resolutions")
     print(f"ratio {ours / ref:.2f}x; red {values['fracas']['red']!r} "
           f"(independent {values['ref']['red']!r}), largest difference {differ:.1e}")
+    if args.tree is not None:
+        theirs = statistics.median(times["tree"])
+        tree_differ = max(abs(values["ref"][k] - values["tree"][k]) for k in ("red", "draw"))
+        print(f"fracas odds duel of {args.tree}: median {theirs:.4f} CPU s "
+              f"({', '.join(f'{t:.4f}' for t in times['tree'])}); ratio {theirs / ref:.2f}x; "
+              f"red {values['tree']['red']!r}, largest difference {tree_differ:.1e}")
     if differ > 1e-12:
         raise SystemExit("the two solvers disagree by more than 1e-12")
     if args.exact:

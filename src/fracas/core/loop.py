@@ -50,7 +50,8 @@ Listener = Callable[[Event, Any], None]
 #: drawing the same dice; ``emit`` applies an event without logging it.  It takes at most
 #: ``budget`` decisions and returns how many it took, 0 when it does not take this turn.
 #: :func:`play` asks it only when it keeps no log and tells no listener (nobody reads the
-#: events).  A rule set offering one holds it to the engine with a test.
+#: events); the exact duel solver plays a turn through it too (``odds.explore``).  A rule
+#: set offering one holds it to the engine with a test.
 LeanTurns = Callable[[Any, str, Callable[[str], Policy], "Rng", Callable[[Event], None], int],
                      int]
 

@@ -134,6 +134,9 @@ def _side_of(ruleset: Ruleset[Any], state: Any, actor: str) -> str | None:
 class _Chooser(Explorer):
     """The exact solver's explorer, with every legal move kept apart for the free side."""
 
+    #: The free side's decisions inside a turn are its own, not its policy's.
+    use_lean = False
+
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
                  limits: DuelLimits, progress: Progress | None, watch: Watch | None,
                  mine: Callable[[str], bool], max_moves: int,

@@ -269,7 +269,8 @@ class WalkingRng(ChanceRng):
 
     def __init__(self, prefix: tuple[Any, ...], ruleset: Ruleset[Any] | None, state: Any,
                  chance: Any) -> None:
-        super().__init__(prefix, ruleset, state)
+        # ChanceRng's slots, set here (one frame less: one Rng per resolution)
+        self._prefix, self._pos, self._ruleset, self._state = prefix, 0, ruleset, state
         self.chance = chance
         self.chosen: list[Any] = []
         self.points: list[tuple[int, Sequence[tuple[Any, Any]], int, Any, str]] = []

@@ -14,6 +14,11 @@ enumerates chance instead of drawing it (:mod:`fracas.odds.chance`):
   state).  Each run goes on past its replayed values down the first outcome of every
   new chance point (:class:`~fracas.odds.chance.WalkingRng`), so every run ends in a
   result and no run is spent only on finding the next chance point.
+* **A turn the rule set plays at once** (``Ruleset.lean_turns``, where the policies
+  decide it as pure functions of the state) is one step from a node to the next
+  decision, no event built and no policy asked: the explorer plays it from a node's
+  state with the solver's Rng (one turn at a time) and branches on its dice as on
+  the engine's (:meth:`Explorer.lean_expand`).
 * **States are merged by key.**  Decision states are merged by ``(current actor,
   ruleset.state_key(state))``, ended fights by winner; only states whose decision
   leads to chance become nodes of the graph, and the chains of chance-free
@@ -40,7 +45,7 @@ from typing import Any
 from fracas.core.decision import options
 from fracas.core.errors import ScriptExhaustedError
 from fracas.core.events import DecisionMade
-from fracas.core.loop import resolve_decision
+from fracas.core.loop import LeanTurns, resolve_decision
 from fracas.core.policy import DecisionRequest, Policy, RandomPolicy
 from fracas.core.ruleset import Action, Ruleset
 from fracas.odds.chance import (
@@ -75,9 +80,47 @@ _LOOK_PROBE = 32
 #: While solving, the young objects are swept for reference cycles only once this many
 #: have piled up (see :func:`sweep_young_only`).
 _YOUNG_LIMIT = 1_000_000
+#: The largest budget of decisions a node's lean turn is offered (see
+#: :meth:`Explorer.lean_expand`): budgets 1, 2, 4, ... up to this are tried.
+_LEAN_MOST = 16
+#: Turns the rule set's ``lean_turns`` may decline before it has taken one; after that
+#: the fight is played through the engine alone (its probes would only cost time).
+_LEAN_TRIAL = 256
 #: The label of pruned chance paths (no side can have this name: it is not text).
 PRUNED = object()
 _Run = Callable[[Any, Any], None]
+
+
+class _LeanTurn:
+    """The kind of a step played by the rule set's ``lean_turns`` (for :meth:`Explorer.target`)."""
+
+
+class _Declined(Exception):
+    """The rule set's ``lean_turns`` did not take a turn (the engine plays it)."""
+
+
+class _LeanRun:
+    """One actor's lean turn with a given budget, as a function of a state and an Rng.
+
+    Raises :class:`_Declined` when the rule set declines the turn (before drawing any
+    die: it declines from the state alone, so at the first run from a state).
+    """
+
+    __slots__ = ("actor", "apply", "budget", "lean", "pick", "state")
+
+    def __init__(self, lean: LeanTurns, actor: str, pick: Callable[[str], Policy],
+                 budget: int, apply: Callable[[Any, Any], None]) -> None:
+        self.lean, self.actor, self.pick, self.budget, self.apply = lean, actor, pick, budget, apply
+        self.state: Any = None
+
+    def emit(self, event: Any) -> None:
+        """Apply an event of the rule set's own steps to the state being played."""
+        self.apply(self.state, event)
+
+    def __call__(self, state: Any, rng: Any) -> None:
+        self.state = state
+        if not self.lean(state, self.actor, self.pick, rng, self.emit, self.budget):
+            raise _Declined
 
 
 @contextmanager
@@ -105,7 +148,7 @@ def sweep_young_only() -> Iterator[None]:
 class Node:
     """A decision state whose decision leads to chance (or to a loop without chance)."""
 
-    __slots__ = ("actor", "decisions", "first", "state")
+    __slots__ = ("actor", "decisions", "first", "state", "walked")
 
     def __init__(self, actor: str, state: Any, decisions: list[tuple[Action, float]] | None,
                  first: Branch | None) -> None:
@@ -113,6 +156,8 @@ class Node:
         self.state = state  # before the decision
         self.decisions = decisions
         self.first = first  # the first chance point of the decision's one action
+        #: The first run of a lean turn from ``state`` (see Explorer.lean_first_run).
+        self.walked: tuple[Any, WalkingRng, int] | None = None
 
 
 class Explorer:
@@ -124,6 +169,10 @@ class Explorer:
     ``exact``, the chances are ``Fraction`` s.  The best-response solver subclasses it
     to keep the free side's moves apart.
     """
+
+    #: Whether a node whose turn the rule set's ``lean_turns`` takes is expanded through
+    #: it (:meth:`lean_expand`); off where every decision must be kept apart.
+    use_lean = True
 
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
                  limits: DuelLimits, progress: Progress | None, watch: Watch | None,
@@ -140,6 +189,14 @@ class Explorer:
         #: The rule set's fold of a decision without its event (see ``core.loop.play``).
         self.apply_decision: Callable[[Any, str, Action], None] | None = getattr(
             ruleset, "apply_decision", None)
+        #: The rule set's whole turns at once (``core.loop.LeanTurns``; see
+        #: :meth:`lean_expand`), when it offers them and :attr:`use_lean` allows.
+        self.lean: LeanTurns | None = getattr(ruleset, "lean_turns", None) \
+            if self.use_lean else None
+        #: The budget of decisions a lean turn took (once :attr:`lean_known`).
+        self.lean_budget = 1
+        self.lean_known = False
+        self.lean_declined = 0  # turns declined before one was taken
         self.pick = policies
         self.limits = limits
         self.max_states = limits.max_states
@@ -408,7 +465,7 @@ class Explorer:
 
     # -- the graph --------------------------------------------------------------------
     def target(self, state: Any, rebuild: Callable[[], Any], after: type | None = None,
-               ) -> int:
+               missed: Hashable | None = None) -> int:
         """Where ``state`` lands in the graph, after the decisions that involve no chance.
 
         Returns a node index (>= 0) or ``-1 - label`` for an ended fight.  ``state`` is
@@ -419,7 +476,8 @@ class Explorer:
         ``state`` (``None`` for the opening).
 
         Only states whose decision leads to chance become nodes; the chance-free
-        decisions on the way are remembered by key (a later visit is one lookup).  A
+        decisions on the way are remembered by key (a later visit is one lookup;
+        ``missed``: the key of ``state``, already looked up and not found).  A
         state is looked up by key only while lookups after its kind of action find
         something (:meth:`_worth_looking`): a state just rolled is seldom met again, and
         playing on from a state already known reaches the same node anyway (equal
@@ -439,20 +497,43 @@ class Explorer:
         for _ in range(_CHAIN_LIMIT):
             actor = current_actor(state)
             if actor is None:
-                outcome = rs.outcome(state)
-                result = -1 - self.label(outcome.winner if outcome is not None else None)
+                result = self.ended(state)
                 if layered:
                     landed = round_of(state)
                 break
             key: Hashable | None = None
-            if self._worth_looking(after):
+            looks = self.looks.get(after)
+            if looks is None:
+                looks = self.looks[after] = [0, 0, 0]
+            if missed is not None:
+                key, missed = missed, None
+            elif self._worth_looking(looks):
                 key = (actor, state_key(state))
                 found = seen(key)
                 if found is not None:
-                    self.looks[after][1] += 1
+                    looks[1] += 1
                     result = found[0]
                     if layered:
                         landed = round_of(state) + found[1]
+                    break
+            if self.lean is not None:
+                # A turn the rule set plays at once: a node if it meets chance, with no
+                # decision worked out here (lean_expand plays the turn from this state).
+                if key is None:
+                    key = (actor, state_key(state))
+                    found = seen(key)
+                    if found is not None:
+                        result = found[0]
+                        if layered:
+                            landed = round_of(state) + found[1]
+                        break
+                walked = self.lean_first_run(state, actor)
+                if walked is not None:
+                    landed = round_of(state) if layered else 0
+                    result = self.new_node(key, actor, state, None, None)
+                    node = self.nodes[result]
+                    assert node is not None
+                    node.walked = walked if walked[0] is not None else None
                     break
             decisions = self.decisions(state, actor)
             here = round_of(state) if layered else 0
@@ -516,16 +597,20 @@ class Explorer:
         self.landed = landed
         return result
 
-    def _worth_looking(self, after: type | None) -> bool:
-        """Whether to look up a state made by an action of class ``after``.
+    def ended(self, state: Any) -> int:
+        """The graph's end ``-1 - label`` of a fight that is over (its winner's label)."""
+        outcome = self.rs.outcome(state)
+        return -1 - self.label(outcome.winner if outcome is not None else None)
+
+    @staticmethod
+    def _worth_looking(seen: list[int]) -> bool:
+        """Whether to look up a state made by an action of a class whose lookups so far
+        are ``seen``: [looked up, found, skipped since the last lookup] (updated here).
 
         Yes for the first :data:`_LOOK_TRIAL` such states, then while at least one
         lookup in :data:`_LOOK_RATE` finds a known state, and for one state in
         :data:`_LOOK_PROBE` even so (the fight may change).
         """
-        seen = self.looks.get(after)
-        if seen is None:
-            seen = self.looks[after] = [0, 0, 0]
         looked, hits, skipped = seen
         if looked < _LOOK_TRIAL or hits * _LOOK_RATE >= looked or skipped >= _LOOK_PROBE:
             seen[0] = looked + 1
@@ -546,49 +631,84 @@ class Explorer:
         return state
 
     def follow(self, base: Any, run: _Run, p0: float, out: dict[int, float],
-               first: Branch | None, after: type | None = None) -> None:
+               first: Branch | None, after: type | None = None,
+               walked: tuple[Any, WalkingRng] | None = None) -> None:
         """Add every result of ``run`` from ``base`` (reached with chance ``p0``) to ``out``.
 
         ``after`` is the class of the action ``run`` resolves (see :meth:`target`).
+        ``walked``: the first run, already made (the state it made and its Rng).
         """
         rs = self.rs
         target, layered, walker = self.target, self.limit is not None, self.walker
+        clone, rerun, get = rs.clone_state, self.rerun, out.get
+        current_actor, key_of, seen = rs.current_actor, self.key_of, self.through.get
+        round_of, worth_looking = rs.round_number, self._worth_looking
+        looks = self.looks.get(after)
+        if looks is None:
+            looks = self.looks[after] = [0, 0, 0]
         stack: list[tuple[tuple[Any, ...], float]] = []
-        if first is None:
+        if walked is not None:
+            pass
+        elif first is None:
             stack.append(((), p0))
         else:
             self.branch((), p0, first, stack, out)
         steps = 0
-        while stack:
-            prefix, p = stack.pop()
-            s = rs.clone_state(base)
-            steps += 1
-            if steps & 255 == 0:
-                self.check_time()
-            # One run reaches a result down the first outcomes past the prefix; the
-            # other outcomes of the points it passed wait on the stack.
-            rng = walker(prefix, rs, s, p)
-            try:
-                run(s, rng)
-            except Branch as branch:  # every outcome of a point too unlikely to follow
-                self.siblings(prefix, rng, stack, out)
-                self.branch((*prefix, *rng.chosen), rng.chance, branch, stack, out)
-                continue
+        while stack or walked is not None:
+            if walked is not None:
+                (s, rng), walked, prefix, p = walked, None, (), p0
+            else:
+                prefix, p = stack.pop()
+                s = clone(base)
+                steps += 1
+                if steps & 255 == 0:
+                    self.check_time()
+                # One run reaches a result down the first outcomes past the prefix; the
+                # other outcomes of the points it passed wait on the stack.
+                rng = walker(prefix, rs, s, p)
+                try:
+                    run(s, rng)
+                except Branch as branch:  # every outcome of a point too unlikely to follow
+                    self.siblings(prefix, rng, stack, out)
+                    self.branch((*prefix, *rng.chosen), rng.chance, branch, stack, out)
+                    continue
             if rng.points:
                 self.siblings(prefix, rng, stack, out)
                 prefix = (*prefix, *rng.chosen)
                 p = rng.chance
-            self.leaves += 1
-            if self.leaves > self.max_leaves:
+            leaves = self.leaves = self.leaves + 1
+            if leaves > self.max_leaves:
                 raise StateSpaceTooLargeError(
                     f"solving needs more than {self.max_leaves:,} resolutions of single "
                     f"decisions (the chance trees are too bushy{self.cause()}); estimate "
                     "it with 'fracas simulate' instead"
                 )
-            node: Any = target(s, partial(self.rerun, base, run, prefix), after)
+            # Most runs end the fight or at a known state: told here (see target).
+            actor = current_actor(s)
+            key = None
+            node: Any
+            if actor is None:
+                node = self.ended(s)
+                if layered:
+                    node = (node, round_of(s) - self.base_round)
+                out[node] = get(node, 0) + p
+                self.mass += p
+                continue
+            if worth_looking(looks):
+                key = (actor, key_of(s))
+                found = seen(key)
+                if found is not None:
+                    looks[1] += 1
+                    node = found[0]
+                    if layered:
+                        node = (node, round_of(s) + found[1] - self.base_round)
+                    out[node] = get(node, 0) + p
+                    self.mass += p
+                    continue
+            node = target(s, partial(rerun, base, run, prefix), after, key)
             if layered:  # with the rounds it took (see solve.solve_by_rounds)
                 node = (node, self.landed - self.base_round)
-            out[node] = out.get(node, 0) + p
+            out[node] = get(node, 0) + p
             self.mass += p
 
     def siblings(self, prefix: tuple[Any, ...], rng: WalkingRng,
@@ -636,17 +756,90 @@ class Explorer:
         """Every result of the decision at ``node``, with its probability."""
         rs = self.rs
         out: dict[Any, float] = {}
+        if self.limit is not None:
+            self.base_round = rs.round_number(node.state)
+        if self.lean is not None and self.lean_expand(node, out):
+            return out
         decisions = node.decisions
         if decisions is None:
             decisions = self.decisions(node.state, node.actor)
-        if self.limit is not None:
-            self.base_round = rs.round_number(node.state)
         for chosen, p in decisions:
             after = rs.clone_state(node.state)
             self.decide(after, node.actor, chosen)
             self.follow(after, self.runner(chosen), p, out,
                         node.first if len(decisions) == 1 else None, type(chosen))
         return out
+
+    def lean_expand(self, node: Node, out: dict[Any, Any]) -> bool:
+        """Expand ``node`` through the rule set's ``lean_turns``, if it takes the turn.
+
+        ``lean_turns`` plays the actor's turn from the state before its decision as the
+        decisions and their events would, drawing the same dice, where the policies
+        decide it as pure functions of the state (``core.loop.LeanTurns``); it draws its
+        dice from the solver's Rng like the engine, so its outcomes are branched on as
+        the engine's are, and it ends at a decision, which :meth:`target` takes from
+        there.  The budget offered is the smallest of 1, 2, 4, ... that it takes, so
+        it plays one turn at a time and the positions between turns are still merged.
+        ``False`` (nothing added) when it declines the turn: the engine plays it.
+        ``tests/odds/test_lean_solve.py`` holds the two ways to the same fractions.
+        """
+        walked, node.walked = node.walked, None
+        if walked is not None:
+            made, rng, budget = walked
+            self.follow(node.state, self.lean_run(node.actor, budget), self.one,
+                        out, None, _LeanTurn, (made, rng))
+            return True
+        for budget in self.lean_budgets():
+            leaves = self.leaves
+            try:
+                self.follow(node.state, self.lean_run(node.actor, budget), self.one,
+                            out, None, _LeanTurn)
+            except _Declined:
+                if out or self.leaves != leaves:  # not at the first run: not from the state
+                    raise DuelError(f"the rule set's lean_turns declined {node.actor}'s "
+                                    "turn after taking it from the same state") from None
+                continue
+            self.lean_budget, self.lean_known = budget, True
+            return True
+        return False
+
+    def lean_budgets(self) -> Sequence[int]:
+        """The budgets of decisions to offer a lean turn: the one it took before, once known;
+        until then 1, 2, 4, ... up to :data:`_LEAN_MOST`."""
+        if self.lean_known:
+            return (self.lean_budget,)
+        return [2**i for i in range(_LEAN_MOST.bit_length())]
+
+    def lean_first_run(self, state: Any, actor: str) -> tuple[Any, Any, int] | None:
+        """The first run of ``actor``'s lean turn from ``state`` (not changed), when the
+        rule set's ``lean_turns`` takes the turn and meets chance in it: (the state it
+        made, its Rng, the budget), kept in the node for :meth:`lean_expand`, or (``None``,
+        ``None``, the budget) when its first outcomes are too unlikely to follow.
+        ``None`` when it declines the turn or meets no chance (the engine plays it).
+        """
+        rs = self.rs
+        for budget in self.lean_budgets():
+            made = rs.clone_state(state)
+            rng = self.walker((), rs, made, self.one)
+            try:
+                self.lean_run(actor, budget)(made, rng)
+            except _Declined:
+                continue
+            except Branch:
+                self.lean_budget, self.lean_known = budget, True
+                return None, None, budget
+            self.lean_budget, self.lean_known = budget, True
+            return (made, rng, budget) if rng.points else None
+        if not self.lean_known:
+            self.lean_declined += 1
+            if self.lean_declined >= _LEAN_TRIAL:
+                self.lean = None  # never taken so far: the engine plays this fight
+        return None
+
+    def lean_run(self, actor: str, budget: int) -> _LeanRun:
+        """``actor``'s lean turn as a function of a state and an Rng (see :meth:`lean_expand`)."""
+        assert self.lean is not None
+        return _LeanRun(self.lean, actor, self.pick, budget, self.rs.apply_event)
 
     def runner(self, action: Action) -> _Run:
         """Resolving ``action`` as a function of a state and an Rng."""

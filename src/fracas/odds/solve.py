@@ -14,6 +14,7 @@ products of exact chances, so its error is that of rounding (see
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -156,6 +157,68 @@ def _solve_component(m: int, rhs: np.ndarray[Any, Any], rows: np.ndarray[Any, An
 
 
 
+#: The most edges times labels a product is laid out flat for (16 bytes each).
+_FLAT_LIMIT = 4_000_000
+
+
+class _Product:
+    """``out += A @ values`` for the edges ``source -> target`` with their chances.
+
+    Each state's terms are summed in the edges' order.  Laid out flat (one index per
+    edge and label) when that is small enough, so that one gather, one product and one
+    sum add every label at once; else label by label.
+    """
+
+    __slots__ = ("chance", "dst", "flat", "into", "labels", "n", "src", "take", "weight")
+
+    def __init__(self, src: np.ndarray[Any, Any], dst: np.ndarray[Any, Any],
+                 chance: np.ndarray[Any, Any], n: int, labels: int) -> None:
+        self.src, self.dst, self.chance, self.n, self.labels = src, dst, chance, n, labels
+        self.flat = len(src) * labels <= _FLAT_LIMIT
+        if self.flat:
+            each = np.arange(labels, dtype=np.int64)
+            self.into = (src[:, None] * labels + each).ravel()
+            self.take = (dst[:, None] * labels + each).ravel()
+            self.weight = np.repeat(chance, labels)
+
+    def add_to(self, out: np.ndarray[Any, Any], values: np.ndarray[Any, Any]) -> None:
+        """``out[v] += sum of chance * values[w]`` over the edges ``v -> w``."""
+        n, labels = self.n, self.labels
+        if self.flat:
+            out += np.bincount(self.into, weights=self.weight * values.ravel()[self.take],
+                               minlength=n * labels).reshape(n, labels)
+            return
+        for label in range(labels):
+            out[:, label] += np.bincount(self.src, weights=self.chance * values[self.dst, label],
+                                         minlength=n)
+
+
+def _within_round_steps(n: int, labels: int, src: np.ndarray[Any, Any],
+                        dst: np.ndarray[Any, Any], chance: np.ndarray[Any, Any],
+                        ) -> list[_Product] | None:
+    """The moves within a round, grouped by how far their source is from leaving it.
+
+    A state's step is 0 when none of its moves stays in the round, else one more than
+    the highest step of the states its moves within the round reach.  The groups come
+    in step order (from step 1), each as the product of its moves (in their own
+    order), so that each state's value is summed once its targets' are final.  ``None``
+    when the moves within a round loop, or chain over more than :data:`_ROUND_PASSES`
+    states.
+    """
+    step = np.zeros(n, dtype=np.int64)
+    for _ in range(_ROUND_PASSES):
+        new = np.zeros(n, dtype=np.int64)
+        np.maximum.at(new, src, step[dst] + 1)
+        if np.array_equal(new, step):
+            break
+        step = new
+    else:
+        return None
+    at = step[src]
+    return [_Product(src[at == k], dst[at == k], chance[at == k], n, labels)
+            for k in range(1, int(step.max()) + 1) if (at == k).any()]
+
+
 def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], limit: int,
                      root: int, root_round: int, labels: int, draw: int,
                      lifted: bool = False) -> np.ndarray[Any, Any] | None:
@@ -177,41 +240,37 @@ def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], li
     n = len(edges)
     if n > _LAYERED_LIMIT and not lifted:
         return None
-    src: list[int] = []
-    dst: list[int] = []
-    took: list[int] = []
-    chance: list[float] = []
-    end_src: list[int] = []
-    end_label: list[int] = []
-    end_took: list[int] = []
-    end_chance: list[float] = []
-    for v, out in enumerate(edges):
-        here = rounds[v]
-        for (w, d), p in out.items():
-            if not lifted and (here + d > limit or (here + d == limit and w == -1 - draw)):
-                # this state's own play met the limit (a rule set may end the fight at
-                # the close of the last round, still counting it): not the key's play
-                return None
-            if w < 0:
-                end_src.append(v)
-                end_label.append(-1 - w)
-                end_took.append(d)
-                end_chance.append(p)
-            else:
-                src.append(v)
-                dst.append(w)
-                took.append(d)
-                chance.append(p)
-    s_arr, d_arr = np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64)
-    t_arr, p_arr = np.array(took, dtype=np.int64), np.array(chance)
+    counts = np.fromiter((len(out) for out in edges), dtype=np.int64, count=n)
+    m = int(counts.sum())
+    # every edge's (target, rounds it took) and chance, flat, in the edges' order
+    pairs = np.fromiter(chain.from_iterable(chain.from_iterable(out) for out in edges),
+                        dtype=np.int64, count=2 * m).reshape(m, 2)
+    chances = np.fromiter(chain.from_iterable(out.values() for out in edges),
+                          dtype=np.float64, count=m)
+    sources = np.repeat(np.arange(n, dtype=np.int64), counts)
+    targets, rounds_took = pairs[:, 0], pairs[:, 1]
+    if not lifted:
+        at = np.asarray(rounds, dtype=np.int64)[sources] + rounds_took
+        if (at > limit).any() or ((at == limit) & (targets == -1 - draw)).any():
+            # a state's own play met the limit (a rule set may end the fight at the
+            # close of the last round, still counting it): not the key's play
+            return None
+    is_end = targets < 0
+    moves = ~is_end
+    s_arr, d_arr = sources[moves], targets[moves]
+    t_arr, p_arr = rounds_took[moves], chances[moves]
+    es, el = sources[is_end], -1 - targets[is_end]
+    et, ep = rounds_took[is_end], chances[is_end]
     within = t_arr == 0
-    ws, wd, wp = s_arr[within], d_arr[within], p_arr[within]
-    later = [(int(d), s_arr[t_arr == d], d_arr[t_arr == d], p_arr[t_arr == d])
-             for d in sorted(set(took)) if d > 0]
-    passed = {d: np.bincount(fs, weights=fp, minlength=n) for d, fs, _, fp in later}
-    es, el = np.array(end_src, dtype=np.int64), np.array(end_label, dtype=np.int64)
-    et, ep = np.array(end_took, dtype=np.int64), np.array(end_chance)
-    longest = max([d for d, *_ in later] + [int(et.max()) if len(et) else 0])
+    steps = _within_round_steps(n, labels, s_arr[within], d_arr[within], p_arr[within])
+    if steps is None:
+        return None
+    later = [(int(d), _Product(s_arr[t_arr == d], d_arr[t_arr == d], p_arr[t_arr == d], n,
+                               labels))
+             for d in np.unique(t_arr) if d > 0]
+    passed = {d: np.bincount(product.src, weights=product.chance, minlength=n)
+              for d, product in later}
+    longest = max([d for d, _ in later] + [int(et.max()) if len(et) else 0])
 
     def ends(left: int) -> np.ndarray[Any, Any]:
         """The ends' share of each state's value with ``left`` rounds left."""
@@ -234,27 +293,16 @@ def solve_by_rounds(edges: Sequence[dict[Any, float]], rounds: Sequence[int], li
         ended[draw] = 1.0
         return ended
     for left in range(wanted + 1):
-        rhs = settled.copy() if left >= longest else ends(left)
-        for d, fs, fd, fp in later:
+        value = settled.copy() if left >= longest else ends(left)
+        for d, product in later:
             if d > left:
-                rhs[:, draw] += passed[d]
+                value[:, draw] += passed[d]
             else:
-                before = layers[-d]
-                for label in range(labels):
-                    rhs[:, label] += np.bincount(fs, weights=fp * before[fd, label],
-                                                 minlength=n)
-        # x = W x + rhs within the round: exact after as many passes as the longest
-        # chain of moves within a round (when no move leads back); a loop is refused.
-        value = rhs
-        for _ in range(_ROUND_PASSES):
-            new = rhs.copy()
-            for label in range(labels):
-                new[:, label] += np.bincount(ws, weights=wp * value[wd, label], minlength=n)
-            if np.array_equal(new, value):
-                break
-            value = new
-        else:
-            return None
+                product.add_to(value, layers[-d])
+        # x = W x + rhs within the round, step by step: each step's states move only to
+        # states of the steps before it, whose values are then final.
+        for product in steps:
+            product.add_to(value, value)
         if layers and np.array_equal(value, layers[-1]):
             steady += 1
         else:
