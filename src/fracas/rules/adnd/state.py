@@ -209,7 +209,9 @@ AdndState = AdndUndergroundState  # the old public name, kept for existing impor
 def state_key(state: AdndUndergroundState) -> Hashable:
     """Everything that shapes the rest of the fight, for the exact duel solver.
 
-    Two states with the same key play on alike (the same decisions, the same odds):
+    Two states with the same key play on alike (the same decisions, the same odds).
+    It merges, explicitly (the conformance kit, :func:`fracas.testing.check_state_keys`,
+    checks every key on random fights of every example):
 
     * A fighter out of the fight (slain, fallen, drowned, unconscious) is keyed as out,
       nothing more: no rule, no policy and no outcome reads his hit points, height or
@@ -218,14 +220,49 @@ def state_key(state: AdndUndergroundState) -> Hashable:
       policy reads it but the round limit, after which the fight is a draw, and the
       rule set declares that limit (``AdndUnderground.round_limit``), so the exact
       solver solves the merged fight round by round and the limit stays exact.
+    * Of the round's turn order only what is still to come is kept, and of that only
+      the fighters still up (:func:`_to_come`): the rules read the queue only at its
+      current place and pass over one out of the fight without doing anything; no
+      policy reads it.
+    * The weapons a fighter dropped are keyed as a set (:func:`_dropped`): the rules
+      ask only whether a weapon is among them, never in which order they fell.
     * The rolls of the past are not in the state at all (they are only reported), and
       initiative leaves only its order (the queue).
     """
     return (
-        tuple([(f.hp, f.alt, f.facing_wall, f.boulders, f.wielding, f.secure, f.dropped,
+        tuple([(f.hp, f.alt, f.facing_wall, f.boulders, f.wielding, f.secure,
+                f.dropped if len(f.dropped) < 2 else _dropped(f.dropped),
                 f.hanging_on, f.holding, f.held_by, f.under, f.breath_free, f.con_checks)
                if f.status == "ok" else None for f in state.fighters.values()]),
-        state.round == 0, state.phase, state.queue, state.turn, state.falling, state.grab_choices,
+        state.round == 0, state.phase, _to_come(state), state.falling, state.grab_choices,
         tuple(sorted(state.front.items())) if state.front else (),
         state.result,
     )
+
+
+def _to_come(state: AdndUndergroundState) -> tuple[str, ...]:
+    """The rest of the round's turn order: from the current place on, those still in the
+    fight.
+
+    Sound to merge on: the rules read the queue only at its current place
+    (``legality.current_actor``, ``resolve.advance``), a turn that comes to a fighter
+    out of the fight only ends (nothing else happens), and nobody out of the fight comes
+    back into it (only a DM's override could, and it is never offered as a decision).
+    A fighter whose turn it is stands at the front (a turn comes only to one up); while
+    a falling fighter decides, the turn has already passed to the next place.
+
+    >>> from types import SimpleNamespace as NS
+    >>> up, out = NS(status="ok"), NS(status="dead")
+    >>> fight = NS(queue=("A", "B", "C", "D"), turn=1,
+    ...            fighters={"A": up, "B": up, "C": out, "D": up})
+    >>> _to_come(fight)
+    ('B', 'D')
+    """
+    fighters = state.fighters
+    return tuple([n for n in state.queue[state.turn:] if fighters[n].status == "ok"])
+
+
+def _dropped(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The weapons dropped, in one order (``terrain.usable_weapons`` asks only whether a
+    weapon is among them)."""
+    return tuple(sorted(names))
