@@ -92,6 +92,20 @@ def _dropped_twin(state: AdndUndergroundState) -> AdndUndergroundState | None:
     return twin if changed else None
 
 
+def _falling_twin(state: AdndUndergroundState) -> AdndUndergroundState | None:
+    """The same state with the weapon in the hand of a fighter falling off a ledge or
+    bridge (about to decide whether to grab a foe) already dropped."""
+    name = state.falling
+    if name is None or state.profile(name).kind not in ("ledge", "bridge"):
+        return None
+    if state.fighters[name].wielding == "fist":
+        return None
+    twin = RS.clone_state(state)
+    f = twin.fighters[name]
+    f.dropped, f.wielding = (*f.dropped, f.wielding), "fist"
+    return twin
+
+
 def _twins_play_alike(path: Path, twin_of: Twin, seeds: range, heuristic: bool) -> int:
     compared = 0
     for n, (state, action, policies) in enumerate(_decisions(path, seeds, heuristic)):
@@ -125,6 +139,12 @@ def test_states_that_differ_only_in_the_order_weapons_were_dropped_play_alike(
         assert compared > 0
 
 
+def test_a_fighter_falling_over_the_edge_plays_alike_with_his_weapon_dropped() -> None:
+    compared = {path.stem: sum(_twins_play_alike(path, _falling_twin, range(3), heuristic)
+                               for heuristic in (False, True)) for path in SCENARIOS}
+    assert compared["bridge_duel"] > 0, compared
+
+
 def _key_without(what: str) -> Callable[[Any, AdndUndergroundState], Any]:
     """A key that merges too much: the queue reduced to whose turn it is, or the dropped
     weapons reduced to how many."""
@@ -134,6 +154,12 @@ def _key_without(what: str) -> Callable[[Any, AdndUndergroundState], Any]:
         fighters, rest = whole[0], whole[1:]
         if what == "queue":
             rest = (*rest[:2], rest[2][:1], *rest[3:])
+        elif what == "hand":  # the faller's weapon forgotten, not counted as dropped
+            name = rest[3]
+            at = list(state.fighters).index(name) if name is not None else None
+            fighters = tuple(
+                (*f[:4], None, f[5], tuple(sorted(state.fighters[name].dropped)), *f[7:])
+                if i == at and f is not None else f for i, f in enumerate(fighters))
         else:
             fighters = tuple(None if f is None else (*f[:6], len(f[6]), *f[7:])
                              for f in fighters)
@@ -162,8 +188,23 @@ def _other_weapon_twin(state: AdndUndergroundState) -> AdndUndergroundState | No
     return None
 
 
+def _other_hand_twin(state: AdndUndergroundState) -> AdndUndergroundState | None:
+    name = state.falling
+    if name is None:
+        return None
+    f = state.fighters[name]
+    others = [w.name for w in state.profile(name).weapons
+              if not w.missile and w.name != f.wielding and w.name not in f.dropped]
+    if f.wielding == "fist" or not others:
+        return None
+    twin = RS.clone_state(state)
+    twin.fighters[name].wielding = others[0]
+    return twin
+
+
 @pytest.mark.parametrize(("what", "twin_of"), [("queue", _past_queue_twin),
-                                                ("dropped", _other_weapon_twin)])
+                                                ("dropped", _other_weapon_twin),
+                                                ("hand", _other_hand_twin)])
 def test_the_twin_check_catches_a_key_that_merges_too_much(
         what: str, twin_of: Twin, monkeypatch: pytest.MonkeyPatch) -> None:
     path = next(p for p in EXAMPLES if p.stem == "bridge_duel")

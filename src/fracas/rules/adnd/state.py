@@ -226,18 +226,50 @@ def state_key(state: AdndUndergroundState) -> Hashable:
       policy reads it.
     * The weapons a fighter dropped are keyed as a set (:func:`_dropped`): the rules
       ask only whether a weapon is among them, never in which order they fell.
+    * A fighter falling off a ledge or bridge, about to decide whether to grab a foe,
+      is keyed as if the weapon in his hand were already dropped
+      (:func:`_falling_over`): whatever he decides, he drops it or is out of the fight.
     * The rolls of the past are not in the state at all (they are only reported), and
       initiative leaves only its order (the queue).
     """
+    fighters = [(f.hp, f.alt, f.facing_wall, f.boulders, f.wielding, f.secure,
+                 f.dropped if len(f.dropped) < 2 else _dropped(f.dropped),
+                 f.hanging_on, f.holding, f.held_by, f.under, f.breath_free, f.con_checks)
+                if f.status == "ok" else None for f in state.fighters.values()]
+    falling = state.falling
+    if falling is not None and state.setup.profiles[falling].kind in _OUT_BELOW:
+        _falling_over(state, falling, fighters)
     return (
-        tuple([(f.hp, f.alt, f.facing_wall, f.boulders, f.wielding, f.secure,
-                f.dropped if len(f.dropped) < 2 else _dropped(f.dropped),
-                f.hanging_on, f.holding, f.held_by, f.under, f.breath_free, f.con_checks)
-               if f.status == "ok" else None for f in state.fighters.values()]),
-        state.round == 0, state.phase, _to_come(state), state.falling, state.grab_choices,
+        tuple(fighters),
+        state.round == 0, state.phase, _to_come(state), falling, state.grab_choices,
         tuple(sorted(state.front.items())) if state.front else (),
         state.result,
     )
+
+
+#: Where a fall takes a fighter out of the fight (``falls.land``).
+_OUT_BELOW = ("ledge", "bridge")
+
+
+def _falling_over(state: AdndUndergroundState, name: str,
+                  fighters: list[tuple[object, ...] | None]) -> None:
+    """Key the weapon in the hand of ``name``, falling off a ledge or bridge and about to
+    decide whether to grab a foe, as already dropped.
+
+    Sound to merge on: his only choices are to grab (:func:`.falls.grab` drops the weapon
+    in his hand before anything else, leaving him his fists) or to fall (``Plummet``);
+    a fall off a ledge or bridge, a missed grab or a foe who goes over with him takes
+    him out of the fight, and a fighter out of the fight is keyed as out.  Whichever
+    way, nothing reads that weapon in his hand again, and while he decides nobody else
+    acts.
+    """
+    at = list(state.fighters).index(name)
+    f = state.fighters[name]
+    kept = fighters[at]
+    if kept is None or f.wielding == "fist":
+        return
+    dropped = _dropped((*f.dropped, f.wielding))
+    fighters[at] = (*kept[:4], "fist", kept[5], dropped, *kept[7:])
 
 
 def _to_come(state: AdndUndergroundState) -> tuple[str, ...]:
