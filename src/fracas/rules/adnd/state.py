@@ -232,10 +232,11 @@ def state_key(state: AdndUndergroundState) -> Hashable:
     * The rolls of the past are not in the state at all (they are only reported), and
       initiative leaves only its order (the queue).
     """
-    fighters = [(f.hp, f.alt, f.facing_wall, f.boulders, f.wielding, f.secure,
-                 f.dropped if len(f.dropped) < 2 else _dropped(f.dropped),
-                 f.hanging_on, f.holding, f.held_by, f.under, f.breath_free, f.con_checks)
-                if f.status == "ok" else None for f in state.fighters.values()]
+    fighters: list[tuple[object, ...] | None] = [(
+        f.hp, f.alt, f.facing_wall, f.boulders, f.wielding, f.secure,
+        f.dropped if len(f.dropped) < 2 else _dropped(f.dropped),
+        f.hanging_on, f.holding, f.held_by, f.under, f.breath_free, f.con_checks)
+        if f.status == "ok" else None for f in state.fighters.values()]
     falling = state.falling
     if falling is not None and state.setup.profiles[falling].kind in _OUT_BELOW:
         _falling_over(state, falling, fighters)
