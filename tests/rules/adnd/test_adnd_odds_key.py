@@ -140,7 +140,7 @@ def test_states_that_differ_only_in_the_order_weapons_were_dropped_play_alike(
 
 
 def test_a_fighter_falling_over_the_edge_plays_alike_with_his_weapon_dropped() -> None:
-    compared = {path.stem: sum(_twins_play_alike(path, _falling_twin, range(3), heuristic)
+    compared = {path.stem: sum(_twins_play_alike(path, _falling_twin, range(8), heuristic)
                                for heuristic in (False, True)) for path in SCENARIOS}
     assert compared["bridge_duel"] > 0, compared
 
