@@ -209,7 +209,9 @@ AdndState = AdndUndergroundState  # the old public name, kept for existing impor
 def state_key(state: AdndUndergroundState) -> Hashable:
     """Everything that shapes the rest of the fight, for the exact duel solver.
 
-    Two states with the same key play on alike (the same decisions, the same odds):
+    Two states with the same key play on alike (the same decisions, the same odds).
+    It merges, explicitly (the conformance kit, :func:`fracas.testing.check_state_keys`,
+    checks every key on random fights of every example):
 
     * A fighter out of the fight (slain, fallen, drowned, unconscious) is keyed as out,
       nothing more: no rule, no policy and no outcome reads his hit points, height or
@@ -218,14 +220,82 @@ def state_key(state: AdndUndergroundState) -> Hashable:
       policy reads it but the round limit, after which the fight is a draw, and the
       rule set declares that limit (``AdndUnderground.round_limit``), so the exact
       solver solves the merged fight round by round and the limit stays exact.
+    * Of the round's turn order only what is still to come is kept, and of that only
+      the fighters still up (:func:`_to_come`): the rules read the queue only at its
+      current place and pass over one out of the fight without doing anything; no
+      policy reads it.
+    * The weapons a fighter dropped are keyed as a set (:func:`_dropped`): the rules
+      ask only whether a weapon is among them, never in which order they fell.
+    * A fighter falling off a ledge or bridge, about to decide whether to grab a foe,
+      is keyed as if the weapon in his hand were already dropped
+      (:func:`_falling_over`): whatever he decides, he drops it or is out of the fight.
     * The rolls of the past are not in the state at all (they are only reported), and
       initiative leaves only its order (the queue).
     """
+    fighters: list[tuple[object, ...] | None] = [(
+        f.hp, f.alt, f.facing_wall, f.boulders, f.wielding, f.secure,
+        f.dropped if len(f.dropped) < 2 else _dropped(f.dropped),
+        f.hanging_on, f.holding, f.held_by, f.under, f.breath_free, f.con_checks)
+        if f.status == "ok" else None for f in state.fighters.values()]
+    falling = state.falling
+    if falling is not None and state.setup.profiles[falling].kind in _OUT_BELOW:
+        _falling_over(state, falling, fighters)
     return (
-        tuple([(f.hp, f.alt, f.facing_wall, f.boulders, f.wielding, f.secure, f.dropped,
-                f.hanging_on, f.holding, f.held_by, f.under, f.breath_free, f.con_checks)
-               if f.status == "ok" else None for f in state.fighters.values()]),
-        state.round == 0, state.phase, state.queue, state.turn, state.falling, state.grab_choices,
+        tuple(fighters),
+        state.round == 0, state.phase, _to_come(state), falling, state.grab_choices,
         tuple(sorted(state.front.items())) if state.front else (),
         state.result,
     )
+
+
+#: Where a fall takes a fighter out of the fight (``falls.land``).
+_OUT_BELOW = ("ledge", "bridge")
+
+
+def _falling_over(state: AdndUndergroundState, name: str,
+                  fighters: list[tuple[object, ...] | None]) -> None:
+    """Key the weapon in the hand of ``name``, falling off a ledge or bridge and about to
+    decide whether to grab a foe, as already dropped.
+
+    Sound to merge on: his only choices are to grab (:func:`.falls.grab` drops the weapon
+    in his hand before anything else, leaving him his fists) or to fall (``Plummet``);
+    a fall off a ledge or bridge, a missed grab or a foe who goes over with him takes
+    him out of the fight, and a fighter out of the fight is keyed as out.  Whichever
+    way, nothing reads that weapon in his hand again, and while he decides nobody else
+    acts.
+    """
+    at = list(state.fighters).index(name)
+    f = state.fighters[name]
+    kept = fighters[at]
+    if kept is None or f.wielding == "fist":
+        return
+    dropped = _dropped((*f.dropped, f.wielding))
+    fighters[at] = (*kept[:4], "fist", kept[5], dropped, *kept[7:])
+
+
+def _to_come(state: AdndUndergroundState) -> tuple[str, ...]:
+    """The rest of the round's turn order: from the current place on, those still in the
+    fight.
+
+    Sound to merge on: the rules read the queue only at its current place
+    (``legality.current_actor``, ``resolve.advance``), a turn that comes to a fighter
+    out of the fight only ends (nothing else happens), and nobody out of the fight comes
+    back into it (only a DM's override could, and it is never offered as a decision).
+    A fighter whose turn it is stands at the front (a turn comes only to one up); while
+    a falling fighter decides, the turn has already passed to the next place.
+
+    >>> from types import SimpleNamespace as NS
+    >>> up, out = NS(status="ok"), NS(status="dead")
+    >>> fight = NS(queue=("A", "B", "C", "D"), turn=1,
+    ...            fighters={"A": up, "B": up, "C": out, "D": up})
+    >>> _to_come(fight)
+    ('B', 'D')
+    """
+    fighters = state.fighters
+    return tuple([n for n in state.queue[state.turn:] if fighters[n].status == "ok"])
+
+
+def _dropped(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The weapons dropped, in one order (``terrain.usable_weapons`` asks only whether a
+    weapon is among them)."""
+    return tuple(sorted(names))
