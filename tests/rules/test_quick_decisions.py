@@ -30,9 +30,9 @@ def test_apply_decision_is_the_fold_of_the_decision(path: Path, random_play: boo
     initial = ruleset.initial_state(scenario.model)
     checked = 0
     for seed in range(2):
-        for decision in decisions(ruleset, initial, seed, random_play=random_play):
-            actor, action = decision.actor, decision.choose()
-            quick, folded = ruleset.clone_state(decision.state), ruleset.clone_state(decision.state)
+        for here in decisions(ruleset, initial, seed, random_play=random_play):
+            actor, action = here.actor, here.choose()
+            quick, folded = ruleset.clone_state(here.state), ruleset.clone_state(here.state)
             ruleset.apply_decision(quick, actor, action)
             ruleset.apply_event(folded, DecisionMade(actor, action))
             assert quick == folded, f"{action}: apply_decision differs from the fold"

@@ -26,7 +26,7 @@ from fracas.core.policy import DecisionRequest, Policy, RandomPolicy, scenario_p
 from fracas.core.rng import SeededRng
 from fracas.core.ruleset import Ruleset
 
-__all__ = ["Decision", "decisions"]
+__all__ = ["Decision", "Walk", "decisions"]
 
 S = TypeVar("S")
 
@@ -58,24 +58,47 @@ class Decision(Generic[S]):
         return self.chosen
 
 
+class Walk(Generic[S]):
+    """A fight played decision by decision: iterate it to take each decision in turn.
+
+    ``encounter`` is the fight, there to be read before, during and after the walk.
+    """
+
+    def __init__(self, ruleset: Ruleset[S], initial: S, seed: int, *, random_play: bool,
+                 limit: int, keep_log: bool) -> None:
+        self.encounter: Encounter[S] = Encounter(ruleset, initial, rng=SeededRng(seed),
+                                                 keep_log=keep_log)
+        self._own = scenario_policies(ruleset, self.encounter.state)
+        self._rng = SeededRng(seed).spawn("policy")
+        self._random: Policy | None = RandomPolicy() if random_play else None
+        self._limit = limit
+
+    def __iter__(self) -> Iterator[Decision[S]]:
+        enc = self.encounter
+        for _ in range(self._limit):
+            actor = enc.current_actor()
+            if actor is None:
+                return
+            request = DecisionRequest(actor, enc.state, enc.ruleset, self._rng)
+            decision = Decision(enc, actor, request, self._random or self._own(actor))
+            yield decision
+            enc.apply(decision.choose())
+
+    def to_the_end(self) -> Encounter[S]:
+        """Take every decision left (up to the limit) and return the fight."""
+        for _ in self:
+            pass
+        return self.encounter
+
+
 def decisions(ruleset: Ruleset[S], initial: S, seed: int, *, random_play: bool = False,
-              limit: int = 300, keep_log: bool = False) -> Iterator[Decision[S]]:
-    """Play a fight from ``initial`` with dice seeded by ``seed``, yielding each decision.
+              limit: int = 300, keep_log: bool = False) -> Walk[S]:
+    """Play a fight from ``initial`` with dice seeded by ``seed``, decision by decision.
 
     The scenario's own policies choose (``random_play`` picks uniformly random ones),
     drawing from ``SeededRng(seed).spawn("policy")``; the walk stops when the fight ends
     or after ``limit`` decisions.  Each decision is yielded before it is taken; when the
     caller asks for the next one, the walk applies :meth:`Decision.choose`'s action.
     """
-    enc: Encounter[S] = Encounter(ruleset, initial, rng=SeededRng(seed), keep_log=keep_log)
-    own = scenario_policies(ruleset, enc.state)
-    rng = SeededRng(seed).spawn("policy")
-    random: Policy = RandomPolicy()
-    for _ in range(limit):
-        actor = enc.current_actor()
-        if actor is None:
-            return
-        request = DecisionRequest(actor, enc.state, ruleset, rng)
-        decision = Decision(enc, actor, request, random if random_play else own(actor))
-        yield decision
-        enc.apply(decision.choose())
+    return Walk(ruleset, initial, seed, random_play=random_play, limit=limit,
+                keep_log=keep_log)

@@ -44,20 +44,13 @@ from fracas.core.rng import SeededRng
 from fracas.core.ruleset import GM
 from fracas.rules.adnd import events, memory, policies, resolve
 from fracas.rules.adnd.state import AdndUndergroundState, Fighter
+from fracas.testing.walk import decisions
 
 
 def _play(ruleset: Any, initial: AdndUndergroundState, seed: int, random_play: bool,
           keep_log: bool = False) -> Encounter[Any]:
-    enc: Encounter[Any] = Encounter(ruleset, initial, rng=SeededRng(seed), keep_log=keep_log)
-    own = scenario_policies(ruleset, enc.state)
-    rng = SeededRng(seed).spawn("policy")
-    for _ in range(300):
-        actor = enc.current_actor()
-        if actor is None:
-            break
-        policy = RandomPolicy() if random_play else own(actor)
-        enc.apply(policy.choose(DecisionRequest(actor, enc.state, ruleset, rng)))
-    return enc
+    return decisions(ruleset, initial, seed, random_play=random_play,
+                     keep_log=keep_log).to_the_end()
 
 
 @pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
@@ -158,14 +151,8 @@ def test_remembered_choices_are_the_heuristics(which: int, random_play: bool,
     monkeypatch.setattr(policies, "_FEW", 12)  # every fight here is a small one
     compared = 0
     for seed in range(4):
-        enc: Encounter[Any] = Encounter(ruleset, initial, rng=SeededRng(seed), keep_log=False)
-        own = scenario_policies(ruleset, enc.state)
-        rng = SeededRng(seed).spawn("policy")
-        for _ in range(250):
-            actor = enc.current_actor()
-            if actor is None:
-                break
-            state = enc.state
+        for here in decisions(ruleset, initial, seed, random_play=random_play, limit=250):
+            actor, state, rng = here.actor, here.state, here.request.rng
             f = state.fighters.get(actor)
             if f is not None and state.falling is None and f.hanging_on is None \
                     and f.held_by is None:
@@ -177,8 +164,6 @@ def test_remembered_choices_are_the_heuristics(which: int, random_play: bool,
                 if request.vetted(kept):
                     ruleset.check(state, kept)
                 compared += 1
-            policy = RandomPolicy() if random_play else own(actor)
-            enc.apply(policy.choose(DecisionRequest(actor, state, ruleset, rng)))
     remembered = len(memory.table(initial.setup, "choices"))
     everyone = initial.setup.profiles.values()
     if all(p.kind == "open" and not p.across_gap for p in everyone):
