@@ -38,6 +38,7 @@ from fracas.rules.age_of_dragons.state import (
     SPHERES,
     AgeOfDragonsState,
     Fighter,
+    RangedAttack,
     Turn,
     pair,
 )
@@ -270,38 +271,50 @@ class HeuristicPolicy:
                     hits > rules.available_pd(state, target) and \
                     not rules.is_locked(state, target):
                 yield actions.Grapple(me, target, hits)
-        sixes = sum(1 for i in dice if turn.pool[i] == 6)
-        best: tuple[float, Action] | None = None
-        drains: list[Action] = []
+        pool = turn.pool
+        sixes = sum(1 for i in dice if pool[i] == 6)
+        # The best option so far: value, foe, weapon (None: tooth and claw), style, called;
+        # its action is made once it has won.
+        best: tuple[float, str, RangedAttack | None, str, str | None] | None = None
+        drain: Action | None = None  # the first attack worth nothing that drains a foe's PD
         soma = "soma" in turn.spheres
+        weapons = [w for w in fighter.profile.ranged if w.sphere in turn.spheres]
+        aims = turn.aims
         for foe in foes:
-            share = 1.0 if foe.active else tactics.DYING_SHARE
-            options: list[tuple[float, Action]] = []
-            if soma and rules.in_melee_reach(state, me, foe.name):
-                value, style, called = tactics.best_melee(
-                    state, fighter, foe, hits, sixes, rules.available_pd(state, foe.name))
+            name = foe.name
+            active = foe.pr > 0 and not foe.dead  # Fighter.active
+            share = 1.0 if active else tactics.DYING_SHARE
+            # rules.available_pd, in line
+            have_pd = 0 if not active else max(0, foe.pd - aims.get(name, 0))
+            if soma and rules.in_melee_reach(state, me, name):
+                value, style, called = tactics.best_melee(state, fighter, foe, hits, sixes,
+                                                          have_pd)
                 if value <= 0 and not rules.part_usable(fighter, style):
                     style = "bite"
-                options.append((value * share, actions.Attack(me, foe.name, hits, style,
-                                                              called)))
-            for weapon in fighter.profile.ranged:
-                if weapon.sphere in turn.spheres and rules.in_ranged_reach(
-                        state, me, foe.name, weapon.reach):
-                    value = tactics.ranged_value(state, fighter, foe.name, weapon, hits)
-                    options.append((value * share,
-                                    actions.Shoot(me, foe.name, hits, weapon.name)))
-            for value, action in options:
-                if value > 0 and (best is None or value > best[0] or (
-                        value == best[0] and tactics.RANGED_WINS_TIES
-                        and isinstance(action, actions.Shoot)
-                        and not isinstance(best[1], actions.Shoot))):
-                    best = (value, action)
-                elif value == 0 and foe.active and rules.available_pd(state, foe.name) > 0 \
-                        and tactics.drain_helps(state, fighter, foe.name):
-                    drains.append(action)
+                value *= share
+                if value > 0:
+                    if best is None or value > best[0]:
+                        best = (value, name, None, style, called)
+                elif value == 0 and drain is None and active and have_pd > 0 \
+                        and tactics.drain_helps(state, fighter, name):
+                    drain = actions.Attack(me, name, hits, style, called)
+            for weapon in weapons:
+                if rules.in_ranged_reach(state, me, name, weapon.reach):
+                    value = tactics.ranged_value(state, fighter, name, weapon, hits) * share
+                    if value > 0:
+                        if best is None or value > best[0] or (
+                                value == best[0] and tactics.RANGED_WINS_TIES
+                                and best[2] is None):
+                            best = (value, name, weapon, "", None)
+                    elif value == 0 and drain is None and active and have_pd > 0 \
+                            and tactics.drain_helps(state, fighter, name):
+                        drain = actions.Shoot(me, name, hits, weapon.name)
         if best is not None:
-            yield best[1]
-        yield from drains[:1]
+            weapon = best[2]
+            yield actions.Attack(me, best[1], hits, best[3], best[4]) if weapon is None \
+                else actions.Shoot(me, best[1], hits, weapon.name)
+        if drain is not None:
+            yield drain
 
 
 # -- the pool -------------------------------------------------------------------------------
