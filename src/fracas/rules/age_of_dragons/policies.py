@@ -413,23 +413,58 @@ def pool_value_of(state: AgeOfDragonsState, fighter: Fighter, spheres: tuple[str
     its hits show 5, 4, 6, 5, 4, 6, ... (a six in three) and its misses 2, 3, 1, ...
     (a 3 in three, for spots and aims).  ``foes``: :func:`.tactics.target_order` of this
     state, when the caller has it already.
+
+    What the plans read of the foes is the same for every ``k`` and is worked out once
+    (:func:`.tactics.foe_rows`); ``test_aod_plan_speed.py`` holds the sum to
+    :func:`pool_value_by_plans`, which asks :func:`.tactics.plan` itself for each pool.
     """
     n = rules.pool_size(fighter.profile, spheres)
     if n <= 0:
         return 0.0
-    total = 0.0
-    view = replace(state)  # the same fight with a typical turn of its own
+    view = replace(state)  # the same fight with a turn of its own (no aim taken yet)
+    view.turn = Turn.start(fighter.name)
     if foes is None:
         foes = tactics.target_order(state, fighter)
+    rows = tactics.foe_rows(view, fighter, foes)
+    total = 0.0
+    for k in range(1, n + 1):
+        # the typical pool's unspotted dice in face order, its k hits and k // 3 sixes
+        found = tactics._best_plan(view, fighter, rows, _typical_faces(n, k), k, k // 3,
+                                   spheres, True, False)
+        if found is not None:
+            total += comb(n, k) * found.value
+    return total / (1 << n)
+
+
+def pool_value_by_plans(state: AgeOfDragonsState, fighter: Fighter,
+                        spheres: tuple[str, ...]) -> float:
+    """:func:`pool_value_of` as its docstring says it: :func:`.tactics.plan` asked of a
+    copy of the state whose turn rolled each typical pool."""
+    n = rules.pool_size(fighter.profile, spheres)
+    if n <= 0:
+        return 0.0
+    total = 0.0
+    view = replace(state)
     for k in range(1, n + 1):
         turn = view.turn = Turn.start(fighter.name)
         turn.step, turn.spheres = "spot", spheres
         turn.pool = _typical_pool(n, k)
         turn.spotted, turn.expended = [False] * n, [False] * n
-        found = tactics.plan(view, fighter, foes)
+        found = tactics.plan(view, fighter)
         if found is not None:
             total += comb(n, k) * found.value
     return total / (1 << n)
+
+
+def _typical_faces(n: int, k: int) -> tuple[int, ...]:
+    """:func:`_typical_pool` in face order, worked out once per (n, k)."""
+    found = _TYPICAL.get((n, k))
+    if found is None:
+        found = _TYPICAL[n, k] = tuple(sorted(_typical_pool(n, k)))
+    return found
+
+
+_TYPICAL: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
 def _typical_pool(n: int, k: int) -> list[int]:
