@@ -457,10 +457,12 @@ def pool_value_by_plans(state: AgeOfDragonsState, fighter: Fighter,
 
 
 def _typical_faces(n: int, k: int) -> tuple[int, ...]:
-    """:func:`_typical_pool` in face order, worked out once per (n, k)."""
+    """:func:`_typical_pool`'s faces a payment reads (``tactics.pay_key``), in face order,
+    worked out once per (n, k)."""
     found = _TYPICAL.get((n, k))
     if found is None:
-        found = _TYPICAL[n, k] = tuple(sorted(_typical_pool(n, k)))
+        found = _TYPICAL[n, k] = tuple(sorted(
+            [f for f in _typical_pool(n, k) if f >= tactics.PAID_FACE]))
     return found
 
 

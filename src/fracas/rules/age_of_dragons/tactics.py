@@ -324,17 +324,19 @@ def _pay(me: Fighter, route: _Route, faces: list[int]) -> tuple[int, int] | None
     (the pool's typical dice recur turn after turn); ``test_aod_heuristic_cache.py``
     holds the kept answers to :func:`pay_of`.
     """
-    return _pay_sorted(me, RIPPED in me.limbs, route, tuple(sorted(faces)))
+    return _pay_sorted(me, RIPPED in me.limbs, route,
+                       tuple(sorted([f for f in faces if f >= PAID_FACE])))
 
 
 def _pay_sorted(me: Fighter, ripped: bool, route: _Route, faces: tuple[int, ...]
                 ) -> tuple[int, int] | None:
-    """:func:`_pay` given whether ``me`` has a ripped-off limb and the faces in order,
-    both worked out once a plan: the key is :func:`pay_key`'s."""
+    """:func:`_pay` given whether ``me`` has a ripped-off limb and the faces that count
+    (:data:`PAID_FACE` or more) in order, both worked out once a plan: the key is
+    :func:`pay_key`'s."""
     key = (route.moves, route.altitude > GROUNDED, ripped, faces)
     found = _PAID.get(key, _UNKNOWN)
     if found is _UNKNOWN:
-        if len(_PAID) >= _KEEP:
+        if len(_PAID) >= _KEEP_PAID:
             _PAID.clear()
         found = _PAID[key] = pay_of(me, route, list(faces))
     return found  # type: ignore[return-value]  # a kept answer, never _UNKNOWN
@@ -343,13 +345,21 @@ def _pay_sorted(me: Fighter, ripped: bool, route: _Route, faces: tuple[int, ...]
 def pay_key(me: Fighter, route: _Route, faces: list[int]) -> tuple[object, ...]:
     """What :func:`pay_of` reads: the moves, whether they are taken in the air, whether a
     ripped-off limb makes a move on the ground cost two dice (:func:`.rules.spot_cost`),
-    and the faces (in face order: which die is which does not matter, the lowest that
-    qualifies is taken)."""
-    return (route.moves, route.altitude > GROUNDED, RIPPED in me.limbs, tuple(sorted(faces)))
+    and the faces of :data:`PAID_FACE` or more, in face order (which die is which does not
+    matter: the lowest that qualifies is taken; a lower face is never taken nor counted)."""
+    return (route.moves, route.altitude > GROUNDED, RIPPED in me.limbs,
+            tuple(sorted([f for f in faces if f >= PAID_FACE])))
 
 
-#: The kept answers of :func:`_pay`; a marker for a question not asked yet.
+#: The lowest face :func:`pay_of` can take or count: below every spot's threshold, the
+#: aim's and the attack's, a die changes no payment.
+PAID_FACE = min(*SPOT_THRESHOLDS.values(), ATTACK_THRESHOLD)
+
+
+#: The kept answers of :func:`_pay`, and how many are kept at most (a crowd's many routes
+#: times the pools' faces); a marker for a question not asked yet.
 _PAID: dict[tuple[object, ...], tuple[int, int] | None] = {}
+_KEEP_PAID = 1 << 16
 _UNKNOWN = object()
 
 
@@ -412,8 +422,8 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     if turn is None:
         return None
     pool, spotted, expended = turn.pool, turn.spotted, turn.expended
-    # The unspotted dice (in face order: all a payment reads), the 4+ dice and their sixes,
-    # of the dice still in the pool, in one pass.
+    # The unspotted dice a payment reads (pay_key), in face order, and the 4+ dice and
+    # their sixes, of the dice still in the pool, in one pass.
     unspotted: list[int] = []
     hit_count = sixes = 0
     for i, face in enumerate(pool):
@@ -423,7 +433,7 @@ def plan(state: AgeOfDragonsState, me: Fighter,
             hit_count += 1
             if face == 6:
                 sixes += 1
-        if not spotted[i]:
+        if not spotted[i] and face >= PAID_FACE:  # what a payment reads (pay_key)
             unspotted.append(face)
     unspotted.sort()
     turn_foes = target_order(state, me) if foes is None else foes
@@ -465,7 +475,8 @@ def _foe_rows(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
 def _best_plan(state: AgeOfDragonsState, me: Fighter, rows: Iterable[FoeRow],
                faces: tuple[int, ...], hit_count: int, sixes: int, spheres: tuple[str, ...],
                may_spot: bool, every_foe: bool) -> Plan | None:
-    """:func:`plan` from the turn's dice: the unspotted ``faces`` in face order, how many
+    """:func:`plan` from the turn's dice: the unspotted ``faces`` of :data:`PAID_FACE` or
+    more in face order, how many
     dice still in the pool show 4+ (``hit_count``) and 6 (``sixes``), the pool's
     ``spheres``, and whether spots are still to come (``may_spot``: not at the expend
     step)."""
