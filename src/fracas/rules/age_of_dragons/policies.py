@@ -17,7 +17,7 @@ turn an attack aside.  See "How the heuristic plays" in docs/rules/age_of_dragon
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from math import comb
 from typing import Any
@@ -107,6 +107,9 @@ class HeuristicPolicy:
         #: dice are spotted and how often the target is aimed at once that aim is taken,
         #: the plan then and the foes in order (see :meth:`_kept`).
         self._after_aim: tuple[Turn, int, int, tactics.Plan, list[Fighter]] | None = None
+        #: The foes in order last worked out: the turn, the count of standing changes
+        #: (``AgeOfDragonsState.standing``), who asked, and the order (see :meth:`_foes`).
+        self._order: tuple[Turn | None, int, str, list[Fighter]] | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
         state: AgeOfDragonsState = request.state
@@ -150,7 +153,7 @@ class HeuristicPolicy:
                 yield actions.Spot(me, "evade")
             step = ""  # the spots are done
         if step == "pool":
-            yield actions.RollPool(me, self._spheres(state, fighter))
+            yield actions.RollPool(me, choose_spheres(state, fighter, self._foes))
             return
         if step == "reroll":
             low = sorted((face, i) for i, face in enumerate(turn.pool) if face < ATTACK_THRESHOLD)
@@ -161,17 +164,17 @@ class HeuristicPolicy:
         foes: list[Fighter] | None = None
         if step in ("reroll", "spot"):
             kept = self._kept(state, fighter)
-            foes = tactics.target_order(state, fighter) if kept is None else kept[1]
+            foes = self._foes(state, fighter) if kept is None else kept[1]
             if foes:
                 yield from self._spots(state, fighter, foes[0].name, foes,
                                        None if kept is None else kept[0])
         if rules.count_qualifying(turn, ATTACK_THRESHOLD):  # else _expends has nothing
             if foes is None:
-                foes = tactics.target_order(state, fighter)
+                foes = self._foes(state, fighter)
             yield from self._expends(state, fighter, foes[0].name if foes else None, foes)
         if fall_is_a_choice(state, me):
             if foes is None:
-                foes = tactics.target_order(state, fighter)
+                foes = self._foes(state, fighter)
             if foes and self._fall_helps(state, fighter, foes[0].name):
                 yield actions.DeclareFall(me)
 
@@ -185,10 +188,24 @@ class HeuristicPolicy:
         return fall_is_a_choice(state, fighter.name) and \
             MELEE_LEVEL[fighter.altitude] > MELEE_LEVEL[state.fighters[target].altitude]
 
-    @staticmethod
-    def _spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...]:
-        """The pool that pays best (see :func:`choose_spheres`)."""
-        return choose_spheres(state, fighter)
+    def _foes(self, state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
+        """:func:`.tactics.target_order`, kept within a turn while nothing it reads changes.
+
+        The order reads where the combatants stand (Resilience, death, altitude, ranges,
+        grapples), which only the events the fold counts in
+        ``AgeOfDragonsState.standing`` change; within one turn (the same ``Turn`` object:
+        every turn begins with a new one, also a turn played without events by
+        ``lean.claw_turns``, and a copied state has its own) an equal count is the same
+        order.  The list is shared: nobody changes it.  ``test_aod_plan_speed.py`` holds
+        each kept order to the one worked out afresh, in whole fights.
+        """
+        kept, turn = self._order, state.turn
+        if kept is not None and kept[0] is turn and kept[1] == state.standing and \
+                kept[2] == fighter.name:
+            return kept[3]
+        foes = tactics.target_order(state, fighter)
+        self._order = (turn, state.standing, fighter.name, foes)
+        return foes
 
     def _spots(self, state: AgeOfDragonsState, fighter: Fighter, target: str | None,
                foes: list[Fighter], kept: tactics.Plan | None = None) -> Iterator[Action]:
@@ -318,7 +335,9 @@ class HeuristicPolicy:
 
 
 # -- the pool -------------------------------------------------------------------------------
-def choose_spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...]:
+def choose_spheres(state: AgeOfDragonsState, fighter: Fighter,
+                   order: Callable[[AgeOfDragonsState, Fighter], list[Fighter]]
+                   = tactics.target_order) -> tuple[str, ...]:
     """The spheres to nominate this turn: Soma, and the sphere of each ranged weapon when
     the weapon pays.
 
@@ -328,7 +347,8 @@ def choose_spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...
     when a weapon's sphere outrates Soma (more dice, but no tooth and claw, no
     manoeuvre), are nominated only when :func:`pool_value` says their attacks are
     worth more than the larger pool's; a tie keeps the most dice, then Soma.  A
-    combatant held in a grapple always keeps Soma (a break-out needs it).
+    combatant held in a grapple always keeps Soma (a break-out needs it).  ``order``:
+    :func:`.tactics.target_order` or a keeper of it, asked only when pools are priced.
     """
     profile = fighter.profile
     extra = [s for s in SPHERES[1:] if profile.rating(s) > 0
@@ -351,7 +371,7 @@ def choose_spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...
     if len(candidates) == 1:
         return candidates[0]
     best: tuple[tuple[float, int, bool, int], tuple[str, ...]] | None = None
-    foes = tactics.target_order(state, fighter)
+    foes = order(state, fighter)
     for spheres in candidates:
         key = (pool_value(state, fighter, spheres, foes), rules.pool_size(profile, spheres),
                "soma" in spheres, len(spheres))
