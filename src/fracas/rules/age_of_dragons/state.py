@@ -264,8 +264,9 @@ class AgeOfDragonsState:
     #: Resilience, death or altitude, a range or a grapple (the fold counts every event
     #: but those of ``fold.STANDING_KEPT``).  Within one turn (the same ``turn`` object)
     #: an equal count means nothing of that changed, so the heuristic keeps the order of
-    #: its foes (``policies.HeuristicPolicy``).  Left out of :func:`state_key`.
-    standing: int = 0
+    #: its foes (``policies.HeuristicPolicy``).  Left out of :func:`state_key` and of
+    #: equality (a turn played without events, ``lean.claw_turns``, leaves it alone).
+    standing: int = field(default=0, compare=False, repr=False)
 
     def copy(self) -> AgeOfDragonsState:
         """An independent copy for a new fight or a replay (cheap: no deepcopy)."""
