@@ -327,9 +327,9 @@ class HeuristicPolicy:
                             and tactics.drain_helps(state, fighter, name):
                         drain = actions.Shoot(me, name, hits, weapon.name)
         if best is not None:
-            weapon = best[2]
-            yield actions.Attack(me, best[1], hits, best[3], best[4]) if weapon is None \
-                else actions.Shoot(me, best[1], hits, weapon.name)
+            chosen = best[2]
+            yield actions.Attack(me, best[1], hits, best[3], best[4]) if chosen is None \
+                else actions.Shoot(me, best[1], hits, chosen.name)
         if drain is not None:
             yield drain
 
