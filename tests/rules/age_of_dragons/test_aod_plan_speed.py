@@ -21,6 +21,11 @@
   it is kept, plays fights of every example and of random crowds (``claw_all`` among
   the heuristic, whose turns are played without events) and finds them equal.  Checked
   once against a broken copy, failing here: the kept order used whatever the count.
+- Once the plan settles (no move or aim left) the heuristic offers the plan's attack
+  without pricing every foe again (``HeuristicPolicy._settled_plan``): a policy that
+  also prices them, every time, plays fights of every example and of crowds and finds
+  the same attack first.  Checked once against a broken copy, failing here: the settled
+  plan's tooth and claw offered as a plain claw (its style and called shot not asked).
 - The plan works out a shot that strikes its target alone in line (no grapple for an
   area power to catch); ``test_aod_heuristic_cache.py`` holds the quick plan to the plan
   over every foe, which asks ``tactics.ranged_value``.  Checked once against a broken
@@ -44,7 +49,7 @@ from fracas.core.encounter import Encounter
 from fracas.core.loop import play
 from fracas.core.policy import DecisionRequest, scenario_policies
 from fracas.core.rng import SeededRng, derive_seed, fight_streams
-from fracas.rules.age_of_dragons import fold, policies, tactics
+from fracas.rules.age_of_dragons import actions, fold, policies, tactics
 from fracas.rules.age_of_dragons.state import (
     MAULED,
     OK,
@@ -225,3 +230,37 @@ def test_a_kept_order_of_the_foes_is_the_order_worked_out_afresh() -> None:
             seats = _checked_seats(enc.state)
             play(enc, seats.__getitem__, policy_rng, max_decisions=600)
     assert _Checked.kept - before > 100
+
+
+class _CheckedExpends(policies.HeuristicPolicy):
+    """The heuristic, comparing the settled plan's attack with every foe priced afresh."""
+
+    compared = 0
+
+    @staticmethod
+    def _expends(state: AgeOfDragonsState, fighter: Fighter, target: str | None,
+                 foes: list[Fighter], settled: tactics.Plan | None = None
+                 ) -> Iterator[actions.Action]:
+        wishes = list(policies.HeuristicPolicy._expends(state, fighter, target, foes, settled))
+        if settled is not None:
+            full = list(policies.HeuristicPolicy._expends(state, fighter, target, foes))
+            first = (actions.BreakOut, actions.Grapple)
+            lead = [w for w in full if not isinstance(w, first)]
+            mine = [w for w in wishes if not isinstance(w, first)]
+            assert lead and mine[0] == lead[0], (state.turn, settled)
+            _CheckedExpends.compared += 1
+        return iter(wishes)
+
+
+def test_a_settled_plan_s_attack_is_the_attack_worth_the_most() -> None:
+    before = _CheckedExpends.compared
+    initials = [_example(path) for path in EXAMPLES] + [_crowd(9, s) for s in range(3)]
+    for i, initial in enumerate(initials):
+        for fight in range(8):
+            dice, policy_rng = fight_streams(derive_seed(i, fight))
+            enc = Encounter(RULESET, initial, rng=dice, keep_log=False)
+            own = scenario_policies(RULESET, enc.state)
+            seats = {name: _CheckedExpends() if isinstance(own(name), policies.HeuristicPolicy)
+                     else own(name) for name in initial.fighters}
+            play(enc, seats.__getitem__, policy_rng, max_decisions=600)
+    assert _CheckedExpends.compared - before > 100

@@ -107,6 +107,9 @@ class HeuristicPolicy:
         #: dice are spotted and how often the target is aimed at once that aim is taken,
         #: the plan then and the foes in order (see :meth:`_kept`).
         self._after_aim: tuple[Turn, int, int, tactics.Plan, list[Fighter]] | None = None
+        #: The settled plan (see :meth:`_settled_plan`): the turn, the count of standing
+        #: changes, how many dice were expended and how often aimed, and the plan.
+        self._best: tuple[Turn, int, int, int, tactics.Plan] | None = None
         #: The foes in order last worked out: the turn, the count of standing changes
         #: (``AgeOfDragonsState.standing``), who asked, and the order (see :meth:`_foes`).
         self._order: tuple[Turn | None, int, str, list[Fighter]] | None = None
@@ -171,7 +174,8 @@ class HeuristicPolicy:
         if rules.count_qualifying(turn, ATTACK_THRESHOLD):  # else _expends has nothing
             if foes is None:
                 foes = self._foes(state, fighter)
-            yield from self._expends(state, fighter, foes[0].name if foes else None, foes)
+            yield from self._expends(state, fighter, foes[0].name if foes else None, foes,
+                                     self._settled_plan(state))
         if fall_is_a_choice(state, me):
             if foes is None:
                 foes = self._foes(state, fighter)
@@ -231,7 +235,9 @@ class HeuristicPolicy:
                                                 plan.weapon), foes)
                 yield actions.Spot(me, "aim", target)
             else:
-                self._settled = state.turn
+                self._settled = turn
+                self._best = (turn, state.standing, turn.expended.count(True),
+                              sum(turn.aims.values()), plan)
         elif target is not None:
             foe = state.fighters[target]
             mine, theirs = MELEE_LEVEL[fighter.altitude], MELEE_LEVEL[foe.altitude]
@@ -268,10 +274,34 @@ class HeuristicPolicy:
             return kept[3], kept[4]
         return None
 
+    def _settled_plan(self, state: AgeOfDragonsState) -> tactics.Plan | None:
+        """The plan that settled this turn (no move or aim left), while it still stands.
+
+        Once settled the heuristic only evades: the plan stands while the turn, the count
+        of standing changes, the dice expended and the aims taken are the same.  Its
+        attack is then the one :meth:`_expends` finds worth the most: every attack in
+        reach now was one of the plan's ways, the plan valued it at least as high (aims
+        can only add), and the plan's own attack takes no move and no aim, so it is
+        valued alike; the ties fall alike (the same order, a shot before tooth and claw).
+        ``test_aod_plan_speed.py`` holds the two to the same attack, in whole fights.
+        """
+        kept, turn = self._best, state.turn
+        if kept is None or kept[0] is not turn or turn is None or state.pending is not None:
+            return None
+        if kept[1] == state.standing and kept[2] == turn.expended.count(True) and \
+                kept[3] == sum(turn.aims.values()):
+            return kept[4]
+        return None
+
     @staticmethod
     def _expends(state: AgeOfDragonsState, fighter: Fighter,
-                 target: str | None, foes: list[Fighter]) -> Iterator[Action]:
-        """Break out, grapple, the attack worth the most, or one that drains a foe's PD."""
+                 target: str | None, foes: list[Fighter],
+                 settled: tactics.Plan | None = None) -> Iterator[Action]:
+        """Break out, grapple, the attack worth the most, or one that drains a foe's PD.
+
+        ``settled``: the plan that settled the turn (:meth:`_settled_plan`), whose attack
+        is the one worth the most: it is offered without pricing every foe again.
+        """
         turn = state.turn
         if turn is None:
             return
@@ -290,6 +320,16 @@ class HeuristicPolicy:
                 yield actions.Grapple(me, target, hits)
         pool = turn.pool
         sixes = sum(1 for i in dice if pool[i] == 6)
+        if settled is not None:
+            name = settled.target
+            if settled.weapon is not None:
+                yield actions.Shoot(me, name, hits, settled.weapon)
+            else:
+                foe = state.fighters[name]
+                _, style, called = tactics.best_melee(state, fighter, foe, hits, sixes,
+                                                      rules.available_pd(state, name))
+                yield actions.Attack(me, name, hits, style, called)
+            # Refused (the check decides): every foe priced, the drains too.
         # The best option so far: value, foe, weapon (None: tooth and claw), style, called;
         # its action is made once it has won.
         best: tuple[float, str, RangedAttack | None, str, str | None] | None = None
