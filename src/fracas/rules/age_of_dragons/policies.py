@@ -337,13 +337,20 @@ class HeuristicPolicy:
         soma = "soma" in turn.spheres
         weapons = [w for w in fighter.profile.ranged if w.sphere in turn.spheres]
         aims = turn.aims
+        ranges = state.ranges
         for foe in foes:
             name = foe.name
+            # Beyond close quarters no tooth and claw reaches (rules.in_melee_reach's first
+            # test, asked here before the rule itself).
+            melee = soma and ranges[(me, name) if me < name else (name, me)] <= CLOSE and \
+                rules.in_melee_reach(state, me, name)
+            if not melee and not weapons:
+                continue  # nothing reaches it
             active = foe.pr > 0 and not foe.dead  # Fighter.active
             share = 1.0 if active else tactics.DYING_SHARE
             # rules.available_pd, in line
             have_pd = 0 if not active else max(0, foe.pd - aims.get(name, 0))
-            if soma and rules.in_melee_reach(state, me, name):
+            if melee:
                 value, style, called = tactics.best_melee(state, fighter, foe, hits, sixes,
                                                           have_pd)
                 if value <= 0 and not rules.part_usable(fighter, style):
