@@ -5,10 +5,9 @@
   of every example (and for copies of the mover at every altitude, its wing whole or
   mauled), is the one ``_free_route`` works out afresh.  Checked once against a broken
   copy, failing here: the key without whether the wings work.
-- ``policies.pool_value_of`` prices the typical pools of every size with what the plans
-  read of the foes worked out once (``tactics.foe_rows``): it is
-  ``policies.pool_value_by_plans``, which asks ``tactics.plan`` itself of a state whose
-  turn rolled each pool, on every pool step of fights of every example and of crowds
+- ``policies.pool_value_of`` hands each typical pool to the plan as the numbers it reads
+  of the dice, no turn made for it: it is ``policies.pool_value_by_plans``, which asks
+  ``tactics.plan`` itself of a state whose turn rolled each pool, on every pool step of fights of every example and of crowds
   (breath weapons, area powers, grapples).  Checked once against a broken copy, failing
   here: the typical pool's 3s left out of the dice the spots and aims are paid with.
 - The fold counts every event but those of ``fold.STANDING_KEPT`` in

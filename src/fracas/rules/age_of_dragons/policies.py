@@ -481,9 +481,10 @@ def pool_value_of(state: AgeOfDragonsState, fighter: Fighter, spheres: tuple[str
     (a 3 in three, for spots and aims).  ``foes``: :func:`.tactics.target_order` of this
     state, when the caller has it already.
 
-    What the plans read of the foes is the same for every ``k`` and is worked out once
-    (:func:`.tactics.foe_rows`); ``test_aod_plan_speed.py`` holds the sum to
-    :func:`pool_value_by_plans`, which asks :func:`.tactics.plan` itself for each pool.
+    Each typical pool is handed to the plan as the numbers it reads of the dice (its
+    faces a payment reads, its hits and sixes), with no turn made for it;
+    ``test_aod_plan_speed.py`` holds the sum to :func:`pool_value_by_plans`, which asks
+    :func:`.tactics.plan` itself of a turn that rolled each pool.
     """
     n = rules.pool_size(fighter.profile, spheres)
     if n <= 0:
@@ -492,11 +493,10 @@ def pool_value_of(state: AgeOfDragonsState, fighter: Fighter, spheres: tuple[str
     view.turn = Turn.start(fighter.name)
     if foes is None:
         foes = tactics.target_order(state, fighter)
-    rows = tactics.foe_rows(view, fighter, foes)
     total = 0.0
     for k in range(1, n + 1):
         # the typical pool's unspotted dice in face order, its k hits and k // 3 sixes
-        found = tactics._best_plan(view, fighter, rows, _typical_faces(n, k), k, k // 3,
+        found = tactics._best_plan(view, fighter, foes, _typical_faces(n, k), k, k // 3,
                                    spheres, True, False)
         if found is not None:
             total += comb(n, k) * found.value

@@ -13,7 +13,7 @@ otherwise all of it against a damaging attack and none against a grapple or a br
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -436,50 +436,18 @@ def plan(state: AgeOfDragonsState, me: Fighter,
         if not spotted[i] and face >= PAID_FACE:  # what a payment reads (pay_key)
             unspotted.append(face)
     unspotted.sort()
-    turn_foes = target_order(state, me) if foes is None else foes
-    # The rows one by one: a plan that stops early reads no more of the foes.
-    return _best_plan(state, me, _foe_rows(state, me, turn_foes, every_foe),
+    return _best_plan(state, me, target_order(state, me) if foes is None else foes,
                       tuple(unspotted), hit_count, sixes, turn.spheres, turn.step != "expend",
                       every_foe)
 
 
-#: What :func:`plan` reads of a foe besides the foe itself: its name, the range band to
-#: the planner, whether it can act and the Physical Defence it can spend now.
-FoeRow = tuple[Fighter, str, int, bool, int]
-
-
-def foe_rows(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
-             every_foe: bool = False) -> list[FoeRow]:
-    """:data:`FoeRow` of each foe, in order (``every_foe``: the Physical Defence asked of
-    :func:`.rules.available_pd`, otherwise worked out in line)."""
-    return list(_foe_rows(state, me, foes, every_foe))
-
-
-def _foe_rows(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
-              every_foe: bool) -> Iterator[FoeRow]:
-    name, ranges = me.name, state.ranges
-    turn = state.turn
-    aimed = turn.aims if turn is not None else {}
-    for foe in foes:
-        foe_name = foe.name
-        band = ranges[(name, foe_name) if name < foe_name else (foe_name, name)]  # pair
-        active = foe.pr > 0 and not foe.dead
-        if every_foe:
-            have_pd = rules.available_pd(state, foe_name)
-        else:  # rules.available_pd, without the call (every_foe asks the rule itself)
-            have_pd = 0 if not active else \
-                max(0, foe.pd - aimed.get(foe_name, 0)) if aimed else max(0, foe.pd)
-        yield foe, foe_name, band, active, have_pd
-
-
-def _best_plan(state: AgeOfDragonsState, me: Fighter, rows: Iterable[FoeRow],
+def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
                faces: tuple[int, ...], hit_count: int, sixes: int, spheres: tuple[str, ...],
                may_spot: bool, every_foe: bool) -> Plan | None:
-    """:func:`plan` from the turn's dice: the unspotted ``faces`` of :data:`PAID_FACE` or
-    more in face order, how many
-    dice still in the pool show 4+ (``hit_count``) and 6 (``sixes``), the pool's
-    ``spheres``, and whether spots are still to come (``may_spot``: not at the expend
-    step)."""
+    """:func:`plan` of ``foes`` (in order) from the turn's dice: the unspotted ``faces``
+    of :data:`PAID_FACE` or more in face order, how many dice still in the pool show 4+
+    (``hit_count``) and 6 (``sixes``), the pool's ``spheres``, and whether spots are
+    still to come (``may_spot``: not at the expend step)."""
     ripped = RIPPED in me.limbs
     consumes = state.spot_consumes_dice
     can_spot = "soma" in spheres and may_spot
@@ -507,9 +475,20 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, rows: Iterable[FoeRow],
     # (rules.area_struck): then ranged_value itself is asked.
     lone_shots = not grapples and not every_foe
     kill_read = sixes > 1
-    for foe, foe_name, band, active, have_pd in rows:
+    name, ranges = me.name, state.ranges
+    turn = state.turn
+    aimed = turn.aims if turn is not None else {}
+    for foe in foes:
         if ceiling is not None and best is not None and best_value >= ceiling:
             break
+        foe_name = foe.name
+        band = ranges[(name, foe_name) if name < foe_name else (foe_name, name)]  # pair
+        active = foe.pr > 0 and not foe.dead
+        if every_foe:
+            have_pd = rules.available_pd(state, foe_name)
+        else:  # rules.available_pd, without the call (every_foe asks the rule itself)
+            have_pd = 0 if not active else \
+                max(0, foe.pd - aimed.get(foe_name, 0)) if aimed else max(0, foe.pd)
         if seen is not None and foe_name not in held:
             # foe_likeness, in line
             like: tuple[object, ...] = (foe.altitude, band, have_pd, foe.pr > 0) \
