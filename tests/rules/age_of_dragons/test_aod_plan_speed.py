@@ -8,8 +8,9 @@
 - ``policies.pool_value_of`` hands each typical pool to the plan as the numbers it reads
   of the dice, no turn made for it: it is ``policies.pool_value_by_plans``, which asks
   ``tactics.plan`` itself of a state whose turn rolled each pool, on every pool step of
-  fights of every example and of crowds (breath weapons, area powers, grapples).  Checked once against a broken copy, failing
-  here: the typical pool's 3s left out of the dice the spots and aims are paid with.
+  fights of every example and of crowds (breath weapons, area powers, grapples).
+  Checked once against a broken copy, failing here: the typical pool's 3s left out of
+  the dice the spots and aims are paid with.
 - The fold counts every event but those of ``fold.STANDING_KEPT`` in
   ``AgeOfDragonsState.standing``: each event of that set, in whole logged fights, leaves
   every combatant's Resilience, death, altitude and side, the ranges and the grapples as
