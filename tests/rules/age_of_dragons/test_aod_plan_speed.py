@@ -26,6 +26,12 @@
   also prices them, every time, plays fights of every example and of crowds and finds
   the same attack first.  Checked once against a broken copy, failing here: the settled
   plan's tooth and claw offered as a plain claw (its style and called shot not asked).
+- ``policies.choose_spheres`` keeps its answer for a combatant whose pool needs no pricing
+  in any state (``policies._UNPRICED``): asked of every combatant on every decision of
+  fights of every example and of crowds, and of copies held in a grapple, the kept
+  answer is the one worked out afresh.  Checked once against a broken copy, failing
+  here: the answer kept also for a combatant with a sphere rated above its Soma (a
+  pool without Soma then depends on the grapples).
 - The plan works out a shot that strikes its target alone in line (no grapple for an
   area power to catch); ``test_aod_heuristic_cache.py`` holds the quick plan to the plan
   over every foe, which asks ``tactics.ranged_value``.  Checked once against a broken
@@ -264,3 +270,34 @@ def test_a_settled_plan_s_attack_is_the_attack_worth_the_most() -> None:
                      else own(name) for name in initial.fighters}
             play(enc, seats.__getitem__, policy_rng, max_decisions=600)
     assert _CheckedExpends.compared - before > 100
+
+
+def _sphere_crowd(seed: int) -> AgeOfDragonsState:
+    """Dragons whose breath is rated above, at and below their Soma."""
+    rnd = random.Random(seed)
+    dragons = [{"name": f"D{i}", "side": ("red", "blue")[i % 2], "soma": rnd.randint(2, 7),
+                "sophis": rnd.randint(0, 8), "pneuma": rnd.randint(0, 8), "pd": 1, "pr": 15,
+                "ranged": [{"name": "breath", "sphere": rnd.choice(("sophis", "pneuma")),
+                            "reach": "long"}]} for i in range(6)]
+    return scenario_state(dragons, default_range="middle", max_rounds=6)
+
+
+def test_a_kept_pool_choice_is_the_choice_worked_out_afresh() -> None:
+    initials = [_example(path) for path in EXAMPLES] + [_sphere_crowd(s) for s in (2, 3)]
+    kept_answers = 0
+    for initial in initials:
+        for state in _states(initial, 1):
+            held = state.copy()
+            names = list(held.fighters)
+            held.grapples.add(pair(names[0], names[1]))
+            for view in (state, held):
+                for fighter in view.fighters.values():
+                    kept_answers += id(fighter.profile) in policies._UNPRICED
+                    kept = policies.choose_spheres(view, fighter)  # as kept from before
+                    saved = dict(policies._UNPRICED)
+                    policies._UNPRICED.clear()
+                    fresh = policies.choose_spheres(view, fighter)
+                    policies._UNPRICED.clear()
+                    policies._UNPRICED.update(saved)
+                    assert kept == fresh, fighter.name
+    assert kept_answers > 100

@@ -38,6 +38,7 @@ from fracas.rules.age_of_dragons.state import (
     SPHERES,
     AgeOfDragonsState,
     Fighter,
+    Profile,
     RangedAttack,
     Turn,
     pair,
@@ -398,16 +399,22 @@ def choose_spheres(state: AgeOfDragonsState, fighter: Fighter,
     :func:`.tactics.target_order` or a keeper of it, asked only when pools are priced.
     """
     profile = fighter.profile
+    kept = _UNPRICED.get(id(profile))
+    if kept is not None and kept[0] is profile:
+        return kept[1]  # no pool to price, whatever the state
     extra = [s for s in SPHERES[1:] if profile.rating(s) > 0
              and any(w.sphere == s for w in profile.ranged)]
     if not extra:
-        return ("soma",)
+        _UNPRICED[id(profile)] = (profile, _SOMA)
+        return _SOMA
     soma = profile.soma
     free = ("soma", *(s for s in extra if profile.rating(s) >= soma))
     costly = [s for s in extra if s not in free]
     alone = [] if rules.is_locked(state, fighter.name) else \
         [(s,) for s in extra if profile.rating(s) > soma]
     if not costly and not alone:
+        if not any(profile.rating(s) > soma for s in extra):
+            _UNPRICED[id(profile)] = (profile, free)  # no pool alone in any state either
         return free
     candidates = [free] if soma > 0 else []
     for s in costly:
@@ -426,6 +433,14 @@ def choose_spheres(state: AgeOfDragonsState, fighter: Fighter,
             best = (key, spheres)
     assert best is not None
     return best[1]
+
+
+#: :func:`choose_spheres`' answer for a profile whose pool needs no pricing in any state
+#: (it reads only the profile then), by the profile's identity (the profile kept with it,
+#: so no other can take its place); ``test_aod_plan_speed.py`` holds it to the answer
+#: worked out afresh.
+_UNPRICED: dict[int, tuple[Profile, tuple[str, ...]]] = {}
+_SOMA = ("soma",)
 
 
 def _ordered(spheres: tuple[str, ...]) -> tuple[str, ...]:

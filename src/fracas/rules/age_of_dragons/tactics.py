@@ -462,13 +462,16 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
     reached: dict[tuple[int, int, int], tuple[_Route, tuple[int, int]] | None] = {}
     # The most any foe can be worth (None: no such bound): best_melee with no six reads
     # nothing of the foe, so ``me`` stands in for it.
+    # (With one foe there is nothing later to leave out: neither bound nor likeness.)
+    several = len(foes) > 1
     ceiling = best_melee(state, me, me, hit_count, 0, 0)[0] \
-        if ways == [None] and sixes == 0 and not every_foe else None
+        if several and ways == [None] and sixes == 0 and not every_foe else None
     best: Plan | None = None
     best_value = 0.0
     # Foes alike in everything a plan reads of them (foe_likeness) are worth alike, and
     # a later one never beats an earlier (ties keep the first): only the first is priced.
-    seen: set[tuple[object, ...]] | None = None if locked or every_foe else set()
+    seen: set[tuple[object, ...]] | None = \
+        set() if several and not locked and not every_foe else None
     # rules.is_locked of every foe at once: the names in a grapple link
     held = {n for link in grapples for n in link} if seen is not None and grapples else ()
     # A shot strikes its target alone unless an area power catches a grapple with it
