@@ -150,16 +150,15 @@ class HeuristicPolicy:
         fighter = state.fighters[me]
         step = turn.step
         if step == "spot" and turn is self._settled and not state.spot_consumes_dice:
-            # The plan is settled: evade while the dice last (what _spots offers then),
-            # the foes put in order only if that is refused.
-            side = fighter.profile.side
-            if any(f.profile.side != side and not f.dead for f in state.fighters.values()):
+            # The plan is settled: evade while the dice last (what _spots offers then)
+            # and a living foe is left (the order kept since the plan: :meth:`_foes`).
+            if self._foes(state, fighter):
                 yield actions.Spot(me, "evade")
             step = ""  # the spots are done
         if step == "pool":
             yield actions.RollPool(me, choose_spheres(state, fighter, self._foes))
             return
-        if step == "reroll":
+        if step == "reroll" and fighter.profile.rerolls:
             low = sorted((face, i) for i, face in enumerate(turn.pool) if face < ATTACK_THRESHOLD)
             for _, i in low[:1]:
                 for ability in fighter.profile.rerolls:
