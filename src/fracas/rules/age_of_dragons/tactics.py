@@ -477,7 +477,6 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
     # A shot strikes its target alone unless an area power catches a grapple with it
     # (rules.area_struck): then ranged_value itself is asked.
     lone_shots = not grapples and not every_foe
-    kill_read = sixes > 1
     name, ranges = me.name, state.ranges
     turn = state.turn
     aimed = turn.aims if turn is not None else {}
@@ -493,11 +492,7 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
             have_pd = 0 if not active else \
                 max(0, foe.pd - aimed.get(foe_name, 0)) if aimed else max(0, foe.pd)
         if seen is not None and foe_name not in held:
-            # foe_likeness, in line
-            like: tuple[object, ...] = (foe.altitude, band, have_pd, foe.pr > 0) \
-                if sixes == 0 else \
-                (foe.altitude, band, have_pd, foe.pr > 0, foe.pr if kill_read else 0,
-                 foe.stunned, foe.profile.flies, foe.wing)
+            like = foe_likeness(foe, band, have_pd, sixes)
             if like in seen:
                 continue
             seen.add(like)
@@ -555,12 +550,6 @@ def foe_likeness(foe: Fighter, band: int, have_pd: int, sixes: int) -> tuple[obj
         return (foe.altitude, band, have_pd, foe.pr > 0)
     return (foe.altitude, band, have_pd, foe.pr > 0, foe.pr if sixes > 1 else 0, foe.stunned,
             foe.profile.flies, foe.wing)
-
-
-def _paid(me: Fighter, route: _Route, unspotted: list[int]
-          ) -> tuple[_Route, tuple[int, int]] | None:
-    paid = _pay(me, route, unspotted)
-    return None if paid is None else (route, paid)
 
 
 def _paid_sorted(me: Fighter, ripped: bool, route: _Route, faces: tuple[int, ...]
