@@ -195,6 +195,7 @@ _NOT_KEYED: dict[type, set[str]] = {
         "spot_consumes_dice", "search",  # the fixed set-up
         "round",  # the key leaves the round counter out (the round limit aside)
         "spot_run", "closed_run", "may_end",  # for the log, or a test whose answer is known
+        "standing",  # a count of changes the heuristic keeps its foes' order by
     },
 }
 

@@ -271,6 +271,17 @@ HANDLERS: dict[type[Event], Callable[[AgeOfDragonsState, Any], None]] = {
     **overrides.OVERRIDES.fold_handlers(),  # the GM's overrides (core.overrides)
 }
 
+#: The event classes that never change where the combatants stand (any combatant's
+#: Resilience, death, altitude or side, a range, a grapple): only the turn, the attack
+#: pending, a combatant's Physical Defence, resources or choice to fall.  The fold counts
+#: every other event in ``AgeOfDragonsState.standing``; ``test_aod_plan_speed.py`` holds
+#: this set to what the handlers do, event by event, in whole fights.
+STANDING_KEPT: frozenset[type[Event]] = frozenset({
+    DecisionMade, DiceRolled, events.DieRerolled, events.DieSpotted, events.DiceExpended,
+    events.Aimed, events.Evaded, events.AttackDeclared, events.TurnLost,
+    events.TaskAttempted, events.FallDeclared,
+})
+
 #: The event classes that change what the end-of-fight test reads (who is active or dead,
 #: the round, the ranges): after one of them ``resolve.advance`` tests again.
 MAY_END: frozenset[type[Event]] = frozenset({
@@ -308,6 +319,9 @@ def apply_event(state: AgeOfDragonsState, event: Event) -> None:
     """Change ``state`` by one event (unknown core events such as notes change nothing)."""
     if state.closed_run is not None:
         state.closed_run = None  # told with the event that closed it
-    handler = _handler(type(event))
+    kind = type(event)
+    if kind not in STANDING_KEPT:
+        state.standing += 1
+    handler = _handler(kind)
     if handler is not None:
         handler(state, event)

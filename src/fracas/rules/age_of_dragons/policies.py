@@ -17,7 +17,7 @@ turn an attack aside.  See "How the heuristic plays" in docs/rules/age_of_dragon
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from math import comb
 from typing import Any
@@ -38,6 +38,8 @@ from fracas.rules.age_of_dragons.state import (
     SPHERES,
     AgeOfDragonsState,
     Fighter,
+    Profile,
+    RangedAttack,
     Turn,
     pair,
 )
@@ -106,6 +108,12 @@ class HeuristicPolicy:
         #: dice are spotted and how often the target is aimed at once that aim is taken,
         #: the plan then and the foes in order (see :meth:`_kept`).
         self._after_aim: tuple[Turn, int, int, tactics.Plan, list[Fighter]] | None = None
+        #: The settled plan (see :meth:`_settled_plan`): the turn, the count of standing
+        #: changes, how many dice were expended and how often aimed, and the plan.
+        self._best: tuple[Turn, int, int, int, tactics.Plan] | None = None
+        #: The foes in order last worked out: the turn, the count of standing changes
+        #: (``AgeOfDragonsState.standing``), who asked, and the order (see :meth:`_foes`).
+        self._order: tuple[Turn | None, int, str, list[Fighter]] | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
         state: AgeOfDragonsState = request.state
@@ -142,16 +150,15 @@ class HeuristicPolicy:
         fighter = state.fighters[me]
         step = turn.step
         if step == "spot" and turn is self._settled and not state.spot_consumes_dice:
-            # The plan is settled: evade while the dice last (what _spots offers then),
-            # the foes put in order only if that is refused.
-            side = fighter.profile.side
-            if any(f.profile.side != side and not f.dead for f in state.fighters.values()):
+            # The plan is settled: evade while the dice last (what _spots offers then)
+            # and a living foe is left (the order kept since the plan: :meth:`_foes`).
+            if self._foes(state, fighter):
                 yield actions.Spot(me, "evade")
             step = ""  # the spots are done
         if step == "pool":
-            yield actions.RollPool(me, self._spheres(state, fighter))
+            yield actions.RollPool(me, choose_spheres(state, fighter, self._foes))
             return
-        if step == "reroll":
+        if step == "reroll" and fighter.profile.rerolls:
             low = sorted((face, i) for i, face in enumerate(turn.pool) if face < ATTACK_THRESHOLD)
             for _, i in low[:1]:
                 for ability in fighter.profile.rerolls:
@@ -160,17 +167,18 @@ class HeuristicPolicy:
         foes: list[Fighter] | None = None
         if step in ("reroll", "spot"):
             kept = self._kept(state, fighter)
-            foes = tactics.target_order(state, fighter) if kept is None else kept[1]
+            foes = self._foes(state, fighter) if kept is None else kept[1]
             if foes:
                 yield from self._spots(state, fighter, foes[0].name, foes,
                                        None if kept is None else kept[0])
         if rules.count_qualifying(turn, ATTACK_THRESHOLD):  # else _expends has nothing
             if foes is None:
-                foes = tactics.target_order(state, fighter)
-            yield from self._expends(state, fighter, foes[0].name if foes else None, foes)
+                foes = self._foes(state, fighter)
+            yield from self._expends(state, fighter, foes[0].name if foes else None, foes,
+                                     self._settled_plan(state))
         if fall_is_a_choice(state, me):
             if foes is None:
-                foes = tactics.target_order(state, fighter)
+                foes = self._foes(state, fighter)
             if foes and self._fall_helps(state, fighter, foes[0].name):
                 yield actions.DeclareFall(me)
 
@@ -184,10 +192,24 @@ class HeuristicPolicy:
         return fall_is_a_choice(state, fighter.name) and \
             MELEE_LEVEL[fighter.altitude] > MELEE_LEVEL[state.fighters[target].altitude]
 
-    @staticmethod
-    def _spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...]:
-        """The pool that pays best (see :func:`choose_spheres`)."""
-        return choose_spheres(state, fighter)
+    def _foes(self, state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
+        """:func:`.tactics.target_order`, kept within a turn while nothing it reads changes.
+
+        The order reads where the combatants stand (Resilience, death, altitude, ranges,
+        grapples), which only the events the fold counts in
+        ``AgeOfDragonsState.standing`` change; within one turn (the same ``Turn`` object:
+        every turn begins with a new one, also a turn played without events by
+        ``lean.claw_turns``, and a copied state has its own) an equal count is the same
+        order.  The list is shared: nobody changes it.  ``test_aod_plan_speed.py`` holds
+        each kept order to the one worked out afresh, in whole fights.
+        """
+        kept, turn = self._order, state.turn
+        if kept is not None and kept[0] is turn and kept[1] == state.standing and \
+                kept[2] == fighter.name:
+            return kept[3]
+        foes = tactics.target_order(state, fighter)
+        self._order = (turn, state.standing, fighter.name, foes)
+        return foes
 
     def _spots(self, state: AgeOfDragonsState, fighter: Fighter, target: str | None,
                foes: list[Fighter], kept: tactics.Plan | None = None) -> Iterator[Action]:
@@ -213,7 +235,9 @@ class HeuristicPolicy:
                                                 plan.weapon), foes)
                 yield actions.Spot(me, "aim", target)
             else:
-                self._settled = state.turn
+                self._settled = turn
+                self._best = (turn, state.standing, turn.expended.count(True),
+                              sum(turn.aims.values()), plan)
         elif target is not None:
             foe = state.fighters[target]
             mine, theirs = MELEE_LEVEL[fighter.altitude], MELEE_LEVEL[foe.altitude]
@@ -250,10 +274,34 @@ class HeuristicPolicy:
             return kept[3], kept[4]
         return None
 
+    def _settled_plan(self, state: AgeOfDragonsState) -> tactics.Plan | None:
+        """The plan that settled this turn (no move or aim left), while it still stands.
+
+        Once settled the heuristic only evades: the plan stands while the turn, the count
+        of standing changes, the dice expended and the aims taken are the same.  Its
+        attack is then the one :meth:`_expends` finds worth the most: every attack in
+        reach now was one of the plan's ways, the plan valued it at least as high (aims
+        can only add), and the plan's own attack takes no move and no aim, so it is
+        valued alike; the ties fall alike (the same order, a shot before tooth and claw).
+        ``test_aod_plan_speed.py`` holds the two to the same attack, in whole fights.
+        """
+        kept, turn = self._best, state.turn
+        if kept is None or kept[0] is not turn or turn is None or state.pending is not None:
+            return None
+        if kept[1] == state.standing and kept[2] == turn.expended.count(True) and \
+                kept[3] == sum(turn.aims.values()):
+            return kept[4]
+        return None
+
     @staticmethod
     def _expends(state: AgeOfDragonsState, fighter: Fighter,
-                 target: str | None, foes: list[Fighter]) -> Iterator[Action]:
-        """Break out, grapple, the attack worth the most, or one that drains a foe's PD."""
+                 target: str | None, foes: list[Fighter],
+                 settled: tactics.Plan | None = None) -> Iterator[Action]:
+        """Break out, grapple, the attack worth the most, or one that drains a foe's PD.
+
+        ``settled``: the plan that settled the turn (:meth:`_settled_plan`), whose attack
+        is the one worth the most: it is offered without pricing every foe again.
+        """
         turn = state.turn
         if turn is None:
             return
@@ -270,42 +318,73 @@ class HeuristicPolicy:
                     hits > rules.available_pd(state, target) and \
                     not rules.is_locked(state, target):
                 yield actions.Grapple(me, target, hits)
-        sixes = sum(1 for i in dice if turn.pool[i] == 6)
-        best: tuple[float, Action] | None = None
-        drains: list[Action] = []
+        pool = turn.pool
+        sixes = sum(1 for i in dice if pool[i] == 6)
+        if settled is not None:
+            name = settled.target
+            if settled.weapon is not None:
+                yield actions.Shoot(me, name, hits, settled.weapon)
+            else:
+                foe = state.fighters[name]
+                _, style, called = tactics.best_melee(state, fighter, foe, hits, sixes,
+                                                      rules.available_pd(state, name))
+                yield actions.Attack(me, name, hits, style, called)
+            # Refused (the check decides): every foe priced, the drains too.
+        # The best option so far: value, foe, weapon (None: tooth and claw), style, called;
+        # its action is made once it has won.
+        best: tuple[float, str, RangedAttack | None, str, str | None] | None = None
+        drain: Action | None = None  # the first attack worth nothing that drains a foe's PD
         soma = "soma" in turn.spheres
+        weapons = [w for w in fighter.profile.ranged if w.sphere in turn.spheres]
+        aims = turn.aims
+        ranges = state.ranges
         for foe in foes:
-            share = 1.0 if foe.active else tactics.DYING_SHARE
-            options: list[tuple[float, Action]] = []
-            if soma and rules.in_melee_reach(state, me, foe.name):
-                value, style, called = tactics.best_melee(
-                    state, fighter, foe, hits, sixes, rules.available_pd(state, foe.name))
+            name = foe.name
+            # Beyond close quarters no tooth and claw reaches (rules.in_melee_reach's first
+            # test, asked here before the rule itself).
+            melee = soma and ranges[(me, name) if me < name else (name, me)] <= CLOSE and \
+                rules.in_melee_reach(state, me, name)
+            if not melee and not weapons:
+                continue  # nothing reaches it
+            active = foe.pr > 0 and not foe.dead  # Fighter.active
+            share = 1.0 if active else tactics.DYING_SHARE
+            # rules.available_pd, in line
+            have_pd = 0 if not active else max(0, foe.pd - aims.get(name, 0))
+            if melee:
+                value, style, called = tactics.best_melee(state, fighter, foe, hits, sixes,
+                                                          have_pd)
                 if value <= 0 and not rules.part_usable(fighter, style):
                     style = "bite"
-                options.append((value * share, actions.Attack(me, foe.name, hits, style,
-                                                              called)))
-            for weapon in fighter.profile.ranged:
-                if weapon.sphere in turn.spheres and rules.in_ranged_reach(
-                        state, me, foe.name, weapon.reach):
-                    value = tactics.ranged_value(state, fighter, foe.name, weapon, hits)
-                    options.append((value * share,
-                                    actions.Shoot(me, foe.name, hits, weapon.name)))
-            for value, action in options:
-                if value > 0 and (best is None or value > best[0] or (
-                        value == best[0] and tactics.RANGED_WINS_TIES
-                        and isinstance(action, actions.Shoot)
-                        and not isinstance(best[1], actions.Shoot))):
-                    best = (value, action)
-                elif value == 0 and foe.active and rules.available_pd(state, foe.name) > 0 \
-                        and tactics.drain_helps(state, fighter, foe.name):
-                    drains.append(action)
+                value *= share
+                if value > 0:
+                    if best is None or value > best[0]:
+                        best = (value, name, None, style, called)
+                elif value == 0 and drain is None and active and have_pd > 0 \
+                        and tactics.drain_helps(state, fighter, name):
+                    drain = actions.Attack(me, name, hits, style, called)
+            for weapon in weapons:
+                if rules.in_ranged_reach(state, me, name, weapon.reach):
+                    value = tactics.ranged_value(state, fighter, name, weapon, hits) * share
+                    if value > 0:
+                        if best is None or value > best[0] or (
+                                value == best[0] and tactics.RANGED_WINS_TIES
+                                and best[2] is None):
+                            best = (value, name, weapon, "", None)
+                    elif value == 0 and drain is None and active and have_pd > 0 \
+                            and tactics.drain_helps(state, fighter, name):
+                        drain = actions.Shoot(me, name, hits, weapon.name)
         if best is not None:
-            yield best[1]
-        yield from drains[:1]
+            chosen = best[2]
+            yield actions.Attack(me, best[1], hits, best[3], best[4]) if chosen is None \
+                else actions.Shoot(me, best[1], hits, chosen.name)
+        if drain is not None:
+            yield drain
 
 
 # -- the pool -------------------------------------------------------------------------------
-def choose_spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...]:
+def choose_spheres(state: AgeOfDragonsState, fighter: Fighter,
+                   order: Callable[[AgeOfDragonsState, Fighter], list[Fighter]]
+                   = tactics.target_order) -> tuple[str, ...]:
     """The spheres to nominate this turn: Soma, and the sphere of each ranged weapon when
     the weapon pays.
 
@@ -315,19 +394,26 @@ def choose_spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...
     when a weapon's sphere outrates Soma (more dice, but no tooth and claw, no
     manoeuvre), are nominated only when :func:`pool_value` says their attacks are
     worth more than the larger pool's; a tie keeps the most dice, then Soma.  A
-    combatant held in a grapple always keeps Soma (a break-out needs it).
+    combatant held in a grapple always keeps Soma (a break-out needs it).  ``order``:
+    :func:`.tactics.target_order` or a keeper of it, asked only when pools are priced.
     """
     profile = fighter.profile
+    kept = _UNPRICED.get(id(profile))
+    if kept is not None and kept[0] is profile:
+        return kept[1]  # no pool to price, whatever the state
     extra = [s for s in SPHERES[1:] if profile.rating(s) > 0
              and any(w.sphere == s for w in profile.ranged)]
     if not extra:
-        return ("soma",)
+        _UNPRICED[id(profile)] = (profile, _SOMA)
+        return _SOMA
     soma = profile.soma
     free = ("soma", *(s for s in extra if profile.rating(s) >= soma))
     costly = [s for s in extra if s not in free]
     alone = [] if rules.is_locked(state, fighter.name) else \
         [(s,) for s in extra if profile.rating(s) > soma]
     if not costly and not alone:
+        if not any(profile.rating(s) > soma for s in extra):
+            _UNPRICED[id(profile)] = (profile, free)  # no pool alone in any state either
         return free
     candidates = [free] if soma > 0 else []
     for s in costly:
@@ -338,7 +424,7 @@ def choose_spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...
     if len(candidates) == 1:
         return candidates[0]
     best: tuple[tuple[float, int, bool, int], tuple[str, ...]] | None = None
-    foes = tactics.target_order(state, fighter)
+    foes = order(state, fighter)
     for spheres in candidates:
         key = (pool_value(state, fighter, spheres, foes), rules.pool_size(profile, spheres),
                "soma" in spheres, len(spheres))
@@ -346,6 +432,14 @@ def choose_spheres(state: AgeOfDragonsState, fighter: Fighter) -> tuple[str, ...
             best = (key, spheres)
     assert best is not None
     return best[1]
+
+
+#: :func:`choose_spheres`' answer for a profile whose pool needs no pricing in any state
+#: (it reads only the profile then), by the profile's identity (the profile kept with it,
+#: so no other can take its place); ``test_aod_plan_speed.py`` holds it to the answer
+#: worked out afresh.
+_UNPRICED: dict[int, tuple[Profile, tuple[str, ...]]] = {}
+_SOMA = ("soma",)
 
 
 def _ordered(spheres: tuple[str, ...]) -> tuple[str, ...]:
@@ -400,23 +494,60 @@ def pool_value_of(state: AgeOfDragonsState, fighter: Fighter, spheres: tuple[str
     its hits show 5, 4, 6, 5, 4, 6, ... (a six in three) and its misses 2, 3, 1, ...
     (a 3 in three, for spots and aims).  ``foes``: :func:`.tactics.target_order` of this
     state, when the caller has it already.
+
+    Each typical pool is handed to the plan as the numbers it reads of the dice (its
+    faces a payment reads, its hits and sixes), with no turn made for it;
+    ``test_aod_plan_speed.py`` holds the sum to :func:`pool_value_by_plans`, which asks
+    :func:`.tactics.plan` itself of a turn that rolled each pool.
     """
     n = rules.pool_size(fighter.profile, spheres)
     if n <= 0:
         return 0.0
-    total = 0.0
-    view = replace(state)  # the same fight with a typical turn of its own
+    view = replace(state)  # the same fight with a turn of its own (no aim taken yet)
+    view.turn = Turn.start(fighter.name)
     if foes is None:
         foes = tactics.target_order(state, fighter)
+    total = 0.0
+    for k in range(1, n + 1):
+        # the typical pool's unspotted dice in face order, its k hits and k // 3 sixes
+        found = tactics._best_plan(view, fighter, foes, _typical_faces(n, k), k, k // 3,
+                                   spheres, True, False)
+        if found is not None:
+            total += comb(n, k) * found.value
+    return total / (1 << n)
+
+
+def pool_value_by_plans(state: AgeOfDragonsState, fighter: Fighter,
+                        spheres: tuple[str, ...]) -> float:
+    """:func:`pool_value_of` as its docstring says it: :func:`.tactics.plan` asked of a
+    copy of the state whose turn rolled each typical pool."""
+    n = rules.pool_size(fighter.profile, spheres)
+    if n <= 0:
+        return 0.0
+    total = 0.0
+    view = replace(state)
     for k in range(1, n + 1):
         turn = view.turn = Turn.start(fighter.name)
         turn.step, turn.spheres = "spot", spheres
         turn.pool = _typical_pool(n, k)
         turn.spotted, turn.expended = [False] * n, [False] * n
-        found = tactics.plan(view, fighter, foes)
+        found = tactics.plan(view, fighter)
         if found is not None:
             total += comb(n, k) * found.value
     return total / (1 << n)
+
+
+def _typical_faces(n: int, k: int) -> tuple[int, ...]:
+    """:func:`_typical_pool`'s faces a payment reads (``tactics.pay_key``), in face order,
+    worked out once per (n, k)."""
+    found = _TYPICAL.get((n, k))
+    if found is None:
+        found = _TYPICAL[n, k] = tuple(sorted(
+            [f for f in _typical_pool(n, k) if f >= tactics.PAID_FACE]))
+    return found
+
+
+_TYPICAL: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
 def _typical_pool(n: int, k: int) -> list[int]:

@@ -260,6 +260,13 @@ class AgeOfDragonsState:
     #: (``fold.MAY_END``), ``resolve.advance`` clears it when it finds the fight goes on.
     #: Left out of :func:`state_key` (it only spares a test whose answer is known).
     may_end: bool = True
+    #: Counts the events that may have changed where the combatants stand: their
+    #: Resilience, death or altitude, a range or a grapple (the fold counts every event
+    #: but those of ``fold.STANDING_KEPT``).  Within one turn (the same ``turn`` object)
+    #: an equal count means nothing of that changed, so the heuristic keeps the order of
+    #: its foes (``policies.HeuristicPolicy``).  Left out of :func:`state_key` and of
+    #: equality (a turn played without events, ``lean.claw_turns``, leaves it alone).
+    standing: int = field(default=0, compare=False, repr=False)
 
     def copy(self) -> AgeOfDragonsState:
         """An independent copy for a new fight or a replay (cheap: no deepcopy)."""
@@ -277,6 +284,7 @@ class AgeOfDragonsState:
         new.result = self.result
         new.spot_run = run.copy() if run else None
         new.closed_run, new.may_end = self.closed_run, self.may_end
+        new.standing = self.standing
         return new
 
 

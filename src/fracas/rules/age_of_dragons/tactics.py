@@ -324,24 +324,42 @@ def _pay(me: Fighter, route: _Route, faces: list[int]) -> tuple[int, int] | None
     (the pool's typical dice recur turn after turn); ``test_aod_heuristic_cache.py``
     holds the kept answers to :func:`pay_of`.
     """
-    key = pay_key(me, route, faces)
+    return _pay_sorted(me, RIPPED in me.limbs, route,
+                       tuple(sorted([f for f in faces if f >= PAID_FACE])))
+
+
+def _pay_sorted(me: Fighter, ripped: bool, route: _Route, faces: tuple[int, ...]
+                ) -> tuple[int, int] | None:
+    """:func:`_pay` given whether ``me`` has a ripped-off limb and the faces that count
+    (:data:`PAID_FACE` or more) in order, both worked out once a plan: the key is
+    :func:`pay_key`'s."""
+    key = (route.moves, route.altitude > GROUNDED, ripped, faces)
     found = _PAID.get(key, _UNKNOWN)
     if found is _UNKNOWN:
-        if len(_PAID) >= _KEEP:
+        if len(_PAID) >= _KEEP_PAID:
             _PAID.clear()
-        found = _PAID[key] = pay_of(me, route, faces)
+        found = _PAID[key] = pay_of(me, route, list(faces))
     return found  # type: ignore[return-value]  # a kept answer, never _UNKNOWN
 
 
 def pay_key(me: Fighter, route: _Route, faces: list[int]) -> tuple[object, ...]:
     """What :func:`pay_of` reads: the moves, whether they are taken in the air, whether a
     ripped-off limb makes a move on the ground cost two dice (:func:`.rules.spot_cost`),
-    and the faces."""
-    return (route.moves, route.altitude > GROUNDED, RIPPED in me.limbs, tuple(faces))
+    and the faces of :data:`PAID_FACE` or more, in face order (which die is which does not
+    matter: the lowest that qualifies is taken; a lower face is never taken nor counted)."""
+    return (route.moves, route.altitude > GROUNDED, RIPPED in me.limbs,
+            tuple(sorted([f for f in faces if f >= PAID_FACE])))
 
 
-#: The kept answers of :func:`_pay`; a marker for a question not asked yet.
+#: The lowest face :func:`pay_of` can take or count: below every spot's threshold, the
+#: aim's and the attack's, a die changes no payment.
+PAID_FACE = min(*SPOT_THRESHOLDS.values(), ATTACK_THRESHOLD)
+
+
+#: The kept answers of :func:`_pay`, and how many are kept at most (a crowd's many routes
+#: times the pools' faces); a marker for a question not asked yet.
 _PAID: dict[tuple[object, ...], tuple[int, int] | None] = {}
+_KEEP_PAID = 1 << 16
 _UNKNOWN = object()
 
 
@@ -404,82 +422,120 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     if turn is None:
         return None
     pool, spotted, expended = turn.pool, turn.spotted, turn.expended
-    unspotted = [f for i, f in enumerate(pool) if not spotted[i] and not expended[i]]
-    hit_faces = [f for i, f in enumerate(pool) if f >= ATTACK_THRESHOLD and not expended[i]]
-    sixes = sum(1 for f in hit_faces if f == 6)
+    # The unspotted dice a payment reads (pay_key), in face order, and the 4+ dice and
+    # their sixes, of the dice still in the pool, in one pass.
+    unspotted: list[int] = []
+    hit_count = sixes = 0
+    for i, face in enumerate(pool):
+        if expended[i]:
+            continue
+        if face >= ATTACK_THRESHOLD:
+            hit_count += 1
+            if face == 6:
+                sixes += 1
+        if not spotted[i] and face >= PAID_FACE:  # what a payment reads (pay_key)
+            unspotted.append(face)
+    unspotted.sort()
+    return _best_plan(state, me, target_order(state, me) if foes is None else foes,
+                      tuple(unspotted), hit_count, sixes, turn.spheres, turn.step != "expend",
+                      every_foe)
+
+
+def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
+               faces: tuple[int, ...], hit_count: int, sixes: int, spheres: tuple[str, ...],
+               may_spot: bool, every_foe: bool) -> Plan | None:
+    """:func:`plan` of ``foes`` (in order) from the turn's dice: the unspotted ``faces``
+    of :data:`PAID_FACE` or more in face order, how many dice still in the pool show 4+
+    (``hit_count``) and 6 (``sixes``), the pool's ``spheres``, and whether spots are
+    still to come (``may_spot``: not at the expend step)."""
+    ripped = RIPPED in me.limbs
     consumes = state.spot_consumes_dice
-    spheres = turn.spheres
-    can_spot = "soma" in spheres and turn.step != "expend"
+    can_spot = "soma" in spheres and may_spot
     ways: list[RangedAttack | None] = [None] if "soma" in spheres else []
     ways += [w for w in me.profile.ranged if w.sphere in spheres]
-    locked = rules.is_locked(state, me.name)
-    name, ranges = me.name, state.ranges
+    grapples = state.grapples
+    locked = bool(grapples) and rules.is_locked(state, me.name)
+    my_altitude, my_wings = me.altitude, me.can_fly
     # A free combatant's way to a foe depends on the foe's altitude and band alone, and
     # what the dice pay for it on the moves and the height they end at: each is worked
     # out once a plan (the same numbers whichever foe they lead to).
     reached: dict[tuple[int, int, int], tuple[_Route, tuple[int, int]] | None] = {}
     # The most any foe can be worth (None: no such bound): best_melee with no six reads
     # nothing of the foe, so ``me`` stands in for it.
-    ceiling = best_melee(state, me, me, len(hit_faces), 0, 0)[0] \
-        if ways == [None] and sixes == 0 and not every_foe else None
+    # (With one foe there is nothing later to leave out: neither bound nor likeness.)
+    several = len(foes) > 1
+    ceiling = best_melee(state, me, me, hit_count, 0, 0)[0] \
+        if several and ways == [None] and sixes == 0 and not every_foe else None
     best: Plan | None = None
+    best_value = 0.0
     # Foes alike in everything a plan reads of them (foe_likeness) are worth alike, and
     # a later one never beats an earlier (ties keep the first): only the first is priced.
-    seen: set[tuple[object, ...]] | None = None if locked or every_foe else set()
+    seen: set[tuple[object, ...]] | None = \
+        set() if several and not locked and not every_foe else None
     # rules.is_locked of every foe at once: the names in a grapple link
-    held = {n for link in state.grapples for n in link} if seen is not None else ()
-    aimed = turn.aims
-    for foe in target_order(state, me) if foes is None else foes:
-        if ceiling is not None and best is not None and best.value >= ceiling:
+    held = {n for link in grapples for n in link} if seen is not None and grapples else ()
+    # A shot strikes its target alone unless an area power catches a grapple with it
+    # (rules.area_struck): then ranged_value itself is asked.
+    lone_shots = not grapples and not every_foe
+    name, ranges = me.name, state.ranges
+    turn = state.turn
+    aimed = turn.aims if turn is not None else {}
+    for foe in foes:
+        if ceiling is not None and best is not None and best_value >= ceiling:
             break
         foe_name = foe.name
         band = ranges[(name, foe_name) if name < foe_name else (foe_name, name)]  # pair
+        active = foe.pr > 0 and not foe.dead
         if every_foe:
             have_pd = rules.available_pd(state, foe_name)
         else:  # rules.available_pd, without the call (every_foe asks the rule itself)
-            have_pd = 0 if foe.pr <= 0 or foe.dead else \
+            have_pd = 0 if not active else \
                 max(0, foe.pd - aimed.get(foe_name, 0)) if aimed else max(0, foe.pd)
         if seen is not None and foe_name not in held:
             like = foe_likeness(foe, band, have_pd, sixes)
             if like in seen:
                 continue
             seen.add(like)
+        foe_altitude = foe.altitude
         for w, weapon in enumerate(ways):
             if locked:
                 route = _route(state, me, foe, weapon)
                 found = None if route is None or (route.moves and not can_spot) else \
-                    _paid(me, route, unspotted)
+                    _paid_sorted(me, ripped, route, faces)
             else:
-                key = (foe.altitude, band, w)
+                key = (foe_altitude, band, w)
                 if key in reached:
                     found = reached[key]
                 else:
-                    route = _free_route(me, key[0], key[1], weapon)
+                    route = _kept_route(me, my_altitude, my_wings, foe_altitude, band, weapon)
                     found = reached[key] = \
                         None if route is None or (route.moves and not can_spot) else \
-                        _paid(me, route, unspotted)
+                        _paid_sorted(me, ripped, route, faces)
             if found is None:
                 continue
             route, (spare, took) = found
-            hits = len(hit_faces) - (took if consumes else 0)
+            hits = hit_count - took if consumes else hit_count
             aims = 0
             if can_spot and not consumes and route.band <= CLOSE and \
-                    MELEE_LEVEL[route.altitude] == MELEE_LEVEL[foe.altitude]:
+                    MELEE_LEVEL[route.altitude] == MELEE_LEVEL[foe_altitude]:
                 aims = min(spare, have_pd)
             if weapon is None:
-                pd = max(0, have_pd - aims)
-                value = best_melee(state, me, foe, hits, sixes, pd)[0]
+                value = best_melee(state, me, foe, hits, sixes, max(0, have_pd - aims))[0]
+            elif lone_shots:  # ranged_value of a shot that strikes its target alone
+                value = float(rules.attack_outcome(hits, max(0, have_pd - aims), 0,
+                                                   weapon.damage_bonus, True)[1])
             else:
                 value = ranged_value(state, me, foe_name, weapon, hits, aims)
-            if not foe.active:
+            if not active:
                 value *= DYING_SHARE
             if value <= 0:
                 continue
-            if best is None or value > best.value or (
-                    value == best.value and RANGED_WINS_TIES and weapon is not None
+            if best is None or value > best_value or (
+                    value == best_value and RANGED_WINS_TIES and weapon is not None
                     and best.weapon is None):
                 best = Plan(foe_name, route.moves, aims, value,
                             None if weapon is None else weapon.name)
+                best_value = value
     return best
 
 
@@ -496,7 +552,35 @@ def foe_likeness(foe: Fighter, band: int, have_pd: int, sixes: int) -> tuple[obj
             foe.profile.flies, foe.wing)
 
 
-def _paid(me: Fighter, route: _Route, unspotted: list[int]
-          ) -> tuple[_Route, tuple[int, int]] | None:
-    paid = _pay(me, route, unspotted)
+def _paid_sorted(me: Fighter, ripped: bool, route: _Route, faces: tuple[int, ...]
+                 ) -> tuple[_Route, tuple[int, int]] | None:
+    paid = _pay_sorted(me, ripped, route, faces)
     return None if paid is None else (route, paid)
+
+
+def _kept_route(me: Fighter, altitude: int, wings: bool, foe_altitude: int, band: int,
+                weapon: RangedAttack | None) -> _Route | None:
+    """:func:`_free_route`, kept per everything it reads (:func:`route_key`: ``altitude``
+    and ``wings`` are ``me``'s, worked out once a plan): the answer is a value, shared by
+    every plan that asks it.  ``test_aod_plan_speed.py`` holds the kept answers to it."""
+    key = (altitude, wings, foe_altitude, band, None if weapon is None else weapon.reach)
+    found = _ROUTES.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        if len(_ROUTES) >= _KEEP:
+            _ROUTES.clear()
+        found = _ROUTES[key] = _free_route(me, foe_altitude, band, weapon)
+    return found  # type: ignore[return-value]  # a kept answer, never _UNKNOWN
+
+
+def route_key(me: Fighter, foe_altitude: int, band: int, weapon: RangedAttack | None
+              ) -> tuple[object, ...]:
+    """What :func:`_free_route` reads: the mover's altitude and whether its wings work
+    (``Fighter.can_fly``; ``airborne`` follows from the altitude), the foe's altitude, the
+    band between them and the weapon's reach (None: tooth and claw)."""
+    return (me.altitude, me.can_fly, foe_altitude, band,
+            None if weapon is None else weapon.reach)
+
+
+#: The kept answers of :func:`_kept_route`.
+_ROUTES: dict[tuple[object, ...], _Route | None] = {}
+
