@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
-from fracas.rules.one_ring import events, overrides
+from fracas.rules.one_ring import changes, events, overrides
 from fracas.rules.one_ring.engagement import Board
 from fracas.rules.one_ring.rules import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
 from fracas.rules.one_ring.state import CLOSE_STANCES, OneRingState, Pending
@@ -53,24 +53,15 @@ def _phase(s: OneRingState, e: events.PhaseBegan) -> None:
 
 
 def _turn_ended(s: OneRingState, e: events.TurnEnded) -> None:
-    s.cursor += 1
-    h = s.heroes.get(e.actor)
-    if h is not None:
-        h.main_done = False
-        h.secondary_used = False
+    changes.end_turn(s, e.actor)
 
 
 def _stance(s: OneRingState, e: events.StanceTaken) -> None:
-    h = s.heroes[e.hero]
-    h.stance = e.stance
-    h.wielded = e.wielded
-    board = s.board
-    if e.hero in board.heroes:
-        board.set_stance(e.hero, e.stance in CLOSE_STANCES)
+    changes.take_stance(s, e.hero, e.stance, e.wielded)
 
 
 def _engaged(s: OneRingState, e: events.Engaged) -> None:
-    s.board.engage(e.hero, e.foe)
+    changes.engage(s, e.hero, e.foe)
 
 
 def _introduced(s: OneRingState, e: events.Introduced) -> None:
@@ -92,11 +83,7 @@ def _disengaged(s: OneRingState, e: events.Disengaged) -> None:
 
 
 def _main(s: OneRingState, e: events.MainActionTaken) -> None:
-    h = s.heroes.get(e.actor)
-    if h is not None:
-        h.main_done = True
-    else:
-        s.foes[e.actor].attacks_left -= 1
+    changes.spend_main(s, e.actor)
 
 
 def _secondary(s: OneRingState, e: events.SecondaryTaken) -> None:
@@ -104,7 +91,7 @@ def _secondary(s: OneRingState, e: events.SecondaryTaken) -> None:
 
 
 def _hope(s: OneRingState, e: events.HopeSpent) -> None:
-    s.heroes[e.hero].hope -= 1
+    changes.spend_hope(s, e.hero)
 
 
 def _bonus_used(s: OneRingState, e: events.BonusUsed) -> None:
@@ -112,7 +99,7 @@ def _bonus_used(s: OneRingState, e: events.BonusUsed) -> None:
 
 
 def _hit(s: OneRingState, e: events.HitPending) -> None:
-    s.pending = Pending(e.attacker, e.target, e.hero_attacks, e.close, e.damage, e.injury,
+    changes.hit_pending(s, e.attacker, e.target, e.hero_attacks, e.close, e.damage, e.injury,
                         e.rank, e.tengwars, e.decider)
 
 
@@ -151,17 +138,15 @@ def _knockback(s: OneRingState, e: events.KnockbackChosen) -> None:
 
 
 def _endurance(s: OneRingState, e: events.EnduranceLost) -> None:
-    c = s.heroes.get(e.target) or s.foes[e.target]
-    c.endurance = max(0, c.endurance - e.amount)
+    changes.lose_endurance(s, e.target, e.amount)
 
 
 def _wounded(s: OneRingState, e: events.Wounded) -> None:
-    c = s.heroes.get(e.target) or s.foes[e.target]
-    c.wounds += 1
+    changes.wound(s, e.target)
 
 
 def _resolved(s: OneRingState, e: events.HitResolved) -> None:
-    s.pending = None
+    changes.hit_resolved(s)
 
 
 def _out(s: OneRingState, e: events.TakenOut) -> None:

@@ -37,6 +37,7 @@ from fracas.rules.one_ring.actions import (
     TakeStance,
     Task,
 )
+from fracas.rules.one_ring.changes import end_turn, engage, spend_main, take_stance
 from fracas.rules.one_ring.combat import (
     do_escape,
     do_task,
@@ -47,6 +48,7 @@ from fracas.rules.one_ring.combat import (
     special_amount,
 )
 from fracas.rules.one_ring.engagement import next_step, regime_for
+from fracas.rules.one_ring.events import Quiet
 from fracas.rules.one_ring.legality import foe_targets
 from fracas.rules.one_ring.state import (
     CLOSE_STANCES,
@@ -117,6 +119,16 @@ def _begin_round(state: OneRingState, number: int, emit: Emit) -> None:
 _STEPS = Steps(ACTIONS, legality.why_not, legality.step)
 
 
+def _end_turn(state: OneRingState, name: str, emit: Emit) -> bool:
+    """End ``name``'s turn (the change itself where nobody reads the events:
+    :mod:`.changes`); False: no decision awaited."""
+    if type(emit) is Quiet:
+        end_turn(state, name)
+    else:
+        emit(events.TurnEnded(name))
+    return False
+
+
 def _step_phase(state: OneRingState, emit: Emit) -> bool:
     """One automatic step; True when a decision is awaited."""
     phase = state.phase
@@ -127,8 +139,7 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
         h = state.heroes.get(name)
         if h is not None:
             if h.status != "ok":
-                emit(events.TurnEnded(name))
-                return False
+                return _end_turn(state, name, emit)
             if phase == "stance":
                 return True
             # A turn is over once the main action is taken; a hero whose secondary action
@@ -137,20 +148,17 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
             if h.main_done or (phase == "action" and h.secondary_used and
                                not legality.has_main_action(state, name) and
                                not has_options(_STEPS, state, name)):
-                emit(events.TurnEnded(name))
-                return False
+                return _end_turn(state, name, emit)
             return True
         f = state.foes[name]
         if f.status != "ok" or f.attacks_left <= 0:
-            emit(events.TurnEnded(name))
-            return False
+            return _end_turn(state, name, emit)
         if phase == "action":
             if f.thrust_back:
                 emit(events.ThrustLost(name))
                 return False
             if not foe_targets(state, name):
-                emit(events.TurnEnded(name))
-                return False
+                return _end_turn(state, name, emit)
         return True
     if phase in ("start", "volleys_choice"):
         if state.volleys is None:
@@ -229,13 +237,23 @@ def resolve(state: OneRingState, action: Action, rng: Rng, emit: Emit) -> None:
     elif isinstance(action, Knockback):
         emit(events.KnockbackChosen(actor, action.accept))
     elif isinstance(action, Hold):
-        emit(events.MainActionTaken(action.foe or actor))
+        if type(emit) is Quiet:
+            spend_main(state, action.foe or actor)
+        else:
+            emit(events.MainActionTaken(action.foe or actor))
     elif isinstance(action, TakeStance):
         # Taking a stance readies nothing: drawing a weapon is a secondary action.
-        emit(events.StanceTaken(actor, action.stance, state.heroes[actor].wielded))
-        emit(events.TurnEnded(actor))
+        if type(emit) is Quiet:
+            take_stance(state, actor, action.stance, state.heroes[actor].wielded)
+            end_turn(state, actor)
+        else:
+            emit(events.StanceTaken(actor, action.stance, state.heroes[actor].wielded))
+            emit(events.TurnEnded(actor))
     elif isinstance(action, Engage):
-        emit(events.Engaged(action.hero or actor, action.foe))
+        if type(emit) is Quiet:
+            engage(state, action.hero or actor, action.foe)
+        else:
+            emit(events.Engaged(action.hero or actor, action.foe))
     elif isinstance(action, StandBack):
         emit(events.StoodBack(action.foe))
     elif isinstance(action, Introduce):

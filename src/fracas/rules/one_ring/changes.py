@@ -1,0 +1,92 @@
+"""The changes the fold makes for the events a fight makes most, by their fields.
+
+Each function here is what :func:`fracas.rules.one_ring.fold.apply_event` does with one
+kind of event (the fold's handler for it only reads the event's fields and calls it).  Where
+nobody reads the events (a :class:`~fracas.rules.one_ring.events.Quiet` emitter: the lean
+loop), the rules call it directly instead of making the event and folding it, so the
+change is written once and the two ways cannot differ.  Every event kind here keeps what
+was read from the state (``fold._KEEPS_READINGS``): folding it forgets nothing, so calling
+the change directly is the whole of what the fold does.
+``tests/rules/one_ring/test_one_ring_lean.py`` plays fights both ways and holds them to
+the same states; ``tests/rules/one_ring/test_one_ring_fast_paths.py`` holds each kind here
+to the readings it keeps.
+"""
+
+from __future__ import annotations
+
+from fracas.rules.one_ring.state import CLOSE_STANCES, OneRingState, Pending
+
+__all__ = [
+    "end_turn",
+    "engage",
+    "hit_pending",
+    "hit_resolved",
+    "lose_endurance",
+    "spend_hope",
+    "spend_main",
+    "take_stance",
+    "wound",
+]
+
+
+def end_turn(s: OneRingState, actor: str) -> None:
+    """``TurnEnded``: the next in the order; a hero's actions are theirs again."""
+    s.cursor += 1
+    h = s.heroes.get(actor)
+    if h is not None:
+        h.main_done = False
+        h.secondary_used = False
+
+
+def spend_main(s: OneRingState, actor: str) -> None:
+    """``MainActionTaken``: a hero's main action, or one of an adversary's attacks."""
+    h = s.heroes.get(actor)
+    if h is not None:
+        h.main_done = True
+    else:
+        s.foes[actor].attacks_left -= 1
+
+
+def take_stance(s: OneRingState, hero: str, stance: str, wielded: str | None) -> None:
+    """``StanceTaken``: the hero's stance and the weapon in hand, and the board's note of
+    whether they fight at close quarters."""
+    h = s.heroes[hero]
+    h.stance = stance
+    h.wielded = wielded
+    board = s.board
+    if hero in board.heroes:
+        board.set_stance(hero, stance in CLOSE_STANCES)
+
+
+def engage(s: OneRingState, hero: str, foe: str) -> None:
+    """``Engaged``: the pair goes on the board."""
+    s.board.engage(hero, foe)
+
+
+def spend_hope(s: OneRingState, hero: str) -> None:
+    """``HopeSpent``: one point of Hope."""
+    s.heroes[hero].hope -= 1
+
+
+def hit_pending(s: OneRingState, attacker: str, target: str, hero_attacks: bool, close: bool,
+                damage: int, injury: int, rank: int, tengwars: int, decider: str) -> None:
+    """``HitPending``: the hit waits for its special damage and knockback."""
+    s.pending = Pending(attacker, target, hero_attacks, close, damage, injury, rank, tengwars,
+                        decider)
+
+
+def lose_endurance(s: OneRingState, target: str, amount: int) -> None:
+    """``EnduranceLost``: never below zero."""
+    c = s.heroes.get(target) or s.foes[target]
+    c.endurance = max(0, c.endurance - amount)
+
+
+def wound(s: OneRingState, target: str) -> None:
+    """``Wounded``: one more Wound."""
+    c = s.heroes.get(target) or s.foes[target]
+    c.wounds += 1
+
+
+def hit_resolved(s: OneRingState) -> None:
+    """``HitResolved``: no hit is pending."""
+    s.pending = None
