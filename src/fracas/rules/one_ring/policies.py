@@ -55,6 +55,7 @@ from fracas.rules.one_ring.tactics import (
     attack_now,
     attack_roll,
     attack_value,
+    best_stance,
     foe_threat,
     hope_pays,
     stance_scores,
@@ -211,8 +212,7 @@ class HeroHeuristic:
         # One more Wound takes a Wounded hero out: they do not invite attacks by pressing
         # Forward.
         stances = CLOSE_STANCES[1:] if h.wounds else CLOSE_STANCES
-        scores = stance_scores(state, me, _weakest(state, foes), stances)
-        return max(stances, key=lambda stance: (scores[stance], stance == OPEN))
+        return best_stance(state, me, _weakest(state, foes), stances)
 
     def _turn(self, state: OneRingState, me: str) -> Action | None:
         h = state.heroes[me]
