@@ -26,6 +26,7 @@ from fracas.core.events import Event
 from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.rules.one_ring import changes, events, fold
+from fracas.rules.one_ring.rules import HEAVY, NONE, PIERCE
 from fracas.rules.one_ring.state import OneRingState
 from fracas.scenario import load_scenario
 
@@ -48,6 +49,15 @@ CASES: list[_Case] = [
     (changes.lose_endurance, events.EnduranceLost, lambda h, f: (f, 40)),
     (changes.wound, events.Wounded, lambda h, f: (f,)),
     (changes.hit_resolved, events.HitResolved, lambda h, f: ()),
+    (changes.choose_special, events.SpecialChosen, lambda h, f: (HEAVY, 4)),
+    (changes.choose_special, events.SpecialChosen, lambda h, f: (PIERCE, 2)),
+    (changes.choose_special, events.SpecialChosen, lambda h, f: (NONE, 0)),
+    (changes.choose_knockback, events.KnockbackChosen, lambda h, f: (h, True)),
+    (changes.stand_back, events.StoodBack, lambda h, f: (f,)),
+    (changes.begin_phase, events.PhaseBegan, lambda h, f: ("stance", 2, (h,), 0, "")),
+    (changes.begin_phase, events.PhaseBegan, lambda h, f: ("engagement", 2, (), 0, "players")),
+    (changes.begin_phase, events.PhaseBegan, lambda h, f: ("action", 2, (h, f), 0, "")),
+    (changes.begin_phase, events.PhaseBegan, lambda h, f: ("volley", 0, (f, h), 1, "")),
 ]
 
 

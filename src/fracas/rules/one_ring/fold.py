@@ -7,9 +7,7 @@ from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
 from fracas.rules.one_ring import changes, events, overrides
-from fracas.rules.one_ring.engagement import Board
-from fracas.rules.one_ring.rules import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
-from fracas.rules.one_ring.state import CLOSE_STANCES, OneRingState, Pending
+from fracas.rules.one_ring.state import OneRingState
 
 __all__ = ["apply_event"]
 
@@ -20,36 +18,7 @@ def _volleys_set(s: OneRingState, e: events.VolleysSet) -> None:
 
 
 def _phase(s: OneRingState, e: events.PhaseBegan) -> None:
-    s.phase = e.phase
-    s.round = e.round
-    s.order = e.order
-    s.cursor = 0
-    s.volley = e.volley
-    if e.phase == "volley":
-        for f in s.foes.values():
-            f.attacks_left = 1
-    elif e.phase == "stance":
-        s.board = Board()
-        for h in s.heroes.values():
-            h.fend_off = False
-            h.protected = False
-            h.stance = "" if h.status == "ok" else h.stance
-    elif e.phase == "engagement":
-        heroes, foes = s.standing()
-        cards, hero_states, foe_states = s.roster.foes, s.heroes, s.foes
-        eligible = frozenset([f for f in foes if foe_states[f].eligible])
-        s.board = Board(
-            heroes=heroes,
-            close=frozenset([h for h in heroes if hero_states[h].stance in CLOSE_STANCES]),
-            foes=foes,
-            large=frozenset([f for f in foes if cards[f].large]),
-            eligible=eligible,
-            regime=e.regime,
-            introducing=len(eligible) < len(foes),  # some standing foe not introduced
-        )
-    elif e.phase == "action":
-        for name, f in s.foes.items():
-            f.attacks_left = s.roster.foes[name].might
+    changes.begin_phase(s, e.phase, e.round, e.order, e.volley, e.regime)
 
 
 def _turn_ended(s: OneRingState, e: events.TurnEnded) -> None:
@@ -71,7 +40,7 @@ def _introduced(s: OneRingState, e: events.Introduced) -> None:
 
 
 def _stood_back(s: OneRingState, e: events.StoodBack) -> None:
-    s.board.stand_back(e.foe)
+    changes.stand_back(s, e.foe)
 
 
 def _passed(s: OneRingState, e: events.HeroPassed) -> None:
@@ -103,38 +72,12 @@ def _hit(s: OneRingState, e: events.HitPending) -> None:
                         e.rank, e.tengwars, e.decider)
 
 
-def _changed(p: Pending, tengwars: int, heavy: int, pierce: int,
-             knockback: bool | None) -> Pending:
-    """``p`` with its decided parts changed (what ``dataclasses.replace`` does, faster)."""
-    return Pending(p.attacker, p.target, p.hero_attacks, p.close, p.damage, p.injury, p.rank,
-                   tengwars, p.decider, heavy, pierce, knockback)
-
-
 def _special(s: OneRingState, e: events.SpecialChosen) -> None:
-    p = s.pending
-    if p is None:
-        return
-    if e.special == NONE:
-        s.pending = _changed(p, 0, p.heavy, p.pierce, p.knockback)
-        return
-    heavy, pierce = p.heavy, p.pierce
-    if e.special == HEAVY:
-        heavy += e.amount
-    elif e.special == PIERCE:
-        pierce += e.amount
-    elif e.special == FEND_OFF:
-        s.heroes[p.attacker].fend_off = True
-    elif e.special == SHIELD_THRUST:
-        s.foes[p.target].thrust_back = True
-    s.pending = _changed(p, p.tengwars - 1, heavy, pierce, p.knockback)
+    changes.choose_special(s, e.special, e.amount)
 
 
 def _knockback(s: OneRingState, e: events.KnockbackChosen) -> None:
-    p = s.pending
-    if p is not None:
-        s.pending = _changed(p, p.tengwars, p.heavy, p.pierce, e.accept)
-    if e.accept:
-        s.heroes[e.hero].knocked_back = True
+    changes.choose_knockback(s, e.hero, e.accept)
 
 
 def _endurance(s: OneRingState, e: events.EnduranceLost) -> None:

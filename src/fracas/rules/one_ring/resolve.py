@@ -37,7 +37,16 @@ from fracas.rules.one_ring.actions import (
     TakeStance,
     Task,
 )
-from fracas.rules.one_ring.changes import end_turn, engage, spend_main, take_stance
+from fracas.rules.one_ring.changes import (
+    begin_phase,
+    choose_knockback,
+    choose_special,
+    end_turn,
+    engage,
+    spend_main,
+    stand_back,
+    take_stance,
+)
 from fracas.rules.one_ring.combat import (
     do_escape,
     do_task,
@@ -102,18 +111,27 @@ def action_order(state: OneRingState) -> tuple[str, ...]:
 
 
 # -- automatic steps ------------------------------------------------------------
+def _begin_phase(state: OneRingState, emit: Emit, phase: str, number: int,
+                 order: tuple[str, ...] = (), volley: int = 0, regime: str = "") -> None:
+    """A phase begins (the change itself where nobody reads the events: :mod:`.changes`)."""
+    if type(emit) is Quiet:
+        begin_phase(state, phase, number, order, volley, regime)
+    else:
+        emit(events.PhaseBegan(phase, number, order, volley, regime))
+
+
 def _begin_volley(state: OneRingState, number: int, emit: Emit) -> None:
     if number > (state.volleys or 0):
         _begin_round(state, 1, emit)
     else:
-        emit(events.PhaseBegan("volley", 0, volley_order(state, number), volley=number))
+        _begin_phase(state, emit, "volley", 0, volley_order(state, number), number)
 
 
 def _begin_round(state: OneRingState, number: int, emit: Emit) -> None:
     if number > state.roster.max_rounds:
         emit(FightEnded(None, "the round limit was reached"))
     else:
-        emit(events.PhaseBegan("stance", number, state.standing()[0]))
+        _begin_phase(state, emit, "stance", number, state.standing()[0])
 
 
 _STEPS = Steps(ACTIONS, legality.why_not, legality.step)
@@ -176,11 +194,14 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
     if phase == "engagement":
         step = next_step(state.board, GM)
         if step is None:
-            emit(events.PhaseBegan("action", state.round, action_order(state)))
+            _begin_phase(state, emit, "action", state.round, action_order(state))
         elif step.options:
             return True
         elif step.kind == "spare":
-            emit(events.StoodBack(step.subject))
+            if type(emit) is Quiet:
+                stand_back(state, step.subject)
+            else:
+                emit(events.StoodBack(step.subject))
         else:
             emit(events.HeroPassed(step.subject))
         return False
@@ -190,7 +211,7 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
     elif phase == "stance":
         heroes, foes = state.standing()
         regime = regime_for(len(heroes), len(foes))
-        emit(events.PhaseBegan("engagement", state.round, regime=regime))
+        _begin_phase(state, emit, "engagement", state.round, regime=regime)
     else:
         _begin_round(state, state.round + 1, emit)
     return False
@@ -233,9 +254,15 @@ def resolve(state: OneRingState, action: Action, rng: Rng, emit: Emit) -> None:
         else:
             hero_attack(state, actor, action.target, action.hope, rng, emit)
     elif isinstance(action, Special):
-        emit(events.SpecialChosen(action.special, special_amount(state, action.special)))
+        if type(emit) is Quiet:
+            choose_special(state, action.special, special_amount(state, action.special))
+        else:
+            emit(events.SpecialChosen(action.special, special_amount(state, action.special)))
     elif isinstance(action, Knockback):
-        emit(events.KnockbackChosen(actor, action.accept))
+        if type(emit) is Quiet:
+            choose_knockback(state, actor, action.accept)
+        else:
+            emit(events.KnockbackChosen(actor, action.accept))
     elif isinstance(action, Hold):
         if type(emit) is Quiet:
             spend_main(state, action.foe or actor)
@@ -255,7 +282,10 @@ def resolve(state: OneRingState, action: Action, rng: Rng, emit: Emit) -> None:
         else:
             emit(events.Engaged(action.hero or actor, action.foe))
     elif isinstance(action, StandBack):
-        emit(events.StoodBack(action.foe))
+        if type(emit) is Quiet:
+            stand_back(state, action.foe)
+        else:
+            emit(events.StoodBack(action.foe))
     elif isinstance(action, Introduce):
         emit(events.Introduced(action.foe))
     elif isinstance(action, SetVolleys):
