@@ -301,8 +301,10 @@ def next_step(board: Board, gm: str = "gm") -> Step | None:
 
 
 def _next_step(board: Board, gm: str) -> Step | None:
-    if board.introducing and board.held_back():
-        return Step("introduce", gm, "", tuple(board.held_back()))
+    if board.introducing:
+        held = board.held_back()
+        if held:
+            return Step("introduce", gm, "", tuple(held))
     hero = _unengaged_close(board)
     if hero is not None:
         if board.regime == LOREMASTER:

@@ -246,46 +246,51 @@ def _shift(stance: str, step: int) -> str:
 
 
 def resolve(state: OneRingState, action: Action, rng: Rng, emit: Emit) -> None:
-    """Carry out one legal decision."""
+    """Carry out one legal decision (the commonest kinds asked first).
+
+    Where nobody reads the events (a :class:`~.events.Quiet` emitter) the changes the
+    commonest events stand for are made directly (:mod:`.changes`)."""
     actor = action.actor
     if isinstance(action, Attack):
         if actor == GM:
             foe_attack(state, action.foe, action.target, rng, emit)
         else:
             hero_attack(state, actor, action.target, action.hope, rng, emit)
-    elif isinstance(action, Special):
-        if type(emit) is Quiet:
-            choose_special(state, action.special, special_amount(state, action.special))
+        return
+    quiet = type(emit) is Quiet
+    if isinstance(action, Engage):
+        if quiet:
+            engage(state, action.hero or actor, action.foe)
         else:
-            emit(events.SpecialChosen(action.special, special_amount(state, action.special)))
-    elif isinstance(action, Knockback):
-        if type(emit) is Quiet:
-            choose_knockback(state, actor, action.accept)
-        else:
-            emit(events.KnockbackChosen(actor, action.accept))
-    elif isinstance(action, Hold):
-        if type(emit) is Quiet:
-            spend_main(state, action.foe or actor)
-        else:
-            emit(events.MainActionTaken(action.foe or actor))
+            emit(events.Engaged(action.hero or actor, action.foe))
     elif isinstance(action, TakeStance):
         # Taking a stance readies nothing: drawing a weapon is a secondary action.
-        if type(emit) is Quiet:
+        if quiet:
             take_stance(state, actor, action.stance, state.heroes[actor].wielded)
             end_turn(state, actor)
         else:
             emit(events.StanceTaken(actor, action.stance, state.heroes[actor].wielded))
             emit(events.TurnEnded(actor))
-    elif isinstance(action, Engage):
-        if type(emit) is Quiet:
-            engage(state, action.hero or actor, action.foe)
+    elif isinstance(action, Special):
+        if quiet:
+            choose_special(state, action.special, special_amount(state, action.special))
         else:
-            emit(events.Engaged(action.hero or actor, action.foe))
+            emit(events.SpecialChosen(action.special, special_amount(state, action.special)))
+    elif isinstance(action, Hold):
+        if quiet:
+            spend_main(state, action.foe or actor)
+        else:
+            emit(events.MainActionTaken(action.foe or actor))
     elif isinstance(action, StandBack):
-        if type(emit) is Quiet:
+        if quiet:
             stand_back(state, action.foe)
         else:
             emit(events.StoodBack(action.foe))
+    elif isinstance(action, Knockback):
+        if quiet:
+            choose_knockback(state, actor, action.accept)
+        else:
+            emit(events.KnockbackChosen(actor, action.accept))
     elif isinstance(action, Introduce):
         emit(events.Introduced(action.foe))
     elif isinstance(action, SetVolleys):
