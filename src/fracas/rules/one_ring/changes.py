@@ -7,9 +7,9 @@ loop), the rules call it directly instead of making the event and folding it, so
 change is written once and the two ways cannot differ.  Every event kind here keeps what
 was read from the state (``fold._KEEPS_READINGS``): folding it forgets nothing, so calling
 the change directly is the whole of what the fold does.
-``tests/rules/one_ring/test_one_ring_lean.py`` plays fights both ways and holds them to
-the same states; ``tests/rules/one_ring/test_one_ring_fast_paths.py`` holds each kind here
-to the readings it keeps.
+``tests/rules/one_ring/test_one_ring_changes.py`` holds every kind here to that, and each
+change to the fold of its event; ``tests/rules/one_ring/test_one_ring_lean.py`` plays whole
+fights both ways and holds them to the same states.
 """
 
 from __future__ import annotations
