@@ -24,7 +24,7 @@ from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.rules.one_ring import OneRing, legality, policies, tactics
 from fracas.rules.one_ring.actions import Recover, Task
-from fracas.rules.one_ring.state import CLOSE_STANCES, OPEN, OneRingState
+from fracas.rules.one_ring.state import CLOSE_STANCES, DEFENSIVE, OPEN, OneRingState
 from fracas.scenario import load_scenario
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "one_ring").glob("*.yaml"))
@@ -177,7 +177,7 @@ def test_kept_stance_picks_and_unrolled_readings_follow_the_rule(path: Path,
     read below the Load instead of at or below it, each failed here.)"""
     scenario = load_scenario(path)
     initial = RULESET.initial_state(scenario.model)
-    compared = 0
+    compared = pressed = 0
     for seed in range(4):
         enc = Encounter(RULESET, initial, rng=SeededRng(seed), keep_log=False)
         own = scenario_policies(RULESET, enc.state)
@@ -196,6 +196,11 @@ def test_kept_stance_picks_and_unrolled_readings_follow_the_rule(path: Path,
                 assert state.bow_in_hand(hero) == (
                     held if held is not None and held.ranged else None)
             for hero in heroes:
+                others = legality.companions(state, hero)
+                if state.heroes[hero].stance == DEFENSIVE and others:
+                    assert policies._task_companion(state, hero) == max(others, key=lambda c: (
+                        len(state.board.engaging(c)), -state.heroes[c].endurance))
+                    pressed += 1
                 for stances in (CLOSE_STANCES, CLOSE_STANCES[1:]):
                     for foe in foes:
                         scores = tactics.stance_scores(state, hero, foe, stances)
@@ -205,3 +210,4 @@ def test_kept_stance_picks_and_unrolled_readings_follow_the_rule(path: Path,
             policy = RandomPolicy() if random_play else own(actor)
             enc.apply(policy.choose(DecisionRequest(actor, state, RULESET, rng)))
     assert compared > 100
+    assert pressed > 0

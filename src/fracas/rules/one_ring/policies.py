@@ -271,8 +271,15 @@ def _task_companion(state: OneRingState, me: str) -> str | None:
         companions = legality.companions(state, me)
         if not companions:
             return None
-        return max(companions, key=lambda c: (
-            len(state.board.engaging(c)), -state.heroes[c].endurance))
+        # The most foes on them, then the least Endurance, the first of equals (``max`` by
+        # that key, without a key function called per companion).
+        engaging, heroes = state.board.engaging, state.heroes
+        best, most, least = "", -1, 0
+        for c in companions:
+            on, left = len(engaging(c)), heroes[c].endurance
+            if on > most or (on == most and left < least):
+                best, most, least = c, on, left
+        return best
     return ""
 
 
