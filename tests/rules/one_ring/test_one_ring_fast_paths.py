@@ -22,9 +22,9 @@ import pytest
 from fracas.core.encounter import Encounter
 from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
-from fracas.rules.one_ring import OneRing, legality, policies, tactics
+from fracas.rules.one_ring import OneRing, legality, policies, resolve, tactics
 from fracas.rules.one_ring.actions import Recover, Task
-from fracas.rules.one_ring.state import CLOSE_STANCES, DEFENSIVE, OPEN, OneRingState
+from fracas.rules.one_ring.state import CLOSE_STANCES, DEFENSIVE, OPEN, STANCES, OneRingState
 from fracas.scenario import load_scenario
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "one_ring").glob("*.yaml"))
@@ -158,6 +158,20 @@ def test_a_clone_is_an_equal_independent_copy(path: Path) -> None:
         enc.apply(own(actor).choose(DecisionRequest(actor, state, RULESET, rng)))
 
 
+def _action_order_by_the_rule(state: OneRingState) -> tuple[str, ...]:
+    """Heroes by stance (Forward, Open, Defensive, Rearward); then the engaged foes in the
+    stance order of the earliest hero engaging them; then the foes with a bow that nobody
+    engages; scenario order among equals."""
+    heroes, foes = state.standing()
+    place = {h: STANCES.index(state.heroes[h].stance) for h in state.heroes
+             if state.heroes[h].stance}
+    engaged = [f for f in foes if state.board.heroes_on(f)]
+    engaged.sort(key=lambda f: min(place[h] for h in state.board.heroes_on(f)))
+    shooters = [f for f in foes if f not in engaged and
+                state.roster.foes[f].ranged_weapon() is not None]
+    return (*sorted(heroes, key=place.__getitem__), *engaged, *shooters)
+
+
 def _weary_by_the_rule(state: OneRingState, hero: str) -> bool:
     """Weary: set by the scenario, or Endurance at or below Load."""
     return state.roster.heroes[hero].always_weary or \
@@ -178,7 +192,7 @@ def test_kept_stance_picks_and_unrolled_readings_follow_the_rule(path: Path,
     of equals, each failed here.)"""
     scenario = load_scenario(path)
     initial = RULESET.initial_state(scenario.model)
-    compared = pressed = 0
+    compared = pressed = ordered = 0
     for seed in range(4):
         enc = Encounter(RULESET, initial, rng=SeededRng(seed), keep_log=False)
         own = scenario_policies(RULESET, enc.state)
@@ -196,6 +210,9 @@ def test_kept_stance_picks_and_unrolled_readings_follow_the_rule(path: Path,
                     held if held is not None and not held.ranged else None)
                 assert state.bow_in_hand(hero) == (
                     held if held is not None and held.ranged else None)
+            if state.phase == "action":  # (every hero in the fight has a stance)
+                assert resolve.action_order(state) == _action_order_by_the_rule(state)
+                ordered += 1
             for hero in heroes:
                 others = legality.companions(state, hero)
                 if state.heroes[hero].stance == DEFENSIVE and others:
@@ -211,4 +228,4 @@ def test_kept_stance_picks_and_unrolled_readings_follow_the_rule(path: Path,
             policy = RandomPolicy() if random_play else own(actor)
             enc.apply(policy.choose(DecisionRequest(actor, state, RULESET, rng)))
     assert compared > 100
-    assert pressed > 0
+    assert pressed > 0 and ordered > 0

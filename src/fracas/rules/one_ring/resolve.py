@@ -94,20 +94,36 @@ def action_order(state: OneRingState) -> tuple[str, ...]:
     """Heroes by stance (Forward, Open, Defensive, Rearward), then adversaries in the stance
     order of the heroes they fight (their earliest one), then foes standing back to shoot."""
     standing_heroes, standing_foes = state.standing()
-    place = {h: _PLACE[state.heroes[h].stance] for h in standing_heroes}
+    hero_states = state.heroes
+    place = {h: _PLACE[hero_states[h].stance] for h in standing_heroes}
     heroes = sorted(standing_heroes, key=place.__getitem__)
     board = state.board
+    # Each engaged foe's earliest place among the heroes on the board engaging it (what
+    # board.engaged_by lists), in one pass over the pairs.
+    on_board = board.heroes
+    earliest: dict[str, int] = {}
+    for hero, foe in board.pairs:
+        if hero not in on_board:
+            continue
+        at = place[hero] if hero in place else _PLACE[hero_states[hero].stance]
+        known = earliest.get(foe)
+        if known is None or at < known:
+            earliest[foe] = at
     engaged: list[tuple[int, str]] = []
     shooters: list[str] = []
+    cards = state.roster.foes
     for foe in standing_foes:
-        on = board.engaged_by(foe)
-        if on:
-            engaged.append((min([place[h] if h in place else
-                                 _PLACE[state.heroes[h].stance] for h in on]), foe))
-        elif state.roster.foes[foe].ranged_weapon() is not None:
+        at = earliest.get(foe)
+        if at is not None:
+            engaged.append((at, foe))
+        elif cards[foe].ranged_weapon() is not None:
             shooters.append(foe)
-    engaged.sort(key=lambda pair: pair[0])
-    return (*heroes, *(f for _, f in engaged), *shooters)
+    engaged.sort(key=_first)
+    return (*heroes, *[f for _, f in engaged], *shooters)
+
+
+def _first(pair: tuple[int, str]) -> int:
+    return pair[0]
 
 
 # -- automatic steps ------------------------------------------------------------
