@@ -188,8 +188,8 @@ def test_kept_stance_picks_and_unrolled_readings_follow_the_rule(path: Path,
     ``OneRingState.in_hand`` say.  At every decision of example fights, for every standing
     hero, every close-combat stance list and every standing foe as the target.  (Checked
     once on broken copies: a kept pick that ranked the scores from the bottom, Weary read
-    below the Load instead of at or below it, and a protected companion that was the last
-    of equals, each failed here.)"""
+    below the Load instead of at or below it, a protected companion that was the last of
+    equals, and an action order by each foe's latest hero, each failed here.)"""
     scenario = load_scenario(path)
     initial = RULESET.initial_state(scenario.model)
     compared = pressed = ordered = 0
