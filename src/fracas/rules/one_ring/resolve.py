@@ -113,9 +113,9 @@ def action_order(state: OneRingState) -> tuple[str, ...]:
     shooters: list[str] = []
     cards = state.roster.foes
     for foe in standing_foes:
-        at = earliest.get(foe)
-        if at is not None:
-            engaged.append((at, foe))
+        first = earliest.get(foe)
+        if first is not None:
+            engaged.append((first, foe))
         elif cards[foe].ranged_weapon() is not None:
             shooters.append(foe)
     engaged.sort(key=_first)
