@@ -214,6 +214,10 @@ def test_kept_stance_picks_and_unrolled_readings_follow_the_rule(path: Path,
                 assert resolve.action_order(state) == _action_order_by_the_rule(state)
                 ordered += 1
             for hero in heroes:
+                # A Defensive hero's shift reads the attack's dice against any target.
+                dice = {None if roll is None else roll[0] for roll in (
+                    tactics.attack_roll(state, hero, foe, DEFENSIVE, 2) for foe in foes)}
+                assert len(dice) <= 1, (hero, dice)
                 others = legality.companions(state, hero)
                 if state.heroes[hero].stance == DEFENSIVE and others:
                     assert policies._task_companion(state, hero) == max(others, key=lambda c: (

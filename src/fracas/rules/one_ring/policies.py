@@ -255,10 +255,12 @@ def _shift_stance(state: OneRingState, me: str) -> Action | None:
     foes = state.board.foes_of(me)
     if not foes:
         return None
-    target = _best_target(state, me, foes)
-    roll = attack_roll(state, me, target, DEFENSIVE, len(foes))
+    # The attack's dice do not depend on the target (only its TN does): the target is
+    # chosen only for a hero left without a Success die.
+    roll = attack_roll(state, me, foes[0], DEFENSIVE, len(foes))
     if roll is None or roll[0] > 0:
         return None
+    target = _best_target(state, me, foes)
     scores = stance_scores(state, me, target, (DEFENSIVE, OPEN), attackers=foes)
     return Advance(me) if scores[OPEN] > scores[DEFENSIVE] * SHIFT_MARGIN else None
 
