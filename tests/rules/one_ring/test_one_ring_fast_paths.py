@@ -189,7 +189,8 @@ def test_kept_stance_picks_and_unrolled_readings_follow_the_rule(path: Path,
     hero, every close-combat stance list and every standing foe as the target.  (Checked
     once on broken copies: a kept pick that ranked the scores from the bottom, Weary read
     below the Load instead of at or below it, a protected companion that was the last of
-    equals, and an action order by each foe's latest hero, each failed here.)"""
+    equals, an action order by each foe's latest hero, and attack dice that varied with the
+    target's Endurance, each failed here.)"""
     scenario = load_scenario(path)
     initial = RULESET.initial_state(scenario.model)
     compared = pressed = ordered = 0
