@@ -22,9 +22,9 @@ import pytest
 from fracas.core.encounter import Encounter
 from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
-from fracas.rules.one_ring import OneRing, legality, policies, tactics
+from fracas.rules.one_ring import OneRing, legality, policies, resolve, tactics
 from fracas.rules.one_ring.actions import Recover, Task
-from fracas.rules.one_ring.state import OneRingState
+from fracas.rules.one_ring.state import CLOSE_STANCES, DEFENSIVE, OPEN, STANCES, OneRingState
 from fracas.scenario import load_scenario
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "one_ring").glob("*.yaml"))
@@ -156,3 +156,81 @@ def test_a_clone_is_an_equal_independent_copy(path: Path) -> None:
                 values.endurance += 1
                 assert values.endurance == theirs[name].endurance + 1
         enc.apply(own(actor).choose(DecisionRequest(actor, state, RULESET, rng)))
+
+
+def _action_order_by_the_rule(state: OneRingState) -> tuple[str, ...]:
+    """Heroes by stance (Forward, Open, Defensive, Rearward); then the engaged foes in the
+    stance order of the earliest hero engaging them; then the foes with a bow that nobody
+    engages; scenario order among equals."""
+    heroes, foes = state.standing()
+    place = {h: STANCES.index(state.heroes[h].stance) for h in state.heroes
+             if state.heroes[h].stance}
+    engaged = [f for f in foes if state.board.heroes_on(f)]
+    engaged.sort(key=lambda f: min(place[h] for h in state.board.heroes_on(f)))
+    shooters = [f for f in foes if f not in engaged and
+                state.roster.foes[f].ranged_weapon() is not None]
+    return (*sorted(heroes, key=place.__getitem__), *engaged, *shooters)
+
+
+def _weary_by_the_rule(state: OneRingState, hero: str) -> bool:
+    """Weary: set by the scenario, or Endurance at or below Load."""
+    return state.roster.heroes[hero].always_weary or \
+        state.heroes[hero].endurance <= _load_by_the_rule(state, hero)
+
+
+@pytest.mark.parametrize("random_play", [False, True], ids=["heuristic", "random"])
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_kept_stance_picks_and_unrolled_readings_follow_the_rule(path: Path,
+                                                                 random_play: bool) -> None:
+    """The best stance, kept with the numbers it depends on (``tactics.best_stance``), is
+    the stance the scores rank first (Open first of equals, then the first listed); Weary
+    and the weapon in hand, read without a further call, are what the rule and
+    ``OneRingState.in_hand`` say.  At every decision of example fights, for every standing
+    hero, every close-combat stance list and every standing foe as the target.  (Checked
+    once on broken copies: a kept pick that ranked the scores from the bottom, Weary read
+    below the Load instead of at or below it, a protected companion that was the last of
+    equals, an action order by each foe's latest hero, and attack dice that varied with the
+    target's Endurance, each failed here.)"""
+    scenario = load_scenario(path)
+    initial = RULESET.initial_state(scenario.model)
+    compared = pressed = ordered = 0
+    for seed in range(4):
+        enc = Encounter(RULESET, initial, rng=SeededRng(seed), keep_log=False)
+        own = scenario_policies(RULESET, enc.state)
+        rng = SeededRng(seed).spawn("policy")
+        for _ in range(300):
+            actor = enc.current_actor()
+            if actor is None:
+                break
+            state: OneRingState = enc.state
+            heroes, foes = state.standing()
+            for hero in state.heroes:
+                assert state.weary(hero) == _weary_by_the_rule(state, hero), hero
+                held = state.in_hand(hero)
+                assert state.close_weapon(hero) == (
+                    held if held is not None and not held.ranged else None)
+                assert state.bow_in_hand(hero) == (
+                    held if held is not None and held.ranged else None)
+            if state.phase == "action":  # (every hero in the fight has a stance)
+                assert resolve.action_order(state) == _action_order_by_the_rule(state)
+                ordered += 1
+            for hero in heroes:
+                # A Defensive hero's shift reads the attack's dice against any target.
+                dice = {None if roll is None else roll[0] for roll in (
+                    tactics.attack_roll(state, hero, foe, DEFENSIVE, 2) for foe in foes)}
+                assert len(dice) <= 1, (hero, dice)
+                others = legality.companions(state, hero)
+                if state.heroes[hero].stance == DEFENSIVE and others:
+                    assert policies._task_companion(state, hero) == max(others, key=lambda c: (
+                        len(state.board.engaging(c)), -state.heroes[c].endurance))
+                    pressed += 1
+                for stances in (CLOSE_STANCES, CLOSE_STANCES[1:]):
+                    for foe in foes:
+                        scores = tactics.stance_scores(state, hero, foe, stances)
+                        ranked = max(stances, key=lambda s: (scores[s], s == OPEN))
+                        assert tactics.best_stance(state, hero, foe, stances) == ranked
+                        compared += 1
+            policy = RandomPolicy() if random_play else own(actor)
+            enc.apply(policy.choose(DecisionRequest(actor, state, RULESET, rng)))
+    assert compared > 100
+    assert pressed > 0 and ordered > 0

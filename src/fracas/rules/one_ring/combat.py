@@ -11,6 +11,15 @@ from typing import TYPE_CHECKING
 from fracas.core.ruleset import GM, Emit
 from fracas.rules.one_ring import events
 from fracas.rules.one_ring.catalogue import FoeWeapon, Weapon
+from fracas.rules.one_ring.changes import (
+    engage,
+    hit_pending,
+    hit_resolved,
+    lose_endurance,
+    spend_hope,
+    spend_main,
+    wound,
+)
 from fracas.rules.one_ring.dice import GOOD, RollResult, net_dice, roll_test
 from fracas.rules.one_ring.events import Quiet
 from fracas.rules.one_ring.rules import (
@@ -73,7 +82,10 @@ def _hero_roll(state: OneRingState, hero: str, target: str, weapon: Weapon, rang
     h = state.heroes[hero]
     bonus = penalty = 0
     if hope:
-        emit(events.HopeSpent(hero))
+        if type(emit) is Quiet:
+            spend_hope(state, hero)
+        else:
+            emit(events.HopeSpent(hero))
         bonus += 1
     if h.rallied:
         emit(events.BonusUsed(hero, "rallied"))
@@ -104,13 +116,24 @@ def hero_attack(state: OneRingState, hero: str, target: str, hope: bool, rng: Rn
     weapon = _hero_weapon(state, hero, ranged)
     if weapon is None:
         return
+    quiet = type(emit) is Quiet
     if not ranged and (hero, target) not in state.board.pairs:
-        emit(events.Engaged(hero, target))
-    emit(events.MainActionTaken(hero))
+        if quiet:
+            engage(state, hero, target)
+        else:
+            emit(events.Engaged(hero, target))
+    if quiet:
+        spend_main(state, hero)
+    else:
+        emit(events.MainActionTaken(hero))
     result = _hero_roll(state, hero, target, weapon, ranged, hope, ATTACK, rng, emit)
     if result.success:
-        emit(events.HitPending(hero, target, True, not ranged, weapon.damage, weapon.injury,
-                           result.rank, result.tengwars, hero))
+        if quiet:
+            hit_pending(state, hero, target, True, not ranged, weapon.damage, weapon.injury,
+                        result.rank, result.tengwars, hero)
+        else:
+            emit(events.HitPending(hero, target, True, not ranged, weapon.damage,
+                                   weapon.injury, result.rank, result.tengwars, hero))
 
 
 def foe_attack_is_close(state: OneRingState, foe: str, target: str) -> bool:
@@ -139,9 +162,16 @@ def foe_attack(state: OneRingState, foe: str, target: str, rng: Rng, emit: Emit)
     weapon = foe_weapon_for(state, foe, close)
     if weapon is None:
         return
+    quiet = type(emit) is Quiet
     if close and (target, foe) not in state.board.pairs:
-        emit(events.Engaged(target, foe))
-    emit(events.MainActionTaken(foe))
+        if quiet:
+            engage(state, target, foe)
+        else:
+            emit(events.Engaged(target, foe))
+    if quiet:
+        spend_main(state, foe)
+    else:
+        emit(events.MainActionTaken(foe))
     h = state.heroes[target]
     bonus = penalty = 0
     if close:
@@ -155,9 +185,13 @@ def foe_attack(state: OneRingState, foe: str, target: str, rng: Rng, emit: Emit)
     hidden = state.roster.gm_hidden
     result = roll_test(rng, emit, foe, ATTACK, net_dice(weapon.rating, bonus, penalty), tn,
                        adversary=True, weary=state.foe_weary(foe), hidden=hidden)
-    if type(emit) is not Quiet:  # else nobody reads it
-        emit(events.RollRead(foe, ATTACK, target, tn, result.total, result.success,
-                             result.rank, result.tengwars, hidden))
+    if quiet:  # nobody reads the roll's reading
+        if result.success:
+            hit_pending(state, foe, target, False, close, weapon.damage, weapon.injury,
+                        result.rank, result.tengwars, GM)
+        return
+    emit(events.RollRead(foe, ATTACK, target, tn, result.total, result.success,
+                         result.rank, result.tengwars, hidden))
     if result.success:
         # With hidden Loremaster rolls the hit's rank and special results stay secret until used.
         emit(events.HitPending(foe, target, False, close, weapon.damage, weapon.injury,
@@ -223,9 +257,13 @@ def finish_hit(state: OneRingState, rng: Rng, emit: Emit) -> None:
     p = state.pending
     if p is None:
         return
+    quiet = type(emit) is Quiet
     loss = _loss(p)
     if loss:
-        emit(events.EnduranceLost(p.target, loss))
+        if quiet:
+            lose_endurance(state, p.target, loss)
+        else:
+            emit(events.EnduranceLost(p.target, loss))
     hero_target = not p.hero_attacks
     # A hero always rolls Protection against a Piercing Blow, even one that dropped the hero to
     # Endurance 0 (a Wound still counts); an adversary at 0 is dead, so its roll is skipped.
@@ -240,13 +278,19 @@ def finish_hit(state: OneRingState, rng: Rng, emit: Emit) -> None:
             result = roll_test(rng, emit, p.target, PROTECTION,
                                state.roster.foes[p.target].armour, p.injury, adversary=True,
                                weary=state.foe_weary(p.target), hidden=hidden)
-        if type(emit) is not Quiet:  # else nobody reads it
+        if not quiet:  # else nobody reads it
             emit(events.RollRead(p.target, PROTECTION, p.attacker, p.injury, result.total,
                                  result.success, result.rank, result.tengwars, hidden))
         if not result.success:
-            emit(events.Wounded(p.target))
+            if quiet:
+                wound(state, p.target)
+            else:
+                emit(events.Wounded(p.target))
     check_out(state, p.target, emit)
-    emit(events.HitResolved())
+    if quiet:
+        hit_resolved(state)
+    else:
+        emit(events.HitResolved())
 
 
 def check_out(state: OneRingState, name: str, emit: Emit) -> None:

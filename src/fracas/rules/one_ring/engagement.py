@@ -204,21 +204,24 @@ class Board:
     def disengage(self, name: str) -> None:
         """Remove every engagement of ``name`` (it fell, fled or moved away)."""
         self.readings.paired()
-        for pair in [p for p in self.pairs if name in p]:
-            self.pairs.discard(pair)
-            for member in pair:
-                self.links[member] -= 1
-            self.loads[pair[0]] -= weight(pair[1] in self.large)
+        if self.links.get(name, 0) <= 0:
+            return  # in no engagement (links are kept in step with the pairs)
+        pairs, links, loads, large = self.pairs, self.links, self.loads, self.large
+        for pair in [p for p in pairs if name in p]:
+            pairs.discard(pair)
+            hero, foe = pair
+            links[hero] -= 1
+            links[foe] -= 1
+            loads[hero] -= weight(foe in large)
 
     def remove(self, name: str) -> None:
         """``name`` has left the fight: it is no longer engaged or on the board."""
-        self.readings.paired()
-        self.disengage(name)
+        self.disengage(name)  # (forgets what was read from the board)
         self.stood_back.discard(name)
         if name in self.foes:
-            self.foes = tuple(f for f in self.foes if f != name)
+            self.foes = tuple([f for f in self.foes if f != name])
         elif name in self.heroes:
-            self.heroes = tuple(h for h in self.heroes if h != name)
+            self.heroes = tuple([h for h in self.heroes if h != name])
             self.close = self.close - {name}
 
 
@@ -301,8 +304,10 @@ def next_step(board: Board, gm: str = "gm") -> Step | None:
 
 
 def _next_step(board: Board, gm: str) -> Step | None:
-    if board.introducing and board.held_back():
-        return Step("introduce", gm, "", tuple(board.held_back()))
+    if board.introducing:
+        held = board.held_back()
+        if held:
+            return Step("introduce", gm, "", tuple(held))
     hero = _unengaged_close(board)
     if hero is not None:
         if board.regime == LOREMASTER:

@@ -6,10 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from fracas.core.events import DecisionMade, DiceRolled, Event, FightEnded, Note
-from fracas.rules.one_ring import events, overrides
-from fracas.rules.one_ring.engagement import Board
-from fracas.rules.one_ring.rules import FEND_OFF, HEAVY, NONE, PIERCE, SHIELD_THRUST
-from fracas.rules.one_ring.state import CLOSE_STANCES, OneRingState, Pending
+from fracas.rules.one_ring import changes, events, overrides
+from fracas.rules.one_ring.state import OneRingState
 
 __all__ = ["apply_event"]
 
@@ -20,57 +18,19 @@ def _volleys_set(s: OneRingState, e: events.VolleysSet) -> None:
 
 
 def _phase(s: OneRingState, e: events.PhaseBegan) -> None:
-    s.phase = e.phase
-    s.round = e.round
-    s.order = e.order
-    s.cursor = 0
-    s.volley = e.volley
-    if e.phase == "volley":
-        for f in s.foes.values():
-            f.attacks_left = 1
-    elif e.phase == "stance":
-        s.board = Board()
-        for h in s.heroes.values():
-            h.fend_off = False
-            h.protected = False
-            h.stance = "" if h.status == "ok" else h.stance
-    elif e.phase == "engagement":
-        heroes, foes = s.standing()
-        cards, hero_states, foe_states = s.roster.foes, s.heroes, s.foes
-        eligible = frozenset([f for f in foes if foe_states[f].eligible])
-        s.board = Board(
-            heroes=heroes,
-            close=frozenset([h for h in heroes if hero_states[h].stance in CLOSE_STANCES]),
-            foes=foes,
-            large=frozenset([f for f in foes if cards[f].large]),
-            eligible=eligible,
-            regime=e.regime,
-            introducing=len(eligible) < len(foes),  # some standing foe not introduced
-        )
-    elif e.phase == "action":
-        for name, f in s.foes.items():
-            f.attacks_left = s.roster.foes[name].might
+    changes.begin_phase(s, e.phase, e.round, e.order, e.volley, e.regime)
 
 
 def _turn_ended(s: OneRingState, e: events.TurnEnded) -> None:
-    s.cursor += 1
-    h = s.heroes.get(e.actor)
-    if h is not None:
-        h.main_done = False
-        h.secondary_used = False
+    changes.end_turn(s, e.actor)
 
 
 def _stance(s: OneRingState, e: events.StanceTaken) -> None:
-    h = s.heroes[e.hero]
-    h.stance = e.stance
-    h.wielded = e.wielded
-    board = s.board
-    if e.hero in board.heroes:
-        board.set_stance(e.hero, e.stance in CLOSE_STANCES)
+    changes.take_stance(s, e.hero, e.stance, e.wielded)
 
 
 def _engaged(s: OneRingState, e: events.Engaged) -> None:
-    s.board.engage(e.hero, e.foe)
+    changes.engage(s, e.hero, e.foe)
 
 
 def _introduced(s: OneRingState, e: events.Introduced) -> None:
@@ -80,7 +40,7 @@ def _introduced(s: OneRingState, e: events.Introduced) -> None:
 
 
 def _stood_back(s: OneRingState, e: events.StoodBack) -> None:
-    s.board.stand_back(e.foe)
+    changes.stand_back(s, e.foe)
 
 
 def _passed(s: OneRingState, e: events.HeroPassed) -> None:
@@ -92,11 +52,7 @@ def _disengaged(s: OneRingState, e: events.Disengaged) -> None:
 
 
 def _main(s: OneRingState, e: events.MainActionTaken) -> None:
-    h = s.heroes.get(e.actor)
-    if h is not None:
-        h.main_done = True
-    else:
-        s.foes[e.actor].attacks_left -= 1
+    changes.spend_main(s, e.actor)
 
 
 def _secondary(s: OneRingState, e: events.SecondaryTaken) -> None:
@@ -104,7 +60,7 @@ def _secondary(s: OneRingState, e: events.SecondaryTaken) -> None:
 
 
 def _hope(s: OneRingState, e: events.HopeSpent) -> None:
-    s.heroes[e.hero].hope -= 1
+    changes.spend_hope(s, e.hero)
 
 
 def _bonus_used(s: OneRingState, e: events.BonusUsed) -> None:
@@ -112,56 +68,28 @@ def _bonus_used(s: OneRingState, e: events.BonusUsed) -> None:
 
 
 def _hit(s: OneRingState, e: events.HitPending) -> None:
-    s.pending = Pending(e.attacker, e.target, e.hero_attacks, e.close, e.damage, e.injury,
+    changes.hit_pending(s, e.attacker, e.target, e.hero_attacks, e.close, e.damage, e.injury,
                         e.rank, e.tengwars, e.decider)
 
 
-def _changed(p: Pending, tengwars: int, heavy: int, pierce: int,
-             knockback: bool | None) -> Pending:
-    """``p`` with its decided parts changed (what ``dataclasses.replace`` does, faster)."""
-    return Pending(p.attacker, p.target, p.hero_attacks, p.close, p.damage, p.injury, p.rank,
-                   tengwars, p.decider, heavy, pierce, knockback)
-
-
 def _special(s: OneRingState, e: events.SpecialChosen) -> None:
-    p = s.pending
-    if p is None:
-        return
-    if e.special == NONE:
-        s.pending = _changed(p, 0, p.heavy, p.pierce, p.knockback)
-        return
-    heavy, pierce = p.heavy, p.pierce
-    if e.special == HEAVY:
-        heavy += e.amount
-    elif e.special == PIERCE:
-        pierce += e.amount
-    elif e.special == FEND_OFF:
-        s.heroes[p.attacker].fend_off = True
-    elif e.special == SHIELD_THRUST:
-        s.foes[p.target].thrust_back = True
-    s.pending = _changed(p, p.tengwars - 1, heavy, pierce, p.knockback)
+    changes.choose_special(s, e.special, e.amount)
 
 
 def _knockback(s: OneRingState, e: events.KnockbackChosen) -> None:
-    p = s.pending
-    if p is not None:
-        s.pending = _changed(p, p.tengwars, p.heavy, p.pierce, e.accept)
-    if e.accept:
-        s.heroes[e.hero].knocked_back = True
+    changes.choose_knockback(s, e.hero, e.accept)
 
 
 def _endurance(s: OneRingState, e: events.EnduranceLost) -> None:
-    c = s.heroes.get(e.target) or s.foes[e.target]
-    c.endurance = max(0, c.endurance - e.amount)
+    changes.lose_endurance(s, e.target, e.amount)
 
 
 def _wounded(s: OneRingState, e: events.Wounded) -> None:
-    c = s.heroes.get(e.target) or s.foes[e.target]
-    c.wounds += 1
+    changes.wound(s, e.target)
 
 
 def _resolved(s: OneRingState, e: events.HitResolved) -> None:
-    s.pending = None
+    changes.hit_resolved(s)
 
 
 def _out(s: OneRingState, e: events.TakenOut) -> None:

@@ -9,8 +9,9 @@ this rule set's heuristics: it asks the heuristic for its wish
 :func:`~fracas.rules.one_ring.resolve.resolve` and
 :func:`~fracas.rules.one_ring.resolve.advance`, with an emitter that applies each event
 and leaves unmade the events no state reads (:class:`~fracas.rules.one_ring.events.Quiet`:
-the dice and the roll readings).  The first decision of another policy, or one the
-heuristic has no wish for, is handed back to the engine.
+the dice and the roll readings); the rules make the changes of the events a fight makes
+most directly (:mod:`~fracas.rules.one_ring.changes`).  The first decision of another
+policy, or one the heuristic has no wish for, is handed back to the engine.
 ``tests/rules/one_ring/test_one_ring_lean.py`` holds the two ways to the same fights on the
 examples and on random scenarios: the same states, outcomes and dice.
 """

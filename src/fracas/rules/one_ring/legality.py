@@ -102,10 +102,11 @@ def current_actor(state: OneRingState) -> str | None:
     p = state.pending
     if p is not None:
         return p.decider if p.tengwars > 0 else p.target
-    if state.phase == "volleys_choice":
+    phase = state.phase
+    if phase == "volleys_choice":
         return GM
-    if state.phase == "engagement":
-        found = _engagement_step(state)
+    if phase == "engagement":
+        found = next_step(state.board, GM)
         return found.decider if found is not None else None
     name = current_turn(state)
     if name is None:

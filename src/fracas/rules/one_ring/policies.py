@@ -55,6 +55,7 @@ from fracas.rules.one_ring.tactics import (
     attack_now,
     attack_roll,
     attack_value,
+    best_stance,
     foe_threat,
     hope_pays,
     stance_scores,
@@ -211,8 +212,7 @@ class HeroHeuristic:
         # One more Wound takes a Wounded hero out: they do not invite attacks by pressing
         # Forward.
         stances = CLOSE_STANCES[1:] if h.wounds else CLOSE_STANCES
-        scores = stance_scores(state, me, _weakest(state, foes), stances)
-        return max(stances, key=lambda stance: (scores[stance], stance == OPEN))
+        return best_stance(state, me, _weakest(state, foes), stances)
 
     def _turn(self, state: OneRingState, me: str) -> Action | None:
         h = state.heroes[me]
@@ -255,10 +255,12 @@ def _shift_stance(state: OneRingState, me: str) -> Action | None:
     foes = state.board.foes_of(me)
     if not foes:
         return None
-    target = _best_target(state, me, foes)
-    roll = attack_roll(state, me, target, DEFENSIVE, len(foes))
+    # The attack's dice do not depend on the target (only its TN does): the target is
+    # chosen only for a hero left without a Success die.
+    roll = attack_roll(state, me, foes[0], DEFENSIVE, len(foes))
     if roll is None or roll[0] > 0:
         return None
+    target = _best_target(state, me, foes)
     scores = stance_scores(state, me, target, (DEFENSIVE, OPEN), attackers=foes)
     return Advance(me) if scores[OPEN] > scores[DEFENSIVE] * SHIFT_MARGIN else None
 
@@ -271,8 +273,15 @@ def _task_companion(state: OneRingState, me: str) -> str | None:
         companions = legality.companions(state, me)
         if not companions:
             return None
-        return max(companions, key=lambda c: (
-            len(state.board.engaging(c)), -state.heroes[c].endurance))
+        # The most foes on them, then the least Endurance, the first of equals (``max`` by
+        # that key, without a key function called per companion).
+        engaging, heroes = state.board.engaging, state.heroes
+        best, most, least = "", -1, 0
+        for c in companions:
+            on, left = len(engaging(c)), heroes[c].endurance
+            if on > most or (on == most and left < least):
+                best, most, least = c, on, left
+        return best
     return ""
 
 

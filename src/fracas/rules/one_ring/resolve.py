@@ -37,6 +37,16 @@ from fracas.rules.one_ring.actions import (
     TakeStance,
     Task,
 )
+from fracas.rules.one_ring.changes import (
+    begin_phase,
+    choose_knockback,
+    choose_special,
+    end_turn,
+    engage,
+    spend_main,
+    stand_back,
+    take_stance,
+)
 from fracas.rules.one_ring.combat import (
     do_escape,
     do_task,
@@ -47,6 +57,7 @@ from fracas.rules.one_ring.combat import (
     special_amount,
 )
 from fracas.rules.one_ring.engagement import next_step, regime_for
+from fracas.rules.one_ring.events import Quiet
 from fracas.rules.one_ring.legality import foe_targets
 from fracas.rules.one_ring.state import (
     CLOSE_STANCES,
@@ -83,38 +94,73 @@ def action_order(state: OneRingState) -> tuple[str, ...]:
     """Heroes by stance (Forward, Open, Defensive, Rearward), then adversaries in the stance
     order of the heroes they fight (their earliest one), then foes standing back to shoot."""
     standing_heroes, standing_foes = state.standing()
-    place = {h: _PLACE[state.heroes[h].stance] for h in standing_heroes}
+    hero_states = state.heroes
+    place = {h: _PLACE[hero_states[h].stance] for h in standing_heroes}
     heroes = sorted(standing_heroes, key=place.__getitem__)
     board = state.board
+    # Each engaged foe's earliest place among the heroes on the board engaging it (what
+    # board.engaged_by lists), in one pass over the pairs.
+    on_board = board.heroes
+    earliest: dict[str, int] = {}
+    for hero, foe in board.pairs:
+        if hero not in on_board:
+            continue
+        at = place[hero] if hero in place else _PLACE[hero_states[hero].stance]
+        known = earliest.get(foe)
+        if known is None or at < known:
+            earliest[foe] = at
     engaged: list[tuple[int, str]] = []
     shooters: list[str] = []
+    cards = state.roster.foes
     for foe in standing_foes:
-        on = board.engaged_by(foe)
-        if on:
-            engaged.append((min([place[h] if h in place else
-                                 _PLACE[state.heroes[h].stance] for h in on]), foe))
-        elif state.roster.foes[foe].ranged_weapon() is not None:
+        first = earliest.get(foe)
+        if first is not None:
+            engaged.append((first, foe))
+        elif cards[foe].ranged_weapon() is not None:
             shooters.append(foe)
-    engaged.sort(key=lambda pair: pair[0])
-    return (*heroes, *(f for _, f in engaged), *shooters)
+    engaged.sort(key=_first)
+    return (*heroes, *[f for _, f in engaged], *shooters)
+
+
+def _first(pair: tuple[int, str]) -> int:
+    return pair[0]
 
 
 # -- automatic steps ------------------------------------------------------------
+def _begin_phase(state: OneRingState, emit: Emit, phase: str, number: int,
+                 order: tuple[str, ...] = (), volley: int = 0, regime: str = "") -> None:
+    """A phase begins (the change itself where nobody reads the events: :mod:`.changes`)."""
+    if type(emit) is Quiet:
+        begin_phase(state, phase, number, order, volley, regime)
+    else:
+        emit(events.PhaseBegan(phase, number, order, volley, regime))
+
+
 def _begin_volley(state: OneRingState, number: int, emit: Emit) -> None:
     if number > (state.volleys or 0):
         _begin_round(state, 1, emit)
     else:
-        emit(events.PhaseBegan("volley", 0, volley_order(state, number), volley=number))
+        _begin_phase(state, emit, "volley", 0, volley_order(state, number), number)
 
 
 def _begin_round(state: OneRingState, number: int, emit: Emit) -> None:
     if number > state.roster.max_rounds:
         emit(FightEnded(None, "the round limit was reached"))
     else:
-        emit(events.PhaseBegan("stance", number, state.standing()[0]))
+        _begin_phase(state, emit, "stance", number, state.standing()[0])
 
 
 _STEPS = Steps(ACTIONS, legality.why_not, legality.step)
+
+
+def _end_turn(state: OneRingState, name: str, emit: Emit) -> bool:
+    """End ``name``'s turn (the change itself where nobody reads the events:
+    :mod:`.changes`); False: no decision awaited."""
+    if type(emit) is Quiet:
+        end_turn(state, name)
+    else:
+        emit(events.TurnEnded(name))
+    return False
 
 
 def _step_phase(state: OneRingState, emit: Emit) -> bool:
@@ -127,8 +173,7 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
         h = state.heroes.get(name)
         if h is not None:
             if h.status != "ok":
-                emit(events.TurnEnded(name))
-                return False
+                return _end_turn(state, name, emit)
             if phase == "stance":
                 return True
             # A turn is over once the main action is taken; a hero whose secondary action
@@ -137,20 +182,17 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
             if h.main_done or (phase == "action" and h.secondary_used and
                                not legality.has_main_action(state, name) and
                                not has_options(_STEPS, state, name)):
-                emit(events.TurnEnded(name))
-                return False
+                return _end_turn(state, name, emit)
             return True
         f = state.foes[name]
         if f.status != "ok" or f.attacks_left <= 0:
-            emit(events.TurnEnded(name))
-            return False
+            return _end_turn(state, name, emit)
         if phase == "action":
             if f.thrust_back:
                 emit(events.ThrustLost(name))
                 return False
             if not foe_targets(state, name):
-                emit(events.TurnEnded(name))
-                return False
+                return _end_turn(state, name, emit)
         return True
     if phase in ("start", "volleys_choice"):
         if state.volleys is None:
@@ -168,11 +210,14 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
     if phase == "engagement":
         step = next_step(state.board, GM)
         if step is None:
-            emit(events.PhaseBegan("action", state.round, action_order(state)))
+            _begin_phase(state, emit, "action", state.round, action_order(state))
         elif step.options:
             return True
         elif step.kind == "spare":
-            emit(events.StoodBack(step.subject))
+            if type(emit) is Quiet:
+                stand_back(state, step.subject)
+            else:
+                emit(events.StoodBack(step.subject))
         else:
             emit(events.HeroPassed(step.subject))
         return False
@@ -182,7 +227,7 @@ def _step_phase(state: OneRingState, emit: Emit) -> bool:
     elif phase == "stance":
         heroes, foes = state.standing()
         regime = regime_for(len(heroes), len(foes))
-        emit(events.PhaseBegan("engagement", state.round, regime=regime))
+        _begin_phase(state, emit, "engagement", state.round, regime=regime)
     else:
         _begin_round(state, state.round + 1, emit)
     return False
@@ -217,27 +262,51 @@ def _shift(stance: str, step: int) -> str:
 
 
 def resolve(state: OneRingState, action: Action, rng: Rng, emit: Emit) -> None:
-    """Carry out one legal decision."""
+    """Carry out one legal decision (the commonest kinds asked first).
+
+    Where nobody reads the events (a :class:`~.events.Quiet` emitter) the changes the
+    commonest events stand for are made directly (:mod:`.changes`)."""
     actor = action.actor
     if isinstance(action, Attack):
         if actor == GM:
             foe_attack(state, action.foe, action.target, rng, emit)
         else:
             hero_attack(state, actor, action.target, action.hope, rng, emit)
-    elif isinstance(action, Special):
-        emit(events.SpecialChosen(action.special, special_amount(state, action.special)))
-    elif isinstance(action, Knockback):
-        emit(events.KnockbackChosen(actor, action.accept))
-    elif isinstance(action, Hold):
-        emit(events.MainActionTaken(action.foe or actor))
+        return
+    quiet = type(emit) is Quiet
+    if isinstance(action, Engage):
+        if quiet:
+            engage(state, action.hero or actor, action.foe)
+        else:
+            emit(events.Engaged(action.hero or actor, action.foe))
     elif isinstance(action, TakeStance):
         # Taking a stance readies nothing: drawing a weapon is a secondary action.
-        emit(events.StanceTaken(actor, action.stance, state.heroes[actor].wielded))
-        emit(events.TurnEnded(actor))
-    elif isinstance(action, Engage):
-        emit(events.Engaged(action.hero or actor, action.foe))
+        if quiet:
+            take_stance(state, actor, action.stance, state.heroes[actor].wielded)
+            end_turn(state, actor)
+        else:
+            emit(events.StanceTaken(actor, action.stance, state.heroes[actor].wielded))
+            emit(events.TurnEnded(actor))
+    elif isinstance(action, Special):
+        if quiet:
+            choose_special(state, action.special, special_amount(state, action.special))
+        else:
+            emit(events.SpecialChosen(action.special, special_amount(state, action.special)))
+    elif isinstance(action, Hold):
+        if quiet:
+            spend_main(state, action.foe or actor)
+        else:
+            emit(events.MainActionTaken(action.foe or actor))
     elif isinstance(action, StandBack):
-        emit(events.StoodBack(action.foe))
+        if quiet:
+            stand_back(state, action.foe)
+        else:
+            emit(events.StoodBack(action.foe))
+    elif isinstance(action, Knockback):
+        if quiet:
+            choose_knockback(state, actor, action.accept)
+        else:
+            emit(events.KnockbackChosen(actor, action.accept))
     elif isinstance(action, Introduce):
         emit(events.Introduced(action.foe))
     elif isinstance(action, SetVolleys):

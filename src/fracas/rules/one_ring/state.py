@@ -318,7 +318,11 @@ class OneRingState:
     def weary(self, hero: str) -> bool:
         """Weary: set by the scenario, or Endurance at or below Load (the game's rule)."""
         h = self.heroes[hero]
-        return self.roster.heroes[hero].always_weary or h.endurance <= self.load(hero)
+        card = self.roster.heroes[hero]
+        if card.always_weary:
+            return True
+        load = card.derived.loads.get(h.dropped)  # what self.load remembers, read here
+        return h.endurance <= (self.load(hero) if load is None else load)
 
     def miserable(self, hero: str) -> bool:
         """Miserable: set by the scenario, or Hope at or below Shadow (the game's rule)."""
@@ -367,12 +371,18 @@ class OneRingState:
 
     def close_weapon(self, hero: str) -> Weapon | None:
         """The wielded close-combat weapon, if the hero holds one."""
-        weapon = self.in_hand(hero)
+        wielded = self.heroes[hero].wielded  # self.in_hand, read here
+        if wielded is None:
+            return None
+        weapon = self.roster.heroes[hero].derived.by_name.get(wielded)
         return weapon if weapon is not None and not weapon.ranged else None
 
     def bow_in_hand(self, hero: str) -> Weapon | None:
         """The wielded bow, if the hero holds one (a Rearward hero shoots with it)."""
-        weapon = self.in_hand(hero)
+        wielded = self.heroes[hero].wielded  # self.in_hand, read here
+        if wielded is None:
+            return None
+        weapon = self.roster.heroes[hero].derived.by_name.get(wielded)
         return weapon if weapon is not None and weapon.ranged else None
 
     def side_of(self, name: str) -> str:

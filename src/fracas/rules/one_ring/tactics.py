@@ -16,6 +16,7 @@ from fracas.rules.one_ring.rules import PIERCING_RANK, TASKS
 from fracas.rules.one_ring.state import (
     DEFENSIVE,
     FORWARD,
+    OPEN,
     REARWARD,
     FoeBlow,
     FoeCard,
@@ -26,6 +27,7 @@ __all__ = [
     "attack_now",
     "attack_roll",
     "attack_value",
+    "best_stance",
     "chances",
     "engaging_estimate",
     "foe_threat",
@@ -308,12 +310,26 @@ def _most_threatening(blows: tuple[_FoeBlow | None, ...], guard: _Guard, count: 
     return tuple([blows[i] for i in ranked[:count]])
 
 
-def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str, ...],
-                  attackers: list[str] | None = None) -> dict[str, float]:
-    """For each close-combat stance: Endurance the hero's attack is expected to take from
-    ``target`` over the Endurance the foes engaging them (``attackers``; by default those
-    likely to, :func:`engaging_estimate`) are expected to take: the ratio of how fast the
-    hero wears the foe down to how fast the foes wear the hero down."""
+def best_stance(state: OneRingState, me: str, target: str, stances: tuple[str, ...]) -> str:
+    """The one of ``stances`` with the best :func:`stance_scores` against the foes likely to
+    engage the hero (Open first of equals, then the first listed), worked out once for each
+    set of the numbers the scores depend on."""
+    return _best(stances, *_score_inputs(state, me, target, stances, None))
+
+
+@lru_cache(maxsize=1 << 14)
+def _best(stances: tuple[str, ...], guard: _Guard, close: _Blow | None, ranged: _Blow | None,
+          blows: tuple[_FoeBlow | None, ...], engaged: int) -> str:
+    scores = dict(zip(stances, _scores(stances, guard, close, ranged, blows, engaged),
+                      strict=True))
+    return max(stances, key=lambda stance: (scores[stance], stance == OPEN))
+
+
+def _score_inputs(state: OneRingState, me: str, target: str, stances: tuple[str, ...],
+                  attackers: list[str] | None
+                  ) -> tuple[_Guard, _Blow | None, _Blow | None, tuple[_FoeBlow | None, ...],
+                             int]:
+    """What :func:`_scores` takes after the stances (see :func:`stance_scores`)."""
     guard = _guard(state, me)
     if attackers is None:
         blows = _likely_blows(state, max(engaging_estimate(state, me), 1), guard)
@@ -326,8 +342,17 @@ def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str,
     if REARWARD in stances:
         weapon = _hero_weapon(state, me, True)
         ranged_blow = None if weapon is None else _hero_blow(state, me, target, weapon)
-    return dict(zip(stances, _scores(stances, guard, close_blow, ranged_blow, blows,
-                                     max(len(blows), 1)), strict=True))
+    return guard, close_blow, ranged_blow, blows, max(len(blows), 1)
+
+
+def stance_scores(state: OneRingState, me: str, target: str, stances: tuple[str, ...],
+                  attackers: list[str] | None = None) -> dict[str, float]:
+    """For each close-combat stance: Endurance the hero's attack is expected to take from
+    ``target`` over the Endurance the foes engaging them (``attackers``; by default those
+    likely to, :func:`engaging_estimate`) are expected to take: the ratio of how fast the
+    hero wears the foe down to how fast the foes wear the hero down."""
+    return dict(zip(stances, _scores(stances, *_score_inputs(state, me, target, stances,
+                                                             attackers)), strict=True))
 
 
 @lru_cache(maxsize=1 << 14)
