@@ -59,3 +59,32 @@ def test_only_an_encounter_that_keeps_no_log_restarts() -> None:
     enc = start_encounter(parse_scenario(TOY, "toy.yaml"), seed=1)
     with pytest.raises(ValueError, match="keeps no log"):
         enc.restart(enc.initial_state, SeededRng(0))
+
+
+@pytest.mark.parametrize("example", ["age_of_dragons/claw_duel", "adnd/wall_duel",
+                                     "battlesystem/gas_on_the_wind", "one_ring/ambush"])
+def test_steps_asked_after_play_without_a_log_are_the_new_state_s(example: str) -> None:
+    # Without a log the state changes in place (the lean turns and the plain decision
+    # step fold straight into it): the answers kept for the steps before must not be
+    # handed out for the state after.
+    from pathlib import Path
+
+    from fracas.scenario import load_scenario
+
+    path = Path(__file__).resolve().parents[2] / "examples" / f"{example}.yaml"
+    scenario = load_scenario(path)
+    enc = Encounter(scenario.ruleset, scenario.ruleset.initial_state(scenario.model),
+                    rng=SeededRng(3), keep_log=False)
+    policies = scenario_policies(enc.ruleset, enc.state)
+    rng = SeededRng(3).spawn("policy")
+    for _ in range(40):
+        if enc.current_actor() is None:
+            break
+        enc.options()  # kept for this state
+        enc.play(policies, rng, max_decisions=3)
+        if enc.current_actor() is None:
+            break
+        fresh = Encounter(enc.ruleset, enc.ruleset.clone_state(enc.state), rng=SeededRng(0),
+                          keep_log=False, start=False)
+        assert enc.options() == fresh.options()
+        assert list(enc.legal_actions()) == list(fresh.legal_actions())

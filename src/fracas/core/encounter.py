@@ -178,6 +178,10 @@ class Encounter(Generic[S]):
             raise ValueError("only an encounter that keeps no log can restart")
         self._initial, self.rng = initial, rng
         self.state = self.ruleset.clone_state(initial)
+        self.forget_offers()
+
+    def forget_offers(self) -> None:
+        """Drop the answers kept for the steps (after the state changed without events)."""
         if self._offered or self._found:
             self._offered.clear()
             self._found.clear()

@@ -185,4 +185,8 @@ def play(encounter: Encounter[Any],
             take(ruleset, state, action, encounter.rng, emit, False)
     finally:
         encounter.listener = before
+        if decisions and not encounter.keep_log:
+            # The state changed in place with no log growing: answers kept for the
+            # steps (stamped with the state object and the log's length) are stale.
+            encounter.forget_offers()
     return ruleset.outcome(encounter.state)
