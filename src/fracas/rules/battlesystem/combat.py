@@ -130,8 +130,16 @@ def melee_attack_rating(state: BattlesystemState, attacker: Unit, target: Unit) 
         ac = target.stats.ac + (DARK_AC_PENALTY if blind(state, target) else 0)
         modifier = (DARK_ATTACK_PENALTY if blind(state, attacker) else 0) - (
             CHARGE_BONUS if attacker.charging else 0)
-        known = mine[target.name] = attack_rating(attacker.stats.thac0, ac, modifier)
+        key = (attacker.stats.thac0, ac, modifier)
+        known = _RATINGS.get(key)
+        if known is None:
+            known = _RATINGS[key] = attack_rating(*key)
+        mine[target.name] = known
     return known
+
+
+#: :func:`.rules.attack_rating` of the numbers met so far (a pure function: remembered).
+_RATINGS: dict[tuple[int, int, int], int] = {}
 
 
 def missile_attack_rating(state: BattlesystemState, shooter: Unit, target: Unit) -> int:
@@ -190,6 +198,10 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     areas = state.board.areas
     dice = rng.dice
     told = not folds_only(emit)  # the rolls and blows are lines of a log (fold.SILENT)
+    # (what the state's readings hold is read straight from them; the functions work out
+    # what they do not hold yet)
+    readings = state.readings
+    contact, ratings, faced = readings.contact, readings.ratings, readings.facing
     for area in state.board.order:
         if area not in mixed:
             continue
@@ -199,16 +211,27 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
             target = melee_target(state, unit)
             if target is None:
                 continue
-            figures = in_contact(state, unit)
+            figures = contact.get(unit.name)
+            if figures is None:
+                figures = in_contact(state, unit)
             faces = dice(figures, 10)
-            rating = melee_attack_rating(state, unit, target)
-            hits = len([f for f in faces if f >= rating])
+            mine = ratings.get(unit.name)
+            rating = None if mine is None else mine.get(target.name)
+            if rating is None:
+                rating = melee_attack_rating(state, unit, target)
+            hits = 0
+            for face in faces:
+                if face >= rating:
+                    hits += 1
             damage = hits * unit.stats.damage
             if told:
                 emit(DiceRolled(unit.name, "melee", 10, tuple(faces)))
                 emit(_struck(unit.name, target.name, "melee", rating, figures, hits, damage))
-            narrow = narrow_frontage(facing(state, area, unit.side),
-                                     facing(state, area, target.side))
+            ours = faced.get((area, unit.side))
+            theirs = faced.get((area, target.side))
+            narrow = narrow_frontage(facing(state, area, unit.side) if ours is None else ours,
+                                     facing(state, area, target.side) if theirs is None
+                                     else theirs)
             strikes.append((target.name, damage, narrow))
         if areas[area].features:
             fought.append((area, heavy_on(state, area)))

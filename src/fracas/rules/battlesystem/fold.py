@@ -185,7 +185,8 @@ def apply_event(state: BattlesystemState, event: Event) -> None:
     march that leaves a unit where it stands, with the same rear (it banked movement, or
     it charged), only the answers that read whether a unit is charging; a march into
     another area keeps whether two armies stand, what the GM has left and the other
-    units' own figures in contact and blindness.  (One table, :data:`_FOLD`, holds each
+    units' own figures in contact and blindness.  (A new turn, or a march in place, that
+    changes no unit's charge forgets nothing.)  (One table, :data:`_FOLD`, holds each
     event class's forgetting and handler together: it is built from :data:`KEEP_PLACES`
     and the handlers below.)
     """
@@ -230,13 +231,18 @@ def _damaged(state: BattlesystemState, e: Damaged) -> None:
 
 
 def _turn_started(state: BattlesystemState, e: TurnStarted) -> None:
-    state.readings.forget_charges()
+    # the turn ends every charge: only a turn that saw one changes what reads charging
+    for unit in state.units.values():
+        if unit.charging:
+            state.readings.forget_charges()
+            break
     _turn(state, e)
 
 
 def _unit_moved(state: BattlesystemState, e: UnitMoved) -> None:
     if _stays(state, e):
-        state.readings.forget_charges()
+        if state.units[e.unit].charging != e.charging:
+            state.readings.forget_charges()
     else:
         state.readings.forget_move(state.units[e.unit], e.area)
     _moved(state, e)

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-from functools import partial
 from collections.abc import Callable, Hashable
+from functools import partial
 from typing import Any
 
 from fracas.core.events import Event
