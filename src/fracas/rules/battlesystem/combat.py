@@ -42,6 +42,7 @@ from fracas.rules.battlesystem.movement import (
 from fracas.rules.battlesystem.rules import (
     DARK_AC_PENALTY,
     DARK_ATTACK_PENALTY,
+    FigureDamage,
     attack_rating,
     breaks_to_open,
     damage_figures,
@@ -156,13 +157,23 @@ def apply_dice(state: BattlesystemState, name: str, dice: int, narrow: bool, cau
     if not unit.on_field or dice < 1:
         return
     threshold = wound_threshold(narrow)
-    hit = damage_figures(unit.figures, unit.wounded, unit.stats.hd, dice, threshold)
+    key = (unit.figures, unit.wounded, unit.stats.hd, dice, threshold)
+    hit = _DAMAGE.get(key)
+    if hit is None:
+        if len(_DAMAGE) >= 4096:
+            _DAMAGE.clear()
+        hit = _DAMAGE[key] = damage_figures(*key)
     if hit.figures == unit.figures and hit.wounded == unit.wounded:
         needed = max(1, math.ceil(threshold * unit.stats.hd - 1e-9))
         if not folds_only(emit):  # a line of the log, changing nothing (fold.SILENT)
             emit(_unhurt(unit.name, dice, cause, unit.stats.hd, needed))
         return
     record_damage(emit, unit, dice, hit.figures, hit.wounded, cause)
+
+
+#: :func:`.rules.damage_figures` of the numbers met so far (a pure function whose answer
+#: is immutable: remembered).
+_DAMAGE: dict[tuple[int, int, int, int, float], FigureDamage] = {}
 
 
 def melee_target(state: BattlesystemState, unit: Unit) -> Unit | None:
