@@ -249,15 +249,9 @@ def _strike(state: BattlesystemState, unit: Unit, foes: list[Unit]) -> Action:
 
 
 def _threat(state: BattlesystemState, foe: Unit, unit: Unit) -> float:
-    """Dice of damage one figure of ``foe`` is expected to deal ``unit`` in a melee (worked
-    out once per pair until a unit or the turn changes)."""
-    key = (foe.name, unit.name, "threat")
-    readings = state.readings
-    known = readings.estimates.get(key)
-    if known is None:
-        known = readings.estimates[key] = (
-            11 - melee_attack_rating(state, foe, unit)) / 10 * foe.stats.damage
-    return known
+    """Dice of damage one figure of ``foe`` is expected to deal ``unit`` in a melee (from
+    the rating, which the state's readings keep)."""
+    return (11 - melee_attack_rating(state, foe, unit)) / 10 * foe.stats.damage
 
 
 def _edge(state: BattlesystemState, unit: Unit, foe: Unit, suffered: float) -> float:
