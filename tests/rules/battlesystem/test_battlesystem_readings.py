@@ -24,7 +24,8 @@ that kept the GM's prepared effects, and one that kept whether any of them is le
 ``Readings.forget_move`` keeping whether enemies are locked in melee the wrong way
 round, one keeping whom the enemies where it marches reach, ratings kept against a
 unit that changed, and a ``Readings.forget_strength`` that kept whether two armies stand
-when a unit lost its last figure.)
+when a unit lost its last figure, and one that kept a unit's blindness and ratings
+when its loss let it see.)
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from fracas.core.loop import play
 from fracas.core.policy import RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.core.ruleset import find_ruleset
-from fracas.rules.battlesystem import fold
+from fracas.rules.battlesystem import events, fold
 from fracas.rules.battlesystem.actions import CaveIn, ReleaseGas, StrikeFeature
 from fracas.rules.battlesystem.combat import facing, in_contact, melee_attack_rating
 from fracas.rules.battlesystem.legality import gm_effects, gm_has_effects, targets_in_range
@@ -195,3 +196,31 @@ def test_the_events_that_forget_the_readings_include_every_change_of_a_unit() ->
                     events.TurnStarted, events.FeatureCollapsed, events.GmEffectUsed,
                     events.CeilingCollapsed):
         assert changes not in fold.KEEP_PLACES, changes.__name__
+
+
+@pytest.mark.parametrize("lights, left", [(3, 3), (3, 4), (0, 2)],
+                         ids=["sees-after", "still-blind", "no-light"])
+def test_a_loss_of_figures_keeps_blindness_and_ratings_only_where_sight_is_kept(
+        lights: int, left: int) -> None:
+    """Torches burning for fewer figures than a unit has leave it blind in the dark; once
+    it is down to as many figures as lights it sees, and the ratings by and against it
+    change.  A loss that leaves its sight as it was keeps them.  (A fold that kept them
+    on every loss failed here.)"""
+    ruleset = find_ruleset("battlesystem")
+    data = _crowd()
+    data["areas"][0]["lit"] = False
+    data["units"] = [
+        {"name": "torch", "side": "west", "area": "west", "figures": 5, "ac": 5,
+         "thac0": 17, "damage": 1, "movement": 6, "morale": 12, "lights": lights,
+         "lit": lights > 0},
+        {"name": "orc", "side": "east", "area": "west", "figures": 4, "ac": 6, "thac0": 19,
+         "damage": 1, "movement": 6, "morale": 12, "infravision": True},
+    ]
+    state = build_initial_state(ruleset, data, "sight")
+    _ask_everything(state)
+    torch = state.units["torch"]
+    assert blind(state, torch) and state.readings.ratings["orc"]["torch"]
+    fold.apply_event(state, events.Damaged("torch", 2, left, 0, "melee"))
+    _kept_answers_are_fresh(state)
+    assert ("torch" in state.readings.ratings) is (left > lights)  # kept where sight is
+    assert blind(state, torch) is (left > lights)

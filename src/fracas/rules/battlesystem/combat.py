@@ -42,6 +42,7 @@ from fracas.rules.battlesystem.movement import (
 from fracas.rules.battlesystem.rules import (
     DARK_AC_PENALTY,
     DARK_ATTACK_PENALTY,
+    FigureDamage,
     attack_rating,
     breaks_to_open,
     damage_figures,
@@ -130,8 +131,16 @@ def melee_attack_rating(state: BattlesystemState, attacker: Unit, target: Unit) 
         ac = target.stats.ac + (DARK_AC_PENALTY if blind(state, target) else 0)
         modifier = (DARK_ATTACK_PENALTY if blind(state, attacker) else 0) - (
             CHARGE_BONUS if attacker.charging else 0)
-        known = mine[target.name] = attack_rating(attacker.stats.thac0, ac, modifier)
+        key = (attacker.stats.thac0, ac, modifier)
+        known = _RATINGS.get(key)
+        if known is None:
+            known = _RATINGS[key] = attack_rating(*key)
+        mine[target.name] = known
     return known
+
+
+#: :func:`.rules.attack_rating` of the numbers met so far (a pure function: remembered).
+_RATINGS: dict[tuple[int, int, int], int] = {}
 
 
 def missile_attack_rating(state: BattlesystemState, shooter: Unit, target: Unit) -> int:
@@ -148,13 +157,23 @@ def apply_dice(state: BattlesystemState, name: str, dice: int, narrow: bool, cau
     if not unit.on_field or dice < 1:
         return
     threshold = wound_threshold(narrow)
-    hit = damage_figures(unit.figures, unit.wounded, unit.stats.hd, dice, threshold)
+    key = (unit.figures, unit.wounded, unit.stats.hd, dice, threshold)
+    hit = _DAMAGE.get(key)
+    if hit is None:
+        if len(_DAMAGE) >= 4096:
+            _DAMAGE.clear()
+        hit = _DAMAGE[key] = damage_figures(*key)
     if hit.figures == unit.figures and hit.wounded == unit.wounded:
         needed = max(1, math.ceil(threshold * unit.stats.hd - 1e-9))
         if not folds_only(emit):  # a line of the log, changing nothing (fold.SILENT)
             emit(_unhurt(unit.name, dice, cause, unit.stats.hd, needed))
         return
     record_damage(emit, unit, dice, hit.figures, hit.wounded, cause)
+
+
+#: :func:`.rules.damage_figures` of the numbers met so far (a pure function whose answer
+#: is immutable: remembered).
+_DAMAGE: dict[tuple[int, int, int, int, float], FigureDamage] = {}
 
 
 def melee_target(state: BattlesystemState, unit: Unit) -> Unit | None:
@@ -190,6 +209,10 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
     areas = state.board.areas
     dice = rng.dice
     told = not folds_only(emit)  # the rolls and blows are lines of a log (fold.SILENT)
+    # (what the state's readings hold is read straight from them; the functions work out
+    # what they do not hold yet)
+    readings = state.readings
+    contact, ratings, faced = readings.contact, readings.ratings, readings.facing
     for area in state.board.order:
         if area not in mixed:
             continue
@@ -199,16 +222,27 @@ def melee_phase(state: BattlesystemState, rng: Rng, emit: Emit) -> None:
             target = melee_target(state, unit)
             if target is None:
                 continue
-            figures = in_contact(state, unit)
+            figures = contact.get(unit.name)
+            if figures is None:
+                figures = in_contact(state, unit)
             faces = dice(figures, 10)
-            rating = melee_attack_rating(state, unit, target)
-            hits = len([f for f in faces if f >= rating])
+            mine = ratings.get(unit.name)
+            rating = None if mine is None else mine.get(target.name)
+            if rating is None:
+                rating = melee_attack_rating(state, unit, target)
+            hits = 0
+            for face in faces:
+                if face >= rating:
+                    hits += 1
             damage = hits * unit.stats.damage
             if told:
                 emit(DiceRolled(unit.name, "melee", 10, tuple(faces)))
                 emit(_struck(unit.name, target.name, "melee", rating, figures, hits, damage))
-            narrow = narrow_frontage(facing(state, area, unit.side),
-                                     facing(state, area, target.side))
+            ours = faced.get((area, unit.side))
+            theirs = faced.get((area, target.side))
+            narrow = narrow_frontage(facing(state, area, unit.side) if ours is None else ours,
+                                     facing(state, area, target.side) if theirs is None
+                                     else theirs)
             strikes.append((target.name, damage, narrow))
         if areas[area].features:
             fought.append((area, heavy_on(state, area)))

@@ -38,6 +38,7 @@ from fracas.rules.battlesystem.events import (
     Withdrew,
 )
 from fracas.rules.battlesystem.hazards import FLOORS
+from fracas.rules.battlesystem.rules import darkness_applies
 from fracas.rules.battlesystem.state import BattlesystemState, Gas
 
 __all__ = ["KEEP_PLACES", "apply_event", "folds_only", "take_turn"]
@@ -181,11 +182,13 @@ def apply_event(state: BattlesystemState, event: Event) -> None:
     forgetting the state's readings unless the event is one of :data:`KEEP_PLACES`.
 
     Some forget less: a unit's loss of figures forgets only what reads figures (who
-    stands where, who reaches whom and whom a unit could shoot stay); a new turn, or a
+    stands where, who reaches whom and whom a unit could shoot stay, and so do its
+    blindness and ratings when it fights blind, or not, as before); a new turn, or a
     march that leaves a unit where it stands, with the same rear (it banked movement, or
     it charged), only the answers that read whether a unit is charging; a march into
     another area keeps whether two armies stand, what the GM has left and the other
-    units' own figures in contact and blindness.  (One table, :data:`_FOLD`, holds each
+    units' own figures in contact and blindness.  (A new turn, or a march in place, that
+    changes no unit's charge forgets nothing.)  (One table, :data:`_FOLD`, holds each
     event class's forgetting and handler together: it is built from :data:`KEEP_PLACES`
     and the handlers below.)
     """
@@ -225,18 +228,27 @@ _HANDLERS: dict[type[Event], Callable[[BattlesystemState, Any], None]] = {
 
 
 def _damaged(state: BattlesystemState, e: Damaged) -> None:
-    state.readings.forget_strength(state.units[e.unit], e.figures)
+    unit = state.units[e.unit]
+    s, lit = unit.stats, state.board.areas[unit.area].lit
+    sight_kept = darkness_applies(lit, s.infravision, s.lights, unit.lit, unit.figures) is \
+        darkness_applies(lit, s.infravision, s.lights, unit.lit, e.figures)
+    state.readings.forget_strength(unit, e.figures, sight_kept)
     _apply_damage(state, e)
 
 
 def _turn_started(state: BattlesystemState, e: TurnStarted) -> None:
-    state.readings.forget_charges()
+    # the turn ends every charge: only a turn that saw one changes what reads charging
+    for unit in state.units.values():
+        if unit.charging:
+            state.readings.forget_charges()
+            break
     _turn(state, e)
 
 
 def _unit_moved(state: BattlesystemState, e: UnitMoved) -> None:
     if _stays(state, e):
-        state.readings.forget_charges()
+        if state.units[e.unit].charging != e.charging:
+            state.readings.forget_charges()
     else:
         state.readings.forget_move(state.units[e.unit], e.area)
     _moved(state, e)

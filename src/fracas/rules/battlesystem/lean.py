@@ -20,11 +20,12 @@ from __future__ import annotations
 import dataclasses
 import operator
 from collections.abc import Callable, Hashable
+from functools import partial
 from typing import Any
 
 from fracas.core.events import Event
 from fracas.core.rng import Rng
-from fracas.rules.battlesystem.fold import take_turn
+from fracas.rules.battlesystem.fold import apply_event, take_turn
 from fracas.rules.battlesystem.legality import allows
 from fracas.rules.battlesystem.policies import HeuristicPolicy
 from fracas.rules.battlesystem.resolve import advance, carry_out
@@ -45,11 +46,15 @@ def heuristic_turns(state: BattlesystemState, actor: str, pick: Callable[[str], 
     """Play ``actor``'s decision and the ones after it while each is the heuristic's and
     the quick yes accepts its order, at most ``budget`` of them, as the engine would.
 
-    ``pick(name)`` is an actor's policy; ``emit`` applies an event (no log kept).  Returns
-    how many decisions were taken, 0 when the first is left to the engine.  At the first
-    decision of a fight in its first turn, the opening that draws no die is taken at once
-    where a fight from the same state played it before (see :func:`_opening`).
+    ``pick(name)`` is an actor's policy.  ``emit`` (the engine's, applying an event without
+    logging it) is not used: the decisions emit through the fold bound to ``state``
+    (:func:`.fold.apply_event`), so the events whose fold changes nothing are left unmade
+    (:func:`.fold.folds_only`).  Returns how many decisions were taken, 0 when the first is
+    left to the engine.  At the first decision of a fight in its first turn, the opening
+    that draws no die is taken at once where a fight from the same state played it before
+    (see :func:`_opening`).
     """
+    emit = partial(apply_event, state)
     readings = state.readings
     if not readings.opened:
         readings.opened = True

@@ -231,31 +231,27 @@ def _strike(state: BattlesystemState, unit: Unit, foes: list[Unit]) -> Action:
         return Hold(unit.name)
     aimed: dict[str, float] = {}
     names = {e.name for e in foes}  # the blows of friends on other foes do not count here
+    side = unit.side
     for friend in placed(state).get(unit.area, ()):
-        if friend.side == unit.side and friend is not unit and friend.status == "ok":
+        if friend.side == side and friend is not unit and friend.status == "ok":
             target = melee_target(state, friend)
             if target is not None and target.name in names:
                 aimed[target.name] = aimed.get(target.name, 0.0) + melee_value(
                     state, friend, target)
-
-    def worth(e: Unit) -> tuple[float, int]:
-        harm = min(float(e.figures),
-                   melee_value(state, unit, e) + aimed.get(e.name, 0.0))
-        return harm * _threat(state, e, unit), -e.figures
-
-    return Attack(unit.name, max(foes, key=worth).name)
+    # the first foe worth most (as max picks it)
+    best, most = foes[0], (-1.0, 0)
+    for e in foes:
+        harm = min(float(e.figures), melee_value(state, unit, e) + aimed.get(e.name, 0.0))
+        worth = (harm * _threat(state, e, unit), -e.figures)
+        if worth > most:
+            best, most = e, worth
+    return Attack(unit.name, best.name)
 
 
 def _threat(state: BattlesystemState, foe: Unit, unit: Unit) -> float:
-    """Dice of damage one figure of ``foe`` is expected to deal ``unit`` in a melee (worked
-    out once per pair until a unit or the turn changes)."""
-    key = (foe.name, unit.name, "threat")
-    readings = state.readings
-    known = readings.estimates.get(key)
-    if known is None:
-        known = readings.estimates[key] = (
-            11 - melee_attack_rating(state, foe, unit)) / 10 * foe.stats.damage
-    return known
+    """Dice of damage one figure of ``foe`` is expected to deal ``unit`` in a melee (from
+    the rating, which the state's readings keep)."""
+    return (11 - melee_attack_rating(state, foe, unit)) / 10 * foe.stats.damage
 
 
 def _edge(state: BattlesystemState, unit: Unit, foe: Unit, suffered: float) -> float:

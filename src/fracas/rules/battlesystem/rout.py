@@ -40,9 +40,12 @@ def _enemy_areas(state: BattlesystemState, unit: Unit) -> frozenset[str]:
                      if u.on_field and u.side != unit.side and u.area != unit.area)
 
 
-def _full_areas(state: BattlesystemState, unit: Unit) -> frozenset[str]:
-    return frozenset(a for a in state.board.areas if a != unit.area
-                     and not room_for(state, unit, a, _rout_shape(unit, state, a)))
+def _full_areas(state: BattlesystemState, unit: Unit, blocked: frozenset[str]) -> frozenset[str]:
+    """The areas other than ``unit``'s and those ``blocked`` already that have no room
+    for it, with ``blocked`` (the areas its routing move may not enter)."""
+    return blocked | frozenset(
+        a for a in state.board.areas if a != unit.area and a not in blocked
+        and not room_for(state, unit, a, _rout_shape(unit, state, a)))
 
 
 def _rout_shape(unit: Unit, state: BattlesystemState, area: str) -> str:
@@ -68,7 +71,7 @@ def flee(state: BattlesystemState, unit: Unit, rng: Rng, emit: Emit, moved: set[
         if unit.area == goal:
             emit(UnitLeft(unit.name, "fled"))
             return
-        open_route = state.board.path(unit.area, goal, hostile | _full_areas(state, unit))
+        open_route = state.board.path(unit.area, goal, _full_areas(state, unit, hostile))
         if open_route:
             budget = _run(state, unit, open_route, budget, rng, emit)
             if budget <= 0 or unit.area != goal:

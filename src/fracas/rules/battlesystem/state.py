@@ -357,22 +357,25 @@ class Readings:
             for against in ratings.values():
                 against.pop(name, None)
 
-    def forget_strength(self, unit: Unit, left: int) -> None:
+    def forget_strength(self, unit: Unit, left: int, sight_kept: bool = False) -> None:
         """Drop the answers that read a unit's figures (``unit`` lost some, ``left`` are
         left, standing where it stood): keep who stands where, who reaches whom and whom
         a unit could shoot, the other units' own figures in contact, blindness and
         ratings against each other, the figures facing the enemy but those of its army
-        where it stands, and whether two armies stand unless it has no figure left."""
+        where it stands, and whether two armies stand unless it has no figure left.
+        ``sight_kept``: whether it fights blind is the same with ``left`` figures (then its
+        blindness and the ratings, which read figures only through it, are kept too)."""
         if not left:
             self.contested = None
         self.facing.pop((unit.area, unit.side), None)
         if self.estimates:
             self.estimates = {}
         self.contact.pop(unit.name, None)
-        self._forget_ratings(unit.name)
         if self.plans:
             self.plans = {}
-        self.blind.pop(unit.name, None)
+        if not sight_kept:
+            self._forget_ratings(unit.name)
+            self.blind.pop(unit.name, None)
 
     def forget(self) -> None:
         """Drop every answer (a unit or the turn may have changed)."""
