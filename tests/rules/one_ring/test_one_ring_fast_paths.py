@@ -26,6 +26,7 @@ from fracas.rules.one_ring import OneRing, legality, policies, resolve, tactics
 from fracas.rules.one_ring.actions import Recover, Task
 from fracas.rules.one_ring.state import CLOSE_STANCES, DEFENSIVE, OPEN, STANCES, OneRingState
 from fracas.scenario import load_scenario
+from fracas.testing.walk import decisions
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "one_ring").glob("*.yaml"))
 
@@ -51,14 +52,8 @@ def test_remembered_loads_and_the_weakest_follow_the_rule(path: Path,
     initial = ruleset.initial_state(scenario.model)
     dropped_seen = 0
     for seed in range(6):
-        enc = Encounter(ruleset, initial, rng=SeededRng(seed), keep_log=False)
-        own = scenario_policies(ruleset, enc.state)
-        rng = SeededRng(seed).spawn("policy")
-        for _ in range(400):
-            actor = enc.current_actor()
-            if actor is None:
-                break
-            state: OneRingState = enc.state
+        for here in decisions(ruleset, initial, seed, random_play=random_play, limit=400):
+            state = here.state
             for hero in state.heroes:
                 assert state.load(hero) == _load_by_the_rule(state, hero), hero
                 dropped_seen += bool(state.heroes[hero].dropped)
@@ -68,8 +63,6 @@ def test_remembered_loads_and_the_weakest_follow_the_rule(path: Path,
                     _weakest_by_the_rule(state, names[:cut])
                 assert policies._weakest(state, names[-cut:]) == \
                     _weakest_by_the_rule(state, names[-cut:])
-            policy = RandomPolicy() if random_play else own(actor)
-            enc.apply(policy.choose(DecisionRequest(actor, state, ruleset, rng)))
     if random_play:
         assert dropped_seen > 0  # a hero dropped something: the memory met two keys
 
@@ -195,14 +188,8 @@ def test_kept_stance_picks_and_unrolled_readings_follow_the_rule(path: Path,
     initial = RULESET.initial_state(scenario.model)
     compared = pressed = ordered = 0
     for seed in range(4):
-        enc = Encounter(RULESET, initial, rng=SeededRng(seed), keep_log=False)
-        own = scenario_policies(RULESET, enc.state)
-        rng = SeededRng(seed).spawn("policy")
-        for _ in range(300):
-            actor = enc.current_actor()
-            if actor is None:
-                break
-            state: OneRingState = enc.state
+        for here in decisions(RULESET, initial, seed, random_play=random_play):
+            state = here.state
             heroes, foes = state.standing()
             for hero in state.heroes:
                 assert state.weary(hero) == _weary_by_the_rule(state, hero), hero
@@ -230,7 +217,5 @@ def test_kept_stance_picks_and_unrolled_readings_follow_the_rule(path: Path,
                         ranked = max(stances, key=lambda s: (scores[s], s == OPEN))
                         assert tactics.best_stance(state, hero, foe, stances) == ranked
                         compared += 1
-            policy = RandomPolicy() if random_play else own(actor)
-            enc.apply(policy.choose(DecisionRequest(actor, state, RULESET, rng)))
     assert compared > 100
     assert pressed > 0 and ordered > 0
