@@ -331,15 +331,15 @@ def _dice_key(state: AgeOfDragonsState, turn: Turn) -> tuple[int, ...]:
     an expend can take (spotted already, or past the spot step) is kept as ``10 +`` the
     lowest face of its expend class (:func:`_reading`): 4 and 5 are both a hit and no
     six.  A die no spot or expend can take (a 1 or a 2; a spotted 3) is left out, as is
-    an expended die: no rule, and no policy, reads its face or its spot again.  Before
-    the first spot, every die of a combatant with a reroll ability stays as its face
-    (a reroll may take any of them).
+    an expended die: no rule, and no policy, reads its face or its spot again.  In the
+    reroll step of a combatant with a reroll ability, every die stays as its face (``10 +``
+    it once spotted): a reroll may take any of them.
     """
     pool, spotted, expended = turn.pool, turn.spotted, turn.expended
     step = turn.step
     if step == "reroll" and _rerolls(state, turn.actor):
-        return tuple(sorted([face for face, gone in zip(pool, expended, strict=True)
-                             if not gone]))
+        return tuple(sorted([face + 10 * seen for face, seen, gone
+                             in zip(pool, spotted, expended, strict=True) if not gone]))
     lowest, cuts = _reading(state)
     can_spot = step != "expend" and "soma" in turn.spheres
     kept: list[int] = []
