@@ -38,8 +38,8 @@ from fracas.odds import solve_duel
 from fracas.odds.duel import DuelLimits
 from fracas.rules.age_of_dragons import odds
 from fracas.rules.age_of_dragons.actions import RollPool
-from fracas.rules.age_of_dragons.ruleset import AgeOfDragons
 from fracas.rules.age_of_dragons.rules import pool_size
+from fracas.rules.age_of_dragons.ruleset import AgeOfDragons
 from fracas.rules.age_of_dragons.state import AgeOfDragonsState, state_key
 from fracas.scenario import Scenario, load_scenario, parse_scenario
 from fracas.testing import check_state_keys
@@ -61,8 +61,8 @@ def _variant(text: str, *pairs: tuple[str, ...]) -> Scenario:
 
 #: The breath duel's ratings scaled down (3 dice a pool, 4 PR, 1 PD): small enough to
 #: solve with every face told apart.
-SMALL: tuple[tuple[str, ...], ...] = (("soma: 8", "soma: 3"), ("pneuma: 8", "pneuma: 3"), ("pr: 24", "pr: 4"),
-         ("pd: 3", "pd: 1"))
+SMALL: tuple[tuple[str, ...], ...] = (
+    ("soma: 8", "soma: 3"), ("pneuma: 8", "pneuma: 3"), ("pr: 24", "pr: 4"), ("pd: 3", "pd: 1"))
 
 
 def _scenarios() -> Iterator[tuple[str, Scenario]]:
@@ -187,7 +187,8 @@ def test_a_heuristic_turn_plays_every_face_of_a_class_alike(name: str) -> None:
 
 SMALL_DUELS: dict[str, tuple[tuple[str, ...], ...]] = {
     "small breath duel": SMALL,
-    "spots keep their dice": (*SMALL, ("spot_consumes_dice: true", "spot_consumes_dice: false")),
+    "spots keep their dice": (*SMALL,
+                              ("spot_consumes_dice: true", "spot_consumes_dice: false")),
     "one flies high": (*SMALL, ("altitude: normal", "altitude: flying_high", "first")),
     "one on the ground": (*SMALL, ("altitude: normal", "altitude: grounded", "first")),
 }
