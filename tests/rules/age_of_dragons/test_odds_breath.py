@@ -164,8 +164,10 @@ def test_a_heuristic_turn_plays_every_face_of_a_class_alike(name: str) -> None:
     for state, seed in _pool_states(scenario, fights=12, per_fight=8):
         roller = ruleset.current_actor(state)
         assert roller is not None
-        spheres = scenario_policies(ruleset, state)(roller).choose(
-            DecisionRequest(roller, state, ruleset, policy_stream(seed))).spheres
+        roll = scenario_policies(ruleset, state)(roller).choose(
+            DecisionRequest(roller, state, ruleset, policy_stream(seed)))
+        assert isinstance(roll, RollPool)
+        spheres = roll.spheres
         count = pool_size(state.fighters[roller].profile, spheres)
         decided = state.copy()
         assert decided.turn is not None
@@ -276,6 +278,7 @@ def test_states_the_key_merges_play_on_alike(name: str) -> None:
         if n % 3:
             continue
         actor = ruleset.current_actor(state)
+        assert actor is not None
         legal = set(ruleset.legal_actions(state))
         picks = SeededRng(n).spawn("actions")
         tried = sorted(legal, key=str)
