@@ -40,7 +40,7 @@ from fracas.rules.age_of_dragons import odds
 from fracas.rules.age_of_dragons.actions import RollPool
 from fracas.rules.age_of_dragons.rules import pool_size
 from fracas.rules.age_of_dragons.ruleset import AgeOfDragons
-from fracas.rules.age_of_dragons.state import AgeOfDragonsState, state_key
+from fracas.rules.age_of_dragons.state import MAULED, AgeOfDragonsState, state_key
 from fracas.scenario import Scenario, load_scenario, parse_scenario
 from fracas.testing import check_state_keys
 
@@ -81,7 +81,8 @@ def _scenarios() -> Iterator[tuple[str, Scenario]]:
 def _pool_states(scenario: Scenario, fights: int, per_fight: int,
                  ) -> Iterator[tuple[AgeOfDragonsState, int]]:
     """Positions where a heuristic roller is about to roll (and the fight's seed): reached
-    by seeded random play, so that heights, ranges and wounds vary."""
+    by seeded random play, so that heights, ranges and wounds vary; and each again with
+    one combatant's wing mauled."""
     ruleset = scenario.ruleset
     initial = ruleset.initial_state(scenario.model)
     for seed in range(fights):
@@ -98,6 +99,10 @@ def _pool_states(scenario: Scenario, fights: int, per_fight: int,
                     state.fighters[actor].profile.policy == "heuristic":
                 found += 1
                 yield state.copy(), seed
+                for name in state.fighters:  # a wing mauled: falling, or grounded for good
+                    mauled = state.copy()
+                    mauled.fighters[name].wing = MAULED
+                    yield mauled, seed
             enc.apply(chooser.choose(DecisionRequest(actor, enc.state, ruleset, stream)))
 
 

@@ -213,10 +213,11 @@ def heuristic_cuts(state: AgeOfDragonsState, me: Fighter) -> set[int]:
 
     Whatever the pool, the heuristic reads its dice only through these spots and
     expends (``policies.HeuristicPolicy``, ``tactics.plan``): hits (4+) and sixes (called
-    shots; a ground range step needs a six); a step of range toward a foe farther than
-    close quarters (3+ in the air); a climb (gain altitude or take-off, 5+) toward a
-    foe above its melee height or more than one ranged level up (a descent is 4+, a
-    hit's threshold); Evade and Aim (3+) only while a spot leaves its die in the pool;
+    shots; a ground range step needs a six); for a roller whose wings work, a step of
+    range toward a foe farther than close quarters (3+ in the air) and a climb (gain
+    altitude or take-off, 5+) toward a foe above its melee height or more than one
+    ranged level up (a descent is 4+, a hit's threshold; without working wings nothing
+    but a step on the ground); Evade and Aim (3+) only while a spot leaves its die in the pool;
     and the threshold of every task, though it sets none.  Faces between two cuts play
     alike, so the solver reads them as one class: a pool at close quarters and the same
     height, with spots that use up their dice, is read as 1-3 / 4-5 / 6 (45 outcomes of
@@ -226,6 +227,8 @@ def heuristic_cuts(state: AgeOfDragonsState, me: Fighter) -> set[int]:
     cuts = {ATTACK_THRESHOLD, 6, *(task.threshold for task in state.tasks.values())}
     if not state.spot_consumes_dice:
         cuts.add(SPOT_THRESHOLDS["evade"])  # and Aim: 3+ too
+    if not me.can_fly:
+        return cuts  # no climb, no step in the air (on the ground a step takes a six)
     mine = me.altitude
     for foe in enemies(state, me.name):
         if state.ranges[pair(me.name, foe.name)] > CLOSE:
