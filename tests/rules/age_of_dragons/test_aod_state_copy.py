@@ -188,7 +188,8 @@ _NOT_KEYED: dict[type, set[str]] = {
     Fighter: {"profile"},  # fixed for the fight
     Turn: {"rerolled_from",  # for the log only
            "hits"},  # worked out from the pool
-    Pending: {"style", "weapon"},  # the attack's numbers (tn, bonus) are worked out already
+    Pending: {"style", "weapon",  # the attack's numbers (tn, bonus) are worked out already
+              "sixes"},  # read through the called shot's effect (test_odds_breath.py)
     AgeOfDragonsState: {
         "fighters", "turn", "pending",  # their own fields are checked one by one
         "landmarks", "tasks", "aggressor", "initiative_sphere", "ground", "max_rounds",

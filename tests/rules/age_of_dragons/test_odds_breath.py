@@ -14,11 +14,13 @@ Two shortcuts make the breath duel's positions fewer and its rolls smaller:
   (the play test names the pool and the two keys; the small duels part at 1e-3).
 * **The state key** (:func:`.state.state_key`) leaves out the dice no spot or expend can
   take (a 1 or 2; a spotted 3), reads a die only an expend can take by its expend class
-  (4 and 5 alike), and reads a reroll step of a dragon without rerolls as its spot
-  step.  Held by the conformance kit's key check (equal keys: the same actor, legal
-  actions and policy choices, and the same action under the same dice leads to equal
-  keys) on random fights of the breath duel and its variants.  Checked once against a
-  deliberately broken copy, failing here: ``_dice_key`` leaving out a 3 in the spot step.
+  (4 and 5 alike), reads a reroll step of a dragon without rerolls as its spot step, and
+  reads a pending attack's sixes only through its called shot's effect.  Held to the
+  play: every change the key does not see, at positions of random fights, leaves the
+  same actor, legal actions and policy choices, and the same action under the same dice
+  leads to equal keys (what the conformance kit's key check asks, which runs too).
+  Checked once against two deliberately broken copies, both failing here: ``_dice_key``
+  leaving out a 3 in the spot step; ``_called`` counting at most one six.
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ from fracas.core.rng import ScriptedRng, SeededRng, policy_stream
 from fracas.odds import solve_duel
 from fracas.odds.duel import DuelLimits
 from fracas.rules.age_of_dragons import odds
-from fracas.rules.age_of_dragons.actions import RollPool
-from fracas.rules.age_of_dragons.rules import pool_size
+from fracas.rules.age_of_dragons.actions import Defend, RollPool
+from fracas.rules.age_of_dragons.rules import CALLED, called_effect, pool_size
 from fracas.rules.age_of_dragons.ruleset import AgeOfDragons
 from fracas.rules.age_of_dragons.state import MAULED, AgeOfDragonsState, state_key
 from fracas.scenario import Scenario, load_scenario, parse_scenario
@@ -235,8 +237,9 @@ def _turn_states(scenario: Scenario, fights: int) -> Iterator[AgeOfDragonsState]
 
 
 def _merged(state: AgeOfDragonsState) -> Iterator[tuple[str, AgeOfDragonsState]]:
-    """Copies of ``state`` with one die's face or spot changed, or the step read as the
-    next one, that the key calls the same position (whatever the key merges)."""
+    """Copies of ``state`` with one die's face or spot changed, the step read as the next
+    one, or a pending attack's sixes changed, that the key calls the same position
+    (whatever the key merges)."""
     key = state_key(state)
     turn = state.turn
     assert turn is not None
@@ -248,12 +251,18 @@ def _merged(state: AgeOfDragonsState) -> Iterator[tuple[str, AgeOfDragonsState]]
         changes.append((f"die {i} spotted or not", ("spotted", i, not turn.spotted[i])))
     if turn.step == "reroll":
         changes.append(("the spot step", ("step", 0, "spot")))
+    if state.pending is not None:
+        changes += [(f"{sixes} sixes in the attack", ("sixes", 0, sixes))
+                    for sixes in range(4) if sixes != state.pending.sixes]
     for words, (field, i, value) in changes:
         copy = state.copy()
         again = copy.turn
         assert again is not None
         if field == "step":
             again.step = value
+        elif field == "sixes":
+            assert copy.pending is not None
+            copy.pending.sixes = value
         else:
             getattr(again, field)[i] = value
             again.hits = None
@@ -272,13 +281,13 @@ def _after(scenario: Scenario, state: AgeOfDragonsState, action: Any, seed: int)
 
 @pytest.mark.parametrize("name", [name for name, _ in _scenarios()])
 def test_states_the_key_merges_play_on_alike(name: str) -> None:
-    """Every one-die change the key does not see (a face, a spot, the reroll step read as
-    the spot step) leaves the same legal actions, the same choice by the fight's
-    policies, and, for that choice and two random legal actions under the same dice,
-    states with equal keys."""
+    """Every change the key does not see (a die's face or spot, the reroll step read as
+    the spot step, a pending attack's sixes) leaves the same legal actions, the same
+    choice by the fight's policies, and, for that choice and two random legal actions
+    under the same dice, states with equal keys."""
     scenario = dict(_scenarios())[name]
     ruleset = scenario.ruleset
-    merged = 0
+    merged = sixes = 0
     for n, state in enumerate(_turn_states(scenario, fights=6)):
         if n % 3:
             continue
@@ -292,6 +301,7 @@ def test_states_the_key_merges_play_on_alike(name: str) -> None:
             DecisionRequest(actor, state, ruleset, policy_stream(n)))
         for words, other in _merged(state):
             merged += 1
+            sixes += words.endswith("in the attack")
             where = f"{name}, state {n}: {words}"
             assert ruleset.current_actor(other) == actor, where
             assert set(ruleset.legal_actions(other)) == legal, where
@@ -300,10 +310,33 @@ def test_states_the_key_merges_play_on_alike(name: str) -> None:
             for k, action in enumerate([choice, *tried]):
                 assert _after(scenario, state, action, n * 10 + k) == \
                     _after(scenario, other, action, n * 10 + k), (where, str(action))
-    assert merged
+    assert merged and sixes
 
 
 @pytest.mark.parametrize("name", ["breath_duel", "breath, spots keep their dice"])
 def test_the_merging_key_passes_the_conformance_key_check(name: str) -> None:
     report = check_state_keys(dict(_scenarios())[name], seeds=range(6), max_decisions=300)
     assert report.compared > 0  # equal keys were met by different states, and played alike
+
+
+def test_a_pending_attack_is_keyed_by_what_its_sixes_do() -> None:
+    """Sixes are read only by a called shot's effect: attacks that land for damage, alike
+    but for their sixes, play on alike whenever their keys are equal (and a kill, a stun,
+    a rip and a maul are keyed apart)."""
+    scenario = dict(_scenarios())["breath_duel"]
+    ruleset = scenario.ruleset
+    state = next(s for s in _turn_states(scenario, fights=6) if s.pending is not None)
+    assert state.pending is not None
+    defender = state.pending.defenders[0]
+    keyed: dict[Any, Any] = {}
+    for called in (None, *CALLED):
+        for sixes in range(4):
+            copy = state.copy()
+            pending = copy.pending
+            assert pending is not None
+            pending.called, pending.sixes = called, sixes
+            pending.hits, pending.tn, pending.damage_bonus = 1, 0, 0  # 1 damage
+            after = _after(scenario, copy, Defend(defender, 0), 7)
+            assert keyed.setdefault(state_key(copy), after) == after, (called, sixes)
+    assert ruleset.current_actor(state) == defender
+    assert len(keyed) == 1 + sum(len({called_effect(c, n) for n in range(4)}) for c in CALLED)

@@ -360,13 +360,28 @@ def _dice_key(state: AgeOfDragonsState, turn: Turn) -> tuple[int, ...]:
     return tuple(kept)
 
 
+def _called(pending: Pending) -> Hashable:
+    """What a pending attack's sixes do: the called shot and its effect (``rules.called_effect``).
+
+    Sixes are read only by a called shot's effect, so a plain attack's (or a shot's,
+    a grapple's) are left out, and a called shot's count only as far as its effect.
+    """
+    called = pending.called
+    if called is None:
+        return None
+    from fracas.rules.age_of_dragons.rules import called_effect  # rules reads this module
+
+    return called, called_effect(called, pending.sixes)
+
+
 def state_key(state: AgeOfDragonsState) -> Hashable:
     """Everything that shapes the rest of the fight, without the round counter.
 
     Merged explicitly (``tests/odds/test_keys.py`` and the conformance kit check it):
     the round (the limit is declared, ``AgeOfDragons.round_limit``); the dice no rule
-    can take or read again (:func:`_dice_key`); and the reroll step of a combatant with
-    no reroll ability, which offers what its spot step offers.
+    can take or read again (:func:`_dice_key`); the reroll step of a combatant with no
+    reroll ability, which offers what its spot step offers; and the sixes of a pending
+    attack beyond what its called shot does with them (:func:`_called`).
     """
     turn, pending = state.turn, state.pending
     ranges = state.ranges
@@ -390,6 +405,6 @@ def state_key(state: AgeOfDragonsState) -> Hashable:
         turned,
         None if pending is None else (pending.attacker, pending.kind,
                                       tuple(pending.defenders), pending.hits, pending.tn,
-                                      pending.damage_bonus, pending.sixes, pending.called),
+                                      pending.damage_bonus, _called(pending)),
         state.result,
     )
