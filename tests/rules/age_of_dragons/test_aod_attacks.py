@@ -360,9 +360,9 @@ def test_the_state_key_ignores_expended_dice_but_not_the_dice_left() -> None:
         act(enc, Attack("A", "B", 2))
         after.append(state_key(enc.state))
     assert after[0] == after[1] == after[2]
-    other = duel((6, 4, 3, 1))
+    other = duel((6, 4, 4, 1))
     act(other, Attack("A", "B", 2))
-    assert state_key(other.state) != after[0]  # a 3 left is not a 2 left (evade, tasks)
+    assert state_key(other.state) != after[0]  # a hit left is not a 2 left
 
 
 def test_an_expend_keeps_the_hits_it_did_not_use_lowest_first() -> None:

@@ -188,7 +188,8 @@ _NOT_KEYED: dict[type, set[str]] = {
     Fighter: {"profile"},  # fixed for the fight
     Turn: {"rerolled_from",  # for the log only
            "hits"},  # worked out from the pool
-    Pending: {"style", "weapon"},  # the attack's numbers (tn, bonus) are worked out already
+    Pending: {"style", "weapon",  # the attack's numbers (tn, bonus) are worked out already
+              "sixes"},  # read through the called shot's effect (test_odds_breath.py)
     AgeOfDragonsState: {
         "fighters", "turn", "pending",  # their own fields are checked one by one
         "landmarks", "tasks", "aggressor", "initiative_sphere", "ground", "max_rounds",
@@ -240,7 +241,9 @@ def _variants(state: AgeOfDragonsState) -> Iterator[tuple[str, AgeOfDragonsState
                     else _changed(value))
             yield f"Fighter.{f.name}", copy
     if state.turn is not None:
-        live = state.turn.expended.index(False)  # a die still in the pool
+        # a die a spot can take (state_key leaves out the dice nothing can take or read)
+        live = next((i for i, (face, gone) in enumerate(zip(state.turn.pool,
+                     state.turn.expended, strict=True)) if face >= 3 and not gone), None)
         for f in dataclasses.fields(Turn):
             if f.name in _NOT_KEYED[Turn]:
                 continue
@@ -249,6 +252,8 @@ def _variants(state: AgeOfDragonsState) -> Iterator[tuple[str, AgeOfDragonsState
             assert turn is not None
             value = getattr(turn, f.name)
             if isinstance(value, list):
+                if live is None:
+                    continue
                 value = list(value)
                 value[live] = not value[live] if isinstance(value[live], bool) else \
                     value[live] + 1

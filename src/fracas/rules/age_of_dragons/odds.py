@@ -16,6 +16,7 @@ PD spent and TN), ``sixes`` (sixes among the expended dice of a successful attac
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from itertools import pairwise
 from math import comb
 from typing import Any
@@ -24,10 +25,13 @@ from fracas.core.errors import ActionSyntaxError
 from fracas.core.forecast import Chance, Forecast
 from fracas.core.probability import Tally
 from fracas.rules.age_of_dragons.rules import (
+    ALTITUDE_HALVES,
     ATTACK_THRESHOLD,
     BREAK_OUT_TN,
     CALLED,
     DAMAGING,
+    MELEE_LEVEL,
+    RANGED_HALVES,
     SPOT_THRESHOLDS,
     SUCCESS_MARGIN,
     area_struck,
@@ -43,9 +47,9 @@ from fracas.rules.age_of_dragons.rules import (
     margin,
     pool_size,
 )
-from fracas.rules.age_of_dragons.state import AgeOfDragonsState
+from fracas.rules.age_of_dragons.state import CLOSE, AgeOfDragonsState, Fighter, pair
 
-__all__ = ["attack_distribution", "face_classes", "forecast", "odds_labels",
+__all__ = ["attack_distribution", "face_classes", "forecast", "heuristic_cuts", "odds_labels",
            "parse_question", "without_round_limit"]
 
 _KEYS = {"pool": 0, "pd": 0, "tn": 0, "bonus": 0, "threshold": 4}
@@ -159,8 +163,9 @@ def face_classes(state: AgeOfDragonsState, count: int, sides: int,
 
     Initiative and death checks count 4+ only.  A ``claw_all`` roller claws with
     every 4+ and never calls a shot (sixes matter only to called shots), so its
-    pool is read as 1-3 / 4-6.  Any other pool is read against the attack
-    threshold (4+), sixes and every spot and task threshold; a roller whose
+    pool is read as 1-3 / 4-6.  A ``heuristic`` roller's pool is read against what
+    its turn can read (:func:`heuristic_cuts`).  Any other pool is read against the
+    attack threshold (4+), sixes and every spot and task threshold; a roller whose
     rerolls a random choice picks (one die per face shown) keeps every face.
     Landings add the faces up: every face counts.
     """
@@ -176,16 +181,64 @@ def face_classes(state: AgeOfDragonsState, count: int, sides: int,
     elif turn.step != "pool" or state.pending is not None:
         return None
     else:
-        profile = state.fighters[turn.actor].profile
+        fighter = state.fighters[turn.actor]
+        profile = fighter.profile
         if profile.policy == "claw_all":
             cuts = {ATTACK_THRESHOLD}
-        elif profile.rerolls and profile.policy != "heuristic":
-            return None
+        elif profile.rerolls:
+            if profile.policy != "heuristic":
+                return None
+            cuts = _every_cut(state)
+        elif profile.policy == "heuristic":
+            cuts = heuristic_cuts(state, fighter)
         else:
-            cuts = {ATTACK_THRESHOLD, 6, *SPOT_THRESHOLDS.values(),
-                    *(task.threshold for task in state.tasks.values())}
+            cuts = _every_cut(state)
+    return _classes(frozenset(cuts), sides)
+
+
+def _every_cut(state: AgeOfDragonsState) -> set[int]:
+    """The attack threshold, sixes, and every spot and task threshold."""
+    return {ATTACK_THRESHOLD, 6, *SPOT_THRESHOLDS.values(),
+            *(task.threshold for task in state.tasks.values())}
+
+
+@cache
+def _classes(cuts: frozenset[int], sides: int) -> tuple[tuple[int, ...], ...]:
     bounds = [1, *sorted(c for c in cuts if 1 < c <= sides), sides + 1]
     return tuple(tuple(range(a, b)) for a, b in pairwise(bounds))
+
+
+def heuristic_cuts(state: AgeOfDragonsState, me: Fighter) -> set[int]:
+    """The faces at which a ``heuristic`` roller's turn can tell two dice apart.
+
+    Whatever the pool, the heuristic reads its dice only through these spots and
+    expends (``policies.HeuristicPolicy``, ``tactics.plan``): hits (4+) and sixes (called
+    shots; a ground range step needs a six); for a roller whose wings work, a step of
+    range toward a foe farther than close quarters (3+ in the air) and a climb (gain
+    altitude or take-off, 5+) toward a foe above its melee height or more than one
+    ranged level up (a descent is 4+, a hit's threshold; without working wings nothing
+    but a step on the ground); Evade and Aim (3+) only while a spot leaves its die in the pool;
+    and the threshold of every task, though it sets none.  Faces between two cuts play
+    alike, so the solver reads them as one class: a pool at close quarters and the same
+    height, with spots that use up their dice, is read as 1-3 / 4-5 / 6 (45 outcomes of
+    8d6 instead of 495).  ``tests/rules/age_of_dragons/test_odds_breath.py`` holds this to
+    the heuristic's own play, die for die.
+    """
+    cuts = {ATTACK_THRESHOLD, 6, *(task.threshold for task in state.tasks.values())}
+    if not state.spot_consumes_dice:
+        cuts.add(SPOT_THRESHOLDS["evade"])  # and Aim: 3+ too
+    if not me.can_fly:
+        return cuts  # no climb, no step in the air (on the ground a step takes a six)
+    mine = me.altitude
+    for foe in enemies(state, me.name):
+        if state.ranges[pair(me.name, foe.name)] > CLOSE:
+            cuts.add(SPOT_THRESHOLDS["alter_range_flying"])
+        theirs = foe.altitude
+        if MELEE_LEVEL[theirs] > MELEE_LEVEL[mine] or \
+                ALTITUDE_HALVES[theirs] - ALTITUDE_HALVES[mine] > RANGED_HALVES:
+            cuts.add(SPOT_THRESHOLDS["gain_altitude"])
+            cuts.add(SPOT_THRESHOLDS["take_off"])
+    return cuts
 
 
 # -- the odds of a choice (``Ruleset.forecast``) -------------------------------------------
