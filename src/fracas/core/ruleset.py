@@ -164,8 +164,8 @@ REQUIRED_HOOKS = ("initial_state", "clone_state", "apply_event", "current_actor"
 MODULE_HOOKS = (*REQUIRED_HOOKS, "asks", "verb_label", "default_verb", "allows",
                 "apply_decision", "outcome", "round_number", "view", "table",
                 "describe_event", "state_key", "round_limit", "without_round_limit",
-                "face_classes", "odds", "odds_labels", "forecast", "policy_choice",
-                "search_settings")
+                "face_classes", "rule_face_classes", "odds", "odds_labels", "forecast",
+                "policy_choice", "search_settings")
 
 
 class Ruleset(ABC, Generic[S]):
@@ -410,6 +410,17 @@ that name in one of its modules (fold)
         branches on how many dice fall in each class (55 outcomes for nine dice in
         three classes instead of 2,002 sorted faces) and shows the lowest face of each
         class.  ``None`` (the default) keeps every face distinct, which is always right.
+        """
+        return None
+
+    def rule_face_classes(self, state: S, count: int, sides: int,
+                          ) -> Sequence[Sequence[int]] | None:
+        """The faces of a pool that the rules alone cannot tell apart, whatever anyone chooses.
+
+        :meth:`face_classes` may lean on the fight's policies (a policy that never reads
+        a six lets sixes merge with fives); the best-response solver sets one side's
+        choices free, so it asks this instead.  ``None`` (the default) keeps every face
+        distinct, which is always right.
         """
         return None
 

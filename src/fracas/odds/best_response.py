@@ -131,6 +131,17 @@ def _side_of(ruleset: Ruleset[Any], state: Any, actor: str) -> str | None:
     return None
 
 
+class _RulesOnly:
+    """A rule set's name and its classes of faces the rules alone tell apart
+    (:meth:`~fracas.core.ruleset.Ruleset.rule_face_classes`), for the solver's dice."""
+
+    __slots__ = ("face_classes", "name")
+
+    def __init__(self, ruleset: Ruleset[Any]) -> None:
+        self.name = ruleset.name
+        self.face_classes = ruleset.rule_face_classes
+
+
 class _Chooser(Explorer):
     """The exact solver's explorer, with every legal move kept apart for the free side."""
 
@@ -142,6 +153,8 @@ class _Chooser(Explorer):
                  mine: Callable[[str], bool], max_moves: int,
                  allow: Callable[[Any, Action], bool] | None = None) -> None:
         super().__init__(ruleset, policies, limits, progress, watch)
+        # The free side's rolls are read as the rules tell faces apart, not its policy.
+        self.classes = _RulesOnly(ruleset)
         self.mine = mine
         self.allow = allow
         self.most_moves = (0, "")

@@ -178,6 +178,9 @@ class Explorer:
                  limits: DuelLimits, progress: Progress | None, watch: Watch | None,
                  exact: bool = False) -> None:
         self.rs = ruleset
+        #: Who names the face classes of a roll (``face_classes``): the rule set, whose
+        #: classes may lean on the fight's policies (see the best-response solver).
+        self.classes: Any = ruleset
         #: Whether chances are exact ``Fraction`` s (else floats: the same sums, rounded).
         self.exact = exact
         self.one: Any = Fraction(1) if exact else 1.0
@@ -558,7 +561,7 @@ class Explorer:
             kept = rs.clone_state(state) if odds[1] * 8 >= odds[0] and odds[1] else None
             self.decide(state, actor, action)
             try:
-                self.play(state, action, self.rng((), rs, state))
+                self.play(state, action, self.rng((), self.classes, state))
             except Branch as branch:
                 # Kept in the node: without its traceback, whose frames would tie the
                 # whole graph into one reference cycle (freed only by the cycle collector).
@@ -627,7 +630,7 @@ class Explorer:
             actor = rs.current_actor(state)
             assert actor is not None
             self.decide(state, actor, action)
-            self.play(state, action, self.rng((), rs, state))
+            self.play(state, action, self.rng((), self.classes, state))
         return state
 
     def follow(self, base: Any, run: _Run, p0: float, out: dict[int, float],
@@ -640,6 +643,7 @@ class Explorer:
         """
         rs = self.rs
         target, layered, walker = self.target, self.limit is not None, self.walker
+        classes = self.classes
         clone, rerun, get = rs.clone_state, self.rerun, out.get
         current_actor, key_of, seen = rs.current_actor, self.key_of, self.through.get
         round_of, worth_looking = rs.round_number, self._worth_looking
@@ -665,7 +669,7 @@ class Explorer:
                     self.check_time()
                 # One run reaches a result down the first outcomes past the prefix; the
                 # other outcomes of the points it passed wait on the stack.
-                rng = walker(prefix, rs, s, p)
+                rng = walker(prefix, classes, s, p)
                 try:
                     run(s, rng)
                 except Branch as branch:  # every outcome of a point too unlikely to follow
@@ -731,7 +735,7 @@ class Explorer:
     def rerun(self, base: Any, run: _Run, prefix: tuple[Any, ...]) -> Any:
         """The state ``run`` makes from a copy of ``base`` with the chance values ``prefix``."""
         again = self.rs.clone_state(base)
-        run(again, self.rng(prefix, self.rs, again))
+        run(again, self.rng(prefix, self.classes, again))
         return again
 
     def branch(self, prefix: tuple[Any, ...], p: float, branch: Branch,
@@ -820,7 +824,7 @@ class Explorer:
         rs = self.rs
         for budget in self.lean_budgets():
             made = rs.clone_state(state)
-            rng = self.walker((), rs, made, self.one)
+            rng = self.walker((), self.classes, made, self.one)
             try:
                 self.lean_run(actor, budget)(made, rng)
             except _Declined:

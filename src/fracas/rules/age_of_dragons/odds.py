@@ -50,7 +50,7 @@ from fracas.rules.age_of_dragons.rules import (
 from fracas.rules.age_of_dragons.state import CLOSE, AgeOfDragonsState, Fighter, pair
 
 __all__ = ["attack_distribution", "face_classes", "forecast", "heuristic_cuts", "odds_labels",
-           "parse_question", "without_round_limit"]
+           "parse_question", "rule_face_classes", "without_round_limit"]
 
 _KEYS = {"pool": 0, "pd": 0, "tn": 0, "bonus": 0, "threshold": 4}
 _MEASURES = ("damage", "hits", "margin", "sixes")
@@ -169,6 +169,23 @@ def face_classes(state: AgeOfDragonsState, count: int, sides: int,
     rerolls a random choice picks (one die per face shown) keeps every face.
     Landings add the faces up: every face counts.
     """
+    return _face_classes(state, sides, True)
+
+
+def rule_face_classes(state: AgeOfDragonsState, count: int, sides: int,
+                      ) -> tuple[tuple[int, ...], ...] | None:
+    """Faces of a d6 roll that the rules alone tell apart, whatever the roller chooses.
+
+    For the best-response solver, whose free side does not play its policy: every pool
+    is read as :func:`face_classes` reads a roller on neither ``claw_all`` nor the
+    heuristic (the attack threshold, sixes, every spot and task threshold; every face
+    for a roller with rerolls).
+    """
+    return _face_classes(state, sides, False)
+
+
+def _face_classes(state: AgeOfDragonsState, sides: int, policies: bool,
+                  ) -> tuple[tuple[int, ...], ...] | None:
     if sides != 6:
         return None
     turn = state.turn
@@ -183,7 +200,11 @@ def face_classes(state: AgeOfDragonsState, count: int, sides: int,
     else:
         fighter = state.fighters[turn.actor]
         profile = fighter.profile
-        if profile.policy == "claw_all":
+        if not policies:
+            if profile.rerolls:
+                return None
+            cuts = _every_cut(state)
+        elif profile.policy == "claw_all":
             cuts = {ATTACK_THRESHOLD}
         elif profile.rerolls:
             if profile.policy != "heuristic":
