@@ -19,7 +19,6 @@ two ways to the same fights on random scenarios: the same states, outcomes and d
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from itertools import repeat
 from operator import call
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 from fracas.core.events import Event
 from fracas.core.rng import Rng, SeededRng, faces_of, least_draw
 from fracas.rules.age_of_dragons import rules
+from fracas.rules.age_of_dragons.events import Quiet
 from fracas.rules.age_of_dragons.fold import apply_decision, apply_event
 from fracas.rules.age_of_dragons.legality import allows, turn_has_options
 from fracas.rules.age_of_dragons.policies import ClawAllPolicy, HeuristicPolicy, _melee_target
@@ -66,7 +66,7 @@ def lean_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any],
     taken = claw_turns(state, actor, pick, rng, emit, budget)
     if type(rng) is not SeededRng:
         return taken
-    quiet = partial(apply_event, state)
+    quiet = Quiet(apply_event, state)  # no event nobody reads is made
     while taken < budget:
         pending = state.pending
         if state.result is not None:
