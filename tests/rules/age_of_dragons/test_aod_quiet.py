@@ -182,7 +182,7 @@ def test_the_lean_heuristic_path_is_taken() -> None:
 
     initial = _initial("aerial_2v2")
     rs = type(RULESET)()
-    rs.lean_turns = counting  # type: ignore[method-assign,assignment]  # this rule set only
+    rs.lean_turns = counting  # type: ignore[assignment]  # this rule set only
     enc = Encounter(rs, initial, rng=SeededRng(1), keep_log=False)
     assert play(enc, scenario_policies(rs, enc.state), SeededRng(2)) is not None
     assert sum(taken) > 20
