@@ -4,8 +4,8 @@ Where the play loop keeps no log and tells no listener, ``lean.lean_turns`` play
 heuristic's decisions in a row (:meth:`.HeuristicPolicy.decide`) with an
 :class:`~fracas.rules.age_of_dragons.events.Quiet` emitter, under which the rules make
 the changes of the commonest events (a pool rolled, dice spotted for an aim or an
-evasion, a turn begun or ended) through the fold's change functions without making the
-events.  These tests hold that play to the engine's (decision by decision, every event
+evasion, dice expended, a turn begun or ended) through the fold's change functions
+without making the events.  These tests hold that play to the engine's (decision by decision, every event
 made and folded: a listener keeps it off the lean path): on the heuristic examples and on
 random heuristic-heavy scenarios, the same outcomes, states and dice streams, also when
 a decision limit cuts a fight short; and each change function, with ``fold.told``, to
@@ -120,8 +120,8 @@ def _fold_states(name: str, fights: int) -> list[tuple[AgeOfDragonsState, Event]
     """Each state of some of ``name``'s fights just before one of the events the quiet
     emitter leaves unmade, with that event."""
     found: list[tuple[AgeOfDragonsState, Event]] = []
-    kinds = (DiceRolled, events.DieSpotted, events.Aimed, events.Evaded, events.TurnStarted,
-             events.TurnEnded)
+    kinds = (DiceRolled, events.DieSpotted, events.DiceExpended, events.Aimed, events.Evaded,
+             events.TurnStarted, events.TurnEnded)
     initial = _initial(name)
     for fight in range(fights):
         dice, policy_rng = fight_streams(derive_seed(0, fight))
@@ -144,6 +144,8 @@ def _change(state: AgeOfDragonsState, event: Any) -> None:
             fold.pool_rolled(state, list(event.faces))
     elif kind is events.DieSpotted:
         fold.dice_spotted(state, event.dice)
+    elif kind is events.DiceExpended:
+        fold.dice_expended(state, event.dice)
     elif kind is events.Aimed:
         fold.aimed(state, event.target, event.amount)
     elif kind is events.Evaded:
@@ -167,7 +169,8 @@ def test_each_quiet_change_is_its_event_s_fold(name: str) -> None:
         assert changed.standing == folded.standing, f"{event}: the standing counts part"
         assert changed.closed_run is folded.closed_run is None
         seen.add(type(event))
-    assert {events.DieSpotted, events.TurnStarted, events.TurnEnded, DiceRolled} <= seen
+    assert {events.DieSpotted, events.DiceExpended, events.TurnStarted, events.TurnEnded,
+            DiceRolled} <= seen
 
 
 def test_the_lean_heuristic_path_is_taken() -> None:

@@ -39,8 +39,8 @@ class Quiet(partial[None]):
     state (``Quiet(fold.apply_event, state)``), called like any other emitter.
 
     Where the emitter is one of these, the rules make the changes of the events a fight
-    makes most (a pool rolled, dice spotted, an aim or evasion taken, a turn begun or
-    ended) directly through the fold's own change functions (:mod:`.fold`), without
+    makes most (a pool rolled, dice spotted or expended, an aim or evasion taken, a turn
+    begun or ended) directly through the fold's own change functions (:mod:`.fold`), without
     making the events: the same state, the same dice, fewer events built.  The lean play
     uses it (:mod:`.lean`); ``test_aod_quiet.py`` holds both ways to the same states.
     """

@@ -122,14 +122,18 @@ def dice_spotted(state: AgeOfDragonsState, dice: tuple[int, ...]) -> None:
 
 
 def _expended(state: AgeOfDragonsState, e: events.DiceExpended) -> None:
+    dice_expended(state, e.dice)
+
+
+def dice_expended(state: AgeOfDragonsState, dice: tuple[int, ...]) -> None:
+    """``DiceExpended``: ``dice`` of the pool are spent; the known hits lose them."""
     turn = state.turn
     if turn is not None:
-        for i in e.dice:
+        for i in dice:
             turn.expended[i] = True
         hits = turn.hits
         if hits is not None:  # the known hits, less the dice just expended (order kept)
-            gone = e.dice
-            turn.hits = () if hits == gone else tuple(i for i in hits if i not in gone)
+            turn.hits = () if hits == dice else tuple(i for i in hits if i not in dice)
 
 
 def _aimed(state: AgeOfDragonsState, e: events.Aimed) -> None:

@@ -28,6 +28,7 @@ from fracas.rules.age_of_dragons.events import (  # the hot ones, one lookup les
 )
 from fracas.rules.age_of_dragons.fold import (
     aimed,
+    dice_expended,
     dice_spotted,
     evaded,
     pool_rolled,
@@ -151,7 +152,11 @@ def _expend(state: AgeOfDragonsState, actor: str, count: int, threshold: int, si
     if turn is None:
         return 0
     dice = rules.choose_expend_dice(turn, count, threshold, sixes_first)
-    emit(DiceExpended(actor, tuple(dice)))
+    if type(emit) is Quiet:  # nobody reads the event: its change alone
+        told(state, DiceExpended)
+        dice_expended(state, tuple(dice))
+    else:
+        emit(DiceExpended(actor, tuple(dice)))
     return sum(1 for i in dice if turn.pool[i] == 6)
 
 
@@ -162,7 +167,11 @@ def _attack(state: AgeOfDragonsState, a: actions.Attack, rng: Rng, emit: Emit) -
         known = turn.hits
         dice = known[:a.dice] if known is not None and called is None else \
             rules.attack_dice(turn, a.dice, called is not None)
-        emit(DiceExpended(a.actor, dice))
+        if type(emit) is Quiet:  # nobody reads the event: its change alone
+            told(state, DiceExpended)
+            dice_expended(state, dice)
+        else:
+            emit(DiceExpended(a.actor, dice))
         pool = turn.pool
         for i in dice:
             if pool[i] == 6:
