@@ -5,8 +5,8 @@ heuristic's decisions in a row (:meth:`.HeuristicPolicy.decide`) with an
 :class:`~fracas.rules.age_of_dragons.events.Quiet` emitter, under which the rules make
 the changes of the commonest events (a pool rolled, dice spotted for an aim or an
 evasion, dice expended, a turn begun or ended) through the fold's change functions
-without making the events.  These tests hold that play to the engine's (decision by decision, every event
-made and folded: a listener keeps it off the lean path): on the heuristic examples and on
+without making the events.  These tests hold that play to the engine's (decision by
+decision, every event made and folded: a listener keeps it off the lean path): on the heuristic examples and on
 random heuristic-heavy scenarios, the same outcomes, states and dice streams, also when
 a decision limit cuts a fight short; and each change function, with ``fold.told``, to
 folding its event on states met in real fights (the Physical Defence, aims, pool, turn,
