@@ -6,11 +6,12 @@ heuristic's decisions in a row (:meth:`.HeuristicPolicy.decide`) with an
 the changes of the commonest events (a pool rolled, dice spotted for an aim or an
 evasion, dice expended, a turn begun or ended) through the fold's change functions
 without making the events.  These tests hold that play to the engine's (decision by
-decision, every event made and folded: a listener keeps it off the lean path): on the heuristic examples and on
-random heuristic-heavy scenarios, the same outcomes, states and dice streams, also when
-a decision limit cuts a fight short; and each change function, with ``fold.told``, to
-folding its event on states met in real fights (the Physical Defence, aims, pool, turn,
-run and the standing count the heuristic's caches read).
+decision, every event made and folded: a listener keeps it off the lean path): on the
+heuristic examples and on random heuristic-heavy scenarios, the same outcomes, states
+and dice streams, also when a decision limit cuts a fight short; and each change
+function, with ``fold.told``, to folding its event on states met in real fights (the
+Physical Defence, aims, pool, turn, run and the standing count the heuristic's caches
+read).
 
 Checked once against deliberately broken copies, each failing here: ``told`` counting no
 standing change for ``TurnStarted`` (the change-function test); the quiet evasion adding
