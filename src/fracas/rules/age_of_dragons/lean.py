@@ -25,6 +25,7 @@ from typing import Any
 
 from fracas.core.events import Event
 from fracas.core.rng import Rng, SeededRng, faces_of, least_draw
+from fracas.odds.chance import ChanceRng
 from fracas.rules.age_of_dragons import rules
 from fracas.rules.age_of_dragons.events import Quiet
 from fracas.rules.age_of_dragons.fold import apply_decision, apply_event
@@ -59,13 +60,13 @@ def lean_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any],
     by the quick yes the loop asks (one it does not vouch for is handed back to the
     engine, which checks it), folded and carried out with the engine's
     :func:`.fold.apply_decision`, :func:`.resolve.resolve` and :func:`.resolve.advance`.
-    Heuristic decisions are taken only on a seeded stream (the play loop's): the exact
-    solver, whose Rng branches on each roll, plays them one at a time through the engine
-    and only ``claw_all`` turns this way.
+    The exact solver (whose Rng, a :class:`~fracas.odds.chance.ChanceRng`, branches on
+    each roll) plays heuristic decisions one at a time through the engine, and only
+    ``claw_all`` turns this way.
     """
     taken = claw_turns(state, actor, pick, rng, emit, budget)
-    if type(rng) is not SeededRng:
-        return taken
+    if isinstance(rng, ChanceRng):
+        return taken  # the exact solver: heuristic decisions one at a time, by the engine
     quiet = Quiet(apply_event, state)  # no event nobody reads is made
     while taken < budget:
         pending = state.pending
