@@ -15,7 +15,9 @@ read).
 
 Checked once against deliberately broken copies, each failing here: ``told`` counting no
 standing change for ``TurnStarted`` (the change-function test); the quiet evasion adding
-nothing to Physical Defence (three of the examples and seven random set-ups).  (The lean
+nothing to Physical Defence (three of the examples and seven random set-ups); the lean
+heuristic decisions taken under the exact solver's Rng too (the last test; the solver's
+own fractions stay exact then, ``tests/odds/test_lean_solve.py``).  (The lean
 loop's quick yes for a defence or an end of turn the heuristic does not vouch for is
 never refused in these fights, so dropping it goes unseen here.)
 """
@@ -191,3 +193,25 @@ def test_the_lean_heuristic_path_is_taken() -> None:
     assert play(enc, scenario_policies(rs, enc.state), SeededRng(2)) is not None
     assert sum(taken) > 20
     assert max(taken) > 5  # decisions in a row, not one at a time
+
+
+def test_the_exact_solver_gets_no_lean_heuristic_decision() -> None:
+    """Under the solver's Rng a heuristic decision is left to the engine: the solver keeps
+    one budget of lean decisions for a fight (``odds.explore``), which a heuristic turn
+    taken one decision at a time would set below a whole ``claw_all`` turn's."""
+    from fracas.odds.chance import ChanceRng
+
+    state = Encounter(RULESET, _initial("breath_duel"), rng=SeededRng(1), keep_log=False).state
+    before = state.copy()
+    actor = RULESET.current_actor(state)
+    assert actor is not None
+    pick = scenario_policies(RULESET, state)
+    assert type(pick(actor)).__name__ == "HeuristicPolicy"
+    rng = ChanceRng((), RULESET, state)
+    assert lean.lean_turns(state, actor, pick, rng, _unused, 50) == 0
+    assert state == before
+    assert lean.lean_turns(state, actor, pick, SeededRng(3), _unused, 20) == 20
+
+
+def _unused(event: Event) -> None:
+    raise AssertionError(f"the lean heuristic decisions emit through their own fold: {event}")
