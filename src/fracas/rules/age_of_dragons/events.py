@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from fracas.core.events import Event, event
 
 __all__ = [
@@ -22,6 +24,7 @@ __all__ = [
     "LandedHard",
     "OrderFixed",
     "PartInjured",
+    "Quiet",
     "RangeChanged",
     "RoundEnded",
     "Stunned",
@@ -30,6 +33,20 @@ __all__ = [
     "TurnLost",
     "TurnStarted",
 ]
+
+class Quiet(partial[None]):
+    """An emitter for a play whose events nobody reads: the fold, partially applied to the
+    state (``Quiet(fold.apply_event, state)``), called like any other emitter.
+
+    Where the emitter is one of these, the rules make the changes of the events a fight
+    makes most (a pool rolled, dice spotted or expended, an aim or evasion taken, a turn
+    begun or ended) directly through the fold's own change functions (:mod:`.fold`), without
+    making the events: the same state, the same dice, fewer events built.  The lean play
+    uses it (:mod:`.lean`); ``test_aod_quiet.py`` holds both ways to the same states.
+    """
+
+    __slots__ = ()
+
 
 # Purposes of DiceRolled events (constants, so the hot loop builds no strings).
 POOL = "pool"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from fracas.core.action import Action
@@ -69,11 +69,20 @@ def _decided(state: AgeOfDragonsState, action: Action) -> None:
 
 
 def _dice(state: AgeOfDragonsState, e: DiceRolled) -> None:
-    if e.purpose == events.POOL and state.turn is not None:
-        turn = state.turn
-        turn.pool = list(e.faces)
-        turn.spotted = [False] * len(e.faces)
-        turn.expended = [False] * len(e.faces)
+    if e.purpose == events.POOL:
+        pool_rolled(state, e.faces)
+
+
+# -- the changes of the commonest events, made directly where nobody reads the events
+# (events.Quiet); each handler below is one of them applied to its event's fields.  The
+# caller first does what apply_event does for every event (see told).
+def pool_rolled(state: AgeOfDragonsState, faces: Sequence[int]) -> None:
+    """``DiceRolled`` of the turn's pool: the turn holds ``faces``, none spotted or spent."""
+    turn = state.turn
+    if turn is not None:
+        turn.pool = list(faces)
+        turn.spotted = [False] * len(faces)
+        turn.expended = [False] * len(faces)
         turn.hits = None
         turn.step = "reroll"
 
@@ -93,10 +102,15 @@ def _reroll(state: AgeOfDragonsState, e: events.DieRerolled) -> None:
 
 
 def _spotted(state: AgeOfDragonsState, e: events.DieSpotted) -> None:
+    dice_spotted(state, e.dice)
+
+
+def dice_spotted(state: AgeOfDragonsState, dice: tuple[int, ...]) -> None:
+    """``DieSpotted``: ``dice`` of the pool are spotted (and spent, under the table's rule)."""
     turn = state.turn
     if turn is None:
         return
-    for i in e.dice:
+    for i in dice:
         turn.spotted[i] = True
         if state.spot_consumes_dice:
             turn.expended[i] = True
@@ -104,24 +118,33 @@ def _spotted(state: AgeOfDragonsState, e: events.DieSpotted) -> None:
     run = state.spot_run
     if run is not None:
         pool = turn.pool
-        run.faces.extend([pool[i] for i in e.dice])
+        run.faces.extend([pool[i] for i in dice])
 
 
 def _expended(state: AgeOfDragonsState, e: events.DiceExpended) -> None:
+    dice_expended(state, e.dice)
+
+
+def dice_expended(state: AgeOfDragonsState, dice: tuple[int, ...]) -> None:
+    """``DiceExpended``: ``dice`` of the pool are spent; the known hits lose them."""
     turn = state.turn
     if turn is not None:
-        for i in e.dice:
+        for i in dice:
             turn.expended[i] = True
         hits = turn.hits
         if hits is not None:  # the known hits, less the dice just expended (order kept)
-            gone = e.dice
-            turn.hits = () if hits == gone else tuple(i for i in hits if i not in gone)
+            turn.hits = () if hits == dice else tuple(i for i in hits if i not in dice)
 
 
 def _aimed(state: AgeOfDragonsState, e: events.Aimed) -> None:
+    aimed(state, e.target, e.amount)
+
+
+def aimed(state: AgeOfDragonsState, target: str, amount: int) -> None:
+    """``Aimed``: the turn's aim at ``target`` grows by ``amount``."""
     if state.turn is not None:
         aims = state.turn.aims
-        aims[e.target] = aims.get(e.target, 0) + e.amount
+        aims[target] = aims.get(target, 0) + amount
 
 
 def _declared(state: AgeOfDragonsState, e: events.AttackDeclared) -> None:
@@ -153,12 +176,22 @@ def _injured(state: AgeOfDragonsState, e: events.PartInjured) -> None:
 
 
 def _turn_started(state: AgeOfDragonsState, e: events.TurnStarted) -> None:
-    fighter = state.fighters[e.actor]
+    turn_started(state, e.actor)
+
+
+def turn_started(state: AgeOfDragonsState, actor: str) -> None:
+    """``TurnStarted``: ``actor``'s Physical Defence refills; its turn begins."""
+    fighter = state.fighters[actor]
     fighter.pd = fighter.profile.passive_pd
-    state.turn = Turn.start(e.actor)
+    state.turn = Turn.start(actor)
 
 
 def _turn_ended(state: AgeOfDragonsState, e: events.TurnEnded) -> None:
+    turn_ended(state)
+
+
+def turn_ended(state: AgeOfDragonsState) -> None:
+    """``TurnEnded``: the turn is over; the next in the order is up."""
     if state.spot_run is not None:
         _close_run(state)
     state.turn = None
@@ -221,7 +254,12 @@ def _altitude(state: AgeOfDragonsState, e: events.AltitudeChanged) -> None:
 
 
 def _evaded(state: AgeOfDragonsState, e: events.Evaded) -> None:
-    state.fighters[e.actor].pd += e.amount
+    evaded(state, e.actor, e.amount)
+
+
+def evaded(state: AgeOfDragonsState, actor: str, amount: int) -> None:
+    """``Evaded``: ``actor``'s Physical Defence grows by ``amount``."""
+    state.fighters[actor].pd += amount
 
 
 def _landed(state: AgeOfDragonsState, e: events.LandedHard) -> None:
@@ -313,6 +351,16 @@ def apply_decision(state: AgeOfDragonsState, actor: str, action: Action) -> None
     if state.closed_run is not None:
         state.closed_run = None  # as apply_event does for every event
     _decided(state, action)
+
+
+def told(state: AgeOfDragonsState, kind: type[Event]) -> None:
+    """What :func:`apply_event` does for every event of class ``kind`` before its
+    handler: the run told closes; the standing changes are counted.  For a change made
+    without its event (:class:`.events.Quiet`)."""
+    if state.closed_run is not None:
+        state.closed_run = None
+    if kind not in STANDING_KEPT:
+        state.standing += 1
 
 
 def apply_event(state: AgeOfDragonsState, event: Event) -> None:

@@ -25,14 +25,17 @@ from typing import Any
 
 from fracas.core.events import Event
 from fracas.core.rng import Rng, SeededRng, faces_of, least_draw
+from fracas.odds.chance import ChanceRng
 from fracas.rules.age_of_dragons import rules
-from fracas.rules.age_of_dragons.legality import turn_has_options
-from fracas.rules.age_of_dragons.policies import ClawAllPolicy, _melee_target
-from fracas.rules.age_of_dragons.resolve import _fight_over, advance
+from fracas.rules.age_of_dragons.events import Quiet
+from fracas.rules.age_of_dragons.fold import apply_decision, apply_event
+from fracas.rules.age_of_dragons.legality import allows, turn_has_options
+from fracas.rules.age_of_dragons.policies import ClawAllPolicy, HeuristicPolicy, _melee_target
+from fracas.rules.age_of_dragons.resolve import _fight_over, advance, resolve
 from fracas.rules.age_of_dragons.rules import ATTACK_THRESHOLD, STAYS_DOWN, STYLES
 from fracas.rules.age_of_dragons.state import OK, AgeOfDragonsState, Turn
 
-__all__ = ["MOST_DECISIONS", "claw_turns"]
+__all__ = ["MOST_DECISIONS", "claw_turns", "lean_turns"]
 
 #: The most decisions one turn of :func:`claw_turn` takes: roll, claw, the foe's
 #: Physical Defence, end the turn.
@@ -44,6 +47,55 @@ _CLAW = STYLES["claw"]
 _EDGE = least_draw(6, ATTACK_THRESHOLD)
 #: Whether a face is a claw's die (``face >= ATTACK_THRESHOLD``).
 _AT_THRESHOLD = ATTACK_THRESHOLD.__le__
+
+
+def lean_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng: Rng,
+               emit: Callable[[Event], None], budget: int) -> int:
+    """The rule set's ``lean_turns`` (:data:`fracas.core.loop.LeanTurns`): decisions in a
+    row, starting with ``actor``'s, while each actor's policy (``pick``) is ``claw_all``
+    (:func:`claw_turns`) or the heuristic, at most ``budget`` of them; returns how many
+    were taken (0: none, the engine plays the decision).
+
+    A heuristic decision is the heuristic's own (:meth:`.HeuristicPolicy.decide`), legal
+    by the quick yes the loop asks (one it does not vouch for is handed back to the
+    engine, which checks it), folded and carried out with the engine's
+    :func:`.fold.apply_decision`, :func:`.resolve.resolve` and :func:`.resolve.advance`.
+    The exact solver (whose Rng, a :class:`~fracas.odds.chance.ChanceRng`, branches on
+    each roll) plays heuristic decisions one at a time through the engine, and only
+    ``claw_all`` turns this way.
+    """
+    taken = claw_turns(state, actor, pick, rng, emit, budget)
+    if isinstance(rng, ChanceRng):
+        return taken  # the exact solver: heuristic decisions one at a time, by the engine
+    quiet = Quiet(apply_event, state)  # no event nobody reads is made
+    while taken < budget:
+        pending = state.pending
+        if state.result is not None:
+            return taken
+        if pending is not None:  # AgeOfDragons.current_actor
+            actor = pending.defenders[0]
+        elif state.turn is not None:
+            actor = state.turn.actor
+        else:
+            return taken
+        policy = pick(actor)
+        kind = type(policy)
+        if kind is HeuristicPolicy:
+            action, vetted = policy.decide(state, actor)
+            if not vetted and not allows(state, action):
+                return taken  # the engine checks it (and says why not)
+            apply_decision(state, actor, action)
+            resolve(state, action, rng, quiet)
+            advance(state, rng, quiet)
+            taken += 1
+        elif kind is ClawAllPolicy:
+            got = claw_turns(state, actor, pick, rng, quiet, budget - taken)
+            if not got:
+                return taken
+            taken += got
+        else:
+            return taken
+    return taken
 
 
 def claw_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any], rng: Rng,

@@ -116,16 +116,21 @@ class HeuristicPolicy:
         self._order: tuple[Turn | None, int, str, list[Fighter]] | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
-        state: AgeOfDragonsState = request.state
-        me = request.actor
+        action, vetted = self.decide(request.state, request.actor)
+        return request.vouch(action) if vetted else action  # vouched: no further check
+
+    def decide(self, state: AgeOfDragonsState, me: str) -> tuple[Action, bool]:
+        """``me``'s decision now, and whether the quick yes found it legal (else the
+        loop checks it: a defence or the end of the turn).  :meth:`choose` hands it to
+        the loop; the lean play (:mod:`.lean`) carries it out itself."""
         if state.pending is not None:
-            return actions.Defend(me, self._defence(state, me))
+            return actions.Defend(me, self._defence(state, me)), False
         for action in self._wishes(state, me):
             # The quick yes, exact for the well-typed actions a wish is made of
             # (test_aod_quick_check.py): no full check of a wish the heuristic built.
             if allows(state, action):
-                return request.vouch(action)  # found legal: the loop checks it no further
-        return actions.EndTurn(me)
+                return action, True
+        return actions.EndTurn(me), False
 
     # -- defence ----------------------------------------------------------------
     @staticmethod

@@ -21,9 +21,20 @@ from fracas.rules.age_of_dragons.events import (  # the hot ones, one lookup les
     AttackDeclared,
     AttackResolved,
     DiceExpended,
+    Quiet,
     RoundEnded,
     TurnEnded,
     TurnStarted,
+)
+from fracas.rules.age_of_dragons.fold import (
+    aimed,
+    dice_expended,
+    dice_spotted,
+    evaded,
+    pool_rolled,
+    told,
+    turn_ended,
+    turn_started,
 )
 from fracas.rules.age_of_dragons.legality import turn_has_options
 from fracas.rules.age_of_dragons.rules import (
@@ -71,7 +82,11 @@ def _defend(state: AgeOfDragonsState, a: actions.Defend, rng: Rng, emit: Emit) -
 
 
 def _end(state: AgeOfDragonsState, a: actions.EndTurn, rng: Rng, emit: Emit) -> None:
-    emit(TurnEnded(a.actor))
+    if type(emit) is Quiet:  # nobody reads the event: its change alone
+        told(state, TurnEnded)
+        turn_ended(state)
+    else:
+        emit(TurnEnded(a.actor))
 
 
 def _reroll(state: AgeOfDragonsState, a: actions.Reroll, rng: Rng, emit: Emit) -> None:
@@ -88,7 +103,12 @@ def _roll_pool(state: AgeOfDragonsState, a: actions.RollPool, rng: Rng, emit: Em
     spheres = a.spheres
     profile = state.fighters[a.actor].profile
     size = profile.soma if spheres == _SOMA else rules.pool_size(profile, spheres)
-    emit(DiceRolled(a.actor, POOL, 6, tuple(rng.dice(size, 6))))
+    if type(emit) is Quiet:  # nobody reads the event: its change alone
+        faces = rng.dice(size, 6)
+        told(state, DiceRolled)
+        pool_rolled(state, faces)
+    else:
+        emit(DiceRolled(a.actor, POOL, 6, tuple(rng.dice(size, 6))))
 
 
 def _spot(state: AgeOfDragonsState, a: actions.Spot, rng: Rng, emit: Emit) -> None:
@@ -98,6 +118,17 @@ def _spot(state: AgeOfDragonsState, a: actions.Spot, rng: Rng, emit: Emit) -> No
     me = state.fighters[a.actor]
     threshold, needed = rules.spot_cost(me, a.effect)
     dice = tuple(rules.qualifying_dice(turn, threshold, unspotted=True)[:needed])
+    effect = a.effect
+    if type(emit) is Quiet and (effect == "evade" or (effect == "aim" and a.target is not None)):
+        # Nobody reads the events: their changes alone (DieSpotted, then Evaded or Aimed,
+        # none of which closes a run or changes where anyone stands).
+        told(state, events.DieSpotted)
+        dice_spotted(state, dice)
+        if effect == "evade":
+            evaded(state, a.actor, 1)
+        else:
+            aimed(state, a.target, 1)  # type: ignore[arg-type]  # (not None: asked)
+        return
     emit(events.DieSpotted(a.actor, dice, a.effect))
     if a.effect == "evade":
         emit(events.Evaded(a.actor, 1))
@@ -121,7 +152,11 @@ def _expend(state: AgeOfDragonsState, actor: str, count: int, threshold: int, si
     if turn is None:
         return 0
     dice = rules.choose_expend_dice(turn, count, threshold, sixes_first)
-    emit(DiceExpended(actor, tuple(dice)))
+    if type(emit) is Quiet:  # nobody reads the event: its change alone
+        told(state, DiceExpended)
+        dice_expended(state, tuple(dice))
+    else:
+        emit(DiceExpended(actor, tuple(dice)))
     return sum(1 for i in dice if turn.pool[i] == 6)
 
 
@@ -132,7 +167,11 @@ def _attack(state: AgeOfDragonsState, a: actions.Attack, rng: Rng, emit: Emit) -
         known = turn.hits
         dice = known[:a.dice] if known is not None and called is None else \
             rules.attack_dice(turn, a.dice, called is not None)
-        emit(DiceExpended(a.actor, dice))
+        if type(emit) is Quiet:  # nobody reads the event: its change alone
+            told(state, DiceExpended)
+            dice_expended(state, dice)
+        else:
+            emit(DiceExpended(a.actor, dice))
         pool = turn.pool
         for i in dice:
             if pool[i] == 6:
@@ -267,7 +306,11 @@ def advance(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
         if turn is not None:
             if turn.step == "pool" or turn_has_options(state):
                 return
-            emit(TurnEnded(turn.actor))
+            if type(emit) is Quiet:  # nobody reads the event: its change alone
+                told(state, TurnEnded)
+                turn_ended(state)
+            else:
+                emit(TurnEnded(turn.actor))
             continue
         if state.turn_index >= len(state.order):
             _end_phase(state, rng, emit)
@@ -282,7 +325,11 @@ def _start_turn(state: AgeOfDragonsState, actor: str, rng: Rng, emit: Emit) -> b
     if fighter.dead:
         emit(TurnEnded(actor))
         return False
-    emit(TurnStarted(actor, state.round))
+    if type(emit) is Quiet:  # nobody reads the event: its change alone
+        told(state, TurnStarted)
+        turn_started(state, actor)
+    else:
+        emit(TurnStarted(actor, state.round))
     if fighter.pr <= 0:  # dying (not dead: that turn ended above)
         _death_check(state, actor, rng, emit)
         emit(events.TurnLost(actor, "dying"))

@@ -43,9 +43,9 @@ class AgeOfDragons(Ruleset[AgeOfDragonsState]):
     #: policy_choice are the functions of those names in these modules.
     modules = (fold, legality, resolve, odds, policies, view)
 
-    #: ``claw_all`` turns played at once where nobody reads their events
-    #: (:data:`fracas.core.loop.LeanTurns`, :func:`.lean.claw_turns`).
-    lean_turns = staticmethod(lean.claw_turns)
+    #: ``claw_all`` turns and heuristic decisions played at once where nobody reads
+    #: their events (:data:`fracas.core.loop.LeanTurns`, :func:`.lean.lean_turns`).
+    lean_turns = staticmethod(lean.lean_turns)
 
     def initial_state(self, scenario: Any) -> AgeOfDragonsState:
         """Build the starting state from a validated :class:`AgeOfDragonsScenario`."""
