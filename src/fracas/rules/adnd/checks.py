@@ -22,8 +22,8 @@ from fracas.rules.adnd import rules
 from fracas.rules.adnd.events import CheckRolled, Quiet, interned
 from fracas.rules.adnd.state import AdndUndergroundState
 
-__all__ = ["Classes", "at_least", "at_most", "climbing_check", "dexterity_check", "roll_d20",
-           "roll_dice"]
+__all__ = ["JOINT_MOST", "Classes", "at_least", "at_most", "climbing_check", "dexterity_check",
+           "joint_faces", "roll_d20", "roll_dice", "roll_sum", "sum_classes"]
 
 _dice_rolled = interned(DiceRolled)
 _check_rolled = interned(CheckRolled)
@@ -82,6 +82,58 @@ def roll_dice(rng: Rng, emit: Emit, who: str, purpose: str, count: int, sides: i
     if type(emit) is not Quiet:
         emit(_dice_rolled(who, purpose, sides, tuple(faces), False))
     return sum(faces)
+
+
+#: The most faces a pool read by its sum is branched on as one die of (see :func:`roll_sum`).
+JOINT_MOST = 256
+
+
+@cache
+def sum_classes(count: int, sides: int, alike_from: int | None) -> Classes:
+    """The faces of one die of ``sides ** count`` faces standing for ``count`` dice of
+    ``sides`` (:func:`joint_faces`), split by the dice's sum: every sum its own class,
+    but every sum at or over ``alike_from`` in one class (``None``: no such sums).
+    """
+    groups: dict[int, list[int]] = {}
+    for face in range(1, sides**count + 1):
+        total = sum(joint_faces(face, count, sides))
+        if alike_from is not None and total >= alike_from:
+            total = alike_from
+        groups.setdefault(total, []).append(face)
+    return tuple(tuple(g) for _, g in sorted(groups.items()))
+
+
+def joint_faces(face: int, count: int, sides: int) -> tuple[int, ...]:
+    """The ``count`` faces of ``sides`` that face ``face`` of the joint die stands for: its
+    digits in base ``sides`` (face 1 is every die on 1, the last face every die on ``sides``)."""
+    left, faces = face - 1, []
+    for _ in range(count):
+        left, digit = divmod(left, sides)
+        faces.append(digit + 1)
+    return tuple(faces)
+
+
+def roll_sum(rng: Rng, emit: Emit, who: str, purpose: str, count: int, sides: int,
+             alike_from: int | None, classes: Classes | None = None) -> int:
+    """Roll and record ``count`` dice of ``sides`` whose rules read only their sum (and read
+    every sum at or over ``alike_from`` alike); return the sum.
+
+    The dice of every Rng are those :func:`roll_dice` rolls with ``classes`` (a seeded or
+    scripted fight is unchanged).  An Rng that enumerates (the exact duel solver's, told by
+    its ``dice_in_classes``) is asked instead for one die of ``sides ** count`` faces, each
+    face one way the dice can fall (:func:`joint_faces`), in the classes of
+    :func:`sum_classes`: it branches on the sums the rules tell apart, each with the exact
+    chance of that sum (2d4: 7 sums instead of 10 sorted pairs), not on the faces.
+    """
+    if count > 1 and type(rng) is not SeededRng and sides**count <= JOINT_MOST:
+        in_classes = getattr(rng, "dice_in_classes", None)
+        if in_classes is not None:
+            face = in_classes(1, sides**count, sum_classes(count, sides, alike_from))[0]
+            faces = joint_faces(face, count, sides)
+            if type(emit) is not Quiet:
+                emit(_dice_rolled(who, purpose, sides, faces, False))
+            return sum(faces)
+    return roll_dice(rng, emit, who, purpose, count, sides, classes)
 
 
 def climbing_check(state: AdndUndergroundState, name: str, modifier: int, rng: Rng, emit: Emit,

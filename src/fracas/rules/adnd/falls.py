@@ -10,7 +10,13 @@ from __future__ import annotations
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Emit
 from fracas.rules.adnd import rules, terrain
-from fracas.rules.adnd.checks import at_least, climbing_check, dexterity_check, roll_d20, roll_dice
+from fracas.rules.adnd.checks import (
+    at_least,
+    climbing_check,
+    dexterity_check,
+    roll_d20,
+    roll_sum,
+)
 from fracas.rules.adnd.events import (
     AttackRolled,
     FallBegan,
@@ -43,6 +49,10 @@ def begin_fall(state: AdndUndergroundState, name: str, rng: Rng, emit: Emit) -> 
         land(state, name, rng, emit)
 
 
+#: A sum every roll reaches: every sum alike (see :func:`.checks.roll_sum`).
+_ANY = -(1 << 30)
+
+
 def land(state: AdndUndergroundState, name: str, rng: Rng, emit: Emit) -> None:
     """``name`` falls to the bottom, taking 1d6 per ten feet (at most 20d6).
 
@@ -60,9 +70,12 @@ def land(state: AdndUndergroundState, name: str, rng: Rng, emit: Emit) -> None:
         # Over the edge of a ledge or bridge he is out of the fight whatever he takes,
         # and a fighter out of the fight is keyed without his hit points: the faces of
         # that fall are all alike.  Landing at the foot of a wall, every face counts.
+        # Landing at the foot of a wall only the sum counts, and every sum that slays him
+        # does the same (see checks.roll_sum).
         alike = ((1, 2, 3, 4, 5, 6),) if out else None
-        emit(Wounded(name, roll_dice(rng, emit, name, "falling damage", count, 6, alike),
-                     "fall"))
+        amount = roll_sum(rng, emit, name, "falling damage", count, 6,
+                          _ANY if out else f.hp, alike)
+        emit(Wounded(name, amount, "fall"))
     _separate(state, name, emit)
     emit(Landed(name, feet, out))
     if state.fighters[name].hp <= 0:

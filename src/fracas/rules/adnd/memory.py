@@ -62,6 +62,7 @@ def _lookup(setup: Setup) -> _Tables:
 #: Ids handed out to fighters' keys: never one twice, so an id stands for one key for good
 #: (a table emptied past its bound gives a key met again a new id, never an old one).
 _NEXT_ID = count(1)
+_new = object.__new__
 
 
 class Ids:
@@ -104,6 +105,15 @@ class Ids:
                 known.clear()
             found = known[key] = next(_NEXT_ID)
         return found
+
+    def carried(self) -> Ids:
+        """A copy for a clone of the state these numbers are up to date with (whose log
+        of changes starts empty): the same numbers, nothing to read yet."""
+        made = _new(Ids)
+        made.setup, made.table, made.table_but_hp = self.setup, self.table, self.table_but_hp
+        made.ids, made.but_hp, made.read, made.front = dict(self.ids), dict(self.but_hp), 0, \
+            self.front
+        return made
 
     def update(self, state: AdndUndergroundState) -> Ids:
         """Bring the numbers up to date with ``state`` (the state they are kept with)."""

@@ -40,7 +40,7 @@ from fracas.rules.adnd.checks import (
     climbing_check,
     dexterity_check,
     roll_d20,
-    roll_dice,
+    roll_sum,
 )
 from fracas.rules.adnd.events import (
     AttackRolled,
@@ -257,8 +257,9 @@ def initiative(sides: tuple[str, ...], rng: Rng, emit: Emit) -> tuple[str, ...]:
         while len(left) > 1:
             order.append(left.pop(rng.die(len(left)) - 1))
         order.extend(left)
-        for side in sides:
-            emit(DiceRolled(side, "initiative", 10, (order.index(side) + 1,)))
+        if type(emit) is not Quiet:  # reports (see Quiet)
+            for side in sides:
+                emit(_dice_rolled(side, "initiative", 10, (order.index(side) + 1,), False))
         return tuple(order)
     die = rng.die
     if len(sides) == 2:  # the common case, the loop below unrolled
@@ -320,8 +321,9 @@ def attack(state: AdndUndergroundState, attacker: str, target: str, weapon: Weap
                             modifiers))
     if not hit:
         return
-    raw = roll_dice(rng, emit, attacker, "damage", weapon.count, weapon.sides,
-                    damage_classes(state, target, weapon.count, weapon.sides, modifier))
+    raw = roll_sum(rng, emit, attacker, "damage", weapon.count, weapon.sides,
+                   felled_from(state, target, modifier),
+                   damage_classes(state, target, weapon.count, weapon.sides, modifier))
     amount = raw + modifier
     deal_damage(state, target, amount if amount > 1 else 1,
                 "melee" if not weapon.missile else "missile", not weapon.missile,
@@ -386,8 +388,9 @@ def boulder(state: AdndUndergroundState, thrower: str, target: str, rng: Rng, em
         emit(_attack_rolled(thrower, target, "boulder", total, needed, hit, False, modifiers))
     if not hit:
         return
-    raw = roll_dice(rng, emit, thrower, "damage", *rules.BOULDER_DICE,
-                    damage_classes(state, target, *rules.BOULDER_DICE, modifier))
+    raw = roll_sum(rng, emit, thrower, "damage", *rules.BOULDER_DICE,
+                   felled_from(state, target, modifier),
+                   damage_classes(state, target, *rules.BOULDER_DICE, modifier))
     amount = max(1, raw + modifier)
     deal_damage(state, target, amount, "boulder", False, False, rng, emit)
 
@@ -444,6 +447,15 @@ def _felling(hp: int, count: int, sides: int, modifier: int) -> Classes | None:
     if max(1, count + modifier) >= hp:
         return (tuple(range(1, sides + 1)),)
     return None
+
+
+def felled_from(state: AdndUndergroundState, target: str, modifier: int) -> int:
+    """The least sum of a blow's damage dice that takes ``target`` to 0 hit points, with
+    ``modifier`` added (a blow deals at least 1): every sum from it on does the same, as
+    :func:`damage_classes` reads the faces of one die.  The rules read the dice by their
+    sum only (:func:`.checks.roll_sum`)."""
+    hp = state.fighters[target].hp
+    return hp - modifier if hp > 1 else -(1 << 30)  # at 1 hit point any blow fells
 
 
 def deal_damage(state: AdndUndergroundState, target: str, amount: int, cause: str, melee: bool,

@@ -16,7 +16,17 @@ from fracas.core.events import Event
 from fracas.core.policy import Policy
 from fracas.core.rng import Rng
 from fracas.core.ruleset import Ruleset, Standing, own_policies
-from fracas.rules.adnd import fold, lean, legality, odds, overrides, resolve, scenario, view
+from fracas.rules.adnd import (
+    fold,
+    lean,
+    legality,
+    memory,
+    odds,
+    overrides,
+    resolve,
+    scenario,
+    view,
+)
 from fracas.rules.adnd.actions import ACTIONS
 from fracas.rules.adnd.policies import HeuristicPolicy
 from fracas.rules.adnd.scenario import AdndScenario, PolicyName
@@ -48,8 +58,16 @@ class AdndUnderground(Ruleset[AdndUndergroundState]):
 
     # -- setting up --------------------------------------------------------
     def clone_state(self, state: AdndUndergroundState) -> AdndUndergroundState:
-        """A copy of the changing parts; the frozen setup is shared."""
-        return state.clone()
+        """A copy of the changing parts; the frozen setup is shared.
+
+        The fighters' numbers the rules and the heuristic remember by (:func:`.memory.ids`)
+        go with the copy, brought up to date once here rather than worked out again from
+        every field of every fighter in each copy (the exact solver plays many copies of
+        one state); ``test_adnd_clone_memory.py`` holds them to the copy's fighters.
+        """
+        made = state.clone()
+        made.remembered[memory.Ids] = memory.ids(state).carried()
+        return made
 
     #: What the exact duel solver merges states by; see :func:`.state.state_key`.
     state_key = staticmethod(state_key)
