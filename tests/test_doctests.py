@@ -40,6 +40,7 @@ CORE = (
     "fracas.odds.duel",
     "fracas.odds.questions",
     "fracas.rules.adnd.odds",
+    "fracas.rules.adnd.state",
     "fracas.rules.age_of_dragons.odds",
     "fracas.rules.age_of_dragons.rules",
     "fracas.rules.battlesystem.odds",
@@ -49,6 +50,7 @@ CORE = (
     "fracas.sim.stats",
     "fracas.sim.streams",
     "fracas.sim.sweep",
+    "fracas.testing.walk",
 )
 #: Modules of an optional extra: module -> a package of that extra.
 EXTRA = {

@@ -352,7 +352,7 @@ def test_any_claw_deals_its_hits_less_the_pd_spent(faces: list[int], pd: int,
 
 def test_the_state_key_ignores_expended_dice_but_not_the_dice_left() -> None:
     """Two turns that differ only in the faces they have expended go on alike."""
-    from fracas.rules.age_of_dragons.state import state_key
+    from fracas.rules.age_of_dragons.key import state_key
 
     after = []
     for faces in ((6, 4, 2, 1), (5, 5, 2, 1), (4, 6, 1, 2)):

@@ -16,6 +16,7 @@ from fracas.core.events import DecisionMade
 from fracas.core.policy import RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.rules.age_of_dragons import fold
+from fracas.rules.age_of_dragons.key import state_key
 from fracas.rules.age_of_dragons.state import (
     MAULED,
     OK,
@@ -25,7 +26,6 @@ from fracas.rules.age_of_dragons.state import (
     Pending,
     Profile,
     Turn,
-    state_key,
 )
 from fracas.scenario import load_scenario
 

@@ -12,7 +12,7 @@ Two shortcuts make the breath duel's positions fewer and its rolls smaller:
   every face told apart (1e-12).  Checked once against a deliberately broken copy,
   failing here: ``heuristic_cuts`` without the 3+ cut of a range step toward a far foe
   (the play test names the pool and the two keys; the small duels part at 1e-3).
-* **The state key** (:func:`.state.state_key`) leaves out the dice no spot or expend can
+* **The state key** (:func:`.key.state_key`) leaves out the dice no spot or expend can
   take (a 1 or 2; a spotted 3), reads a die only an expend can take by its expend class
   (4 and 5 alike), reads a reroll step of a dragon without rerolls as its spot step, and
   reads a pending attack's sixes only through its called shot's effect.  Held to the
@@ -40,9 +40,10 @@ from fracas.odds import solve_duel
 from fracas.odds.duel import DuelLimits
 from fracas.rules.age_of_dragons import odds
 from fracas.rules.age_of_dragons.actions import Defend, RollPool
+from fracas.rules.age_of_dragons.key import state_key
 from fracas.rules.age_of_dragons.rules import CALLED, called_effect, pool_size
 from fracas.rules.age_of_dragons.ruleset import AgeOfDragons
-from fracas.rules.age_of_dragons.state import MAULED, AgeOfDragonsState, state_key
+from fracas.rules.age_of_dragons.state import MAULED, AgeOfDragonsState
 from fracas.scenario import Scenario, load_scenario, parse_scenario
 from fracas.testing import check_state_keys
 

@@ -22,8 +22,9 @@ from fracas.rules.age_of_dragons import (
     view,
 )
 from fracas.rules.age_of_dragons.actions import ACTIONS
+from fracas.rules.age_of_dragons.key import state_key
 from fracas.rules.age_of_dragons.scenario import POLICY_NAMES, AgeOfDragonsScenario, build_state
-from fracas.rules.age_of_dragons.state import AgeOfDragonsState, state_key
+from fracas.rules.age_of_dragons.state import AgeOfDragonsState
 
 __all__ = ["AgeOfDragons"]
 
