@@ -35,6 +35,7 @@ __all__ = [
     "encode_event",
     "event",
     "event_type",
+    "interned",
     "parse_log_text",
     "read_log",
     "write_log",
@@ -68,6 +69,43 @@ def event_type(cls: E) -> E:
         raise ValueError(f"event kind {cls.kind!r} registered twice")
     _EVENT_TYPES[cls.kind] = cls
     return fast_init(cls)
+
+
+V = TypeVar("V", bound=Event)
+
+#: Every interning table (see :func:`interned`), so that a test can empty them all.
+INTERN_TABLES: list[dict[tuple[object, ...], Any]] = []
+#: Whether :func:`interned` constructors keep what they make (a test turns it off to
+#: compare with every event made by its class).
+INTERNING = True
+
+
+def interned(cls: Callable[..., V], kept: int = 4096) -> Callable[..., V]:
+    """A constructor of ``cls`` that makes each distinct event once and hands it out again.
+
+    Events are immutable values, so an event equal to one made before may be that very
+    object, and a fight makes the same few (a turn ended, a d20 showing 12) over and over;
+    looking one up costs a fraction of building it.  Call the constructor with every
+    field, positionally, in declaration order, and only where each field always holds one
+    type (``1``, ``1.0`` and ``True`` are equal keys).  At most ``kept`` distinct events
+    are kept; past that the table starts again.
+    """
+    table: dict[tuple[object, ...], V] = {}
+    INTERN_TABLES.append(table)
+    get = table.get
+
+    def make(*values: object) -> V:
+        found = get(values)
+        if found is None:
+            found = cls(*values)
+            if len(table) < kept and INTERNING:
+                table[values] = found
+            elif len(table) >= kept:
+                table.clear()
+        return found
+
+    make.__qualname__ = make.__name__ = f"interned_{getattr(cls, '__name__', 'event')}"
+    return make
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))

@@ -36,13 +36,14 @@ from typing import Any
 import pytest
 from test_adnd_best_fast import EXAMPLES, _initials
 
+from fracas.core import events as core_events
 from fracas.core.encounter import Encounter
 from fracas.core.events import encode_event
 from fracas.core.overrides import ConditionChanged, GaugeAdjusted
 from fracas.core.policy import DecisionRequest, RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.core.ruleset import GM
-from fracas.rules.adnd import events, memory, policies, resolve
+from fracas.rules.adnd import memory, policies, resolve
 from fracas.rules.adnd.state import AdndUndergroundState, Fighter
 from fracas.testing.walk import decisions
 
@@ -85,8 +86,8 @@ def test_interned_events_are_the_classes_own(which: int,
                 for seed in range(4) for random_play in (False, True)]
 
     kept = logs()
-    monkeypatch.setattr(events, "_KEPT", 0)  # from now on every event made by its class
-    for table in events._TABLES:
+    monkeypatch.setattr(core_events, "INTERNING", False)  # every event made by its class
+    for table in core_events.INTERN_TABLES:
         table.clear()
     assert logs() == kept, name
 

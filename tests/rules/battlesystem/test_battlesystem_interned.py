@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from fracas.core import events as core_events
 from fracas.core.encounter import Encounter
 from fracas.core.events import encode_event
 from fracas.core.loop import play
@@ -49,8 +50,8 @@ def _logs(path: Path) -> list[list[dict[str, Any]]]:
 def test_interned_events_are_the_classes_own(path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     kept = _logs(path)
-    monkeypatch.setattr(events, "KEPT", 0)  # from now on every event made by its class
-    for table in events.TABLES:
+    monkeypatch.setattr(core_events, "INTERNING", False)  # every event made by its class
+    for table in core_events.INTERN_TABLES:
         table.clear()
     assert _logs(path) == kept
 

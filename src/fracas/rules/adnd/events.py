@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from fracas.core.events import DiceRolled, Event, event
+from fracas.core.events import interned as core_interned
 
 __all__ = [
     "REPORTS",
@@ -45,37 +46,12 @@ E = TypeVar("E", bound=Event)
 
 #: Distinct events an interning constructor keeps before it starts again.
 _KEPT = 4096
-#: Every interning table, so that a test can empty them all.
-_TABLES: list[dict[tuple[object, ...], Any]] = []
 
 
 def interned(cls: Callable[..., E]) -> Callable[..., E]:
-    """A constructor of ``cls`` that makes each distinct event once and hands it out again.
-
-    Events are immutable values: an event equal to one made before may be that very
-    object, and a fight makes the same few (a turn ended, a d20 showing 12) over and
-    over.  Looking one up costs a fraction of building it.  Call it with every field,
-    positionally, in declaration order (``hidden`` included where later fields
-    follow), and only where each field always holds one type (``1``, ``1.0`` and
-    ``True`` are equal keys).  ``tests/rules/adnd/test_adnd_memory.py`` holds what it
-    hands out to what the class itself builds.
-    """
-    table: dict[tuple[object, ...], E] = {}
-    _TABLES.append(table)
-    get = table.get
-
-    def make(*values: object) -> E:
-        found = get(values)
-        if found is None:
-            found = cls(*values)
-            if len(table) < _KEPT:
-                table[values] = found
-            else:
-                table.clear()
-        return found
-
-    make.__qualname__ = make.__name__ = f"interned_{getattr(cls, '__name__', 'event')}"
-    return make
+    """:func:`fracas.core.events.interned` for this rule set's events, keeping ``_KEPT``
+    (``tests/rules/adnd/test_adnd_memory.py`` holds what it hands out to what the class builds)."""
+    return core_interned(cls, _KEPT)
 
 
 class Quiet(partial[None]):

@@ -8,9 +8,10 @@ log replays exactly.  Kind strings (``bs.…``) never change: saved logs use the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from fracas.core.events import Event, event
+from fracas.core.events import interned as core_interned
 
 __all__ = [
     "AltitudeChanged",
@@ -44,37 +45,13 @@ E = TypeVar("E", bound=Event)
 
 #: Distinct events an interning constructor keeps before it starts again.
 KEPT = 2048
-#: Every interning table, so that a test can empty them all.
-TABLES: list[dict[tuple[object, ...], Any]] = []
 
 
 def interned(cls: Callable[..., E]) -> Callable[..., E]:
-    """A constructor of ``cls`` that makes each distinct event once and hands it out again.
-
-    Events are immutable values, so an event equal to one made before may be that very
-    object; a battle makes the same few (a phase beginning with the same order, the
-    same blows struck) over and over, and looking one up costs a fraction of building
-    it.  Call it with every field but ``hidden``, positionally, in declaration order,
-    and only where each field always holds one type (``1``, ``1.0`` and ``True`` are
-    equal keys).  ``tests/rules/battlesystem/test_battlesystem_interned.py`` holds what
-    it hands out to what the class itself builds.
-    """
-    table: dict[tuple[object, ...], E] = {}
-    TABLES.append(table)
-    get = table.get
-
-    def make(*values: object) -> E:
-        found = get(values)
-        if found is None:
-            found = cls(*values)
-            if len(table) < KEPT:
-                table[values] = found
-            else:
-                table.clear()
-        return found
-
-    make.__qualname__ = make.__name__ = f"interned_{getattr(cls, '__name__', 'event')}"
-    return make
+    """:func:`fracas.core.events.interned` for this rule set's events, keeping ``KEPT``
+    (``tests/rules/battlesystem/test_battlesystem_interned.py`` holds what it hands out
+    to what the class builds)."""
+    return core_interned(cls, KEPT)
 
 
 # -- events ---------------------------------------------------------------------------
