@@ -6,8 +6,9 @@ either runs sooner or later; only imports under ``if TYPE_CHECKING:`` are exempt
 (they never run).  ``from fracas.x import y`` is an import of ``fracas.x.y`` when that
 is a module, else of ``fracas.x``.  The floors, from the bottom:
 
-1. **core**: ``fracas.core`` and the package root ``fracas`` (which re-exports the
-   core's names).  It knows no rule set, no file format and no front end.
+1. **core**: ``fracas.core``, the package root ``fracas`` (which re-exports the
+   core's names) and ``fracas._compiled`` (which loads the compiled build or the
+   source).  It knows no rule set, no file format and no front end.
 2. **rule sets**, on two tiers:
 
    a. the *shared layers* every rule set and front end may use, which know no rule
@@ -40,6 +41,7 @@ SRC = Path(fracas.__file__).resolve().parent
 #: Floor of each top-level part, bottom first; tiers of the middle floor as halves.
 FLOORS: dict[str, float] = {
     "fracas": 1,
+    "fracas._compiled": 1,
     "fracas.core": 1,
     "fracas.scenario": 2,
     "fracas.odds": 2,

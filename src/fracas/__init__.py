@@ -20,6 +20,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from fracas import _compiled
+
+_compiled.choose()  # the compiled hot modules, or their source (see fracas._compiled)
+
 if TYPE_CHECKING:
     from fracas.core import *  # noqa: F403
 

@@ -225,7 +225,10 @@ def _holds_nothing(policy: Policy) -> bool:
     """Whether ``policy`` keeps nothing of its own (no attribute set, no slots): then it
     is as good as a new one for another fight of the same scenario."""
     attributes = getattr(policy, "__dict__", None)
-    return attributes is not None and not attributes and \
+    if attributes is None:  # compiled (fracas._compiled): it keeps the attributes it declares
+        return hasattr(type(policy), "__mypyc_attrs__") and \
+            not any(getattr(cls, "__mypyc_attrs__", ()) for cls in type(policy).__mro__)
+    return not attributes and \
         not any(getattr(cls, "__slots__", ()) for cls in type(policy).__mro__)
 
 
@@ -268,7 +271,8 @@ class _Seats(dict[str, Policy]):
         self[actor] = policy
         if _holds_nothing(policy):
             self.kept[actor] = policy
-            self.traits.append(vars(policy))
+            # (a compiled policy that holds nothing has no room to take anything on)
+            self.traits.append(getattr(policy, "__dict__", {}))
         return policy
 
 

@@ -258,6 +258,7 @@ class _CheckedExpends(policies.HeuristicPolicy):
         return iter(wishes)
 
 
+@pytest.mark.source  # overrides a static method the compiled heuristic calls directly
 def test_a_settled_plan_s_attack_is_the_attack_worth_the_most() -> None:
     before = _CheckedExpends.compared
     initials = [_example(path) for path in EXAMPLES] + [_crowd(9, s) for s in range(3)]

@@ -67,7 +67,7 @@ def heuristic_turns(ruleset: Any, state: AdndUndergroundState, actor: str,
     request.state, request.ruleset, request.rng, request._legal = state, ruleset, _NO_DRAWS, None
     taken = 0
     while taken < budget:
-        request.actor, request._vetted = actor, None
+        _ask(request, actor)
         action = policy.choose(request)
         if action is not request._vetted and not allows(state, action):
             ruleset.check(state, action)  # what the loop asks of an action not vouched for
@@ -82,3 +82,13 @@ def heuristic_turns(ruleset: Any, state: AdndUndergroundState, actor: str,
         if type(policy) is not HeuristicPolicy:
             return taken
     return taken
+
+
+def _ask(request: DecisionRequest, actor: str) -> None:
+    """The request made ready for ``actor``'s decision: nothing vouched for yet.
+
+    (A function of its own, so that the caller's type checker does not read ``_vetted``
+    as the ``None`` set here once the policy has set it: the compiled build would trust
+    that.)
+    """
+    request.actor, request._vetted = actor, None

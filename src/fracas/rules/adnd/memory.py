@@ -62,7 +62,6 @@ def _lookup(setup: Setup) -> _Tables:
 #: Ids handed out to fighters' keys: never one twice, so an id stands for one key for good
 #: (a table emptied past its bound gives a key met again a new id, never an old one).
 _NEXT_ID = count(1)
-_new = object.__new__
 
 
 class Ids:
@@ -79,10 +78,17 @@ class Ids:
 
     __slots__ = ("but_hp", "front", "ids", "read", "setup", "table", "table_but_hp")
 
-    def __init__(self, state: AdndUndergroundState) -> None:
-        self.setup = state.setup
-        self.table = table(state.setup, "fighter ids")
-        self.table_but_hp = table(state.setup, "fighter ids but hp")
+    def __init__(self, state: AdndUndergroundState | None, of: Ids | None = None) -> None:
+        # ``of``: the numbers of the state this one is a clone of (:meth:`carried`).
+        if of is not None:
+            setup, tables = of.setup, (of.table, of.table_but_hp)
+        else:
+            assert state is not None
+            setup = state.setup
+            tables = (table(setup, "fighter ids"), table(setup, "fighter ids but hp"))
+        self.setup: Setup = setup
+        self.table: dict[Any, int] = tables[0]
+        self.table_but_hp: dict[Any, int] = tables[1]
         #: Each fighter's number for his key.
         self.ids: dict[str, int] = {}
         #: Each fighter's number for his key but his hit points
@@ -109,8 +115,7 @@ class Ids:
     def carried(self) -> Ids:
         """A copy for a clone of the state these numbers are up to date with (whose log
         of changes starts empty): the same numbers, nothing to read yet."""
-        made = _new(Ids)
-        made.setup, made.table, made.table_but_hp = self.setup, self.table, self.table_but_hp
+        made = Ids(None, self)
         made.ids, made.but_hp, made.read, made.front = dict(self.ids), dict(self.but_hp), 0, \
             self.front
         return made

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from functools import cache
 from typing import TypeVar, cast
 
+from mypy_extensions import mypyc_attr
+
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
@@ -664,6 +666,7 @@ def _confirmed(request: DecisionRequest, action: Action) -> Action | None:
     return action if request.is_legal(action) else None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a policy others build on
 class HeuristicPolicy:
     """A sensible fighter and a DM who lets the rules run as written."""
 

@@ -129,9 +129,15 @@ def claw_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any],
             advance(state, rng, emit)  # anything else: the engine's own steps
             return taken
         actor = nxt
-        if state.result is not None or not _plain(state, actor, pick):
+        if _over(state) or not _plain(state, actor, pick):
             return taken
     return taken
+
+
+def _over(state: AgeOfDragonsState) -> bool:
+    """Whether the fight has ended: read afresh, where the type checker still holds an
+    earlier reading of ``state.result`` (which the compiled build would trust)."""
+    return state.result is not None
 
 
 def _next_turn(state: AgeOfDragonsState) -> str | None:

@@ -12,6 +12,7 @@ two, so they cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 from fracas.core.action import Action
@@ -67,24 +68,26 @@ _EFFECT_LABELS = {
 # -- how a judge reads an action and refuses it -------------------------------------------------
 #
 # Every judge reads the fields of ``a``: a whole action, or a partial one's fields as
-# attributes (:class:`_Chosen`, those not chosen yet reading as ``_UNSET``).  It refuses
+# attributes (:func:`_Chosen`, those not chosen yet reading as ``_UNSET``).  It refuses
 # through ``refuse(rule, reason)``: :func:`why_not` passes the partial's own, which names
 # the rule; :func:`allows` passes :func:`_no`, which builds nothing.  So the one judge of a
 # verb answers both the full check and the quick yes.
 Refuse = Callable[[str, str], IllegalActionError]
-#: The fields of an action as a judge reads them: the action itself, or :class:`_Chosen`.
+#: The fields of an action as a judge reads them: the action itself, or :func:`_Chosen`'s.
 Fields = Any
 
 
-class _Chosen:
+#: The fields a judge may read that a partial action may not have chosen yet.
+_FIELDS = ("spheres", "effect", "target", "closer", "dice", "style", "called", "pd", "die",
+           "ability", "weapon", "task")
+
+
+def _Chosen(p: Partial) -> Fields:
     """A partial action's fields as attributes; a field not chosen yet reads as ``_UNSET``."""
-
-    spheres = effect = target = closer = dice = style = called = pd = _UNSET
-    die = ability = weapon = task = _UNSET
-
-    def __init__(self, p: Partial) -> None:
-        self.__dict__.update(p.values)
-        self.actor = p.actor
+    fields = dict.fromkeys(_FIELDS, _UNSET)
+    fields.update(p.values)
+    fields["actor"] = p.actor
+    return SimpleNamespace(**fields)
 
 
 #: The one refusal :func:`_no` hands back (no reason worded: nobody reads it).
@@ -504,7 +507,8 @@ def _attack_quick(state: AgeOfDragonsState, a: actions.Attack, refuse: Refuse) -
     and its dice, an enemy in melee reach, the claw's limbs); anything odd is left to
     :func:`_attack`.  ``test_aod_quick_check.py`` holds the two together both ways.
     """
-    actor, target, dice = a.actor, a.target, a.dice
+    fields: Any = a  # (read as Any, as _spot_quick reads a spot)
+    actor, target, dice = fields.actor, fields.target, fields.dice
     turn = state.turn
     if state.pending is not None or turn is None or turn.actor != actor or \
             turn.step == "pool" or "soma" not in turn.spheres:  # _turn, _in_step
@@ -529,7 +533,7 @@ def _attack_quick(state: AgeOfDragonsState, a: actions.Attack, refuse: Refuse) -
     grapples = state.grapples
     if grapples and key not in grapples and rules.is_locked(state, actor):
         return _REFUSED
-    called, style = a.called, a.style
+    called, style = fields.called, fields.style
     if called is not None and (type(called) is not str or called not in CALLED
                                or not rules.called_shot_allowed(foe, called)):
         return _REFUSED
@@ -562,7 +566,10 @@ def _spot_quick(state: AgeOfDragonsState, a: actions.Spot, refuse: Refuse) -> Re
     judge's tests are written out here, each beside what it stands for; anything odd is
     left to the judge.  ``test_aod_quick_check.py`` holds the two together both ways.
     """
-    actor, effect, target, closer = a.actor, a.effect, a.target, a.closer
+    # (read as Any: a spot may come with fields of any type, which the compiled build would
+    # refuse at the reading where this function refuses them below)
+    fields: Any = a
+    actor, effect, target, closer = fields.actor, fields.effect, fields.target, fields.closer
     if type(effect) is not str or type(closer) is not bool:
         return _REFUSED
     asked = _SPOT_ASKS.get(effect, ())  # the fields it does not ask keep their defaults

@@ -22,6 +22,8 @@ from dataclasses import replace
 from math import comb
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest, Policy
 from fracas.core.ruleset import GM, Ruleset
@@ -69,6 +71,7 @@ _Attack = actions.Attack
 _FIXED: dict[str, tuple[Action, Action, Action]] = {}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a policy others build on
 class ClawAllPolicy:
     """Roll Soma, expend every 4+ die on a claw at the first foe in reach; never spot or defend."""
 
@@ -97,6 +100,7 @@ class ClawAllPolicy:
         return fixed[2]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a policy others build on
 class HeuristicPolicy:
     """A sensible default for non-human combatants (see the module docstring)."""
 

@@ -30,6 +30,8 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
+from mypy_extensions import mypyc_attr
+
 from fracas.core.action import Action
 from fracas.core.policy import DecisionRequest
 from fracas.core.ruleset import GM
@@ -84,6 +86,7 @@ from fracas.rules.battlesystem.state import (
 __all__ = ["HeuristicPolicy", "firing_position", "losing_melee", "melee_value", "volley_value"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a policy others build on
 class HeuristicPolicy:
     """A sensible commander for any unit, or a GM who follows the scenario's timetable."""
 

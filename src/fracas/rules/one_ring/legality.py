@@ -306,7 +306,7 @@ def _why_not_engagement(state: OneRingState, partial: Partial) -> Refusal:
     found = _engagement_step(state)
     if found is not None and found.kind == "introduce":
         if partial.kind is not Introduce or partial.actor != GM or \
-                partial.get("foe", "") not in ("", *found.options):
+                ((foe := partial.get("foe", "")) != "" and foe not in found.options):
             return partial.refuse("eligible targets", (
                 "the Loremaster first introduces the foes the heroes may choose: one of "
                 f"{', '.join(found.options)}, or none (gm introduce)"))
@@ -393,7 +393,7 @@ def _why_not_volley(state: OneRingState, partial: Partial, name: str) -> Refusal
         return partial.refuse("opening volleys", "only bows (and thrown spears in the first "
                               "volley) shoot")
     target = partial.get("target", None)
-    if target not in (None, *state.standing_foes()):
+    if target is not None and target not in state.standing_foes():
         return partial.refuse("opening volleys", "a shot needs a standing foe")
     if target is not None and not state.foes[target].eligible:
         return partial.refuse("eligible targets", (
@@ -470,7 +470,7 @@ def _task(state: OneRingState, partial: Partial, hero: str) -> Refusal:
     companion = partial.get("companion", None)
     if stance == DEFENSIVE:
         others = companions(state, hero)
-        if not others or companion not in (None, *others):
+        if not others or (companion is not None and companion not in others):
             return partial.refuse("combat tasks", "Protect Companion (Defensive) names another "
                                   "standing hero")
     elif stance not in TASKS:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from mypy_extensions import mypyc_attr
+
 from fracas.core.action import Action
 from fracas.core.errors import ScriptExhaustedError
 from fracas.core.policy import DecisionRequest
@@ -127,6 +129,7 @@ def _weakest(state: OneRingState, names: Sequence[str]) -> str:
     return best
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a policy others build on
 class HeroHeuristic:
     """A sensible player: archers keep to the Rearward when the quota allows, the wounded
     fight Defensive, the hale press Forward; attack the weakest foe, and when free to
@@ -381,6 +384,7 @@ def _best_attack(state: OneRingState, me: str, targets: Sequence[str],
     return kind(me, _best_target(state, me, targets))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a policy others build on
 class LoremasterHeuristic:
     """The Loremaster: one volley (two at long distance), introduces foes held back only once
     no introduced foe still stands, follows the engagement procedure
