@@ -40,10 +40,10 @@ MODULES: tuple[str, ...] = (
         "checks", "falls", "fold", "lean", "legality", "memory", "policies", "resolve",
         "rules", "terrain", "water")),
     *(f"fracas.rules.age_of_dragons.{m}" for m in (
-        "fold", "lean", "legality", "policies", "resolve", "rules", "tactics")),
+        "fold", "lean", "legality", "policies", "resolve", "rules", "state", "tactics")),
     *(f"fracas.rules.battlesystem.{m}" for m in (
         "combat", "fold", "hazards", "lean", "legality", "movement", "policies", "resolve",
-        "rout", "rules")),
+        "rout", "rules", "state")),
     *(f"fracas.rules.one_ring.{m}" for m in (
         "changes", "combat", "dice", "engagement", "fold", "lean", "legality", "policies",
         "resolve", "rules", "tactics")),

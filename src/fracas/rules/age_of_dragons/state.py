@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-_new = object.__new__
+from mypy_extensions import mypyc_attr
 
 # -- spheres -------------------------------------------------------------------
 SPHERES: Final = ("soma", "sophis", "pneuma")
@@ -31,6 +31,7 @@ OK, MAULED, RIPPED = 0, 1, 2
 PART_STATES: Final = ("ok", "mauled", "ripped")
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
 @dataclass(frozen=True, slots=True)
 class RerollAbility:
     """A reroll effect: costs ``cost`` of ``resource`` per die; needs ``sphere`` in the pool."""
@@ -42,6 +43,7 @@ class RerollAbility:
     per_turn: int | None = None
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
 @dataclass(frozen=True, slots=True)
 class RangedAttack:
     """A ranged weapon or power: its sphere, its reach, its damage bonus, area or not."""
@@ -53,6 +55,7 @@ class RangedAttack:
     area: bool = False
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
 @dataclass(frozen=True, slots=True)
 class Task:
     """A non-attack battle action the GM has set up: hits needed on a sphere."""
@@ -64,6 +67,7 @@ class Task:
     description: str = ""
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
 @dataclass(frozen=True, slots=True)
 class Profile:
     """What does not change during a fight: ratings, abilities, policy."""
@@ -133,14 +137,9 @@ class Fighter:
 
     def copy(self) -> Fighter:
         """An independent copy (the profile is shared: it never changes)."""
-        new = _new(Fighter)  # every slot filled here: no __init__ to parse 13 arguments
-        new.profile, new.pr, new.pd, new.altitude = self.profile, self.pr, self.pd, self.altitude
-        new.resources = dict(self.resources)
-        new.dead, new.stunned, new.wing, new.tail = self.dead, self.stunned, self.wing, self.tail
-        new.limbs = self.limbs[:]
-        new.falling_rounds = self.falling_rounds
-        new.fell_this_round, new.chose_fall = self.fell_this_round, self.chose_fall
-        return new
+        return Fighter(self.profile, self.pr, self.pd, self.altitude, dict(self.resources),
+                       self.dead, self.stunned, self.wing, self.tail, self.limbs[:],
+                       self.falling_rounds, self.fell_this_round, self.chose_fall)
 
 
 @dataclass(slots=True)
@@ -164,12 +163,8 @@ class Turn:
 
     @staticmethod
     def start(actor: str) -> Turn:
-        """``Turn(actor)``, every slot filled here (no default factories to call)."""
-        new = _new(Turn)
-        new.actor, new.step, new.spheres = actor, "pool", ()
-        new.pool, new.spotted, new.expended = [], [], []
-        new.aims, new.rerolls_used, new.rerolled_from, new.hits = {}, {}, 0, None
-        return new
+        """``Turn(actor)``, every field given (no default factories to call)."""
+        return Turn(actor, "pool", (), [], [], [], {}, {}, 0, None)
 
     def copy(self) -> Turn:
         """An independent copy."""
@@ -197,12 +192,9 @@ class Pending:
     def declared(attacker: str, kind: str, defenders: list[str], hits: int, tn: int,
                  damage_bonus: int, sixes: int, style: str, called: str | None,
                  weapon: str | None) -> Pending:
-        """``Pending(...)`` with every field given, its slots filled directly (the fold's)."""
-        new = _new(Pending)
-        new.attacker, new.kind, new.defenders, new.hits = attacker, kind, defenders, hits
-        new.tn, new.damage_bonus, new.sixes = tn, damage_bonus, sixes
-        new.style, new.called, new.weapon = style, called, weapon
-        return new
+        """``Pending(...)`` with every field given (the fold's)."""
+        return Pending(attacker, kind, defenders, hits, tn, damage_bonus, sixes, style, called,
+                       weapon)
 
     def copy(self) -> Pending:
         """An independent copy."""
@@ -269,22 +261,14 @@ class AgeOfDragonsState:
 
     def copy(self) -> AgeOfDragonsState:
         """An independent copy for a new fight or a replay (cheap: no deepcopy)."""
-        new = _new(AgeOfDragonsState)  # every slot filled here (no 19-argument __init__)
-        new.fighters = {n: f.copy() for n, f in self.fighters.items()}
-        new.ranges, new.grapples = dict(self.ranges), set(self.grapples)
-        new.landmarks, new.tasks, new.aggressor = self.landmarks, self.tasks, self.aggressor
-        new.initiative_sphere, new.ground = self.initiative_sphere, self.ground
-        new.max_rounds, new.spot_consumes_dice = self.max_rounds, self.spot_consumes_dice
-        new.search = self.search
-        new.order, new.round, new.turn_index = self.order, self.round, self.turn_index
         turn, pending, run = self.turn, self.pending, self.spot_run
-        new.turn = turn.copy() if turn else None
-        new.pending = pending.copy() if pending else None
-        new.result = self.result
-        new.spot_run = run.copy() if run else None
-        new.closed_run, new.may_end = self.closed_run, self.may_end
-        new.standing = self.standing
-        return new
+        return AgeOfDragonsState(
+            {n: f.copy() for n, f in self.fighters.items()}, dict(self.ranges),
+            set(self.grapples), self.landmarks, self.tasks, self.aggressor,
+            self.initiative_sphere, self.ground, self.max_rounds, self.spot_consumes_dice,
+            self.search, self.order, self.round, self.turn_index,
+            turn.copy() if turn else None, pending.copy() if pending else None, self.result,
+            run.copy() if run else None, self.closed_run, self.may_end, self.standing)
 
 
 #: The old public name of the state class (kept for code written against it).

@@ -13,6 +13,8 @@ import operator
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from fracas.rules.battlesystem.rules import (
     Footprint,
     darkness_applies,
@@ -28,6 +30,7 @@ __all__ = ["Area", "Battlefield", "BattlesystemState", "BsState", "Feature", "Ga
 _ON_FIELD = ("ok", "routing")
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
 @dataclass(frozen=True, slots=True)
 class Link:
     """A passage from one area to a neighbour."""
@@ -36,6 +39,7 @@ class Link:
     bend: bool
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
 @dataclass(frozen=True, slots=True)
 class Area:
     """One tunnel, corridor or cavern."""
@@ -59,6 +63,7 @@ class Area:
         return self.width * self.length
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
 @dataclass(frozen=True, slots=True)
 class Side:
     """An army's fixed facts."""
@@ -69,6 +74,7 @@ class Side:
     command_radius: float
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
 @dataclass(frozen=True, slots=True)
 class UnitStats:
     """A unit's fixed statistics."""
@@ -164,6 +170,7 @@ class _Routes:
         self.paths: dict[tuple[str, str, frozenset[str]], tuple[str, ...]] = {}
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
 @dataclass(frozen=True, slots=True)
 class Battlefield:
     """The map: areas, neighbours and centre-to-centre distances."""
@@ -460,8 +467,8 @@ BsState = BattlesystemState
 
 def clone(state: BattlesystemState) -> BattlesystemState:
     """A copy sharing the fixed battlefield; units, features and gas are copied."""
-    new = _new_state(BattlesystemState)
-    new.readings = Readings()
+    new = BattlesystemState(state.board, state.sides, {}, {}, state.max_turns, state.gm_cave_ins,
+                            state.gm_gases, state.gm_strikes, state.policies)
     copy_into(new, state)
     return new
 
@@ -489,7 +496,6 @@ def _init_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
-_new_state = object.__new__
 #: Every field of a state's value; those :func:`copy_into` copies are set again after.
 _STATE_FIELDS = tuple(f.name for f in dataclasses.fields(BattlesystemState) if f.compare)
 _state_values = operator.attrgetter(*_STATE_FIELDS)
