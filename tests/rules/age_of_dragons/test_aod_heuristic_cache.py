@@ -203,7 +203,8 @@ class _Checked(policies.HeuristicPolicy):
         if found is not None:
             plan, foes = found
             assert plan == tactics.plan(state, fighter), (state.turn, plan)
-            assert foes == tactics.target_order(state, fighter), (state.turn, foes)
+            assert foes == tactics.foes_that_matter(state, fighter, fresh=True), \
+                (state.turn, foes)
             _Checked.kept += 1
         return found
 

@@ -214,7 +214,8 @@ class _Checked(policies.HeuristicPolicy):
         before = self._order
         found = super()._foes(state, fighter)
         if before is not None and self._order is before:
-            assert found == tactics.target_order(state, fighter), (state.turn, fighter.name)
+            assert found == tactics.foes_that_matter(state, fighter, fresh=True), \
+                (state.turn, fighter.name)
             _Checked.kept += 1
         return found
 

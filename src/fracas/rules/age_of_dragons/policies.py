@@ -106,14 +106,15 @@ class HeuristicPolicy:
         self._settled: Turn | None = None
         #: The plan after the aim this policy last took from a plan: the turn, how many
         #: dice are spotted and how often the target is aimed at once that aim is taken,
-        #: the plan then and the foes in order (see :meth:`_kept`).
-        self._after_aim: tuple[Turn, int, int, tactics.Plan, list[Fighter]] | None = None
+        #: and the plan then (see :meth:`_kept`).
+        self._after_aim: tuple[Turn, int, int, tactics.Plan] | None = None
         #: The settled plan (see :meth:`_settled_plan`): the turn, the count of standing
         #: changes, how many dice were expended and how often aimed, and the plan.
         self._best: tuple[Turn, int, int, int, tactics.Plan] | None = None
-        #: The foes in order last worked out: the turn, the count of standing changes
-        #: (``AgeOfDragonsState.standing``), who asked, and the order (see :meth:`_foes`).
-        self._order: tuple[Turn | None, int, str, list[Fighter]] | None = None
+        #: The foes that matter last worked out: the turn, the count of standing changes
+        #: (``AgeOfDragonsState.standing``), who asked, the aims taken this turn, and the
+        #: foes in order (see :meth:`_foes`).
+        self._order: tuple[Turn | None, int, str, int, list[Fighter]] | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
         action, vetted = self.decide(request.state, request.actor)
@@ -198,22 +199,24 @@ class HeuristicPolicy:
             MELEE_LEVEL[fighter.altitude] > MELEE_LEVEL[state.fighters[target].altitude]
 
     def _foes(self, state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
-        """:func:`.tactics.target_order`, kept within a turn while nothing it reads changes.
+        """:func:`.tactics.foes_that_matter`, kept while nothing it reads changes.
 
-        The order reads where the combatants stand (Resilience, death, altitude, ranges,
+        The foes read where the combatants stand (Resilience, death, altitude, ranges,
         grapples), which only the events the fold counts in
-        ``AgeOfDragonsState.standing`` change; within one turn (the same ``Turn`` object:
-        every turn begins with a new one, also a turn played without events by
-        ``lean.claw_turns``, and a copied state has its own) an equal count is the same
-        order.  The list is shared: nobody changes it.  ``test_aod_plan_speed.py`` holds
-        each kept order to the one worked out afresh, in whole fights.
+        ``AgeOfDragonsState.standing`` change, and the aims taken this turn; within one
+        turn (the same ``Turn`` object: every turn begins with a new one, also a turn
+        played without events by ``lean.claw_turns``, and a copied state has its own) an
+        equal count and as many aims are the same foes.  The list is shared: nobody
+        changes it.  ``test_aod_plan_speed.py`` holds each kept list to the one worked out
+        afresh, in whole fights.
         """
         kept, turn = self._order, state.turn
+        aims = sum(turn.aims.values()) if turn is not None and turn.aims else 0
         if kept is not None and kept[0] is turn and kept[1] == state.standing and \
-                kept[2] == fighter.name:
-            return kept[3]
-        foes = tactics.target_order(state, fighter)
-        self._order = (turn, state.standing, fighter.name, foes)
+                kept[2] == fighter.name and kept[3] == aims:
+            return kept[4]
+        foes = tactics.foes_that_matter(state, fighter)
+        self._order = (turn, state.standing, fighter.name, aims, foes)
         return foes
 
     def _spots(self, state: AgeOfDragonsState, fighter: Fighter, target: str | None,
@@ -237,7 +240,7 @@ class HeuristicPolicy:
                 self._after_aim = (turn, turn.spotted.count(True) + 1,
                                    turn.aims.get(target, 0) + 1,
                                    tactics.Plan(target, (), plan.aims - 1, plan.value,
-                                                plan.weapon), foes)
+                                                plan.weapon))
                 yield actions.Spot(me, "aim", target)
             else:
                 self._settled = turn
@@ -259,7 +262,8 @@ class HeuristicPolicy:
 
     def _kept(self, state: AgeOfDragonsState, fighter: Fighter
               ) -> tuple[tactics.Plan, list[Fighter]] | None:
-        """The plan and the foes in order kept when the last decision was the plan's aim.
+        """The plan kept when the last decision was the plan's aim, and the foes that
+        matter now (:meth:`_foes`: the aim changed the target's Defence).
 
         An aim takes the lowest spare die showing 3+ and lowers the target's Physical
         Defence by one: the plan is then the same attack with one aim fewer (the aim
@@ -267,7 +271,7 @@ class HeuristicPolicy:
         to attack has a die less to aim with and is worth no more), and nothing the
         foes are put in order by has changed.  Kept only when the turn is the same and
         exactly that aim has been taken since; ``test_aod_heuristic_cache.py`` holds
-        both to the plan and the order worked out afresh.
+        both to the plan and the foes worked out afresh.
         """
         kept, turn = self._after_aim, state.turn
         if kept is None:
@@ -276,7 +280,7 @@ class HeuristicPolicy:
         if kept[0] is turn and turn is not None and turn.step == "spot" and \
                 state.pending is None and turn.spotted.count(True) == kept[1] and \
                 turn.aims.get(kept[3].target, 0) == kept[2]:
-            return kept[3], kept[4]
+            return kept[3], self._foes(state, fighter)
         return None
 
     def _settled_plan(self, state: AgeOfDragonsState) -> tactics.Plan | None:
@@ -338,52 +342,64 @@ class HeuristicPolicy:
         # The best option so far: value, foe, weapon (None: tooth and claw), style, called;
         # its action is made once it has won.
         best: tuple[float, str, RangedAttack | None, str, str | None] | None = None
-        drain: Action | None = None  # the first attack worth nothing that drains a foe's PD
         soma = "soma" in turn.spheres
         weapons = [w for w in fighter.profile.ranged if w.sphere in turn.spheres]
-        aims = turn.aims
-        ranges = state.ranges
         for foe in foes:
-            name = foe.name
-            # Beyond close quarters no tooth and claw reaches (rules.in_melee_reach's first
-            # test, asked here before the rule itself).
-            melee = soma and ranges[(me, name) if me < name else (name, me)] <= CLOSE and \
-                rules.in_melee_reach(state, me, name)
-            if not melee and not weapons:
-                continue  # nothing reaches it
-            active = foe.pr > 0 and not foe.dead  # Fighter.active
-            share = 1.0 if active else tactics.DYING_SHARE
-            # rules.available_pd, in line
-            have_pd = 0 if not active else max(0, foe.pd - aims.get(name, 0))
-            if melee:
-                value, style, called = tactics.best_melee(state, fighter, foe, hits, sixes,
-                                                          have_pd)
-                if value <= 0 and not rules.part_usable(fighter, style):
-                    style = "bite"
-                value *= share
-                if value > 0:
-                    if best is None or value > best[0]:
-                        best = (value, name, None, style, called)
-                elif value == 0 and drain is None and active and have_pd > 0 \
-                        and tactics.drain_helps(state, fighter, name):
-                    drain = actions.Attack(me, name, hits, style, called)
-            for weapon in weapons:
-                if rules.in_ranged_reach(state, me, name, weapon.reach):
-                    value = tactics.ranged_value(state, fighter, name, weapon, hits) * share
-                    if value > 0:
-                        if best is None or value > best[0] or (
-                                value == best[0] and tactics.RANGED_WINS_TIES
-                                and best[2] is None):
-                            best = (value, name, weapon, "", None)
-                    elif value == 0 and drain is None and active and have_pd > 0 \
-                            and tactics.drain_helps(state, fighter, name):
-                        drain = actions.Shoot(me, name, hits, weapon.name)
+            for value, weapon, style, called in _priced(state, fighter, foe, hits, sixes, soma,
+                                                        weapons)[2]:
+                if value > 0 and (best is None or value > best[0] or (
+                        value == best[0] and weapon is not None and tactics.RANGED_WINS_TIES
+                        and best[2] is None)):
+                    best = (value, foe.name, weapon, style, called)
         if best is not None:
             chosen = best[2]
             yield actions.Attack(me, best[1], hits, best[3], best[4]) if chosen is None \
                 else actions.Shoot(me, best[1], hits, chosen.name)
-        if drain is not None:
-            yield drain
+        # The first attack worth nothing that drains a foe's PD for a friend, in the order
+        # of every foe in reach (tactics.foes_within: foes leaves out some worth alike).
+        reach = max([CLOSE if soma else -1, *(w.reach for w in weapons)])
+        if reach < 0:
+            return
+        near = foes if rules.is_locked(state, me) else tactics.foes_within(state, fighter, reach)
+        for foe in near:
+            active, have_pd, ways = _priced(state, fighter, foe, hits, sixes, soma, weapons)
+            if not active or have_pd <= 0:
+                continue
+            for value, weapon, style, called in ways:
+                if value == 0 and tactics.drain_helps(state, fighter, foe.name):
+                    yield actions.Attack(me, foe.name, hits, style, called) if weapon is None \
+                        else actions.Shoot(me, foe.name, hits, weapon.name)
+                    return
+
+
+def _priced(state: AgeOfDragonsState, fighter: Fighter, foe: Fighter, hits: int, sixes: int,
+            soma: bool, weapons: list[RangedAttack]
+            ) -> tuple[bool, int, list[tuple[float, RangedAttack | None, str, str | None]]]:
+    """Whether ``foe`` can act, the PD it can spend, and each attack on it in reach:
+    (value, weapon or None for tooth and claw, style, called shot), tooth and claw first."""
+    me, name = fighter.name, foe.name
+    ways: list[tuple[float, RangedAttack | None, str, str | None]] = []
+    # Beyond close quarters no tooth and claw reaches (rules.in_melee_reach's first
+    # test, asked here before the rule itself).
+    melee = soma and state.ranges[(me, name) if me < name else (name, me)] <= CLOSE and \
+        rules.in_melee_reach(state, me, name)
+    active = foe.pr > 0 and not foe.dead  # Fighter.active
+    if not melee and not weapons:
+        return active, 0, ways  # nothing reaches it
+    share = 1.0 if active else tactics.DYING_SHARE
+    # rules.available_pd, in line
+    have_pd = 0 if not active else max(0, foe.pd - state.turn.aims.get(name, 0)) \
+        if state.turn is not None else max(0, foe.pd)
+    if melee:
+        value, style, called = tactics.best_melee(state, fighter, foe, hits, sixes, have_pd)
+        if value <= 0 and not rules.part_usable(fighter, style):
+            style = "bite"
+        ways.append((value * share, None, style, called))
+    for weapon in weapons:
+        if rules.in_ranged_reach(state, me, name, weapon.reach):
+            ways.append((tactics.ranged_value(state, fighter, name, weapon, hits) * share,
+                         weapon, "", None))
+    return active, have_pd, ways
 
 
 # -- the pool -------------------------------------------------------------------------------

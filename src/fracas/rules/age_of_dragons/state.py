@@ -266,6 +266,9 @@ class AgeOfDragonsState:
     #: its foes (``policies.HeuristicPolicy``).  Left out of :func:`.key.state_key` and of
     #: equality (a turn played without events, ``lean.claw_turns``, leaves it alone).
     standing: int = field(default=0, compare=False, repr=False)
+    #: The heuristic's ``tactics.FoeIndex`` of this state, kept up to date by the fold
+    #: (None until asked for; a copy carries a copy).  Left out of equality.
+    foe_index: Any = field(default=None, init=False, compare=False, repr=False)
 
     def copy(self) -> AgeOfDragonsState:
         """An independent copy for a new fight or a replay (cheap: no deepcopy)."""
@@ -284,6 +287,8 @@ class AgeOfDragonsState:
         new.spot_run = run.copy() if run else None
         new.closed_run, new.may_end = self.closed_run, self.may_end
         new.standing = self.standing
+        index = self.foe_index
+        new.foe_index = None if index is None else index.copy(new.fighters)
         return new
 
 

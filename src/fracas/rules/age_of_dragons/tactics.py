@@ -13,12 +13,15 @@ otherwise all of it against a damaging attack and none against a grapple or a br
 
 from __future__ import annotations
 
+from bisect import insort
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from fracas.core.events import Event, FightEnded
 from fracas.core.records import fast_init
-from fracas.rules.age_of_dragons import rules
+from fracas.rules.age_of_dragons import events, rules
 from fracas.rules.age_of_dragons.rules import (
     ALTITUDE_HALVES,
     ATTACK_THRESHOLD,
@@ -41,8 +44,9 @@ from fracas.rules.age_of_dragons.state import (
     pair,
 )
 
-__all__ = ["Plan", "best_melee", "breakable", "drain_helps", "foe_likeness", "melee_options",
-           "plan", "ranged_value", "target_order", "wants_out"]
+__all__ = ["FoeIndex", "Plan", "best_melee", "breakable", "drain_helps", "foe_likeness",
+           "foes_that_matter", "foes_within", "melee_options", "plan", "ranged_value",
+           "target_order", "wants_out"]
 
 #: What a stun is worth in points of damage: the victim loses a third of its turns.
 STUN_VALUE = 6.0
@@ -392,6 +396,242 @@ def target_order(state: AgeOfDragonsState, me: Fighter) -> list[Fighter]:
               abs(f.altitude - altitude), f.pr, i, f)
              for i, (other, f) in enumerate(state.fighters.items())
              if f.profile.side != side and not f.dead]
+    keyed.sort()
+    return [k[-1] for k in keyed]
+
+
+# -- the foes that can matter -----------------------------------------------------------------
+def group_key(foe: Fighter) -> tuple[object, ...]:
+    """What :func:`plan` and the heuristic's attacks read of a living foe that is in no
+    grapple and not aimed at this turn, beside its range band and its Resilience: its
+    height, the Physical Defence it can spend, whether it can act, whether it is stunned,
+    whether it flies and its wing (:func:`foe_likeness` less the band and Resilience)."""
+    active = foe.pr > 0  # the dead are in no group
+    return (foe.altitude, max(0, foe.pd) if active else 0, active, foe.stunned,
+            foe.profile.flies, foe.wing)
+
+
+#: Of each event class the fields naming the combatants whose :func:`group_key` or
+#: Resilience it may change (``None``: a pair whose range band it may change); a class left
+#: out (a GM's override) may change anything.  ``test_aod_growth_index.py`` holds an index
+#: kept by them to one built afresh, event by event, in whole fights.
+TOUCHES: dict[type[Event], tuple[str, ...] | None] = {
+    events.AttackResolved: ("defender",), events.PartInjured: ("target",),
+    events.Stunned: ("target",), events.Killed: ("target",),
+    events.DeathChecked: ("actor",), events.Fell: ("actor",),
+    events.AltitudeChanged: ("actor",), events.LandedHard: ("actor",),
+    events.TurnStarted: ("actor",), events.Evaded: ("actor",),
+    events.RangeChanged: None, events.GrappleFormed: None, events.GrappleBroken: None,
+    events.TurnEnded: (), events.RoundEnded: (), events.OrderFixed: (), FightEnded: (),
+}
+
+
+@dataclass(slots=True)
+class FoeIndex:
+    """The combatants of a fight grouped by what a plan reads of them, kept as the fight goes.
+
+    Every living combatant sits in the group of its side and :func:`group_key`, the group
+    in order of Resilience, then scenario order.  Of the range bands only those apart from
+    the commonest (``band``, worked out when the index is built) are kept, per combatant:
+    in a crowd most pairs keep the band they began with.  So a combatant's foes that can
+    matter to its plan (:func:`foes_that_matter`) are read from the groups (two of each)
+    and its few odd bands, whatever the crowd's size.
+
+    The fold tells the index which combatants and pairs an event may change
+    (:meth:`note`, :meth:`touch`, by :data:`TOUCHES`); they are read afresh from the state
+    when next asked (:meth:`sync`).  A state carries its own
+    (``AgeOfDragonsState.foe_index``; a copy of the state, a copy of it).
+    """
+
+    fighters: dict[str, Fighter]
+    #: name -> place in scenario order
+    place: dict[str, int]
+    #: the commonest range band, and per combatant every other band: name -> other -> band
+    band: int
+    odd: dict[str, dict[str, int]]
+    #: side -> group key -> (Resilience, place, name) in order
+    groups: dict[str, dict[tuple[object, ...], list[tuple[int, int, str]]]]
+    #: name -> (side, group key, entry) of each combatant in a group
+    where: dict[str, tuple[str, tuple[object, ...], tuple[int, int, str]]]
+    #: the combatants and pairs to read afresh; whether to build the index anew
+    dirty: set[str] = field(default_factory=set)
+    moved: set[tuple[str, str]] = field(default_factory=set)
+    stale: bool = False
+
+    @staticmethod
+    def of(state: AgeOfDragonsState) -> FoeIndex:
+        """The index of ``state``, built afresh."""
+        fighters = state.fighters
+        counts = Counter(state.ranges.values())
+        index = FoeIndex(fighters, {name: i for i, name in enumerate(fighters)},
+                         max(counts, key=counts.__getitem__) if counts else -1,
+                         {name: {} for name in fighters}, {}, {})
+        for (a, b), band in state.ranges.items():
+            index._range(a, b, band)
+        for name, fighter in fighters.items():
+            index._put(name, fighter)
+        return index
+
+    def copy(self, fighters: dict[str, Fighter]) -> FoeIndex:
+        """An independent copy for a copy of the state, whose combatants are ``fighters``."""
+        return FoeIndex(fighters, self.place, self.band,
+                        {name: dict(odd) if odd else {} for name, odd in self.odd.items()},
+                        {side: {key: members[:] for key, members in groups.items()}
+                         for side, groups in self.groups.items()},
+                        dict(self.where), set(self.dirty), set(self.moved), self.stale)
+
+    def _range(self, a: str, b: str, band: int) -> None:
+        odd = self.odd
+        if a not in odd or b not in odd:
+            return  # a landmark
+        if band == self.band:
+            odd[a].pop(b, None)
+            odd[b].pop(a, None)
+        else:
+            odd[a][b] = odd[b][a] = band
+
+    def _put(self, name: str, fighter: Fighter) -> None:
+        if fighter.dead:
+            return
+        side, key = fighter.profile.side, group_key(fighter)
+        entry = (fighter.pr, self.place[name], name)
+        insort(self.groups.setdefault(side, {}).setdefault(key, []), entry)
+        self.where[name] = (side, key, entry)
+
+    def _take(self, name: str) -> None:
+        found = self.where.pop(name, None)
+        if found is not None:
+            side, key, entry = found
+            groups = self.groups[side]
+            members = groups[key]
+            members.remove(entry)
+            if not members:
+                del groups[key]
+
+    def touch(self, name: str) -> None:
+        """``name``'s standing (group or Resilience) may have changed."""
+        self.dirty.add(name)
+
+    def note(self, event: Event) -> None:
+        """What ``event`` may have changed (:data:`TOUCHES`)."""
+        kind = type(event)
+        if kind not in TOUCHES:
+            self.stale = True
+            return
+        fields = TOUCHES[kind]
+        if fields is None:
+            self.moved.add(pair(event.a, event.b))  # type: ignore[attr-defined]
+        else:
+            for attr in fields:
+                self.dirty.add(getattr(event, attr))
+
+    def sync(self, state: AgeOfDragonsState) -> None:
+        """Read afresh what the fold said may have changed."""
+        dirty, moved = self.dirty, self.moved
+        if dirty:
+            fighters = state.fighters
+            for name in dirty:
+                self._take(name)
+                fighter = fighters.get(name)
+                if fighter is not None:
+                    self._put(name, fighter)
+            dirty.clear()
+        if moved:
+            ranges = state.ranges
+            for a, b in moved:
+                self._range(a, b, ranges[a, b])
+            moved.clear()
+
+
+
+def _index(state: AgeOfDragonsState, fresh: bool) -> FoeIndex:
+    """The state's :class:`FoeIndex`, made or brought up to date (``fresh``: built anew,
+    not kept)."""
+    if fresh:
+        return FoeIndex.of(state)
+    index: FoeIndex | None = state.foe_index
+    if index is None or index.stale or index.fighters is not state.fighters:
+        index = state.foe_index = FoeIndex.of(state)
+    elif index.dirty or index.moved:
+        index.sync(state)
+    return index
+
+
+def foes_that_matter(state: AgeOfDragonsState, me: Fighter, *, fresh: bool = False
+                     ) -> list[Fighter]:
+    """The foes :func:`plan` and the heuristic's attacks can choose, in
+    :func:`target_order`: that order less foes no choice can fall on.
+
+    Foes in no grapple, not aimed at this turn and at the commonest range band
+    (:class:`FoeIndex`) are alike to a plan when their :func:`group_key` is (the same
+    route, aims and attacks) but for their Resilience, which only a called shot's kill
+    reads, worth more the more the foe has (:func:`effect_value`): of each group only
+    the first in order (the least Resilience) and the first with the most are kept; a
+    later one is never worth more than both, and ties keep the first.  Every other foe
+    is kept.  For a combatant in a grapple (its plan prices every foe) this is
+    :func:`target_order` itself.  ``test_aod_growth_index.py`` holds the plans and
+    attacks over these foes to those over every foe, in whole fights.
+    """
+    grapples = state.grapples
+    name = me.name
+    if grapples and any(name in link for link in grapples):
+        return target_order(state, me)
+    index = _index(state, fresh)
+    side, fighters = me.profile.side, state.fighters
+    skip = set(index.odd[name])
+    if grapples:
+        skip.update(n for link in grapples for n in link)
+    turn = state.turn
+    if turn is not None and turn.aims:
+        skip.update(turn.aims)
+    found = [f for n in skip if (f := fighters.get(n)) is not None
+             and f.profile.side != side and not f.dead]
+    for group_side, groups in index.groups.items():
+        if group_side == side:
+            continue
+        for members in groups.values():
+            first: tuple[int, int, str] | None = None
+            for entry in members:
+                if entry[2] not in skip:
+                    first = entry
+                    break
+            if first is None:
+                continue
+            found.append(fighters[first[2]])
+            most: tuple[int, int, str] | None = None  # the first of those with the most PR
+            for j in range(len(members) - 1, -1, -1):
+                entry = members[j]
+                if entry[2] in skip:
+                    continue
+                if most is not None and entry[0] != most[0]:
+                    break
+                most = entry
+            if most is not first and most is not None:
+                found.append(fighters[most[2]])
+    return _in_order(state, me, found, index.place)
+
+
+def foes_within(state: AgeOfDragonsState, me: Fighter, reach: int) -> list[Fighter]:
+    """:func:`target_order` less the foes farther than ``reach`` (a range band), for a
+    combatant in no grapple: when the commonest band is farther, only its odd bands are
+    read (:class:`FoeIndex`)."""
+    index = _index(state, False)
+    if index.band <= reach:
+        return [f for f in target_order(state, me) if
+                state.ranges[pair(me.name, f.name)] <= reach]
+    side, fighters = me.profile.side, state.fighters
+    found = [f for n, band in index.odd[me.name].items()
+             if band <= reach and (f := fighters[n]).profile.side != side and not f.dead]
+    return _in_order(state, me, found, index.place)
+
+
+def _in_order(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
+              place: dict[str, int]) -> list[Fighter]:
+    """``foes`` in :func:`target_order`, for a combatant in no grapple (so it holds none)."""
+    name, altitude, ranges = me.name, me.altitude, state.ranges
+    keyed = [(f.pr <= 0, ranges[(name, o) if name < o else (o, name)],
+              abs(f.altitude - altitude), f.pr, place[o], f)
+             for f in foes for o in (f.name,)]
     keyed.sort()
     return [k[-1] for k in keyed]
 
