@@ -157,8 +157,8 @@ class HeuristicPolicy:
         step = turn.step
         if step == "spot" and turn is self._settled and not state.spot_consumes_dice:
             # The plan is settled: evade while the dice last (what _spots offers then)
-            # and a living foe is left (the order kept since the plan: :meth:`_foes`).
-            if self._foes(state, fighter):
+            # and a living foe is left (the foes kept since the plan: :meth:`_foe_left`).
+            if self._foe_left(state, fighter):
                 yield actions.Spot(me, "evade")
             step = ""  # the spots are done
         if step == "pool":
@@ -173,10 +173,12 @@ class HeuristicPolicy:
         foes: list[Fighter] | None = None
         if step in ("reroll", "spot"):
             kept = self._kept(state, fighter)
-            foes = self._foes(state, fighter) if kept is None else kept[1]
-            if foes:
-                yield from self._spots(state, fighter, foes[0].name, foes,
-                                       None if kept is None else kept[0])
+            if kept is not None:  # the plan after its aim: its target, no foe asked for
+                yield from self._spots(state, fighter, None, [], kept)
+            else:
+                foes = self._foes(state, fighter)
+                if foes:
+                    yield from self._spots(state, fighter, foes[0].name, foes)
         if rules.count_qualifying(turn, ATTACK_THRESHOLD):  # else _expends has nothing
             if foes is None:
                 foes = self._foes(state, fighter)
@@ -219,6 +221,15 @@ class HeuristicPolicy:
         self._order = (turn, state.standing, fighter.name, aims, foes)
         return foes
 
+    def _foe_left(self, state: AgeOfDragonsState, fighter: Fighter) -> bool:
+        """Whether a living foe is left: :meth:`_foes` is not empty, kept also across aims
+        (an aim takes no foe away)."""
+        kept = self._order
+        if kept is not None and kept[0] is state.turn and kept[1] == state.standing and \
+                kept[2] == fighter.name:
+            return bool(kept[4])
+        return bool(self._foes(state, fighter))
+
     def _spots(self, state: AgeOfDragonsState, fighter: Fighter, target: str | None,
                foes: list[Fighter], kept: tactics.Plan | None = None) -> Iterator[Action]:
         """The plan's next move or aim (see :func:`.tactics.plan`), then evasion.
@@ -260,10 +271,8 @@ class HeuristicPolicy:
         if not state.spot_consumes_dice:  # otherwise spare dice are worth more as hits
             yield actions.Spot(me, "evade")
 
-    def _kept(self, state: AgeOfDragonsState, fighter: Fighter
-              ) -> tuple[tactics.Plan, list[Fighter]] | None:
-        """The plan kept when the last decision was the plan's aim, and the foes that
-        matter now (:meth:`_foes`: the aim changed the target's Defence).
+    def _kept(self, state: AgeOfDragonsState, fighter: Fighter) -> tactics.Plan | None:
+        """The plan kept when the last decision was the plan's aim.
 
         An aim takes the lowest spare die showing 3+ and lowers the target's Physical
         Defence by one: the plan is then the same attack with one aim fewer (the aim
@@ -271,7 +280,7 @@ class HeuristicPolicy:
         to attack has a die less to aim with and is worth no more), and nothing the
         foes are put in order by has changed.  Kept only when the turn is the same and
         exactly that aim has been taken since; ``test_aod_heuristic_cache.py`` holds
-        both to the plan and the foes worked out afresh.
+        it to the plan worked out afresh.
         """
         kept, turn = self._after_aim, state.turn
         if kept is None:
@@ -280,7 +289,7 @@ class HeuristicPolicy:
         if kept[0] is turn and turn is not None and turn.step == "spot" and \
                 state.pending is None and turn.spotted.count(True) == kept[1] and \
                 turn.aims.get(kept[3].target, 0) == kept[2]:
-            return kept[3], self._foes(state, fighter)
+            return kept[3]
         return None
 
     def _settled_plan(self, state: AgeOfDragonsState) -> tactics.Plan | None:
@@ -339,67 +348,74 @@ class HeuristicPolicy:
                                                       rules.available_pd(state, name))
                 yield actions.Attack(me, name, hits, style, called)
             # Refused (the check decides): every foe priced, the drains too.
-        # The best option so far: value, foe, weapon (None: tooth and claw), style, called;
-        # its action is made once it has won.
-        best: tuple[float, str, RangedAttack | None, str, str | None] | None = None
         soma = "soma" in turn.spheres
         weapons = [w for w in fighter.profile.ranged if w.sphere in turn.spheres]
-        for foe in foes:
-            for value, weapon, style, called in _priced(state, fighter, foe, hits, sixes, soma,
-                                                        weapons)[2]:
-                if value > 0 and (best is None or value > best[0] or (
-                        value == best[0] and weapon is not None and tactics.RANGED_WINS_TIES
-                        and best[2] is None)):
-                    best = (value, foe.name, weapon, style, called)
+        best, drain = _priced(state, fighter, foes, hits, sixes, soma, weapons)
         if best is not None:
             chosen = best[2]
             yield actions.Attack(me, best[1], hits, best[3], best[4]) if chosen is None \
                 else actions.Shoot(me, best[1], hits, chosen.name)
-        # The first attack worth nothing that drains a foe's PD for a friend, in the order
-        # of every foe in reach (tactics.foes_within: foes leaves out some worth alike).
-        reach = max([CLOSE if soma else -1, *(w.reach for w in weapons)])
-        if reach < 0:
-            return
-        near = foes if rules.is_locked(state, me) else tactics.foes_within(state, fighter, reach)
-        for foe in near:
-            active, have_pd, ways = _priced(state, fighter, foe, hits, sixes, soma, weapons)
-            if not active or have_pd <= 0:
-                continue
-            for value, weapon, style, called in ways:
-                if value == 0 and tactics.drain_helps(state, fighter, foe.name):
-                    yield actions.Attack(me, foe.name, hits, style, called) if weapon is None \
-                        else actions.Shoot(me, foe.name, hits, weapon.name)
-                    return
+        if tactics.indexed(state, fighter):
+            # foes leaves out some foes worth alike (tactics.foes_that_matter), not those
+            # a drain falls on: the first in order of every foe in reach.
+            reach = max([CLOSE if soma else -1, *(w.reach for w in weapons)])
+            if reach < 0:
+                return
+            drain = _priced(state, fighter, tactics.foes_within(state, fighter, reach), hits,
+                            sixes, soma, weapons)[1]
+        if drain is not None:
+            yield drain
 
 
-def _priced(state: AgeOfDragonsState, fighter: Fighter, foe: Fighter, hits: int, sixes: int,
-            soma: bool, weapons: list[RangedAttack]
-            ) -> tuple[bool, int, list[tuple[float, RangedAttack | None, str, str | None]]]:
-    """Whether ``foe`` can act, the PD it can spend, and each attack on it in reach:
-    (value, weapon or None for tooth and claw, style, called shot), tooth and claw first."""
-    me, name = fighter.name, foe.name
-    ways: list[tuple[float, RangedAttack | None, str, str | None]] = []
-    # Beyond close quarters no tooth and claw reaches (rules.in_melee_reach's first
-    # test, asked here before the rule itself).
-    melee = soma and state.ranges[(me, name) if me < name else (name, me)] <= CLOSE and \
-        rules.in_melee_reach(state, me, name)
-    active = foe.pr > 0 and not foe.dead  # Fighter.active
-    if not melee and not weapons:
-        return active, 0, ways  # nothing reaches it
-    share = 1.0 if active else tactics.DYING_SHARE
-    # rules.available_pd, in line
-    have_pd = 0 if not active else max(0, foe.pd - state.turn.aims.get(name, 0)) \
-        if state.turn is not None else max(0, foe.pd)
-    if melee:
-        value, style, called = tactics.best_melee(state, fighter, foe, hits, sixes, have_pd)
-        if value <= 0 and not rules.part_usable(fighter, style):
-            style = "bite"
-        ways.append((value * share, None, style, called))
-    for weapon in weapons:
-        if rules.in_ranged_reach(state, me, name, weapon.reach):
-            ways.append((tactics.ranged_value(state, fighter, name, weapon, hits) * share,
-                         weapon, "", None))
-    return active, have_pd, ways
+def _priced(state: AgeOfDragonsState, fighter: Fighter, foes: list[Fighter], hits: int,
+            sixes: int, soma: bool, weapons: list[RangedAttack]
+            ) -> tuple[tuple[float, str, RangedAttack | None, str, str | None] | None,
+                       Action | None]:
+    """Of the attacks on ``foes`` in reach, the one worth the most (value, foe, weapon or
+    None for tooth and claw, style, called shot; ties keep the first, but a shot beats
+    tooth and claw) and the first worth nothing that drains a foe's PD for a friend."""
+    me = fighter.name
+    best: tuple[float, str, RangedAttack | None, str, str | None] | None = None
+    drain: Action | None = None  # the first attack worth nothing that drains a foe's PD
+    turn = state.turn
+    aims = turn.aims if turn is not None else {}
+    ranges = state.ranges
+    for foe in foes:
+        name = foe.name
+        # Beyond close quarters no tooth and claw reaches (rules.in_melee_reach's first
+        # test, asked here before the rule itself).
+        melee = soma and ranges[(me, name) if me < name else (name, me)] <= CLOSE and \
+            rules.in_melee_reach(state, me, name)
+        if not melee and not weapons:
+            continue  # nothing reaches it
+        active = foe.pr > 0 and not foe.dead  # Fighter.active
+        share = 1.0 if active else tactics.DYING_SHARE
+        # rules.available_pd, in line
+        have_pd = 0 if not active else max(0, foe.pd - aims.get(name, 0))
+        if melee:
+            value, style, called = tactics.best_melee(state, fighter, foe, hits, sixes,
+                                                      have_pd)
+            if value <= 0 and not rules.part_usable(fighter, style):
+                style = "bite"
+            value *= share
+            if value > 0:
+                if best is None or value > best[0]:
+                    best = (value, name, None, style, called)
+            elif value == 0 and drain is None and active and have_pd > 0 \
+                    and tactics.drain_helps(state, fighter, name):
+                drain = actions.Attack(me, name, hits, style, called)
+        for weapon in weapons:
+            if rules.in_ranged_reach(state, me, name, weapon.reach):
+                value = tactics.ranged_value(state, fighter, name, weapon, hits) * share
+                if value > 0:
+                    if best is None or value > best[0] or (
+                            value == best[0] and tactics.RANGED_WINS_TIES
+                            and best[2] is None):
+                        best = (value, name, weapon, "", None)
+                elif value == 0 and drain is None and active and have_pd > 0 \
+                        and tactics.drain_helps(state, fighter, name):
+                    drain = actions.Shoot(me, name, hits, weapon.name)
+    return best, drain
 
 
 # -- the pool -------------------------------------------------------------------------------

@@ -45,8 +45,8 @@ from fracas.rules.age_of_dragons.state import (
 )
 
 __all__ = ["FoeIndex", "Plan", "best_melee", "breakable", "drain_helps", "foe_likeness",
-           "foes_that_matter", "foes_within", "melee_options", "plan", "ranged_value",
-           "target_order", "wants_out"]
+           "foes_that_matter", "foes_within", "indexed", "melee_options", "plan",
+           "ranged_value", "target_order", "wants_out"]
 
 #: What a stun is worth in points of damage: the victim loses a third of its turns.
 STUN_VALUE = 6.0
@@ -466,8 +466,10 @@ class FoeIndex:
         index = FoeIndex(fighters, {name: i for i, name in enumerate(fighters)},
                          max(counts, key=counts.__getitem__) if counts else -1,
                          {name: {} for name in fighters}, {}, {})
+        band0, odd = index.band, index.odd
         for (a, b), band in state.ranges.items():
-            index._range(a, b, band)
+            if band != band0 and a in odd and b in odd:  # (not a landmark)
+                odd[a][b] = odd[b][a] = band
         for name, fighter in fighters.items():
             index._put(name, fighter)
         return index
@@ -557,6 +559,20 @@ def _index(state: AgeOfDragonsState, fresh: bool) -> FoeIndex:
     return index
 
 
+#: The fewest combatants a fight has for :func:`foes_that_matter` to read an index: in a
+#: smaller one every foe is read (:func:`target_order`), which costs less.
+INDEXED_FROM = 12
+
+
+def indexed(state: AgeOfDragonsState, me: Fighter) -> bool:
+    """Whether :func:`foes_that_matter` reads the index (a crowd, ``me`` in no grapple) or
+    is :func:`target_order` itself."""
+    if len(state.fighters) < INDEXED_FROM:
+        return False
+    grapples, name = state.grapples, me.name
+    return not grapples or not any(name in link for link in grapples)
+
+
 def foes_that_matter(state: AgeOfDragonsState, me: Fighter, *, fresh: bool = False
                      ) -> list[Fighter]:
     """The foes :func:`plan` and the heuristic's attacks can choose, in
@@ -568,14 +584,14 @@ def foes_that_matter(state: AgeOfDragonsState, me: Fighter, *, fresh: bool = Fal
     reads, worth more the more the foe has (:func:`effect_value`): of each group only
     the first in order (the least Resilience) and the first with the most are kept; a
     later one is never worth more than both, and ties keep the first.  Every other foe
-    is kept.  For a combatant in a grapple (its plan prices every foe) this is
-    :func:`target_order` itself.  ``test_aod_growth_index.py`` holds the plans and
-    attacks over these foes to those over every foe, in whole fights.
+    is kept.  For a combatant in a grapple (its plan prices every foe), or in a fight of
+    few combatants (:func:`indexed`), this is :func:`target_order` itself.
+    ``test_aod_growth_index.py`` holds the plans and attacks over these foes to those
+    over every foe, in whole fights.
     """
-    grapples = state.grapples
-    name = me.name
-    if grapples and any(name in link for link in grapples):
+    if not indexed(state, me):
         return target_order(state, me)
+    grapples, name = state.grapples, me.name
     index = _index(state, fresh)
     side, fighters = me.profile.side, state.fighters
     skip = set(index.odd[name])
@@ -586,37 +602,52 @@ def foes_that_matter(state: AgeOfDragonsState, me: Fighter, *, fresh: bool = Fal
         skip.update(turn.aims)
     found = [f for n in skip if (f := fighters.get(n)) is not None
              and f.profile.side != side and not f.dead]
+    # Of each group the first in order and the first of those with the most Resilience,
+    # less the foes kept above: (not active, band, height apart, Resilience, place, foe).
+    altitude, band = me.altitude, index.band
+    keyed: list[tuple[bool, int, int, int, int, Fighter]] = []
     for group_side, groups in index.groups.items():
         if group_side == side:
             continue
-        for members in groups.values():
-            first: tuple[int, int, str] | None = None
-            for entry in members:
-                if entry[2] not in skip:
-                    first = entry
-                    break
-            if first is None:
-                continue
-            found.append(fighters[first[2]])
-            most: tuple[int, int, str] | None = None  # the first of those with the most PR
-            for j in range(len(members) - 1, -1, -1):
-                entry = members[j]
-                if entry[2] in skip:
+        for key, members in groups.items():
+            # group_key: the height, then whether the foe can act
+            dying, apart = not key[2], abs(key[0] - altitude)  # type: ignore[operator]
+            first = members[0]
+            if first[2] in skip:
+                found_first = next((e for e in members if e[2] not in skip), None)
+                if found_first is None:
                     continue
-                if most is not None and entry[0] != most[0]:
+                first = found_first
+            keyed.append((dying, band, apart, first[0], first[1], fighters[first[2]]))
+            most = members[-1]
+            if most is first:
+                continue
+            j = len(members) - 1
+            while members[j][2] in skip:  # the last not kept above
+                j -= 1
+            most = members[j]
+            for k in range(j - 1, -1, -1):  # the first of those with as much
+                entry = members[k]
+                if entry[0] != most[0]:
                     break
-                most = entry
-            if most is not first and most is not None:
-                found.append(fighters[most[2]])
-    return _in_order(state, me, found, index.place)
+                if entry[2] not in skip:
+                    most = entry
+            if most is not first:
+                keyed.append((dying, band, apart, most[0], most[1], fighters[most[2]]))
+    if found:
+        name, ranges, place = me.name, state.ranges, index.place
+        keyed += [(f.pr <= 0, ranges[(name, o) if name < o else (o, name)],
+                   abs(f.altitude - altitude), f.pr, place[o], f)
+                  for f in found for o in (f.name,)]
+    keyed.sort()
+    return [k[-1] for k in keyed]
 
 
 def foes_within(state: AgeOfDragonsState, me: Fighter, reach: int) -> list[Fighter]:
-    """:func:`target_order` less the foes farther than ``reach`` (a range band), for a
-    combatant in no grapple: when the commonest band is farther, only its odd bands are
-    read (:class:`FoeIndex`)."""
-    index = _index(state, False)
-    if index.band <= reach:
+    """:func:`target_order` less the foes farther than ``reach`` (a range band): when the
+    commonest band is farther, only the odd bands are read (:class:`FoeIndex`)."""
+    index = _index(state, False) if indexed(state, me) else None
+    if index is None or index.band <= reach:
         return [f for f in target_order(state, me) if
                 state.ranges[pair(me.name, f.name)] <= reach]
     side, fighters = me.profile.side, state.fighters
