@@ -5,8 +5,10 @@
   the state holds: every pair's range band and every living combatant's group.
 - The foes the heuristic keeps (``HeuristicPolicy._foes``) are those worked out afresh; they
   are :func:`tactics.target_order` less some foes, in the same order, the first kept.
-- The plan over them is the plan over every foe; so are the attack worth the most and
-  the drain the heuristic offers at the expend step, and what each pool is worth.
+- The plan over them, and over the fewer foes a plan prices (``tactics.foes_to_price``),
+  is the plan over every foe (each priced, none left out as alike); so are the attack
+  worth the most and the drain the heuristic offers at the expend step, and what each
+  pool is worth; ``tactics.first_foe`` is the first of the order.
 - Whole fights played with the index are the fights played without it, event for event.
 
 Every check runs at each decision of seeded fights of every example (the index forced on,
@@ -143,7 +145,12 @@ def _hold(policy: policies.HeuristicPolicy, state: AgeOfDragonsState, me: Fighte
                 policies.pool_value_of(state, me, spheres, whole), spheres
         _Held.checks += 1
         return
-    assert tactics.plan(state, me, foes) == tactics.plan(state, me, whole), state.turn
+    planned = tactics.plan(state, me)  # over tactics.foes_to_price
+    assert planned == tactics.plan(state, me, foes) == tactics.plan(state, me, whole) == \
+        tactics.plan(state, me, every_foe=True), state.turn
+    first = tactics.first_foe(state, me)
+    assert (first is None and not whole) or first is whole[0], state.turn
+    assert tactics.any_foe(state, me) == bool(whole)
     dice = rules.qualifying_dice(turn, ATTACK_THRESHOLD)
     if dice:
         first = (actions.BreakOut, actions.Grapple)

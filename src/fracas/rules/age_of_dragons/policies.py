@@ -111,10 +111,9 @@ class HeuristicPolicy:
         #: The settled plan (see :meth:`_settled_plan`): the turn, the count of standing
         #: changes, how many dice were expended and how often aimed, and the plan.
         self._best: tuple[Turn, int, int, int, tactics.Plan] | None = None
-        #: The foes that matter last worked out: the turn, the count of standing changes
-        #: (``AgeOfDragonsState.standing``), who asked, the aims taken this turn, and the
-        #: foes in order (see :meth:`_foes`).
-        self._order: tuple[Turn | None, int, str, int, list[Fighter]] | None = None
+        #: The first foe last worked out: the turn, the count of standing changes
+        #: (``AgeOfDragonsState.standing``), who asked, and the foe (see :meth:`_first_foe`).
+        self._order: tuple[Turn | None, int, str, str | None] | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
         action, vetted = self.decide(request.state, request.actor)
@@ -157,8 +156,8 @@ class HeuristicPolicy:
         step = turn.step
         if step == "spot" and turn is self._settled and not state.spot_consumes_dice:
             # The plan is settled: evade while the dice last (what _spots offers then)
-            # and a living foe is left (the foes kept since the plan: :meth:`_foe_left`).
-            if self._foe_left(state, fighter):
+            # and a living foe is left.
+            if tactics.any_foe(state, fighter):
                 yield actions.Spot(me, "evade")
             step = ""  # the spots are done
         if step == "pool":
@@ -169,25 +168,19 @@ class HeuristicPolicy:
             for _, i in low[:1]:
                 for ability in fighter.profile.rerolls:
                     yield actions.Reroll(me, i, ability.name)
-        # The foes in order, once a decision (the state stays) and only when asked for.
-        foes: list[Fighter] | None = None
         if step in ("reroll", "spot"):
             kept = self._kept(state, fighter)
-            if kept is not None:  # the plan after its aim: its target, no foe asked for
-                yield from self._spots(state, fighter, None, [], kept)
-            else:
-                foes = self._foes(state, fighter)
-                if foes:
-                    yield from self._spots(state, fighter, foes[0].name, foes)
+            if kept is not None:  # the plan after its aim
+                yield from self._spots(state, fighter, kept)
+            elif tactics.any_foe(state, fighter):
+                yield from self._spots(state, fighter)
         if rules.count_qualifying(turn, ATTACK_THRESHOLD):  # else _expends has nothing
-            if foes is None:
-                foes = self._foes(state, fighter)
-            yield from self._expends(state, fighter, foes[0].name if foes else None, foes,
+            # The foes priced only when asked for (no settled plan, or its attack refused).
+            yield from self._expends(state, fighter, self._first_foe(state, fighter), None,
                                      self._settled_plan(state))
         if fall_is_a_choice(state, me):
-            if foes is None:
-                foes = self._foes(state, fighter)
-            if foes and self._fall_helps(state, fighter, foes[0].name):
+            target = self._first_foe(state, fighter)
+            if target is not None and self._fall_helps(state, fighter, target):
                 yield actions.DeclareFall(me)
 
     @staticmethod
@@ -200,46 +193,45 @@ class HeuristicPolicy:
         return fall_is_a_choice(state, fighter.name) and \
             MELEE_LEVEL[fighter.altitude] > MELEE_LEVEL[state.fighters[target].altitude]
 
-    def _foes(self, state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
-        """:func:`.tactics.foes_that_matter`, kept while nothing it reads changes.
+    @staticmethod
+    def _foes(state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
+        """:func:`.tactics.foes_that_matter`, for pricing the pools."""
+        return tactics.foes_that_matter(state, fighter)
 
-        The foes read where the combatants stand (Resilience, death, altitude, ranges,
+    def _first_foe(self, state: AgeOfDragonsState, fighter: Fighter) -> str | None:
+        """The first of :func:`.tactics.target_order` (:func:`.tactics.first_foe`), kept
+        within a turn while nothing it reads changes.
+
+        The order reads where the combatants stand (Resilience, death, altitude, ranges,
         grapples), which only the events the fold counts in
-        ``AgeOfDragonsState.standing`` change, and the aims taken this turn; within one
-        turn (the same ``Turn`` object: every turn begins with a new one, also a turn
-        played without events by ``lean.claw_turns``, and a copied state has its own) an
-        equal count and as many aims are the same foes.  The list is shared: nobody
-        changes it.  ``test_aod_plan_speed.py`` holds each kept list to the one worked out
+        ``AgeOfDragonsState.standing`` change; within one turn (the same ``Turn`` object:
+        every turn begins with a new one, also a turn played without events by
+        ``lean.claw_turns``, and a copied state has its own) an equal count is the same
+        order.  ``test_aod_plan_speed.py`` holds each kept one to the order worked out
         afresh, in whole fights.
         """
         kept, turn = self._order, state.turn
-        aims = sum(turn.aims.values()) if turn is not None and turn.aims else 0
         if kept is not None and kept[0] is turn and kept[1] == state.standing and \
-                kept[2] == fighter.name and kept[3] == aims:
-            return kept[4]
-        foes = tactics.foes_that_matter(state, fighter)
-        self._order = (turn, state.standing, fighter.name, aims, foes)
-        return foes
-
-    def _foe_left(self, state: AgeOfDragonsState, fighter: Fighter) -> bool:
-        """Whether a living foe is left: :meth:`_foes` is not empty, kept also across aims
-        (an aim takes no foe away)."""
-        kept = self._order
-        if kept is not None and kept[0] is state.turn and kept[1] == state.standing and \
                 kept[2] == fighter.name:
-            return bool(kept[4])
-        return bool(self._foes(state, fighter))
+            return kept[3]
+        found = tactics.first_foe(state, fighter)
+        first = None if found is None else found.name
+        self._order = (turn, state.standing, fighter.name, first)
+        return first
 
-    def _spots(self, state: AgeOfDragonsState, fighter: Fighter, target: str | None,
-               foes: list[Fighter], kept: tactics.Plan | None = None) -> Iterator[Action]:
+    def _spots(self, state: AgeOfDragonsState, fighter: Fighter,
+               kept: tactics.Plan | None = None) -> Iterator[Action]:
         """The plan's next move or aim (see :func:`.tactics.plan`), then evasion.
 
-        With no attack in reach this turn it heads for its target's melee height and
-        range, and aims if it can.  ``kept``: the plan kept across its aim (:meth:`_kept`).
+        With no attack in reach this turn it heads for its target's (the first foe's)
+        melee height and range, and aims if it can.  ``kept``: the plan kept across its
+        aim (:meth:`_kept`).
         """
         me, turn = fighter.name, state.turn
         plan = None if turn is self._settled else \
-            kept if kept is not None else tactics.plan(state, fighter, foes)
+            kept if kept is not None else tactics.plan(state, fighter)
+        target = self._first_foe(state, fighter) if plan is None and \
+            turn is not self._settled and turn is not None else None
         if turn is self._settled or turn is None:
             pass
         elif plan is not None:
@@ -313,12 +305,14 @@ class HeuristicPolicy:
 
     @staticmethod
     def _expends(state: AgeOfDragonsState, fighter: Fighter,
-                 target: str | None, foes: list[Fighter],
+                 target: str | None, foes: list[Fighter] | None,
                  settled: tactics.Plan | None = None) -> Iterator[Action]:
         """Break out, grapple, the attack worth the most, or one that drains a foe's PD.
 
         ``settled``: the plan that settled the turn (:meth:`_settled_plan`), whose attack
         is the one worth the most: it is offered without pricing every foe again.
+        ``foes``: :func:`.tactics.foes_that_matter` or :func:`.tactics.foes_to_price` of
+        these hits (None: the latter, worked out when needed).
         """
         turn = state.turn
         if turn is None:
@@ -350,6 +344,8 @@ class HeuristicPolicy:
             # Refused (the check decides): every foe priced, the drains too.
         soma = "soma" in turn.spheres
         weapons = [w for w in fighter.profile.ranged if w.sphere in turn.spheres]
+        if foes is None:
+            foes = tactics.foes_to_price(state, fighter, hits, sixes)
         best, drain = _priced(state, fighter, foes, hits, sixes, soma, weapons)
         if best is not None:
             chosen = best[2]

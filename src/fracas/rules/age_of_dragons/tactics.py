@@ -44,9 +44,9 @@ from fracas.rules.age_of_dragons.state import (
     pair,
 )
 
-__all__ = ["FoeIndex", "Plan", "best_melee", "breakable", "drain_helps", "foe_likeness",
-           "foes_that_matter", "foes_within", "indexed", "melee_options", "plan",
-           "ranged_value", "target_order", "wants_out"]
+__all__ = ["FoeIndex", "Plan", "any_foe", "best_melee", "breakable", "drain_helps", "first_foe",
+           "foe_likeness", "foes_that_matter", "foes_to_price", "foes_within", "indexed",
+           "melee_options", "plan", "ranged_value", "target_order", "wants_out"]
 
 #: What a stun is worth in points of damage: the victim loses a third of its turns.
 STUN_VALUE = 6.0
@@ -457,6 +457,12 @@ class FoeIndex:
     dirty: set[str] = field(default_factory=set)
     moved: set[tuple[str, str]] = field(default_factory=set)
     stale: bool = False
+    #: side -> its families (:func:`_families`), worked out when first asked; side ->
+    #: those of its families whose groups changed since
+    families: dict[str, dict[tuple[object, ...], _Family]] = field(
+        default_factory=dict, compare=False, repr=False)
+    recount: dict[str, set[tuple[object, ...]]] = field(
+        default_factory=dict, compare=False, repr=False)
 
     @staticmethod
     def of(state: AgeOfDragonsState) -> FoeIndex:
@@ -499,6 +505,8 @@ class FoeIndex:
         entry = (fighter.pr, self.place[name], name)
         insort(self.groups.setdefault(side, {}).setdefault(key, []), entry)
         self.where[name] = (side, key, entry)
+        if side in self.families:
+            self.recount.setdefault(side, set()).add(_family_key(key))
 
     def _take(self, name: str) -> None:
         found = self.where.pop(name, None)
@@ -509,6 +517,8 @@ class FoeIndex:
             members.remove(entry)
             if not members:
                 del groups[key]
+            if side in self.families:
+                self.recount.setdefault(side, set()).add(_family_key(key))
 
     def touch(self, name: str) -> None:
         """``name``'s standing (group or Resilience) may have changed."""
@@ -544,6 +554,11 @@ class FoeIndex:
                 self._range(a, b, ranges[a, b])
             moved.clear()
 
+
+def _order(dying: bool, band: int, apart: int, pr: int, place: int) -> int:
+    """:func:`target_order`'s key of a foe of a mover in no grapple (dying, range band,
+    height apart, Resilience, place in scenario order) as one number."""
+    return (((dying * 8 + band) * 8 + apart) << 56) + _low(pr, place)
 
 
 def _index(state: AgeOfDragonsState, fresh: bool) -> FoeIndex:
@@ -591,8 +606,53 @@ def foes_that_matter(state: AgeOfDragonsState, me: Fighter, *, fresh: bool = Fal
     """
     if not indexed(state, me):
         return target_order(state, me)
+    keyed = _keyed_foes(state, me, _index(state, fresh), True, False)
+    keyed.sort()
+    return [k[1] for k in keyed]
+
+
+def foes_to_price(state: AgeOfDragonsState, me: Fighter, hits: int, sixes: int
+                  ) -> list[Fighter]:
+    """:func:`foes_that_matter` for an attack of at most ``hits`` hits and ``sixes`` sixes.
+
+    When those cannot kill (two sixes and :data:`KILL_HITS`), a foe's Resilience changes
+    nothing an attack on it is worth, and among groups alike but for their Physical
+    Defence a foe with more is worth no more to any attack (fewer aims to spare, more
+    Defence left): such a foe after one with less in :func:`target_order` is left out,
+    and so is each group's first with the most Resilience.  Every foe is kept where the
+    attack can kill.  ``test_aod_growth_index.py`` holds the plans over these foes to
+    those over every foe.
+    """
+    if not indexed(state, me):
+        return target_order(state, me)
+    kills = sixes > 1 and hits >= KILL_HITS
+    keyed = _keyed_foes(state, me, _index(state, False), kills, not kills)
+    keyed.sort()
+    return [k[1] for k in keyed]
+
+
+def any_foe(state: AgeOfDragonsState, me: Fighter) -> bool:
+    """Whether ``me`` has a living foe (:func:`target_order` is not empty)."""
+    side = me.profile.side
+    return any(f.profile.side != side and not f.dead for f in state.fighters.values())
+
+
+def first_foe(state: AgeOfDragonsState, me: Fighter) -> Fighter | None:
+    """The first of :func:`target_order` (None: no living foe), read from the index in a
+    crowd (the first of each group, the odd bands) without putting the rest in order."""
+    if not indexed(state, me):
+        order = target_order(state, me)
+        return order[0] if order else None
+    # (the first of those foes_to_price keeps of each family is the family's first)
+    keyed = _keyed_foes(state, me, _index(state, False), False, True)
+    return min(keyed)[1] if keyed else None
+
+
+def _skipped(state: AgeOfDragonsState, me: Fighter, index: FoeIndex
+             ) -> tuple[set[str], list[tuple[int, Fighter]]]:
+    """The foes of ``me`` read one by one (its odd bands, those in a grapple, those aimed
+    at this turn), by name, and keyed in order (:func:`_order`)."""
     grapples, name = state.grapples, me.name
-    index = _index(state, fresh)
     side, fighters = me.profile.side, state.fighters
     skip = set(index.odd[name])
     if grapples:
@@ -600,12 +660,34 @@ def foes_that_matter(state: AgeOfDragonsState, me: Fighter, *, fresh: bool = Fal
     turn = state.turn
     if turn is not None and turn.aims:
         skip.update(turn.aims)
-    found = [f for n in skip if (f := fighters.get(n)) is not None
-             and f.profile.side != side and not f.dead]
-    # Of each group the first in order and the first of those with the most Resilience,
-    # less the foes kept above: (not active, band, height apart, Resilience, place, foe).
+    if not skip:
+        return skip, []
+    altitude, place, ranges = me.altitude, index.place, state.ranges
+    return skip, [(_order(f.pr <= 0, ranges[(name, n) if name < n else (n, name)],
+                          abs(f.altitude - altitude), f.pr, place[n]), f)
+                  for n in skip if (f := fighters.get(n)) is not None
+                  and f.profile.side != side and not f.dead]
+
+
+def _keyed_foes(state: AgeOfDragonsState, me: Fighter, index: FoeIndex, most: bool,
+                prune: bool) -> list[tuple[int, Fighter]]:
+    """:func:`foes_that_matter` (``most``: with the first of each group with the most
+    Resilience; else only each group's first; ``prune``: less the firsts
+    :func:`foes_to_price` leaves out), each with its key in order (:func:`_order`), not
+    in order."""
+    skip, keyed = _skipped(state, me, index)
+    if prune and not most:
+        altitude, band, fighters = me.altitude, index.band, index.fighters
+        for names, pruned, by_pd, dying, height in _families(index, me):
+            high = (((dying * 8 + band) * 8 + abs(height - altitude)) << 56)
+            if skip and not skip.isdisjoint(names):
+                pruned = _pruned(by_pd, skip, fighters)
+            keyed += [(high + low, foe) for low, foe in pruned]
+        return keyed
+    side, fighters = me.profile.side, state.fighters
     altitude, band = me.altitude, index.band
-    keyed: list[tuple[bool, int, int, int, int, Fighter]] = []
+    # Of each group the first in order and the first of those with the most Resilience,
+    # less the foes kept above.
     for group_side, groups in index.groups.items():
         if group_side == side:
             continue
@@ -618,29 +700,103 @@ def foes_that_matter(state: AgeOfDragonsState, me: Fighter, *, fresh: bool = Fal
                 if found_first is None:
                     continue
                 first = found_first
-            keyed.append((dying, band, apart, first[0], first[1], fighters[first[2]]))
-            most = members[-1]
-            if most is first:
-                continue
+            keyed.append((_order(dying, band, apart, first[0], first[1]), fighters[first[2]]))
             j = len(members) - 1
-            while members[j][2] in skip:  # the last not kept above
+            last = members[j]
+            if last is first or not most:
+                continue
+            while last[2] in skip:  # the last not kept above
                 j -= 1
-            most = members[j]
+                last = members[j]
             for k in range(j - 1, -1, -1):  # the first of those with as much
                 entry = members[k]
-                if entry[0] != most[0]:
+                if entry[0] != last[0]:
                     break
                 if entry[2] not in skip:
-                    most = entry
-            if most is not first:
-                keyed.append((dying, band, apart, most[0], most[1], fighters[most[2]]))
-    if found:
-        name, ranges, place = me.name, state.ranges, index.place
-        keyed += [(f.pr <= 0, ranges[(name, o) if name < o else (o, name)],
-                   abs(f.altitude - altitude), f.pr, place[o], f)
-                  for f in found for o in (f.name,)]
-    keyed.sort()
-    return [k[-1] for k in keyed]
+                    last = entry
+            if last is not first:
+                keyed.append((_order(dying, band, apart, last[0], last[1]), fighters[last[2]]))
+    return keyed
+
+
+#: A family: groups alike but for their Physical Defence (the same side, height, whether
+#: they can act, stunned, flier, wing).  Kept per family: the names first in its groups,
+#: the firsts :func:`foes_to_price` keeps when none of them is read one by one (the low
+#: part of each one's key in order, :func:`_low`), its groups by Defence (the Defence,
+#: the members), whether they are dying, their height.
+_Family = tuple[frozenset[str], list[tuple[int, Fighter]],
+                list[tuple[int, list[tuple[int, int, str]]]], bool, int]
+
+
+def _families(index: FoeIndex, me: Fighter) -> list[_Family]:
+    """The families of the foes of ``me``, each worked out again only when one of its
+    groups has changed (``FoeIndex.recount``)."""
+    side = me.profile.side
+    found: list[_Family] = []
+    for group_side, groups in index.groups.items():
+        if group_side == side:
+            continue
+        kept = index.families.get(group_side)
+        if kept is None:
+            kept = index.families[group_side] = {}
+            recount: set[tuple[object, ...]] | None = None  # every family
+        else:
+            recount = index.recount.pop(group_side, None)
+            if recount is None:
+                found += kept.values()
+                continue
+        alike: dict[tuple[object, ...], list[tuple[int, list[tuple[int, int, str]]]]] = {}
+        for key, members in groups.items():
+            family = _family_key(key)
+            if recount is None or family in recount:
+                alike.setdefault(family, []).append((key[1], members))  # type: ignore
+        for family in (alike if recount is None else recount):
+            members_by_pd = alike.get(family)
+            if members_by_pd is None:
+                kept.pop(family, None)  # no group left
+                continue
+            members_by_pd.sort(key=_defence)
+            dying, height = not family[1], family[0]
+            kept[family] = (frozenset(m[0][2] for _, m in members_by_pd),
+                            _pruned(members_by_pd, set(), index.fighters), members_by_pd,
+                            dying, height)  # type: ignore[assignment]
+        found += kept.values()
+    return found
+
+
+def _family_key(key: tuple[object, ...]) -> tuple[object, ...]:
+    """:func:`group_key` less the Physical Defence."""
+    return (key[0], *key[2:])
+
+
+def _low(pr: int, place: int) -> int:
+    """The part of :func:`_order`'s key made of the Resilience and the place."""
+    return ((pr + (1 << 31)) << 24) + place
+
+
+def _pruned(groups: list[tuple[int, list[tuple[int, int, str]]]], skip: set[str],
+            fighters: dict[str, Fighter]) -> list[tuple[int, Fighter]]:
+    """Of a family's groups (by Defence) the first of each not in ``skip``, by the low part
+    of its key in order (:func:`_low`: the rest is the family's), less those after one of
+    less Defence (:func:`foes_to_price`)."""
+    kept: list[tuple[int, Fighter]] = []
+    least = None  # the earliest in order of those with less Defence
+    for _, members in groups:
+        first = members[0]
+        if first[2] in skip:
+            found_first = next((e for e in members if e[2] not in skip), None)
+            if found_first is None:
+                continue
+            first = found_first
+        low = _low(first[0], first[1])
+        if least is None or low < least:
+            kept.append((low, fighters[first[2]]))
+            least = low
+    return kept
+
+
+def _defence(group: tuple[int, list[tuple[int, int, str]]]) -> int:
+    return group[0]
 
 
 def foes_within(state: AgeOfDragonsState, me: Fighter, reach: int) -> list[Fighter]:
@@ -660,11 +816,11 @@ def _in_order(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
               place: dict[str, int]) -> list[Fighter]:
     """``foes`` in :func:`target_order`, for a combatant in no grapple (so it holds none)."""
     name, altitude, ranges = me.name, me.altitude, state.ranges
-    keyed = [(f.pr <= 0, ranges[(name, o) if name < o else (o, name)],
-              abs(f.altitude - altitude), f.pr, place[o], f)
+    keyed = [(_order(f.pr <= 0, ranges[(name, o) if name < o else (o, name)],
+                     abs(f.altitude - altitude), f.pr, place[o]), f)
              for f in foes for o in (f.name,)]
     keyed.sort()
-    return [k[-1] for k in keyed]
+    return [k[1] for k in keyed]
 
 
 def plan(state: AgeOfDragonsState, me: Fighter,
@@ -707,9 +863,11 @@ def plan(state: AgeOfDragonsState, me: Fighter,
         if not spotted[i] and face >= PAID_FACE:  # what a payment reads (pay_key)
             unspotted.append(face)
     unspotted.sort()
-    return _best_plan(state, me, target_order(state, me) if foes is None else foes,
-                      tuple(unspotted), hit_count, sixes, turn.spheres, turn.step != "expend",
-                      every_foe)
+    if foes is None:
+        foes = target_order(state, me) if every_foe else \
+            foes_to_price(state, me, hit_count, sixes)
+    return _best_plan(state, me, foes, tuple(unspotted), hit_count, sixes, turn.spheres,
+                      turn.step != "expend", every_foe)
 
 
 def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
@@ -743,6 +901,9 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
     # a later one never beats an earlier (ties keep the first): only the first is priced.
     seen: set[tuple[object, ...]] | None = \
         set() if several and not locked and not every_foe else None
+    # A foe's Resilience tells only through a kill, which no attack with these hits can
+    # make against no Physical Defence (:data:`KILL_HITS`) unless they are enough.
+    like_sixes = sixes if sixes < 2 or hit_count >= KILL_HITS else 1
     # rules.is_locked of every foe at once: the names in a grapple link
     held = {n for link in grapples for n in link} if seen is not None and grapples else ()
     # A shot strikes its target alone unless an area power catches a grapple with it
@@ -754,20 +915,26 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
     for foe in foes:
         if ceiling is not None and best is not None and best_value >= ceiling:
             break
-        foe_name = foe.name
+        foe_name = foe.profile.name
         band = ranges[(name, foe_name) if name < foe_name else (foe_name, name)]  # pair
-        active = foe.pr > 0 and not foe.dead
+        pr = foe.pr
+        active = pr > 0 and not foe.dead
         if every_foe:
             have_pd = rules.available_pd(state, foe_name)
         else:  # rules.available_pd, without the call (every_foe asks the rule itself)
             have_pd = 0 if not active else \
                 max(0, foe.pd - aimed.get(foe_name, 0)) if aimed else max(0, foe.pd)
+        foe_altitude = foe.altitude
         if seen is not None and foe_name not in held:
-            like = foe_likeness(foe, band, have_pd, sixes)
+            # foe_likeness, in line (test_aod_growth_index.py holds the plans to those
+            # over every foe)
+            like: tuple[object, ...] = (foe_altitude, band, have_pd, pr > 0) \
+                if like_sixes == 0 else \
+                (foe_altitude, band, have_pd, pr > 0, pr if like_sixes > 1 else 0,
+                 foe.stunned, foe.profile.flies, foe.wing)
             if like in seen:
                 continue
             seen.add(like)
-        foe_altitude = foe.altitude
         for w, weapon in enumerate(ways):
             if locked:
                 route = _route(state, me, foe, weapon)
@@ -810,12 +977,27 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
     return best
 
 
+def _kill_hits() -> int:
+    """The fewest hits with which a called shot that kills (:func:`.rules.called_effect`)
+    deals damage against no Physical Defence (:func:`melee_options` offers it only then)."""
+    kills = [numbers for (style, called), numbers in _NUMBERS.items()
+             if called is not None and (rules.called_effect(called, 2) or ("",))[0] == "kill"]
+    return min(next(h for h in range(1, 1000) if expected_damage(h, 0, tn, bonus) > 0)
+               for tn, bonus in kills)
+
+
+#: :func:`_kill_hits`: with fewer hits no foe's Resilience changes what a plan is worth.
+KILL_HITS = _kill_hits()
+
+
 def foe_likeness(foe: Fighter, band: int, have_pd: int, sixes: int) -> tuple[object, ...]:
     """What :func:`plan` reads of a foe that is in no grapple, for a combatant in none:
     its height and range band (the route to it), the Physical Defence it can spend (the
     aims and the damage), whether it can act (a dying foe's share), and with a six in
     the pool what a called shot's effect on it is worth (:func:`melee_key`'s part of the
-    foe).  A ranged plan at such a foe strikes it alone.
+    foe).  A ranged plan at such a foe strikes it alone.  Its Resilience is read only
+    with two sixes or more (a called shot's kill), and :func:`plan` asks with one six
+    less when its hits cannot kill (:data:`KILL_HITS`).
     """
     if sixes == 0:
         return (foe.altitude, band, have_pd, foe.pr > 0)
