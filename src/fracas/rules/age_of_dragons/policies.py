@@ -114,6 +114,11 @@ class HeuristicPolicy:
         #: The first foe last worked out: the turn, the count of standing changes
         #: (``AgeOfDragonsState.standing``), who asked, and the foe (see :meth:`_first_foe`).
         self._order: tuple[Turn | None, int, str, str | None] | None = None
+        #: The foes a plan last priced: the turn, the count of standing changes, who
+        #: asked, the aims taken and whether the dice could kill (None: every foe, in a
+        #: small fight), the foes (:meth:`_to_price`).
+        self._priced: tuple[Turn | None, int, str, int | None, bool | None, list[Fighter]] \
+            | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
         action, vetted = self.decide(request.state, request.actor)
@@ -214,10 +219,42 @@ class HeuristicPolicy:
         if kept is not None and kept[0] is turn and kept[1] == state.standing and \
                 kept[2] == fighter.name:
             return kept[3]
-        found = tactics.first_foe(state, fighter)
-        first = None if found is None else found.name
+        priced = self._priced  # the first of the foes a plan priced is the first of all
+        foes = priced[5] if priced is not None and priced[0] is turn and \
+            priced[1] == state.standing and priced[2] == fighter.name else \
+            self._to_price(state, fighter, False)
+        first = foes[0].name if foes else None
         self._order = (turn, state.standing, fighter.name, first)
         return first
+
+    def _to_price(self, state: AgeOfDragonsState, fighter: Fighter,
+                  kills: bool | None = None) -> list[Fighter]:
+        """:func:`.tactics.foes_to_price` for this turn's dice (``kills``: for dice that
+        can, or cannot, kill), kept while nothing it reads changes (the turn, the count of
+        standing changes, the aims taken; see :meth:`_first_foe`)."""
+        turn, kept, name = state.turn, self._priced, fighter.name
+        if kept is not None and kept[0] is turn and kept[1] == state.standing and \
+                kept[2] == name and kept[3] is None:
+            return kept[5]  # every foe: no aim, no die read
+        if not tactics.indexed(state, fighter):
+            foes = tactics.target_order(state, fighter)
+            self._priced = (turn, state.standing, name, None, None, foes)
+            return foes
+        hits = sixes = 0
+        if kills is None:
+            if turn is not None:
+                dice = rules.qualifying_dice(turn, ATTACK_THRESHOLD)
+                hits, sixes = len(dice), sum(1 for i in dice if turn.pool[i] == 6)
+            kills = tactics.can_kill(hits, sixes)
+        elif kills:
+            hits, sixes = tactics.KILL_HITS, 2
+        aims = sum(turn.aims.values()) if turn is not None and turn.aims else 0
+        if kept is not None and kept[0] is turn and kept[1] == state.standing and \
+                kept[2] == name and kept[3] == aims and kept[4] == kills:
+            return kept[5]
+        foes = tactics.foes_to_price(state, fighter, hits, sixes)
+        self._priced = (turn, state.standing, name, aims, kills, foes)
+        return foes
 
     def _spots(self, state: AgeOfDragonsState, fighter: Fighter,
                kept: tactics.Plan | None = None) -> Iterator[Action]:
@@ -229,7 +266,8 @@ class HeuristicPolicy:
         """
         me, turn = fighter.name, state.turn
         plan = None if turn is self._settled else \
-            kept if kept is not None else tactics.plan(state, fighter)
+            kept if kept is not None else tactics.plan(state, fighter,
+                                                        self._to_price(state, fighter))
         target = self._first_foe(state, fighter) if plan is None and \
             turn is not self._settled and turn is not None else None
         if turn is self._settled or turn is None:

@@ -44,7 +44,8 @@ from fracas.rules.age_of_dragons.state import (
     pair,
 )
 
-__all__ = ["FoeIndex", "Plan", "any_foe", "best_melee", "breakable", "drain_helps", "first_foe",
+__all__ = ["FoeIndex", "Plan", "any_foe", "best_melee", "breakable", "can_kill", "drain_helps",
+           "first_foe",
            "foe_likeness", "foes_that_matter", "foes_to_price", "foes_within", "indexed",
            "melee_options", "plan", "ranged_value", "target_order", "wants_out"]
 
@@ -584,8 +585,8 @@ def indexed(state: AgeOfDragonsState, me: Fighter) -> bool:
     is :func:`target_order` itself."""
     if len(state.fighters) < INDEXED_FROM:
         return False
-    grapples, name = state.grapples, me.name
-    return not grapples or not any(name in link for link in grapples)
+    grapples, name = state.grapples, me.profile.name
+    return not grapples or all(a != name and b != name for a, b in grapples)
 
 
 def foes_that_matter(state: AgeOfDragonsState, me: Fighter, *, fresh: bool = False
@@ -620,13 +621,15 @@ def foes_to_price(state: AgeOfDragonsState, me: Fighter, hits: int, sixes: int
     Defence a foe with more is worth no more to any attack (fewer aims to spare, more
     Defence left): such a foe after one with less in :func:`target_order` is left out,
     and so is each group's first with the most Resilience.  Every foe is kept where the
-    attack can kill.  ``test_aod_growth_index.py`` holds the plans over these foes to
-    those over every foe.
+    attack can kill.  For a combatant with no ranged weapon a foe in a grapple is read as
+    any other: only a shot (an area power) treats it apart.
+    ``test_aod_growth_index.py`` holds the plans over these foes to those over every foe.
     """
     if not indexed(state, me):
         return target_order(state, me)
-    kills = sixes > 1 and hits >= KILL_HITS
-    keyed = _keyed_foes(state, me, _index(state, False), kills, not kills)
+    kills = can_kill(hits, sixes)
+    keyed = _keyed_foes(state, me, _index(state, False), kills, not kills,
+                        bool(me.profile.ranged))
     keyed.sort()
     return [k[1] for k in keyed]
 
@@ -637,6 +640,12 @@ def any_foe(state: AgeOfDragonsState, me: Fighter) -> bool:
     return any(f.profile.side != side and not f.dead for f in state.fighters.values())
 
 
+def can_kill(hits: int, sixes: int) -> bool:
+    """Whether an attack of ``hits`` hits and ``sixes`` sixes can make a called shot's kill
+    (two sixes, and :data:`KILL_HITS`): the only way a foe's Resilience tells."""
+    return sixes > 1 and hits >= KILL_HITS
+
+
 def first_foe(state: AgeOfDragonsState, me: Fighter) -> Fighter | None:
     """The first of :func:`target_order` (None: no living foe), read from the index in a
     crowd (the first of each group, the odd bands) without putting the rest in order."""
@@ -644,38 +653,45 @@ def first_foe(state: AgeOfDragonsState, me: Fighter) -> Fighter | None:
         order = target_order(state, me)
         return order[0] if order else None
     # (the first of those foes_to_price keeps of each family is the family's first)
-    keyed = _keyed_foes(state, me, _index(state, False), False, True)
+    keyed = _keyed_foes(state, me, _index(state, False), False, True, False)
     return min(keyed)[1] if keyed else None
 
 
-def _skipped(state: AgeOfDragonsState, me: Fighter, index: FoeIndex
+def _skipped(state: AgeOfDragonsState, me: Fighter, index: FoeIndex, grappled: bool
              ) -> tuple[set[str], list[tuple[int, Fighter]]]:
-    """The foes of ``me`` read one by one (its odd bands, those in a grapple, those aimed
-    at this turn), by name, and keyed in order (:func:`_order`)."""
-    grapples, name = state.grapples, me.name
-    side, fighters = me.profile.side, state.fighters
+    """The foes of ``me`` read one by one (its odd bands, those aimed at this turn, and
+    with ``grappled`` those in a grapple), by name, and keyed in order (:func:`_order`)."""
+    name = me.profile.name
     skip = set(index.odd[name])
-    if grapples:
-        skip.update(n for link in grapples for n in link)
+    if grappled:
+        for a, b in state.grapples:
+            skip.add(a)
+            skip.add(b)
     turn = state.turn
     if turn is not None and turn.aims:
         skip.update(turn.aims)
     if not skip:
         return skip, []
+    side, fighters = me.profile.side, state.fighters
     altitude, place, ranges = me.altitude, index.place, state.ranges
-    return skip, [(_order(f.pr <= 0, ranges[(name, n) if name < n else (n, name)],
-                          abs(f.altitude - altitude), f.pr, place[n]), f)
-                  for n in skip if (f := fighters.get(n)) is not None
-                  and f.profile.side != side and not f.dead]
+    keyed = []
+    for n in skip:
+        f = fighters.get(n)
+        if f is not None and not f.dead and f.profile.side != side:
+            pr = f.pr
+            keyed.append(((((pr <= 0) * 8 + ranges[(name, n) if name < n else (n, name)]) * 8
+                           + abs(f.altitude - altitude) << 56)
+                          + ((pr + (1 << 31)) << 24) + place[n], f))  # _order, in line
+    return skip, keyed
 
 
 def _keyed_foes(state: AgeOfDragonsState, me: Fighter, index: FoeIndex, most: bool,
-                prune: bool) -> list[tuple[int, Fighter]]:
+                prune: bool, grappled: bool = True) -> list[tuple[int, Fighter]]:
     """:func:`foes_that_matter` (``most``: with the first of each group with the most
     Resilience; else only each group's first; ``prune``: less the firsts
-    :func:`foes_to_price` leaves out), each with its key in order (:func:`_order`), not
-    in order."""
-    skip, keyed = _skipped(state, me, index)
+    :func:`foes_to_price` leaves out; not ``grappled``: foes in a grapple read as any
+    other), each with its key in order (:func:`_order`), not in order."""
+    skip, keyed = _skipped(state, me, index, grappled)
     if prune and not most:
         altitude, band, fighters = me.altitude, index.band, index.fighters
         for names, pruned, by_pd, dying, height in _families(index, me):
@@ -903,7 +919,7 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
         set() if several and not locked and not every_foe else None
     # A foe's Resilience tells only through a kill, which no attack with these hits can
     # make against no Physical Defence (:data:`KILL_HITS`) unless they are enough.
-    like_sixes = sixes if sixes < 2 or hit_count >= KILL_HITS else 1
+    like_sixes = sixes if sixes < 2 or can_kill(hit_count, sixes) else 1
     # rules.is_locked of every foe at once: the names in a grapple link
     held = {n for link in grapples for n in link} if seen is not None and grapples else ()
     # A shot strikes its target alone unless an area power catches a grapple with it
