@@ -133,6 +133,8 @@ def _hold(policy: policies.HeuristicPolicy, state: AgeOfDragonsState, me: Fighte
     assert _bands(kept_index, state) == {
         p: state.ranges[p] for p in _bands(fresh_index, state)}, state.turn
     assert _groups(kept_index) == _groups(fresh_index), state.turn
+    assert {side: fams for side, fams in kept_index.fams.items() if fams} == \
+        {side: fams for side, fams in fresh_index.fams.items() if fams}, state.turn
     foes = policy._foes(state, me)
     assert foes == tactics.foes_that_matter(state, me, fresh=True), state.turn
     whole = tactics.target_order(state, me)

@@ -464,6 +464,9 @@ class FoeIndex:
         default_factory=dict, compare=False, repr=False)
     recount: dict[str, set[tuple[object, ...]]] = field(
         default_factory=dict, compare=False, repr=False)
+    #: side -> family (group_key less the Defence) -> Defence -> the group's members
+    fams: dict[str, dict[tuple[object, ...], dict[int, list[tuple[int, int, str]]]]] = field(
+        default_factory=dict, compare=False, repr=False)
 
     @staticmethod
     def of(state: AgeOfDragonsState) -> FoeIndex:
@@ -483,11 +486,16 @@ class FoeIndex:
 
     def copy(self, fighters: dict[str, Fighter]) -> FoeIndex:
         """An independent copy for a copy of the state, whose combatants are ``fighters``."""
-        return FoeIndex(fighters, self.place, self.band,
-                        {name: dict(odd) if odd else {} for name, odd in self.odd.items()},
-                        {side: {key: members[:] for key, members in groups.items()}
-                         for side, groups in self.groups.items()},
-                        dict(self.where), set(self.dirty), set(self.moved), self.stale)
+        new = FoeIndex(fighters, self.place, self.band,
+                       {name: dict(odd) if odd else {} for name, odd in self.odd.items()},
+                       {side: {key: members[:] for key, members in groups.items()}
+                        for side, groups in self.groups.items()},
+                       dict(self.where), set(self.dirty), set(self.moved), self.stale)
+        for side, groups in new.groups.items():
+            fams = new.fams[side] = {}
+            for key, members in groups.items():
+                fams.setdefault(_family_key(key), {})[key[1]] = members  # type: ignore[index]
+        return new
 
     def _range(self, a: str, b: str, band: int) -> None:
         odd = self.odd
@@ -504,10 +512,16 @@ class FoeIndex:
             return
         side, key = fighter.profile.side, group_key(fighter)
         entry = (fighter.pr, self.place[name], name)
-        insort(self.groups.setdefault(side, {}).setdefault(key, []), entry)
+        groups = self.groups.setdefault(side, {})
+        members = groups.get(key)
+        family = _family_key(key)
+        if members is None:
+            members = groups[key] = []
+            self.fams.setdefault(side, {}).setdefault(family, {})[key[1]] = members  # type: ignore[index]
+        insort(members, entry)
         self.where[name] = (side, key, entry)
         if side in self.families:
-            self.recount.setdefault(side, set()).add(_family_key(key))
+            self.recount.setdefault(side, set()).add(family)
 
     def _take(self, name: str) -> None:
         found = self.where.pop(name, None)
@@ -516,10 +530,16 @@ class FoeIndex:
             groups = self.groups[side]
             members = groups[key]
             members.remove(entry)
+            family = _family_key(key)
             if not members:
                 del groups[key]
+                fams = self.fams[side]
+                by_pd = fams[family]
+                del by_pd[key[1]]  # type: ignore[arg-type]
+                if not by_pd:
+                    del fams[family]
             if side in self.families:
-                self.recount.setdefault(side, set()).add(_family_key(key))
+                self.recount.setdefault(side, set()).add(family)
 
     def touch(self, name: str) -> None:
         """``name``'s standing (group or Resilience) may have changed."""
@@ -698,7 +718,8 @@ def _keyed_foes(state: AgeOfDragonsState, me: Fighter, index: FoeIndex, most: bo
             high = (((dying * 8 + band) * 8 + abs(height - altitude)) << 56)
             if skip and not skip.isdisjoint(names):
                 pruned = _pruned(by_pd, skip, fighters)
-            keyed += [(high + low, foe) for low, foe in pruned]
+            for low, foe in pruned:
+                keyed.append((high + low, foe))
         return keyed
     side, fighters = me.profile.side, state.fighters
     altitude, band = me.altitude, index.band
@@ -749,7 +770,7 @@ def _families(index: FoeIndex, me: Fighter) -> list[_Family]:
     groups has changed (``FoeIndex.recount``)."""
     side = me.profile.side
     found: list[_Family] = []
-    for group_side, groups in index.groups.items():
+    for group_side in index.groups:
         if group_side == side:
             continue
         kept = index.families.get(group_side)
@@ -761,17 +782,13 @@ def _families(index: FoeIndex, me: Fighter) -> list[_Family]:
             if recount is None:
                 found += kept.values()
                 continue
-        alike: dict[tuple[object, ...], list[tuple[int, list[tuple[int, int, str]]]]] = {}
-        for key, members in groups.items():
-            family = _family_key(key)
-            if recount is None or family in recount:
-                alike.setdefault(family, []).append((key[1], members))  # type: ignore
-        for family in (alike if recount is None else recount):
-            members_by_pd = alike.get(family)
-            if members_by_pd is None:
+        fams = index.fams.get(group_side, {})
+        for family in (fams if recount is None else recount):
+            by_pd = fams.get(family)
+            if by_pd is None:
                 kept.pop(family, None)  # no group left
                 continue
-            members_by_pd.sort(key=_defence)
+            members_by_pd = sorted(by_pd.items(), key=_defence)
             dying, height = not family[1], family[0]
             kept[family] = (frozenset(m[0][2] for _, m in members_by_pd),
                             _pruned(members_by_pd, set(), index.fighters), members_by_pd,
@@ -899,7 +916,9 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
     ways: list[RangedAttack | None] = [None] if "soma" in spheres else []
     ways += [w for w in me.profile.ranged if w.sphere in spheres]
     grapples = state.grapples
-    locked = bool(grapples) and rules.is_locked(state, me.name)
+    # rules.is_locked of every combatant at once: the names in a grapple link
+    in_grapples = {n for link in grapples for n in link} if grapples else ()
+    locked = me.profile.name in in_grapples
     my_altitude, my_wings = me.altitude, me.can_fly
     # A free combatant's way to a foe depends on the foe's altitude and band alone, and
     # what the dice pay for it on the moves and the height they end at: each is worked
@@ -920,8 +939,7 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
     # A foe's Resilience tells only through a kill, which no attack with these hits can
     # make against no Physical Defence (:data:`KILL_HITS`) unless they are enough.
     like_sixes = sixes if sixes < 2 or can_kill(hit_count, sixes) else 1
-    # rules.is_locked of every foe at once: the names in a grapple link
-    held = {n for link in grapples for n in link} if seen is not None and grapples else ()
+    held = in_grapples if seen is not None else ()
     # A shot strikes its target alone unless an area power catches a grapple with it
     # (rules.area_struck): then ranged_value itself is asked.
     lone_shots = not grapples and not every_foe
