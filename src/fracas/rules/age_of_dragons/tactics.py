@@ -455,7 +455,7 @@ class FoeIndex:
     #: name -> (side, group key, entry) of each combatant in a group
     where: dict[str, tuple[str, tuple[object, ...], tuple[int, int, str]]]
     #: the combatants and pairs to read afresh; whether to build the index anew
-    dirty: set[str] = field(default_factory=set)
+    dirty: dict[str, set[str]] = field(default_factory=dict)
     moved: set[tuple[str, str]] = field(default_factory=set)
     stale: bool = False
     #: side -> its families (:func:`_families`), worked out when first asked; side ->
@@ -490,7 +490,8 @@ class FoeIndex:
                        {name: dict(odd) if odd else {} for name, odd in self.odd.items()},
                        {side: {key: members[:] for key, members in groups.items()}
                         for side, groups in self.groups.items()},
-                       dict(self.where), set(self.dirty), set(self.moved), self.stale)
+                       dict(self.where), {side: set(names) for side, names in self.dirty.items()},
+                       set(self.moved), self.stale)
         for side, groups in new.groups.items():
             fams = new.fams[side] = {}
             for key, members in groups.items():
@@ -543,7 +544,9 @@ class FoeIndex:
 
     def touch(self, name: str) -> None:
         """``name``'s standing (group or Resilience) may have changed."""
-        self.dirty.add(name)
+        fighter = self.fighters.get(name)
+        if fighter is not None:
+            self.dirty.setdefault(fighter.profile.side, set()).add(name)
 
     def note(self, event: Event) -> None:
         """What ``event`` may have changed (:data:`TOUCHES`)."""
@@ -556,19 +559,20 @@ class FoeIndex:
             self.moved.add(pair(event.a, event.b))  # type: ignore[attr-defined]
         else:
             for attr in fields:
-                self.dirty.add(getattr(event, attr))
+                self.touch(getattr(event, attr))
 
-    def sync(self, state: AgeOfDragonsState) -> None:
-        """Read afresh what the fold said may have changed."""
+    def sync(self, state: AgeOfDragonsState, keep: str | None = None) -> None:
+        """Read afresh what the fold said may have changed (but the combatants of side
+        ``keep``, whose groups the asker does not read: they wait for another)."""
         dirty, moved = self.dirty, self.moved
         if dirty:
             fighters = state.fighters
-            for name in dirty:
-                self._take(name)
-                fighter = fighters.get(name)
-                if fighter is not None:
-                    self._put(name, fighter)
-            dirty.clear()
+            for side in [s for s in dirty if s != keep]:
+                for name in dirty.pop(side):
+                    self._take(name)
+                    fighter = fighters.get(name)
+                    if fighter is not None:
+                        self._put(name, fighter)
         if moved:
             ranges = state.ranges
             for a, b in moved:
@@ -582,16 +586,16 @@ def _order(dying: bool, band: int, apart: int, pr: int, place: int) -> int:
     return (((dying * 8 + band) * 8 + apart) << 56) + _low(pr, place)
 
 
-def _index(state: AgeOfDragonsState, fresh: bool) -> FoeIndex:
+def _index(state: AgeOfDragonsState, fresh: bool, me: Fighter | None = None) -> FoeIndex:
     """The state's :class:`FoeIndex`, made or brought up to date (``fresh``: built anew,
-    not kept)."""
+    not kept; ``me``: for reading the foes of ``me``, its own side left as it is)."""
     if fresh:
         return FoeIndex.of(state)
     index: FoeIndex | None = state.foe_index
     if index is None or index.stale or index.fighters is not state.fighters:
         index = state.foe_index = FoeIndex.of(state)
     elif index.dirty or index.moved:
-        index.sync(state)
+        index.sync(state, None if me is None else me.profile.side)
     return index
 
 
@@ -627,7 +631,7 @@ def foes_that_matter(state: AgeOfDragonsState, me: Fighter, *, fresh: bool = Fal
     """
     if not indexed(state, me):
         return target_order(state, me)
-    keyed = _keyed_foes(state, me, _index(state, fresh), True, False)
+    keyed = _keyed_foes(state, me, _index(state, fresh, me), True, False)
     keyed.sort()
     return [k[1] for k in keyed]
 
@@ -648,7 +652,7 @@ def foes_to_price(state: AgeOfDragonsState, me: Fighter, hits: int, sixes: int
     if not indexed(state, me):
         return target_order(state, me)
     kills = can_kill(hits, sixes)
-    keyed = _keyed_foes(state, me, _index(state, False), kills, not kills,
+    keyed = _keyed_foes(state, me, _index(state, False, me), kills, not kills,
                         bool(me.profile.ranged))
     keyed.sort()
     return [k[1] for k in keyed]
@@ -673,7 +677,7 @@ def first_foe(state: AgeOfDragonsState, me: Fighter) -> Fighter | None:
         order = target_order(state, me)
         return order[0] if order else None
     # (the first of those foes_to_price keeps of each family is the family's first)
-    keyed = _keyed_foes(state, me, _index(state, False), False, True, False)
+    keyed = _keyed_foes(state, me, _index(state, False, me), False, True, False)
     return min(keyed)[1] if keyed else None
 
 
@@ -835,7 +839,7 @@ def _defence(group: tuple[int, list[tuple[int, int, str]]]) -> int:
 def foes_within(state: AgeOfDragonsState, me: Fighter, reach: int) -> list[Fighter]:
     """:func:`target_order` less the foes farther than ``reach`` (a range band): when the
     commonest band is farther, only the odd bands are read (:class:`FoeIndex`)."""
-    index = _index(state, False) if indexed(state, me) else None
+    index = _index(state, False, me) if indexed(state, me) else None
     if index is None or index.band <= reach:
         return [f for f in target_order(state, me) if
                 state.ranges[pair(me.name, f.name)] <= reach]
