@@ -198,8 +198,9 @@ def test_the_index_and_the_foes_read_from_it_hold_on_every_example(
                          [(12, 1, 0, False), (14, 2, 0, False), (16, 3, 4, False),
                           (20, 4, 0, False), (24, 5, 5, False), (30, 9, 0, True),
                           (40, 10, 0, True), (36, 11, 7, True)])
-def test_the_index_and_the_foes_read_from_it_hold_in_a_crowd(n: int, seed: int, claw_all: int,
-                                                             alike: bool) -> None:
+def test_the_index_and_the_foes_read_from_it_hold_in_a_crowd(
+        n: int, seed: int, claw_all: int, alike: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tactics, "INDEXED_FROM", 0)  # an index whatever the crowd's size
     initial = _crowd(n, seed, claw_all, alike)
     before = _Held.checks
     for fight in range(3):
@@ -220,6 +221,7 @@ def _log(initial: AgeOfDragonsState, fight: int) -> list[Any]:
 def test_a_crowd_fights_the_same_fights_with_the_index_as_without(
         seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     initial = _crowd(16, seed, claw_all=6 if seed == 8 else 0)
+    monkeypatch.setattr(tactics, "INDEXED_FROM", 0)  # an index whatever the crowd's size
     with_index = [_log(initial, fight) for fight in range(2)]
     monkeypatch.setattr(tactics, "INDEXED_FROM", 10 ** 9)  # every foe read, every time
     without = [_log(initial, fight) for fight in range(2)]

@@ -477,8 +477,8 @@ class FoeIndex:
                          max(counts, key=counts.__getitem__) if counts else -1,
                          {name: {} for name in fighters}, {}, {})
         band0, odd = index.band, index.odd
-        for (a, b), band in state.ranges.items():
-            if band != band0 and a in odd and b in odd:  # (not a landmark)
+        for (a, b), band in [item for item in state.ranges.items() if item[1] != band0]:
+            if a in odd and b in odd:  # (not a landmark)
                 odd[a][b] = odd[b][a] = band
         for name, fighter in fighters.items():
             index._put(name, fighter)
@@ -600,8 +600,9 @@ def _index(state: AgeOfDragonsState, fresh: bool, me: Fighter | None = None) -> 
 
 
 #: The fewest combatants a fight has for :func:`foes_that_matter` to read an index: in a
-#: smaller one every foe is read (:func:`target_order`), which costs less.
-INDEXED_FROM = 12
+#: smaller one every foe is read (:func:`target_order`), which costs less than keeping
+#: the index up to date (``benchmarks/growth.py``: about even at 30 combatants).
+INDEXED_FROM = 40
 
 
 def indexed(state: AgeOfDragonsState, me: Fighter) -> bool:
