@@ -211,9 +211,9 @@ class _Checked(policies.HeuristicPolicy):
     kept = 0
 
     def _first_foe(self, state: AgeOfDragonsState, fighter: Fighter) -> str | None:
-        before = self._order
+        before = self._priced
         found = super()._first_foe(state, fighter)
-        if before is not None and self._order is before:
+        if before is not None and self._priced is before:
             order = tactics.target_order(state, fighter)
             assert found == (order[0].name if order else None), (state.turn, fighter.name)
             _Checked.kept += 1

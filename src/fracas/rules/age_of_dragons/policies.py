@@ -111,9 +111,6 @@ class HeuristicPolicy:
         #: The settled plan (see :meth:`_settled_plan`): the turn, the count of standing
         #: changes, how many dice were expended and how often aimed, and the plan.
         self._best: tuple[Turn, int, int, int, tactics.Plan] | None = None
-        #: The first foe last worked out: the turn, the count of standing changes
-        #: (``AgeOfDragonsState.standing``), who asked, and the foe (see :meth:`_first_foe`).
-        self._order: tuple[Turn | None, int, str, str | None] | None = None
         #: The foes a plan last priced: the turn, the count of standing changes, who
         #: asked, the aims taken and whether the dice could kill (None: every foe, in a
         #: small fight), the foes (:meth:`_to_price`).
@@ -161,8 +158,11 @@ class HeuristicPolicy:
         step = turn.step
         if step == "spot" and turn is self._settled and not state.spot_consumes_dice:
             # The plan is settled: evade while the dice last (what _spots offers then)
-            # and a living foe is left.
-            if tactics.any_foe(state, fighter):
+            # and a living foe is left (the foes the plan priced, while they stand).
+            priced = self._priced
+            if priced[5] if priced is not None and priced[0] is turn and \
+                    priced[1] == state.standing and priced[2] == me else \
+                    tactics.any_foe(state, fighter):
                 yield actions.Spot(me, "evade")
             step = ""  # the spots are done
         if step == "pool":
@@ -180,9 +180,11 @@ class HeuristicPolicy:
             elif tactics.any_foe(state, fighter):
                 yield from self._spots(state, fighter)
         if rules.count_qualifying(turn, ATTACK_THRESHOLD):  # else _expends has nothing
-            # The foes priced only when asked for (no settled plan, or its attack refused).
-            yield from self._expends(state, fighter, self._first_foe(state, fighter), None,
-                                     self._settled_plan(state))
+            # With a settled plan the foes are priced only if its attack is refused.
+            settled = self._settled_plan(state)
+            yield from self._expends(state, fighter, self._first_foe(state, fighter),
+                                     None if settled is not None else
+                                     self._to_price(state, fighter), settled)
         if fall_is_a_choice(state, me):
             target = self._first_foe(state, fighter)
             if target is not None and self._fall_helps(state, fighter, target):
@@ -204,35 +206,25 @@ class HeuristicPolicy:
         return tactics.foes_that_matter(state, fighter)
 
     def _first_foe(self, state: AgeOfDragonsState, fighter: Fighter) -> str | None:
-        """The first of :func:`.tactics.target_order` (:func:`.tactics.first_foe`), kept
-        within a turn while nothing it reads changes.
+        """The first of :func:`.tactics.target_order`: the first of :meth:`_to_price` (of
+        any foes a plan prices), kept as they are.  ``test_aod_plan_speed.py`` holds it to
+        the order worked out afresh, in whole fights."""
+        foes = self._to_price(state, fighter)
+        return foes[0].profile.name if foes else None
 
-        The order reads where the combatants stand (Resilience, death, altitude, ranges,
+    def _to_price(self, state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
+        """:func:`.tactics.foes_to_price` for this turn's dice, kept while nothing it reads
+        changes.
+
+        The foes read where the combatants stand (Resilience, death, altitude, ranges,
         grapples), which only the events the fold counts in
-        ``AgeOfDragonsState.standing`` change; within one turn (the same ``Turn`` object:
-        every turn begins with a new one, also a turn played without events by
-        ``lean.claw_turns``, and a copied state has its own) an equal count is the same
-        order.  ``test_aod_plan_speed.py`` holds each kept one to the order worked out
-        afresh, in whole fights.
+        ``AgeOfDragonsState.standing`` change, and in a crowd the aims taken this turn
+        and whether the dice can kill; within one turn (the same ``Turn`` object: every
+        turn begins with a new one, also a turn played without events by
+        ``lean.claw_turns``, and a copied state has its own) equal counts are the same
+        foes.  The list is shared: nobody changes it.
         """
-        kept, turn = self._order, state.turn
-        if kept is not None and kept[0] is turn and kept[1] == state.standing and \
-                kept[2] == fighter.name:
-            return kept[3]
-        priced = self._priced  # the first of the foes a plan priced is the first of all
-        foes = priced[5] if priced is not None and priced[0] is turn and \
-            priced[1] == state.standing and priced[2] == fighter.name else \
-            self._to_price(state, fighter, False)
-        first = foes[0].name if foes else None
-        self._order = (turn, state.standing, fighter.name, first)
-        return first
-
-    def _to_price(self, state: AgeOfDragonsState, fighter: Fighter,
-                  kills: bool | None = None) -> list[Fighter]:
-        """:func:`.tactics.foes_to_price` for this turn's dice (``kills``: for dice that
-        can, or cannot, kill), kept while nothing it reads changes (the turn, the count of
-        standing changes, the aims taken; see :meth:`_first_foe`)."""
-        turn, kept, name = state.turn, self._priced, fighter.name
+        turn, kept, name = state.turn, self._priced, fighter.profile.name
         if kept is not None and kept[0] is turn and kept[1] == state.standing and \
                 kept[2] == name and kept[3] is None:
             return kept[5]  # every foe: no aim, no die read
@@ -241,13 +233,10 @@ class HeuristicPolicy:
             self._priced = (turn, state.standing, name, None, None, foes)
             return foes
         hits = sixes = 0
-        if kills is None:
-            if turn is not None:
-                dice = rules.qualifying_dice(turn, ATTACK_THRESHOLD)
-                hits, sixes = len(dice), sum(1 for i in dice if turn.pool[i] == 6)
-            kills = tactics.can_kill(hits, sixes)
-        elif kills:
-            hits, sixes = tactics.KILL_HITS, 2
+        if turn is not None:
+            dice = rules.qualifying_dice(turn, ATTACK_THRESHOLD)
+            hits, sixes = len(dice), sum(1 for i in dice if turn.pool[i] == 6)
+        kills = tactics.can_kill(hits, sixes)
         aims = sum(turn.aims.values()) if turn is not None and turn.aims else 0
         if kept is not None and kept[0] is turn and kept[1] == state.standing and \
                 kept[2] == name and kept[3] == aims and kept[4] == kills:

@@ -943,7 +943,7 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
         set() if several and not locked and not every_foe else None
     # A foe's Resilience tells only through a kill, which no attack with these hits can
     # make against no Physical Defence (:data:`KILL_HITS`) unless they are enough.
-    like_sixes = sixes if sixes < 2 or can_kill(hit_count, sixes) else 1
+    like_sixes = sixes if sixes < 2 or hit_count >= KILL_HITS else 1  # can_kill
     held = in_grapples if seen is not None else ()
     # A shot strikes its target alone unless an area power catches a grapple with it
     # (rules.area_struck): then ranged_value itself is asked.
