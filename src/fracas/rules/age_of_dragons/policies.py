@@ -158,11 +158,8 @@ class HeuristicPolicy:
         step = turn.step
         if step == "spot" and turn is self._settled and not state.spot_consumes_dice:
             # The plan is settled: evade while the dice last (what _spots offers then)
-            # and a living foe is left (the foes the plan priced, while they stand).
-            priced = self._priced
-            if priced[5] if priced is not None and priced[0] is turn and \
-                    priced[1] == state.standing and priced[2] == me else \
-                    tactics.any_foe(state, fighter):
+            # and a living foe is left (the foes the plan priced, kept: :meth:`_to_price`).
+            if self._to_price(state, fighter):
                 yield actions.Spot(me, "evade")
             step = ""  # the spots are done
         if step == "pool":
@@ -177,7 +174,7 @@ class HeuristicPolicy:
             kept = self._kept(state, fighter)
             if kept is not None:  # the plan after its aim
                 yield from self._spots(state, fighter, kept)
-            elif tactics.any_foe(state, fighter):
+            elif self._to_price(state, fighter):  # a living foe (kept for the plan)
                 yield from self._spots(state, fighter)
         if rules.count_qualifying(turn, ATTACK_THRESHOLD):  # else _expends has nothing
             # With a settled plan the foes are priced only if its attack is refused.
