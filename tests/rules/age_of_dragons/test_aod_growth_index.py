@@ -152,7 +152,6 @@ def _hold(policy: policies.HeuristicPolicy, state: AgeOfDragonsState, me: Fighte
         tactics.plan(state, me, every_foe=True), state.turn
     first = tactics.first_foe(state, me)
     assert (first is None and not whole) or first is whole[0], state.turn
-    assert tactics.any_foe(state, me) == bool(whole)
     dice = rules.qualifying_dice(turn, ATTACK_THRESHOLD)
     if dice:
         first = (actions.BreakOut, actions.Grapple)

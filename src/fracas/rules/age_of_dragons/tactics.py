@@ -44,7 +44,7 @@ from fracas.rules.age_of_dragons.state import (
     pair,
 )
 
-__all__ = ["FoeIndex", "Plan", "any_foe", "best_melee", "breakable", "can_kill", "drain_helps",
+__all__ = ["FoeIndex", "Plan", "best_melee", "breakable", "can_kill", "drain_helps",
            "first_foe",
            "foe_likeness", "foes_that_matter", "foes_to_price", "foes_within", "indexed",
            "melee_options", "plan", "ranged_value", "target_order", "wants_out"]
@@ -657,12 +657,6 @@ def foes_to_price(state: AgeOfDragonsState, me: Fighter, hits: int, sixes: int
                         bool(me.profile.ranged))
     keyed.sort()
     return [k[1] for k in keyed]
-
-
-def any_foe(state: AgeOfDragonsState, me: Fighter) -> bool:
-    """Whether ``me`` has a living foe (:func:`target_order` is not empty)."""
-    side = me.profile.side
-    return any(f.profile.side != side and not f.dead for f in state.fighters.values())
 
 
 def can_kill(hits: int, sixes: int) -> bool:
