@@ -45,9 +45,8 @@ from fracas.rules.age_of_dragons.state import (
 )
 
 __all__ = ["FoeIndex", "Plan", "best_melee", "breakable", "can_kill", "drain_helps",
-           "first_foe",
-           "foe_likeness", "foes_that_matter", "foes_to_price", "foes_within", "indexed",
-           "melee_options", "plan", "ranged_value", "target_order", "wants_out"]
+           "first_foe", "foe_likeness", "foes_that_matter", "foes_to_price", "foes_within",
+           "indexed", "melee_options", "plan", "ranged_value", "target_order", "wants_out"]
 
 #: What a stun is worth in points of damage: the victim loses a third of its turns.
 STUN_VALUE = 6.0
