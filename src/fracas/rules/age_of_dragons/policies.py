@@ -197,10 +197,12 @@ class HeuristicPolicy:
         return fall_is_a_choice(state, fighter.name) and \
             MELEE_LEVEL[fighter.altitude] > MELEE_LEVEL[state.fighters[target].altitude]
 
-    @staticmethod
-    def _foes(state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
-        """:func:`.tactics.foes_that_matter`, for pricing the pools."""
-        return tactics.foes_that_matter(state, fighter)
+    def _foes(self, state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
+        """:func:`.tactics.foes_that_matter`, for pricing the pools (whose typical pools
+        may kill): in a small fight every foe, kept for the plans (:meth:`_to_price`)."""
+        if tactics.indexed(state, fighter):
+            return tactics.foes_that_matter(state, fighter)
+        return self._to_price(state, fighter)
 
     def _first_foe(self, state: AgeOfDragonsState, fighter: Fighter) -> str | None:
         """The first of :func:`.tactics.target_order`: the first of :meth:`_to_price` (of
