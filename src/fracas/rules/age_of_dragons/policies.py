@@ -158,8 +158,8 @@ class HeuristicPolicy:
         step = turn.step
         if step == "spot" and turn is self._settled and not state.spot_consumes_dice:
             # The plan is settled: evade while the dice last (what _spots offers then)
-            # and a living foe is left (the foes the plan priced, kept: :meth:`_to_price`).
-            if self._to_price(state, fighter):
+            # and a living foe is left (the first of the foes kept: :meth:`_first_foe`).
+            if self._first_foe(state, fighter) is not None:
                 yield actions.Spot(me, "evade")
             step = ""  # the spots are done
         if step == "pool":
@@ -208,7 +208,10 @@ class HeuristicPolicy:
         """The first of :func:`.tactics.target_order`: the first of :meth:`_to_price` (of
         any foes a plan prices), kept as they are.  ``test_aod_plan_speed.py`` holds it to
         the order worked out afresh, in whole fights."""
-        foes = self._to_price(state, fighter)
+        kept = self._priced  # any foes kept for this standing: aims and dice change no order
+        foes = kept[5] if kept is not None and kept[0] is state.turn and \
+            kept[1] == state.standing and kept[2] == fighter.profile.name else \
+            self._to_price(state, fighter)
         return foes[0].profile.name if foes else None
 
     def _to_price(self, state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
