@@ -170,20 +170,28 @@ class HeuristicPolicy:
             for _, i in low[:1]:
                 for ability in fighter.profile.rerolls:
                     yield actions.Reroll(me, i, ability.name)
+        # The foes a plan prices, once a decision (the state stays) and only when asked for.
+        foes: list[Fighter] | None = None
         if step in ("reroll", "spot"):
             kept = self._kept(state, fighter)
             if kept is not None:  # the plan after its aim
                 yield from self._spots(state, fighter, kept)
-            elif self._to_price(state, fighter):  # a living foe (kept for the plan)
-                yield from self._spots(state, fighter)
+            else:
+                foes = self._to_price(state, fighter)
+                if foes:
+                    yield from self._spots(state, fighter, None, foes)
         if rules.count_qualifying(turn, ATTACK_THRESHOLD):  # else _expends has nothing
             # With a settled plan the foes are priced only if its attack is refused.
             settled = self._settled_plan(state)
-            yield from self._expends(state, fighter, self._first_foe(state, fighter),
-                                     None if settled is not None else
-                                     self._to_price(state, fighter), settled)
+            if settled is None and foes is None:
+                foes = self._to_price(state, fighter)
+            yield from self._expends(state, fighter,
+                                     self._first_foe(state, fighter) if foes is None else
+                                     foes[0].profile.name if foes else None,
+                                     None if settled is not None else foes, settled)
         if fall_is_a_choice(state, me):
-            target = self._first_foe(state, fighter)
+            target = self._first_foe(state, fighter) if foes is None else \
+                foes[0].profile.name if foes else None
             if target is not None and self._fall_helps(state, fighter, target):
                 yield actions.DeclareFall(me)
 
@@ -248,19 +256,22 @@ class HeuristicPolicy:
         return foes
 
     def _spots(self, state: AgeOfDragonsState, fighter: Fighter,
-               kept: tactics.Plan | None = None) -> Iterator[Action]:
+               kept: tactics.Plan | None = None, foes: list[Fighter] | None = None
+               ) -> Iterator[Action]:
         """The plan's next move or aim (see :func:`.tactics.plan`), then evasion.
 
         With no attack in reach this turn it heads for its target's (the first foe's)
         melee height and range, and aims if it can.  ``kept``: the plan kept across its
-        aim (:meth:`_kept`).
+        aim (:meth:`_kept`); ``foes``: :meth:`_to_price`, when the caller has it.
         """
         me, turn = fighter.name, state.turn
+        if foes is None and kept is None and turn is not self._settled:
+            foes = self._to_price(state, fighter)
         plan = None if turn is self._settled else \
-            kept if kept is not None else tactics.plan(state, fighter,
-                                                        self._to_price(state, fighter))
-        target = self._first_foe(state, fighter) if plan is None and \
-            turn is not self._settled and turn is not None else None
+            kept if kept is not None else tactics.plan(state, fighter, foes)
+        target = (foes[0].profile.name if foes else None) if foes is not None else \
+            self._first_foe(state, fighter) \
+            if plan is None and turn is not self._settled and turn is not None else None
         if turn is self._settled or turn is None:
             pass
         elif plan is not None:
