@@ -864,15 +864,17 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     quarters and the same height.  A ranged plan wins a tie (it need not close in), and
     otherwise the foe first in :func:`target_order`.  A dying foe counts for a quarter.
     None: no attack can hurt anyone this turn.  With ``spot_consumes_dice`` a spotted die
-    is no longer a hit, and the plan takes no aims.  ``foes``: :func:`target_order` of
-    this state, when the caller has it already.
+    is no longer a hit, and the plan takes no aims.  ``foes``: the foes to price, in
+    :func:`target_order` (that order, or fewer of it that any plan would choose from:
+    :func:`foes_that_matter`); by default :func:`foes_to_price` of these dice.
 
     With tooth and claw the only way and no six in the pool, no foe is worth more than
     the best plain attack with every hit against no Physical Defence (a melee value
     grows with the hits and falls with the PD); once a foe is worth that the later ones
     cannot beat it, and they are not looked at.  Nor is a foe just like an earlier one
-    (:func:`foe_likeness`), for a combatant and foes in no grapple.  ``every_foe`` looks
-    at them all anyway, and asks :func:`.rules.available_pd` for each foe's Physical
+    (:func:`foe_likeness`; its Resilience only where the hits can kill), for a combatant
+    and foes in no grapple.  ``every_foe`` looks at every foe of :func:`target_order`
+    anyway, and asks :func:`.rules.available_pd` for each foe's Physical
     Defence where the quick way works it out in line: ``test_aod_heuristic_cache.py``
     holds the two to the same plan.
     """
