@@ -210,11 +210,12 @@ class _Checked(policies.HeuristicPolicy):
 
     kept = 0
 
-    def _foes(self, state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
-        before = self._order
-        found = super()._foes(state, fighter)
-        if before is not None and self._order is before:
-            assert found == tactics.target_order(state, fighter), (state.turn, fighter.name)
+    def _first_foe(self, state: AgeOfDragonsState, fighter: Fighter) -> str | None:
+        before = self._priced
+        found = super()._first_foe(state, fighter)
+        if before is not None and self._priced is before:
+            order = tactics.target_order(state, fighter)
+            assert found == (order[0].name if order else None), (state.turn, fighter.name)
             _Checked.kept += 1
         return found
 

@@ -200,6 +200,7 @@ _NOT_KEYED: dict[type, set[str]] = {
         "round",  # the key leaves the round counter out (the round limit aside)
         "spot_run", "closed_run", "may_end",  # for the log, or a test whose answer is known
         "standing",  # a count of changes the heuristic keeps its foes' order by
+        "foe_index",  # the heuristic's index of the foes, read from the fields keyed
     },
 }
 

@@ -184,6 +184,8 @@ def turn_started(state: AgeOfDragonsState, actor: str) -> None:
     fighter = state.fighters[actor]
     fighter.pd = fighter.profile.passive_pd
     state.turn = Turn.start(actor)
+    if state.foe_index is not None:  # the heuristic's index of the foes (tactics.FoeIndex)
+        state.foe_index.touch(actor)
 
 
 def _turn_ended(state: AgeOfDragonsState, e: events.TurnEnded) -> None:
@@ -260,6 +262,8 @@ def _evaded(state: AgeOfDragonsState, e: events.Evaded) -> None:
 def evaded(state: AgeOfDragonsState, actor: str, amount: int) -> None:
     """``Evaded``: ``actor``'s Physical Defence grows by ``amount``."""
     state.fighters[actor].pd += amount
+    if state.foe_index is not None:
+        state.foe_index.touch(actor)
 
 
 def _landed(state: AgeOfDragonsState, e: events.LandedHard) -> None:
@@ -370,6 +374,8 @@ def apply_event(state: AgeOfDragonsState, event: Event) -> None:
     kind = type(event)
     if kind not in STANDING_KEPT:
         state.standing += 1
+        if state.foe_index is not None:  # the heuristic's index of the foes (tactics.FoeIndex)
+            state.foe_index.note(event)
     handler = _handler(kind)
     if handler is not None:
         handler(state, event)

@@ -110,6 +110,7 @@ def claw_turns(state: AgeOfDragonsState, actor: str, pick: Callable[[str], Any],
     """
     if not _plain(state, actor, pick):
         return 0  # (the commonest answer in a fight of other policies: asked first)
+    state.foe_index = None  # its changes are made without the fold (tactics.FoeIndex)
     taken = 0
     while budget - taken >= MOST_DECISIONS:  # actor's turn is plain (asked before and below)
         duel = _duel(state, actor, pick, rng, budget - taken)

@@ -110,14 +110,16 @@ class HeuristicPolicy:
         self._settled: Turn | None = None
         #: The plan after the aim this policy last took from a plan: the turn, how many
         #: dice are spotted and how often the target is aimed at once that aim is taken,
-        #: the plan then and the foes in order (see :meth:`_kept`).
-        self._after_aim: tuple[Turn, int, int, tactics.Plan, list[Fighter]] | None = None
+        #: and the plan then (see :meth:`_kept`).
+        self._after_aim: tuple[Turn, int, int, tactics.Plan] | None = None
         #: The settled plan (see :meth:`_settled_plan`): the turn, the count of standing
         #: changes, how many dice were expended and how often aimed, and the plan.
         self._best: tuple[Turn, int, int, int, tactics.Plan] | None = None
-        #: The foes in order last worked out: the turn, the count of standing changes
-        #: (``AgeOfDragonsState.standing``), who asked, and the order (see :meth:`_foes`).
-        self._order: tuple[Turn | None, int, str, list[Fighter]] | None = None
+        #: The foes a plan last priced: the turn, the count of standing changes, who
+        #: asked, the aims taken and whether the dice could kill (None: every foe, in a
+        #: small fight), the foes (:meth:`_to_price`).
+        self._priced: tuple[Turn | None, int, str, int | None, bool | None, list[Fighter]] \
+            | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
         action, vetted = self.decide(request.state, request.actor)
@@ -160,8 +162,8 @@ class HeuristicPolicy:
         step = turn.step
         if step == "spot" and turn is self._settled and not state.spot_consumes_dice:
             # The plan is settled: evade while the dice last (what _spots offers then)
-            # and a living foe is left (the order kept since the plan: :meth:`_foes`).
-            if self._foes(state, fighter):
+            # and a living foe is left (the first of the foes kept: :meth:`_first_foe`).
+            if self._first_foe(state, fighter) is not None:
                 yield actions.Spot(me, "evade")
             step = ""  # the spots are done
         if step == "pool":
@@ -172,23 +174,29 @@ class HeuristicPolicy:
             for _, i in low[:1]:
                 for ability in fighter.profile.rerolls:
                     yield actions.Reroll(me, i, ability.name)
-        # The foes in order, once a decision (the state stays) and only when asked for.
+        # The foes a plan prices, once a decision (the state stays) and only when asked for.
         foes: list[Fighter] | None = None
         if step in ("reroll", "spot"):
             kept = self._kept(state, fighter)
-            foes = self._foes(state, fighter) if kept is None else kept[1]
-            if foes:
-                yield from self._spots(state, fighter, foes[0].name, foes,
-                                       None if kept is None else kept[0])
+            if kept is not None:  # the plan after its aim
+                yield from self._spots(state, fighter, kept)
+            else:
+                foes = self._to_price(state, fighter)
+                if foes:
+                    yield from self._spots(state, fighter, None, foes)
         if rules.count_qualifying(turn, ATTACK_THRESHOLD):  # else _expends has nothing
-            if foes is None:
-                foes = self._foes(state, fighter)
-            yield from self._expends(state, fighter, foes[0].name if foes else None, foes,
-                                     self._settled_plan(state))
+            # With a settled plan the foes are priced only if its attack is refused.
+            settled = self._settled_plan(state)
+            if settled is None and foes is None:
+                foes = self._to_price(state, fighter)
+            yield from self._expends(state, fighter,
+                                     self._first_foe(state, fighter) if foes is None else
+                                     foes[0].profile.name if foes else None,
+                                     None if settled is not None else foes, settled)
         if fall_is_a_choice(state, me):
-            if foes is None:
-                foes = self._foes(state, fighter)
-            if foes and self._fall_helps(state, fighter, foes[0].name):
+            target = self._first_foe(state, fighter) if foes is None else \
+                foes[0].profile.name if foes else None
+            if target is not None and self._fall_helps(state, fighter, target):
                 yield actions.DeclareFall(me)
 
     @staticmethod
@@ -202,34 +210,72 @@ class HeuristicPolicy:
             MELEE_LEVEL[fighter.altitude] > MELEE_LEVEL[state.fighters[target].altitude]
 
     def _foes(self, state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
-        """:func:`.tactics.target_order`, kept within a turn while nothing it reads changes.
+        """:func:`.tactics.foes_that_matter`, for pricing the pools (whose typical pools
+        may kill): in a small fight every foe, kept for the plans (:meth:`_to_price`)."""
+        if tactics.indexed(state, fighter):
+            return tactics.foes_that_matter(state, fighter)
+        return self._to_price(state, fighter)
 
-        The order reads where the combatants stand (Resilience, death, altitude, ranges,
+    def _first_foe(self, state: AgeOfDragonsState, fighter: Fighter) -> str | None:
+        """The first of :func:`.tactics.target_order`: the first of :meth:`_to_price` (of
+        any foes a plan prices), kept as they are.  ``test_aod_plan_speed.py`` holds it to
+        the order worked out afresh, in whole fights."""
+        kept = self._priced  # any foes kept for this standing: aims and dice change no order
+        foes = kept[5] if kept is not None and kept[0] is state.turn and \
+            kept[1] == state.standing and kept[2] == fighter.profile.name else \
+            self._to_price(state, fighter)
+        return foes[0].profile.name if foes else None
+
+    def _to_price(self, state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
+        """:func:`.tactics.foes_to_price` for this turn's dice, kept while nothing it reads
+        changes.
+
+        The foes read where the combatants stand (Resilience, death, altitude, ranges,
         grapples), which only the events the fold counts in
-        ``AgeOfDragonsState.standing`` change; within one turn (the same ``Turn`` object:
-        every turn begins with a new one, also a turn played without events by
-        ``lean.claw_turns``, and a copied state has its own) an equal count is the same
-        order.  The list is shared: nobody changes it.  ``test_aod_plan_speed.py`` holds
-        each kept order to the one worked out afresh, in whole fights.
+        ``AgeOfDragonsState.standing`` change, and in a crowd the aims taken this turn
+        and whether the dice can kill; within one turn (the same ``Turn`` object: every
+        turn begins with a new one, also a turn played without events by
+        ``lean.claw_turns``, and a copied state has its own) equal counts are the same
+        foes.  The list is shared: nobody changes it.
         """
-        kept, turn = self._order, state.turn
+        turn, kept, name = state.turn, self._priced, fighter.profile.name
         if kept is not None and kept[0] is turn and kept[1] == state.standing and \
-                kept[2] == fighter.name:
-            return kept[3]
-        foes = tactics.target_order(state, fighter)
-        self._order = (turn, state.standing, fighter.name, foes)
+                kept[2] == name and kept[3] is None:
+            return kept[5]  # every foe: no aim, no die read
+        if not tactics.indexed(state, fighter):
+            foes = tactics.target_order(state, fighter)
+            self._priced = (turn, state.standing, name, None, None, foes)
+            return foes
+        hits = sixes = 0
+        if turn is not None:
+            dice = rules.qualifying_dice(turn, ATTACK_THRESHOLD)
+            hits, sixes = len(dice), sum(1 for i in dice if turn.pool[i] == 6)
+        kills = tactics.can_kill(hits, sixes)
+        aims = sum(turn.aims.values()) if turn is not None and turn.aims else 0
+        if kept is not None and kept[0] is turn and kept[1] == state.standing and \
+                kept[2] == name and kept[3] == aims and kept[4] == kills:
+            return kept[5]
+        foes = tactics.foes_to_price(state, fighter, hits, sixes)
+        self._priced = (turn, state.standing, name, aims, kills, foes)
         return foes
 
-    def _spots(self, state: AgeOfDragonsState, fighter: Fighter, target: str | None,
-               foes: list[Fighter], kept: tactics.Plan | None = None) -> Iterator[Action]:
+    def _spots(self, state: AgeOfDragonsState, fighter: Fighter,
+               kept: tactics.Plan | None = None, foes: list[Fighter] | None = None
+               ) -> Iterator[Action]:
         """The plan's next move or aim (see :func:`.tactics.plan`), then evasion.
 
-        With no attack in reach this turn it heads for its target's melee height and
-        range, and aims if it can.  ``kept``: the plan kept across its aim (:meth:`_kept`).
+        With no attack in reach this turn it heads for its target's (the first foe's)
+        melee height and range, and aims if it can.  ``kept``: the plan kept across its
+        aim (:meth:`_kept`); ``foes``: :meth:`_to_price`, when the caller has it.
         """
         me, turn = fighter.name, state.turn
+        if foes is None and kept is None and turn is not self._settled:
+            foes = self._to_price(state, fighter)
         plan = None if turn is self._settled else \
             kept if kept is not None else tactics.plan(state, fighter, foes)
+        target = (foes[0].profile.name if foes else None) if foes is not None else \
+            self._first_foe(state, fighter) \
+            if plan is None and turn is not self._settled and turn is not None else None
         if turn is self._settled or turn is None:
             pass
         elif plan is not None:
@@ -241,7 +287,7 @@ class HeuristicPolicy:
                 self._after_aim = (turn, turn.spotted.count(True) + 1,
                                    turn.aims.get(target, 0) + 1,
                                    tactics.Plan(target, (), plan.aims - 1, plan.value,
-                                                plan.weapon), foes)
+                                                plan.weapon))
                 yield actions.Spot(me, "aim", target)
             else:
                 self._settled = turn
@@ -261,9 +307,8 @@ class HeuristicPolicy:
         if not state.spot_consumes_dice:  # otherwise spare dice are worth more as hits
             yield actions.Spot(me, "evade")
 
-    def _kept(self, state: AgeOfDragonsState, fighter: Fighter
-              ) -> tuple[tactics.Plan, list[Fighter]] | None:
-        """The plan and the foes in order kept when the last decision was the plan's aim.
+    def _kept(self, state: AgeOfDragonsState, fighter: Fighter) -> tactics.Plan | None:
+        """The plan kept when the last decision was the plan's aim.
 
         An aim takes the lowest spare die showing 3+ and lowers the target's Physical
         Defence by one: the plan is then the same attack with one aim fewer (the aim
@@ -271,7 +316,7 @@ class HeuristicPolicy:
         to attack has a die less to aim with and is worth no more), and nothing the
         foes are put in order by has changed.  Kept only when the turn is the same and
         exactly that aim has been taken since; ``test_aod_heuristic_cache.py`` holds
-        both to the plan and the order worked out afresh.
+        it to the plan worked out afresh.
         """
         kept, turn = self._after_aim, state.turn
         if kept is None:
@@ -280,7 +325,7 @@ class HeuristicPolicy:
         if kept[0] is turn and turn is not None and turn.step == "spot" and \
                 state.pending is None and turn.spotted.count(True) == kept[1] and \
                 turn.aims.get(kept[3].target, 0) == kept[2]:
-            return kept[3], kept[4]
+            return kept[3]
         return None
 
     def _settled_plan(self, state: AgeOfDragonsState) -> tactics.Plan | None:
@@ -304,12 +349,14 @@ class HeuristicPolicy:
 
     @staticmethod
     def _expends(state: AgeOfDragonsState, fighter: Fighter,
-                 target: str | None, foes: list[Fighter],
+                 target: str | None, foes: list[Fighter] | None,
                  settled: tactics.Plan | None = None) -> Iterator[Action]:
         """Break out, grapple, the attack worth the most, or one that drains a foe's PD.
 
         ``settled``: the plan that settled the turn (:meth:`_settled_plan`), whose attack
         is the one worth the most: it is offered without pricing every foe again.
+        ``foes``: :func:`.tactics.foes_that_matter` or :func:`.tactics.foes_to_price` of
+        these hits (None: the latter, worked out when needed).
         """
         turn = state.turn
         if turn is None:
@@ -339,55 +386,76 @@ class HeuristicPolicy:
                                                       rules.available_pd(state, name))
                 yield actions.Attack(me, name, hits, style, called)
             # Refused (the check decides): every foe priced, the drains too.
-        # The best option so far: value, foe, weapon (None: tooth and claw), style, called;
-        # its action is made once it has won.
-        best: tuple[float, str, RangedAttack | None, str, str | None] | None = None
-        drain: Action | None = None  # the first attack worth nothing that drains a foe's PD
         soma = "soma" in turn.spheres
         weapons = [w for w in fighter.profile.ranged if w.sphere in turn.spheres]
-        aims = turn.aims
-        ranges = state.ranges
-        for foe in foes:
-            name = foe.name
-            # Beyond close quarters no tooth and claw reaches (rules.in_melee_reach's first
-            # test, asked here before the rule itself).
-            melee = soma and ranges[(me, name) if me < name else (name, me)] <= CLOSE and \
-                rules.in_melee_reach(state, me, name)
-            if not melee and not weapons:
-                continue  # nothing reaches it
-            active = foe.pr > 0 and not foe.dead  # Fighter.active
-            share = 1.0 if active else tactics.DYING_SHARE
-            # rules.available_pd, in line
-            have_pd = 0 if not active else max(0, foe.pd - aims.get(name, 0))
-            if melee:
-                value, style, called = tactics.best_melee(state, fighter, foe, hits, sixes,
-                                                          have_pd)
-                if value <= 0 and not rules.part_usable(fighter, style):
-                    style = "bite"
-                value *= share
-                if value > 0:
-                    if best is None or value > best[0]:
-                        best = (value, name, None, style, called)
-                elif value == 0 and drain is None and active and have_pd > 0 \
-                        and tactics.drain_helps(state, fighter, name):
-                    drain = actions.Attack(me, name, hits, style, called)
-            for weapon in weapons:
-                if rules.in_ranged_reach(state, me, name, weapon.reach):
-                    value = tactics.ranged_value(state, fighter, name, weapon, hits) * share
-                    if value > 0:
-                        if best is None or value > best[0] or (
-                                value == best[0] and tactics.RANGED_WINS_TIES
-                                and best[2] is None):
-                            best = (value, name, weapon, "", None)
-                    elif value == 0 and drain is None and active and have_pd > 0 \
-                            and tactics.drain_helps(state, fighter, name):
-                        drain = actions.Shoot(me, name, hits, weapon.name)
+        if foes is None:
+            foes = tactics.foes_to_price(state, fighter, hits, sixes)
+        best, drain = _priced(state, fighter, foes, hits, sixes, soma, weapons)
         if best is not None:
             chosen = best[2]
             yield actions.Attack(me, best[1], hits, best[3], best[4]) if chosen is None \
                 else actions.Shoot(me, best[1], hits, chosen.name)
+        if tactics.indexed(state, fighter):
+            # foes leaves out some foes worth alike (tactics.foes_that_matter), not those
+            # a drain falls on: the first in order of every foe in reach.
+            reach = max([CLOSE if soma else -1, *(w.reach for w in weapons)])
+            if reach < 0:
+                return
+            drain = _priced(state, fighter, tactics.foes_within(state, fighter, reach), hits,
+                            sixes, soma, weapons)[1]
         if drain is not None:
             yield drain
+
+
+def _priced(state: AgeOfDragonsState, fighter: Fighter, foes: list[Fighter], hits: int,
+            sixes: int, soma: bool, weapons: list[RangedAttack]
+            ) -> tuple[tuple[float, str, RangedAttack | None, str, str | None] | None,
+                       Action | None]:
+    """Of the attacks on ``foes`` in reach, the one worth the most (value, foe, weapon or
+    None for tooth and claw, style, called shot; ties keep the first, but a shot beats
+    tooth and claw) and the first worth nothing that drains a foe's PD for a friend."""
+    me = fighter.name
+    best: tuple[float, str, RangedAttack | None, str, str | None] | None = None
+    drain: Action | None = None  # the first attack worth nothing that drains a foe's PD
+    turn = state.turn
+    aims = turn.aims if turn is not None else {}
+    ranges = state.ranges
+    for foe in foes:
+        name = foe.name
+        # Beyond close quarters no tooth and claw reaches (rules.in_melee_reach's first
+        # test, asked here before the rule itself).
+        melee = soma and ranges[(me, name) if me < name else (name, me)] <= CLOSE and \
+            rules.in_melee_reach(state, me, name)
+        if not melee and not weapons:
+            continue  # nothing reaches it
+        active = foe.pr > 0 and not foe.dead  # Fighter.active
+        share = 1.0 if active else tactics.DYING_SHARE
+        # rules.available_pd, in line
+        have_pd = 0 if not active else max(0, foe.pd - aims.get(name, 0))
+        if melee:
+            value, style, called = tactics.best_melee(state, fighter, foe, hits, sixes,
+                                                      have_pd)
+            if value <= 0 and not rules.part_usable(fighter, style):
+                style = "bite"
+            value *= share
+            if value > 0:
+                if best is None or value > best[0]:
+                    best = (value, name, None, style, called)
+            elif value == 0 and drain is None and active and have_pd > 0 \
+                    and tactics.drain_helps(state, fighter, name):
+                drain = actions.Attack(me, name, hits, style, called)
+        for weapon in weapons:
+            if rules.in_ranged_reach(state, me, name, weapon.reach):
+                value = tactics.ranged_value(state, fighter, name, weapon, hits) * share
+                if value > 0:
+                    if best is None or value > best[0] or (
+                            value == best[0] and tactics.RANGED_WINS_TIES
+                            and best[2] is None):
+                        best = (value, name, weapon, "", None)
+                elif value == 0 and drain is None and active and have_pd > 0 \
+                        and tactics.drain_helps(state, fighter, name):
+                    drain = actions.Shoot(me, name, hits, weapon.name)
+    return best, drain
 
 
 # -- the pool -------------------------------------------------------------------------------

@@ -258,17 +258,23 @@ class AgeOfDragonsState:
     #: its foes (``policies.HeuristicPolicy``).  Left out of :func:`.key.state_key` and of
     #: equality (a turn played without events, ``lean.claw_turns``, leaves it alone).
     standing: int = field(default=0, compare=False, repr=False)
+    #: The heuristic's ``tactics.FoeIndex`` of this state, kept up to date by the fold
+    #: (None until asked for; a copy carries a copy).  Left out of equality.
+    foe_index: Any = field(default=None, init=False, compare=False, repr=False)
 
     def copy(self) -> AgeOfDragonsState:
         """An independent copy for a new fight or a replay (cheap: no deepcopy)."""
         turn, pending, run = self.turn, self.pending, self.spot_run
-        return AgeOfDragonsState(
+        new = AgeOfDragonsState(
             {n: f.copy() for n, f in self.fighters.items()}, dict(self.ranges),
             set(self.grapples), self.landmarks, self.tasks, self.aggressor,
             self.initiative_sphere, self.ground, self.max_rounds, self.spot_consumes_dice,
             self.search, self.order, self.round, self.turn_index,
             turn.copy() if turn else None, pending.copy() if pending else None, self.result,
             run.copy() if run else None, self.closed_run, self.may_end, self.standing)
+        index = self.foe_index
+        new.foe_index = None if index is None else index.copy(new.fighters)
+        return new
 
 
 #: The old public name of the state class (kept for code written against it).

@@ -13,12 +13,15 @@ otherwise all of it against a damaging attack and none against a grapple or a br
 
 from __future__ import annotations
 
+from bisect import insort
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from fracas.core.events import Event, FightEnded
 from fracas.core.records import fast_init
-from fracas.rules.age_of_dragons import rules
+from fracas.rules.age_of_dragons import events, rules
 from fracas.rules.age_of_dragons.rules import (
     ALTITUDE_HALVES,
     ATTACK_THRESHOLD,
@@ -41,8 +44,9 @@ from fracas.rules.age_of_dragons.state import (
     pair,
 )
 
-__all__ = ["Plan", "best_melee", "breakable", "drain_helps", "foe_likeness", "melee_options",
-           "plan", "ranged_value", "target_order", "wants_out"]
+__all__ = ["FoeIndex", "Plan", "best_melee", "breakable", "can_kill", "drain_helps",
+           "first_foe", "foe_likeness", "foes_that_matter", "foes_to_price", "foes_within",
+           "indexed", "melee_options", "plan", "ranged_value", "target_order", "wants_out"]
 
 #: What a stun is worth in points of damage: the victim loses a third of its turns.
 STUN_VALUE = 6.0
@@ -396,6 +400,460 @@ def target_order(state: AgeOfDragonsState, me: Fighter) -> list[Fighter]:
     return [k[-1] for k in keyed]
 
 
+# -- the foes that can matter -----------------------------------------------------------------
+def group_key(foe: Fighter) -> tuple[object, ...]:
+    """What :func:`plan` and the heuristic's attacks read of a living foe that is in no
+    grapple and not aimed at this turn, beside its range band and its Resilience: its
+    height, the Physical Defence it can spend, whether it can act, whether it is stunned,
+    whether it flies and its wing (:func:`foe_likeness` less the band and Resilience)."""
+    active = foe.pr > 0  # the dead are in no group
+    return (foe.altitude, max(0, foe.pd) if active else 0, active, foe.stunned,
+            foe.profile.flies, foe.wing)
+
+
+#: Of each event class the fields naming the combatants whose :func:`group_key` or
+#: Resilience it may change (``None``: a pair whose range band it may change); a class left
+#: out (a GM's override) may change anything.  ``test_aod_growth_index.py`` holds an index
+#: kept by them to one built afresh, event by event, in whole fights.
+TOUCHES: dict[type[Event], tuple[str, ...] | None] = {
+    events.AttackResolved: ("defender",), events.PartInjured: ("target",),
+    events.Stunned: ("target",), events.Killed: ("target",),
+    events.DeathChecked: ("actor",), events.Fell: ("actor",),
+    events.AltitudeChanged: ("actor",), events.LandedHard: ("actor",),
+    events.TurnStarted: ("actor",), events.Evaded: ("actor",),
+    events.RangeChanged: None, events.GrappleFormed: None, events.GrappleBroken: None,
+    events.TurnEnded: (), events.RoundEnded: (), events.OrderFixed: (), FightEnded: (),
+}
+
+
+@dataclass(slots=True)
+class FoeIndex:
+    """The combatants of a fight grouped by what a plan reads of them, kept as the fight goes.
+
+    Every living combatant sits in the group of its side and :func:`group_key`, the group
+    in order of Resilience, then scenario order.  Of the range bands only those apart from
+    the commonest (``band``, worked out when the index is built) are kept, per combatant:
+    in a crowd most pairs keep the band they began with.  So a combatant's foes that can
+    matter to its plan (:func:`foes_that_matter`) are read from the groups (two of each)
+    and its few odd bands, whatever the crowd's size.
+
+    The fold tells the index which combatants and pairs an event may change
+    (:meth:`note`, :meth:`touch`, by :data:`TOUCHES`); they are read afresh from the state
+    when next asked (:meth:`sync`).  A state carries its own
+    (``AgeOfDragonsState.foe_index``; a copy of the state, a copy of it).
+    """
+
+    fighters: dict[str, Fighter]
+    #: name -> place in scenario order
+    place: dict[str, int]
+    #: the commonest range band, and per combatant every other band: name -> other -> band
+    band: int
+    odd: dict[str, dict[str, int]]
+    #: side -> group key -> (Resilience, place, name) in order
+    groups: dict[str, dict[tuple[object, ...], list[tuple[int, int, str]]]]
+    #: name -> (side, group key, entry) of each combatant in a group
+    where: dict[str, tuple[str, tuple[object, ...], tuple[int, int, str]]]
+    #: the combatants and pairs to read afresh; whether to build the index anew
+    dirty: dict[str, set[str]] = field(default_factory=dict)
+    moved: set[tuple[str, str]] = field(default_factory=set)
+    stale: bool = False
+    #: side -> its families (:func:`_families`), worked out when first asked; side ->
+    #: those of its families whose groups changed since
+    families: dict[str, dict[tuple[object, ...], _Family]] = field(
+        default_factory=dict, compare=False, repr=False)
+    recount: dict[str, set[tuple[object, ...]]] = field(
+        default_factory=dict, compare=False, repr=False)
+    #: side -> family (group_key less the Defence) -> Defence -> the group's members
+    fams: dict[str, dict[tuple[object, ...], dict[int, list[tuple[int, int, str]]]]] = field(
+        default_factory=dict, compare=False, repr=False)
+
+    @staticmethod
+    def of(state: AgeOfDragonsState) -> FoeIndex:
+        """The index of ``state``, built afresh."""
+        fighters = state.fighters
+        counts = Counter(state.ranges.values())
+        index = FoeIndex(fighters, {name: i for i, name in enumerate(fighters)},
+                         max(counts, key=counts.__getitem__) if counts else -1,
+                         {name: {} for name in fighters}, {}, {})
+        band0, odd = index.band, index.odd
+        for (a, b), band in [item for item in state.ranges.items() if item[1] != band0]:
+            if a in odd and b in odd:  # (not a landmark)
+                odd[a][b] = odd[b][a] = band
+        for name, fighter in fighters.items():
+            index._put(name, fighter)
+        return index
+
+    def copy(self, fighters: dict[str, Fighter]) -> FoeIndex:
+        """An independent copy for a copy of the state, whose combatants are ``fighters``."""
+        new = FoeIndex(fighters, self.place, self.band,
+                       {name: dict(odd) if odd else {} for name, odd in self.odd.items()},
+                       {side: {key: members[:] for key, members in groups.items()}
+                        for side, groups in self.groups.items()},
+                       dict(self.where), {side: set(names) for side, names in self.dirty.items()},
+                       set(self.moved), self.stale)
+        for side, groups in new.groups.items():
+            fams = new.fams[side] = {}
+            for key, members in groups.items():
+                fams.setdefault(_family_key(key), {})[key[1]] = members  # type: ignore[index]
+        return new
+
+    def _range(self, a: str, b: str, band: int) -> None:
+        odd = self.odd
+        if a not in odd or b not in odd:
+            return  # a landmark
+        if band == self.band:
+            odd[a].pop(b, None)
+            odd[b].pop(a, None)
+        else:
+            odd[a][b] = odd[b][a] = band
+
+    def _put(self, name: str, fighter: Fighter) -> None:
+        if fighter.dead:
+            return
+        side, key = fighter.profile.side, group_key(fighter)
+        entry = (fighter.pr, self.place[name], name)
+        groups = self.groups.setdefault(side, {})
+        members = groups.get(key)
+        family = _family_key(key)
+        if members is None:
+            members = groups[key] = []
+            self.fams.setdefault(side, {}).setdefault(family, {})[key[1]] = members  # type: ignore[index]
+        insort(members, entry)
+        self.where[name] = (side, key, entry)
+        if side in self.families:
+            self.recount.setdefault(side, set()).add(family)
+
+    def _take(self, name: str) -> None:
+        found = self.where.pop(name, None)
+        if found is not None:
+            side, key, entry = found
+            groups = self.groups[side]
+            members = groups[key]
+            members.remove(entry)
+            family = _family_key(key)
+            if not members:
+                del groups[key]
+                fams = self.fams[side]
+                by_pd = fams[family]
+                del by_pd[key[1]]  # type: ignore[arg-type]
+                if not by_pd:
+                    del fams[family]
+            if side in self.families:
+                self.recount.setdefault(side, set()).add(family)
+
+    def touch(self, name: str) -> None:
+        """``name``'s standing (group or Resilience) may have changed."""
+        fighter = self.fighters.get(name)
+        if fighter is not None:
+            self.dirty.setdefault(fighter.profile.side, set()).add(name)
+
+    def note(self, event: Event) -> None:
+        """What ``event`` may have changed (:data:`TOUCHES`)."""
+        kind = type(event)
+        if kind not in TOUCHES:
+            self.stale = True
+            return
+        fields = TOUCHES[kind]
+        if fields is None:
+            self.moved.add(pair(event.a, event.b))  # type: ignore[attr-defined]
+        else:
+            for attr in fields:
+                self.touch(getattr(event, attr))
+
+    def sync(self, state: AgeOfDragonsState, keep: str | None = None) -> None:
+        """Read afresh what the fold said may have changed (but the combatants of side
+        ``keep``, whose groups the asker does not read: they wait for another)."""
+        dirty, moved = self.dirty, self.moved
+        if dirty:
+            fighters = state.fighters
+            for side in [s for s in dirty if s != keep]:
+                for name in dirty.pop(side):
+                    self._take(name)
+                    fighter = fighters.get(name)
+                    if fighter is not None:
+                        self._put(name, fighter)
+        if moved:
+            ranges = state.ranges
+            for a, b in moved:
+                self._range(a, b, ranges[a, b])
+            moved.clear()
+
+
+def _order(dying: bool, band: int, apart: int, pr: int, place: int) -> int:
+    """:func:`target_order`'s key of a foe of a mover in no grapple (dying, range band,
+    height apart, Resilience, place in scenario order) as one number."""
+    return (((dying * 8 + band) * 8 + apart) << 56) + _low(pr, place)
+
+
+def _index(state: AgeOfDragonsState, fresh: bool, me: Fighter | None = None) -> FoeIndex:
+    """The state's :class:`FoeIndex`, made or brought up to date (``fresh``: built anew,
+    not kept; ``me``: for reading the foes of ``me``, its own side left as it is)."""
+    if fresh:
+        return FoeIndex.of(state)
+    index: FoeIndex | None = state.foe_index
+    if index is None or index.stale or index.fighters is not state.fighters:
+        index = state.foe_index = FoeIndex.of(state)
+    elif index.dirty or index.moved:
+        index.sync(state, None if me is None else me.profile.side)
+    return index
+
+
+#: The fewest combatants a fight has for :func:`foes_that_matter` to read an index: in a
+#: smaller one every foe is read (:func:`target_order`), which costs less than keeping
+#: the index up to date (``benchmarks/growth.py``: about even at 30 combatants).
+INDEXED_FROM = 40
+
+
+def indexed(state: AgeOfDragonsState, me: Fighter) -> bool:
+    """Whether :func:`foes_that_matter` reads the index (a crowd, ``me`` in no grapple) or
+    is :func:`target_order` itself."""
+    if len(state.fighters) < INDEXED_FROM:
+        return False
+    grapples, name = state.grapples, me.profile.name
+    return not grapples or all(a != name and b != name for a, b in grapples)
+
+
+def foes_that_matter(state: AgeOfDragonsState, me: Fighter, *, fresh: bool = False
+                     ) -> list[Fighter]:
+    """The foes :func:`plan` and the heuristic's attacks can choose, in
+    :func:`target_order`: that order less foes no choice can fall on.
+
+    Foes in no grapple, not aimed at this turn and at the commonest range band
+    (:class:`FoeIndex`) are alike to a plan when their :func:`group_key` is (the same
+    route, aims and attacks) but for their Resilience, which only a called shot's kill
+    reads, worth more the more the foe has (:func:`effect_value`): of each group only
+    the first in order (the least Resilience) and the first with the most are kept; a
+    later one is never worth more than both, and ties keep the first.  Every other foe
+    is kept.  For a combatant in a grapple (its plan prices every foe), or in a fight of
+    few combatants (:func:`indexed`), this is :func:`target_order` itself.
+    ``test_aod_growth_index.py`` holds the plans and attacks over these foes to those
+    over every foe, in whole fights.
+    """
+    if not indexed(state, me):
+        return target_order(state, me)
+    keyed = _keyed_foes(state, me, _index(state, fresh, me), True, False)
+    keyed.sort()
+    return [k[1] for k in keyed]
+
+
+def foes_to_price(state: AgeOfDragonsState, me: Fighter, hits: int, sixes: int
+                  ) -> list[Fighter]:
+    """:func:`foes_that_matter` for an attack of at most ``hits`` hits and ``sixes`` sixes.
+
+    When those cannot kill (two sixes and :data:`KILL_HITS`), a foe's Resilience changes
+    nothing an attack on it is worth, and among groups alike but for their Physical
+    Defence a foe with more is worth no more to any attack (fewer aims to spare, more
+    Defence left): such a foe after one with less in :func:`target_order` is left out,
+    and so is each group's first with the most Resilience.  Every foe is kept where the
+    attack can kill.  For a combatant with no ranged weapon a foe in a grapple is read as
+    any other: only a shot (an area power) treats it apart.
+    ``test_aod_growth_index.py`` holds the plans over these foes to those over every foe.
+    """
+    if not indexed(state, me):
+        return target_order(state, me)
+    kills = can_kill(hits, sixes)
+    keyed = _keyed_foes(state, me, _index(state, False, me), kills, not kills,
+                        bool(me.profile.ranged))
+    keyed.sort()
+    return [k[1] for k in keyed]
+
+
+def can_kill(hits: int, sixes: int) -> bool:
+    """Whether an attack of ``hits`` hits and ``sixes`` sixes can make a called shot's kill
+    (two sixes, and :data:`KILL_HITS`): the only way a foe's Resilience tells."""
+    return sixes > 1 and hits >= KILL_HITS
+
+
+def first_foe(state: AgeOfDragonsState, me: Fighter) -> Fighter | None:
+    """The first of :func:`target_order` (None: no living foe), read from the index in a
+    crowd (the first of each group, the odd bands) without putting the rest in order."""
+    if not indexed(state, me):
+        order = target_order(state, me)
+        return order[0] if order else None
+    # (the first of those foes_to_price keeps of each family is the family's first)
+    keyed = _keyed_foes(state, me, _index(state, False, me), False, True, False)
+    return min(keyed)[1] if keyed else None
+
+
+def _skipped(state: AgeOfDragonsState, me: Fighter, index: FoeIndex, grappled: bool
+             ) -> tuple[set[str], list[tuple[int, Fighter]]]:
+    """The foes of ``me`` read one by one (its odd bands, those aimed at this turn, and
+    with ``grappled`` those in a grapple), by name, and keyed in order (:func:`_order`)."""
+    name = me.profile.name
+    skip = set(index.odd[name])
+    if grappled:
+        for a, b in state.grapples:
+            skip.add(a)
+            skip.add(b)
+    turn = state.turn
+    if turn is not None and turn.aims:
+        skip.update(turn.aims)
+    if not skip:
+        return skip, []
+    side, fighters = me.profile.side, state.fighters
+    altitude, place, ranges = me.altitude, index.place, state.ranges
+    keyed = []
+    for n in skip:
+        f = fighters.get(n)
+        if f is not None and not f.dead and f.profile.side != side:
+            pr = f.pr
+            keyed.append(((((pr <= 0) * 8 + ranges[(name, n) if name < n else (n, name)]) * 8
+                           + abs(f.altitude - altitude) << 56)
+                          + ((pr + (1 << 31)) << 24) + place[n], f))  # _order, in line
+    return skip, keyed
+
+
+def _keyed_foes(state: AgeOfDragonsState, me: Fighter, index: FoeIndex, most: bool,
+                prune: bool, grappled: bool = True) -> list[tuple[int, Fighter]]:
+    """:func:`foes_that_matter` (``most``: with the first of each group with the most
+    Resilience; else only each group's first; ``prune``: less the firsts
+    :func:`foes_to_price` leaves out; not ``grappled``: foes in a grapple read as any
+    other), each with its key in order (:func:`_order`), not in order."""
+    skip, keyed = _skipped(state, me, index, grappled)
+    if prune and not most:
+        altitude, band, fighters = me.altitude, index.band, index.fighters
+        for names, pruned, by_pd, dying, height in _families(index, me):
+            high = (((dying * 8 + band) * 8 + abs(height - altitude)) << 56)
+            if skip and not skip.isdisjoint(names):
+                pruned = _pruned(by_pd, skip, fighters)
+            for low, foe in pruned:
+                keyed.append((high + low, foe))
+        return keyed
+    side, fighters = me.profile.side, state.fighters
+    altitude, band = me.altitude, index.band
+    # Of each group the first in order and the first of those with the most Resilience,
+    # less the foes kept above.
+    for group_side, groups in index.groups.items():
+        if group_side == side:
+            continue
+        for key, members in groups.items():
+            # group_key: the height, then whether the foe can act
+            dying, apart = not key[2], abs(key[0] - altitude)  # type: ignore[operator]
+            first = members[0]
+            if first[2] in skip:
+                found_first = next((e for e in members if e[2] not in skip), None)
+                if found_first is None:
+                    continue
+                first = found_first
+            keyed.append((_order(dying, band, apart, first[0], first[1]), fighters[first[2]]))
+            j = len(members) - 1
+            last = members[j]
+            if last is first or not most:
+                continue
+            while last[2] in skip:  # the last not kept above
+                j -= 1
+                last = members[j]
+            for k in range(j - 1, -1, -1):  # the first of those with as much
+                entry = members[k]
+                if entry[0] != last[0]:
+                    break
+                if entry[2] not in skip:
+                    last = entry
+            if last is not first:
+                keyed.append((_order(dying, band, apart, last[0], last[1]), fighters[last[2]]))
+    return keyed
+
+
+#: A family: groups alike but for their Physical Defence (the same side, height, whether
+#: they can act, stunned, flier, wing).  Kept per family: the names first in its groups,
+#: the firsts :func:`foes_to_price` keeps when none of them is read one by one (the low
+#: part of each one's key in order, :func:`_low`), its groups by Defence (the Defence,
+#: the members), whether they are dying, their height.
+_Family = tuple[frozenset[str], list[tuple[int, Fighter]],
+                list[tuple[int, list[tuple[int, int, str]]]], bool, int]
+
+
+def _families(index: FoeIndex, me: Fighter) -> list[_Family]:
+    """The families of the foes of ``me``, each worked out again only when one of its
+    groups has changed (``FoeIndex.recount``)."""
+    side = me.profile.side
+    found: list[_Family] = []
+    for group_side in index.groups:
+        if group_side == side:
+            continue
+        kept = index.families.get(group_side)
+        if kept is None:
+            kept = index.families[group_side] = {}
+            recount: set[tuple[object, ...]] | None = None  # every family
+        else:
+            recount = index.recount.pop(group_side, None)
+            if recount is None:
+                found += kept.values()
+                continue
+        fams = index.fams.get(group_side, {})
+        for family in (fams if recount is None else recount):
+            by_pd = fams.get(family)
+            if by_pd is None:
+                kept.pop(family, None)  # no group left
+                continue
+            members_by_pd = sorted(by_pd.items(), key=_defence)
+            dying, height = not family[1], family[0]
+            kept[family] = (frozenset(m[0][2] for _, m in members_by_pd),
+                            _pruned(members_by_pd, set(), index.fighters), members_by_pd,
+                            dying, height)  # type: ignore[assignment]
+        found += kept.values()
+    return found
+
+
+def _family_key(key: tuple[object, ...]) -> tuple[object, ...]:
+    """:func:`group_key` less the Physical Defence."""
+    return (key[0], *key[2:])
+
+
+def _low(pr: int, place: int) -> int:
+    """The part of :func:`_order`'s key made of the Resilience and the place."""
+    return ((pr + (1 << 31)) << 24) + place
+
+
+def _pruned(groups: list[tuple[int, list[tuple[int, int, str]]]], skip: set[str],
+            fighters: dict[str, Fighter]) -> list[tuple[int, Fighter]]:
+    """Of a family's groups (by Defence) the first of each not in ``skip``, by the low part
+    of its key in order (:func:`_low`: the rest is the family's), less those after one of
+    less Defence (:func:`foes_to_price`)."""
+    kept: list[tuple[int, Fighter]] = []
+    least = None  # the earliest in order of those with less Defence
+    for _, members in groups:
+        first = members[0]
+        if first[2] in skip:
+            found_first = next((e for e in members if e[2] not in skip), None)
+            if found_first is None:
+                continue
+            first = found_first
+        low = _low(first[0], first[1])
+        if least is None or low < least:
+            kept.append((low, fighters[first[2]]))
+            least = low
+    return kept
+
+
+def _defence(group: tuple[int, list[tuple[int, int, str]]]) -> int:
+    return group[0]
+
+
+def foes_within(state: AgeOfDragonsState, me: Fighter, reach: int) -> list[Fighter]:
+    """:func:`target_order` less the foes farther than ``reach`` (a range band): when the
+    commonest band is farther, only the odd bands are read (:class:`FoeIndex`)."""
+    index = _index(state, False, me) if indexed(state, me) else None
+    if index is None or index.band <= reach:
+        return [f for f in target_order(state, me) if
+                state.ranges[pair(me.name, f.name)] <= reach]
+    side, fighters = me.profile.side, state.fighters
+    found = [f for n, band in index.odd[me.name].items()
+             if band <= reach and (f := fighters[n]).profile.side != side and not f.dead]
+    return _in_order(state, me, found, index.place)
+
+
+def _in_order(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
+              place: dict[str, int]) -> list[Fighter]:
+    """``foes`` in :func:`target_order`, for a combatant in no grapple (so it holds none)."""
+    name, altitude, ranges = me.name, me.altitude, state.ranges
+    keyed = [(_order(f.pr <= 0, ranges[(name, o) if name < o else (o, name)],
+                     abs(f.altitude - altitude), f.pr, place[o]), f)
+             for f in foes for o in (f.name,)]
+    keyed.sort()
+    return [k[1] for k in keyed]
+
+
 def plan(state: AgeOfDragonsState, me: Fighter,
          foes: list[Fighter] | None = None, *, every_foe: bool = False) -> Plan | None:
     """The most valuable attack this turn's dice can reach, and the spots that reach it.
@@ -406,15 +864,17 @@ def plan(state: AgeOfDragonsState, me: Fighter,
     quarters and the same height.  A ranged plan wins a tie (it need not close in), and
     otherwise the foe first in :func:`target_order`.  A dying foe counts for a quarter.
     None: no attack can hurt anyone this turn.  With ``spot_consumes_dice`` a spotted die
-    is no longer a hit, and the plan takes no aims.  ``foes``: :func:`target_order` of
-    this state, when the caller has it already.
+    is no longer a hit, and the plan takes no aims.  ``foes``: the foes to price, in
+    :func:`target_order` (that order, or fewer of it that any plan would choose from:
+    :func:`foes_that_matter`); by default :func:`foes_to_price` of these dice.
 
     With tooth and claw the only way and no six in the pool, no foe is worth more than
     the best plain attack with every hit against no Physical Defence (a melee value
     grows with the hits and falls with the PD); once a foe is worth that the later ones
     cannot beat it, and they are not looked at.  Nor is a foe just like an earlier one
-    (:func:`foe_likeness`), for a combatant and foes in no grapple.  ``every_foe`` looks
-    at them all anyway, and asks :func:`.rules.available_pd` for each foe's Physical
+    (:func:`foe_likeness`; its Resilience only where the hits can kill), for a combatant
+    and foes in no grapple.  ``every_foe`` looks at every foe of :func:`target_order`
+    anyway, and asks :func:`.rules.available_pd` for each foe's Physical
     Defence where the quick way works it out in line: ``test_aod_heuristic_cache.py``
     holds the two to the same plan.
     """
@@ -436,9 +896,11 @@ def plan(state: AgeOfDragonsState, me: Fighter,
         if not spotted[i] and face >= PAID_FACE:  # what a payment reads (pay_key)
             unspotted.append(face)
     unspotted.sort()
-    return _best_plan(state, me, target_order(state, me) if foes is None else foes,
-                      tuple(unspotted), hit_count, sixes, turn.spheres, turn.step != "expend",
-                      every_foe)
+    if foes is None:
+        foes = target_order(state, me) if every_foe else \
+            foes_to_price(state, me, hit_count, sixes)
+    return _best_plan(state, me, foes, tuple(unspotted), hit_count, sixes, turn.spheres,
+                      turn.step != "expend", every_foe)
 
 
 def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
@@ -454,7 +916,9 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
     ways: list[RangedAttack | None] = [None] if "soma" in spheres else []
     ways += [w for w in me.profile.ranged if w.sphere in spheres]
     grapples = state.grapples
-    locked = bool(grapples) and rules.is_locked(state, me.name)
+    # rules.is_locked of every combatant at once: the names in a grapple link
+    in_grapples = {n for link in grapples for n in link} if grapples else ()
+    locked = me.profile.name in in_grapples
     my_altitude, my_wings = me.altitude, me.can_fly
     # A free combatant's way to a foe depends on the foe's altitude and band alone, and
     # what the dice pay for it on the moves and the height they end at: each is worked
@@ -472,8 +936,10 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
     # a later one never beats an earlier (ties keep the first): only the first is priced.
     seen: set[tuple[object, ...]] | None = \
         set() if several and not locked and not every_foe else None
-    # rules.is_locked of every foe at once: the names in a grapple link
-    held = {n for link in grapples for n in link} if seen is not None and grapples else ()
+    # A foe's Resilience tells only through a kill, which no attack with these hits can
+    # make against no Physical Defence (:data:`KILL_HITS`) unless they are enough.
+    like_sixes = sixes if sixes < 2 or hit_count >= KILL_HITS else 1  # can_kill
+    held = in_grapples if seen is not None else ()
     # A shot strikes its target alone unless an area power catches a grapple with it
     # (rules.area_struck): then ranged_value itself is asked.
     lone_shots = not grapples and not every_foe
@@ -483,20 +949,26 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
     for foe in foes:
         if ceiling is not None and best is not None and best_value >= ceiling:
             break
-        foe_name = foe.name
+        foe_name = foe.profile.name
         band = ranges[(name, foe_name) if name < foe_name else (foe_name, name)]  # pair
-        active = foe.pr > 0 and not foe.dead
+        pr = foe.pr
+        active = pr > 0 and not foe.dead
         if every_foe:
             have_pd = rules.available_pd(state, foe_name)
         else:  # rules.available_pd, without the call (every_foe asks the rule itself)
             have_pd = 0 if not active else \
                 max(0, foe.pd - aimed.get(foe_name, 0)) if aimed else max(0, foe.pd)
+        foe_altitude = foe.altitude
         if seen is not None and foe_name not in held:
-            like = foe_likeness(foe, band, have_pd, sixes)
+            # foe_likeness, in line (test_aod_growth_index.py holds the plans to those
+            # over every foe)
+            like: tuple[object, ...] = (foe_altitude, band, have_pd, pr > 0) \
+                if like_sixes == 0 else \
+                (foe_altitude, band, have_pd, pr > 0, pr if like_sixes > 1 else 0,
+                 foe.stunned, foe.profile.flies, foe.wing)
             if like in seen:
                 continue
             seen.add(like)
-        foe_altitude = foe.altitude
         for w, weapon in enumerate(ways):
             if locked:
                 route = _route(state, me, foe, weapon)
@@ -539,12 +1011,27 @@ def _best_plan(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
     return best
 
 
+def _kill_hits() -> int:
+    """The fewest hits with which a called shot that kills (:func:`.rules.called_effect`)
+    deals damage against no Physical Defence (:func:`melee_options` offers it only then)."""
+    kills = [numbers for (style, called), numbers in _NUMBERS.items()
+             if called is not None and (rules.called_effect(called, 2) or ("",))[0] == "kill"]
+    return min(next(h for h in range(1, 1000) if expected_damage(h, 0, tn, bonus) > 0)
+               for tn, bonus in kills)
+
+
+#: :func:`_kill_hits`: with fewer hits no foe's Resilience changes what a plan is worth.
+KILL_HITS = _kill_hits()
+
+
 def foe_likeness(foe: Fighter, band: int, have_pd: int, sixes: int) -> tuple[object, ...]:
     """What :func:`plan` reads of a foe that is in no grapple, for a combatant in none:
     its height and range band (the route to it), the Physical Defence it can spend (the
     aims and the damage), whether it can act (a dying foe's share), and with a six in
     the pool what a called shot's effect on it is worth (:func:`melee_key`'s part of the
-    foe).  A ranged plan at such a foe strikes it alone.
+    foe).  A ranged plan at such a foe strikes it alone.  Its Resilience is read only
+    with two sixes or more (a called shot's kill), and :func:`plan` asks with one six
+    less when its hits cannot kill (:data:`KILL_HITS`).
     """
     if sixes == 0:
         return (foe.altitude, band, have_pd, foe.pr > 0)
