@@ -188,9 +188,16 @@ class ChanceRng:
 
     ``state`` is the state the rules are changing (to ask the rule set's face classes
     at a pool); ``None`` for a policy's own draws (every face distinct).
+
+    ``rounds_apart`` (false unless the solver sets it) tells a rule set's ``advance``
+    that it may stop at the close of a round, before anything of the next round is
+    rolled: the solver then keeps that state (no decision to make, no result yet) as a
+    chance point of its own and opens the round from there with an Rng whose
+    ``rounds_apart`` is false (see :mod:`fracas.odds.explore`, "Rounds apart").  A rule
+    set that never reads it loses nothing.
     """
 
-    __slots__ = ("_pos", "_prefix", "_ruleset", "_state")
+    __slots__ = ("_pos", "_prefix", "_ruleset", "_state", "rounds_apart")
     #: The outcomes of a pool and of equally likely results, with float chances.
     _pool: Callable[[int, int, Classes | None], Sequence[tuple[Faces, Any]]] = \
         staticmethod(pool_branches)
@@ -202,6 +209,7 @@ class ChanceRng:
         self._pos = 0
         self._ruleset = ruleset
         self._state = state
+        self.rounds_apart = False
 
     def die(self, sides: int) -> int:
         pos = self._pos
@@ -271,6 +279,7 @@ class WalkingRng(ChanceRng):
                  chance: Any) -> None:
         # ChanceRng's slots, set here (one frame less: one Rng per resolution)
         self._prefix, self._pos, self._ruleset, self._state = prefix, 0, ruleset, state
+        self.rounds_apart = False
         self.chance = chance
         self.chosen: list[Any] = []
         self.points: list[tuple[int, Sequence[tuple[Any, Any]], int, Any, str]] = []

@@ -197,6 +197,7 @@ def _explore_and_solve(explorer: Explorer, initial: Any, started: bool,
     draw = explorer.label(None)
     explorer.limit = rs.round_limit(initial)
     lifted = None if explorer.limit is None else rs.without_round_limit(initial)
+    explorer.lifted = lifted is not None
     root = explorer.explore(initial if lifted is None else lifted, started)
     chances = _solve_root(explorer, root, draw, lifted is not None)
     if chances is None:

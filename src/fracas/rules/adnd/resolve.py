@@ -174,6 +174,8 @@ def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
                 return
             emit(_turn_ended(name))
             continue
+        if getattr(rng, "rounds_apart", False):
+            return  # the exact solver opens the next round apart (odds.chance.ChanceRng)
         for name in state.setup.order:
             f = fighters[name]
             if f.up and f.under:
