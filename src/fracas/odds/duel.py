@@ -239,11 +239,11 @@ def _solve_root(explorer: Explorer, root: int, draw: int, lifted: bool = False,
         if exact:
             return solve_graph_exact(edges, labels, root)
         return solve_graph(edges, labels)[root]  # type: ignore[no-any-return]
-    args = (edges, explorer.rounds, explorer.limit, root, explorer.landed, labels, draw,
-            lifted)
+    args = (explorer.rounds, explorer.limit, root, explorer.landed, labels, draw, lifted)
     if exact:
-        return solve_by_rounds_exact(*args)
-    return solve_by_rounds(*args)  # type: ignore[return-value]
+        return solve_by_rounds_exact(edges, *args)
+    return solve_by_rounds(  # type: ignore[return-value]
+        edges if explorer.flat is None else explorer.flat, *args)
 
 
 def solve_duel(

@@ -75,6 +75,7 @@ from fracas.odds.limits import (
     StateSpaceTooLargeError,
     Watch,
 )
+from fracas.odds.solve import FlatEdges
 
 __all__ = ["PRUNED", "Explorer", "Node", "sweep_young_only"]
 
@@ -250,6 +251,10 @@ class Explorer:
         self.key_of: Callable[[Any], Hashable] = ruleset.state_key
         self.nodes: list[Node | None] = []
         self.edges: list[dict[Any, float]] = []
+        #: With a round limit and float chances, each node's edges once it is expanded,
+        #: packed (:class:`~fracas.odds.solve.FlatEdges`; :attr:`edges` then keeps an
+        #: empty dict for it): ten times smaller than the dicts, read by the solve alone.
+        self.flat: FlatEdges | None = None
         self.base_round = 0  # the round of the state being expanded (with a limit)
         self.leaves = 0
         self.done = 0
@@ -962,6 +967,8 @@ class Explorer:
             self.edges.append(first)
             if self.limit is not None:
                 self.rounds.append(root_round)
+        flat = self.flat = FlatEdges() if self.limit is not None and not self.exact else None
+        packed: dict[Any, float] = {}
         while self.done < len(self.nodes):
             done = self.done
             node = self.nodes[done]
@@ -969,6 +976,9 @@ class Explorer:
             if node is not None:
                 self.edges[done] = self.expand(node)
                 self.nodes[done] = None  # keep memory to the graph
+            if flat is not None:
+                flat.add(self.edges[done])
+                self.edges[done] = packed
             self.done = done + 1
             self.mass = 0.0
             if self.progress is not None:
