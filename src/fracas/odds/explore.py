@@ -644,10 +644,7 @@ class Explorer:
         """
         rs = self.rs
         layered = self.limit is not None
-        key = self.key_of(state)
-        if layered and not self.lifted:
-            # the limit is read when a round closes: keep the round (see ``lifted``)
-            key = (key, rs.round_number(state))
+        key = self.opening_key(state)
         opened = self.openings.get(key)
         if opened is None:
             opened = self.openings[key] = self.open(state)
@@ -660,6 +657,15 @@ class Explorer:
                 continue
             node = (target, here + took) if layered else target
             out[node] = get(node, 0) + pq
+
+    def opening_key(self, state: Any) -> Hashable:
+        """What the opening of a round from ``state`` is remembered by: its key, and its
+        round where the key leaves the round out and the limit is not lifted (the limit
+        is read as a round closes)."""
+        key = self.key_of(state)
+        if self.limit is not None and not self.lifted:
+            return (key, self.rs.round_number(state))
+        return key
 
     def open(self, state: Any) -> tuple[tuple[int, int, Any], ...]:
         """The outcomes of opening the next round from ``state`` (not changed): (target,
