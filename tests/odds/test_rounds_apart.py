@@ -36,7 +36,8 @@ from fracas.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data"
-ADND = [DATA / "adnd_tiny.yaml", ROOT / "tests" / "rules" / "adnd" / "data" / "small_bridge_duel.yaml"]
+ADND = [DATA / "adnd_tiny.yaml",
+        ROOT / "tests" / "rules" / "adnd" / "data" / "small_bridge_duel.yaml"]
 
 
 def _solved(path: Path, apart: bool, exact: bool,
