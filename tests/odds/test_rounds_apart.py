@@ -42,17 +42,21 @@ ADND = [DATA / "adnd_tiny.yaml",
 
 def _solved(path: Path, apart: bool, exact: bool,
             monkeypatch: pytest.MonkeyPatch) -> tuple[DuelOdds, Explorer]:
-    """The duel solved with rounds apart or not, and its explorer (kept by the solve)."""
+    """The duel solved with rounds apart or not, and its explorer (kept by the solve, its
+    keys as they were before the solve forgot them, in :attr:`Explorer.index`)."""
     kept: list[Explorer] = []
-    solve_root = duel_module._solve_root
+    forget = Explorer.forget
 
-    def keep(explorer: Explorer, *args: Any, **kwargs: Any) -> Any:
+    def keep(explorer: Explorer) -> int:
+        index, openings = explorer.index, explorer.openings
         kept.append(explorer)
-        return solve_root(explorer, *args, **kwargs)
+        states = forget(explorer)
+        explorer.index, explorer.openings = index, openings
+        return states
 
     with monkeypatch.context() as patch:
         patch.setattr(Explorer, "rounds_apart", apart)
-        patch.setattr(duel_module, "_solve_root", keep)
+        patch.setattr(Explorer, "forget", keep)
         odds = solve_duel(load_scenario(path), exact=exact,
                           limits=DuelLimits(max_seconds=None))
     return odds, kept[-1]

@@ -199,6 +199,7 @@ def _explore_and_solve(explorer: Explorer, initial: Any, started: bool,
     lifted = None if explorer.limit is None else rs.without_round_limit(initial)
     explorer.lifted = lifted is not None
     root = explorer.explore(initial if lifted is None else lifted, started)
+    states = explorer.forget()  # the solve reads the edges alone
     chances = _solve_root(explorer, root, draw, lifted is not None)
     if chances is None:
         # A state was first met so near the limit that its own play passed it: the
@@ -214,10 +215,11 @@ def _explore_and_solve(explorer: Explorer, initial: Any, started: bool,
             again.label(side)
         again.label(None)
         root = again.explore(initial, started)
+        states = again.forget()
         chances = _solve_root(again, root, draw)
         assert chances is not None  # no round limit: always solved
         explorer = again
-    return explorer.labels, chances, len(explorer.index), explorer.leaves, explorer.began
+    return explorer.labels, chances, states, explorer.leaves, explorer.began
 
 
 def _solve_root(explorer: Explorer, root: int, draw: int, lifted: bool = False,

@@ -266,6 +266,15 @@ class Explorer:
         #: action class -> [chance-free plays tried, of them met chance]
         self.chancy: dict[type, list[int]] = {}
 
+    def forget(self) -> int:
+        """Drop what only the exploration reads (the keys, the states passed through, the
+        rounds' openings, the nodes' states) once the graph is whole, so that the solve
+        runs beside the edges alone; the number of states the graph had."""
+        states = len(self.index)
+        self.index, self.through, self.openings = {}, {}, {}
+        self.nodes = []
+        return states
+
     # -- bookkeeping ------------------------------------------------------------------
     def label(self, winner: object) -> int:
         if winner not in self.label_index:
