@@ -147,6 +147,8 @@ class _Chooser(Explorer):
 
     #: The free side's decisions inside a turn are its own, not its policy's.
     use_lean = False
+    #: A round's opening is followed within each resolution (see ``Explorer.open_from``).
+    rounds_apart = False
 
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
                  limits: DuelLimits, progress: Progress | None, watch: Watch | None,

@@ -19,7 +19,7 @@ from contextlib import suppress
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial
-from typing import Any
+from typing import Any, ClassVar
 
 from fracas.core.ruleset import Ruleset
 from fracas.odds.limits import (
@@ -128,6 +128,9 @@ def uniform_fractions(n: int, first: int) -> tuple[tuple[int, Fraction], ...]:
 
 
 _CHECKED_CLASSES: dict[tuple[Any, int], Classes] = {}
+#: Pools a chance Rng remembers (see ``ChanceRng._pools``) before it starts again.
+_POOLS_KEPT = 4096
+_FLOAT_POOLS: dict[tuple[int, int, Any], tuple[Sequence[tuple[Faces, Any]], str]] = {}
 
 
 def normalise_classes(who: str, raw: Any, sides: int) -> Classes:
@@ -188,13 +191,24 @@ class ChanceRng:
 
     ``state`` is the state the rules are changing (to ask the rule set's face classes
     at a pool); ``None`` for a policy's own draws (every face distinct).
+
+    ``rounds_apart`` (false unless the solver sets it) tells a rule set's ``advance``
+    that it may stop at the close of a round, before anything of the next round is
+    rolled: the solver then keeps that state (no decision to make, no result yet) as a
+    chance point of its own and opens the round from there with an Rng whose
+    ``rounds_apart`` is false (see :mod:`fracas.odds.explore`, "Rounds apart").  A rule
+    set that never reads it loses nothing.
     """
 
-    __slots__ = ("_pos", "_prefix", "_ruleset", "_state")
+    __slots__ = ("_pos", "_prefix", "_ruleset", "_state", "rounds_apart")
     #: The outcomes of a pool and of equally likely results, with float chances.
     _pool: Callable[[int, int, Classes | None], Sequence[tuple[Faces, Any]]] = \
         staticmethod(pool_branches)
     _uniform: Callable[[int, int], Sequence[tuple[int, Any]]] = staticmethod(uniform_choices)
+    #: (count, sides, the classes as the roll site or rule set gave them) -> the pool's
+    #: outcomes and words: one lookup at a chance point instead of three.
+    _pools: ClassVar[dict[tuple[int, int, Any], tuple[Sequence[tuple[Faces, Any]], str]]] = \
+        _FLOAT_POOLS
 
     def __init__(self, prefix: tuple[Any, ...], ruleset: Ruleset[Any] | None,
                  state: Any) -> None:
@@ -202,6 +216,7 @@ class ChanceRng:
         self._pos = 0
         self._ruleset = ruleset
         self._state = state
+        self.rounds_apart = False
 
     def die(self, sides: int) -> int:
         pos = self._pos
@@ -228,12 +243,23 @@ class ChanceRng:
         return list(self._branch_pool(count, sides, named))
 
     def _branch_pool(self, count: int, sides: int, raw: Any) -> Faces:
+        try:
+            known = self._pools.get((count, sides, raw))
+        except TypeError:  # unhashable classes (lists): worked out every time
+            known = None
+        if known is not None:
+            faces: Faces = self._unknown(*known)
+            return faces
         classes: Classes | None = None
         if raw is not None:
             who = "a policy" if self._ruleset is None else f"rule set {self._ruleset.name}"
             classes = normalise_classes(who, raw, sides)
-        faces: Faces = self._unknown(self._pool(count, sides, classes),
-                                     _pool_words(count, sides, classes))
+        known = (self._pool(count, sides, classes), _pool_words(count, sides, classes))
+        with suppress(TypeError):
+            if len(self._pools) >= _POOLS_KEPT:
+                self._pools.clear()
+            self._pools[(count, sides, raw)] = known
+        faces = self._unknown(*known)
         return faces
 
     def choice_index(self, n: int) -> int:
@@ -271,6 +297,7 @@ class WalkingRng(ChanceRng):
                  chance: Any) -> None:
         # ChanceRng's slots, set here (one frame less: one Rng per resolution)
         self._prefix, self._pos, self._ruleset, self._state = prefix, 0, ruleset, state
+        self.rounds_apart = False
         self.chance = chance
         self.chosen: list[Any] = []
         self.points: list[tuple[int, Sequence[tuple[Any, Any]], int, Any, str]] = []
@@ -289,12 +316,16 @@ class WalkingRng(ChanceRng):
         return value
 
 
+_EXACT_POOLS: dict[tuple[int, int, Any], tuple[Sequence[tuple[Faces, Any]], str]] = {}
+
+
 class ExactWalkingRng(WalkingRng):
     """:class:`WalkingRng` whose outcomes carry exact ``Fraction`` chances."""
 
     __slots__ = ()
     _pool = staticmethod(pool_outcomes)
     _uniform = staticmethod(uniform_fractions)
+    _pools = _EXACT_POOLS
 
 
 class ExactChanceRng(ChanceRng):
@@ -303,6 +334,7 @@ class ExactChanceRng(ChanceRng):
     __slots__ = ()
     _pool = staticmethod(pool_outcomes)
     _uniform = staticmethod(uniform_fractions)
+    _pools = _EXACT_POOLS
 
 
 #: A policy's Rng before its first draw: with nothing to replay it changes nothing, so

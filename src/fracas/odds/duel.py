@@ -197,7 +197,9 @@ def _explore_and_solve(explorer: Explorer, initial: Any, started: bool,
     draw = explorer.label(None)
     explorer.limit = rs.round_limit(initial)
     lifted = None if explorer.limit is None else rs.without_round_limit(initial)
+    explorer.lifted = lifted is not None
     root = explorer.explore(initial if lifted is None else lifted, started)
+    states = explorer.forget()  # the solve reads the edges alone
     chances = _solve_root(explorer, root, draw, lifted is not None)
     if chances is None:
         # A state was first met so near the limit that its own play passed it: the
@@ -213,10 +215,11 @@ def _explore_and_solve(explorer: Explorer, initial: Any, started: bool,
             again.label(side)
         again.label(None)
         root = again.explore(initial, started)
+        states = again.forget()
         chances = _solve_root(again, root, draw)
         assert chances is not None  # no round limit: always solved
         explorer = again
-    return explorer.labels, chances, len(explorer.index), explorer.leaves, explorer.began
+    return explorer.labels, chances, states, explorer.leaves, explorer.began
 
 
 def _solve_root(explorer: Explorer, root: int, draw: int, lifted: bool = False,
@@ -238,11 +241,11 @@ def _solve_root(explorer: Explorer, root: int, draw: int, lifted: bool = False,
         if exact:
             return solve_graph_exact(edges, labels, root)
         return solve_graph(edges, labels)[root]  # type: ignore[no-any-return]
-    args = (edges, explorer.rounds, explorer.limit, root, explorer.landed, labels, draw,
-            lifted)
+    args = (explorer.rounds, explorer.limit, root, explorer.landed, labels, draw, lifted)
     if exact:
-        return solve_by_rounds_exact(*args)
-    return solve_by_rounds(*args)  # type: ignore[return-value]
+        return solve_by_rounds_exact(edges, *args)
+    return solve_by_rounds(  # type: ignore[return-value]
+        edges if explorer.flat is None else explorer.flat, *args)
 
 
 def solve_duel(

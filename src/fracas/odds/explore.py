@@ -19,6 +19,15 @@ enumerates chance instead of drawing it (:mod:`fracas.odds.chance`):
   decision, no event built and no policy asked: the explorer plays it from a node's
   state with the solver's Rng (one turn at a time) and branches on its dice as on
   the engine's (:meth:`Explorer.lean_expand`).
+* **Rounds apart.**  A resolution is told ``rounds_apart`` by the solver's Rng, so a
+  rule set's ``advance`` may stop at the close of a round, before anything of the next
+  round is rolled (its initiative, say), leaving a state with no decision to make and
+  no result.  The opening of the next round from there is followed once for each key
+  of such a state (:meth:`Explorer.open_from`), and every resolution that ends there
+  takes its outcomes, each chance multiplied in: the same edges as following the
+  opening within each resolution, without following it again for every outcome of
+  every round's last turn.  A rule set that never stops there loses nothing
+  (``tests/odds/test_rounds_apart.py``).
 * **States are merged by key.**  Decision states are merged by ``(current actor,
   ruleset.state_key(state))``, ended fights by winner; only states whose decision
   leads to chance become nodes of the graph, and the chains of chance-free
@@ -66,6 +75,7 @@ from fracas.odds.limits import (
     StateSpaceTooLargeError,
     Watch,
 )
+from fracas.odds.solve import FlatEdges
 
 __all__ = ["PRUNED", "Explorer", "Node", "sweep_young_only"]
 
@@ -93,6 +103,10 @@ _Run = Callable[[Any, Any], None]
 
 class _LeanTurn:
     """The kind of a step played by the rule set's ``lean_turns`` (for :meth:`Explorer.target`)."""
+
+
+class _Opening:
+    """The kind of a step that opens a round (for :meth:`Explorer.target`)."""
 
 
 class _Declined(Exception):
@@ -173,6 +187,8 @@ class Explorer:
     #: Whether a node whose turn the rule set's ``lean_turns`` takes is expanded through
     #: it (:meth:`lean_expand`); off where every decision must be kept apart.
     use_lean = True
+    #: Whether resolutions are told ``rounds_apart`` (see "Rounds apart").
+    rounds_apart = True
 
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
                  limits: DuelLimits, progress: Progress | None, watch: Watch | None,
@@ -225,9 +241,20 @@ class Explorer:
         self.rounds: list[int] = []
         #: The round of the state the last :meth:`target` landed on (only with a limit).
         self.landed = 0
+        #: Whether the fight is explored with its round limit lifted
+        #: (``Ruleset.without_round_limit``): a key that leaves the round out then plays
+        #: alike in every round, at the close of a round too (see :meth:`open_from`).
+        self.lifted = False
+        #: The key of a state at the close of a round -> the outcomes of opening the next
+        #: (target, rounds it took, chance); see :meth:`open_from`.
+        self.openings: dict[Hashable, tuple[tuple[int, int, Any], ...]] = {}
         self.key_of: Callable[[Any], Hashable] = ruleset.state_key
         self.nodes: list[Node | None] = []
         self.edges: list[dict[Any, float]] = []
+        #: With a round limit and float chances, each node's edges once it is expanded,
+        #: packed (:class:`~fracas.odds.solve.FlatEdges`; :attr:`edges` then keeps an
+        #: empty dict for it): ten times smaller than the dicts, read by the solve alone.
+        self.flat: FlatEdges | None = None
         self.base_round = 0  # the round of the state being expanded (with a limit)
         self.leaves = 0
         self.done = 0
@@ -238,6 +265,15 @@ class Explorer:
         self.looks: dict[type | None, list[int]] = {}
         #: action class -> [chance-free plays tried, of them met chance]
         self.chancy: dict[type, list[int]] = {}
+
+    def forget(self) -> int:
+        """Drop what only the exploration reads (the keys, the states passed through, the
+        rounds' openings, the nodes' states) once the graph is whole, so that the solve
+        runs beside the edges alone; the number of states the graph had."""
+        states = len(self.index)
+        self.index, self.through, self.openings = {}, {}, {}
+        self.nodes = []
+        return states
 
     # -- bookkeeping ------------------------------------------------------------------
     def label(self, winner: object) -> int:
@@ -493,6 +529,7 @@ class Explorer:
         layered = self.limit is not None
         round_of = rs.round_number
         chancy = self.chancy
+        apart = self.rounds_apart
         chain: list[tuple[Hashable, int]] = []
         played: list[Action] = []
         result: int | None = None
@@ -560,12 +597,20 @@ class Explorer:
             # node keeps it (cheaper than making the state again, see replay).
             kept = rs.clone_state(state) if odds[1] * 8 >= odds[0] and odds[1] else None
             self.decide(state, actor, action)
+            rng = self.rng((), self.classes, state)
+            rng.rounds_apart = apart
+            first: Branch | None = None
             try:
-                self.play(state, action, self.rng((), self.classes, state))
+                self.play(state, action, rng)
             except Branch as branch:
                 # Kept in the node: without its traceback, whose frames would tie the
                 # whole graph into one reference cycle (freed only by the cycle collector).
                 branch.__traceback__ = None
+                first = branch
+            if first is not None or (apart and current_actor(state) is None
+                                     and rs.outcome(state) is None):
+                # It meets chance, or stops at the close of a round (whose opening is
+                # chance): the state before the decision is a node.
                 odds[1] += 1
                 # The resolution may have changed the state before its first roll: the
                 # node keeps the state before the decision, a copy or made again.
@@ -576,7 +621,7 @@ class Explorer:
                     if found is not None:
                         result, landed = found[0], here + found[1]
                         break
-                result = self.new_node(key, actor, before, decisions, branch)
+                result = self.new_node(key, actor, before, decisions, first)
                 landed = here
                 break
             if key is not None:
@@ -599,6 +644,60 @@ class Explorer:
             through[passed] = (result, landed - at)
         self.landed = landed
         return result
+
+    def open_from(self, state: Any, p: Any, out: dict[Any, Any]) -> None:
+        """Add to ``out`` the outcomes of opening the next round from ``state``, at the close
+        of a round (a resolution told ``rounds_apart`` stopped there), reached with chance
+        ``p``: each of the opening's outcomes with ``p`` times its chance, as if followed
+        within the resolution (the opening is followed once per key of such a state).
+        """
+        rs = self.rs
+        layered = self.limit is not None
+        key = self.opening_key(state)
+        opened = self.openings.get(key)
+        if opened is None:
+            opened = self.openings[key] = self.open(state)
+        here = rs.round_number(state) - self.base_round if layered else 0
+        get = out.get
+        for target, took, q in opened:
+            pq = p * q
+            if pq < MIN_PATH_PROBABILITY or (target < 0 and self.labels[-1 - target] is PRUNED):
+                self.prune(pq, out)
+                continue
+            node = (target, here + took) if layered else target
+            out[node] = get(node, 0) + pq
+
+    def opening_key(self, state: Any) -> Hashable:
+        """What the opening of a round from ``state`` is remembered by: its key, and its
+        round where the key leaves the round out and the limit is not lifted (the limit
+        is read as a round closes)."""
+        key = self.key_of(state)
+        if self.limit is not None and not self.lifted:
+            return (key, self.rs.round_number(state))
+        return key
+
+    def open(self, state: Any) -> tuple[tuple[int, int, Any], ...]:
+        """The outcomes of opening the next round from ``state`` (not changed): (target,
+        rounds it took, chance) each."""
+        found: dict[Any, Any] = {}
+        base_round, mass = self.base_round, self.mass
+        layered = self.limit is not None
+        if layered:
+            self.base_round = self.rs.round_number(state)
+        try:
+            self.follow(state, self.open_round, self.one, found, None, _Opening)
+        finally:
+            self.base_round, self.mass = base_round, mass
+        if layered:
+            return tuple((target, took, q) for (target, took), q in found.items())
+        return tuple((target, 0, q) for target, q in found.items())
+
+    def open_round(self, state: Any, rng: Any) -> None:
+        """Open the next round from a state at the close of one: the rule set's ``advance``,
+        told not to stop there again."""
+        rng.rounds_apart = False
+        rs = self.rs
+        rs.advance(state, rng, partial(rs.apply_event, state))
 
     def ended(self, state: Any) -> int:
         """The graph's end ``-1 - label`` of a fight that is over (its winner's label)."""
@@ -630,7 +729,9 @@ class Explorer:
             actor = rs.current_actor(state)
             assert actor is not None
             self.decide(state, actor, action)
-            self.play(state, action, self.rng((), self.classes, state))
+            rng = self.rng((), self.classes, state)
+            rng.rounds_apart = self.rounds_apart  # as target played it
+            self.play(state, action, rng)
         return state
 
     def follow(self, base: Any, run: _Run, p0: float, out: dict[int, float],
@@ -646,6 +747,7 @@ class Explorer:
         classes = self.classes
         clone, rerun, get = rs.clone_state, self.rerun, out.get
         current_actor, key_of, seen = rs.current_actor, self.key_of, self.through.get
+        apart, outcome = self.rounds_apart, rs.outcome
         round_of, worth_looking = rs.round_number, self._worth_looking
         looks = self.looks.get(after)
         if looks is None:
@@ -670,6 +772,7 @@ class Explorer:
                 # One run reaches a result down the first outcomes past the prefix; the
                 # other outcomes of the points it passed wait on the stack.
                 rng = walker(prefix, classes, s, p)
+                rng.rounds_apart = apart
                 try:
                     run(s, rng)
                 except Branch as branch:  # every outcome of a point too unlikely to follow
@@ -692,6 +795,10 @@ class Explorer:
             key = None
             node: Any
             if actor is None:
+                if rng.rounds_apart and outcome(s) is None:  # at the close of a round
+                    self.open_from(s, p, out)
+                    self.mass += p
+                    continue
                 node = self.ended(s)
                 if layered:
                     node = (node, round_of(s) - self.base_round)
@@ -735,7 +842,9 @@ class Explorer:
     def rerun(self, base: Any, run: _Run, prefix: tuple[Any, ...]) -> Any:
         """The state ``run`` makes from a copy of ``base`` with the chance values ``prefix``."""
         again = self.rs.clone_state(base)
-        run(again, self.rng(prefix, self.classes, again))
+        rng = self.rng(prefix, self.classes, again)
+        rng.rounds_apart = self.rounds_apart  # as the resolution it makes again
+        run(again, rng)
         return again
 
     def branch(self, prefix: tuple[Any, ...], p: float, branch: Branch,
@@ -825,6 +934,7 @@ class Explorer:
         for budget in self.lean_budgets():
             made = rs.clone_state(state)
             rng = self.walker((), self.classes, made, self.one)
+            rng.rounds_apart = self.rounds_apart  # its first run, as the others (follow)
             try:
                 self.lean_run(actor, budget)(made, rng)
             except _Declined:
@@ -872,6 +982,8 @@ class Explorer:
             self.edges.append(first)
             if self.limit is not None:
                 self.rounds.append(root_round)
+        flat = self.flat = FlatEdges() if self.limit is not None and not self.exact else None
+        packed: dict[Any, float] = {}
         while self.done < len(self.nodes):
             done = self.done
             node = self.nodes[done]
@@ -879,6 +991,9 @@ class Explorer:
             if node is not None:
                 self.edges[done] = self.expand(node)
                 self.nodes[done] = None  # keep memory to the graph
+            if flat is not None:
+                flat.add(self.edges[done])
+                self.edges[done] = packed
             self.done = done + 1
             self.mass = 0.0
             if self.progress is not None:

@@ -27,7 +27,13 @@ __all__ = [
     "Watch",
 ]
 
-DEFAULT_MAX_STATES = 200_000
+#: Distinct states (graph nodes) before the solver gives up: the limit keeps a solve's
+#: memory to what an ordinary machine has.  A state costs about 2.5 KB at the peak on the
+#: AD&D duels (keys, the chains passed through, the rounds' openings, the edges packed
+#: flat; ``docs/odds.md``), so 300,000 states take about 750 MB, what 200,000 took before
+#: the edges were packed and the keys' parts shared; and about as many states as the
+#: default 60 CPU s reach at the pace of those duels.
+DEFAULT_MAX_STATES = 300_000
 DEFAULT_MAX_LEAVES = 20_000_000
 #: CPU seconds of this process (``time.process_time``: the same on a loaded machine as on
 #: an idle one) before the solver gives up (and it gives up earlier when its

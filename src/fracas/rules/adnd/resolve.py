@@ -152,7 +152,12 @@ def _attack_action(state: AdndUndergroundState, action: Attack, rng: Rng, emit: 
 
 # -- rounds --------------------------------------------------------------------
 def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
-    """Skip those who cannot act, close rounds (breath clocks), open rounds (initiative)."""
+    """Skip those who cannot act, close rounds (breath clocks), open rounds (initiative).
+
+    For the exact solver's Rng (its ``rounds_apart``) it stops at the close of a round,
+    before anything of the next is rolled: the solver opens the round from there once per
+    key (``docs/rules/adnd.md``, "Exact duel odds").
+    """
     fighters = state.fighters
     remembered = state.remembered
     while state.result is None and state.falling is None:
@@ -174,6 +179,8 @@ def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
                 return
             emit(_turn_ended(name))
             continue
+        if getattr(rng, "rounds_apart", False):
+            return  # the exact solver opens the next round apart (odds.chance.ChanceRng)
         for name in state.setup.order:
             f = fighters[name]
             if f.up and f.under:

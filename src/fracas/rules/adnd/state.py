@@ -231,21 +231,47 @@ def state_key(state: AdndUndergroundState) -> Hashable:
       (:func:`_falling_over`): whatever he decides, he drops it or is out of the fight.
     * The rolls of the past are not in the state at all (they are only reported), and
       initiative leaves only its order (the queue).
+
+    Each fighter's part and the turns to come are handed out as one shared copy of each
+    distinct value (:func:`_shared`): equal to what is built, so keys compare as they
+    would, but the solver's hundreds of thousands of keys hold a few hundred of them
+    instead of a copy each.
     """
-    fighters: list[tuple[object, ...] | None] = [(
+    fighters: list[tuple[object, ...] | None] = [_shared((
         f.hp, f.alt, f.facing_wall, f.boulders, f.wielding, f.secure,
         f.dropped if len(f.dropped) < 2 else _dropped(f.dropped),
-        f.hanging_on, f.holding, f.held_by, f.under, f.breath_free, f.con_checks)
+        f.hanging_on, f.holding, f.held_by, f.under, f.breath_free, f.con_checks))
         if f.status == "ok" else None for f in state.fighters.values()]
     falling = state.falling
     if falling is not None and state.setup.profiles[falling].kind in _OUT_BELOW:
         _falling_over(state, falling, fighters)
     return (
         tuple(fighters),
-        state.round == 0, state.phase, _to_come(state), falling, state.grab_choices,
+        state.round == 0, state.phase, _shared(_to_come(state)), falling, state.grab_choices,
         tuple(sorted(state.front.items())) if state.front else (),
         state.result,
     )
+
+
+#: Distinct parts of keys handed out so far (see :func:`_shared`), and how many are kept.
+_SHARED: dict[tuple[object, ...], tuple[object, ...]] = {}
+_SHARED_MOST = 100_000
+
+
+def _shared(part: tuple[object, ...]) -> tuple[object, ...]:
+    """The one copy of ``part`` handed out for every equal part (``part`` itself the first
+    time): equal, so a key is the same value either way; forgotten all at once past
+    :data:`_SHARED_MOST` distinct parts (a later equal part is then a copy of its own).
+
+    >>> _shared((1, "fist")) is _shared((1, "fist"))
+    True
+    """
+    found = _SHARED.get(part)
+    if found is None:
+        if len(_SHARED) >= _SHARED_MOST:
+            _SHARED.clear()
+        _SHARED[part] = found = part
+    return found
 
 
 #: Where a fall takes a fighter out of the fight (``falls.land``).
@@ -270,7 +296,7 @@ def _falling_over(state: AdndUndergroundState, name: str,
     if kept is None or f.wielding == "fist":
         return
     dropped = _dropped((*f.dropped, f.wielding))
-    fighters[at] = (*kept[:4], "fist", kept[5], dropped, *kept[7:])
+    fighters[at] = _shared((*kept[:4], "fist", kept[5], dropped, *kept[7:]))
 
 
 def _to_come(state: AdndUndergroundState) -> tuple[str, ...]:
