@@ -40,6 +40,7 @@ __all__ = [
     "dice_outcomes",
     "pool_branches",
     "pool_outcomes",
+    "total_outcomes",
 ]
 
 Faces = tuple[int, ...]
@@ -114,6 +115,33 @@ def dice_outcomes(count: int, sides: int) -> tuple[tuple[Faces, float], ...]:
 def pool_branches(count: int, sides: int, classes: Classes | None,
                    ) -> tuple[tuple[Faces, float], ...]:
     return tuple((faces, float(p)) for faces, p in pool_outcomes(count, sides, classes))
+
+
+@lru_cache(maxsize=256)
+def total_outcomes(count: int, sides: int) -> tuple[tuple[Faces, Fraction], ...]:
+    """Every total of ``count`` dice of ``sides`` faces, each shown as one sorted set of
+    faces with that total (the lowest faces first), with its exact chance.
+
+    >>> [(faces, str(p)) for faces, p in total_outcomes(2, 3)]
+    [((1, 1), '1/9'), ((1, 2), '2/9'), ((1, 3), '1/3'), ((2, 3), '2/9'), ((3, 3), '1/9')]
+    """
+    ways = [1]  # ways[t]: the orderings of the dice so far whose faces add up to t + count
+    for _ in range(count):
+        ways = [sum(ways[max(0, t - sides + 1):t + 1]) for t in range(len(ways) + sides - 1)]
+    whole = sides**count
+    out: list[tuple[Faces, Fraction]] = []
+    for extra, n in enumerate(ways):
+        faces = [1] * count
+        for i in range(count - 1, -1, -1):  # the extra pips on the last dice first
+            faces[i] += min(extra, sides - 1)
+            extra -= faces[i] - 1
+        out.append((tuple(faces), Fraction(n, whole)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def total_branches(count: int, sides: int) -> tuple[tuple[Faces, float], ...]:
+    return tuple((faces, float(p)) for faces, p in total_outcomes(count, sides))
 
 
 @lru_cache(maxsize=256)
@@ -195,6 +223,7 @@ class ChanceRng:
     _pool: Callable[[int, int, Classes | None], Sequence[tuple[Faces, Any]]] = \
         staticmethod(pool_branches)
     _uniform: Callable[[int, int], Sequence[tuple[int, Any]]] = staticmethod(uniform_choices)
+    _total: Callable[[int, int], Sequence[tuple[Faces, Any]]] = staticmethod(total_branches)
 
     def __init__(self, prefix: tuple[Any, ...], ruleset: Ruleset[Any] | None,
                  state: Any) -> None:
@@ -226,6 +255,14 @@ class ChanceRng:
             self._pos = pos + 1
             return list(self._prefix[pos])
         return list(self._branch_pool(count, sides, named))
+
+    def dice_by_total(self, count: int, sides: int) -> list[int]:
+        """Dice read only as their total (see :func:`fracas.core.rng.roll_total`)."""
+        pos = self._pos
+        if pos < len(self._prefix):
+            self._pos = pos + 1
+            return list(self._prefix[pos])
+        return list(self._unknown(self._total(count, sides), f"{count}d{sides} (the total)"))
 
     def _branch_pool(self, count: int, sides: int, raw: Any) -> Faces:
         classes: Classes | None = None
@@ -295,6 +332,7 @@ class ExactWalkingRng(WalkingRng):
     __slots__ = ()
     _pool = staticmethod(pool_outcomes)
     _uniform = staticmethod(uniform_fractions)
+    _total = staticmethod(total_outcomes)
 
 
 class ExactChanceRng(ChanceRng):
@@ -303,6 +341,7 @@ class ExactChanceRng(ChanceRng):
     __slots__ = ()
     _pool = staticmethod(pool_outcomes)
     _uniform = staticmethod(uniform_fractions)
+    _total = staticmethod(total_outcomes)
 
 
 #: A policy's Rng before its first draw: with nothing to replay it changes nothing, so
