@@ -394,7 +394,7 @@ def _end_phase(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
         emit(events.Fell(name, fighter.altitude - 1, rounds, cause))
         if fighter.altitude == GROUNDED:
             ground = _landing_ground(state, name)
-            faces = tuple(roll_total(rng, rounds + GROUNDS[ground], 6))  # LandedHard reads the total
+            faces = tuple(roll_total(rng, rounds + GROUNDS[ground], 6))  # only the sum is read
             emit(DiceRolled(name, events.LANDING, 6, faces))
             emit(events.LandedHard(name, sum(faces), ground))
     emit(RoundEnded(state.round))
