@@ -120,10 +120,8 @@ def pool_branches(count: int, sides: int, classes: Classes | None,
 @lru_cache(maxsize=256)
 def total_outcomes(count: int, sides: int) -> tuple[tuple[Faces, Fraction], ...]:
     """Every total of ``count`` dice of ``sides`` faces, each shown as one sorted set of
-    faces with that total (the lowest faces first), with its exact chance.
-
-    >>> [(faces, str(p)) for faces, p in total_outcomes(2, 3)]
-    [((1, 1), '1/9'), ((1, 2), '2/9'), ((1, 3), '1/3'), ((2, 3), '2/9'), ((3, 3), '1/9')]
+    faces with that total (the lowest faces first), with its exact chance: for 2d3,
+    (1, 1) 1/9, (1, 2) 2/9, (1, 3) 1/3, (2, 3) 2/9, (3, 3) 1/9.
     """
     ways = [1]  # ways[t]: the orderings of the dice so far whose faces add up to t + count
     for _ in range(count):
