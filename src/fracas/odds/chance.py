@@ -123,7 +123,8 @@ def total_outcomes(count: int, sides: int) -> tuple[tuple[Faces, Fraction], ...]
     faces with that total (the lowest faces first), with its exact chance: for 2d3,
     (1, 1) 1/9, (1, 2) 2/9, (1, 3) 1/3, (2, 3) 2/9, (3, 3) 1/9.
     """
-    ways = [1]  # ways[t]: the orderings of the dice so far whose faces add up to t + count
+    ways = [1]  # ways[t]: orderings of the dice so far whose faces add up to t more than
+    #             their number
     for _ in range(count):
         ways = [sum(ways[max(0, t - sides + 1):t + 1]) for t in range(len(ways) + sides - 1)]
     whole = sides**count
@@ -185,6 +186,11 @@ def _pool_words(count: int, sides: int, classes: Classes | None) -> str:
             else "faces told apart as " + " / ".join(
                 f"{g[0]}-{g[-1]}" if len(g) > 1 else str(g[0]) for g in classes))
     return f"{count}d{sides} ({told})"
+
+
+@lru_cache(maxsize=256)
+def _total_words(count: int, sides: int) -> str:
+    return f"{count}d{sides} (read by its total)"
 
 
 @lru_cache(maxsize=256)
@@ -260,7 +266,7 @@ class ChanceRng:
         if pos < len(self._prefix):
             self._pos = pos + 1
             return list(self._prefix[pos])
-        return list(self._unknown(self._total(count, sides), f"{count}d{sides} (the total)"))
+        return list(self._unknown(self._total(count, sides), _total_words(count, sides)))
 
     def _branch_pool(self, count: int, sides: int, raw: Any) -> Faces:
         classes: Classes | None = None
