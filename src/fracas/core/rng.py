@@ -31,6 +31,7 @@ __all__ = [
     "least_draw",
     "policy_stream",
     "roll_pool",
+    "roll_total",
 ]
 
 
@@ -64,6 +65,20 @@ def roll_pool(rng: Rng, count: int, sides: int,
     in_classes = getattr(rng, "dice_in_classes", None)
     if classes is not None and in_classes is not None:
         faces: list[int] = in_classes(count, sides, classes)
+        return faces
+    return rng.dice(count, sides)
+
+
+def roll_total(rng: Rng, count: int, sides: int) -> list[int]:
+    """Roll ``count`` dice of ``sides`` faces whose faces the rules read only as their total.
+
+    An Rng that can use it (the exact duel solver's) branches on the totals, showing one
+    set of faces for each, instead of on every set of faces (11 outcomes of 2d6 instead
+    of 21); every other Rng simply rolls ``rng.dice(count, sides)``.
+    """
+    by_total = getattr(rng, "dice_by_total", None)
+    if by_total is not None:
+        faces: list[int] = by_total(count, sides)
         return faces
     return rng.dice(count, sides)
 

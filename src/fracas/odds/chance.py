@@ -40,6 +40,7 @@ __all__ = [
     "dice_outcomes",
     "pool_branches",
     "pool_outcomes",
+    "total_outcomes",
 ]
 
 Faces = tuple[int, ...]
@@ -117,6 +118,32 @@ def pool_branches(count: int, sides: int, classes: Classes | None,
 
 
 @lru_cache(maxsize=256)
+def total_outcomes(count: int, sides: int) -> tuple[tuple[Faces, Fraction], ...]:
+    """Every total of ``count`` dice of ``sides`` faces, each shown as one sorted set of
+    faces with that total (the lowest faces first), with its exact chance: for 2d3,
+    (1, 1) 1/9, (1, 2) 2/9, (1, 3) 1/3, (2, 3) 2/9, (3, 3) 1/9.
+    """
+    ways = [1]  # ways[t]: orderings of the dice so far whose faces add up to t more than
+    #             their number
+    for _ in range(count):
+        ways = [sum(ways[max(0, t - sides + 1):t + 1]) for t in range(len(ways) + sides - 1)]
+    whole = sides**count
+    out: list[tuple[Faces, Fraction]] = []
+    for extra, n in enumerate(ways):
+        faces = [1] * count
+        for i in range(count - 1, -1, -1):  # the extra pips on the last dice first
+            faces[i] += min(extra, sides - 1)
+            extra -= faces[i] - 1
+        out.append((tuple(faces), Fraction(n, whole)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def total_branches(count: int, sides: int) -> tuple[tuple[Faces, float], ...]:
+    return tuple((faces, float(p)) for faces, p in total_outcomes(count, sides))
+
+
+@lru_cache(maxsize=256)
 def uniform_choices(n: int, first: int) -> tuple[tuple[int, float], ...]:
     return tuple((first + i, 1.0 / n) for i in range(n))
 
@@ -165,6 +192,11 @@ def _pool_words(count: int, sides: int, classes: Classes | None) -> str:
 
 
 @lru_cache(maxsize=256)
+def _total_words(count: int, sides: int) -> str:
+    return f"{count}d{sides} (read by its total)"
+
+
+@lru_cache(maxsize=256)
 def _die_words(sides: int) -> str:
     return f"a d{sides}"
 
@@ -209,6 +241,7 @@ class ChanceRng:
     #: outcomes and words: one lookup at a chance point instead of three.
     _pools: ClassVar[dict[tuple[int, int, Any], tuple[Sequence[tuple[Faces, Any]], str]]] = \
         _FLOAT_POOLS
+    _total: Callable[[int, int], Sequence[tuple[Faces, Any]]] = staticmethod(total_branches)
 
     def __init__(self, prefix: tuple[Any, ...], ruleset: Ruleset[Any] | None,
                  state: Any) -> None:
@@ -241,6 +274,14 @@ class ChanceRng:
             self._pos = pos + 1
             return list(self._prefix[pos])
         return list(self._branch_pool(count, sides, named))
+
+    def dice_by_total(self, count: int, sides: int) -> list[int]:
+        """Dice read only as their total (see :func:`fracas.core.rng.roll_total`)."""
+        pos = self._pos
+        if pos < len(self._prefix):
+            self._pos = pos + 1
+            return list(self._prefix[pos])
+        return list(self._unknown(self._total(count, sides), _total_words(count, sides)))
 
     def _branch_pool(self, count: int, sides: int, raw: Any) -> Faces:
         try:
@@ -326,6 +367,7 @@ class ExactWalkingRng(WalkingRng):
     _pool = staticmethod(pool_outcomes)
     _uniform = staticmethod(uniform_fractions)
     _pools = _EXACT_POOLS
+    _total = staticmethod(total_outcomes)
 
 
 class ExactChanceRng(ChanceRng):
@@ -335,6 +377,7 @@ class ExactChanceRng(ChanceRng):
     _pool = staticmethod(pool_outcomes)
     _uniform = staticmethod(uniform_fractions)
     _pools = _EXACT_POOLS
+    _total = staticmethod(total_outcomes)
 
 
 #: A policy's Rng before its first draw: with nothing to replay it changes nothing, so

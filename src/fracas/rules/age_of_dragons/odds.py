@@ -167,7 +167,8 @@ def face_classes(state: AgeOfDragonsState, count: int, sides: int,
     its turn can read (:func:`heuristic_cuts`).  Any other pool is read against the
     attack threshold (4+), sixes and every spot and task threshold; a roller whose
     rerolls a random choice picks (one die per face shown) keeps every face.
-    Landings add the faces up: every face counts.
+    A landing is not asked: its roll site reads the dice by their total
+    (``core.rng.roll_total``), which the solver branches on instead.
     """
     return _face_classes(state, sides, True)
 
@@ -192,7 +193,7 @@ def _face_classes(state: AgeOfDragonsState, sides: int, policies: bool,
     if not state.order:
         cuts = {ATTACK_THRESHOLD}  # initiative
     elif turn is None:
-        return None  # a landing
+        return None  # between turns (a landing is read by its total: roll_total)
     elif state.fighters[turn.actor].dying:
         cuts = {ATTACK_THRESHOLD}  # the death check
     elif turn.step != "pool" or state.pending is not None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from fracas.core.action import Action
 from fracas.core.events import DiceRolled, FightEnded
-from fracas.core.rng import Rng
+from fracas.core.rng import Rng, roll_total
 from fracas.core.ruleset import Emit, Outcome, Standing
 from fracas.rules.age_of_dragons import actions, events, rules
 from fracas.rules.age_of_dragons.events import (  # the hot ones, one lookup less each
@@ -394,7 +394,7 @@ def _end_phase(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
         emit(events.Fell(name, fighter.altitude - 1, rounds, cause))
         if fighter.altitude == GROUNDED:
             ground = _landing_ground(state, name)
-            faces = tuple(rng.dice(rounds + GROUNDS[ground], 6))
+            faces = tuple(roll_total(rng, rounds + GROUNDS[ground], 6))  # only the sum is read
             emit(DiceRolled(name, events.LANDING, 6, faces))
             emit(events.LandedHard(name, sum(faces), ground))
     emit(RoundEnded(state.round))
