@@ -44,9 +44,10 @@ DUELS = [
                  marks=_refused("96,041 positions (health, range, altitude, wings, falls) "
                                 "and 5.8 million resolutions (8d6 read as 1-3 / 4-5 / 6 in "
                                 "reach, one class more out of it; a landing by its total): "
-                                "solved exactly in about 140 CPU s with --max-seconds 600 "
-                                "(red 0.498829, blue 0.479542, draw 0.021629, each in its 99% "
-                                "interval of 20,000 fights), over the 60 s aim")),
+                                "solved exactly in 92 CPU s on the compiled build (145 on "
+                                "the source) with --max-seconds 600 (red 0.498829, blue "
+                                "0.479542, draw 0.021629, each in its 99% interval of 20,000 "
+                                "fights), over the 60 s aim")),
     pytest.param(EXAMPLES / "adnd" / "wall_duel.yaml", id="wall_duel"),
     pytest.param(EXAMPLES / "adnd" / "ledge_sentry.yaml", id="ledge_sentry"),
     pytest.param(DATA / "adnd_single.yaml", id="adnd_single"),
@@ -54,10 +55,10 @@ DUELS = [
                  marks=_refused("three fighters: 482,303 positions under the AD&D key "
                                 "(two fighters' hit points, the archer's, weapons in hand, "
                                 "dropped or hung from, the turns to come, who is falling), "
-                                "over the default 300,000 states; solved in 94 CPU s and "
-                                "1.2 GB with max_states 1,000,000 (3,861,440 resolutions, "
-                                "the rounds' openings followed apart; 115 CPU s and 1.8 GB "
-                                "at c654875 in the same run), over the 60 s aim")),
+                                "over the default 300,000 states; solved in 65 CPU s on the "
+                                "compiled build (93 on the source) and 1.2 GB with "
+                                "max_states 1,000,000 (3,861,440 resolutions, the rounds' "
+                                "openings followed apart), over the 60 s aim")),
 ]
 #: The duels marked refused above, tried briefly.
 REFUSED = {"breath_duel", "bridge_duel"}
