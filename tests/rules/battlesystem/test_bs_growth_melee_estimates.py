@@ -9,9 +9,13 @@ in a squeezing passage and of a big two-hall battle (every unit in contact with 
 on a frontage that turns narrow or wide as units come and go), asks every estimate before
 each event and, once it is folded, compares every estimate still kept with the same
 question asked of a copy that knows nothing yet, narrow or wide as it was kept.
+Where an army's own figures facing the enemy settle that its frontage is not narrow, the
+heuristic reads its units' estimates on that frontage without asking further; that is
+held to the full question too.
 (Checked once on broken copies: a ``Readings.forget_strength`` that kept the estimates of
 the wounded unit failed here, and so did a ``Readings.forget_move`` that kept the
-marching unit's, and one that kept the estimates against it.)
+estimates against the marching unit, a ``Readings.forget_charges`` that kept them all,
+and a ``policies._wide`` that always settled the frontage as not narrow.)
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from fracas.core.loop import play
 from fracas.core.policy import RandomPolicy, scenario_policies
 from fracas.core.rng import SeededRng
 from fracas.core.ruleset import find_ruleset
-from fracas.rules.battlesystem.policies import _melee_value, melee_value
+from fracas.rules.battlesystem.policies import _estimate, _melee_value, _wide, melee_value
 from fracas.rules.battlesystem.state import BattlesystemState, clone
 from fracas.scenario import build_initial_state, load_scenario
 
@@ -82,6 +86,24 @@ def _ask_every_estimate(state: BattlesystemState) -> None:
                 melee_value(state, unit, foe)
 
 
+def _wide_means_not_narrow(state: BattlesystemState) -> int:
+    """Where ``policies._wide`` settles an army's frontage as not narrow, every melee
+    estimate of its units there is the one on a frontage that is not narrow; how many
+    areas and armies it settled."""
+    settled = 0
+    on_field = [u for u in state.units.values() if u.on_field]
+    for area, side in {(u.area, u.side) for u in on_field}:
+        if _wide(state, area, side):
+            settled += 1
+            for unit in on_field:
+                if unit.area == area and unit.side == side:
+                    for foe in on_field:
+                        if foe.side != side:
+                            assert melee_value(state, unit, foe) == _estimate(
+                                state, unit, foe, False), (unit.name, foe.name)
+    return settled
+
+
 def _kept_estimates_are_fresh(state: BattlesystemState) -> int:
     """Every estimate the readings of ``state`` keep equals the one worked out afresh (on
     the frontage it was kept for); how many were compared."""
@@ -104,13 +126,11 @@ def test_the_melee_estimates_kept_across_an_event_are_the_answers_afresh(
         source: Path | str, random_play: bool) -> None:
     ruleset, initial = _initial(source)
     compared = [0]
-    forgotten = [0]
 
     def listener(event: Event, state: Any) -> None:
         compared[0] += _kept_estimates_are_fresh(state)
-        if not state.readings.melee and not state.readings.melee_narrow:
-            forgotten[0] += 1
         _ask_every_estimate(state)
+        _wide_means_not_narrow(state)
 
     for seed in range(3):
         enc: Encounter[Any] = Encounter(ruleset, initial, rng=SeededRng(seed),
