@@ -191,36 +191,56 @@ def melee_value(state: BattlesystemState, unit: Unit, target: Unit) -> float:
     """Figures ``unit``'s blows are expected to take from ``target`` in one melee (a new
     wound counts half), as if ``target`` stood in contact with it where ``unit`` stands.
 
-    Worked out once per pair until a unit or the turn changes (the state's readings).
+    Other units count only through whether the frontage is narrow, asked afresh (from
+    the figures facing the enemy, which the state's readings keep); the rest is worked
+    out once per pair and frontage until either unit or the turn changes.
     """
-    key = (unit.name, target.name, "melee")
-    readings = state.readings
-    known = readings.estimates.get(key)
-    if known is None:
-        known = readings.estimates[key] = _melee_value(state, unit, target)
-    return known
+    ours = in_contact(state, unit)
+    theirs = in_contact(state, target)
+    # more figures on either side are no narrow frontage
+    narrow = ours <= 2 and theirs <= 2 and _narrow(state, unit, target, ours, theirs)
+    return _estimate(state, unit, target, narrow)
 
 
-def _melee_value(state: BattlesystemState, unit: Unit, target: Unit) -> float:
+def _estimate(state: BattlesystemState, unit: Unit, target: Unit, narrow: bool) -> float:
+    """:func:`melee_value` on a frontage known to be narrow, or not (kept by pair)."""
     readings = state.readings
-    ours = readings.contact.get(unit.name)
-    if ours is None:
-        ours = in_contact(state, unit)
-    theirs = readings.contact.get(target.name)
-    if theirs is None:
-        theirs = in_contact(state, target)
-    narrow = False
-    if ours <= 2 and theirs <= 2:  # more figures on either side are no narrow frontage
-        here = unit.area
-        pair = (readings.facing.get((here, unit.side)) or facing(state, here, unit.side),
-                readings.facing.get((here, target.side)) or facing(state, here, target.side))
-        if target.area != unit.area or not in_reach(state, unit, target):
-            # a foe it would meet: both count the figures they would bring into contact
-            pair = pair[0] + ours, pair[1] + theirs
-        narrow = narrow_frontage(*pair)
+    kept = readings.melee_narrow if narrow else readings.melee
+    mine = kept.get(unit.name)
+    if mine is None:
+        mine = kept[unit.name] = {}
+    value = mine.get(target.name)
+    if value is None:
+        value = mine[target.name] = _melee_value(state, unit, target, narrow)
+    return value
+
+
+def _wide(state: BattlesystemState, area: str, side: str) -> bool:
+    """Whether no melee of a unit of ``side`` in ``area`` can be on a narrow frontage: its
+    side alone faces the enemy there with too many figures (more figures facing, on
+    either side, never make a frontage narrow)."""
+    return not narrow_frontage(facing(state, area, side), 0)
+
+
+def _narrow(state: BattlesystemState, unit: Unit, target: Unit, ours: int,
+            theirs: int) -> bool:
+    """Whether ``unit`` (``ours`` figures in contact) would meet ``target`` (``theirs``)
+    on a narrow frontage, by the figures facing the enemy where ``unit`` stands."""
+    here = unit.area
+    pair = (facing(state, here, unit.side), facing(state, here, target.side))
+    if not narrow_frontage(*pair):
+        return False  # more figures in contact never make it narrow
+    if target.area != unit.area or not in_reach(state, unit, target):
+        # a foe it would meet: both count the figures they would bring into contact
+        pair = pair[0] + ours, pair[1] + theirs
+    return narrow_frontage(*pair)
+
+
+def _melee_value(state: BattlesystemState, unit: Unit, target: Unit, narrow: bool) -> float:
     t = target.stats
-    return _harm(ours, melee_attack_rating(state, unit, target), unit.stats.damage,
-                 target.figures, target.wounded, t.hd, wound_threshold(narrow))
+    return _harm(in_contact(state, unit), melee_attack_rating(state, unit, target),
+                 unit.stats.damage, target.figures, target.wounded, t.hd,
+                 wound_threshold(narrow))
 
 
 def _strike(state: BattlesystemState, unit: Unit, foes: list[Unit]) -> Action:
@@ -235,16 +255,21 @@ def _strike(state: BattlesystemState, unit: Unit, foes: list[Unit]) -> Action:
     aimed: dict[str, float] = {}
     names = {e.name for e in foes}  # the blows of friends on other foes do not count here
     side = unit.side
+    # the frontage of every blow struck here by this army (all friends of the area), when
+    # its own figures facing the enemy already settle it
+    wide = _wide(state, unit.area, side)
     for friend in placed(state).get(unit.area, ()):
         if friend.side == side and friend is not unit and friend.status == "ok":
             target = melee_target(state, friend)
             if target is not None and target.name in names:
-                aimed[target.name] = aimed.get(target.name, 0.0) + melee_value(
-                    state, friend, target)
+                aimed[target.name] = aimed.get(target.name, 0.0) + (
+                    _estimate(state, friend, target, False) if wide
+                    else melee_value(state, friend, target))
     # the first foe worth most (as max picks it)
     best, most = foes[0], (-1.0, 0)
     for e in foes:
-        harm = min(float(e.figures), melee_value(state, unit, e) + aimed.get(e.name, 0.0))
+        value = _estimate(state, unit, e, False) if wide else melee_value(state, unit, e)
+        harm = min(float(e.figures), value + aimed.get(e.name, 0.0))
         worth = (harm * _threat(state, e, unit), -e.figures)
         if worth > most:
             best, most = e, worth

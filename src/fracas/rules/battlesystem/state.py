@@ -274,6 +274,12 @@ class Readings:
         self.targets: dict[str, list[Unit]] = {}
         #: What the heuristic's estimates worked out, by question.
         self.estimates: dict[tuple[str, str, str], float] = {}
+        #: The heuristic's melee estimates (:func:`.policies.melee_value`) on a frontage
+        #: that is not narrow, by unit, then target: they read no other unit, so they are
+        #: kept until either changes or the turn does.
+        self.melee: dict[str, dict[str, float]] = {}
+        #: The same on a narrow frontage.
+        self.melee_narrow: dict[str, dict[str, float]] = {}
         #: Figures of each unit in contact (see :func:`.combat.in_contact`).
         self.contact: dict[str, int] = {}
         #: Melee Attack Ratings, by attacker, then target (see
@@ -310,6 +316,10 @@ class Readings:
             self.estimates = {}
         if self.ratings:
             self.ratings = {}
+        if self.melee:
+            self.melee = {}
+        if self.melee_narrow:
+            self.melee_narrow = {}
 
     def forget_move(self, unit: Unit, to: str) -> None:
         """Drop the answers a march of ``unit`` into another area ``to`` may change.
@@ -353,16 +363,14 @@ class Readings:
         if self.plans:
             self.plans = {}
         self._forget_ratings(name)
+        _forget_pairs(self.melee, name)
+        _forget_pairs(self.melee_narrow, name)
         self.contact.pop(name, None)
         self.blind.pop(name, None)
 
     def _forget_ratings(self, name: str) -> None:
         """Drop the ratings of unit ``name`` and against it (it may have changed)."""
-        ratings = self.ratings
-        if ratings:
-            ratings.pop(name, None)
-            for against in ratings.values():
-                against.pop(name, None)
+        _forget_pairs(self.ratings, name)
 
     def forget_strength(self, unit: Unit, left: int, sight_kept: bool = False) -> None:
         """Drop the answers that read a unit's figures (``unit`` lost some, ``left`` are
@@ -378,6 +386,8 @@ class Readings:
         if self.estimates:
             self.estimates = {}
         self.contact.pop(unit.name, None)
+        _forget_pairs(self.melee, unit.name)
+        _forget_pairs(self.melee_narrow, unit.name)
         if self.plans:
             self.plans = {}
         if not sight_kept:
@@ -407,6 +417,18 @@ class Readings:
             self.contact = {}
         if self.ratings:
             self.ratings = {}
+        if self.melee:
+            self.melee = {}
+        if self.melee_narrow:
+            self.melee_narrow = {}
+
+
+def _forget_pairs(pairs: dict[str, dict[str, Any]], name: str) -> None:
+    """Drop the answers kept by unit, then other unit, of unit ``name`` and about it."""
+    if pairs:
+        pairs.pop(name, None)
+        for against in pairs.values():
+            against.pop(name, None)
 
 
 @dataclass(slots=True)
