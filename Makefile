@@ -40,7 +40,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 ## The whole suite on the compiled build, then the rules' tests again on the source (tests
-## that patch a compiled module run only there: see tests/conftest.py).
+## that patch a compiled module run only there: see SOURCE_PASS in tests/conftest.py).
 pytest: $(BUILT) browser
 	$(BIN)/pytest
 	FRACAS_PURE=1 $(BIN)/pytest -m "not slow and not browser" tests/core tests/rules tests/odds tests/sim

@@ -34,13 +34,22 @@ EXAMPLES = ROOT / "examples"
 # (``FRACAS_PURE=1``); so is a test marked ``source`` (one that overrides a compiled method).
 
 _COMPILED_HERE = _compiled.compiled()
+#: The test directories ``make test``'s second pass runs on the source (the Makefile's
+#: ``pytest`` target names the same): a test skipped here must live in one of them.
+SOURCE_PASS = ("core", "rules", "odds", "sim")
+
+
+def _in_source_pass(path: Path) -> bool:
+    parts = path.resolve().relative_to(ROOT / "tests").parts
+    return len(parts) > 1 and parts[0] in SOURCE_PASS
 
 
 class _GuardedPatch:
     """``monkeypatch``, skipping the test when it patches a compiled module in this process."""
 
-    def __init__(self, patch: pytest.MonkeyPatch) -> None:
+    def __init__(self, patch: pytest.MonkeyPatch, test: Path) -> None:
         self._patch = patch
+        self._test = test
 
     def _guard(self, target: object) -> None:
         if not _COMPILED_HERE:
@@ -51,6 +60,9 @@ class _GuardedPatch:
             name = getattr(target, "__name__", "") if isinstance(target, ModuleType) \
                 else getattr(target, "__module__", "")
         if name in _compiled.MODULES:
+            if not _in_source_pass(self._test):
+                pytest.fail(f"{self._test.name} patches {name}, compiled here, and is not in "
+                            f"a directory `make test` runs on the source ({SOURCE_PASS})")
             pytest.skip(f"patches {name}, compiled here: `make test` runs it on the source "
                         "(FRACAS_PURE=1)")
 
@@ -74,10 +86,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                             "the source (FRACAS_PURE=1)")
     for item in items:
         if item.get_closest_marker("source") is not None:
+            assert _in_source_pass(item.path), \
+                f"{item.nodeid} is marked source but `make test` does not run its directory " \
+                f"on the source ({SOURCE_PASS})"
             item.add_marker(skip)
 
 
 @pytest.fixture
-def monkeypatch(monkeypatch: pytest.MonkeyPatch) -> Any:
+def monkeypatch(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Any:
     """The usual ``monkeypatch``, guarded as :class:`_GuardedPatch` says."""
-    return _GuardedPatch(monkeypatch)
+    return _GuardedPatch(monkeypatch, request.path)
