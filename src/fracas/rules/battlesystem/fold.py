@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -38,8 +39,9 @@ from fracas.rules.battlesystem.events import (
     Withdrew,
 )
 from fracas.rules.battlesystem.hazards import FLOORS
+from fracas.rules.battlesystem.movement import in_reach
 from fracas.rules.battlesystem.rules import darkness_applies
-from fracas.rules.battlesystem.state import BattlesystemState, Gas
+from fracas.rules.battlesystem.state import BattlesystemState, Gas, Unit, in_contact
 
 __all__ = ["KEEP_PLACES", "apply_event", "folds_only", "take_turn"]
 
@@ -237,21 +239,144 @@ def _damaged(state: BattlesystemState, e: Damaged) -> None:
 
 
 def _turn_started(state: BattlesystemState, e: TurnStarted) -> None:
-    # the turn ends every charge: only a turn that saw one changes what reads charging
+    # the turn ends every charge: only the units that charged change what reads charging
+    readings = state.readings
     for unit in state.units.values():
         if unit.charging:
-            state.readings.forget_charges()
-            break
+            readings.forget_charge(unit.name)
     _turn(state, e)
 
 
 def _unit_moved(state: BattlesystemState, e: UnitMoved) -> None:
+    unit = state.units[e.unit]
+    readings = state.readings
     if _stays(state, e):
-        if state.units[e.unit].charging != e.charging:
-            state.readings.forget_charges()
-    else:
-        state.readings.forget_move(state.units[e.unit], e.area)
+        if unit.charging != e.charging:
+            readings.forget_charge(e.unit)
+        _moved(state, e)
+        return
+    left = unit.area
+    if readings.places is None or left == e.area:
+        readings.forget_move(unit, e.area)
+        _moved(state, e)
+        return
+    if unit.charging != e.charging:
+        readings.forget_charge(e.unit)
     _moved(state, e)
+    _marched(state, unit, left)
+
+
+def _marched(state: BattlesystemState, unit: Unit, left: str) -> None:
+    """Bring the readings up to date after ``unit`` marched out of area ``left`` into
+    another one, where it stands now (the readings knew who stood where).
+
+    Only units of one area reach each other, whether two units do reads only the two of
+    them, and it is mutual: the march changes whom the other units reach only for the
+    enemies that reached it where it left (they lose it) and those it reaches where it
+    stands (they gain it).  So the readings are mended rather than forgotten: the unit
+    leaves the places of ``left`` and joins, in scenario order, those of where it
+    stands; whom it reaches there is worked out at once; the enemies that lose it keep
+    whom else they reach, those that gain it are locked in melee and will work out
+    whom they reach when asked; the figures facing the enemy in either area change by
+    the figures in contact of each unit now locked in melee, or free, that was not
+    before (a count that needs what the readings no longer hold is forgotten).  What else
+    reads the unit is forgotten (:meth:`.state.Readings.forget_march`), but for the
+    answers of others that read it only through whether it fights blind, while it fights
+    blind, or not, as before.
+    """
+    readings = state.readings
+    by_area = readings.places
+    assert by_area is not None
+    name, side, here = unit.name, unit.side, unit.area
+    was_left = by_area.get(left, [])
+    now_left = [u for u in was_left if u is not unit]
+    if len(now_left) == len(was_left):  # it stood nowhere on the field: nothing to mend
+        readings.forget()
+        return
+    rank = readings.rank
+    if not rank:
+        rank = readings.rank = {n: i for i, n in enumerate(state.units)}
+    places = dict(by_area)
+    if now_left:
+        places[left] = now_left
+    else:
+        del places[left]
+    now_here = places[here] = _joined(by_area.get(here, []), unit, rank)
+    mixed = set(readings.mixed)
+    for area, units in ((left, now_left), (here, now_here)):
+        if units and any(u.side != units[0].side for u in units):
+            mixed.add(area)
+        else:
+            mixed.discard(area)
+    readings.places, readings.mixed = places, frozenset(mixed)
+    reach, engaged, facing, contact = (readings.reach, readings.engaged, readings.facing,
+                                       readings.contact)
+    # where it left: its own figures facing the enemy, and the enemies that reached it
+    foes = reach.pop(name, None)
+    locked = engaged.pop(name, None) if foes is None else bool(foes)
+    engaged.pop(name, None)
+    key = (left, side)
+    if key in facing:
+        figures = contact.get(name)
+        if locked is None or (locked and figures is None):
+            del facing[key]
+        elif locked and figures is not None:
+            facing[key] -= figures
+    if foes is None and locked is not False:
+        # who reached it there is not known: whoever was locked in melee may be free now
+        for other in now_left:
+            if other.side != side and engaged.get(other.name) is not False:
+                engaged.pop(other.name, None)
+                reach.pop(other.name, None)
+                facing.pop((left, other.side), None)
+    elif foes:
+        for other in foes:
+            key = (left, other.side)
+            theirs = reach.get(other.name)
+            if theirs is None:
+                engaged.pop(other.name, None)
+                facing.pop(key, None)
+                continue
+            rest = reach[other.name] = [f for f in theirs if f is not unit]
+            engaged[other.name] = bool(rest)
+            if not rest and key in facing:
+                figures = contact.get(other.name)
+                if figures is None:
+                    del facing[key]
+                else:
+                    facing[key] -= figures
+    # what reads the unit itself
+    s, areas = unit.stats, state.board.areas
+    sight_kept = darkness_applies(areas[left].lit, s.infravision, s.lights, unit.lit,
+                                  unit.figures) is darkness_applies(
+        areas[here].lit, s.infravision, s.lights, unit.lit, unit.figures)
+    readings.forget_march(name, sight_kept)
+    # where it stands: whom it reaches, and the enemies it reaches are locked in melee
+    met = reach[name] = [u for u in now_here if u.side != side and in_reach(state, unit, u)]
+    engaged[name] = bool(met)
+    for other in met:
+        key = (here, other.side)
+        theirs = reach.pop(other.name, None)
+        was = engaged.get(other.name) if theirs is None else bool(theirs)
+        engaged[other.name] = True
+        if was is not True and key in facing:
+            figures = contact.get(other.name)
+            if was is None or figures is None:
+                del facing[key]
+            else:
+                facing[key] += figures
+    key = (here, side)
+    if met and key in facing:
+        facing[key] += in_contact(state, unit)
+
+
+def _joined(units: list[Unit], unit: Unit, rank: dict[str, int]) -> list[Unit]:
+    """A new list of ``units`` (in scenario order) with ``unit`` in its place."""
+    at = rank[unit.name]
+    if not units or rank[units[-1].name] < at:
+        return [*units, unit]
+    i = bisect_left(units, at, key=lambda u: rank[u.name])
+    return [*units[:i], unit, *units[i:]]
 
 
 def _forgetting(handler: Callable[[BattlesystemState, Any], None]

@@ -272,8 +272,6 @@ class Readings:
         #: The enemy units each unit could shoot, by its name (see
         #: :func:`.legality.targets_in_range`).
         self.targets: dict[str, list[Unit]] = {}
-        #: What the heuristic's estimates worked out, by question.
-        self.estimates: dict[tuple[str, str, str], float] = {}
         #: The heuristic's melee estimates (:func:`.policies.melee_value`) on a frontage
         #: that is not narrow, by unit, then target: they read no other unit, so they are
         #: kept until either changes or the turn does.
@@ -282,6 +280,8 @@ class Readings:
         self.melee_narrow: dict[str, dict[str, float]] = {}
         #: Figures of each unit in contact (see :func:`.combat.in_contact`).
         self.contact: dict[str, int] = {}
+        #: Floor each unit covers where it stands (see :func:`used_surface`).
+        self.surface: dict[str, float] = {}
         #: Melee Attack Ratings, by attacker, then target (see
         #: :func:`.combat.melee_attack_rating`).
         self.ratings: dict[str, dict[str, int]] = {}
@@ -303,23 +303,21 @@ class Readings:
         self.blind: dict[str, bool] = {}
         #: What the heuristic worked out about the armies, by question.
         self.plans: dict[str, Any] = {}
+        #: Each unit's place in scenario order, by name (the order of :func:`placed`'s
+        #: lists): the units never change, so it is kept until :func:`copy_into`.
+        self.rank: dict[str, int] = {}
         #: Whether the lean play looked up this fight's opening (see
         #: :func:`.lean.heuristic_turns`): once a fight, never forgotten.  No answer of the
         #: rules.
         self.opened = False
 
-    def forget_charges(self) -> None:
-        """Drop the answers that read whether a unit is charging: a unit marched without
-        leaving its area or turning (it only banked movement, or it charged), or a new
-        turn began."""
-        if self.estimates:
-            self.estimates = {}
-        if self.ratings:
-            self.ratings = {}
-        if self.melee:
-            self.melee = {}
-        if self.melee_narrow:
-            self.melee_narrow = {}
+    def forget_charge(self, name: str) -> None:
+        """Drop the answers that read whether unit ``name`` is charging (it began or ended
+        a charge): its ratings against others and its melee estimates, which read them.
+        What others work out against it never reads its charge."""
+        for kept in (self.ratings, self.melee, self.melee_narrow):
+            if kept:
+                kept.pop(name, None)
 
     def forget_move(self, unit: Unit, to: str) -> None:
         """Drop the answers a march of ``unit`` into another area ``to`` may change.
@@ -356,16 +354,30 @@ class Readings:
             if self.facing:
                 self.facing = {k: v for k, v in self.facing.items()
                                if k[0] != left and k[0] != to}
+        self.forget_march(name)
+
+    def forget_march(self, name: str, sight_kept: bool = False) -> None:
+        """Drop what a march of unit ``name`` into another area changes, whoever else
+        stands where: whether an army is cut off, whom a unit could shoot, the
+        heuristic's plans, the unit's figures in contact, floor covered and melee
+        estimates, and its blindness and ratings, by it and against it, with the
+        estimates against it.  ``sight_kept``: whether it fights blind is the same where
+        it stands now (then its blindness, its ratings and the estimates against it,
+        which read where it stands only through it, are kept)."""
+        self.cut_off = None
         if self.targets:
             self.targets = {}
-        if self.estimates:
-            self.estimates = {}
         if self.plans:
             self.plans = {}
+        self.contact.pop(name, None)
+        self.surface.pop(name, None)
+        if sight_kept:
+            self.melee.pop(name, None)
+            self.melee_narrow.pop(name, None)
+            return
         self._forget_ratings(name)
         _forget_pairs(self.melee, name)
         _forget_pairs(self.melee_narrow, name)
-        self.contact.pop(name, None)
         self.blind.pop(name, None)
 
     def _forget_ratings(self, name: str) -> None:
@@ -383,9 +395,8 @@ class Readings:
         if not left:
             self.contested = None
         self.facing.pop((unit.area, unit.side), None)
-        if self.estimates:
-            self.estimates = {}
         self.contact.pop(unit.name, None)
+        self.surface.pop(unit.name, None)
         _forget_pairs(self.melee, unit.name)
         _forget_pairs(self.melee_narrow, unit.name)
         if self.plans:
@@ -411,10 +422,10 @@ class Readings:
             self.facing = {}
         if self.targets:
             self.targets = {}
-        if self.estimates:
-            self.estimates = {}
         if self.contact:
             self.contact = {}
+        if self.surface:
+            self.surface = {}
         if self.ratings:
             self.ratings = {}
         if self.melee:
@@ -507,6 +518,7 @@ def copy_into(state: BattlesystemState, source: BattlesystemState) -> None:
     state.gone, state.known_obstacles = set(source.gone), set(source.known_obstacles)
     state.queue = list(source.queue)
     state.readings.forget()
+    state.readings.rank = {}
 
 
 def state_fields() -> tuple[str, ...]:
@@ -580,8 +592,15 @@ def fits_width(unit: Unit, area: Area, formation: str | None = None) -> bool:
 def used_surface(state: BattlesystemState, area: str, skip: str | None = None) -> float:
     """Floor covered in ``area`` by units other than ``skip``."""
     info = state.board.areas[area]
-    return sum(unit_footprint(u, info).surface for u in placed(state).get(area, ())
-               if u.name != skip)
+    known = state.readings.surface
+    total = 0.0
+    for u in placed(state).get(area, ()):
+        if u.name != skip:
+            covered = known.get(u.name)
+            if covered is None:
+                covered = known[u.name] = unit_footprint(u, info).surface
+            total += covered
+    return total
 
 
 def room_for(state: BattlesystemState, unit: Unit, area: str, formation: str | None = None) -> bool:
@@ -602,6 +621,18 @@ def blind(state: BattlesystemState, unit: Unit) -> bool:
         s = unit.stats
         known = readings.blind[unit.name] = darkness_applies(
             state.board.areas[unit.area].lit, s.infravision, s.lights, unit.lit, unit.figures)
+    return known
+
+
+def in_contact(state: BattlesystemState, unit: Unit) -> int:
+    """Figures of ``unit`` that can strike or be struck: its first rank where it stands.
+
+    Worked out once per unit until a unit changes (the state's readings)."""
+    readings = state.readings
+    known = readings.contact.get(unit.name)
+    if known is None:
+        shape = unit_footprint(unit, state.board.areas[unit.area])
+        known = readings.contact[unit.name] = min(shape.abreast, unit.figures)
     return known
 
 
