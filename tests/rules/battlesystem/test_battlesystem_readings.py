@@ -209,3 +209,33 @@ def test_a_loss_of_figures_keeps_blindness_and_ratings_only_where_sight_is_kept(
     _kept_answers_are_fresh(state)
     assert ("torch" in state.readings.ratings) is (left > lights)  # kept where sight is
     assert blind(state, torch) is (left > lights)
+
+
+def test_a_march_into_another_area_mends_the_readings_rather_than_forgetting_them(
+        kit: Any) -> None:
+    """In the two-hall battle, a unit marching into the enemy's hall leaves the readings
+    knowing who stands where, whom it reaches and the figures facing the enemy in both
+    halls (mended by the fold, not worked out again), and all of it is what the rules
+    work out afresh.  (What makes a march cost what it touches, not the whole battle.)"""
+    ruleset = find_ruleset("battlesystem")
+    initial = build_initial_state(ruleset, kit.halls(12), "halls")
+    where: dict[str, str] = {}
+    mended = [0]
+
+    def listener(event: Event, state: Any) -> None:
+        if isinstance(event, events.UnitMoved) and where.get(event.unit) != event.area:
+            kept = state.readings
+            assert kept.places is not None and event.unit in kept.reach
+            assert {(u.area, u.side) for u in state.units.values() if u.on_field} <= \
+                set(kept.facing)
+            mended[0] += 1
+        _kept_answers_are_fresh(state)
+        _ask_everything(state)
+        where.update((u.name, u.area) for u in state.units.values())
+
+    enc: Encounter[Any] = Encounter(ruleset, initial, rng=SeededRng(3), keep_log=False)
+    _ask_everything(enc.state)
+    where.update((u.name, u.area) for u in enc.state.units.values())
+    play(enc, scenario_policies(ruleset, enc.state), SeededRng(3).spawn("policy"),
+         max_decisions=300, listener=listener)
+    assert mended[0] >= 6  # every unit of one army marched into the other's hall
