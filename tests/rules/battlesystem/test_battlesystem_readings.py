@@ -239,3 +239,44 @@ def test_a_march_into_another_area_mends_the_readings_rather_than_forgetting_the
     play(enc, scenario_policies(ruleset, enc.state), SeededRng(3).spawn("policy"),
          max_decisions=300, listener=listener)
     assert mended[0] >= 6  # every unit of one army marched into the other's hall
+
+
+def test_a_rout_forgets_what_reads_good_order(kit: Any) -> None:
+    """The last unit of an army in good order routs: the armies no longer both stand,
+    and the heuristic's count of each army's figures in good order changes; who stands
+    where and who reaches whom stay.  (A fold that kept whether two armies stand failed
+    here, and so did one that kept the heuristic's plans.)"""
+    b = kit.battle([kit.area("hall", 20, 20)],
+                   [kit.unit("red1", "red", "hall"), kit.unit("blue1", "blue", "hall"),
+                    kit.unit("red2", "red", "hall")])
+    _ask_everything(b.state)
+    assert contested(b.state) and b.state.readings.plans
+    b.emit(events.Routed("blue1", "morale"))
+    _kept_answers_are_fresh(b.state)
+    assert not contested(b.state)
+    assert b.state.readings.places is not None and "red1" in b.state.readings.reach
+
+
+@pytest.mark.parametrize("formation", ["column", "open"])
+def test_a_new_formation_forgets_who_reaches_whom_only_when_it_squeezes(
+        kit: Any, formation: str) -> None:
+    """Two units that entered a passage narrower than their base from the same side
+    reach each other only while neither is squeezed: one closing into a column there
+    squeezes and no longer reaches the other (who reaches whom is forgotten); one
+    opening its ranks is no more squeezed than before (only its own figures in contact
+    and floor are forgotten).  (Set up by hand: the rules never let a unit stand wider
+    than the passage.  A fold that kept who reaches whom on every change of formation
+    failed here.)"""
+    b = kit.battle([kit.area("west", 20, 20), kit.area("gap", 0.5, 20)],
+                   [kit.unit("red1", "red", "gap", formation="column", frontage=1),
+                    kit.unit("blue1", "blue", "gap", formation="column", frontage=1)],
+                   links=[("west", "gap")])
+    for name in ("red1", "blue1"):
+        b.unit(name).rear = "west"
+        b.unit(name).formation = "closed"
+    _ask_everything(b.state)
+    assert b.state.readings.reach["blue1"]  # neither squeezed: they reach each other
+    b.emit(events.FormationChanged("red1", formation, "width"))
+    _kept_answers_are_fresh(b.state)
+    assert ("blue1" in b.state.readings.reach) is (formation != "column")
+    assert bool(foes_in_reach(b.state, b.state.units["blue1"])) is (formation != "column")

@@ -41,7 +41,14 @@ from fracas.rules.battlesystem.events import (
 from fracas.rules.battlesystem.hazards import FLOORS
 from fracas.rules.battlesystem.movement import in_reach
 from fracas.rules.battlesystem.rules import darkness_applies
-from fracas.rules.battlesystem.state import BattlesystemState, Gas, Unit, in_contact
+from fracas.rules.battlesystem.state import (
+    ON_FIELD,
+    BattlesystemState,
+    Gas,
+    Unit,
+    in_contact,
+    unit_footprint,
+)
 
 __all__ = ["KEEP_PLACES", "apply_event", "folds_only", "take_turn"]
 
@@ -273,45 +280,49 @@ def _marched(state: BattlesystemState, unit: Unit, left: str) -> None:
     Only units of one area reach each other, whether two units do reads only the two of
     them, and it is mutual: the march changes whom the other units reach only for the
     enemies that reached it where it left (they lose it) and those it reaches where it
-    stands (they gain it).  So the readings are mended rather than forgotten: the unit
-    leaves the places of ``left`` and joins, in scenario order, those of where it
-    stands; whom it reaches there is worked out at once; the enemies that lose it keep
-    whom else they reach, those that gain it are locked in melee and will work out
-    whom they reach when asked; the figures facing the enemy in either area change by
-    the figures in contact of each unit now locked in melee, or free, that was not
-    before (a count that needs what the readings no longer hold is forgotten).  What else
-    reads the unit is forgotten (:meth:`.state.Readings.forget_march`), but for the
-    answers of others that read it only through whether it fights blind, while it fights
-    blind, or not, as before.
+    stands (they gain it).  So the readings are mended rather than forgotten
+    (:func:`_left_behind`, :func:`_arrived`); what else reads the unit is forgotten
+    (:meth:`.state.Readings.forget_march`), but for the answers of others that read it
+    only through whether it fights blind, while it fights blind, or not, as before.
     """
     readings = state.readings
-    by_area = readings.places
-    assert by_area is not None
-    name, side, here = unit.name, unit.side, unit.area
-    was_left = by_area.get(left, [])
-    now_left = [u for u in was_left if u is not unit]
-    if len(now_left) == len(was_left):  # it stood nowhere on the field: nothing to mend
+    if not _left_behind(state, unit, left):
         readings.forget()
         return
-    rank = readings.rank
-    if not rank:
-        rank = readings.rank = {n: i for i, n in enumerate(state.units)}
-    places = dict(by_area)
+    s, areas = unit.stats, state.board.areas
+    sight_kept = darkness_applies(areas[left].lit, s.infravision, s.lights, unit.lit,
+                                  unit.figures) is darkness_applies(
+        areas[unit.area].lit, s.infravision, s.lights, unit.lit, unit.figures)
+    readings.forget_march(unit.name, sight_kept)
+    _arrived(state, unit)
+
+
+def _left_behind(state: BattlesystemState, unit: Unit, left: str) -> bool:
+    """Mend the readings for ``unit`` no longer standing in area ``left`` (it marched
+    away or left the field): it leaves the places there; the enemies that reached it
+    lose it as a foe and keep whom else they reach; the figures facing the enemy there
+    lose its figures in contact, and those of each enemy it leaves free (a count that
+    needs what the readings no longer hold is forgotten); whom it reaches is forgotten.
+    False, changing nothing, when the readings do not know who stands where or it stood
+    nowhere there."""
+    readings = state.readings
+    by_area = readings.places
+    if by_area is None:
+        return False
+    name, side = unit.name, unit.side
+    was_left = by_area.get(left, [])
+    now_left = [u for u in was_left if u is not unit]
+    if len(now_left) == len(was_left):
+        return False
+    places = readings.places = dict(by_area)
     if now_left:
         places[left] = now_left
     else:
         del places[left]
-    now_here = places[here] = _joined(by_area.get(here, []), unit, rank)
-    mixed = set(readings.mixed)
-    for area, units in ((left, now_left), (here, now_here)):
-        if units and any(u.side != units[0].side for u in units):
-            mixed.add(area)
-        else:
-            mixed.discard(area)
-    readings.places, readings.mixed = places, frozenset(mixed)
+    if left in readings.mixed and not _two_armies(now_left):
+        readings.mixed = readings.mixed - {left}
     reach, engaged, facing, contact = (readings.reach, readings.engaged, readings.facing,
                                        readings.contact)
-    # where it left: its own figures facing the enemy, and the enemies that reached it
     foes = reach.pop(name, None)
     locked = engaged.pop(name, None) if foes is None else bool(foes)
     engaged.pop(name, None)
@@ -345,13 +356,28 @@ def _marched(state: BattlesystemState, unit: Unit, left: str) -> None:
                     del facing[key]
                 else:
                     facing[key] -= figures
-    # what reads the unit itself
-    s, areas = unit.stats, state.board.areas
-    sight_kept = darkness_applies(areas[left].lit, s.infravision, s.lights, unit.lit,
-                                  unit.figures) is darkness_applies(
-        areas[here].lit, s.infravision, s.lights, unit.lit, unit.figures)
-    readings.forget_march(name, sight_kept)
-    # where it stands: whom it reaches, and the enemies it reaches are locked in melee
+    return True
+
+
+def _arrived(state: BattlesystemState, unit: Unit) -> None:
+    """Mend the readings (which know who stands where, but for ``unit``) for ``unit``
+    now standing where it stands: it joins the places there in scenario order; whom it
+    reaches is worked out at once; the enemies it reaches are locked in melee and will
+    work out whom they reach when asked; the figures facing the enemy there gain its
+    figures in contact, and those of each enemy it locks in melee that was free (a count
+    that needs what the readings no longer hold is forgotten)."""
+    readings = state.readings
+    by_area = readings.places
+    assert by_area is not None
+    name, side, here = unit.name, unit.side, unit.area
+    rank = readings.rank
+    if not rank:
+        rank = readings.rank = {n: i for i, n in enumerate(state.units)}
+    now_here = by_area[here] = _joined(by_area.get(here, []), unit, rank)
+    if here not in readings.mixed and _two_armies(now_here):
+        readings.mixed = readings.mixed | {here}
+    reach, engaged, facing, contact = (readings.reach, readings.engaged, readings.facing,
+                                       readings.contact)
     met = reach[name] = [u for u in now_here if u.side != side and in_reach(state, unit, u)]
     engaged[name] = bool(met)
     for other in met:
@@ -368,6 +394,40 @@ def _marched(state: BattlesystemState, unit: Unit, left: str) -> None:
     key = (here, side)
     if met and key in facing:
         facing[key] += in_contact(state, unit)
+
+
+def _two_armies(units: list[Unit]) -> bool:
+    """Whether ``units`` belong to two armies or more."""
+    return bool(units) and any(u.side != units[0].side for u in units)
+
+
+def _unit_left(state: BattlesystemState, e: UnitLeft) -> None:
+    # the unit leaves the places and the foes of the enemies where it stood, and what
+    # reads who is in good order is forgotten
+    unit = state.units[e.unit]
+    readings = state.readings
+    if unit.on_field and e.status not in ON_FIELD and _left_behind(state, unit, unit.area):
+        readings.forget_order()
+        if readings.targets:
+            readings.targets = {}
+    else:
+        readings.forget()
+    _left(state, e)
+
+
+def _unit_routed(state: BattlesystemState, e: Routed) -> None:
+    # a routing unit stands where it stood, on the field: only its good order is gone
+    state.readings.forget_order()
+    _routed(state, e)
+
+
+def _formed(state: BattlesystemState, e: FormationChanged) -> None:
+    unit = state.units[e.unit]
+    info = state.board.areas[unit.area]
+    squeeze_kept = unit_footprint(unit, info).squeezed is \
+        unit_footprint(unit, info, e.formation, e.axis).squeezed
+    state.readings.forget_shape(unit, squeeze_kept)
+    _formation(state, e)
 
 
 def _joined(units: list[Unit], unit: Unit, rank: dict[str, int]) -> list[Unit]:
@@ -398,4 +458,5 @@ _FOLD: dict[type[Event], Callable[[BattlesystemState, Any], None]] = {
     **{kind: _forgetting(handler) for kind, handler in _HANDLERS.items()},
     **{kind: _HANDLERS.get(kind, _ignore) for kind in KEEP_PLACES},
     Damaged: _damaged, TurnStarted: _turn_started, UnitMoved: _unit_moved,
+    UnitLeft: _unit_left, Routed: _unit_routed, FormationChanged: _formed,
 }

@@ -27,7 +27,7 @@ __all__ = ["Area", "Battlefield", "BattlesystemState", "BsState", "Feature", "Ga
 
 
 #: The statuses of a unit standing on the field (:attr:`Unit.on_field`).
-_ON_FIELD = ("ok", "routing")
+ON_FIELD = _ON_FIELD = ("ok", "routing")
 
 
 @mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
@@ -379,6 +379,46 @@ class Readings:
         _forget_pairs(self.melee, name)
         _forget_pairs(self.melee_narrow, name)
         self.blind.pop(name, None)
+
+    def forget_order(self) -> None:
+        """Drop the answers that read which units are in good order (a unit routed or
+        left the field): whether two armies stand or are cut off, and the heuristic's
+        plans."""
+        self.contested = self.cut_off = None
+        if self.plans:
+            self.plans = {}
+
+    def forget_shape(self, unit: Unit, squeeze_kept: bool) -> None:
+        """Drop the answers a new formation of ``unit`` may change: its figures in
+        contact, floor covered and melee estimates, and the figures facing the enemy of
+        its army where it stands.  ``squeeze_kept``: whether it is squeezed there is the
+        same (then who reaches whom is kept: only squeezing changes it); otherwise whom
+        it and the enemies there reach, whether they are locked in melee, every count
+        of figures facing the enemy there and whom a unit could shoot are dropped too."""
+        name, area = unit.name, unit.area
+        self.contact.pop(name, None)
+        self.surface.pop(name, None)
+        self.melee.pop(name, None)
+        self.melee_narrow.pop(name, None)
+        self.facing.pop((area, unit.side), None)
+        if squeeze_kept:
+            return
+        if self.targets:
+            self.targets = {}
+        by_area = self.places
+        if by_area is None:
+            for kept in (self.reach, self.engaged, self.facing):
+                if kept:
+                    kept.clear()
+            return
+        for other in by_area.get(area, ()):
+            if other.side != unit.side:
+                self.reach.pop(other.name, None)
+                self.engaged.pop(other.name, None)
+        self.reach.pop(name, None)
+        self.engaged.pop(name, None)
+        if self.facing:
+            self.facing = {k: v for k, v in self.facing.items() if k[0] != area}
 
     def _forget_ratings(self, name: str) -> None:
         """Drop the ratings of unit ``name`` and against it (it may have changed)."""
