@@ -214,8 +214,8 @@ def test_a_loss_of_figures_keeps_blindness_and_ratings_only_where_sight_is_kept(
 def test_a_march_into_another_area_mends_the_readings_rather_than_forgetting_them(
         kit: Any) -> None:
     """In the two-hall battle, a unit marching into the enemy's hall leaves the readings
-    knowing who stands where, whom it reaches and the figures facing the enemy in both
-    halls (mended by the fold, not worked out again), and all of it is what the rules
+    knowing who stands where, whether it is locked in melee and the figures facing the
+    enemy in both halls (mended by the fold, not worked out again), and all of it is what the rules
     work out afresh.  (What makes a march cost what it touches, not the whole battle.)"""
     ruleset = find_ruleset("battlesystem")
     initial = build_initial_state(ruleset, kit.halls(12), "halls")
@@ -225,7 +225,7 @@ def test_a_march_into_another_area_mends_the_readings_rather_than_forgetting_the
     def listener(event: Event, state: Any) -> None:
         if isinstance(event, events.UnitMoved) and where.get(event.unit) != event.area:
             kept = state.readings
-            assert kept.places is not None and event.unit in kept.reach
+            assert kept.places is not None and event.unit in kept.engaged
             assert {(u.area, u.side) for u in state.units.values() if u.on_field} <= \
                 set(kept.facing)
             mended[0] += 1

@@ -360,12 +360,14 @@ def _left_behind(state: BattlesystemState, unit: Unit, left: str) -> bool:
 
 
 def _arrived(state: BattlesystemState, unit: Unit) -> None:
-    """Mend the readings (which know who stands where, but for ``unit``) for ``unit``
-    now standing where it stands: it joins the places there in scenario order; whom it
-    reaches is worked out at once; the enemies it reaches are locked in melee and will
-    work out whom they reach when asked; the figures facing the enemy there gain its
-    figures in contact, and those of each enemy it locks in melee that was free (a count
-    that needs what the readings no longer hold is forgotten)."""
+    """Mend the readings (which know who stands where, but for ``unit``, in places made
+    anew by :func:`_left_behind`) for ``unit`` now standing where it stands: it joins
+    the places there in scenario order; whether it is locked in melee is worked out at
+    once, and whom it reaches when asked; the enemies there that it may reach will work
+    out whom they reach when asked, and those it reaches are locked in melee; the
+    figures facing the enemy there gain its figures in contact, and those of each enemy
+    it locks in melee that was free (a count that needs what the readings no longer hold
+    is forgotten)."""
     readings = state.readings
     by_area = readings.places
     assert by_area is not None
@@ -378,21 +380,33 @@ def _arrived(state: BattlesystemState, unit: Unit) -> None:
         readings.mixed = readings.mixed | {here}
     reach, engaged, facing, contact = (readings.reach, readings.engaged, readings.facing,
                                        readings.contact)
-    met = reach[name] = [u for u in now_here if u.side != side and in_reach(state, unit, u)]
-    engaged[name] = bool(met)
-    for other in met:
-        key = (here, other.side)
-        theirs = reach.pop(other.name, None)
+    locked = False
+    for other in now_here:
+        if other.side == side:
+            continue
+        theirs = reach.get(other.name)
         was = engaged.get(other.name) if theirs is None else bool(theirs)
+        if was is True and locked:
+            # locked in melee either way: whether the unit is a new foe is asked later
+            if theirs is not None:
+                del reach[other.name]
+            continue
+        if not in_reach(state, unit, other):  # mutual: neither reaches the other
+            continue
+        locked = True
+        if theirs is not None:
+            del reach[other.name]
         engaged[other.name] = True
+        key = (here, other.side)
         if was is not True and key in facing:
             figures = contact.get(other.name)
             if was is None or figures is None:
                 del facing[key]
             else:
                 facing[key] += figures
+    engaged[name] = locked
     key = (here, side)
-    if met and key in facing:
+    if locked and key in facing:
         facing[key] += in_contact(state, unit)
 
 
