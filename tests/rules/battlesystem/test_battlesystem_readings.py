@@ -9,23 +9,34 @@ fights of every example, by the heuristic and at random, fills the readings befo
 event and, once the event is folded, compares whatever they still hold with the same
 questions asked of a copy that knows nothing yet.  An event wrongly kept (one that moves,
 forms, lifts, wounds or removes a unit, or starts a turn) fails here.
-A new turn, or a march that leaves a unit where it stands, forgets only what reads who
-is charging; a loss of figures only what reads figures, and of the other units only the
-figures facing the enemy beside it (whether two armies stand, only when the last figure
-goes); a march into another area keeps the other units' own
-figures in contact, blindness and ratings against each other, and whom the units of
-other areas, or of the marching unit's army, reach.  Besides the examples, a crowd of
-sixteen units marching one by one through a squeezing passage puts that to the test.
+A new turn, or a march that leaves a unit where it stands, forgets only what reads
+whether the units that charged are charging; a loss of figures only what reads figures,
+and of the other units only the figures facing the enemy beside it (whether two armies
+stand, only when the last figure goes); a march into another area mends who stands
+where, who is locked in melee, the figures facing the enemy in the two areas and the
+heuristic's armies, and keeps the other units' own figures in contact, blindness and
+ratings against each other, and whom the units that neither reached it nor are reached
+by it reach; a rout only what reads good order; a unit leaving the field leaves the
+places and the foes of the enemies that reached it; a new formation forgets the unit's
+shape, and who reaches whom only when it squeezes.  Besides the examples, a crowd of
+sixteen units marching one by one through a squeezing passage, and the growth
+benchmark's two-hall battle, put that to the test.
 (Checked once on broken copies: ``UnitMoved`` among the kept events failed here, and so
-did a ``Readings.forget`` that kept the targets, a ``Readings.forget_charges`` that kept
-the ratings and estimates, a ``Readings.forget_strength`` that kept the facing, a
-``Readings.forget_move`` that kept the marching unit's blindness, a ``Readings.forget``
-that kept the GM's prepared effects, and one that kept whether any of them is left; a
-``Readings.forget_move`` keeping whether enemies are locked in melee the wrong way
-round, one keeping whom the enemies where it marches reach, ratings kept against a
-unit that changed, and a ``Readings.forget_strength`` that kept whether two armies stand
-when a unit lost its last figure, and one that kept a unit's blindness and ratings
-when its loss let it see.)
+did a ``Readings.forget`` that kept the targets, a ``Readings.forget_strength`` that kept
+the facing, a ``Readings.forget`` that kept the GM's prepared effects, and one that kept
+whether any of them is left, ratings kept against a unit that changed, and a
+``Readings.forget_strength`` that kept whether two armies stand when a unit lost its last
+figure, and one that kept a unit's blindness and ratings when its loss let it see.  Since
+the fold mends a march: a ``Readings.forget_charge`` that kept the charging unit's
+ratings failed here, and so did a march that kept the marching unit's figures in the
+count facing the enemy where it left, or left it out where it arrives, kept the marching
+unit in the foes of the enemies where it left, kept whom the enemies it reaches reach
+(locked already or not), joined the places out of scenario order, kept the ratings
+against it when its sight changed, kept the heuristic's armies whole or mended them
+where it left or where it arrives only, a loss that kept the floor a unit covers, a rout
+that kept whether two armies stand or the armies, a unit leaving the field that kept whom
+a unit could shoot, and a new formation that kept the unit's figures in contact, its
+army's count facing the enemy, or who reaches whom when it squeezes.)
 """
 
 from __future__ import annotations

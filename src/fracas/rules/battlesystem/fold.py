@@ -43,6 +43,7 @@ from fracas.rules.battlesystem.movement import in_reach
 from fracas.rules.battlesystem.rules import darkness_applies
 from fracas.rules.battlesystem.state import (
     ON_FIELD,
+    Army,
     BattlesystemState,
     Gas,
     Unit,
@@ -295,6 +296,40 @@ def _marched(state: BattlesystemState, unit: Unit, left: str) -> None:
         areas[unit.area].lit, s.infravision, s.lights, unit.lit, unit.figures)
     readings.forget_march(unit.name, sight_kept)
     _arrived(state, unit)
+    _regrouped(state, unit, left)
+
+
+def _regrouped(state: BattlesystemState, unit: Unit, left: str) -> None:
+    """Mend the heuristic's plans after ``unit`` marched out of area ``left`` (the
+    readings know who stands where): of its army, which is the first name in good order
+    in ``left`` and where it stands now; nothing else a march changes is kept there."""
+    readings = state.readings
+    plans = readings.plans
+    if not plans:
+        return
+    armies: dict[str, Army] | None = plans.get("armies")
+    readings.plans = {}
+    if armies is None:
+        return
+    army = armies.get(unit.side)
+    if unit.status == "ok" and army is not None:
+        name, here = unit.name, unit.area
+        mended = Army()
+        mended.figures, mended.bows = army.figures, army.bows
+        first = mended.first = dict(army.first)
+        if first.get(left) == name:
+            places = readings.places
+            assert places is not None
+            rest = [u.name for u in places.get(left, ())
+                    if u.side == unit.side and u.status == "ok"]
+            if rest:
+                first[left] = min(rest)
+            else:
+                del first[left]
+        if here not in first or name < first[here]:
+            first[here] = name
+        armies = {**armies, unit.side: mended}
+    readings.plans = {"armies": armies}
 
 
 def _left_behind(state: BattlesystemState, unit: Unit, left: str) -> bool:

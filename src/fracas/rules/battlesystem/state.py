@@ -244,6 +244,21 @@ class Battlefield:
         return route
 
 
+class Army:
+    """What the heuristic reads of an army's units in good order, kept with the state's
+    readings until a unit changes (see :func:`.policies._armies`; a march mends it)."""
+
+    __slots__ = ("bows", "figures", "first")
+
+    def __init__(self) -> None:
+        #: Figures in good order.
+        self.figures = 0
+        #: Its units in good order with missiles, in scenario order.
+        self.bows: list[Unit] = []
+        #: For each area where it has a unit in good order, the first of their names.
+        self.first: dict[str, str] = {}
+
+
 @dataclass(init=False, eq=False)
 class Readings:
     """Answers worked out from a state and kept with it until the fold changes a unit
@@ -332,6 +347,8 @@ class Readings:
         name = unit.name
         by_area = self.places
         self.places = self.cut_off = None
+        if self.plans:
+            self.plans = {}
         left = unit.area
         if by_area is None:
             for kept in (self.reach, self.engaged, self.facing):
@@ -358,8 +375,8 @@ class Readings:
 
     def forget_march(self, name: str, sight_kept: bool = False) -> None:
         """Drop what a march of unit ``name`` into another area changes, whoever else
-        stands where: whether an army is cut off, whom a unit could shoot, the
-        heuristic's plans, the unit's figures in contact, floor covered and melee
+        stands where: whether an army is cut off, whom a unit could shoot, the unit's
+        figures in contact, floor covered and melee
         estimates, and its blindness and ratings, by it and against it, with the
         estimates against it.  ``sight_kept``: whether it fights blind is the same where
         it stands now (then its blindness, its ratings and the estimates against it,
@@ -367,8 +384,6 @@ class Readings:
         self.cut_off = None
         if self.targets:
             self.targets = {}
-        if self.plans:
-            self.plans = {}
         self.contact.pop(name, None)
         self.surface.pop(name, None)
         if sight_kept:
