@@ -3,8 +3,9 @@
 :func:`fracas.rules.battlesystem.policies.melee_value` keeps what a unit's blows are
 expected to take from a foe, by pair and by whether the frontage is narrow
 (``Readings.melee`` and ``Readings.melee_narrow``), and the fold keeps it while neither
-unit changes: a march, a loss of figures or a new turn forgets only the pairs of the unit
-that changed (a charge, every pair).  This test plays fights of every example, of a crowd
+unit changes: a march, a loss of figures, a new formation, a charge or a new turn forgets
+only the estimates of the unit that changed (a march, its own but not those against it
+while it fights blind, or not, as before).  This test plays fights of every example, of a crowd
 in a squeezing passage and of a big two-hall battle (every unit in contact with many foes,
 on a frontage that turns narrow or wide as units come and go), asks every estimate before
 each event and, once it is folded, compares every estimate still kept with the same
@@ -15,7 +16,9 @@ held to the full question too.
 (Checked once on broken copies: a ``Readings.forget_strength`` that kept the estimates of
 the wounded unit failed here, and so did a ``Readings.forget_move`` that kept the
 estimates against the marching unit, a ``Readings.forget_charges`` that kept them all,
-and a ``policies._wide`` that always settled the frontage as not narrow.)
+and a ``policies._wide`` that always settled the frontage as not narrow; since a charge
+forgets only the charging unit's estimates, a ``Readings.forget_charge`` that kept its
+ratings failed here too.)
 """
 
 from __future__ import annotations
