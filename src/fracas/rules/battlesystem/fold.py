@@ -191,16 +191,19 @@ def apply_event(state: BattlesystemState, event: Event) -> None:
     """Fold ``event`` into ``state`` (events this rule set does not fold are ignored),
     forgetting the state's readings unless the event is one of :data:`KEEP_PLACES`.
 
-    Some forget less: a unit's loss of figures forgets only what reads figures (who
-    stands where, who reaches whom and whom a unit could shoot stay, and so do its
-    blindness and ratings when it fights blind, or not, as before); a new turn, or a
-    march that leaves a unit where it stands, with the same rear (it banked movement, or
-    it charged), only the answers that read whether a unit is charging; a march into
-    another area keeps whether two armies stand, what the GM has left and the other
-    units' own figures in contact and blindness.  (A new turn, or a march in place, that
-    changes no unit's charge forgets nothing.)  (One table, :data:`_FOLD`, holds each
-    event class's forgetting and handler together: it is built from :data:`KEEP_PLACES`
-    and the handlers below.)
+    Most forget only what the changed unit touches: a unit's loss of figures forgets
+    only what reads figures (who stands where, who reaches whom and whom a unit could
+    shoot stay, and so do its blindness and ratings when it fights blind, or not, as
+    before); a new turn, or a march that leaves a unit where it stands, with the same
+    rear (it banked movement, or it charged), only the answers that read whether the
+    units whose charge began or ended are charging; a march into another area mends who
+    stands where, who is locked in melee, the figures facing the enemy in the two areas
+    and the heuristic's armies (:func:`_marched`), and forgets what else reads the
+    marching unit; a rout only what reads good order; a unit leaving the field leaves
+    the places and the foes of the enemies that reached it; a new formation forgets the
+    unit's shape, and who reaches whom where it stands only when it squeezes.  (One
+    table, :data:`_FOLD`, holds each event class's forgetting and handler together: it
+    is built from :data:`KEEP_PLACES` and the handlers below.)
     """
     fold_one = _FOLD.get(type(event))
     if fold_one is not None:
