@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -69,12 +71,46 @@ def scenario(areas: list[dict[str, Any]], units: list[dict[str, Any]],
     }
 
 
+def crowd(units: int = 16, sizes: int = 4) -> dict[str, Any]:
+    """``units`` units of two armies in three areas, of mixed sizes (2 to ``sizes`` + 1
+    figures) and formations, one area a narrow passage where columns squeeze: many units
+    of one area reaching (or not) many others, marching in and out one by one (some in
+    contact with two figures, some with more)."""
+    areas = [{"name": "west", "kind": "cavern", "width": 20, "length": 20, "lit": True},
+             {"name": "gap", "kind": "tunnel", "width": 0.75, "length": 40, "lit": False},
+             {"name": "east", "kind": "cavern", "width": 20, "length": 20, "lit": True}]
+    members = [{"name": f"U{i}", "side": ("west", "east")[i % 2],
+                "area": "gap" if i in (0, 5) else ("west", "east")[i % 2],
+                "figures": 2 + i % sizes, "ac": 5, "thac0": 19 - i % 3, "damage": 1 + i % 2,
+                "movement": 6 + 3 * (i % 2), "morale": 12, "frontage": 1 + i % 3,
+                "formation": "column" if i in (0, 5) else ("closed", "column", "open")[i % 3]}
+               for i in range(units)]
+    return {"ruleset": "battlesystem", "name": "crowd", "max_turns": 12, "areas": areas,
+            "links": [{"a": "west", "b": "gap"}, {"a": "gap", "b": "east"}],
+            "sides": [{"name": "west", "retreat": "west"}, {"name": "east", "retreat": "east"}],
+            "units": members}
+
+
+def halls(n: int) -> dict[str, Any]:
+    """The growth benchmark's battle of ``n`` units: two halls, half an army in each."""
+    benchmarks = str(Path(__file__).resolve().parents[3] / "benchmarks")
+    sys.path.insert(0, benchmarks)
+    try:
+        import growth
+    finally:
+        sys.path.remove(benchmarks)
+    data: dict[str, Any] = growth.scenario("battlesystem", n)
+    return data
+
+
 class Kit:
     """The builders, handed to tests by the ``kit`` fixture."""
 
     area = staticmethod(area)
     unit = staticmethod(unit)
     scenario = staticmethod(scenario)
+    crowd = staticmethod(crowd)
+    halls = staticmethod(halls)
 
     @staticmethod
     def battle(*args: Any, **kwargs: Any) -> Battle:

@@ -3,8 +3,9 @@
 :func:`fracas.rules.battlesystem.policies.melee_value` keeps what a unit's blows are
 expected to take from a foe, by pair and by whether the frontage is narrow
 (``Readings.melee`` and ``Readings.melee_narrow``), and the fold keeps it while neither
-unit changes: a march, a loss of figures or a new turn forgets only the pairs of the unit
-that changed (a charge, every pair).  This test plays fights of every example, of a crowd
+unit changes: a march, a loss of figures, a new formation, a charge or a new turn forgets
+only the estimates of the unit that changed (a march, its own but not those against it
+while it fights blind, or not, as before).  This test plays fights of every example, of a crowd
 in a squeezing passage and of a big two-hall battle (every unit in contact with many foes,
 on a frontage that turns narrow or wide as units come and go), asks every estimate before
 each event and, once it is folded, compares every estimate still kept with the same
@@ -15,12 +16,13 @@ held to the full question too.
 (Checked once on broken copies: a ``Readings.forget_strength`` that kept the estimates of
 the wounded unit failed here, and so did a ``Readings.forget_move`` that kept the
 estimates against the marching unit, a ``Readings.forget_charges`` that kept them all,
-and a ``policies._wide`` that always settled the frontage as not narrow.)
+and a ``policies._wide`` that always settled the frontage as not narrow; since a charge
+forgets only the charging unit's estimates, a ``Readings.forget_charge`` that kept its
+ratings failed here too.)
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -36,45 +38,16 @@ from fracas.rules.battlesystem.policies import _estimate, _melee_value, _wide, m
 from fracas.rules.battlesystem.state import BattlesystemState, clone
 from fracas.scenario import build_initial_state, load_scenario
 
-ROOT = Path(__file__).resolve().parents[3]
-EXAMPLES = sorted((ROOT / "examples" / "battlesystem").glob("*.yaml"))
+EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" /
+                   "battlesystem").glob("*.yaml"))
 
 
-def _halls(n: int) -> dict[str, Any]:
-    """The growth benchmark's battle of ``n`` units: two halls, half an army in each."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import growth
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    data: dict[str, Any] = growth.scenario("battlesystem", n)
-    return data
-
-
-def _crowd() -> dict[str, Any]:
-    """Twelve units of two armies, of mixed sizes and formations, one area a passage where
-    columns squeeze (some in contact with two figures, some with more)."""
-    areas = [{"name": "west", "kind": "cavern", "width": 20, "length": 20, "lit": True},
-             {"name": "gap", "kind": "tunnel", "width": 0.75, "length": 40, "lit": False},
-             {"name": "east", "kind": "cavern", "width": 20, "length": 20, "lit": True}]
-    units = [{"name": f"U{i}", "side": ("west", "east")[i % 2],
-              "area": "gap" if i in (0, 5) else ("west", "east")[i % 2],
-              "figures": 2 + i % 5, "ac": 5, "thac0": 19 - i % 3, "damage": 1 + i % 2,
-              "movement": 6 + 3 * (i % 2), "morale": 12, "frontage": 1 + i % 3,
-              "formation": "column" if i in (0, 5) else ("closed", "column", "open")[i % 3]}
-             for i in range(12)]
-    return {"ruleset": "battlesystem", "name": "crowd", "max_turns": 12, "areas": areas,
-            "links": [{"a": "west", "b": "gap"}, {"a": "gap", "b": "east"}],
-            "sides": [{"name": "west", "retreat": "west"}, {"name": "east", "retreat": "east"}],
-            "units": units}
-
-
-def _initial(source: Path | str) -> tuple[Any, Any]:
+def _initial(source: Path | str, kit: Any) -> tuple[Any, Any]:
     if isinstance(source, Path):
         scenario = load_scenario(source)
         return scenario.ruleset, scenario.ruleset.initial_state(scenario.model)
     ruleset = find_ruleset("battlesystem")
-    data = _crowd() if source == "crowd" else _halls(int(source.split()[1]))
+    data = kit.crowd(12, 5) if source == "crowd" else kit.halls(int(source.split()[1]))
     return ruleset, build_initial_state(ruleset, data, source)
 
 
@@ -123,8 +96,8 @@ def _kept_estimates_are_fresh(state: BattlesystemState) -> int:
 @pytest.mark.parametrize("source", [*EXAMPLES, "crowd", "halls 16"],
                          ids=lambda p: p.stem if isinstance(p, Path) else p)
 def test_the_melee_estimates_kept_across_an_event_are_the_answers_afresh(
-        source: Path | str, random_play: bool) -> None:
-    ruleset, initial = _initial(source)
+        source: Path | str, random_play: bool, kit: Any) -> None:
+    ruleset, initial = _initial(source, kit)
     compared = [0]
 
     def listener(event: Event, state: Any) -> None:
@@ -142,11 +115,11 @@ def test_the_melee_estimates_kept_across_an_event_are_the_answers_afresh(
     assert compared[0] > 0  # estimates were kept across events and put to the test
 
 
-def test_a_big_battle_keeps_estimates_across_marches_and_losses() -> None:
+def test_a_big_battle_keeps_estimates_across_marches_and_losses(kit: Any) -> None:
     """In the two-hall battle, estimates outlive the marches and losses of other units
     (what makes a decision there cost no more than in a small one), and they include
     both frontages."""
-    ruleset, initial = _initial("halls 30")
+    ruleset, initial = _initial("halls 30", kit)
     kept_across = {"UnitMoved": 0, "Damaged": 0}
     narrow_seen = [False]
 

@@ -58,6 +58,7 @@ from fracas.rules.battlesystem.state import (
     Unit,
     blind,
     carries_light,
+    in_contact,
     mixed_areas,
     placed,
     unit_footprint,
@@ -70,6 +71,7 @@ __all__ = [
     "fire",
     "force_open",
     "free_strikers",
+    "in_contact",
     "melee_attack_rating",
     "melee_phase",
     "morale_check",
@@ -84,18 +86,6 @@ _morale_result = interned(MoraleResult)
 
 #: A charging unit's Attack Rating improves by one in the melee that follows (core, ours).
 CHARGE_BONUS = 1
-
-
-def in_contact(state: BattlesystemState, unit: Unit) -> int:
-    """Figures of ``unit`` that can strike or be struck: its first rank where it stands.
-
-    Worked out once per unit until a unit changes (the state's readings)."""
-    readings = state.readings
-    known = readings.contact.get(unit.name)
-    if known is None:
-        shape = unit_footprint(unit, state.board.areas[unit.area])
-        known = readings.contact[unit.name] = min(shape.abreast, unit.figures)
-    return known
 
 
 def facing(state: BattlesystemState, area: str, side: str) -> int:

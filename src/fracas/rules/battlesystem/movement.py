@@ -145,7 +145,7 @@ def march(state: BattlesystemState, unit: Unit, goal: str, rng: Rng, emit: Emit,
         here, rear = there, here
         if unit.stats.flyer:
             settle_altitude(state, unit, emit)
-        if unit.altitude == "ground":
+        if unit.altitude == "ground" and state.board.areas[there].features:
             stress_area(state, there, heavy_on(state, there), False, rng, emit)
         if not unit.on_field:
             return

@@ -74,6 +74,7 @@ from fracas.rules.battlesystem.rules import (
     wound_threshold,
 )
 from fracas.rules.battlesystem.state import (
+    Army,
     BattlesystemState,
     Unit,
     blind,
@@ -379,21 +380,6 @@ def _under_bows(state: BattlesystemState, unit: Unit, foe: Unit) -> bool:
                and unit.area in state.board.distances(e.area, gone) for e in enemies):
         return False
     return not any(unit in targets_in_range(state, e) for e in bows)
-
-
-class Army:
-    """What the heuristic reads of an army's units in good order, kept with the state
-    until a unit changes (see :func:`_armies`)."""
-
-    __slots__ = ("bows", "figures", "first")
-
-    def __init__(self) -> None:
-        #: Figures in good order.
-        self.figures = 0
-        #: Its units in good order with missiles, in scenario order.
-        self.bows: list[Unit] = []
-        #: For each area where it has a unit in good order, the first of their names.
-        self.first: dict[str, str] = {}
 
 
 def _armies(state: BattlesystemState) -> dict[str, Army]:

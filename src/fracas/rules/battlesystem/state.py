@@ -27,7 +27,7 @@ __all__ = ["Area", "Battlefield", "BattlesystemState", "BsState", "Feature", "Ga
 
 
 #: The statuses of a unit standing on the field (:attr:`Unit.on_field`).
-_ON_FIELD = ("ok", "routing")
+ON_FIELD = _ON_FIELD = ("ok", "routing")
 
 
 @mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
@@ -244,6 +244,21 @@ class Battlefield:
         return route
 
 
+class Army:
+    """What the heuristic reads of an army's units in good order, kept with the state's
+    readings until a unit changes (see :func:`.policies._armies`; a march mends it)."""
+
+    __slots__ = ("bows", "figures", "first")
+
+    def __init__(self) -> None:
+        #: Figures in good order.
+        self.figures = 0
+        #: Its units in good order with missiles, in scenario order.
+        self.bows: list[Unit] = []
+        #: For each area where it has a unit in good order, the first of their names.
+        self.first: dict[str, str] = {}
+
+
 @dataclass(init=False, eq=False)
 class Readings:
     """Answers worked out from a state and kept with it until the fold changes a unit
@@ -272,8 +287,6 @@ class Readings:
         #: The enemy units each unit could shoot, by its name (see
         #: :func:`.legality.targets_in_range`).
         self.targets: dict[str, list[Unit]] = {}
-        #: What the heuristic's estimates worked out, by question.
-        self.estimates: dict[tuple[str, str, str], float] = {}
         #: The heuristic's melee estimates (:func:`.policies.melee_value`) on a frontage
         #: that is not narrow, by unit, then target: they read no other unit, so they are
         #: kept until either changes or the turn does.
@@ -282,6 +295,8 @@ class Readings:
         self.melee_narrow: dict[str, dict[str, float]] = {}
         #: Figures of each unit in contact (see :func:`.combat.in_contact`).
         self.contact: dict[str, int] = {}
+        #: Floor each unit covers where it stands (see :func:`used_surface`).
+        self.surface: dict[str, float] = {}
         #: Melee Attack Ratings, by attacker, then target (see
         #: :func:`.combat.melee_attack_rating`).
         self.ratings: dict[str, dict[str, int]] = {}
@@ -303,23 +318,21 @@ class Readings:
         self.blind: dict[str, bool] = {}
         #: What the heuristic worked out about the armies, by question.
         self.plans: dict[str, Any] = {}
+        #: Each unit's place in scenario order, by name (the order of :func:`placed`'s
+        #: lists): the units never change, so it is kept until :func:`copy_into`.
+        self.rank: dict[str, int] = {}
         #: Whether the lean play looked up this fight's opening (see
         #: :func:`.lean.heuristic_turns`): once a fight, never forgotten.  No answer of the
         #: rules.
         self.opened = False
 
-    def forget_charges(self) -> None:
-        """Drop the answers that read whether a unit is charging: a unit marched without
-        leaving its area or turning (it only banked movement, or it charged), or a new
-        turn began."""
-        if self.estimates:
-            self.estimates = {}
-        if self.ratings:
-            self.ratings = {}
-        if self.melee:
-            self.melee = {}
-        if self.melee_narrow:
-            self.melee_narrow = {}
+    def forget_charge(self, name: str) -> None:
+        """Drop the answers that read whether unit ``name`` is charging (it began or ended
+        a charge): its ratings against others and its melee estimates, which read them.
+        What others work out against it never reads its charge."""
+        for kept in (self.ratings, self.melee, self.melee_narrow):
+            if kept:
+                kept.pop(name, None)
 
     def forget_move(self, unit: Unit, to: str) -> None:
         """Drop the answers a march of ``unit`` into another area ``to`` may change.
@@ -334,6 +347,8 @@ class Readings:
         name = unit.name
         by_area = self.places
         self.places = self.cut_off = None
+        if self.plans:
+            self.plans = {}
         left = unit.area
         if by_area is None:
             for kept in (self.reach, self.engaged, self.facing):
@@ -356,17 +371,69 @@ class Readings:
             if self.facing:
                 self.facing = {k: v for k, v in self.facing.items()
                                if k[0] != left and k[0] != to}
+        self.forget_march(name)
+
+    def forget_march(self, name: str, sight_kept: bool = False) -> None:
+        """Drop what a march of unit ``name`` into another area changes, whoever else
+        stands where: whether an army is cut off, whom a unit could shoot, the unit's
+        figures in contact, floor covered and melee
+        estimates, and its blindness and ratings, by it and against it, with the
+        estimates against it.  ``sight_kept``: whether it fights blind is the same where
+        it stands now (then its blindness, its ratings and the estimates against it,
+        which read where it stands only through it, are kept)."""
+        self.cut_off = None
         if self.targets:
             self.targets = {}
-        if self.estimates:
-            self.estimates = {}
-        if self.plans:
-            self.plans = {}
+        self.contact.pop(name, None)
+        self.surface.pop(name, None)
+        if sight_kept:
+            self.melee.pop(name, None)
+            self.melee_narrow.pop(name, None)
+            return
         self._forget_ratings(name)
         _forget_pairs(self.melee, name)
         _forget_pairs(self.melee_narrow, name)
-        self.contact.pop(name, None)
         self.blind.pop(name, None)
+
+    def forget_order(self) -> None:
+        """Drop the answers that read which units are in good order (a unit routed or
+        left the field): whether two armies stand or are cut off, and the heuristic's
+        plans."""
+        self.contested = self.cut_off = None
+        if self.plans:
+            self.plans = {}
+
+    def forget_shape(self, unit: Unit, squeeze_kept: bool) -> None:
+        """Drop the answers a new formation of ``unit`` may change: its figures in
+        contact, floor covered and melee estimates, and the figures facing the enemy of
+        its army where it stands.  ``squeeze_kept``: whether it is squeezed there is the
+        same (then who reaches whom is kept: only squeezing changes it); otherwise whom
+        it and the enemies there reach, whether they are locked in melee, every count
+        of figures facing the enemy there and whom a unit could shoot are dropped too."""
+        name, area = unit.name, unit.area
+        self.contact.pop(name, None)
+        self.surface.pop(name, None)
+        self.melee.pop(name, None)
+        self.melee_narrow.pop(name, None)
+        self.facing.pop((area, unit.side), None)
+        if squeeze_kept:
+            return
+        if self.targets:
+            self.targets = {}
+        by_area = self.places
+        if by_area is None:
+            for kept in (self.reach, self.engaged, self.facing):
+                if kept:
+                    kept.clear()
+            return
+        for other in by_area.get(area, ()):
+            if other.side != unit.side:
+                self.reach.pop(other.name, None)
+                self.engaged.pop(other.name, None)
+        self.reach.pop(name, None)
+        self.engaged.pop(name, None)
+        if self.facing:
+            self.facing = {k: v for k, v in self.facing.items() if k[0] != area}
 
     def _forget_ratings(self, name: str) -> None:
         """Drop the ratings of unit ``name`` and against it (it may have changed)."""
@@ -383,9 +450,8 @@ class Readings:
         if not left:
             self.contested = None
         self.facing.pop((unit.area, unit.side), None)
-        if self.estimates:
-            self.estimates = {}
         self.contact.pop(unit.name, None)
+        self.surface.pop(unit.name, None)
         _forget_pairs(self.melee, unit.name)
         _forget_pairs(self.melee_narrow, unit.name)
         if self.plans:
@@ -411,10 +477,10 @@ class Readings:
             self.facing = {}
         if self.targets:
             self.targets = {}
-        if self.estimates:
-            self.estimates = {}
         if self.contact:
             self.contact = {}
+        if self.surface:
+            self.surface = {}
         if self.ratings:
             self.ratings = {}
         if self.melee:
@@ -507,6 +573,7 @@ def copy_into(state: BattlesystemState, source: BattlesystemState) -> None:
     state.gone, state.known_obstacles = set(source.gone), set(source.known_obstacles)
     state.queue = list(source.queue)
     state.readings.forget()
+    state.readings.rank = {}
 
 
 def state_fields() -> tuple[str, ...]:
@@ -580,8 +647,15 @@ def fits_width(unit: Unit, area: Area, formation: str | None = None) -> bool:
 def used_surface(state: BattlesystemState, area: str, skip: str | None = None) -> float:
     """Floor covered in ``area`` by units other than ``skip``."""
     info = state.board.areas[area]
-    return sum(unit_footprint(u, info).surface for u in placed(state).get(area, ())
-               if u.name != skip)
+    known = state.readings.surface
+    total = 0.0
+    for u in placed(state).get(area, ()):
+        if u.name != skip:
+            covered = known.get(u.name)
+            if covered is None:
+                covered = known[u.name] = unit_footprint(u, info).surface
+            total += covered
+    return total
 
 
 def room_for(state: BattlesystemState, unit: Unit, area: str, formation: str | None = None) -> bool:
@@ -602,6 +676,18 @@ def blind(state: BattlesystemState, unit: Unit) -> bool:
         s = unit.stats
         known = readings.blind[unit.name] = darkness_applies(
             state.board.areas[unit.area].lit, s.infravision, s.lights, unit.lit, unit.figures)
+    return known
+
+
+def in_contact(state: BattlesystemState, unit: Unit) -> int:
+    """Figures of ``unit`` that can strike or be struck: its first rank where it stands.
+
+    Worked out once per unit until a unit changes (the state's readings)."""
+    readings = state.readings
+    known = readings.contact.get(unit.name)
+    if known is None:
+        shape = unit_footprint(unit, state.board.areas[unit.area])
+        known = readings.contact[unit.name] = min(shape.abreast, unit.figures)
     return known
 
 
