@@ -171,6 +171,7 @@ class Fighter:
                        self.con_checks)
 
 
+@mypyc_attr(native_class=False)  # two attributes not fields (the whole-state key reads fields)
 @dataclass
 class AdndUndergroundState:
     """A fight in progress."""
@@ -190,15 +191,16 @@ class AdndUndergroundState:
     #: strikes it, see :func:`.resolve.resolve`); every other play strikes both blows at
     #: once and this stays ``None``.
     blow: tuple[str, str, Weapon] | None = None
-    #: Who changed, in order: the fold appends a fighter's name whenever it changes him
-    #: (and ``""`` when the front ranks change), so that what the heuristic remembers
-    #: about this very state is brought up to date from what changed since.  Never given,
-    #: compared, keyed or copied (a clone starts a log of its own).
-    changed: list[str] = field(default_factory=list, init=False, compare=False, repr=False)
-    #: What the rules and the heuristic remember about this state (:mod:`.resolve`,
-    #: :mod:`.policies`), brought up to date as above.
-    remembered: dict[object, Any] = field(default_factory=dict, init=False, compare=False,
-                                          repr=False)
+
+    def __post_init__(self) -> None:
+        #: Who changed, in order: the fold appends a fighter's name whenever it changes him
+        #: (and ``""`` when the front ranks change), so that what the heuristic remembers
+        #: about this very state is brought up to date from what changed since.  Not a
+        #: field: never compared, keyed or copied (a clone starts a log of its own).
+        self.changed: list[str] = []
+        #: What the rules and the heuristic remember about this state (:mod:`.resolve`,
+        #: :mod:`.policies`), brought up to date as above.
+        self.remembered: dict[object, Any] = {}
 
     def clone(self) -> AdndUndergroundState:
         """A copy sharing the frozen setup."""
