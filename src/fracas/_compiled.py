@@ -39,7 +39,7 @@ MODULES: tuple[str, ...] = (
     "fracas.core.loop",
     *(f"fracas.rules.adnd.{m}" for m in (
         "checks", "falls", "fold", "lean", "legality", "memory", "policies", "resolve",
-        "rules", "terrain", "water")),
+        "rules", "state", "terrain", "water")),
     *(f"fracas.rules.age_of_dragons.{m}" for m in (
         "fold", "lean", "legality", "policies", "resolve", "rules", "state", "tactics")),
     *(f"fracas.rules.battlesystem.{m}" for m in (

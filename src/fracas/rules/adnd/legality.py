@@ -58,7 +58,11 @@ _SAVE_LABELS = {"paralyzation": "paralyzation, poison or death", "rod": "rod, st
 
 
 def current_actor(state: AdndUndergroundState) -> str | None:
-    """A falling fighter decides first; then the DM at the start of a round; then the queue."""
+    """A falling fighter decides first; then the DM at the start of a round; then the queue.
+
+    Nobody while a second blow is still to strike (``state.blow``: the exact solver's stop
+    between a two-weapon fighter's blows, see :func:`.resolve.advance`).
+    """
     if state.result is not None:
         return None
     if state.falling is not None:
@@ -66,7 +70,8 @@ def current_actor(state: AdndUndergroundState) -> str | None:
     if state.phase == "gm":
         return GM
     if state.turn < len(state.queue):
-        return state.queue[state.turn]
+        # nobody decides while a second blow is still to strike (the exact solver's stop)
+        return state.queue[state.turn] if state.blow is None else None
     return None
 
 

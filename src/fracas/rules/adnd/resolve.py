@@ -13,6 +13,7 @@ emitting events.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from fracas.core.action import Action
 from fracas.core.events import DiceRolled, FightEnded
@@ -88,8 +89,8 @@ def resolve(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -
         _resolve_gm(state, action, rng, emit)
         return
     if type(action) is Attack:  # the commonest, asked first (an action class is final)
-        _attack_action(state, action, rng, emit)
-        emit(_turn_ended(actor))
+        if _attack_action(state, action, rng, emit):
+            emit(_turn_ended(actor))
         return
     if isinstance(action, Grab):
         falls.grab(state, actor, action.target, rng, emit)
@@ -98,7 +99,8 @@ def resolve(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emit) -
         falls.land(state, actor, rng, emit)
         return
     if isinstance(action, Attack):
-        _attack_action(state, action, rng, emit)
+        if not _attack_action(state, action, rng, emit):
+            return  # the second blow is still to strike (the exact solver's stop)
     elif isinstance(action, Boulder):
         boulder(state, actor, action.target, rng, emit)
     elif isinstance(action, Climb):
@@ -130,8 +132,15 @@ def _resolve_gm(state: AdndUndergroundState, action: Action, rng: Rng, emit: Emi
     emit(_gm_done())
 
 
-def _attack_action(state: AdndUndergroundState, action: Attack, rng: Rng, emit: Emit) -> None:
-    """One attack; a two-weapon fighter not clinging to a wall strikes with both."""
+def _attack_action(state: AdndUndergroundState, action: Attack, rng: Rng, emit: Emit) -> bool:
+    """One attack; a two-weapon fighter not clinging to a wall strikes with both.
+
+    ``False`` when it stopped before the second blow, kept in :attr:`~.state.
+    AdndUndergroundState.blow` for :func:`advance` to strike: only for the exact solver's
+    Rng (its ``rounds_apart``), so that the solver follows the second blow once for each
+    state the first one leaves instead of once for every way the first one falls (the
+    same blow, rolled from the same state; ``docs/rules/adnd.md``, "Exact duel odds").
+    """
     actor, target = action.actor, action.target
     weapons = terrain.usable_weapons(state, actor)
     name = action.weapon
@@ -141,13 +150,28 @@ def _attack_action(state: AdndUndergroundState, action: Attack, rng: Rng, emit: 
     attack(state, actor, target, weapon, rng, emit)
     p = state.setup.profiles[actor]
     if weapon.missile or not p.two_weapons or terrain.clinging(p, state.fighters[actor]):
-        return
+        return True
     second = next((w for w in weapons if not w.missile and w.name != weapon.name), None)
     ft = state.fighters[target]
     if second is None or not ft.up or state.falling == target or ft.hanging_on is not None:
-        return
+        return True
     if terrain.melee_allowed(state, actor, target, second) is None:
+        if getattr(rng, "rounds_apart", False):
+            state.blow = (actor, target, second)
+            return False
         attack(state, actor, target, second, rng, emit)
+    return True
+
+
+def _second_blow(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
+    """Strike the second blow :func:`_attack_action` left to strike, and end the turn: what
+    it would have done had it not stopped."""
+    blow = state.blow
+    assert blow is not None
+    actor, target, second = blow
+    state.blow = None
+    attack(state, actor, target, second, rng, emit)
+    emit(_turn_ended(actor))
 
 
 # -- rounds --------------------------------------------------------------------
@@ -156,8 +180,17 @@ def advance(state: AdndUndergroundState, rng: Rng, emit: Emit) -> None:
 
     For the exact solver's Rng (its ``rounds_apart``) it stops at the close of a round,
     before anything of the next is rolled: the solver opens the round from there once per
-    key (``docs/rules/adnd.md``, "Exact duel odds").
+    key (``docs/rules/adnd.md``, "Exact duel odds").  It stops, too, before a second blow
+    still to strike (:attr:`~.state.AdndUndergroundState.blow`); told to go on from there
+    (``rounds_apart`` false), it strikes the blow, ends the turn, and tells the Rng it may
+    stop again at the close of the round, which the solver follows apart as any other.
     """
+    if state.blow is not None:
+        if getattr(rng, "rounds_apart", False):
+            return  # the exact solver strikes the second blow apart
+        _second_blow(state, rng, emit)
+        solver: Any = rng  # only the exact solver's Rng leaves a blow to strike
+        solver.rounds_apart = True
     fighters = state.fighters
     remembered = state.remembered
     while state.result is None and state.falling is None:

@@ -12,6 +12,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from mypy_extensions import mypyc_attr
+
 __all__ = [
     "FIST",
     "AdndState",
@@ -27,6 +29,7 @@ _DAMAGE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
 
 
 # -- static data ---------------------------------------------------------------
+@mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
 @dataclass(frozen=True, slots=True)
 class Weapon:
     """A weapon: ``count`` d ``sides`` + ``bonus`` damage, its length and magic."""
@@ -60,6 +63,7 @@ class Weapon:
 FIST = Weapon("fist", 1, 2, 0, 1.0, 0, 1, False)
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
 @dataclass(frozen=True, slots=True)
 class Profile:
     """A combatant's fixed statistics."""
@@ -99,6 +103,7 @@ class Profile:
         return FIST if name == "fist" else None
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and compared as a plain class
 @dataclass(frozen=True, slots=True)
 class Setup:
     """Everything the scenario fixes for the whole fight."""
@@ -166,6 +171,7 @@ class Fighter:
                        self.con_checks)
 
 
+@mypyc_attr(native_class=False)  # two attributes not fields (the whole-state key reads fields)
 @dataclass
 class AdndUndergroundState:
     """A fight in progress."""
@@ -180,6 +186,11 @@ class AdndUndergroundState:
     grab_choices: tuple[str, ...] = ()
     front: dict[str, tuple[str, ...]] = field(default_factory=dict)
     result: tuple[str | None, str] | None = None
+    #: A two-weapon fighter's second blow still to strike this turn: (attacker, target,
+    #: weapon).  Only the exact solver's resolutions leave one (``resolve.advance``
+    #: strikes it, see :func:`.resolve.resolve`); every other play strikes both blows at
+    #: once and this stays ``None``.
+    blow: tuple[str, str, Weapon] | None = None
 
     def __post_init__(self) -> None:
         #: Who changed, in order: the fold appends a fighter's name whenever it changes him
@@ -196,7 +207,7 @@ class AdndUndergroundState:
         fighters = {k: v.copy() for k, v in self.fighters.items()}
         return AdndUndergroundState(self.setup, fighters, self.round, self.phase, self.queue,
                                     self.turn, self.falling, self.grab_choices, dict(self.front),
-                                    self.result)
+                                    self.result, self.blow)
 
     def profile(self, name: str) -> Profile:
         """The fixed statistics of ``name``."""
@@ -232,6 +243,10 @@ def state_key(state: AdndUndergroundState) -> Hashable:
     * The rolls of the past are not in the state at all (they are only reported), and
       initiative leaves only its order (the queue).
 
+    A second blow still to strike (:attr:`AdndUndergroundState.blow`, where the exact
+    solver stops between a two-weapon fighter's blows) is kept: who strikes whom with
+    which weapon.
+
     Each fighter's part and the turns to come are handed out as one shared copy of each
     distinct value (:func:`_shared`): equal to what is built, so keys compare as they
     would, but the solver's hundreds of thousands of keys hold a few hundred of them
@@ -245,11 +260,13 @@ def state_key(state: AdndUndergroundState) -> Hashable:
     falling = state.falling
     if falling is not None and state.setup.profiles[falling].kind in _OUT_BELOW:
         _falling_over(state, falling, fighters)
+    blow = state.blow
     return (
         tuple(fighters),
         state.round == 0, state.phase, _shared(_to_come(state)), falling, state.grab_choices,
         tuple(sorted(state.front.items())) if state.front else (),
         state.result,
+        None if blow is None else (blow[0], blow[1], blow[2].name),
     )
 
 
