@@ -7,7 +7,6 @@ when the drop takes him out of the fight).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import cache
 from typing import TypeVar, cast
 
@@ -531,37 +530,39 @@ def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
     return scored
 
 
-def _open_scores(state: AdndUndergroundState, foe: str, pf: Profile, ft: Fighter,
-                 arms: list[OpenArm], alt: float, fronts: bool) -> list[float]:
-    """The worth of an attack with each of ``arms`` (:func:`_open_arms`) on ``foe``, both on
-    open ground, from height ``alt``; ``fronts`` when both stand in their front ranks.
-    ``-1.0`` where the weapon does not reach him (worth is never below nothing)."""
+def _open_worth(state: AdndUndergroundState, foe: str, pf: Profile, ft: Fighter,
+                arms: list[OpenArm], alt: float, fronts: bool) -> tuple[float, str]:
+    """The best worth of an attack with one of ``arms`` (:func:`_open_arms`) on ``foe``,
+    both on open ground, from height ``alt`` (``fronts`` when both stand in their front
+    ranks), and the weapon it names: the first of equals worth more than nothing, else
+    ``(-1.0, "")`` (worth is never below nothing)."""
     hp, ac, height = ft.hp, pf.ac, ft.alt
     threat = -1.0
-    out: list[float] = []
-    for _, missile, reach, aim, damage, modifier, count, sides, most in arms:
+    best, pick = 0.0, ""
+    for name, missile, reach, aim, damage, modifier, count, sides, most in arms:
         if missile or (fronts and -reach <= alt - height <= reach):
             taken = hp if hp < damage else damage  # min(damage, hp)
             if hp > most:
-                out.append(_hits(aim - ac) * (taken + 0.0 + 0.0))
+                worth = _hits(aim - ac) * (taken + 0.0 + 0.0)
             else:
                 if threat < 0.0:
                     threat = _threat(state, foe)
-                out.append(_hits(aim - ac) * (
-                    taken + 0.0 + _kills(count, sides, modifier, hp) * threat))
-        else:
-            out.append(-1.0)
-    return out
+                worth = _hits(aim - ac) * (
+                    taken + 0.0 + _kills(count, sides, modifier, hp) * threat)
+            if worth > best:
+                best, pick = worth, name
+    return (best, pick) if pick else (-1.0, "")
 
 
 class _OpenBest:
     """What :func:`_open_best` keeps for one state and one way of fighting: each foe's best
-    worth and weapon, and how much of the state's change log it has read."""
+    worth and weapon, the place of the first of the highest worths (-1: to be found
+    again), and how much of the state's change log it has read (-1: nothing yet)."""
 
-    __slots__ = ("arms", "picks", "read", "setup", "worths")
+    __slots__ = ("arms", "best", "picks", "read", "setup", "worths")
 
     def __init__(self, setup: Setup, arms: list[OpenArm], count: int) -> None:
-        self.setup, self.arms, self.read = setup, arms, -1
+        self.setup, self.arms, self.read, self.best = setup, arms, -1, -1
         self.worths = [-1.0] * count
         self.picks = [""] * count
 
@@ -578,7 +579,10 @@ def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[Op
     for each way of fighting (every fighter of a side who fights alike shares it) and
     worked out again only for those the fold says changed since
     (:attr:`.state.AdndUndergroundState.changed`; a change of the front ranks works
-    everything out again).  ``test_adnd_best_fast.py`` holds it to the full rules.
+    everything out again).  The first of the highest worths is kept with them and
+    looked for among them all again only when its own worth falls: a decision costs
+    what changed since the last, not a look at every foe.  ``test_adnd_best_fast.py``
+    holds it to the full rules, ``test_adnd_growth.py`` to a fresh look at every foe.
     """
     setup = state.setup
     fighters = state.fighters
@@ -587,46 +591,66 @@ def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[Op
     in_front = not narrow or actor in front.get(side, ())
     alt = fighters[actor].alt
     key = (side, id(arms), alt, in_front)  # one list for all terms alike (see _arms)
-    kept = state.remembered.get(key)
+    kept: _OpenBest | None = state.remembered.get(key)
     foes = known.foes[side]
     log = state.changed
     if kept is None or kept.setup is not setup or kept.arms is not arms:
         kept = state.remembered[key] = _OpenBest(setup, arms, len(foes))
-    read = kept.read
-    if read != len(log):
-        todo: Iterable[int]
-        if read < 0:
-            todo = range(len(foes))
-        else:
-            new = log[read:]
-            if "" in new:
-                todo = range(len(foes))
-            else:
-                where = known.where[side]
-                todo = {where[n] for n in new if n in where}
-        worths, picks = kept.worths, kept.picks
-        for i in todo:
-            foe, pf, _ = foes[i]
+    read, end = kept.read, len(log)
+    worths, picks = kept.worths, kept.picks
+    best = kept.best
+    if read >= 0 and read != end:
+        where = known.where[side]
+        last: str | None = None
+        while read < end:
+            name = log[read]
+            read += 1
+            if name == last:
+                continue  # (one change logged twice running: worked out once)
+            last = name
+            if not name:  # the front ranks: every foe again
+                read = -1
+                break
+            at = where.get(name, -1)
+            if at < 0:
+                continue  # one of his own side
+            foe, pf, _ = foes[at]
             ft = fighters[foe]
-            worths[i], picks[i] = -1.0, ""
+            old = worths[at]
             if ft.status != "ok":
+                worth, pick = -1.0, ""
+            elif ft.under:
+                kept.read = -1  # everything again next time
+                return False
+            else:
+                fronts = in_front and (not narrow or foe in front.get(pf.side, ()))
+                worth, pick = _open_worth(state, foe, pf, ft, arms, alt, fronts)
+            worths[at], picks[at] = worth, pick
+            if best < 0:
+                continue  # to be found among them all below
+            if at == best:
+                if worth < old:
+                    best = -1  # the best fell: look among them all
+            elif worth > worths[best] or (worth == worths[best] and at < best):
+                best = at
+    if read < 0:
+        for at, (foe, pf, _) in enumerate(foes):
+            ft = fighters[foe]
+            if ft.status != "ok":
+                worths[at], picks[at] = -1.0, ""
                 continue
             if ft.under:
                 kept.read = -1  # everything again next time
                 return False
             fronts = in_front and (not narrow or foe in front.get(pf.side, ()))
-            best = 0.0  # worth more than nothing, the first of equals
-            for (name, *_), worth in zip(arms, _open_scores(state, foe, pf, ft, arms, alt,
-                                                             fronts), strict=True):
-                if worth > best:
-                    best, worths[i], picks[i] = worth, worth, name
-        kept.read = len(log)
-    worths = kept.worths
-    best_worth = max(worths)
-    if best_worth <= 0.0:
+            worths[at], picks[at] = _open_worth(state, foe, pf, ft, arms, alt, fronts)
+        best = -1
+    if best < 0:
+        best = worths.index(max(worths))  # the first of equals
+    kept.read, kept.best = end, best
+    if worths[best] <= 0.0:
         return None
-    i = worths.index(best_worth)  # the first of equals
-    return foes[i][0], kept.picks[i]
+    return foes[best][0], picks[best]
 
 
 #: From this many foes on (standing or not), a fighter on open ground facing only foes on
