@@ -206,10 +206,16 @@ def _made(actor: str, entry: tuple[float, int, str, str | Action],
         return what
     if made is None:
         return Attack(actor, entry[2], what)
-    key = (actor, entry[2], what)
+    return _attack(actor, entry[2], what, made)
+
+
+def _attack(actor: str, target: str, weapon: str,
+            made: dict[tuple[str, str, str], Attack]) -> Attack:
+    """``Attack(actor, target, weapon)``, the one made before if ``made`` holds it."""
+    key = (actor, target, weapon)
     found = made.get(key)
     if found is None:
-        found = made[key] = Attack(actor, entry[2], what)
+        found = made[key] = Attack(actor, target, weapon)
     return found
 
 
@@ -555,21 +561,26 @@ def _open_worth(state: AdndUndergroundState, foe: str, pf: Profile, ft: Fighter,
 
 
 class _OpenBest:
-    """What :func:`_open_best` keeps for one state and one way of fighting: each foe's best
-    worth and weapon, the place of the first of the highest worths (-1: to be found
-    again), and how much of the state's change log it has read (-1: nothing yet)."""
+    """What :func:`_open_best` keeps for one state and one way of fighting (a side, the
+    terms of his weapons, his height and whether he stands in his front rank): each
+    foe's best worth and weapon, the place of the first of the highest worths (-1: to be
+    found again), and how much of the state's change log it has read (-1: nothing yet)."""
 
-    __slots__ = ("arms", "best", "picks", "read", "setup", "worths")
+    __slots__ = ("alt", "arms", "best", "in_front", "picks", "read", "setup", "side",
+                 "worths")
 
-    def __init__(self, setup: Setup, arms: list[OpenArm], count: int) -> None:
-        self.setup, self.arms, self.read, self.best = setup, arms, -1, -1
+    def __init__(self, setup: Setup, side: str, arms: list[OpenArm], alt: float,
+                 in_front: bool, count: int) -> None:
+        self.setup, self.side, self.arms, self.alt, self.in_front = setup, side, arms, alt, \
+            in_front
+        self.read, self.best = -1, -1
         self.worths = [-1.0] * count
         self.picks = [""] * count
 
 
 def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[OpenArm],
-               known: _Known) -> tuple[str, str] | bool | None:
-    """The best attack (foe, weapon) of ``actor``, who stands on open ground and holds
+               known: _Known) -> Attack | bool | None:
+    """The best attack of ``actor``, who stands on open ground and holds
     nobody, when every foe of his side stands on open ground: :func:`_scored`'s best
     (the first of equals, worth more than nothing), or None; False when a foe is under the
     water (never on open ground by the rules, but then :func:`_scored` judges).
@@ -590,12 +601,19 @@ def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[Op
     front = state.front
     in_front = not narrow or actor in front.get(side, ())
     alt = fighters[actor].alt
-    key = (side, id(arms), alt, in_front)  # one list for all terms alike (see _arms)
-    kept: _OpenBest | None = state.remembered.get(key)
+    remembered = state.remembered
     foes = known.foes[side]
     log = state.changed
-    if kept is None or kept.setup is not setup or kept.arms is not arms:
-        kept = state.remembered[key] = _OpenBest(setup, arms, len(foes))
+    # The one asked for last (a side's fighters take their turns together, and most of
+    # them fight alike), else by its key: one list for all terms alike (see _arms).
+    kept: _OpenBest | None = remembered.get(_OpenBest)
+    if kept is None or kept.arms is not arms or kept.alt != alt \
+            or kept.in_front != in_front or kept.side != side or kept.setup is not setup:
+        key = (side, id(arms), alt, in_front)
+        kept = remembered.get(key)
+        if kept is None or kept.setup is not setup or kept.arms is not arms:
+            kept = remembered[key] = _OpenBest(setup, side, arms, alt, in_front, len(foes))
+        remembered[_OpenBest] = kept
     read, end = kept.read, len(log)
     worths, picks = kept.worths, kept.picks
     best = kept.best
@@ -650,7 +668,7 @@ def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[Op
     kept.read, kept.best = end, best
     if worths[best] <= 0.0:
         return None
-    return foes[best][0], picks[best]
+    return _attack(actor, foes[best][0], picks[best], known.attacks)
 
 
 #: From this many foes on (standing or not), a fighter on open ground facing only foes on
@@ -778,8 +796,8 @@ class HeuristicPolicy:
                 found = _open_best(state, actor, side, arms, known)
                 if found is None:
                     return None
-                if isinstance(found, tuple):
-                    return request.vouch(_made(actor, (0.0, 0, *found), known.attacks))
+                if isinstance(found, Attack):
+                    return request.vouch(found)
         rising = _scored(state, actor, True, known, ids)
         if not rising:
             return None
@@ -792,9 +810,10 @@ class HeuristicPolicy:
         if not isinstance(best, Attack):
             return None
         state: AdndUndergroundState = request.state
+        if state.setup.profiles[best.actor].kind != "wall":
+            return None
         me, foe = state.fighters[best.actor], state.fighters[best.target]
-        if state.profile(best.actor).kind != "wall" or foe.alt <= me.alt \
-                or hit_chance(state, best) >= 0.5:
+        if foe.alt <= me.alt or hit_chance(state, best) >= 0.5:
             return None
         weapon = _weapon(state, best.actor, best.weapon)
         step = state.setup.climb_step_ft
