@@ -674,7 +674,7 @@ def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[Op
 #: From this many foes on (standing or not), a fighter on open ground facing only foes on
 #: open ground reads each foe's worth kept per state (:func:`_open_best`); against fewer
 #: the one pass of :func:`_scored` costs less.  Both give the same choice.
-_MANY_FOES = 10
+_MANY_FOES = 4
 
 #: Up to this many fighters, a free fighter's choice is remembered per setup by every
 #: fighter's fields and the front ranks (:meth:`HeuristicPolicy.choose`), unless all
