@@ -71,7 +71,7 @@ def _fast_path(state: AdndUndergroundState, actor: str) -> list[policies.OpenArm
         return None
     known = policies._known(state.setup)
     side = state.profile(actor).side
-    if not known.plain[side] or len(known.foes[side]) < policies._MANY_FOES:
+    if not known.plain[side] or not policies._keeps(state.setup, len(known.foes[side])):
         return None
     return policies._arms(state, actor, known)[2]
 

@@ -674,7 +674,19 @@ def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[Op
 #: From this many foes on (standing or not), a fighter on open ground facing only foes on
 #: open ground reads each foe's worth kept per state (:func:`_open_best`); against fewer
 #: the one pass of :func:`_scored` costs less.  Both give the same choice.
-_MANY_FOES = 4
+_MANY_FOES = 10
+
+#: From this many foes on, the same where no bottleneck stands (see :func:`_keeps`).
+_SOME_FOES = 4
+
+
+def _keeps(setup: Setup, foes: int) -> bool:
+    """Whether a fighter facing ``foes`` foes, all on open ground, reads their worths kept
+    per state (:func:`_open_best`) rather than weighing them all in one pass: from
+    :data:`_MANY_FOES` on, or from :data:`_SOME_FOES` on where no bottleneck stands (at
+    one the front ranks change as fighters fall, and each change works every kept worth
+    out again: in a small fight the one pass costs less)."""
+    return foes >= _MANY_FOES or (foes >= _SOME_FOES and setup.bottleneck_ft is None)
 
 #: Up to this many fighters, a free fighter's choice is remembered per setup by every
 #: fighter's fields and the front ranks (:meth:`HeuristicPolicy.choose`), unless all
@@ -790,7 +802,7 @@ class HeuristicPolicy:
         known = _known(setup)
         me = state.fighters[actor]
         if known.plain[side] and me.holding is None and not me.boulders \
-                and len(known.foes[side]) >= _MANY_FOES:
+                and _keeps(setup, len(known.foes[side])):
             arms = _arms(state, actor, known)[2]
             if arms is not None:  # he too stands on open ground
                 found = _open_best(state, actor, side, arms, known)
