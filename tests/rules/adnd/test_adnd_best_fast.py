@@ -221,7 +221,7 @@ def test_plain_ground_takes_the_kept_path() -> None:
     side = state.profile(actor).side
     arms = policies._arms(state, actor, known)[2]
     assert known.plain[side] and arms is not None
-    assert isinstance(policies._open_best(state, actor, side, arms, known), tuple)
+    assert isinstance(policies._open_best(state, actor, side, arms, known), Attack)
 
 
 def test_a_fighters_key_holds_every_field() -> None:

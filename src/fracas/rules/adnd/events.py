@@ -46,12 +46,15 @@ E = TypeVar("E", bound=Event)
 
 #: Distinct events an interning constructor keeps before it starts again.
 _KEPT = 4096
+#: More for an attack roll's report: one for each attacker, target and total, so tens of
+#: thousands in a fight of many fighters (fewer kept, it would be made afresh at each roll).
+_KEPT_FOR = {"AttackRolled": 1 << 16}
 
 
 def interned(cls: Callable[..., E]) -> Callable[..., E]:
     """:func:`fracas.core.events.interned` for this rule set's events, keeping ``_KEPT``
     (``tests/rules/adnd/test_adnd_memory.py`` holds what it hands out to what the class builds)."""
-    return core_interned(cls, _KEPT)
+    return core_interned(cls, _KEPT_FOR.get(getattr(cls, "__name__", ""), _KEPT))
 
 
 class Quiet(partial[None]):

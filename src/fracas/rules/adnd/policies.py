@@ -7,7 +7,6 @@ when the drop takes him out of the fight).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import cache
 from typing import TypeVar, cast
 
@@ -207,10 +206,16 @@ def _made(actor: str, entry: tuple[float, int, str, str | Action],
         return what
     if made is None:
         return Attack(actor, entry[2], what)
-    key = (actor, entry[2], what)
+    return _attack(actor, entry[2], what, made)
+
+
+def _attack(actor: str, target: str, weapon: str,
+            made: dict[tuple[str, str, str], Attack]) -> Attack:
+    """``Attack(actor, target, weapon)``, the one made before if ``made`` holds it."""
+    key = (actor, target, weapon)
     found = made.get(key)
     if found is None:
-        found = made[key] = Attack(actor, entry[2], what)
+        found = made[key] = Attack(actor, target, weapon)
     return found
 
 
@@ -531,44 +536,51 @@ def _scored(state: AdndUndergroundState, actor: str, rising: bool = False,
     return scored
 
 
-def _open_scores(state: AdndUndergroundState, foe: str, pf: Profile, ft: Fighter,
-                 arms: list[OpenArm], alt: float, fronts: bool) -> list[float]:
-    """The worth of an attack with each of ``arms`` (:func:`_open_arms`) on ``foe``, both on
-    open ground, from height ``alt``; ``fronts`` when both stand in their front ranks.
-    ``-1.0`` where the weapon does not reach him (worth is never below nothing)."""
+def _open_worth(state: AdndUndergroundState, foe: str, pf: Profile, ft: Fighter,
+                arms: list[OpenArm], alt: float, fronts: bool) -> tuple[float, str]:
+    """The best worth of an attack with one of ``arms`` (:func:`_open_arms`) on ``foe``,
+    both on open ground, from height ``alt`` (``fronts`` when both stand in their front
+    ranks), and the weapon it names: the first of equals worth more than nothing, else
+    ``(-1.0, "")`` (worth is never below nothing)."""
     hp, ac, height = ft.hp, pf.ac, ft.alt
     threat = -1.0
-    out: list[float] = []
-    for _, missile, reach, aim, damage, modifier, count, sides, most in arms:
+    best, pick = 0.0, ""
+    for name, missile, reach, aim, damage, modifier, count, sides, most in arms:
         if missile or (fronts and -reach <= alt - height <= reach):
             taken = hp if hp < damage else damage  # min(damage, hp)
             if hp > most:
-                out.append(_hits(aim - ac) * (taken + 0.0 + 0.0))
+                worth = _hits(aim - ac) * (taken + 0.0 + 0.0)
             else:
                 if threat < 0.0:
                     threat = _threat(state, foe)
-                out.append(_hits(aim - ac) * (
-                    taken + 0.0 + _kills(count, sides, modifier, hp) * threat))
-        else:
-            out.append(-1.0)
-    return out
+                worth = _hits(aim - ac) * (
+                    taken + 0.0 + _kills(count, sides, modifier, hp) * threat)
+            if worth > best:
+                best, pick = worth, name
+    return (best, pick) if pick else (-1.0, "")
 
 
 class _OpenBest:
-    """What :func:`_open_best` keeps for one state and one way of fighting: each foe's best
-    worth and weapon, and how much of the state's change log it has read."""
+    """What :func:`_open_best` keeps for one state and one way of fighting (a side, the
+    terms of his weapons, his height and whether he stands in his front rank): each
+    foe's best worth and weapon, the place of the first of the highest worths (-1: to be
+    found again), and how much of the state's change log it has read (-1: nothing yet)."""
 
-    __slots__ = ("arms", "picks", "read", "setup", "worths")
+    __slots__ = ("alt", "arms", "best", "in_front", "picks", "read", "setup", "side",
+                 "worths")
 
-    def __init__(self, setup: Setup, arms: list[OpenArm], count: int) -> None:
-        self.setup, self.arms, self.read = setup, arms, -1
+    def __init__(self, setup: Setup, side: str, arms: list[OpenArm], alt: float,
+                 in_front: bool, count: int) -> None:
+        self.setup, self.side, self.arms, self.alt, self.in_front = setup, side, arms, alt, \
+            in_front
+        self.read, self.best = -1, -1
         self.worths = [-1.0] * count
         self.picks = [""] * count
 
 
 def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[OpenArm],
-               known: _Known) -> tuple[str, str] | bool | None:
-    """The best attack (foe, weapon) of ``actor``, who stands on open ground and holds
+               known: _Known) -> Attack | bool | None:
+    """The best attack of ``actor``, who stands on open ground and holds
     nobody, when every foe of his side stands on open ground: :func:`_scored`'s best
     (the first of equals, worth more than nothing), or None; False when a foe is under the
     water (never on open ground by the rules, but then :func:`_scored` judges).
@@ -578,7 +590,10 @@ def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[Op
     for each way of fighting (every fighter of a side who fights alike shares it) and
     worked out again only for those the fold says changed since
     (:attr:`.state.AdndUndergroundState.changed`; a change of the front ranks works
-    everything out again).  ``test_adnd_best_fast.py`` holds it to the full rules.
+    everything out again).  The first of the highest worths is kept with them and
+    looked for among them all again only when its own worth falls: a decision costs
+    what changed since the last, not a look at every foe.  ``test_adnd_best_fast.py``
+    holds it to the full rules, ``test_adnd_growth.py`` to a fresh look at every foe.
     """
     setup = state.setup
     fighters = state.fighters
@@ -586,53 +601,92 @@ def _open_best(state: AdndUndergroundState, actor: str, side: str, arms: list[Op
     front = state.front
     in_front = not narrow or actor in front.get(side, ())
     alt = fighters[actor].alt
-    key = (side, id(arms), alt, in_front)  # one list for all terms alike (see _arms)
-    kept = state.remembered.get(key)
+    remembered = state.remembered
     foes = known.foes[side]
     log = state.changed
-    if kept is None or kept.setup is not setup or kept.arms is not arms:
-        kept = state.remembered[key] = _OpenBest(setup, arms, len(foes))
-    read = kept.read
-    if read != len(log):
-        todo: Iterable[int]
-        if read < 0:
-            todo = range(len(foes))
-        else:
-            new = log[read:]
-            if "" in new:
-                todo = range(len(foes))
-            else:
-                where = known.where[side]
-                todo = {where[n] for n in new if n in where}
-        worths, picks = kept.worths, kept.picks
-        for i in todo:
-            foe, pf, _ = foes[i]
+    # The one asked for last (a side's fighters take their turns together, and most of
+    # them fight alike), else by its key: one list for all terms alike (see _arms).
+    kept: _OpenBest | None = remembered.get(_OpenBest)
+    if kept is None or kept.arms is not arms or kept.alt != alt \
+            or kept.in_front != in_front or kept.side != side or kept.setup is not setup:
+        key = (side, id(arms), alt, in_front)
+        kept = remembered.get(key)
+        if kept is None or kept.setup is not setup or kept.arms is not arms:
+            kept = remembered[key] = _OpenBest(setup, side, arms, alt, in_front, len(foes))
+        remembered[_OpenBest] = kept
+    read, end = kept.read, len(log)
+    worths, picks = kept.worths, kept.picks
+    best = kept.best
+    if read >= 0 and read != end:
+        where = known.where[side]
+        last: str | None = None
+        while read < end:
+            name = log[read]
+            read += 1
+            if name == last:
+                continue  # (one change logged twice running: worked out once)
+            last = name
+            if not name:  # the front ranks: every foe again
+                read = -1
+                break
+            at = where.get(name, -1)
+            if at < 0:
+                continue  # one of his own side
+            foe, pf, _ = foes[at]
             ft = fighters[foe]
-            worths[i], picks[i] = -1.0, ""
+            old = worths[at]
             if ft.status != "ok":
+                worth, pick = -1.0, ""
+            elif ft.under:
+                kept.read = -1  # everything again next time
+                return False
+            else:
+                fronts = in_front and (not narrow or foe in front.get(pf.side, ()))
+                worth, pick = _open_worth(state, foe, pf, ft, arms, alt, fronts)
+            worths[at], picks[at] = worth, pick
+            if best < 0:
+                continue  # to be found among them all below
+            if at == best:
+                if worth < old:
+                    best = -1  # the best fell: look among them all
+            elif worth > worths[best] or (worth == worths[best] and at < best):
+                best = at
+    if read < 0:
+        for at, (foe, pf, _) in enumerate(foes):
+            ft = fighters[foe]
+            if ft.status != "ok":
+                worths[at], picks[at] = -1.0, ""
                 continue
             if ft.under:
                 kept.read = -1  # everything again next time
                 return False
             fronts = in_front and (not narrow or foe in front.get(pf.side, ()))
-            best = 0.0  # worth more than nothing, the first of equals
-            for (name, *_), worth in zip(arms, _open_scores(state, foe, pf, ft, arms, alt,
-                                                             fronts), strict=True):
-                if worth > best:
-                    best, worths[i], picks[i] = worth, worth, name
-        kept.read = len(log)
-    worths = kept.worths
-    best_worth = max(worths)
-    if best_worth <= 0.0:
+            worths[at], picks[at] = _open_worth(state, foe, pf, ft, arms, alt, fronts)
+        best = -1
+    if best < 0:
+        best = worths.index(max(worths))  # the first of equals
+    kept.read, kept.best = end, best
+    if worths[best] <= 0.0:
         return None
-    i = worths.index(best_worth)  # the first of equals
-    return foes[i][0], kept.picks[i]
+    return _attack(actor, foes[best][0], picks[best], known.attacks)
 
 
 #: From this many foes on (standing or not), a fighter on open ground facing only foes on
 #: open ground reads each foe's worth kept per state (:func:`_open_best`); against fewer
 #: the one pass of :func:`_scored` costs less.  Both give the same choice.
 _MANY_FOES = 10
+
+#: From this many foes on, the same where no bottleneck stands (see :func:`_keeps`).
+_SOME_FOES = 4
+
+
+def _keeps(setup: Setup, foes: int) -> bool:
+    """Whether a fighter facing ``foes`` foes, all on open ground, reads their worths kept
+    per state (:func:`_open_best`) rather than weighing them all in one pass: from
+    :data:`_MANY_FOES` on, or from :data:`_SOME_FOES` on where no bottleneck stands (at
+    one the front ranks change as fighters fall, and each change works every kept worth
+    out again: in a small fight the one pass costs less)."""
+    return foes >= _MANY_FOES or (foes >= _SOME_FOES and setup.bottleneck_ft is None)
 
 #: Up to this many fighters, a free fighter's choice is remembered per setup by every
 #: fighter's fields and the front ranks (:meth:`HeuristicPolicy.choose`), unless all
@@ -748,14 +802,14 @@ class HeuristicPolicy:
         known = _known(setup)
         me = state.fighters[actor]
         if known.plain[side] and me.holding is None and not me.boulders \
-                and len(known.foes[side]) >= _MANY_FOES:
+                and _keeps(setup, len(known.foes[side])):
             arms = _arms(state, actor, known)[2]
             if arms is not None:  # he too stands on open ground
                 found = _open_best(state, actor, side, arms, known)
                 if found is None:
                     return None
-                if isinstance(found, tuple):
-                    return request.vouch(_made(actor, (0.0, 0, *found), known.attacks))
+                if isinstance(found, Attack):
+                    return request.vouch(found)
         rising = _scored(state, actor, True, known, ids)
         if not rising:
             return None
@@ -768,9 +822,10 @@ class HeuristicPolicy:
         if not isinstance(best, Attack):
             return None
         state: AdndUndergroundState = request.state
+        if state.setup.profiles[best.actor].kind != "wall":
+            return None
         me, foe = state.fighters[best.actor], state.fighters[best.target]
-        if state.profile(best.actor).kind != "wall" or foe.alt <= me.alt \
-                or hit_chance(state, best) >= 0.5:
+        if foe.alt <= me.alt or hit_chance(state, best) >= 0.5:
             return None
         weapon = _weapon(state, best.actor, best.weapon)
         step = state.setup.climb_step_ft
