@@ -108,10 +108,11 @@ class HeuristicPolicy:
         #: The turn whose plan has no spot left to take: its remaining spots are evasions
         #: (evading only spends dice the plan does not need, so the plan cannot change).
         self._settled: Turn | None = None
-        #: The plan after the aim this policy last took from a plan: the turn, how many
-        #: dice are spotted and how often the target is aimed at once that aim is taken,
-        #: and the plan then (see :meth:`_kept`).
-        self._after_aim: tuple[Turn, int, int, tactics.Plan] | None = None
+        #: The plan after the move or aim this policy last took from a plan: the turn, how
+        #: many dice are spotted, how often the target is aimed at, the count of standing
+        #: changes, ``me``'s altitude and its range band to the target once that spot is
+        #: taken, and the plan then (see :meth:`_kept`).
+        self._after: tuple[Turn, int, int, int, int, int, tactics.Plan] | None = None
         #: The settled plan (see :meth:`_settled_plan`): the turn, the count of standing
         #: changes, how many dice were expended and how often aimed, and the plan.
         self._best: tuple[Turn, int, int, int, tactics.Plan] | None = None
@@ -281,13 +282,19 @@ class HeuristicPolicy:
         elif plan is not None:
             if plan.moves:
                 move = plan.moves[0]
+                # Kept for tooth and claw alone (a shot's route need not end at close
+                # quarters and the same height, where a move can let it aim), and not
+                # across a take-off (after it, range steps are taken in the air).
+                self._after = None if move == "take_off" or state.spot_consumes_dice or \
+                    any(w.sphere in turn.spheres for w in fighter.profile.ranged) else \
+                    _after_move(state, fighter, turn, plan, move)
                 yield actions.Spot(me, move, plan.target if move == "alter_range" else None)
             elif plan.aims:
                 target = plan.target
-                self._after_aim = (turn, turn.spotted.count(True) + 1,
-                                   turn.aims.get(target, 0) + 1,
-                                   tactics.Plan(target, (), plan.aims - 1, plan.value,
-                                                plan.weapon))
+                self._after = (turn, turn.spotted.count(True) + 1, turn.aims.get(target, 0) + 1,
+                               state.standing, fighter.altitude,
+                               state.ranges[pair(me, target)],
+                               tactics.Plan(target, (), plan.aims - 1, plan.value, plan.weapon))
                 yield actions.Spot(me, "aim", target)
             else:
                 self._settled = turn
@@ -308,24 +315,45 @@ class HeuristicPolicy:
             yield actions.Spot(me, "evade")
 
     def _kept(self, state: AgeOfDragonsState, fighter: Fighter) -> tactics.Plan | None:
-        """The plan kept when the last decision was the plan's aim.
+        """The plan kept when the last decision was the plan's move or aim.
 
         An aim takes the lowest spare die showing 3+ and lowers the target's Physical
         Defence by one: the plan is then the same attack with one aim fewer (the aim
         and the target's Defence drop together, so its value stays; every other way
         to attack has a die less to aim with and is worth no more), and nothing the
-        foes are put in order by has changed.  Kept only when the turn is the same and
-        exactly that aim has been taken since; ``test_aod_heuristic_cache.py`` holds
-        it to the plan worked out afresh.
+        foes are put in order by has changed.
+
+        A move (a spot that changes ``me``'s altitude in the air or its range band to the
+        target, when spotting uses up no die and the pool has tooth and claw as its only
+        way to attack) takes the die the plan paid it with: the plan is then the same attack
+        with the rest of its moves, paid with the same dice, worth as much.  Every other
+        foe is worth no more: its route is the one before less this move (the same die
+        paid it), or the same route or one move more, paid with a die fewer (what is left
+        of the dice then shows no more of any face: the lowest die that qualifies pays
+        each move, whatever their order), so there are no more spare dice to aim with;
+        every route ends at close quarters and the foe's height, where aims are taken,
+        and in the air, where range steps cost alike, before the move and after.
+        And the target only comes earlier in
+        :func:`.tactics.target_order` (nearer in range or height, every other foe as near
+        or farther), so no tie falls another way.
+
+        Kept only when the turn is the same and exactly that spot has been taken since
+        (the dice spotted, the aims at the target, the count of standing changes, the
+        altitude and the range band to the target); ``test_aod_heuristic_cache.py`` (the
+        aim) and ``test_aod_growth_kept.py`` (the move) hold it to the plan worked out
+        afresh.
         """
-        kept, turn = self._after_aim, state.turn
+        kept, turn = self._after, state.turn
         if kept is None:
             return None
-        self._after_aim = None
+        self._after = None
+        plan = kept[6]
         if kept[0] is turn and turn is not None and turn.step == "spot" and \
                 state.pending is None and turn.spotted.count(True) == kept[1] and \
-                turn.aims.get(kept[3].target, 0) == kept[2]:
-            return kept[3]
+                turn.aims.get(plan.target, 0) == kept[2] and state.standing == kept[3] and \
+                fighter.altitude == kept[4] and \
+                state.ranges[pair(fighter.name, plan.target)] == kept[5]:
+            return plan
         return None
 
     def _settled_plan(self, state: AgeOfDragonsState) -> tactics.Plan | None:
@@ -405,6 +433,25 @@ class HeuristicPolicy:
                             sixes, soma, weapons)[1]
         if drain is not None:
             yield drain
+
+
+def _after_move(state: AgeOfDragonsState, fighter: Fighter, turn: Turn, plan: tactics.Plan,
+                move: str) -> tuple[Turn, int, int, int, int, int, tactics.Plan]:
+    """What :meth:`HeuristicPolicy._kept` finds once ``plan``'s first ``move`` is spotted:
+    the dice it takes (:func:`.rules.spot_cost` where ``me`` is), the one change of
+    standing, the altitude or range band it changes, and the plan with the rest of its
+    moves."""
+    target = plan.target
+    altitude, band = fighter.altitude, state.ranges[pair(fighter.name, target)]
+    if move == "alter_range":
+        band -= 1
+    elif move == "lose_altitude":
+        altitude -= 1
+    else:  # gain_altitude (the caller keeps no plan across a take-off)
+        altitude += 1
+    return (turn, turn.spotted.count(True) + rules.spot_cost(fighter, move)[1],
+            turn.aims.get(target, 0), state.standing + 1, altitude, band,
+            tactics.Plan(target, plan.moves[1:], plan.aims, plan.value, plan.weapon))
 
 
 def _priced(state: AgeOfDragonsState, fighter: Fighter, foes: list[Fighter], hits: int,
