@@ -30,7 +30,8 @@ from fracas.core.encounter import Encounter
 from fracas.core.loop import play
 from fracas.core.policy import scenario_policies
 from fracas.core.rng import derive_seed, fight_streams
-from fracas.rules.age_of_dragons import actions, policies, tactics
+from fracas.rules.age_of_dragons import actions, policies, rules, tactics
+from fracas.rules.age_of_dragons.rules import ATTACK_THRESHOLD
 from fracas.rules.age_of_dragons.state import OK, RIPPED, AgeOfDragonsState, Fighter, pair
 from fracas.scenario import load_scenario
 
@@ -47,13 +48,17 @@ class _Checked(policies.HeuristicPolicy):
 
     moves = 0  # plans kept after a move, over every instance
     aims = 0
+    foes = 0  # foes kept for this standing and held to those afresh
+    leads = 0  # first foes carried across a range step
 
     def __init__(self) -> None:
         super().__init__()
         self.last: actions.Action | None = None
 
     def decide(self, state: AgeOfDragonsState, me: str) -> tuple[actions.Action, bool]:
+        _hold_foes(self, state, state.fighters[me])
         action, vetted = super().decide(state, me)
+        _hold_foes(self, state, state.fighters[me])  # and what it kept deciding
         self.last = action
         return action, vetted
 
@@ -69,6 +74,35 @@ class _Checked(policies.HeuristicPolicy):
             else:
                 _Checked.aims += 1
         return plan
+
+
+def _hold_foes(policy: policies.HeuristicPolicy, state: AgeOfDragonsState, me: Fighter
+               ) -> None:
+    """What the policy keeps for this standing (its foes, the first foe: what
+    ``_first_foe`` reads) is what it would work out afresh (read only: asking would keep
+    more)."""
+    turn, name = state.turn, me.profile.name
+    if turn is None:
+        return
+    whole = tactics.target_order(state, me)
+    priced = policy._priced
+    if priced is not None and priced[0] is turn and priced[1] == state.standing and \
+            priced[2] == name:
+        if priced[3] is None:  # every foe
+            assert priced[5] == whole, turn
+        else:
+            dice = rules.qualifying_dice(turn, ATTACK_THRESHOLD)
+            hits, sixes = len(dice), sum(1 for i in dice if turn.pool[i] == 6)
+            if priced[4] == tactics.can_kill(hits, sixes) and \
+                    priced[3] == sum(turn.aims.values()):
+                assert priced[5] == tactics.foes_to_price(state, me, hits, sixes), turn
+                _Checked.foes += 1
+        assert priced[5][:1] == whole[:1], turn
+    lead = policy._lead
+    if lead is not None and lead[0] is turn and lead[1] == state.standing and \
+            lead[2] == name:
+        assert lead[3] is whole[0], turn
+        _Checked.leads += 1
 
 
 class _Afresh(policies.HeuristicPolicy):
@@ -168,9 +202,10 @@ def test_a_plan_kept_after_its_move_is_the_plan_worked_out_afresh_in_a_crowd(
 
 def test_a_plan_kept_after_its_move_is_the_plan_worked_out_afresh_in_the_growth_crowd(
         ) -> None:
-    before = _Checked.moves
+    before = _Checked.moves, _Checked.foes, _Checked.leads
     _fights(_growth(60), _Checked, 2, 60, 300)  # the foes read from the index (60 > 40)
-    assert _Checked.moves - before > 20
+    assert _Checked.moves - before[0] > 20
+    assert _Checked.foes - before[1] > 5 and _Checked.leads - before[2] > 50
 
 
 @pytest.mark.parametrize("initial", [_growth(8), _crowd(12, 7), _crowd(16, 8, True)],

@@ -111,8 +111,8 @@ class HeuristicPolicy:
         #: The plan after the move or aim this policy last took from a plan: the turn, how
         #: many dice are spotted, how often the target is aimed at, the count of standing
         #: changes, ``me``'s altitude and its range band to the target once that spot is
-        #: taken, and the plan then (see :meth:`_kept`).
-        self._after: tuple[Turn, int, int, int, int, int, tactics.Plan] | None = None
+        #: taken, the plan then, and the move (``""``: the aim) (see :meth:`_kept`).
+        self._after: tuple[Turn, int, int, int, int, int, tactics.Plan, str] | None = None
         #: The settled plan (see :meth:`_settled_plan`): the turn, the count of standing
         #: changes, how many dice were expended and how often aimed, and the plan.
         self._best: tuple[Turn, int, int, int, tactics.Plan] | None = None
@@ -121,6 +121,12 @@ class HeuristicPolicy:
         #: small fight), the foes (:meth:`_to_price`).
         self._priced: tuple[Turn | None, int, str, int | None, bool | None, list[Fighter]] \
             | None = None
+        #: The first foe after a range step the plan took (:meth:`_carry`): the turn, the
+        #: count of standing changes, who asked, the foe.
+        self._lead: tuple[Turn, int, str, Fighter] | None = None
+        #: The attack this policy last chose: the turn, the count of standing changes
+        #: then, who struck, the foe struck (:meth:`_after_strike`).
+        self._struck: tuple[Turn | None, int, str, str] | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
         action, vetted = self.decide(request.state, request.actor)
@@ -136,6 +142,8 @@ class HeuristicPolicy:
             # The quick yes, exact for the well-typed actions a wish is made of
             # (test_aod_quick_check.py): no full check of a wish the heuristic built.
             if allows(state, action):
+                if isinstance(action, actions.Attack):
+                    self._struck = (state.turn, state.standing, me, action.target)
                 return action, True
         return actions.EndTurn(me), False
 
@@ -221,11 +229,56 @@ class HeuristicPolicy:
         """The first of :func:`.tactics.target_order`: the first of :meth:`_to_price` (of
         any foes a plan prices), kept as they are.  ``test_aod_plan_speed.py`` holds it to
         the order worked out afresh, in whole fights."""
-        kept = self._priced  # any foes kept for this standing: aims and dice change no order
-        foes = kept[5] if kept is not None and kept[0] is state.turn and \
-            kept[1] == state.standing and kept[2] == fighter.profile.name else \
-            self._to_price(state, fighter)
-        return foes[0].profile.name if foes else None
+        turn, name = state.turn, fighter.profile.name
+        found, first = self._first_at(turn, state.standing, name)
+        if not found:
+            found, first = self._after_strike(state, fighter)
+        if not found:
+            foes = self._to_price(state, fighter)
+            first = foes[0] if foes else None
+        return None if first is None else first.profile.name
+
+    def _first_at(self, turn: Turn | None, standing: int, name: str
+                  ) -> tuple[bool, Fighter | None]:
+        """The first foe of ``name`` kept for ``standing`` changes of standing in ``turn``
+        (whether one is, and which): the first of any foes kept (aims and dice change no
+        order), or the first carried across a move or an attack (:meth:`_carry`,
+        :meth:`_after_strike`)."""
+        kept = self._priced
+        if kept is not None and kept[0] is turn and kept[1] == standing and kept[2] == name:
+            foes = kept[5]
+            return True, foes[0] if foes else None
+        lead = self._lead
+        if lead is not None and lead[0] is turn and lead[1] == standing and lead[2] == name:
+            return True, lead[3]
+        return False, None
+
+    def _after_strike(self, state: AgeOfDragonsState, fighter: Fighter
+                      ) -> tuple[bool, Fighter | None]:
+        """The first foe after ``fighter``'s attack this turn, from the first before it.
+
+        An attack (tooth and claw, at one foe) changes where only the foe struck stands
+        (its Resilience, whether it is stunned, dying or dead: the changes of standing
+        since), so for an attacker in no grapple the first foe is the first before it or
+        the foe struck, now weaker; when the first before is struck down it is worked out
+        afresh.  ``test_aod_growth_kept.py`` holds it to the order worked out afresh.
+        """
+        struck, turn, name = self._struck, state.turn, fighter.profile.name
+        if struck is None or turn is None or struck[0] is not turn or struck[2] != name:
+            return False, None
+        found, before = self._first_at(turn, struck[1], name)
+        if not found or before is None or (state.grapples and rules.is_locked(state, name)):
+            return False, None
+        foe = state.fighters[struck[3]]
+        if foe.dead or foe.pr <= 0:  # the foe struck down comes later, or no more
+            if before is foe:
+                return False, None
+            first = before
+        else:
+            first = before if before is foe else tactics.in_order(state, fighter,
+                                                                   [before, foe])[0]
+        self._lead = (turn, state.standing, name, first)
+        return True, first
 
     def _to_price(self, state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
         """:func:`.tactics.foes_to_price` for this turn's dice, kept while nothing it reads
@@ -294,7 +347,8 @@ class HeuristicPolicy:
                 self._after = (turn, turn.spotted.count(True) + 1, turn.aims.get(target, 0) + 1,
                                state.standing, fighter.altitude,
                                state.ranges[pair(me, target)],
-                               tactics.Plan(target, (), plan.aims - 1, plan.value, plan.weapon))
+                               tactics.Plan(target, (), plan.aims - 1, plan.value, plan.weapon),
+                               "")
                 yield actions.Spot(me, "aim", target)
             else:
                 self._settled = turn
@@ -353,8 +407,42 @@ class HeuristicPolicy:
                 turn.aims.get(plan.target, 0) == kept[2] and state.standing == kept[3] and \
                 fighter.altitude == kept[4] and \
                 state.ranges[pair(fighter.name, plan.target)] == kept[5]:
+            if kept[7]:
+                self._carry(state, fighter, kept[7], plan.target, kept[3] - 1)
             return plan
         return None
+
+    def _carry(self, state: AgeOfDragonsState, fighter: Fighter, move: str, target: str,
+               before: int) -> None:
+        """Carry the foes kept at ``before`` changes of standing (:meth:`_to_price`) across
+        ``fighter``'s own ``move`` (the one change since), for :meth:`_first_foe`.
+
+        ``fighter`` is in no grapple (it moves).  A change of its altitude changes no foe
+        a plan prices, only their order (:func:`.tactics.target_order` by how far apart
+        in height: :func:`.tactics.in_order`); a range step toward ``target`` brings only
+        the target nearer, so the first foe is the first before or the target.
+        ``test_aod_growth_kept.py`` holds both to the foes worked out afresh.
+        """
+        turn, name = state.turn, fighter.profile.name
+        if turn is None:
+            return
+        priced = self._priced
+        if priced is not None and (priced[0] is not turn or priced[1] != before or
+                                   priced[2] != name or not priced[5]):
+            priced = None
+        if move != "alter_range":
+            if priced is not None:
+                self._priced = (turn, state.standing, name, priced[3], priced[4],
+                                tactics.in_order(state, fighter, priced[5]))
+            return
+        lead = self._lead
+        first = priced[5][0] if priced is not None else \
+            lead[3] if lead is not None and lead[0] is turn and lead[1] == before and \
+            lead[2] == name else None
+        if first is not None:
+            foe = state.fighters[target]
+            self._lead = (turn, state.standing, name, first if first is foe else
+                          tactics.in_order(state, fighter, [first, foe])[0])
 
     def _settled_plan(self, state: AgeOfDragonsState) -> tactics.Plan | None:
         """The plan that settled this turn (no move or aim left), while it still stands.
@@ -436,7 +524,7 @@ class HeuristicPolicy:
 
 
 def _after_move(state: AgeOfDragonsState, fighter: Fighter, turn: Turn, plan: tactics.Plan,
-                move: str) -> tuple[Turn, int, int, int, int, int, tactics.Plan]:
+                move: str) -> tuple[Turn, int, int, int, int, int, tactics.Plan, str]:
     """What :meth:`HeuristicPolicy._kept` finds once ``plan``'s first ``move`` is spotted:
     the dice it takes (:func:`.rules.spot_cost` where ``me`` is), the one change of
     standing, the altitude or range band it changes, and the plan with the rest of its
@@ -451,7 +539,7 @@ def _after_move(state: AgeOfDragonsState, fighter: Fighter, turn: Turn, plan: ta
         altitude += 1
     return (turn, turn.spotted.count(True) + rules.spot_cost(fighter, move)[1],
             turn.aims.get(target, 0), state.standing + 1, altitude, band,
-            tactics.Plan(target, plan.moves[1:], plan.aims, plan.value, plan.weapon))
+            tactics.Plan(target, plan.moves[1:], plan.aims, plan.value, plan.weapon), move)
 
 
 def _priced(state: AgeOfDragonsState, fighter: Fighter, foes: list[Fighter], hits: int,

@@ -46,7 +46,8 @@ from fracas.rules.age_of_dragons.state import (
 
 __all__ = ["FoeIndex", "Plan", "best_melee", "breakable", "can_kill", "drain_helps",
            "first_foe", "foe_likeness", "foes_that_matter", "foes_to_price", "foes_within",
-           "indexed", "melee_options", "plan", "ranged_value", "target_order", "wants_out"]
+           "in_order", "indexed", "melee_options", "plan", "ranged_value", "target_order",
+           "wants_out"]
 
 #: What a stun is worth in points of damage: the victim loses a third of its turns.
 STUN_VALUE = 6.0
@@ -841,6 +842,14 @@ def foes_within(state: AgeOfDragonsState, me: Fighter, reach: int) -> list[Fight
     found = [f for n, band in index.odd[me.name].items()
              if band <= reach and (f := fighters[n]).profile.side != side and not f.dead]
     return _in_order(state, me, found, index.place)
+
+
+def in_order(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter]) -> list[Fighter]:
+    """``foes`` (living foes of ``me``, which is in no grapple) in :func:`target_order`."""
+    index = state.foe_index
+    place = index.place if index is not None else \
+        {name: i for i, name in enumerate(state.fighters)}
+    return _in_order(state, me, foes, place)
 
 
 def _in_order(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
