@@ -14,8 +14,8 @@ otherwise all of it against a damaging attack and none against a grapple or a br
 from __future__ import annotations
 
 from bisect import insort
-from collections import Counter
 from collections.abc import Iterator
+from itertools import compress
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -471,17 +471,34 @@ class FoeIndex:
     @staticmethod
     def of(state: AgeOfDragonsState) -> FoeIndex:
         """The index of ``state``, built afresh."""
-        fighters = state.fighters
-        counts = Counter(state.ranges.values())
+        fighters, ranges = state.fighters, state.ranges
+        # How many pairs are at each band, the bands in the order first met (the first of
+        # the commonest is taken, as of a Counter); the bands are few, the pairs many.
+        bands = list(ranges.values())
+        counts = {band: bands.count(band) for band in dict.fromkeys(bands)}
         index = FoeIndex(fighters, {name: i for i, name in enumerate(fighters)},
                          max(counts, key=counts.__getitem__) if counts else -1,
                          {name: {} for name in fighters}, {}, {})
-        band0, odd = index.band, index.odd
-        for (a, b), band in [item for item in state.ranges.items() if item[1] != band0]:
-            if a in odd and b in odd:  # (not a landmark)
-                odd[a][b] = odd[b][a] = band
+        band0, odd, place = index.band, index.odd, index.place
+        if counts and counts[band0] != len(bands):
+            for a, b in list(compress(ranges, map(band0.__ne__, bands))):
+                if a in odd and b in odd:  # (not a landmark)
+                    odd[a][b] = odd[b][a] = ranges[a, b]
+        # What _put does for each, the groups put in order once they are all made.
+        groups, where = index.groups, index.where
         for name, fighter in fighters.items():
-            index._put(name, fighter)
+            if fighter.dead:
+                continue
+            side, key = fighter.profile.side, group_key(fighter)
+            entry = (fighter.pr, place[name], name)
+            members = groups.setdefault(side, {}).setdefault(key, [])
+            members.append(entry)
+            where[name] = (side, key, entry)
+        for side, by_key in groups.items():
+            fams = index.fams[side] = {}
+            for key, members in by_key.items():
+                members.sort()
+                fams.setdefault(_family_key(key), {})[key[1]] = members  # type: ignore[index]
         return index
 
     def copy(self, fighters: dict[str, Fighter]) -> FoeIndex:
@@ -610,8 +627,11 @@ def indexed(state: AgeOfDragonsState, me: Fighter) -> bool:
     is :func:`target_order` itself."""
     if len(state.fighters) < INDEXED_FROM:
         return False
-    grapples, name = state.grapples, me.profile.name
-    return not grapples or all(a != name and b != name for a, b in grapples)
+    name = me.profile.name
+    for a, b in state.grapples:  # rules.is_locked
+        if a == name or b == name:
+            return False
+    return True
 
 
 def foes_that_matter(state: AgeOfDragonsState, me: Fighter, *, fresh: bool = False
