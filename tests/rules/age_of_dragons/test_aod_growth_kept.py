@@ -1,19 +1,25 @@
-"""The heuristic's plan kept across the move it takes (``HeuristicPolicy._kept``) is the plan
-worked out afresh.
+"""The heuristic's plan kept across the move it takes (``HeuristicPolicy._kept``), and its
+first foe carried across its own moves and attacks (``_carry``, ``_after_strike``), are what
+it would work out afresh.
 
-When the heuristic spots the first move of its plan (a change of altitude, or of the range
-band to its target) it keeps the plan with the rest of its moves for its next decision,
-instead of pricing every foe again.  These tests hold that kept plan to the plan worked out
-afresh (over the foes a plan prices, and over every foe, each priced) at every decision it
-is used, in whole fights of every example and of random crowds: mixed heights and bands,
-grounded dragons with a ripped-off limb (a range step on the ground costs them two dice),
-breath and area powers, a grapple, spotting that uses up dice, a crowd as large as
-``benchmarks/growth.py``'s.  Whole fights played by a heuristic that never keeps a plan
-are the fights played by the one that does, event for event.
+When the heuristic spots the first move of its plan (a change of altitude in the air, or
+of the range band to its target) it keeps the plan with the rest of its moves for its next
+decision, instead of pricing every foe again; the foes it priced, and the first of them,
+are carried across the move, and the first foe across its attack.  These tests hold the
+kept plan to the plan worked out afresh (over the foes a plan prices, and over every foe,
+each priced) at every decision it is used, and the foes and first foe kept for the
+standing to those worked out afresh at every decision, in whole fights of every example
+and of random crowds: mixed heights and bands, grounded dragons with a ripped-off limb (a
+range step on the ground costs them two dice), breath and area powers, a grapple,
+spotting that uses up dice, a crowd as large as ``benchmarks/growth.py``'s (the foes read
+from the index).  Whole fights played by a heuristic that never keeps a plan are the
+fights played by the one that does, event for event.
 
 Checked once against deliberately broken copies, each failing here: the kept plan not
-dropping the move just taken (``plan.moves`` for ``plan.moves[1:]``), and a plan kept
-after a move when spotting uses up dice (the ``spot_consumes_dice`` guard left out).
+dropping the move just taken; a plan kept across a move when spotting uses up dice, across
+a take-off, or for a pool that can shoot; the first foe after an attack not weighing the
+foe struck; the first foe after a range step not weighing the target; the foes kept across
+a change of altitude left in their old order.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Iterator
-from itertools import compress
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import NamedTuple
 
 from fracas.core.events import Event, FightEnded
@@ -627,11 +627,8 @@ def indexed(state: AgeOfDragonsState, me: Fighter) -> bool:
     is :func:`target_order` itself."""
     if len(state.fighters) < INDEXED_FROM:
         return False
-    name = me.profile.name
-    for a, b in state.grapples:  # rules.is_locked
-        if a == name or b == name:
-            return False
-    return True
+    grapples, name = state.grapples, me.profile.name
+    return not grapples or all(a != name and b != name for a, b in grapples)
 
 
 def foes_that_matter(state: AgeOfDragonsState, me: Fighter, *, fresh: bool = False
