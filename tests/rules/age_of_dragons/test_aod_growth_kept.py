@@ -195,7 +195,8 @@ def test_a_plan_kept_after_its_move_is_the_plan_worked_out_afresh_on_every_examp
 
 @pytest.mark.parametrize(("n", "seed", "consumes"),
                          [(6, 1, False), (10, 2, False), (14, 3, True), (20, 4, False),
-                          (24, 5, False), (30, 6, False), (44, 7, False)])
+                          (24, 5, False), (30, 6, False), (44, 7, False), (52, 8, False),
+                          (48, 9, True)])
 def test_a_plan_kept_after_its_move_is_the_plan_worked_out_afresh_in_a_crowd(
         n: int, seed: int, consumes: bool) -> None:
     before = _Checked.moves
@@ -206,6 +207,15 @@ def test_a_plan_kept_after_its_move_is_the_plan_worked_out_afresh_in_a_crowd(
         assert _Checked.moves - before > 10
 
 
+@pytest.mark.parametrize(("n", "seed"), [(8, 11), (14, 12), (20, 13)])
+def test_the_first_foe_carried_is_the_first_worked_out_afresh_in_a_small_crowd(
+        n: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tactics, "INDEXED_FROM", 0)  # carried (and the index read) anyway
+    before = _Checked.leads
+    _fights(_crowd(n, seed), _Checked, 4, seed, 400)
+    assert _Checked.leads - before > 10
+
+
 def test_a_plan_kept_after_its_move_is_the_plan_worked_out_afresh_in_the_growth_crowd(
         ) -> None:
     before = _Checked.moves, _Checked.foes, _Checked.leads
@@ -214,8 +224,9 @@ def test_a_plan_kept_after_its_move_is_the_plan_worked_out_afresh_in_the_growth_
     assert _Checked.foes - before[1] > 5 and _Checked.leads - before[2] > 50
 
 
-@pytest.mark.parametrize("initial", [_growth(8), _crowd(12, 7), _crowd(16, 8, True)],
-                         ids=["growth8", "crowd12", "crowd16-consumes"])
+@pytest.mark.parametrize("initial", [_growth(8), _crowd(12, 7), _crowd(16, 8, True),
+                                     _crowd(42, 10)],
+                         ids=["growth8", "crowd12", "crowd16-consumes", "crowd42"])
 def test_fights_are_the_same_with_plans_kept_across_moves_as_without(
         initial: AgeOfDragonsState) -> None:
     kept = _fights(initial, policies.HeuristicPolicy, 2, 5, 500, keep_log=True)

@@ -142,7 +142,8 @@ class HeuristicPolicy:
             # The quick yes, exact for the well-typed actions a wish is made of
             # (test_aod_quick_check.py): no full check of a wish the heuristic built.
             if allows(state, action):
-                if isinstance(action, actions.Attack):
+                if isinstance(action, actions.Attack) and \
+                        len(state.fighters) >= tactics.INDEXED_FROM:  # (_after_strike)
                     self._struck = (state.turn, state.standing, me, action.target)
                 return action, True
         return actions.EndTurn(me), False
@@ -229,14 +230,20 @@ class HeuristicPolicy:
         """The first of :func:`.tactics.target_order`: the first of :meth:`_to_price` (of
         any foes a plan prices), kept as they are.  ``test_aod_plan_speed.py`` holds it to
         the order worked out afresh, in whole fights."""
-        turn, name = state.turn, fighter.profile.name
-        found, first = self._first_at(turn, state.standing, name)
-        if not found:
-            found, first = self._after_strike(state, fighter)
-        if not found:
+        kept = self._priced  # any foes kept for this standing: aims and dice change no order
+        if kept is not None and kept[0] is state.turn and kept[1] == state.standing and \
+                kept[2] == fighter.profile.name:
+            foes = kept[5]
+        else:
+            # In a crowd, any first foe carried across a move or an attack.
+            if self._lead is not None or self._struck is not None:
+                found, first = self._first_at(state.turn, state.standing, fighter.profile.name)
+                if not found:
+                    found, first = self._after_strike(state, fighter)
+                if found:
+                    return None if first is None else first.profile.name
             foes = self._to_price(state, fighter)
-            first = foes[0] if foes else None
-        return None if first is None else first.profile.name
+        return foes[0].profile.name if foes else None
 
     def _first_at(self, turn: Turn | None, standing: int, name: str
                   ) -> tuple[bool, Fighter | None]:
@@ -338,8 +345,9 @@ class HeuristicPolicy:
                 # Kept for tooth and claw alone (a shot's route need not end at close
                 # quarters and the same height, where a move can let it aim), and not
                 # across a take-off (after it, range steps are taken in the air).
-                self._after = None if move == "take_off" or state.spot_consumes_dice or \
-                    any(w.sphere in turn.spheres for w in fighter.profile.ranged) else \
+                ranged = fighter.profile.ranged
+                self._after = None if move == "take_off" or state.spot_consumes_dice or (
+                    ranged and any(w.sphere in turn.spheres for w in ranged)) else \
                     _after_move(state, fighter, turn, plan, move)
                 yield actions.Spot(me, move, plan.target if move == "alter_range" else None)
             elif plan.aims:
@@ -424,8 +432,8 @@ class HeuristicPolicy:
         ``test_aod_growth_kept.py`` holds both to the foes worked out afresh.
         """
         turn, name = state.turn, fighter.profile.name
-        if turn is None:
-            return
+        if turn is None or len(state.fighters) < tactics.INDEXED_FROM:
+            return  # (in a small fight the foes are all read afresh at little cost)
         priced = self._priced
         if priced is not None and (priced[0] is not turn or priced[1] != before or
                                    priced[2] != name or not priced[5]):
