@@ -111,7 +111,8 @@ class HeuristicPolicy:
         #: The plan after the move or aim this policy last took from a plan: the turn, how
         #: many dice are spotted, how often the target is aimed at, the count of standing
         #: changes, ``me``'s altitude and its range band to the target once that spot is
-        #: taken, the plan then, and the move (``""``: the aim) (see :meth:`_kept`).
+        #: taken (after a move), the plan then, and the move (``""``: the aim) (see
+        #: :meth:`_kept`).
         self._after: tuple[Turn, int, int, int, int, int, tactics.Plan, str] | None = None
         #: The settled plan (see :meth:`_settled_plan`): the turn, the count of standing
         #: changes, how many dice were expended and how often aimed, and the plan.
@@ -353,8 +354,7 @@ class HeuristicPolicy:
             elif plan.aims:
                 target = plan.target
                 self._after = (turn, turn.spotted.count(True) + 1, turn.aims.get(target, 0) + 1,
-                               state.standing, fighter.altitude,
-                               state.ranges[pair(me, target)],
+                               0, 0, 0,  # (an aim changes no standing, height or band)
                                tactics.Plan(target, (), plan.aims - 1, plan.value, plan.weapon),
                                "")
                 yield actions.Spot(me, "aim", target)
@@ -412,12 +412,13 @@ class HeuristicPolicy:
         plan = kept[6]
         if kept[0] is turn and turn is not None and turn.step == "spot" and \
                 state.pending is None and turn.spotted.count(True) == kept[1] and \
-                turn.aims.get(plan.target, 0) == kept[2] and state.standing == kept[3] and \
-                fighter.altitude == kept[4] and \
-                state.ranges[pair(fighter.name, plan.target)] == kept[5]:
-            if kept[7]:
+                turn.aims.get(plan.target, 0) == kept[2]:
+            if not kept[7]:
+                return plan  # the aim (the dice spotted and the aims at the target tell it)
+            if state.standing == kept[3] and fighter.altitude == kept[4] and \
+                    state.ranges[pair(fighter.name, plan.target)] == kept[5]:
                 self._carry(state, fighter, kept[7], plan.target, kept[3] - 1)
-            return plan
+                return plan
         return None
 
     def _carry(self, state: AgeOfDragonsState, fighter: Fighter, move: str, target: str,
