@@ -38,6 +38,7 @@ from fracas.rules.age_of_dragons.state import (
     NORMAL,
     OK,
     SPHERES,
+    STRAFING_LOW,
     AgeOfDragonsState,
     Fighter,
     Profile,
@@ -111,9 +112,10 @@ class HeuristicPolicy:
         #: The plan after the move or aim this policy last took from a plan: the turn, how
         #: many dice are spotted, how often the target is aimed at, the count of standing
         #: changes, ``me``'s altitude and its range band to the target once that spot is
-        #: taken (after a move), the plan then, and the move (``""``: the aim) (see
+        #: taken (after a move), the plan then, the move (``""``: the aim), and whether
+        #: the plan is kept (else only the foes are carried across the move) (see
         #: :meth:`_kept`).
-        self._after: tuple[Turn, int, int, int, int, int, tactics.Plan, str] | None = None
+        self._after: tuple[Turn, int, int, int, int, int, tactics.Plan, str, bool] | None = None
         #: The settled plan (see :meth:`_settled_plan`): the turn, the count of standing
         #: changes, how many dice were expended and how often aimed, and the plan.
         self._best: tuple[Turn, int, int, int, tactics.Plan] | None = None
@@ -345,18 +347,20 @@ class HeuristicPolicy:
                 move = plan.moves[0]
                 # Kept for tooth and claw alone (a shot's route need not end at close
                 # quarters and the same height, where a move can let it aim), and not
-                # across a take-off (after it, range steps are taken in the air).
+                # across a take-off (after it, range steps are taken in the air); in a
+                # crowd the foes are carried across every move (:meth:`_carry`).
                 ranged = fighter.profile.ranged
-                self._after = None if move == "take_off" or state.spot_consumes_dice or (
-                    ranged and any(w.sphere in turn.spheres for w in ranged)) else \
-                    _after_move(state, fighter, turn, plan, move)
+                keep = not (move == "take_off" or state.spot_consumes_dice or (
+                    ranged and any(w.sphere in turn.spheres for w in ranged)))
+                self._after = _after_move(state, fighter, turn, plan, move, keep) \
+                    if keep or len(state.fighters) >= tactics.INDEXED_FROM else None
                 yield actions.Spot(me, move, plan.target if move == "alter_range" else None)
             elif plan.aims:
                 target = plan.target
                 self._after = (turn, turn.spotted.count(True) + 1, turn.aims.get(target, 0) + 1,
                                0, 0, 0,  # (an aim changes no standing, height or band)
                                tactics.Plan(target, (), plan.aims - 1, plan.value, plan.weapon),
-                               "")
+                               "", True)
                 yield actions.Spot(me, "aim", target)
             else:
                 self._settled = turn
@@ -418,7 +422,7 @@ class HeuristicPolicy:
             if state.standing == kept[3] and fighter.altitude == kept[4] and \
                     state.ranges[pair(fighter.name, plan.target)] == kept[5]:
                 self._carry(state, fighter, kept[7], plan.target, kept[3] - 1)
-                return plan
+                return plan if kept[8] else None
         return None
 
     def _carry(self, state: AgeOfDragonsState, fighter: Fighter, move: str, target: str,
@@ -533,22 +537,26 @@ class HeuristicPolicy:
 
 
 def _after_move(state: AgeOfDragonsState, fighter: Fighter, turn: Turn, plan: tactics.Plan,
-                move: str) -> tuple[Turn, int, int, int, int, int, tactics.Plan, str]:
+                move: str, keep: bool
+                ) -> tuple[Turn, int, int, int, int, int, tactics.Plan, str, bool]:
     """What :meth:`HeuristicPolicy._kept` finds once ``plan``'s first ``move`` is spotted:
     the dice it takes (:func:`.rules.spot_cost` where ``me`` is), the one change of
-    standing, the altitude or range band it changes, and the plan with the rest of its
-    moves."""
+    standing, the altitude or range band it changes, the plan with the rest of its moves,
+    and whether that plan is kept (``keep``; else the foes alone are carried)."""
     target = plan.target
     altitude, band = fighter.altitude, state.ranges[pair(fighter.name, target)]
     if move == "alter_range":
         band -= 1
     elif move == "lose_altitude":
         altitude -= 1
-    else:  # gain_altitude (the caller keeps no plan across a take-off)
+    elif move == "gain_altitude":
         altitude += 1
+    else:  # take_off
+        altitude = STRAFING_LOW
     return (turn, turn.spotted.count(True) + rules.spot_cost(fighter, move)[1],
             turn.aims.get(target, 0), state.standing + 1, altitude, band,
-            tactics.Plan(target, plan.moves[1:], plan.aims, plan.value, plan.weapon), move)
+            tactics.Plan(target, plan.moves[1:], plan.aims, plan.value, plan.weapon), move,
+            keep)
 
 
 def _priced(state: AgeOfDragonsState, fighter: Fighter, foes: list[Fighter], hits: int,
