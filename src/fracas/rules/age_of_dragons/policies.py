@@ -38,6 +38,7 @@ from fracas.rules.age_of_dragons.state import (
     NORMAL,
     OK,
     SPHERES,
+    STRAFING_LOW,
     AgeOfDragonsState,
     Fighter,
     Profile,
@@ -108,10 +109,13 @@ class HeuristicPolicy:
         #: The turn whose plan has no spot left to take: its remaining spots are evasions
         #: (evading only spends dice the plan does not need, so the plan cannot change).
         self._settled: Turn | None = None
-        #: The plan after the aim this policy last took from a plan: the turn, how many
-        #: dice are spotted and how often the target is aimed at once that aim is taken,
-        #: and the plan then (see :meth:`_kept`).
-        self._after_aim: tuple[Turn, int, int, tactics.Plan] | None = None
+        #: The plan after the move or aim this policy last took from a plan: the turn, how
+        #: many dice are spotted, how often the target is aimed at, the count of standing
+        #: changes, ``me``'s altitude and its range band to the target once that spot is
+        #: taken (after a move), the plan then, the move (``""``: the aim), and whether
+        #: the plan is kept (else only the foes are carried across the move) (see
+        #: :meth:`_kept`).
+        self._after: tuple[Turn, int, int, int, int, int, tactics.Plan, str, bool] | None = None
         #: The settled plan (see :meth:`_settled_plan`): the turn, the count of standing
         #: changes, how many dice were expended and how often aimed, and the plan.
         self._best: tuple[Turn, int, int, int, tactics.Plan] | None = None
@@ -120,6 +124,12 @@ class HeuristicPolicy:
         #: small fight), the foes (:meth:`_to_price`).
         self._priced: tuple[Turn | None, int, str, int | None, bool | None, list[Fighter]] \
             | None = None
+        #: The first foe after a range step the plan took (:meth:`_carry`): the turn, the
+        #: count of standing changes, who asked, the foe.
+        self._lead: tuple[Turn, int, str, Fighter] | None = None
+        #: The attack this policy last chose: the turn, the count of standing changes
+        #: then, who struck, the foe struck (:meth:`_after_strike`).
+        self._struck: tuple[Turn | None, int, str, str] | None = None
 
     def choose(self, request: DecisionRequest) -> Action:
         action, vetted = self.decide(request.state, request.actor)
@@ -135,6 +145,9 @@ class HeuristicPolicy:
             # The quick yes, exact for the well-typed actions a wish is made of
             # (test_aod_quick_check.py): no full check of a wish the heuristic built.
             if allows(state, action):
+                if isinstance(action, actions.Attack) and \
+                        len(state.fighters) >= tactics.INDEXED_FROM:  # (_after_strike)
+                    self._struck = (state.turn, state.standing, me, action.target)
                 return action, True
         return actions.EndTurn(me), False
 
@@ -221,10 +234,61 @@ class HeuristicPolicy:
         any foes a plan prices), kept as they are.  ``test_aod_plan_speed.py`` holds it to
         the order worked out afresh, in whole fights."""
         kept = self._priced  # any foes kept for this standing: aims and dice change no order
-        foes = kept[5] if kept is not None and kept[0] is state.turn and \
-            kept[1] == state.standing and kept[2] == fighter.profile.name else \
-            self._to_price(state, fighter)
+        if kept is not None and kept[0] is state.turn and kept[1] == state.standing and \
+                kept[2] == fighter.profile.name:
+            foes = kept[5]
+        else:
+            # In a crowd, any first foe carried across a move or an attack.
+            if self._lead is not None or self._struck is not None:
+                found, first = self._first_at(state.turn, state.standing, fighter.profile.name)
+                if not found:
+                    found, first = self._after_strike(state, fighter)
+                if found:
+                    return None if first is None else first.profile.name
+            foes = self._to_price(state, fighter)
         return foes[0].profile.name if foes else None
+
+    def _first_at(self, turn: Turn | None, standing: int, name: str
+                  ) -> tuple[bool, Fighter | None]:
+        """The first foe of ``name`` kept for ``standing`` changes of standing in ``turn``
+        (whether one is, and which): the first of any foes kept (aims and dice change no
+        order), or the first carried across a move or an attack (:meth:`_carry`,
+        :meth:`_after_strike`)."""
+        kept = self._priced
+        if kept is not None and kept[0] is turn and kept[1] == standing and kept[2] == name:
+            foes = kept[5]
+            return True, foes[0] if foes else None
+        lead = self._lead
+        if lead is not None and lead[0] is turn and lead[1] == standing and lead[2] == name:
+            return True, lead[3]
+        return False, None
+
+    def _after_strike(self, state: AgeOfDragonsState, fighter: Fighter
+                      ) -> tuple[bool, Fighter | None]:
+        """The first foe after ``fighter``'s attack this turn, from the first before it.
+
+        An attack (tooth and claw, at one foe) changes where only the foe struck stands
+        (its Resilience, whether it is stunned, dying or dead: the changes of standing
+        since), so for an attacker in no grapple the first foe is the first before it or
+        the foe struck, now weaker; when the first before is struck down it is worked out
+        afresh.  ``test_aod_growth_kept.py`` holds it to the order worked out afresh.
+        """
+        struck, turn, name = self._struck, state.turn, fighter.profile.name
+        if struck is None or turn is None or struck[0] is not turn or struck[2] != name:
+            return False, None
+        found, before = self._first_at(turn, struck[1], name)
+        if not found or before is None or (state.grapples and rules.is_locked(state, name)):
+            return False, None
+        foe = state.fighters[struck[3]]
+        if foe.dead or foe.pr <= 0:  # the foe struck down comes later, or no more
+            if before is foe:
+                return False, None
+            first = before
+        else:
+            first = before if before is foe else tactics.in_order(state, fighter,
+                                                                   [before, foe])[0]
+        self._lead = (turn, state.standing, name, first)
+        return True, first
 
     def _to_price(self, state: AgeOfDragonsState, fighter: Fighter) -> list[Fighter]:
         """:func:`.tactics.foes_to_price` for this turn's dice, kept while nothing it reads
@@ -281,13 +345,22 @@ class HeuristicPolicy:
         elif plan is not None:
             if plan.moves:
                 move = plan.moves[0]
+                # Kept for tooth and claw alone (a shot's route need not end at close
+                # quarters and the same height, where a move can let it aim), and not
+                # across a take-off (after it, range steps are taken in the air); in a
+                # crowd the foes are carried across every move (:meth:`_carry`).
+                ranged = fighter.profile.ranged
+                keep = not (move == "take_off" or state.spot_consumes_dice or (
+                    ranged and any(w.sphere in turn.spheres for w in ranged)))
+                self._after = _after_move(state, fighter, turn, plan, move, keep) \
+                    if keep or len(state.fighters) >= tactics.INDEXED_FROM else None
                 yield actions.Spot(me, move, plan.target if move == "alter_range" else None)
             elif plan.aims:
                 target = plan.target
-                self._after_aim = (turn, turn.spotted.count(True) + 1,
-                                   turn.aims.get(target, 0) + 1,
-                                   tactics.Plan(target, (), plan.aims - 1, plan.value,
-                                                plan.weapon))
+                self._after = (turn, turn.spotted.count(True) + 1, turn.aims.get(target, 0) + 1,
+                               0, 0, 0,  # (an aim changes no standing, height or band)
+                               tactics.Plan(target, (), plan.aims - 1, plan.value, plan.weapon),
+                               "", True)
                 yield actions.Spot(me, "aim", target)
             else:
                 self._settled = turn
@@ -308,25 +381,81 @@ class HeuristicPolicy:
             yield actions.Spot(me, "evade")
 
     def _kept(self, state: AgeOfDragonsState, fighter: Fighter) -> tactics.Plan | None:
-        """The plan kept when the last decision was the plan's aim.
+        """The plan kept when the last decision was the plan's move or aim.
 
         An aim takes the lowest spare die showing 3+ and lowers the target's Physical
         Defence by one: the plan is then the same attack with one aim fewer (the aim
         and the target's Defence drop together, so its value stays; every other way
         to attack has a die less to aim with and is worth no more), and nothing the
-        foes are put in order by has changed.  Kept only when the turn is the same and
-        exactly that aim has been taken since; ``test_aod_heuristic_cache.py`` holds
-        it to the plan worked out afresh.
+        foes are put in order by has changed.
+
+        A move (a spot that changes ``me``'s altitude in the air or its range band to the
+        target, when spotting uses up no die and the pool has tooth and claw as its only
+        way to attack) takes the die the plan paid it with: the plan is then the same attack
+        with the rest of its moves, paid with the same dice, worth as much.  Every other
+        foe is worth no more: its route is the one before less this move (the same die
+        paid it), or the same route or one move more, paid with a die fewer (what is left
+        of the dice then shows no more of any face: the lowest die that qualifies pays
+        each move, whatever their order), so there are no more spare dice to aim with;
+        every route ends at close quarters and the foe's height, where aims are taken,
+        and in the air, where range steps cost alike, before the move and after.
+        And the target only comes earlier in
+        :func:`.tactics.target_order` (nearer in range or height, every other foe as near
+        or farther), so no tie falls another way.
+
+        Kept only when the turn is the same and exactly that spot has been taken since
+        (the dice spotted, the aims at the target, the count of standing changes, the
+        altitude and the range band to the target); ``test_aod_heuristic_cache.py`` (the
+        aim) and ``test_aod_growth_kept.py`` (the move) hold it to the plan worked out
+        afresh.
         """
-        kept, turn = self._after_aim, state.turn
+        kept, turn = self._after, state.turn
         if kept is None:
             return None
-        self._after_aim = None
+        self._after = None
+        plan = kept[6]
         if kept[0] is turn and turn is not None and turn.step == "spot" and \
                 state.pending is None and turn.spotted.count(True) == kept[1] and \
-                turn.aims.get(kept[3].target, 0) == kept[2]:
-            return kept[3]
+                turn.aims.get(plan.target, 0) == kept[2]:
+            if not kept[7]:
+                return plan  # the aim (the dice spotted and the aims at the target tell it)
+            if state.standing == kept[3] and fighter.altitude == kept[4] and \
+                    state.ranges[pair(fighter.name, plan.target)] == kept[5]:
+                self._carry(state, fighter, kept[7], plan.target, kept[3] - 1)
+                return plan if kept[8] else None
         return None
+
+    def _carry(self, state: AgeOfDragonsState, fighter: Fighter, move: str, target: str,
+               before: int) -> None:
+        """Carry the foes kept at ``before`` changes of standing (:meth:`_to_price`) across
+        ``fighter``'s own ``move`` (the one change since), for :meth:`_first_foe`.
+
+        ``fighter`` is in no grapple (it moves).  A change of its altitude changes no foe
+        a plan prices, only their order (:func:`.tactics.target_order` by how far apart
+        in height: :func:`.tactics.in_order`); a range step toward ``target`` brings only
+        the target nearer, so the first foe is the first before or the target.
+        ``test_aod_growth_kept.py`` holds both to the foes worked out afresh.
+        """
+        turn, name = state.turn, fighter.profile.name
+        if turn is None or len(state.fighters) < tactics.INDEXED_FROM:
+            return  # (in a small fight the foes are all read afresh at little cost)
+        priced = self._priced
+        if priced is not None and (priced[0] is not turn or priced[1] != before or
+                                   priced[2] != name or not priced[5]):
+            priced = None
+        if move != "alter_range":
+            if priced is not None:
+                self._priced = (turn, state.standing, name, priced[3], priced[4],
+                                tactics.in_order(state, fighter, priced[5]))
+            return
+        lead = self._lead
+        first = priced[5][0] if priced is not None else \
+            lead[3] if lead is not None and lead[0] is turn and lead[1] == before and \
+            lead[2] == name else None
+        if first is not None:
+            foe = state.fighters[target]
+            self._lead = (turn, state.standing, name, first if first is foe else
+                          tactics.in_order(state, fighter, [first, foe])[0])
 
     def _settled_plan(self, state: AgeOfDragonsState) -> tactics.Plan | None:
         """The plan that settled this turn (no move or aim left), while it still stands.
@@ -405,6 +534,29 @@ class HeuristicPolicy:
                             sixes, soma, weapons)[1]
         if drain is not None:
             yield drain
+
+
+def _after_move(state: AgeOfDragonsState, fighter: Fighter, turn: Turn, plan: tactics.Plan,
+                move: str, keep: bool
+                ) -> tuple[Turn, int, int, int, int, int, tactics.Plan, str, bool]:
+    """What :meth:`HeuristicPolicy._kept` finds once ``plan``'s first ``move`` is spotted:
+    the dice it takes (:func:`.rules.spot_cost` where ``me`` is), the one change of
+    standing, the altitude or range band it changes, the plan with the rest of its moves,
+    and whether that plan is kept (``keep``; else the foes alone are carried)."""
+    target = plan.target
+    altitude, band = fighter.altitude, state.ranges[pair(fighter.name, target)]
+    if move == "alter_range":
+        band -= 1
+    elif move == "lose_altitude":
+        altitude -= 1
+    elif move == "gain_altitude":
+        altitude += 1
+    else:  # take_off
+        altitude = STRAFING_LOW
+    return (turn, turn.spotted.count(True) + rules.spot_cost(fighter, move)[1],
+            turn.aims.get(target, 0), state.standing + 1, altitude, band,
+            tactics.Plan(target, plan.moves[1:], plan.aims, plan.value, plan.weapon), move,
+            keep)
 
 
 def _priced(state: AgeOfDragonsState, fighter: Fighter, foes: list[Fighter], hits: int,

@@ -14,9 +14,9 @@ otherwise all of it against a damaging attack and none against a grapple or a br
 from __future__ import annotations
 
 from bisect import insort
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import NamedTuple
 
 from fracas.core.events import Event, FightEnded
@@ -46,7 +46,8 @@ from fracas.rules.age_of_dragons.state import (
 
 __all__ = ["FoeIndex", "Plan", "best_melee", "breakable", "can_kill", "drain_helps",
            "first_foe", "foe_likeness", "foes_that_matter", "foes_to_price", "foes_within",
-           "indexed", "melee_options", "plan", "ranged_value", "target_order", "wants_out"]
+           "in_order", "indexed", "melee_options", "plan", "ranged_value", "target_order",
+           "wants_out"]
 
 #: What a stun is worth in points of damage: the victim loses a third of its turns.
 STUN_VALUE = 6.0
@@ -470,17 +471,34 @@ class FoeIndex:
     @staticmethod
     def of(state: AgeOfDragonsState) -> FoeIndex:
         """The index of ``state``, built afresh."""
-        fighters = state.fighters
-        counts = Counter(state.ranges.values())
+        fighters, ranges = state.fighters, state.ranges
+        # How many pairs are at each band, the bands in the order first met (the first of
+        # the commonest is taken, as of a Counter); the bands are few, the pairs many.
+        bands = list(ranges.values())
+        counts = {band: bands.count(band) for band in dict.fromkeys(bands)}
         index = FoeIndex(fighters, {name: i for i, name in enumerate(fighters)},
                          max(counts, key=counts.__getitem__) if counts else -1,
                          {name: {} for name in fighters}, {}, {})
-        band0, odd = index.band, index.odd
-        for (a, b), band in [item for item in state.ranges.items() if item[1] != band0]:
-            if a in odd and b in odd:  # (not a landmark)
-                odd[a][b] = odd[b][a] = band
+        band0, odd, place = index.band, index.odd, index.place
+        if counts and counts[band0] != len(bands):
+            for a, b in list(compress(ranges, map(band0.__ne__, bands))):
+                if a in odd and b in odd:  # (not a landmark)
+                    odd[a][b] = odd[b][a] = ranges[a, b]
+        # What _put does for each, the groups put in order once they are all made.
+        groups, where = index.groups, index.where
         for name, fighter in fighters.items():
-            index._put(name, fighter)
+            if fighter.dead:
+                continue
+            side, key = fighter.profile.side, group_key(fighter)
+            entry = (fighter.pr, place[name], name)
+            members = groups.setdefault(side, {}).setdefault(key, [])
+            members.append(entry)
+            where[name] = (side, key, entry)
+        for side, by_key in groups.items():
+            fams = index.fams[side] = {}
+            for key, members in by_key.items():
+                members.sort()
+                fams.setdefault(_family_key(key), {})[key[1]] = members  # type: ignore[index]
         return index
 
     def copy(self, fighters: dict[str, Fighter]) -> FoeIndex:
@@ -841,6 +859,14 @@ def foes_within(state: AgeOfDragonsState, me: Fighter, reach: int) -> list[Fight
     found = [f for n, band in index.odd[me.name].items()
              if band <= reach and (f := fighters[n]).profile.side != side and not f.dead]
     return _in_order(state, me, found, index.place)
+
+
+def in_order(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter]) -> list[Fighter]:
+    """``foes`` (living foes of ``me``, which is in no grapple) in :func:`target_order`."""
+    index = state.foe_index
+    place = index.place if index is not None else \
+        {name: i for i, name in enumerate(state.fighters)}
+    return _in_order(state, me, foes, place)
 
 
 def _in_order(state: AgeOfDragonsState, me: Fighter, foes: list[Fighter],
