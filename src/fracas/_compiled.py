@@ -37,6 +37,8 @@ from types import ModuleType
 #: Modules compiled by mypyc, each named as imported.
 MODULES: tuple[str, ...] = (
     "fracas.core.loop",
+    "fracas.core.rng",
+    *(f"fracas.odds.{m}" for m in ("chance", "explore", "solve")),
     *(f"fracas.rules.adnd.{m}" for m in (
         "checks", "falls", "fold", "lean", "legality", "memory", "policies", "resolve",
         "rules", "terrain", "water")),

@@ -49,7 +49,9 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from fracas.core.decision import options
 from fracas.core.errors import ScriptExhaustedError
@@ -164,7 +166,7 @@ class Node:
 
     __slots__ = ("actor", "decisions", "first", "state", "walked")
 
-    def __init__(self, actor: str, state: Any, decisions: list[tuple[Action, float]] | None,
+    def __init__(self, actor: str, state: Any, decisions: list[tuple[Action, Any]] | None,
                  first: Branch | None) -> None:
         self.actor = actor
         self.state = state  # before the decision
@@ -174,6 +176,7 @@ class Node:
         self.walked: tuple[Any, WalkingRng, int] | None = None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the best-response solver's, tests'
 class Explorer:
     """Builds the graph of a fight's decision states (see the module's description).
 
@@ -186,9 +189,9 @@ class Explorer:
 
     #: Whether a node whose turn the rule set's ``lean_turns`` takes is expanded through
     #: it (:meth:`lean_expand`); off where every decision must be kept apart.
-    use_lean = True
+    use_lean: ClassVar[bool] = True
     #: Whether resolutions are told ``rounds_apart`` (see "Rounds apart").
-    rounds_apart = True
+    rounds_apart: ClassVar[bool] = True
 
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
                  limits: DuelLimits, progress: Progress | None, watch: Watch | None,
@@ -250,7 +253,7 @@ class Explorer:
         self.openings: dict[Hashable, tuple[tuple[int, int, Any], ...]] = {}
         self.key_of: Callable[[Any], Hashable] = ruleset.state_key
         self.nodes: list[Node | None] = []
-        self.edges: list[dict[Any, float]] = []
+        self.edges: list[dict[Any, Any]] = []
         #: With a round limit and float chances, each node's edges once it is expanded,
         #: packed (:class:`~fracas.odds.solve.FlatEdges`; :attr:`edges` then keeps an
         #: empty dict for it): ten times smaller than the dicts, read by the solve alone.
@@ -258,7 +261,7 @@ class Explorer:
         self.base_round = 0  # the round of the state being expanded (with a limit)
         self.leaves = 0
         self.done = 0
-        self.mass = 0.0  # share of the outcomes of the state being expanded already followed
+        self.mass: Any = 0.0  # share of the outcomes of the state being expanded already followed
         self.widest = (0, "")
         self.most_actions = (0, "")
         #: action class (of the action that made a state) -> [lookups, found, skipped since]
@@ -369,7 +372,7 @@ class Explorer:
         return "; what makes it large: " + ", ".join(parts) if parts else ""
 
     def new_node(self, key: Hashable, actor: str, state: Any,
-                 decisions: list[tuple[Action, float]] | None, first: Branch | None,
+                 decisions: list[tuple[Action, Any]] | None, first: Branch | None,
                  ) -> int:
         """Add a decision state to the graph (within the state limit)."""
         if len(self.nodes) >= self.max_states:
@@ -393,7 +396,7 @@ class Explorer:
         return node
 
     # -- one decision -----------------------------------------------------------------
-    def decisions(self, state: Any, actor: str) -> list[tuple[Action, float]]:
+    def decisions(self, state: Any, actor: str) -> list[tuple[Action, Any]]:
         """The actions ``actor``'s policy takes in ``state``, with their chances, checked.
 
         A policy that draws from its Rng is enumerated over its draws (each draw
@@ -410,7 +413,7 @@ class Explorer:
             action = policy.choose(request)
         except Branch as branch:
             self.note(branch)
-            stack: list[tuple[tuple[Any, ...], float]] = [((v,), q) for v, q in branch.outcomes]
+            stack: list[tuple[tuple[Any, ...], Any]] = [((v,), q) for v, q in branch.outcomes]
         else:
             if action is not request._vetted or action.actor != actor:  # not found legal
                 if action.actor != actor:
@@ -422,7 +425,7 @@ class Explorer:
             if not self.most_actions[0]:
                 self.most_actions = (1, actor)
             return [(action, self.one)]
-        found: list[tuple[Action, float]] = []
+        found: list[tuple[Action, Any]] = []
         while stack:
             prefix, p = stack.pop()
             request = DecisionRequest(actor, state, rs, self.rng(prefix, None, None))
@@ -449,15 +452,15 @@ class Explorer:
             self.most_actions = (len(found), actor)
         return found
 
-    def random_decisions(self, state: Any, actor: str) -> list[tuple[Action, float]]:
+    def random_decisions(self, state: Any, actor: str) -> list[tuple[Action, Any]]:
         """The core random policy's actions: uniform at each step, walked step by step.
 
         The same chances as enumerating its draws, but each step of the decision is
         asked once instead of once per way of reaching it.
         """
         rs = self.rs
-        found: dict[Action, float] = {}
-        stack: list[tuple[tuple[Any, ...], float]] = [((), self.one)]
+        found: dict[Action, Any] = {}
+        stack: list[tuple[tuple[Any, ...], Any]] = [((), self.one)]
         asked = 0
         while stack:
             chosen, p = stack.pop()
@@ -734,7 +737,7 @@ class Explorer:
             self.play(state, action, rng)
         return state
 
-    def follow(self, base: Any, run: _Run, p0: float, out: dict[int, float],
+    def follow(self, base: Any, run: _Run, p0: Any, out: dict[Any, Any],
                first: Branch | None, after: type | None = None,
                walked: tuple[Any, WalkingRng] | None = None) -> None:
         """Add every result of ``run`` from ``base`` (reached with chance ``p0``) to ``out``.
@@ -752,7 +755,7 @@ class Explorer:
         looks = self.looks.get(after)
         if looks is None:
             looks = self.looks[after] = [0, 0, 0]
-        stack: list[tuple[tuple[Any, ...], float]] = []
+        stack: list[tuple[tuple[Any, ...], Any]] = []
         if walked is not None:
             pass
         elif first is None:
@@ -760,6 +763,7 @@ class Explorer:
         else:
             self.branch((), p0, first, stack, out)
         steps = 0
+        prefix: tuple[Any, ...]
         while stack or walked is not None:
             if walked is not None:
                 (s, rng), walked, prefix, p = walked, None, (), p0
@@ -823,7 +827,7 @@ class Explorer:
             self.mass += p
 
     def siblings(self, prefix: tuple[Any, ...], rng: WalkingRng,
-                 stack: list[tuple[tuple[Any, ...], float]], out: dict[Any, Any]) -> None:
+                 stack: list[tuple[tuple[Any, ...], Any]], out: dict[Any, Any]) -> None:
         """Put the outcomes ``rng`` did not take at the points it passed on the stack."""
         chosen = rng.chosen
         for before, outcomes, taken, p, what in rng.points:
@@ -847,8 +851,8 @@ class Explorer:
         run(again, rng)
         return again
 
-    def branch(self, prefix: tuple[Any, ...], p: float, branch: Branch,
-               stack: list[tuple[tuple[Any, ...], float]], out: dict[Any, Any]) -> None:
+    def branch(self, prefix: tuple[Any, ...], p: Any, branch: Branch,
+               stack: list[tuple[tuple[Any, ...], Any]], out: dict[Any, Any]) -> None:
         self.note(branch)
         for value, q in branch.outcomes:
             pq = p * q
@@ -865,10 +869,10 @@ class Explorer:
         out[pruned] = out.get(pruned, 0) + p
         self.mass += p
 
-    def expand(self, node: Node) -> dict[int, float]:
+    def expand(self, node: Node) -> dict[Any, Any]:
         """Every result of the decision at ``node``, with its probability."""
         rs = self.rs
-        out: dict[Any, float] = {}
+        out: dict[Any, Any] = {}
         if self.limit is not None:
             self.base_round = rs.round_number(node.state)
         if self.lean is not None and self.lean_expand(node, out):
@@ -974,7 +978,7 @@ class Explorer:
                                lambda: self.rs.clone_state(initial))
             root_round = self.landed
         else:
-            first: dict[Any, float] = {}
+            first: dict[Any, Any] = {}
             self.base_round = root_round = self.rs.round_number(initial)
             self.follow(self.rs.clone_state(initial), self.start, self.one, first, None)
             root = len(self.nodes)
@@ -983,7 +987,7 @@ class Explorer:
             if self.limit is not None:
                 self.rounds.append(root_round)
         flat = self.flat = FlatEdges() if self.limit is not None and not self.exact else None
-        packed: dict[Any, float] = {}
+        packed: dict[Any, Any] = {}
         while self.done < len(self.nodes):
             done = self.done
             node = self.nodes[done]
