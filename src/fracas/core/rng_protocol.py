@@ -4,10 +4,6 @@ It lives apart from :mod:`fracas.core.rng` because a ``runtime_checkable`` Proto
 cannot be compiled, while the Rngs beside it are (see ``fracas._compiled``);
 :mod:`fracas.core.rng` re-exports it, so ``from fracas.core.rng import Rng`` is the
 usual way to name it.
-
-    >>> from fracas.core.rng import SeededRng
-    >>> isinstance(SeededRng(1), Rng), isinstance(object(), Rng)
-    (True, False)
 """
 
 from __future__ import annotations

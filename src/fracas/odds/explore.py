@@ -103,6 +103,35 @@ PRUNED = object()
 _Run = Callable[[Any, Any], None]
 
 
+#: How :attr:`Explorer.through` packs a state passed through: the rounds it took in the
+#: low bits, the node or end it leads to (shifted to be positive) above them.
+_ROUND_BITS = 20
+_ROUND_MASK = (1 << _ROUND_BITS) - 1
+_RESULT_SHIFT = 1 << 16
+
+
+def _passed(result: int, rounds: int) -> Any:
+    """A state passed through on the way to ``result`` (a node, or an end ``-1 - label``)
+    in ``rounds`` rounds, as :attr:`Explorer.through` keeps it: one negative int (a
+    node's own key holds the node, an int >= 0), or the pair when it does not fit
+    (``tests/odds/test_compiled_solver.py``).
+    """
+    if 0 <= rounds <= _ROUND_MASK and result >= -_RESULT_SHIFT:
+        return -1 - (((result + _RESULT_SHIFT) << _ROUND_BITS) | rounds)
+    return (result, rounds)
+
+
+def _landing(found: Any) -> tuple[int, int]:
+    """Where an entry of :attr:`Explorer.through` lands: (node or end, rounds it took)."""
+    if isinstance(found, int):
+        if found >= 0:
+            return found, 0
+        code = -1 - found
+        return (code >> _ROUND_BITS) - _RESULT_SHIFT, code & _ROUND_MASK
+    result: tuple[int, int] = found
+    return result
+
+
 class _LeanTurn:
     """The kind of a step played by the rule set's ``lean_turns`` (for :meth:`Explorer.target`)."""
 
@@ -234,9 +263,12 @@ class Explorer:
         self.last_watch = time.perf_counter()  # the display's pace is wall time
         self.labels: list[object] = []
         self.label_index: dict[object, int] = {}
-        self.index: dict[Hashable, int] = {}
-        #: key -> (node, rounds from that state to the node's): states passed through.
-        self.through: dict[Hashable, tuple[int, int]] = {}
+        #: The key of each node, in the nodes' order.
+        self.index: list[Hashable] = []
+        #: key -> where the state lands: a node's own key -> the node (an int >= 0); a state
+        #: passed through on the way -> the node or end it leads to and the rounds that
+        #: took, packed (see :func:`_passed`, read back by :func:`_landing`).
+        self.through: dict[Hashable, Any] = {}
         #: The round limit of a key that leaves the round out (see ``Ruleset.round_limit``);
         #: ``None``: the keys keep every round that matters.
         self.limit: int | None = None
@@ -274,7 +306,7 @@ class Explorer:
         rounds' openings, the nodes' states) once the graph is whole, so that the solve
         runs beside the edges alone; the number of states the graph had."""
         states = len(self.index)
-        self.index, self.through, self.openings = {}, {}, {}
+        self.index, self.through, self.openings = [], {}, {}
         self.nodes = []
         return states
 
@@ -387,8 +419,8 @@ class Explorer:
                 "estimate it with 'fracas simulate')"
             )
         node = len(self.nodes)
-        self.index[key] = node
-        self.through[key] = (node, 0)  # one lookup finds nodes and the states passed through
+        self.index.append(key)
+        self.through[key] = node  # one lookup finds nodes and the states passed through
         if self.limit is not None:
             self.rounds.append(self.rs.round_number(state))
         self.nodes.append(Node(actor, state, decisions, first))
@@ -528,7 +560,7 @@ class Explorer:
         chance (both sides waiting forever) still closes through a node.
         """
         rs = self.rs
-        current_actor, state_key, seen = rs.current_actor, self.key_of, self.through.get
+        current_actor, state_key, through = rs.current_actor, self.key_of, self.through
         layered = self.limit is not None
         round_of = rs.round_number
         chancy = self.chancy
@@ -552,23 +584,23 @@ class Explorer:
                 key, missed = missed, None
             elif self._worth_looking(looks):
                 key = (actor, state_key(state))
-                found = seen(key)
+                found = through.get(key)
                 if found is not None:
                     looks[1] += 1
-                    result = found[0]
+                    result, took = _landing(found)
                     if layered:
-                        landed = round_of(state) + found[1]
+                        landed = round_of(state) + took
                     break
             if self.lean is not None:
                 # A turn the rule set plays at once: a node if it meets chance, with no
                 # decision worked out here (lean_expand plays the turn from this state).
                 if key is None:
                     key = (actor, state_key(state))
-                    found = seen(key)
+                    found = through.get(key)
                     if found is not None:
-                        result = found[0]
+                        result, took = _landing(found)
                         if layered:
-                            landed = round_of(state) + found[1]
+                            landed = round_of(state) + took
                         break
                 walked = self.lean_first_run(state, actor)
                 if walked is not None:
@@ -583,9 +615,10 @@ class Explorer:
             if len(decisions) != 1:
                 if key is None:
                     key = (actor, state_key(state))
-                    found = seen(key)
+                    found = through.get(key)
                     if found is not None:
-                        result, landed = found[0], here + found[1]
+                        result, took = _landing(found)
+                        landed = here + took
                         break
                 result = self.new_node(key, actor, state, decisions, None)
                 landed = here
@@ -620,9 +653,10 @@ class Explorer:
                 before = kept if kept is not None else self.replay(rebuild, played)
                 if key is None:
                     key = (actor, state_key(before))
-                    found = seen(key)
+                    found = through.get(key)
                     if found is not None:
-                        result, landed = found[0], here + found[1]
+                        result, took = _landing(found)
+                        landed = here + took
                         break
                 result = self.new_node(key, actor, before, decisions, first)
                 landed = here
@@ -636,15 +670,16 @@ class Explorer:
             if actor is None:
                 return self.target(state, lambda: self.replay(rebuild, played))
             key = (actor, state_key(state))
-            result = self.index.get(key)
-            if result is None:
+            known = self.through.get(key)
+            if isinstance(known, int) and known >= 0:  # a node's own key
+                result = known
+            else:
                 result = self.new_node(key, actor, state, None, None)
             if layered:
                 landed = round_of(state)
         assert result is not None
-        through = self.through
         for passed, at in chain:
-            through[passed] = (result, landed - at)
+            through[passed] = _passed(result, landed - at)
         self.landed = landed
         return result
 
@@ -661,14 +696,13 @@ class Explorer:
         if opened is None:
             opened = self.openings[key] = self.open(state)
         here = rs.round_number(state) - self.base_round if layered else 0
-        get = out.get
         for target, took, q in opened:
             pq = p * q
             if pq < MIN_PATH_PROBABILITY or (target < 0 and self.labels[-1 - target] is PRUNED):
                 self.prune(pq, out)
                 continue
             node = (target, here + took) if layered else target
-            out[node] = get(node, 0) + pq
+            out[node] = out.get(node, 0) + pq
 
     def opening_key(self, state: Any) -> Hashable:
         """What the opening of a round from ``state`` is remembered by: its key, and its
@@ -748,8 +782,8 @@ class Explorer:
         rs = self.rs
         target, layered, walker = self.target, self.limit is not None, self.walker
         classes = self.classes
-        clone, rerun, get = rs.clone_state, self.rerun, out.get
-        current_actor, key_of, seen = rs.current_actor, self.key_of, self.through.get
+        clone, rerun = rs.clone_state, self.rerun
+        current_actor, key_of, through = rs.current_actor, self.key_of, self.through
         apart, outcome = self.rounds_apart, rs.outcome
         round_of, worth_looking = rs.round_number, self._worth_looking
         looks = self.looks.get(after)
@@ -806,24 +840,24 @@ class Explorer:
                 node = self.ended(s)
                 if layered:
                     node = (node, round_of(s) - self.base_round)
-                out[node] = get(node, 0) + p
+                out[node] = out.get(node, 0) + p
                 self.mass += p
                 continue
             if worth_looking(looks):
                 key = (actor, key_of(s))
-                found = seen(key)
+                found = through.get(key)
                 if found is not None:
                     looks[1] += 1
-                    node = found[0]
+                    node, took = _landing(found)
                     if layered:
-                        node = (node, round_of(s) + found[1] - self.base_round)
-                    out[node] = get(node, 0) + p
+                        node = (node, round_of(s) + took - self.base_round)
+                    out[node] = out.get(node, 0) + p
                     self.mass += p
                     continue
             node = target(s, partial(rerun, base, run, prefix), after, key)
             if layered:  # with the rounds it took (see solve.solve_by_rounds)
                 node = (node, self.landed - self.base_round)
-            out[node] = get(node, 0) + p
+            out[node] = out.get(node, 0) + p
             self.mass += p
 
     def siblings(self, prefix: tuple[Any, ...], rng: WalkingRng,

@@ -225,14 +225,14 @@ class FlatEdges:
 
     Each state's edges ``(target, rounds it took) -> chance`` (floats) are appended in
     the states' order (:meth:`add`, one call a state), as three packed columns: about
-    20 bytes an edge where a dict of tuples takes ten times that, so a large graph fits
+    16 bytes an edge where a dict of tuples takes ten times that, so a large graph fits
     in memory.  :func:`solve_by_rounds` takes it in place of the list of dicts.
     """
 
     __slots__ = ("chances", "counts", "targets", "took")
 
     def __init__(self) -> None:
-        self.targets = array("q")
+        self.targets = array("i")  # a node (fewer than 2**31) or an end (-1 - label)
         self.took = array("i")
         self.chances = array("d")
         self.counts = array("q")
