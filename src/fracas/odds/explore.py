@@ -282,7 +282,7 @@ class Explorer:
         self.lifted = False
         #: The key of a state at the close of a round -> the outcomes of opening the next
         #: (target, rounds it took, chance); see :meth:`open_from`.
-        self.openings: dict[Hashable, tuple[tuple[int, int, Any], ...]] = {}
+        self.openings: dict[Hashable, tuple[tuple[Any, ...], ...]] = {}
         self.key_of: Callable[[Any], Hashable] = ruleset.state_key
         self.nodes: list[Node | None] = []
         self.edges: list[dict[Any, Any]] = []
@@ -713,7 +713,7 @@ class Explorer:
             return (key, self.rs.round_number(state))
         return key
 
-    def open(self, state: Any) -> tuple[tuple[int, int, Any], ...]:
+    def open(self, state: Any) -> tuple[tuple[Any, ...], ...]:
         """The outcomes of opening the next round from ``state`` (not changed): (target,
         rounds it took, chance) each."""
         found: dict[Any, Any] = {}
@@ -725,8 +725,9 @@ class Explorer:
             self.follow(state, self.open_round, self.one, found, None, _Opening)
         finally:
             self.base_round, self.mass = base_round, mass
+        # (the targets as the edges hold them: one int object each, not one more copy)
         if layered:
-            return tuple((target, took, q) for (target, took), q in found.items())
+            return tuple((*move, q) for move, q in found.items())
         return tuple((target, 0, q) for target, q in found.items())
 
     def open_round(self, state: Any, rng: Any) -> None:
