@@ -1,7 +1,7 @@
 """Which modules mypyc may compile, and when the compiled build is set aside for the source.
 
 The modules named in :data:`MODULES` hold the engine's and the rule sets' hot loops: the
-decision loop, the Rngs, the exact solver (its explorer, chance Rngs and solve), the
+decision loop, the exact solver (its explorer, chance Rngs and solve), the
 heuristics, the legality judges, resolution, the fold, and the Age of Dragons and
 BATTLESYSTEM states (their frozen records stay plain classes).  ``make``
 compiles them with mypyc (``FRACAS_MYPYC=1 python setup.py build_ext --inplace``), which
@@ -38,7 +38,6 @@ from types import ModuleType
 #: Modules compiled by mypyc, each named as imported.
 MODULES: tuple[str, ...] = (
     "fracas.core.loop",
-    "fracas.core.rng",
     *(f"fracas.odds.{m}" for m in ("chance", "explore", "solve")),
     *(f"fracas.rules.adnd.{m}" for m in (
         "checks", "falls", "fold", "lean", "legality", "memory", "policies", "resolve",

@@ -1,7 +1,7 @@
 """The :class:`Rng` protocol: what every source of chance offers.
 
 It lives apart from :mod:`fracas.core.rng` because a ``runtime_checkable`` Protocol
-cannot be compiled, while the Rngs beside it are (see ``fracas._compiled``);
+cannot be compiled, so that the module of the Rngs may be (see ``fracas._compiled``);
 :mod:`fracas.core.rng` re-exports it, so ``from fracas.core.rng import Rng`` is the
 usual way to name it.
 """
