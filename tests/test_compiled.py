@@ -81,6 +81,45 @@ def test_the_compiled_build_plays_every_example_as_the_source_does() -> None:
     assert compiled["digests"] == pure["digests"]
 
 
+#: Solved in each child, floats and fractions printed exactly (the solver is compiled too).
+SOLVE = r"""
+import json, sys
+from fracas import _compiled
+from fracas.odds import solve_duel
+from fracas.scenario import load_scenario
+
+found = {}
+for path in sys.argv[2:]:
+    odds = solve_duel(load_scenario(path), exact=sys.argv[1] == "exact")
+    found[path] = repr((sorted(odds.sides.items()), odds.draw, odds.pruned, odds.states,
+                        odds.leaves, sorted((str(k), v) for k, v in (odds.exact or {}).items())))
+print(json.dumps({"compiled": _compiled.compiled(), "odds": found}))
+"""
+
+
+def _solve(pure: bool, mode: str, paths: list[Path]) -> dict[str, object]:
+    env = {**os.environ, _compiled.PURE: "1" if pure else "0"}
+    done = subprocess.run([sys.executable, "-c", SOLVE, mode, *map(str, paths)],
+                          capture_output=True, text=True, env=env, cwd="/", check=False)
+    assert done.returncode == 0, done.stderr
+    found: dict[str, object] = json.loads(done.stdout)
+    return found
+
+
+@needs_build
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["floats", "exact"])
+def test_the_compiled_solver_gives_the_sources_odds_bit_for_bit(mode: str) -> None:
+    data = ROOT / "tests" / "odds" / "data"
+    paths = [data / "claw_duel_small.yaml", data / "adnd_tiny.yaml",
+             ROOT / "tests" / "rules" / "adnd" / "data" / "small_bridge_duel.yaml"]
+    if mode == "floats":
+        paths.append(ROOT / "examples" / "age_of_dragons" / "claw_duel.yaml")
+    compiled, pure = _solve(False, mode, paths), _solve(True, mode, paths)
+    assert compiled["compiled"] is True and pure["compiled"] is False
+    assert compiled["odds"] == pure["odds"]
+
+
 @needs_build
 def test_a_build_older_than_a_source_is_set_aside_and_says_so(tmp_path: Path) -> None:
     copy = tmp_path / "src"
@@ -99,4 +138,5 @@ def test_the_modules_compiled_exist_and_the_pure_path_finds_their_source() -> No
     for module in _compiled.MODULES:
         spec = finder.find_spec(module, None)
         assert spec is not None and spec.origin == str(_compiled.source_of(module))
-    assert finder.find_spec("fracas.core.rng", None) is None
+    # the Rng Protocol stays interpreted (a runtime-checkable Protocol cannot be compiled)
+    assert finder.find_spec("fracas.core.rng_protocol", None) is None

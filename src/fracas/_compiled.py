@@ -1,8 +1,9 @@
 """Which modules mypyc may compile, and when the compiled build is set aside for the source.
 
 The modules named in :data:`MODULES` hold the engine's and the rule sets' hot loops: the
-decision loop, the heuristics, the legality judges, resolution, the fold, and the Age of
-Dragons and BATTLESYSTEM states (their frozen records stay plain classes).  ``make``
+decision loop, the exact solver (its explorer, chance Rngs and solve), the
+heuristics, the legality judges, resolution, the fold, and the Age of Dragons and
+BATTLESYSTEM states (their frozen records stay plain classes).  ``make``
 compiles them with mypyc (``FRACAS_MYPYC=1 python setup.py build_ext --inplace``), which
 leaves one extension module beside each source file and one shared library for the group.
 They are the same source compiled: the rules stay written once, and the pure-Python path
@@ -37,6 +38,7 @@ from types import ModuleType
 #: Modules compiled by mypyc, each named as imported.
 MODULES: tuple[str, ...] = (
     "fracas.core.loop",
+    *(f"fracas.odds.{m}" for m in ("chance", "explore", "solve")),
     *(f"fracas.rules.adnd.{m}" for m in (
         "checks", "falls", "fold", "lean", "legality", "memory", "policies", "resolve",
         "rules", "state", "terrain", "water")),

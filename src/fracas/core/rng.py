@@ -13,9 +13,10 @@ from copy import deepcopy
 from functools import cache
 from math import floor as _floor
 from math import inf, nextafter
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from fracas.core.errors import ScriptExhaustedError
+from fracas.core.rng_protocol import Rng
 
 __all__ = [
     "LazyRng",
@@ -33,23 +34,6 @@ __all__ = [
     "roll_pool",
     "roll_total",
 ]
-
-
-@runtime_checkable
-class Rng(Protocol):
-    """Anything that can roll dice and pick among choices."""
-
-    def die(self, sides: int) -> int:
-        """Roll one die with faces ``1..sides``."""
-        ...
-
-    def dice(self, count: int, sides: int) -> list[int]:
-        """Roll ``count`` dice with faces ``1..sides``."""
-        ...
-
-    def choice_index(self, n: int) -> int:
-        """Pick an index in ``range(n)`` uniformly (for random policies)."""
-        ...
 
 
 def roll_pool(rng: Rng, count: int, sides: int,

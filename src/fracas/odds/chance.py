@@ -14,14 +14,13 @@ into their equally likely results.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import suppress
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial
-from typing import Any, ClassVar
+from typing import Any
 
-from fracas.core.ruleset import Ruleset
 from fracas.odds.limits import (
     MAX_OUTCOMES_PER_ROLL,
     MIN_PATH_PROBABILITY,
@@ -212,7 +211,7 @@ class Branch(BaseException):
     A ``BaseException`` so that a rule set's ``except Exception`` cannot swallow it.
     """
 
-    def __init__(self, outcomes: Sequence[tuple[Any, float]], what: str) -> None:
+    def __init__(self, outcomes: Sequence[tuple[Any, Any]], what: str) -> None:
         super().__init__()
         self.outcomes = outcomes
         self.what = what
@@ -233,23 +232,32 @@ class ChanceRng:
     """
 
     __slots__ = ("_pos", "_prefix", "_ruleset", "_state", "rounds_apart")
-    #: The outcomes of a pool and of equally likely results, with float chances.
-    _pool: Callable[[int, int, Classes | None], Sequence[tuple[Faces, Any]]] = \
-        staticmethod(pool_branches)
-    _uniform: Callable[[int, int], Sequence[tuple[int, Any]]] = staticmethod(uniform_choices)
-    #: (count, sides, the classes as the roll site or rule set gave them) -> the pool's
-    #: outcomes and words: one lookup at a chance point instead of three.
-    _pools: ClassVar[dict[tuple[int, int, Any], tuple[Sequence[tuple[Faces, Any]], str]]] = \
-        _FLOAT_POOLS
-    _total: Callable[[int, int], Sequence[tuple[Faces, Any]]] = staticmethod(total_branches)
 
-    def __init__(self, prefix: tuple[Any, ...], ruleset: Ruleset[Any] | None,
-                 state: Any) -> None:
+    def __init__(self, prefix: tuple[Any, ...], ruleset: Any, state: Any) -> None:
+        # ``ruleset``: whatever names the faces a roll tells apart (``face_classes``), a
+        # rule set or the best-response solver's stand-in for one; ``None`` for a policy.
         self._prefix = prefix
         self._pos = 0
         self._ruleset = ruleset
         self._state = state
         self.rounds_apart = False
+
+    # The outcomes of each kind of chance point, with float chances (the exact Rngs
+    # override these four with ``Fraction`` chances).
+    def _pool(self, count: int, sides: int, classes: Classes | None,
+              ) -> Sequence[tuple[Faces, Any]]:
+        return pool_branches(count, sides, classes)
+
+    def _uniform(self, n: int, first: int) -> Sequence[tuple[int, Any]]:
+        return uniform_choices(n, first)
+
+    def _total(self, count: int, sides: int) -> Sequence[tuple[Faces, Any]]:
+        return total_branches(count, sides)
+
+    def _pools(self) -> dict[tuple[int, int, Any], tuple[Sequence[tuple[Faces, Any]], str]]:
+        """(count, sides, the classes as the roll site or rule set gave them) -> the pool's
+        outcomes and words: one lookup at a chance point instead of three."""
+        return _FLOAT_POOLS
 
     def die(self, sides: int) -> int:
         pos = self._pos
@@ -284,8 +292,9 @@ class ChanceRng:
         return list(self._unknown(self._total(count, sides), _total_words(count, sides)))
 
     def _branch_pool(self, count: int, sides: int, raw: Any) -> Faces:
+        pools = self._pools()
         try:
-            known = self._pools.get((count, sides, raw))
+            known = pools.get((count, sides, raw))
         except TypeError:  # unhashable classes (lists): worked out every time
             known = None
         if known is not None:
@@ -297,9 +306,9 @@ class ChanceRng:
             classes = normalise_classes(who, raw, sides)
         known = (self._pool(count, sides, classes), _pool_words(count, sides, classes))
         with suppress(TypeError):
-            if len(self._pools) >= _POOLS_KEPT:
-                self._pools.clear()
-            self._pools[(count, sides, raw)] = known
+            if len(pools) >= _POOLS_KEPT:
+                pools.clear()
+            pools[(count, sides, raw)] = known
         faces = self._unknown(*known)
         return faces
 
@@ -334,7 +343,7 @@ class WalkingRng(ChanceRng):
 
     __slots__ = ("chance", "chosen", "points")
 
-    def __init__(self, prefix: tuple[Any, ...], ruleset: Ruleset[Any] | None, state: Any,
+    def __init__(self, prefix: tuple[Any, ...], ruleset: Any, state: Any,
                  chance: Any) -> None:
         # ChanceRng's slots, set here (one frame less: one Rng per resolution)
         self._prefix, self._pos, self._ruleset, self._state = prefix, 0, ruleset, state
@@ -364,20 +373,38 @@ class ExactWalkingRng(WalkingRng):
     """:class:`WalkingRng` whose outcomes carry exact ``Fraction`` chances."""
 
     __slots__ = ()
-    _pool = staticmethod(pool_outcomes)
-    _uniform = staticmethod(uniform_fractions)
-    _pools = _EXACT_POOLS
-    _total = staticmethod(total_outcomes)
+
+    def _pool(self, count: int, sides: int, classes: Classes | None,
+              ) -> Sequence[tuple[Faces, Any]]:
+        return pool_outcomes(count, sides, classes)
+
+    def _uniform(self, n: int, first: int) -> Sequence[tuple[int, Any]]:
+        return uniform_fractions(n, first)
+
+    def _total(self, count: int, sides: int) -> Sequence[tuple[Faces, Any]]:
+        return total_outcomes(count, sides)
+
+    def _pools(self) -> dict[tuple[int, int, Any], tuple[Sequence[tuple[Faces, Any]], str]]:
+        return _EXACT_POOLS
 
 
 class ExactChanceRng(ChanceRng):
     """:class:`ChanceRng` whose outcomes carry exact ``Fraction`` chances."""
 
     __slots__ = ()
-    _pool = staticmethod(pool_outcomes)
-    _uniform = staticmethod(uniform_fractions)
-    _pools = _EXACT_POOLS
-    _total = staticmethod(total_outcomes)
+
+    def _pool(self, count: int, sides: int, classes: Classes | None,
+              ) -> Sequence[tuple[Faces, Any]]:
+        return pool_outcomes(count, sides, classes)
+
+    def _uniform(self, n: int, first: int) -> Sequence[tuple[int, Any]]:
+        return uniform_fractions(n, first)
+
+    def _total(self, count: int, sides: int) -> Sequence[tuple[Faces, Any]]:
+        return total_outcomes(count, sides)
+
+    def _pools(self) -> dict[tuple[int, int, Any], tuple[Sequence[tuple[Faces, Any]], str]]:
+        return _EXACT_POOLS
 
 
 #: A policy's Rng before its first draw: with nothing to replay it changes nothing, so

@@ -49,7 +49,9 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from fracas.core.decision import options
 from fracas.core.errors import ScriptExhaustedError
@@ -99,6 +101,35 @@ _LEAN_TRIAL = 256
 #: The label of pruned chance paths (no side can have this name: it is not text).
 PRUNED = object()
 _Run = Callable[[Any, Any], None]
+
+
+#: How :attr:`Explorer.through` packs a state passed through: the rounds it took in the
+#: low bits, the node or end it leads to (shifted to be positive) above them.
+_ROUND_BITS = 20
+_ROUND_MASK = (1 << _ROUND_BITS) - 1
+_RESULT_SHIFT = 1 << 16
+
+
+def _passed(result: int, rounds: int) -> Any:
+    """A state passed through on the way to ``result`` (a node, or an end ``-1 - label``)
+    in ``rounds`` rounds, as :attr:`Explorer.through` keeps it: one negative int (a
+    node's own key holds the node, an int >= 0), or the pair when it does not fit
+    (``tests/odds/test_compiled_solver.py``).
+    """
+    if 0 <= rounds <= _ROUND_MASK and result >= -_RESULT_SHIFT:
+        return -1 - (((result + _RESULT_SHIFT) << _ROUND_BITS) | rounds)
+    return (result, rounds)
+
+
+def _landing(found: Any) -> tuple[int, int]:
+    """Where an entry of :attr:`Explorer.through` lands: (node or end, rounds it took)."""
+    if isinstance(found, int):
+        if found >= 0:
+            return found, 0
+        code = -1 - found
+        return (code >> _ROUND_BITS) - _RESULT_SHIFT, code & _ROUND_MASK
+    result: tuple[int, int] = found
+    return result
 
 
 class _LeanTurn:
@@ -164,7 +195,7 @@ class Node:
 
     __slots__ = ("actor", "decisions", "first", "state", "walked")
 
-    def __init__(self, actor: str, state: Any, decisions: list[tuple[Action, float]] | None,
+    def __init__(self, actor: str, state: Any, decisions: list[tuple[Action, Any]] | None,
                  first: Branch | None) -> None:
         self.actor = actor
         self.state = state  # before the decision
@@ -174,6 +205,7 @@ class Node:
         self.walked: tuple[Any, WalkingRng, int] | None = None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the best-response solver's, tests'
 class Explorer:
     """Builds the graph of a fight's decision states (see the module's description).
 
@@ -186,9 +218,9 @@ class Explorer:
 
     #: Whether a node whose turn the rule set's ``lean_turns`` takes is expanded through
     #: it (:meth:`lean_expand`); off where every decision must be kept apart.
-    use_lean = True
+    use_lean: ClassVar[bool] = True
     #: Whether resolutions are told ``rounds_apart`` (see "Rounds apart").
-    rounds_apart = True
+    rounds_apart: ClassVar[bool] = True
 
     def __init__(self, ruleset: Ruleset[Any], policies: Callable[[str], Policy],
                  limits: DuelLimits, progress: Progress | None, watch: Watch | None,
@@ -231,9 +263,12 @@ class Explorer:
         self.last_watch = time.perf_counter()  # the display's pace is wall time
         self.labels: list[object] = []
         self.label_index: dict[object, int] = {}
-        self.index: dict[Hashable, int] = {}
-        #: key -> (node, rounds from that state to the node's): states passed through.
-        self.through: dict[Hashable, tuple[int, int]] = {}
+        #: The key of each node, in the nodes' order.
+        self.index: list[Hashable] = []
+        #: key -> where the state lands: a node's own key -> the node (an int >= 0); a state
+        #: passed through on the way -> the node or end it leads to and the rounds that
+        #: took, packed (see :func:`_passed`, read back by :func:`_landing`).
+        self.through: dict[Hashable, Any] = {}
         #: The round limit of a key that leaves the round out (see ``Ruleset.round_limit``);
         #: ``None``: the keys keep every round that matters.
         self.limit: int | None = None
@@ -247,10 +282,10 @@ class Explorer:
         self.lifted = False
         #: The key of a state at the close of a round -> the outcomes of opening the next
         #: (target, rounds it took, chance); see :meth:`open_from`.
-        self.openings: dict[Hashable, tuple[tuple[int, int, Any], ...]] = {}
+        self.openings: dict[Hashable, tuple[tuple[Any, ...], ...]] = {}
         self.key_of: Callable[[Any], Hashable] = ruleset.state_key
         self.nodes: list[Node | None] = []
-        self.edges: list[dict[Any, float]] = []
+        self.edges: list[dict[Any, Any]] = []
         #: With a round limit and float chances, each node's edges once it is expanded,
         #: packed (:class:`~fracas.odds.solve.FlatEdges`; :attr:`edges` then keeps an
         #: empty dict for it): ten times smaller than the dicts, read by the solve alone.
@@ -258,7 +293,7 @@ class Explorer:
         self.base_round = 0  # the round of the state being expanded (with a limit)
         self.leaves = 0
         self.done = 0
-        self.mass = 0.0  # share of the outcomes of the state being expanded already followed
+        self.mass: Any = 0.0  # share of the outcomes of the state being expanded already followed
         self.widest = (0, "")
         self.most_actions = (0, "")
         #: action class (of the action that made a state) -> [lookups, found, skipped since]
@@ -271,7 +306,7 @@ class Explorer:
         rounds' openings, the nodes' states) once the graph is whole, so that the solve
         runs beside the edges alone; the number of states the graph had."""
         states = len(self.index)
-        self.index, self.through, self.openings = {}, {}, {}
+        self.index, self.through, self.openings = [], {}, {}
         self.nodes = []
         return states
 
@@ -369,7 +404,7 @@ class Explorer:
         return "; what makes it large: " + ", ".join(parts) if parts else ""
 
     def new_node(self, key: Hashable, actor: str, state: Any,
-                 decisions: list[tuple[Action, float]] | None, first: Branch | None,
+                 decisions: list[tuple[Action, Any]] | None, first: Branch | None,
                  ) -> int:
         """Add a decision state to the graph (within the state limit)."""
         if len(self.nodes) >= self.max_states:
@@ -384,8 +419,8 @@ class Explorer:
                 "estimate it with 'fracas simulate')"
             )
         node = len(self.nodes)
-        self.index[key] = node
-        self.through[key] = (node, 0)  # one lookup finds nodes and the states passed through
+        self.index.append(key)
+        self.through[key] = node  # one lookup finds nodes and the states passed through
         if self.limit is not None:
             self.rounds.append(self.rs.round_number(state))
         self.nodes.append(Node(actor, state, decisions, first))
@@ -393,7 +428,7 @@ class Explorer:
         return node
 
     # -- one decision -----------------------------------------------------------------
-    def decisions(self, state: Any, actor: str) -> list[tuple[Action, float]]:
+    def decisions(self, state: Any, actor: str) -> list[tuple[Action, Any]]:
         """The actions ``actor``'s policy takes in ``state``, with their chances, checked.
 
         A policy that draws from its Rng is enumerated over its draws (each draw
@@ -410,7 +445,7 @@ class Explorer:
             action = policy.choose(request)
         except Branch as branch:
             self.note(branch)
-            stack: list[tuple[tuple[Any, ...], float]] = [((v,), q) for v, q in branch.outcomes]
+            stack: list[tuple[tuple[Any, ...], Any]] = [((v,), q) for v, q in branch.outcomes]
         else:
             if action is not request._vetted or action.actor != actor:  # not found legal
                 if action.actor != actor:
@@ -422,7 +457,7 @@ class Explorer:
             if not self.most_actions[0]:
                 self.most_actions = (1, actor)
             return [(action, self.one)]
-        found: list[tuple[Action, float]] = []
+        found: list[tuple[Action, Any]] = []
         while stack:
             prefix, p = stack.pop()
             request = DecisionRequest(actor, state, rs, self.rng(prefix, None, None))
@@ -449,15 +484,15 @@ class Explorer:
             self.most_actions = (len(found), actor)
         return found
 
-    def random_decisions(self, state: Any, actor: str) -> list[tuple[Action, float]]:
+    def random_decisions(self, state: Any, actor: str) -> list[tuple[Action, Any]]:
         """The core random policy's actions: uniform at each step, walked step by step.
 
         The same chances as enumerating its draws, but each step of the decision is
         asked once instead of once per way of reaching it.
         """
         rs = self.rs
-        found: dict[Action, float] = {}
-        stack: list[tuple[tuple[Any, ...], float]] = [((), self.one)]
+        found: dict[Action, Any] = {}
+        stack: list[tuple[tuple[Any, ...], Any]] = [((), self.one)]
         asked = 0
         while stack:
             chosen, p = stack.pop()
@@ -525,7 +560,7 @@ class Explorer:
         chance (both sides waiting forever) still closes through a node.
         """
         rs = self.rs
-        current_actor, state_key, seen = rs.current_actor, self.key_of, self.through.get
+        current_actor, state_key, through = rs.current_actor, self.key_of, self.through
         layered = self.limit is not None
         round_of = rs.round_number
         chancy = self.chancy
@@ -549,23 +584,23 @@ class Explorer:
                 key, missed = missed, None
             elif self._worth_looking(looks):
                 key = (actor, state_key(state))
-                found = seen(key)
+                found = through.get(key)
                 if found is not None:
                     looks[1] += 1
-                    result = found[0]
+                    result, took = _landing(found)
                     if layered:
-                        landed = round_of(state) + found[1]
+                        landed = round_of(state) + took
                     break
             if self.lean is not None:
                 # A turn the rule set plays at once: a node if it meets chance, with no
                 # decision worked out here (lean_expand plays the turn from this state).
                 if key is None:
                     key = (actor, state_key(state))
-                    found = seen(key)
+                    found = through.get(key)
                     if found is not None:
-                        result = found[0]
+                        result, took = _landing(found)
                         if layered:
-                            landed = round_of(state) + found[1]
+                            landed = round_of(state) + took
                         break
                 walked = self.lean_first_run(state, actor)
                 if walked is not None:
@@ -580,9 +615,10 @@ class Explorer:
             if len(decisions) != 1:
                 if key is None:
                     key = (actor, state_key(state))
-                    found = seen(key)
+                    found = through.get(key)
                     if found is not None:
-                        result, landed = found[0], here + found[1]
+                        result, took = _landing(found)
+                        landed = here + took
                         break
                 result = self.new_node(key, actor, state, decisions, None)
                 landed = here
@@ -617,9 +653,10 @@ class Explorer:
                 before = kept if kept is not None else self.replay(rebuild, played)
                 if key is None:
                     key = (actor, state_key(before))
-                    found = seen(key)
+                    found = through.get(key)
                     if found is not None:
-                        result, landed = found[0], here + found[1]
+                        result, took = _landing(found)
+                        landed = here + took
                         break
                 result = self.new_node(key, actor, before, decisions, first)
                 landed = here
@@ -633,15 +670,16 @@ class Explorer:
             if actor is None:
                 return self.target(state, lambda: self.replay(rebuild, played))
             key = (actor, state_key(state))
-            result = self.index.get(key)
-            if result is None:
+            known = self.through.get(key)
+            if isinstance(known, int) and known >= 0:  # a node's own key
+                result = known
+            else:
                 result = self.new_node(key, actor, state, None, None)
             if layered:
                 landed = round_of(state)
         assert result is not None
-        through = self.through
         for passed, at in chain:
-            through[passed] = (result, landed - at)
+            through[passed] = _passed(result, landed - at)
         self.landed = landed
         return result
 
@@ -658,14 +696,13 @@ class Explorer:
         if opened is None:
             opened = self.openings[key] = self.open(state)
         here = rs.round_number(state) - self.base_round if layered else 0
-        get = out.get
         for target, took, q in opened:
             pq = p * q
             if pq < MIN_PATH_PROBABILITY or (target < 0 and self.labels[-1 - target] is PRUNED):
                 self.prune(pq, out)
                 continue
             node = (target, here + took) if layered else target
-            out[node] = get(node, 0) + pq
+            out[node] = out.get(node, 0) + pq
 
     def opening_key(self, state: Any) -> Hashable:
         """What the opening of a round from ``state`` is remembered by: its key, and its
@@ -676,7 +713,7 @@ class Explorer:
             return (key, self.rs.round_number(state))
         return key
 
-    def open(self, state: Any) -> tuple[tuple[int, int, Any], ...]:
+    def open(self, state: Any) -> tuple[tuple[Any, ...], ...]:
         """The outcomes of opening the next round from ``state`` (not changed): (target,
         rounds it took, chance) each."""
         found: dict[Any, Any] = {}
@@ -688,8 +725,9 @@ class Explorer:
             self.follow(state, self.open_round, self.one, found, None, _Opening)
         finally:
             self.base_round, self.mass = base_round, mass
+        # (the targets as the edges hold them: one int object each, not one more copy)
         if layered:
-            return tuple((target, took, q) for (target, took), q in found.items())
+            return tuple((*move, q) for move, q in found.items())
         return tuple((target, 0, q) for target, q in found.items())
 
     def open_round(self, state: Any, rng: Any) -> None:
@@ -734,7 +772,7 @@ class Explorer:
             self.play(state, action, rng)
         return state
 
-    def follow(self, base: Any, run: _Run, p0: float, out: dict[int, float],
+    def follow(self, base: Any, run: _Run, p0: Any, out: dict[Any, Any],
                first: Branch | None, after: type | None = None,
                walked: tuple[Any, WalkingRng] | None = None) -> None:
         """Add every result of ``run`` from ``base`` (reached with chance ``p0``) to ``out``.
@@ -745,14 +783,14 @@ class Explorer:
         rs = self.rs
         target, layered, walker = self.target, self.limit is not None, self.walker
         classes = self.classes
-        clone, rerun, get = rs.clone_state, self.rerun, out.get
-        current_actor, key_of, seen = rs.current_actor, self.key_of, self.through.get
+        clone, rerun = rs.clone_state, self.rerun
+        current_actor, key_of, through = rs.current_actor, self.key_of, self.through
         apart, outcome = self.rounds_apart, rs.outcome
         round_of, worth_looking = rs.round_number, self._worth_looking
         looks = self.looks.get(after)
         if looks is None:
             looks = self.looks[after] = [0, 0, 0]
-        stack: list[tuple[tuple[Any, ...], float]] = []
+        stack: list[tuple[tuple[Any, ...], Any]] = []
         if walked is not None:
             pass
         elif first is None:
@@ -760,6 +798,7 @@ class Explorer:
         else:
             self.branch((), p0, first, stack, out)
         steps = 0
+        prefix: tuple[Any, ...]
         while stack or walked is not None:
             if walked is not None:
                 (s, rng), walked, prefix, p = walked, None, (), p0
@@ -802,28 +841,28 @@ class Explorer:
                 node = self.ended(s)
                 if layered:
                     node = (node, round_of(s) - self.base_round)
-                out[node] = get(node, 0) + p
+                out[node] = out.get(node, 0) + p
                 self.mass += p
                 continue
             if worth_looking(looks):
                 key = (actor, key_of(s))
-                found = seen(key)
+                found = through.get(key)
                 if found is not None:
                     looks[1] += 1
-                    node = found[0]
+                    node, took = _landing(found)
                     if layered:
-                        node = (node, round_of(s) + found[1] - self.base_round)
-                    out[node] = get(node, 0) + p
+                        node = (node, round_of(s) + took - self.base_round)
+                    out[node] = out.get(node, 0) + p
                     self.mass += p
                     continue
             node = target(s, partial(rerun, base, run, prefix), after, key)
             if layered:  # with the rounds it took (see solve.solve_by_rounds)
                 node = (node, self.landed - self.base_round)
-            out[node] = get(node, 0) + p
+            out[node] = out.get(node, 0) + p
             self.mass += p
 
     def siblings(self, prefix: tuple[Any, ...], rng: WalkingRng,
-                 stack: list[tuple[tuple[Any, ...], float]], out: dict[Any, Any]) -> None:
+                 stack: list[tuple[tuple[Any, ...], Any]], out: dict[Any, Any]) -> None:
         """Put the outcomes ``rng`` did not take at the points it passed on the stack."""
         chosen = rng.chosen
         for before, outcomes, taken, p, what in rng.points:
@@ -847,8 +886,8 @@ class Explorer:
         run(again, rng)
         return again
 
-    def branch(self, prefix: tuple[Any, ...], p: float, branch: Branch,
-               stack: list[tuple[tuple[Any, ...], float]], out: dict[Any, Any]) -> None:
+    def branch(self, prefix: tuple[Any, ...], p: Any, branch: Branch,
+               stack: list[tuple[tuple[Any, ...], Any]], out: dict[Any, Any]) -> None:
         self.note(branch)
         for value, q in branch.outcomes:
             pq = p * q
@@ -865,10 +904,10 @@ class Explorer:
         out[pruned] = out.get(pruned, 0) + p
         self.mass += p
 
-    def expand(self, node: Node) -> dict[int, float]:
+    def expand(self, node: Node) -> dict[Any, Any]:
         """Every result of the decision at ``node``, with its probability."""
         rs = self.rs
-        out: dict[Any, float] = {}
+        out: dict[Any, Any] = {}
         if self.limit is not None:
             self.base_round = rs.round_number(node.state)
         if self.lean is not None and self.lean_expand(node, out):
@@ -974,7 +1013,7 @@ class Explorer:
                                lambda: self.rs.clone_state(initial))
             root_round = self.landed
         else:
-            first: dict[Any, float] = {}
+            first: dict[Any, Any] = {}
             self.base_round = root_round = self.rs.round_number(initial)
             self.follow(self.rs.clone_state(initial), self.start, self.one, first, None)
             root = len(self.nodes)
@@ -983,7 +1022,7 @@ class Explorer:
             if self.limit is not None:
                 self.rounds.append(root_round)
         flat = self.flat = FlatEdges() if self.limit is not None and not self.exact else None
-        packed: dict[Any, float] = {}
+        packed: dict[Any, Any] = {}
         while self.done < len(self.nodes):
             done = self.done
             node = self.nodes[done]

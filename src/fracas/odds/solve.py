@@ -225,14 +225,14 @@ class FlatEdges:
 
     Each state's edges ``(target, rounds it took) -> chance`` (floats) are appended in
     the states' order (:meth:`add`, one call a state), as three packed columns: about
-    20 bytes an edge where a dict of tuples takes ten times that, so a large graph fits
+    16 bytes an edge where a dict of tuples takes ten times that, so a large graph fits
     in memory.  :func:`solve_by_rounds` takes it in place of the list of dicts.
     """
 
     __slots__ = ("chances", "counts", "targets", "took")
 
     def __init__(self) -> None:
-        self.targets = array("q")
+        self.targets = array("i")  # a node (fewer than 2**31) or an end (-1 - label)
         self.took = array("i")
         self.chances = array("d")
         self.counts = array("q")
@@ -248,6 +248,46 @@ class FlatEdges:
 
     def __len__(self) -> int:
         return len(self.counts)
+
+
+def _split(edges: Sequence[dict[Any, float]] | FlatEdges, rounds: Sequence[int], limit: int,
+           draw: int, lifted: bool,
+           ) -> tuple[tuple[np.ndarray[Any, Any], ...], tuple[np.ndarray[Any, Any], ...]] | None:
+    """Every edge's (source, target, rounds it took, chance), the moves apart from the
+    ends (whose target is the label); ``None`` when a state's own play met the limit.
+
+    Packed edges are read in place, and the columns of every edge are dropped on return:
+    only the two halves stay while the graph is solved.
+    """
+    n = len(edges)
+    targets: np.ndarray[Any, Any]
+    rounds_took: np.ndarray[Any, Any]
+    if isinstance(edges, FlatEdges):
+        counts = np.frombuffer(edges.counts, dtype=np.int64) if n else np.zeros(0, np.int64)
+        m = int(counts.sum())
+        targets = np.frombuffer(edges.targets, dtype=np.intc) if m else np.zeros(0, np.intc)
+        rounds_took = np.frombuffer(edges.took, dtype=np.intc) if m else np.zeros(0, np.intc)
+        chances = np.frombuffer(edges.chances, dtype=np.float64) if m else np.zeros(0)
+    else:
+        counts = np.fromiter((len(out) for out in edges), dtype=np.int64, count=n)
+        m = int(counts.sum())
+        # every edge's (target, rounds it took) and chance, flat, in the edges' order
+        pairs = np.fromiter(chain.from_iterable(chain.from_iterable(out) for out in edges),
+                            dtype=np.int64, count=2 * m).reshape(m, 2)
+        chances = np.fromiter(chain.from_iterable(out.values() for out in edges),
+                              dtype=np.float64, count=m)
+        targets, rounds_took = pairs[:, 0], pairs[:, 1]
+    sources = np.repeat(np.arange(n, dtype=np.int64), counts)
+    if not lifted:
+        at = np.asarray(rounds, dtype=np.int64)[sources] + rounds_took
+        if (at > limit).any() or ((at == limit) & (targets == -1 - draw)).any():
+            # a state's own play met the limit (a rule set may end the fight at the
+            # close of the last round, still counting it): not the key's play
+            return None
+    is_end = targets < 0
+    moves = ~is_end
+    return ((sources[moves], targets[moves], rounds_took[moves], chances[moves]),
+            (sources[is_end], -1 - targets[is_end], rounds_took[is_end], chances[is_end]))
 
 
 def solve_by_rounds(edges: Sequence[dict[Any, float]] | FlatEdges, rounds: Sequence[int],
@@ -271,34 +311,10 @@ def solve_by_rounds(edges: Sequence[dict[Any, float]] | FlatEdges, rounds: Seque
     n = len(edges)
     if n > _LAYERED_LIMIT and not lifted:
         return None
-    if isinstance(edges, FlatEdges):
-        counts = np.frombuffer(edges.counts, dtype=np.int64) if n else np.zeros(0, np.int64)
-        m = int(counts.sum())
-        targets = np.array(edges.targets, dtype=np.int64)
-        rounds_took = np.array(edges.took, dtype=np.int64)
-        chances = np.array(edges.chances, dtype=np.float64)
-    else:
-        counts = np.fromiter((len(out) for out in edges), dtype=np.int64, count=n)
-        m = int(counts.sum())
-        # every edge's (target, rounds it took) and chance, flat, in the edges' order
-        pairs = np.fromiter(chain.from_iterable(chain.from_iterable(out) for out in edges),
-                            dtype=np.int64, count=2 * m).reshape(m, 2)
-        chances = np.fromiter(chain.from_iterable(out.values() for out in edges),
-                              dtype=np.float64, count=m)
-        targets, rounds_took = pairs[:, 0], pairs[:, 1]
-    sources = np.repeat(np.arange(n, dtype=np.int64), counts)
-    if not lifted:
-        at = np.asarray(rounds, dtype=np.int64)[sources] + rounds_took
-        if (at > limit).any() or ((at == limit) & (targets == -1 - draw)).any():
-            # a state's own play met the limit (a rule set may end the fight at the
-            # close of the last round, still counting it): not the key's play
-            return None
-    is_end = targets < 0
-    moves = ~is_end
-    s_arr, d_arr = sources[moves], targets[moves]
-    t_arr, p_arr = rounds_took[moves], chances[moves]
-    es, el = sources[is_end], -1 - targets[is_end]
-    et, ep = rounds_took[is_end], chances[is_end]
+    split = _split(edges, rounds, limit, draw, lifted)
+    if split is None:
+        return None
+    (s_arr, d_arr, t_arr, p_arr), (es, el, et, ep) = split
     within = t_arr == 0
     steps = _within_round_steps(n, labels, s_arr[within], d_arr[within], p_arr[within])
     if steps is None:
