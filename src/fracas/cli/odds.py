@@ -29,7 +29,7 @@ __all__ = ["HELP", "MAX_EXPLOSIONS", "MOST_NAMED_TICKS", "odds_command", "tick_n
 
 # The solver's limits as the help shows them, written out so that the help does not load
 # the solver (tests/cli/test_startup.py checks they agree).
-DEFAULT_MAX_STATES = 300_000  # fracas.odds.duel.DEFAULT_MAX_STATES
+DEFAULT_MAX_STATES = 600_000  # fracas.odds.duel.DEFAULT_MAX_STATES
 DEFAULT_MAX_SECONDS = 60.0  # fracas.odds.duel.DEFAULT_MAX_SECONDS
 
 

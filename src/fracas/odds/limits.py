@@ -28,12 +28,14 @@ __all__ = [
 ]
 
 #: Distinct states (graph nodes) before the solver gives up: the limit keeps a solve's
-#: memory to what an ordinary machine has.  A state costs about 2.5 KB at the peak on the
-#: AD&D duels (keys, the chains passed through, the rounds' openings, the edges packed
-#: flat; ``docs/odds.md``), so 300,000 states take about 750 MB, what 200,000 took before
-#: the edges were packed and the keys' parts shared; and about as many states as the
-#: default 60 CPU s reach at the pace of those duels.
-DEFAULT_MAX_STATES = 300_000
+#: memory to what an ordinary machine has.  A state costs about 1.9 KB at the peak on the
+#: AD&D duels (the node keys, the states passed through packed into one int each, the
+#: rounds' openings, the edges packed flat; ``docs/odds.md``), so 600,000 states take
+#: about 1.1 GB; that is about as many states as the default 60 CPU s reach at the pace of
+#: those duels.  A fight that passes through many states between its nodes (the Age of
+#: Dragons breath duel: a dozen a node) costs more a state, but reaches fewer states in
+#: the same CPU seconds, so the time limit stops it first.
+DEFAULT_MAX_STATES = 600_000
 DEFAULT_MAX_LEAVES = 20_000_000
 #: CPU seconds of this process (``time.process_time``: the same on a loaded machine as on
 #: an idle one) before the solver gives up (and it gives up earlier when its
