@@ -11,10 +11,11 @@ every state at such a close met in those fights opens as the one remembered by i
 and, step by step, the stop and the resumed ``advance`` make the events and the state of
 one uninterrupted ``advance`` with the same dice (seeded and scripted dice never stop).
 
-Checked once against broken copies of ``resolve._landing_due``: one that stops at every
-close of a round where a combatant is one level up, whether or not it falls, fails the
-graph (the chance-free turns that close such a round become states of their own); one
-that never stops fails the graph test on its openings and resolutions.
+Checked once against broken copies of ``resolve._landing_due``: one that never stops fails
+the graph tests (no openings, as many resolutions) and the test of equal keys (nothing
+opened); one that stops at every close of a round where a combatant is one level up,
+whether or not it falls, fails the test of a round close with no landing (in these duels
+only a falling pair is ever one level up, so the graphs alone do not tell it).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from fracas.rules.age_of_dragons import resolve
 from fracas.rules.age_of_dragons.events import LandedHard, RoundEnded
 from fracas.rules.age_of_dragons.fold import apply_event
 from fracas.rules.age_of_dragons.key import state_key
-from fracas.rules.age_of_dragons.state import AgeOfDragonsState
+from fracas.rules.age_of_dragons.state import STRAFING_LOW, AgeOfDragonsState, pair
 from fracas.scenario import Scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules" / "age_of_dragons"))
@@ -131,17 +132,16 @@ def test_states_at_a_landing_close_with_equal_keys_open_alike(
 # -- the stop itself, step by step ----------------------------------------------------------
 def _at_landing_close() -> AgeOfDragonsState:
     """A state of the grappling duel at the close of a round whose end phase lands both
-    dragons: found by playing the solver's first outcomes until ``advance`` stops there."""
+    dragons: locked together one level up, every turn of the round over."""
     scenario = _scenario("grapple")
     ruleset = scenario.ruleset
     state: AgeOfDragonsState = ruleset.initial_state(scenario.model)
-    # Grappled at strafing height, the turns of the round over: the end phase lands them.
     names = list(state.fighters)
     state.order = tuple(names)
     state.round, state.turn_index, state.turn, state.may_end = 1, len(names), None, False
     for fighter in state.fighters.values():
-        fighter.altitude = 1  # strafing low: one level up
-    state.grapples = {(min(names), max(names))}
+        fighter.altitude = STRAFING_LOW  # one level up
+    state.grapples = {pair(*names)}
     return state
 
 
