@@ -43,7 +43,7 @@ MODULES: tuple[str, ...] = (
         "checks", "falls", "fold", "lean", "legality", "memory", "policies", "resolve",
         "rules", "state", "terrain", "water")),
     *(f"fracas.rules.age_of_dragons.{m}" for m in (
-        "fold", "lean", "legality", "policies", "resolve", "rules", "state", "tactics")),
+        "fold", "key", "lean", "legality", "policies", "resolve", "rules", "state", "tactics")),
     *(f"fracas.rules.battlesystem.{m}" for m in (
         "combat", "fold", "hazards", "lean", "legality", "movement", "policies", "resolve",
         "rout", "rules", "state")),

@@ -281,7 +281,13 @@ def standings(state: AgeOfDragonsState) -> list[Standing]:
 
 # -- automatic steps ----------------------------------------------------------------------
 def advance(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
-    """Run every step nobody chooses, up to the next decision or the end of the fight."""
+    """Run every step nobody chooses, up to the next decision or the end of the fight.
+
+    For the exact solver's Rng (its ``rounds_apart``) it stops at the close of a round
+    whose end phase rolls a landing, before the end phase: the solver follows the end
+    phase and the next round's opening from there once per key (``docs/rules/
+    age_of_dragons.md``, "Exact duel odds").  Seeded and scripted dice never stop there.
+    """
     fighters = state.fighters
     while state.result is None:
         if not state.order:
@@ -313,6 +319,11 @@ def advance(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
                 emit(TurnEnded(turn.actor))
             continue
         if state.turn_index >= len(state.order):
+            if getattr(rng, "rounds_apart", False) and _landing_due(state):
+                # The exact solver's Rng: the round's close, its landings not yet rolled.
+                # The solver follows the end phase from here once per key (see
+                # docs/rules/age_of_dragons.md, "Exact duel odds").
+                return
             _end_phase(state, rng, emit)
             continue
         if _start_turn(state, state.order[state.turn_index], rng, emit):
@@ -398,6 +409,17 @@ def _end_phase(state: AgeOfDragonsState, rng: Rng, emit: Emit) -> None:
             emit(DiceRolled(name, events.LANDING, 6, faces))
             emit(events.LandedHard(name, sum(faces), ground))
     emit(RoundEnded(state.round))
+
+
+def _landing_due(state: AgeOfDragonsState) -> bool:
+    """Whether the end phase now due rolls a landing: someone one level above the ground
+    drops a level (:func:`_end_phase`; one combatant's drop changes nobody else's)."""
+    for fighter in state.fighters.values():
+        if fighter.altitude == STRAFING_LOW:
+            cause = rules.fall_cause(state, fighter)
+            if cause is not None and cause not in STAYS_DOWN:
+                return True
+    return False
 
 
 def _landing_ground(state: AgeOfDragonsState, name: str) -> str:
