@@ -2,8 +2,9 @@
 
 The modules named in :data:`MODULES` hold the engine's and the rule sets' hot loops: the
 decision loop, the exact solver (its explorer, chance Rngs and solve), the
-heuristics, the legality judges, resolution, the fold, and the Age of Dragons and
-BATTLESYSTEM states (their frozen records stay plain classes).  ``make``
+heuristics, the legality judges, resolution, the fold, the Age of Dragons state and key,
+and the AD&D and BATTLESYSTEM states (their frozen records, and the AD&D fight state
+itself, stay plain classes).  ``make``
 compiles them with mypyc (``FRACAS_MYPYC=1 python setup.py build_ext --inplace``), which
 leaves one extension module beside each source file and one shared library for the group.
 They are the same source compiled: the rules stay written once, and the pure-Python path

@@ -7,7 +7,8 @@ follows the opening from there once for each key of such a state, every resoluti
 ends there taking its outcomes.  These tests hold it to following the opening within each
 resolution (``Explorer.rounds_apart`` off): the same states in the same order, the same
 edges with the same chances in the same order, so the same floats bit for bit and the same
-fractions; and fewer resolutions.  A rule set that never stops there (Age of Dragons) is
+fractions; and fewer resolutions.  A fight that never stops there (the claw duel: Age of
+Dragons stops only before a falling pair's landing, ``test_aod_rounds_apart.py``) is
 explored alike either way.  The opening is taken from the first state met with its key:
 on every state at the close of a round met in these fights, the opening worked out afresh
 is the one remembered (the key is sound there).
