@@ -62,6 +62,9 @@ def create(page: Any, server: LiveServer, bundled: str, seed: int = 1) -> None:
 
 
 def links(page: Any) -> dict[str, str]:
+    """The page's links by role, once the page is parsed to its end (``#live`` comes before
+    them, so a busy machine can show ``#live`` while the links are still to come)."""
+    page.wait_for_load_state("domcontentloaded")
     found = {}
     for anchor in page.query_selector_all(".links a[class^=link-]"):
         found[anchor.get_attribute("class").removeprefix("link-")] = anchor.get_attribute("href")
