@@ -27,15 +27,14 @@ import pytest
 from fracas.core.events import Event
 from fracas.core.rng import ScriptedRng
 from fracas.core.ruleset import GM
-from fracas.odds import duel as duel_module
-from fracas.odds import solve_duel
-from fracas.odds.duel import DuelLimits, DuelOdds
+from fracas.odds.duel import DuelOdds
 from fracas.odds.explore import Explorer
 from fracas.rules.adnd import AdndScenario, AdndUnderground, AdndUndergroundState
 from fracas.rules.adnd.actions import Attack, Proceed
 from fracas.rules.adnd.events import AttackRolled, RoundBegan, TurnEnded
 from fracas.rules.adnd.state import state_key
 from fracas.scenario import load_scenario
+from solve_apart import solve_keeping
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL_BRIDGE = ROOT / "tests" / "rules" / "adnd" / "data" / "small_bridge_duel.yaml"
@@ -135,23 +134,7 @@ def test_a_blow_to_strike_is_part_of_the_key() -> None:
 def _solved(apart: bool, monkeypatch: pytest.MonkeyPatch,
             explorer: type[Explorer] = Explorer) -> tuple[DuelOdds, Explorer]:
     """The small bridge duel solved in fractions, its explorer kept (its keys too)."""
-    kept: list[Explorer] = []
-    forget = Explorer.forget
-
-    def keep(self: Explorer) -> int:
-        index, openings = self.index, self.openings
-        kept.append(self)
-        states = forget(self)
-        self.index, self.openings = index, openings
-        return states
-
-    with monkeypatch.context() as patch:
-        patch.setattr(Explorer, "rounds_apart", apart)
-        patch.setattr(Explorer, "forget", keep)
-        patch.setattr(duel_module, "Explorer", explorer)
-        odds = solve_duel(load_scenario(SMALL_BRIDGE), exact=True,
-                          limits=DuelLimits(max_seconds=None))
-    return odds, kept[-1]
+    return solve_keeping(load_scenario(SMALL_BRIDGE), apart, True, monkeypatch, explorer)
 
 
 class _Rechecked(Explorer):

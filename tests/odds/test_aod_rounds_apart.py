@@ -42,6 +42,7 @@ from fracas.scenario import Scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules" / "age_of_dragons"))
 
+from solve_apart import solve_keeping
 from test_odds_breath import BREATH, SMALL, _variant
 
 #: Small duels at close quarters where the stronger dragon grapples the weaker and both
@@ -60,23 +61,8 @@ def _scenario(name: str) -> Scenario:
 
 def _solved(name: str, apart: bool, exact: bool,
             monkeypatch: pytest.MonkeyPatch) -> tuple[DuelOdds, Explorer]:
-    """The duel solved with rounds apart or not, and its explorer (its keys and openings
-    kept as they were before the solve forgot them)."""
-    kept: list[Explorer] = []
-    forget = Explorer.forget
-
-    def keep(explorer: Explorer) -> int:
-        index, openings = explorer.index, explorer.openings
-        kept.append(explorer)
-        states = forget(explorer)
-        explorer.index, explorer.openings = index, openings
-        return states
-
-    with monkeypatch.context() as patch:
-        patch.setattr(Explorer, "rounds_apart", apart)
-        patch.setattr(Explorer, "forget", keep)
-        odds = solve_duel(_scenario(name), exact=exact, limits=DuelLimits(max_seconds=None))
-    return odds, kept[-1]
+    """The duel solved with landings apart or not, and its explorer (its keys kept)."""
+    return solve_keeping(_scenario(name), apart, exact, monkeypatch)
 
 
 @pytest.mark.slow

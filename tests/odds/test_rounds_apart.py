@@ -34,6 +34,7 @@ from fracas.odds.explore import Explorer
 from fracas.odds.solve import FlatEdges, solve_by_rounds
 from fracas.rules.adnd.state import state_key
 from fracas.scenario import load_scenario
+from solve_apart import solve_keeping
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data"
@@ -43,24 +44,8 @@ ADND = [DATA / "adnd_tiny.yaml",
 
 def _solved(path: Path, apart: bool, exact: bool,
             monkeypatch: pytest.MonkeyPatch) -> tuple[DuelOdds, Explorer]:
-    """The duel solved with rounds apart or not, and its explorer (kept by the solve, its
-    keys as they were before the solve forgot them, in :attr:`Explorer.index`)."""
-    kept: list[Explorer] = []
-    forget = Explorer.forget
-
-    def keep(explorer: Explorer) -> int:
-        index, openings = explorer.index, explorer.openings
-        kept.append(explorer)
-        states = forget(explorer)
-        explorer.index, explorer.openings = index, openings
-        return states
-
-    with monkeypatch.context() as patch:
-        patch.setattr(Explorer, "rounds_apart", apart)
-        patch.setattr(Explorer, "forget", keep)
-        odds = solve_duel(load_scenario(path), exact=exact,
-                          limits=DuelLimits(max_seconds=None))
-    return odds, kept[-1]
+    """The duel solved with rounds apart or not, and its explorer (its keys kept)."""
+    return solve_keeping(load_scenario(path), apart, exact, monkeypatch)
 
 
 @pytest.mark.parametrize("path", ADND, ids=lambda p: p.stem)

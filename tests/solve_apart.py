@@ -1,0 +1,41 @@
+"""A duel solved with the explorer's stops apart on or off, its explorer kept.
+
+Shared by the tests of each stop apart (a round's close, a second blow, a landing): each
+compares the graph explored with the stops apart to the one explored without them, so it
+needs the explorer's keys and openings as they were before the solve forgot them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.odds import duel as duel_module
+from fracas.odds import solve_duel
+from fracas.odds.duel import DuelLimits, DuelOdds
+from fracas.odds.explore import Explorer
+from fracas.scenario import Scenario
+
+
+def solve_keeping(scenario: Scenario, apart: bool, exact: bool,
+                  monkeypatch: pytest.MonkeyPatch,
+                  explorer: type[Explorer] = Explorer) -> tuple[DuelOdds, Explorer]:
+    """``scenario`` solved with ``Explorer.rounds_apart`` set to ``apart`` (by
+    ``explorer``, a subclass that checks on the way, if given), and the explorer that
+    solved it, its keys and openings kept (in :attr:`Explorer.index` and
+    :attr:`Explorer.openings`)."""
+    kept: list[Explorer] = []
+    forget = Explorer.forget
+
+    def keep(self: Explorer) -> int:
+        index, openings = self.index, self.openings
+        kept.append(self)
+        states = forget(self)
+        self.index, self.openings = index, openings
+        return states
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Explorer, "rounds_apart", apart)
+        patch.setattr(Explorer, "forget", keep)
+        patch.setattr(duel_module, "Explorer", explorer)
+        odds = solve_duel(scenario, exact=exact, limits=DuelLimits(max_seconds=None))
+    return odds, kept[-1]
