@@ -39,10 +39,10 @@ from fracas.rules.age_of_dragons.fold import apply_event
 from fracas.rules.age_of_dragons.key import state_key
 from fracas.rules.age_of_dragons.state import STRAFING_LOW, AgeOfDragonsState, pair
 from fracas.scenario import Scenario
+from solve_apart import solve_keeping
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules" / "age_of_dragons"))
 
-from solve_apart import solve_keeping
 from test_odds_breath import BREATH, SMALL, _variant
 
 #: Small duels at close quarters where the stronger dragon grapples the weaker and both
