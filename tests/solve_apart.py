@@ -7,6 +7,8 @@ needs the explorer's keys and openings as they were before the solve forgot them
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from fracas.odds import duel as duel_module
@@ -39,3 +41,17 @@ def solve_keeping(scenario: Scenario, apart: bool, exact: bool,
         patch.setattr(duel_module, "Explorer", explorer)
         odds = solve_duel(scenario, exact=exact, limits=DuelLimits(max_seconds=None))
     return odds, kept[-1]
+
+
+class Rechecked(Explorer):
+    """An explorer that works out every opening afresh where one with the same key is
+    remembered, and requires the two to be the same (the key is sound at the stop)."""
+
+    checked = 0
+
+    def open_from(self, state: Any, p: Any, out: dict[Any, Any]) -> None:
+        key = self.opening_key(state)
+        if key in self.openings:
+            assert self.open(state) == self.openings[key], key
+            type(self).checked += 1
+        super().open_from(state, p, out)

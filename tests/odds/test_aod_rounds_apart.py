@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -39,7 +38,7 @@ from fracas.rules.age_of_dragons.fold import apply_event
 from fracas.rules.age_of_dragons.key import state_key
 from fracas.rules.age_of_dragons.state import STRAFING_LOW, AgeOfDragonsState, pair
 from fracas.scenario import Scenario
-from solve_apart import solve_keeping
+from solve_apart import Rechecked, solve_keeping
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules" / "age_of_dragons"))
 
@@ -91,28 +90,15 @@ def test_landings_followed_apart_give_the_same_floats(
     assert apart.draw == pytest.approx(within.draw, abs=1e-12)
 
 
-class _Rechecked(Explorer):
-    """Works out every opening afresh where one with the same key is remembered."""
-
-    checked = 0
-
-    def open_from(self, state: Any, p: Any, out: dict[Any, Any]) -> None:
-        key = self.opening_key(state)
-        if key in self.openings:
-            assert self.open(state) == self.openings[key], state_key(state)
-            type(self).checked += 1
-        super().open_from(state, p, out)
-
-
 @pytest.mark.slow
 def test_states_at_a_landing_close_with_equal_keys_open_alike(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    _Rechecked.checked = 0
-    monkeypatch.setattr(duel_module, "Explorer", _Rechecked)
+    Rechecked.checked = 0
+    monkeypatch.setattr(duel_module, "Explorer", Rechecked)
     odds = solve_duel(_scenario("grapple on bare rock"), exact=True,
                       limits=DuelLimits(max_seconds=None))
     assert odds.exact is not None and sum(odds.exact.values()) == 1
-    assert _Rechecked.checked > 10
+    assert Rechecked.checked > 10
 
 
 # -- the stop itself, step by step ----------------------------------------------------------

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -34,7 +33,7 @@ from fracas.odds.explore import Explorer
 from fracas.odds.solve import FlatEdges, solve_by_rounds
 from fracas.rules.adnd.state import state_key
 from fracas.scenario import load_scenario
-from solve_apart import solve_keeping
+from solve_apart import Rechecked, solve_keeping
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data"
@@ -88,27 +87,14 @@ def test_a_rule_set_that_never_stops_between_rounds_is_explored_alike(
     assert not explored.openings
 
 
-class _Rechecked(Explorer):
-    """Works out every opening afresh where one with the same key is remembered."""
-
-    checked = 0
-
-    def open_from(self, state: Any, p: Any, out: dict[Any, Any]) -> None:
-        key = self.opening_key(state)
-        if key in self.openings:
-            assert self.open(state) == self.openings[key], state_key(state)
-            type(self).checked += 1
-        super().open_from(state, p, out)
-
-
 @pytest.mark.parametrize("path", ADND, ids=lambda p: p.stem)
 def test_states_at_the_close_of_a_round_with_equal_keys_open_alike(
         path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _Rechecked.checked = 0
-    monkeypatch.setattr(duel_module, "Explorer", _Rechecked)
+    Rechecked.checked = 0
+    monkeypatch.setattr(duel_module, "Explorer", Rechecked)
     odds = solve_duel(load_scenario(path), exact=True, limits=DuelLimits(max_seconds=None))
     assert odds.exact is not None and sum(odds.exact.values()) == 1
-    assert _Rechecked.checked > 10
+    assert Rechecked.checked > 10
 
 
 def test_flat_edges_solve_as_the_list_of_dicts() -> None:

@@ -747,12 +747,9 @@ def _keyed_foes(state: AgeOfDragonsState, me: Fighter, index: FoeIndex, most: bo
         for key, members in groups.items():
             # group_key: the height, then whether the foe can act
             dying, apart = not key[2], abs(key[0] - altitude)  # type: ignore[operator]
-            first = members[0]
-            if first[2] in skip:
-                found_first = next((e for e in members if e[2] not in skip), None)
-                if found_first is None:
-                    continue
-                first = found_first
+            first = _first_kept(members, skip)
+            if first is None:
+                continue
             keyed.append((_order(dying, band, apart, first[0], first[1]), fighters[first[2]]))
             j = len(members) - 1
             last = members[j]
@@ -823,6 +820,15 @@ def _low(pr: int, place: int) -> int:
     return ((pr + (1 << 31)) << 24) + place
 
 
+def _first_kept(members: list[tuple[int, int, str]],
+                skip: set[str]) -> tuple[int, int, str] | None:
+    """The first of a group's ``members`` (in order) whose name is not in ``skip``."""
+    first = members[0]
+    if first[2] not in skip:
+        return first
+    return next((e for e in members if e[2] not in skip), None)
+
+
 def _pruned(groups: list[tuple[int, list[tuple[int, int, str]]]], skip: set[str],
             fighters: dict[str, Fighter]) -> list[tuple[int, Fighter]]:
     """Of a family's groups (by Defence) the first of each not in ``skip``, by the low part
@@ -831,12 +837,9 @@ def _pruned(groups: list[tuple[int, list[tuple[int, int, str]]]], skip: set[str]
     kept: list[tuple[int, Fighter]] = []
     least = None  # the earliest in order of those with less Defence
     for _, members in groups:
-        first = members[0]
-        if first[2] in skip:
-            found_first = next((e for e in members if e[2] not in skip), None)
-            if found_first is None:
-                continue
-            first = found_first
+        first = _first_kept(members, skip)
+        if first is None:
+            continue
         low = _low(first[0], first[1])
         if least is None or low < least:
             kept.append((low, fighters[first[2]]))
